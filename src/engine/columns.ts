@@ -1,0 +1,66 @@
+import type { EntityDef, FieldDef } from './types.js';
+
+/** i18n keys for an entity's title and fields (locales/<lang>.json). */
+export function entityTitleKey(entity: EntityDef): string {
+  return `entities.${entity.name}.title`;
+}
+
+export function fieldTitleKeys(entity: EntityDef, field: FieldDef): string[] {
+  return field.isSystem
+    ? [`entities.${entity.name}.fields.${field.name}`, `entities._common.fields.${field.name}`]
+    : [`entities.${entity.name}.fields.${field.name}`];
+}
+
+/** Fields an endpoint may return: everything but secrets. */
+export function readableFields(entity: EntityDef): FieldDef[] {
+  return entity.fields.filter((field) => !field.isSecret);
+}
+
+export interface ListColumn {
+  field: string;
+  titleKeys: string[];
+  fallbackTitle: string;
+  width?: number;
+  isSortable: boolean;
+  fixed?: 'left' | 'right';
+  dict?: string;
+  ref?: string;
+  format?: string;
+  isVisible: boolean;
+}
+
+const LONG_TEXT = 500;
+
+function isVisibleByDefault(field: FieldDef): boolean {
+  if (field.isSecret || field.type === 'object') return false;
+  if (field.isSystem) return field.name === 'createdAt';
+  if ((field.schema.maxLength ?? 0) > LONG_TEXT) return false;
+  return true;
+}
+
+/** The list columns of the generated list screen, in schema order. */
+export function listColumns(entity: EntityDef): ListColumn[] {
+  return readableFields(entity)
+    .filter((field) => field.name !== 'tenantCode' && field.name !== 'version')
+    .map((field) => {
+      const hints = field.schema['x-list'] ?? {};
+      const column: ListColumn = {
+        field: field.name,
+        titleKeys: fieldTitleKeys(entity, field),
+        fallbackTitle: field.schema.title ?? field.name,
+        isSortable: field.isSortable,
+        isVisible: hints.visible ?? isVisibleByDefault(field),
+      };
+      if (hints.width !== undefined) column.width = hints.width;
+      if (hints.fixed) column.fixed = hints.fixed;
+      if (field.dict) column.dict = field.dict;
+      if (field.ref) column.ref = field.ref;
+      if (field.schema.format) column.format = field.schema.format;
+      return column;
+    });
+}
+
+/** Export columns: every readable field but the bookkeeping ones nobody reads in a spreadsheet. */
+export function exportColumns(entity: EntityDef): ListColumn[] {
+  return listColumns(entity).filter((column) => column.field !== 'updatedBy');
+}

@@ -1,0 +1,162 @@
+import { checkEntitySchema, SchemaFileError, type SchemaProblem } from './meta.js';
+import { toColumnName } from './naming.js';
+import type { EntityDef, EntitySchema, FieldDef, FieldSchema, FilterKind, SortTerm, SqlType } from './types.js';
+
+const SYSTEM_FIELDS: Record<string, FieldSchema> = {
+  tenantCode: { type: 'string', title: 'Tenant', readOnly: true },
+  createdAt: { type: 'string', format: 'date-time', title: 'Created at', readOnly: true },
+  createdBy: { type: 'string', title: 'Created by', readOnly: true },
+  updatedAt: { type: 'string', format: 'date-time', title: 'Updated at', readOnly: true },
+  updatedBy: { type: 'string', title: 'Updated by', readOnly: true },
+  version: { type: 'integer', title: 'Version', readOnly: true },
+};
+
+function sqlTypeOf(schema: FieldSchema): SqlType {
+  switch (schema.type) {
+    case 'integer':
+      return 'bigint';
+    case 'number':
+      return 'double precision';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+    case 'object':
+      return 'jsonb';
+    case 'string':
+      if (schema.format === 'date-time') return 'timestamptz';
+      if (schema.format === 'date') return 'date';
+      return 'text';
+  }
+}
+
+function filterKindOf(schema: FieldSchema, isSecret: boolean): FilterKind | undefined {
+  const hinted = schema['x-list']?.filter;
+  if (isSecret || hinted === 'none' || schema.type === 'object') return undefined;
+  if (hinted) return hinted;
+  if (schema['x-dict'] || schema['x-ref'] || schema.enum) return 'select';
+  if (schema.type === 'array') return schema.items?.enum || schema['x-dict'] ? 'select' : undefined;
+  if (schema.type === 'boolean') return 'boolean';
+  if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if (schema.format === 'date-time' || schema.format === 'date') return 'dateRange';
+  return 'text';
+}
+
+function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isSystem: boolean): FieldDef {
+  const isSecret = schema['x-secret'] === true;
+  const isKey = entity['x-entity'].key === name;
+  const hinted = schema['x-list']?.filter;
+  const filter = isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
+    ? undefined
+    : filterKindOf(schema, isSecret);
+  const field: FieldDef = {
+    name,
+    column: toColumnName(name),
+    schema,
+    type: schema.type,
+    sqlType: sqlTypeOf(schema),
+    isKey,
+    isReadOnly: schema.readOnly === true,
+    isSystem,
+    isSecret,
+    isUnique: schema['x-unique'] === true,
+    isRequired: (entity.required ?? []).includes(name),
+    isSortable:
+      !isSecret && schema.type !== 'array' && schema.type !== 'object' && schema['x-list']?.sorter !== false,
+  };
+  if (hinted !== 'none' && filter) field.filter = filter;
+  if (schema['x-ref']) field.ref = schema['x-ref'];
+  if (schema['x-dict']) field.dict = schema['x-dict'];
+  return field;
+}
+
+/** Parses "a,-b" into sort terms; the caller checks that the fields exist. */
+export function parseSortExpression(expression: string): SortTerm[] {
+  return expression
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .map((part) => (part.startsWith('-') ? { field: part.slice(1), isDescending: true } : { field: part, isDescending: false }));
+}
+
+/** Derives everything the framework needs from one schema that already passed checkEntitySchema. */
+export function buildEntity(name: string, schema: EntitySchema): EntityDef {
+  const options = schema['x-entity'];
+  const declared = Object.entries(schema.properties).map(([field, fieldSchema]) =>
+    buildField(field, fieldSchema, schema, false),
+  );
+  const system = Object.entries(SYSTEM_FIELDS)
+    .filter(([field]) => !Object.hasOwn(schema.properties, field))
+    .map(([field, fieldSchema]) => buildField(field, fieldSchema, schema, true));
+  const fields = [...declared, ...system];
+  const fieldsByName = new Map(fields.map((field) => [field.name, field]));
+  const key = fieldsByName.get(options.key);
+  if (!key) throw new Error(`${name}: key ${options.key} is not a field`);
+  const entity: EntityDef = {
+    name,
+    title: schema.title,
+    schema,
+    api: options.api,
+    table: options.table,
+    key,
+    isKeyGenerated: key.isReadOnly,
+    label: options.label,
+    isTenantScoped: options.tenant !== false,
+    fields,
+    fieldsByName,
+    defaultSort: options.defaultSort ? parseSortExpression(options.defaultSort) : [{ field: key.name, isDescending: true }],
+  };
+  if (options.tree) entity.tree = options.tree;
+  if (options.menu) entity.menu = options.menu;
+  return entity;
+}
+
+export interface SchemaSource {
+  /** Shown in error messages, e.g. schemas/sysuser.schema.json. */
+  file: string;
+  /** Entity name: the file name without .schema.json. */
+  name: string;
+  json: unknown;
+}
+
+/** Checks and builds a whole set of schemas; any problem in any file throws one SchemaFileError listing all. */
+export function compileEntities(sources: SchemaSource[]): EntityDef[] {
+  const problems: SchemaProblem[] = [];
+  const valid: { source: SchemaSource; schema: EntitySchema }[] = [];
+  for (const source of sources) {
+    const found = checkEntitySchema(source.file, source.name, source.json);
+    problems.push(...found);
+    if (found.length === 0) valid.push({ source, schema: source.json as EntitySchema });
+  }
+  const byName = new Map(valid.map((v) => [v.source.name, v]));
+  const apis = new Map<string, string>();
+  const tables = new Map<string, string>();
+  for (const { source, schema } of valid) {
+    const options = schema['x-entity'];
+    const clash = (seen: Map<string, string>, value: string, pointer: string, what: string): void => {
+      const other = seen.get(value);
+      if (other) problems.push({ file: source.file, pointer, message: `${what} "${value}" is already used by ${other}` });
+      seen.set(value, source.file);
+    };
+    clash(apis, options.api, '/x-entity/api', 'api');
+    clash(tables, options.table, '/x-entity/table', 'table');
+    for (const [field, property] of Object.entries(schema.properties)) {
+      const target = property['x-ref'];
+      if (!target) continue;
+      const targetSchema = byName.get(target)?.schema;
+      if (!targetSchema) {
+        problems.push({ file: source.file, pointer: `/properties/${field}/x-ref`, message: `no entity named "${target}"` });
+        continue;
+      }
+      const targetKey = targetSchema.properties[targetSchema['x-entity'].key];
+      if (targetKey && targetKey.type !== property.type) {
+        problems.push({
+          file: source.file,
+          pointer: `/properties/${field}`,
+          message: `refers to ${target} whose key is ${targetKey.type}, but is ${property.type}`,
+        });
+      }
+    }
+  }
+  if (problems.length > 0) throw new SchemaFileError(problems);
+  return valid.map(({ source, schema }) => buildEntity(source.name, schema));
+}

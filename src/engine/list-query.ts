@@ -1,0 +1,135 @@
+import { parseSortExpression } from './entity.js';
+import { englishTranslate, type Translate } from './messages.js';
+import { EntityInputError, type EntityDef, type FieldDef, type FieldError, type SortTerm } from './types.js';
+
+export const MAX_PAGE_SIZE = 10_000;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export type Filter =
+  | { field: FieldDef; op: 'contains'; value: string }
+  | { field: FieldDef; op: 'in'; values: (string | number | boolean)[] }
+  | { field: FieldDef; op: 'range'; from?: string; to?: string }
+  | { field: FieldDef; op: 'hasItem'; value: string | number | boolean };
+
+export interface ListQuery {
+  currentPage: number;
+  pageSize: number;
+  sort: SortTerm[];
+  filters: Filter[];
+}
+
+/** Query parameters as a query string parser gives them: a repeated name becomes an array. */
+export type RawParams = Record<string, unknown>;
+
+const PAGING = new Set(['currentPage', 'pageSize', 'sort']);
+
+function asStrings(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list
+    .filter((item) => item !== undefined && item !== null)
+    .map((item) => (typeof item === 'string' ? item.trim() : typeof item === 'object' ? JSON.stringify(item) : String(item)))
+    .filter((item) => item.length > 0);
+}
+
+function coerceScalar(type: string, text: string): string | number | boolean | undefined {
+  if (type === 'integer') return /^-?\d{1,15}$/.test(text) ? Number(text) : undefined;
+  if (type === 'number') {
+    const value = Number(text);
+    return text !== '' && Number.isFinite(value) ? value : undefined;
+  }
+  if (type === 'boolean') {
+    if (text === 'true' || text === '1') return true;
+    if (text === 'false' || text === '0') return false;
+    return undefined;
+  }
+  return text;
+}
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function parseFilter(field: FieldDef, texts: string[], translate: Translate): Filter | FieldError {
+  const pointer = `/${field.name}`;
+  const invalid = (key: string, params: Record<string, unknown> = {}): FieldError => ({
+    field: pointer,
+    message: translate(key, params),
+  });
+  if (field.filter === 'dateRange') {
+    if (texts.length !== 1) return invalid('validation.invalid');
+    const [from = '', to = ''] = (texts[0] ?? '').split(',').map((part) => part.trim());
+    if ((from && !DATE_PATTERN.test(from)) || (to && !DATE_PATTERN.test(to)) || (!from && !to)) {
+      return invalid('validation.format', { format: 'date' });
+    }
+    return { field, op: 'range', ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  }
+  if (field.type === 'array') {
+    const itemType = field.schema.items?.type ?? 'string';
+    if (texts.length !== 1) return invalid('validation.invalid');
+    const value = coerceScalar(itemType, texts[0] ?? '');
+    return value === undefined ? invalid('validation.type', { type: itemType }) : { field, op: 'hasItem', value };
+  }
+  if (field.filter === 'text') {
+    if (texts.length !== 1) return invalid('validation.invalid');
+    return { field, op: 'contains', value: texts[0] ?? '' };
+  }
+  const values: (string | number | boolean)[] = [];
+  for (const text of texts) {
+    const value = coerceScalar(field.type, text);
+    if (value === undefined) return invalid('validation.type', { type: field.type });
+    values.push(value);
+  }
+  return { field, op: 'in', values };
+}
+
+/**
+ * Reads paging, sort and filters from query parameters (or an export body). Every name must be
+ * a filterable field of the entity; anything else is a 400 naming it, before any SQL is built.
+ */
+export function parseListQuery(entity: EntityDef, params: RawParams, translate: Translate = englishTranslate): ListQuery {
+  const errors: FieldError[] = [];
+  const intParam = (name: string, fallback: number, max: number): number => {
+    const texts = asStrings(params[name]);
+    if (texts.length === 0) return fallback;
+    const text = texts[0] ?? '';
+    const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+    if (texts.length > 1 || !Number.isInteger(value) || value < 1 || value > max) {
+      errors.push({ field: `/${name}`, message: translate('validation.maximum', { limit: max }) });
+      return fallback;
+    }
+    return value;
+  };
+  const currentPage = intParam('currentPage', 1, 1_000_000_000);
+  const pageSize = intParam('pageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+
+  let sort = entity.defaultSort;
+  const sortTexts = asStrings(params.sort);
+  if (sortTexts.length > 0) {
+    sort = parseSortExpression(sortTexts.join(','));
+    for (const term of sort) {
+      const field = entity.fieldsByName.get(term.field);
+      if (!field || !field.isSortable) {
+        errors.push({ field: '/sort', message: translate('errors.unknownSortField', { field: term.field }) });
+      }
+    }
+  }
+
+  const filters: Filter[] = [];
+  for (const [name, raw] of Object.entries(params)) {
+    if (PAGING.has(name)) continue;
+    const field = entity.fieldsByName.get(name);
+    if (!field || !field.filter) {
+      errors.push({ field: `/${name}`, message: translate('errors.unknownFilterField', { field: name }) });
+      continue;
+    }
+    const texts = asStrings(raw);
+    if (texts.length === 0) continue;
+    if (texts.some((text) => text.includes('\u0000'))) {
+      errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
+      continue;
+    }
+    const parsed = parseFilter(field, texts, translate);
+    if ('op' in parsed) filters.push(parsed);
+    else errors.push(parsed);
+  }
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return { currentPage, pageSize, sort, filters };
+}

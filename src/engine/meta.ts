@@ -1,0 +1,129 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
+import { createAjv } from './ajv.js';
+import { SQL_IDENTIFIER } from './naming.js';
+import type { EntitySchema, FieldSchema } from './types.js';
+
+/** A problem found in a schema file: the file, the JSON pointer inside it and what is wrong. */
+export interface SchemaProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export class SchemaFileError extends Error {
+  readonly problems: SchemaProblem[];
+  constructor(problems: SchemaProblem[]) {
+    super(
+      `Invalid entity schema:\n${problems.map((p) => `  ${p.file} at ${p.pointer || '/'}: ${p.message}`).join('\n')}`,
+    );
+    this.name = 'SchemaFileError';
+    this.problems = problems;
+  }
+}
+
+/** Fields the framework adds to every entity; a schema may not declare them. */
+export const SYSTEM_FIELD_NAMES = ['tenantCode', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'version'] as const;
+
+let compiledMeta: ValidateFunction | undefined;
+function metaValidator(): ValidateFunction {
+  compiledMeta ??= createAjv({ useDefaults: false }).compile(metaSchema);
+  return compiledMeta;
+}
+
+function describeMetaError(error: ErrorObject): { pointer: string; message: string } {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    return {
+      pointer: `${error.instancePath}/${String(params.additionalProperty)}`,
+      message: `unknown keyword "${String(params.additionalProperty)}"`,
+    };
+  }
+  if (error.keyword === 'required') {
+    return { pointer: error.instancePath, message: `missing "${String(params.missingProperty)}"` };
+  }
+  if (error.keyword === 'enum') {
+    return {
+      pointer: error.instancePath,
+      message: `must be one of ${JSON.stringify(params.allowedValues)}`,
+    };
+  }
+  return { pointer: error.instancePath, message: error.message ?? error.keyword };
+}
+
+function isTypeCompatibleKey(parent: FieldSchema, key: FieldSchema): boolean {
+  return parent.type === key.type;
+}
+
+/** Checks one schema file on its own: the meta-schema, then the rules a meta-schema cannot say. */
+export function checkEntitySchema(file: string, name: string, json: unknown): SchemaProblem[] {
+  const validate = metaValidator();
+  if (!validate(json)) {
+    const seen = new Set<string>();
+    const problems: SchemaProblem[] = [];
+    for (const error of validate.errors ?? []) {
+      const { pointer, message } = describeMetaError(error);
+      const id = `${pointer}|${message}`;
+      if (!seen.has(id)) problems.push({ file, pointer, message });
+      seen.add(id);
+    }
+    return problems;
+  }
+  const schema = json as EntitySchema;
+  const problems: SchemaProblem[] = [];
+  const problem = (pointer: string, message: string): void => {
+    problems.push({ file, pointer, message });
+  };
+  const options = schema['x-entity'];
+  const properties = schema.properties;
+  const has = (field: string): boolean => Object.hasOwn(properties, field);
+
+  if (!/^[a-z][a-z0-9]*$/.test(name)) problem('', `file name "${name}" must be lower-case letters and digits`);
+  if (schema.$id !== undefined && schema.$id !== name) problem('/$id', `must equal the file name "${name}"`);
+  if (!SQL_IDENTIFIER.test(options.table)) problem('/x-entity/table', 'is not a valid table name');
+  for (const system of SYSTEM_FIELD_NAMES) {
+    // A platform-wide entity may own the tenant code as its own field (the tenant entity does).
+    const isOwnTenantCode = system === 'tenantCode' && options.tenant === false;
+    if (has(system) && !isOwnTenantCode) problem(`/properties/${system}`, `"${system}" is added by the framework and cannot be declared`);
+  }
+  for (const [index, field] of (schema.required ?? []).entries()) {
+    if (!has(field)) problem(`/required/${index}`, `"${field}" is not a property`);
+  }
+  const key = properties[options.key];
+  if (!key) problem('/x-entity/key', `"${options.key}" is not a property`);
+  else if (key.readOnly === true && key.type !== 'integer') {
+    problem(`/properties/${options.key}`, 'a generated (readOnly) key must be an integer');
+  } else if (!['integer', 'string'].includes(key.type)) {
+    problem(`/properties/${options.key}`, 'a key must be an integer or a string');
+  }
+  if (!has(options.label)) problem('/x-entity/label', `"${options.label}" is not a property`);
+  if (options.tree) {
+    const parent = properties[options.tree.parent];
+    if (!parent) problem('/x-entity/tree/parent', `"${options.tree.parent}" is not a property`);
+    else if (key && !isTypeCompatibleKey(parent, key)) {
+      problem(`/properties/${options.tree.parent}`, `must have the key's type (${key.type})`);
+    } else if (parent['x-ref'] !== name) {
+      problem(`/properties/${options.tree.parent}`, `a tree parent must have "x-ref": "${name}"`);
+    }
+    if (options.tree.sequence !== undefined && !has(options.tree.sequence)) {
+      problem('/x-entity/tree/sequence', `"${options.tree.sequence}" is not a property`);
+    }
+    if (key && typeof options.tree.root !== (key.type === 'integer' ? 'number' : 'string')) {
+      problem('/x-entity/tree/root', `must be a ${key.type} like the key`);
+    }
+  }
+  for (const [field, property] of Object.entries(properties)) {
+    const pointer = `/properties/${field}`;
+    if (property['x-secret'] && property.type !== 'string') problem(pointer, 'x-secret needs a string field');
+    if (property['x-unique'] && (property.type === 'array' || property.type === 'object')) {
+      problem(pointer, 'x-unique needs a scalar field');
+    }
+    if (property['x-ref'] && !['integer', 'string'].includes(property.type)) {
+      problem(pointer, 'x-ref needs an integer or string field');
+    }
+    if (property['x-dict'] && property.type === 'object') problem(pointer, 'x-dict cannot describe an object');
+    if (property.type === 'array' && !property.items) problem(pointer, 'an array field needs "items"');
+    if (property.type !== 'array' && property.items) problem(`${pointer}/items`, 'only array fields have items');
+  }
+  return problems;
+}

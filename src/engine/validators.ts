@@ -1,0 +1,114 @@
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { EntityDef, FieldSchema } from './types.js';
+import { EntityInputError, type FieldError } from './types.js';
+import { englishTranslate, toFieldErrors, type Translate } from './messages.js';
+
+export type WriteMode = 'create' | 'update';
+
+/** The JSON Schema a create request body must match: writable fields only, defaults applied. */
+export function createSchemaOf(entity: EntityDef): Record<string, unknown> {
+  const properties: Record<string, FieldSchema> = {};
+  for (const field of entity.fields) {
+    if (!field.isReadOnly) properties[field.name] = boundedSchema(field.schema);
+  }
+  return {
+    type: 'object',
+    properties,
+    required: (entity.schema.required ?? []).filter((name) => name in properties),
+    additionalProperties: false,
+  };
+}
+
+/** The JSON Schema of an update body: any subset of the writable fields, plus the key and version. */
+export function updateSchemaOf(entity: EntityDef): Record<string, unknown> {
+  const properties: Record<string, FieldSchema | Record<string, unknown>> = {};
+  for (const field of entity.fields) {
+    if (field.isReadOnly && !field.isKey) continue;
+    const { default: _ignored, readOnly: _readOnly, ...rest } = boundedSchema(field.schema);
+    properties[field.name] = field.isKey && entity.isKeyGenerated ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } : rest;
+  }
+  properties.version = { type: 'integer', minimum: 0 };
+  return {
+    type: 'object',
+    properties,
+    required: [entity.key.name, 'version'],
+    additionalProperties: false,
+  };
+}
+
+export interface EntityValidators {
+  create: ValidateFunction;
+  update: ValidateFunction;
+}
+
+export function compileValidators(ajv: Ajv, entity: EntityDef): EntityValidators {
+  return { create: ajv.compile(createSchemaOf(entity)), update: ajv.compile(updateSchemaOf(entity)) };
+}
+
+export interface PreparedInput {
+  /** Validated values to write (defaults applied on create). */
+  values: Record<string, unknown>;
+  /** Optional fields the update sets to NULL. */
+  cleared: string[];
+}
+
+/** PostgreSQL text cannot hold NUL characters; such input is refused instead of failing in SQL. */
+export function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(containsNul);
+  return false;
+}
+
+const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/** Integers travel as JavaScript numbers and bigint columns: keep them exact. */
+function boundedSchema(schema: FieldSchema): FieldSchema {
+  if (schema.type !== 'integer') return schema;
+  return { ...SAFE_INTEGER, ...schema };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Normalises and validates a write body. Read-only and system fields sent back by a client
+ * are dropped; an empty string or null means "no value" (cleared on update, an error on a
+ * required field); anything unknown, mistyped or out of the schema's bounds throws an
+ * EntityInputError naming the field.
+ */
+export function prepareInput(
+  entity: EntityDef,
+  validators: EntityValidators,
+  body: unknown,
+  mode: WriteMode,
+  translate: Translate = englishTranslate,
+): PreparedInput {
+  if (!isPlainObject(body)) {
+    throw new EntityInputError([{ field: '/', message: translate('validation.type', { type: 'object' }) }]);
+  }
+  const values: Record<string, unknown> = {};
+  const cleared: string[] = [];
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    const field = entity.fieldsByName.get(name);
+    const isIdentity = field?.isKey === true || name === 'version';
+    if (field && field.isReadOnly && !(mode === 'update' && isIdentity)) continue;
+    const isEmpty = value === null || value === '';
+    if (containsNul(value)) {
+      errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
+    } else if (!isEmpty) {
+      values[name] = value;
+    } else if (mode === 'update' && field && !isIdentity) {
+      if (field.isRequired) errors.push({ field: `/${name}`, message: translate('validation.required', {}) });
+      else cleared.push(name);
+    } else if (!field) {
+      values[name] = value; // unknown field: let the schema name it
+    }
+  }
+  const validate = mode === 'create' ? validators.create : validators.update;
+  if (!validate(values)) errors.push(...toFieldErrors(validate.errors ?? [], translate));
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return { values, cleared };
+}

@@ -1,0 +1,68 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { entityTableSpec } from '../engine/index.js';
+import { authHook } from './auth/plugin.js';
+import { authRoutes } from './auth/routes.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { dictRoutes } from './crud/dicts.js';
+import { crudRoutes } from './crud/routes.js';
+import { coreTableSpecs } from './db/core-tables.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { seedDatabase, syncEntityMenus, type SeedResult } from './db/seed/index.js';
+import { loadRegistry } from './entities/registry.js';
+import { errorsHandler } from './errors.js';
+import { loadI18n } from './i18n/index.js';
+import { webRoutes } from './web/static.js';
+
+export interface BuildOptions {
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  seed: SeedResult;
+}
+
+const ONE_MEBIBYTE = 1024 * 1024;
+
+/**
+ * Builds the whole server without listening (tests use inject): loads and checks the schemas,
+ * opens the database, brings its tables in line with the schemas, seeds a first start and
+ * registers every feature plugin.
+ */
+export async function buildApp({ config, logger = false }: BuildOptions): Promise<BuiltApp> {
+  const registry = loadRegistry(config.schemasDir);
+  const i18n = loadI18n(config.localesDir);
+  const database = await openDatabase(config);
+  let ctx: AppContext;
+  let seed: SeedResult;
+  try {
+    const table = (name: string): string => registry.require(name).table;
+    await migrate(database.db, [
+      ...registry.all.map(entityTableSpec),
+      ...coreTableSpecs({ role: table('sysrole'), user: table('sysuser'), menu: table('sysmenu'), url: table('sysurl') }),
+    ]);
+    ctx = { config, db: database.db, dbKind: database.kind, registry };
+    seed = await seedDatabase(ctx, i18n);
+    await syncEntityMenus(ctx, i18n);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = Fastify({ logger, bodyLimit: ONE_MEBIBYTE, trustProxy: true });
+  app.decorate('ctx', ctx);
+  app.decorate('i18n', i18n);
+  app.addHook('onClose', async () => database.close());
+  await app.register(errorsHandler);
+  await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
+  await app.register(authHook);
+  await app.register(authRoutes);
+  await app.register(crudRoutes);
+  await app.register(dictRoutes);
+  await app.register(webRoutes);
+  return { app, seed };
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors.js';
+import { findSession } from './session.js';
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Every /api route needs a live bearer token unless its route config says isPublic. The token
+ * is read from the Authorization header only, never from a cookie.
+ */
+async function authPlugin(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config.isPublic === true) return;
+    const token = bearerToken(request);
+    const session = token ? await findSession(app.ctx.db, token) : undefined;
+    if (!session) throw new AppError('invalidToken');
+    request.auth = session;
+  });
+}
+
+export const authHook = fp(authPlugin, { name: 'auth', dependencies: ['errors'] });

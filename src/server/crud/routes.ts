@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { treeEndpointName, type EntityDef } from '../../engine/index.js';
+import { actorOf, ok, queryOf } from '../http.js';
+import { localizerFor } from '../i18n/index.js';
+import { exportRecords } from './export.js';
+import { addRecord, deleteRecords, parseDeleteKeys, queryRecords, updateRecord, type CrudRequest } from './service.js';
+import { queryTree } from './tree.js';
+
+/**
+ * The generated API of every entity, under /api/<x-entity.api>: query, add, update, delete,
+ * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
+ */
+export async function crudRoutes(app: FastifyInstance): Promise<void> {
+  const crudRequest = (request: FastifyRequest, entity: EntityDef): CrudRequest => ({
+    db: app.ctx.db,
+    registry: app.ctx.registry,
+    entity,
+    actor: actorOf(request),
+    l10n: localizerFor(request),
+  });
+
+  for (const entity of app.ctx.registry.all) {
+    const base = `/api/${entity.api}`;
+    app.get(`${base}/query`, async (request) => ok(await queryRecords(crudRequest(request, entity), queryOf(request))));
+    app.post(`${base}/add`, async (request) => ok(await addRecord(crudRequest(request, entity), request.body)));
+    app.put(`${base}/update`, async (request) => ok(await updateRecord(crudRequest(request, entity), request.body)));
+    app.post(`${base}/delete`, async (request) => {
+      const keys = parseDeleteKeys(entity, queryOf(request), localizerFor(request));
+      return ok(await deleteRecords(crudRequest(request, entity), keys));
+    });
+    app.post(`${base}/export`, async (request, reply) => {
+      const file = await exportRecords(crudRequest(request, entity), request.body);
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .send(file.stream);
+    });
+    if (entity.tree) {
+      app.get(`${base}/${treeEndpointName(entity.name)}`, async (request) =>
+        ok(await queryTree(crudRequest(request, entity), queryOf(request))),
+      );
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite, types } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+/** Tables are derived from schemas at run time, so rows are plain records. */
+export type Row = Record<string, unknown>;
+export type Database = Record<string, Row>;
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const DATE = 1082;
+const NUMERIC = 1700;
+
+// Keys and counts are bigint in SQL; they stay far below 2^53, so JavaScript numbers carry them.
+const toNumber = (value: string): number => Number(value);
+const asIs = (value: string): string => value;
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
+  if (config.databaseUrl) {
+    // Per-pool parsers leave pg's global defaults alone.
+    const typeParsers = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8 || oid === NUMERIC) return toNumber;
+        if (oid === DATE) return asIs;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    };
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, types: typeParsers });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const inMemory = config.dataDir === ':memory:';
+  if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
+  const pglite = await PGlite.create(inMemory ? undefined : join(config.dataDir, 'pg'), {
+    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [types.TIMESTAMPTZ]: (value: string) => new Date(value) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

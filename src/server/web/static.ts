@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+/**
+ * Serves the built front-ends from dist/web: the back-office SPA under /admin/ and the portal
+ * at /. Unknown paths fall back to the SPA's index.html (client-side routes); unknown /api paths
+ * stay JSON 404s.
+ */
+export async function webRoutes(app: FastifyInstance): Promise<void> {
+  const root = app.ctx.config.webDir;
+  if (!existsSync(join(root, 'index.html'))) {
+    app.log.warn(`No built front-end in ${root}: run "npm run build" (npm start does it for you).`);
+    return;
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  const sendIndex = (file: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith('/api/')) throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile(file);
+  };
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
+  app.get('/admin/', sendIndex('admin/index.html'));
+  app.get('/admin/*', sendIndex('admin/index.html'));
+  app.get('/', sendIndex('index.html'));
+  app.get('/*', sendIndex('index.html'));
+}

@@ -8,3 +8,4 @@ export * from './validators.js';
 export * from './list-query.js';
 export * from './ddl.js';
 export * from './columns.js';
+export * from './openapi.js';

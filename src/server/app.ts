@@ -6,6 +6,7 @@ import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { dictRoutes } from './crud/dicts.js';
+import { docsRoutes } from './docs/routes.js';
 import { crudRoutes } from './crud/routes.js';
 import { coreTableSpecs } from './db/core-tables.js';
 import { openDatabase } from './db/database.js';
@@ -63,6 +64,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(authRoutes);
   await app.register(crudRoutes);
   await app.register(dictRoutes);
+  await app.register(docsRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

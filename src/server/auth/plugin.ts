@@ -18,7 +18,7 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
-    if (request.routeOptions.config.isPublic === true) return;
+    if (request.is404 || request.routeOptions.config.isPublic === true) return;
     const token = bearerToken(request);
     const session = token ? await findSession(app.ctx.db, token) : undefined;
     if (!session) throw new AppError('invalidToken');

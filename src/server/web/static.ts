@@ -24,6 +24,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
   app.get('/admin/', sendIndex('admin/index.html'));
   app.get('/admin/*', sendIndex('admin/index.html'));
-  app.get('/', sendIndex('index.html'));
+  // SPEC §2.1: the root path sends everyone to the product's home.
+  app.get('/', async (_request, reply) => reply.redirect(`/${app.ctx.config.product}`));
   app.get('/*', sendIndex('index.html'));
 }

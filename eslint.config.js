@@ -1,0 +1,55 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const serverCode = { group: ['**/server/**', '**/server'], message: 'Front-end and engine code must not import server code.' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // DESIGN.md: the engine is pure and isomorphic; it imports nothing from server, admin or portal.
+    files: ['src/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            serverCode,
+            { group: ['**/admin/**', '**/portal/**', '**/web/**'], message: 'The engine imports no front-end code.' },
+            { group: ['node:*', 'fs', 'path', 'crypto'], message: 'The engine runs in the browser too: no Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/admin/**', 'src/web/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverCode] }] },
+  },
+  {
+    // The portal never loads the back-office or its heavy libraries.
+    files: ['src/portal/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            serverCode,
+            { group: ['**/admin/**', '**/admin'], message: 'The portal does not import back-office code.' },
+            { group: ['@refinedev/*', '@rjsf/*', 'bpmn-js', 'bpmn-js/*', 'echarts', 'echarts/*'], message: 'Admin-only library.' },
+          ],
+        },
+      ],
+    },
+  },
+);

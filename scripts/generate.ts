@@ -1,0 +1,72 @@
+// npm run gen: derives the committed artefacts from schemas/ (TypeScript types and the OpenAPI
+// document). npm run gen:check regenerates them in memory and fails on any difference (drift).
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compile } from 'json-schema-to-typescript';
+import { createSchemaOf, openApiDocument, recordSchemaOf, type EntityDef } from '../src/engine/index.js';
+import { loadRegistry } from '../src/server/entities/registry.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BANNER = '// Generated from schemas/ by `npm run gen`. Do not edit: change the schema and regenerate.';
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+type JsonSchema = Parameters<typeof compile>[0];
+
+/** Property titles would become named type aliases that clash across entities: keep them as doc comments. */
+function withoutPropertyTitles(schema: Record<string, unknown>, title: string): JsonSchema {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const documented = Object.fromEntries(
+    Object.entries(properties).map(([name, { title: fieldTitle, ...rest }]) => [name, { ...rest, description: fieldTitle }]),
+  );
+  return { ...schema, title, properties: documented } as JsonSchema;
+}
+
+async function typesOf(entity: EntityDef): Promise<string> {
+  const options = { bannerComment: '', additionalProperties: false, format: true } as const;
+  const recordName = `${pascal(entity.name)}Record`;
+  const createName = `${pascal(entity.name)}Create`;
+  const record = await compile(withoutPropertyTitles(recordSchemaOf(entity), recordName), recordName, options);
+  const input = await compile(withoutPropertyTitles(createSchemaOf(entity), createName), createName, options);
+  return `${record.trim()}\n\n${input.trim()}\n`;
+}
+
+async function render(): Promise<Map<string, string>> {
+  const registry = loadRegistry(join(root, 'schemas'));
+  const entities = [...registry.all].sort((a, b) => a.name.localeCompare(b.name));
+  const types = [BANNER, ''];
+  for (const entity of entities) types.push(await typesOf(entity));
+  types.push(
+    `/** Record types by entity name. */\nexport interface EntityRecords {\n${entities.map((e) => `  ${e.name}: ${pascal(e.name)}Record;`).join('\n')}\n}\n`,
+  );
+  const document = openApiDocument(entities, {
+    title: 'EcoBid generated API',
+    version: '1',
+    description: 'Generated from schemas/ by `npm run gen`. Do not edit.',
+  } as { title: string; version: string });
+  return new Map([
+    ['src/generated/entities.ts', types.join('\n')],
+    ['src/generated/openapi.json', `${JSON.stringify(document, null, 2)}\n`],
+  ]);
+}
+
+const isCheck = process.argv.includes('--check');
+const files = await render();
+const stale: string[] = [];
+for (const [path, content] of files) {
+  const full = join(root, path);
+  const current = existsSync(full) ? readFileSync(full, 'utf8') : undefined;
+  if (current === content) continue;
+  if (isCheck) {
+    stale.push(path);
+  } else {
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+    console.log(`wrote ${path}`);
+  }
+}
+if (isCheck && stale.length > 0) {
+  console.error(`Generated files are out of date with schemas/: ${stale.join(', ')}\nRun "npm run gen" and commit the result.`);
+  process.exit(1);
+}
+if (isCheck) console.log('Generated files match schemas/.');

@@ -1,0 +1,1072 @@
+// Generated from schemas/ by `npm run gen`. Do not edit: change the schema and regenerate.
+
+export interface AppclientRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Client code
+   */
+  clientCode: string | null;
+  /**
+   * Grant types
+   *
+   * @minItems 1
+   */
+  authType: [string, ...string[]] | null;
+  /**
+   * Scope
+   */
+  authScope: string | null;
+  /**
+   * Access token lifetime (s)
+   */
+  tokenSeconds: number | null;
+  /**
+   * Refresh token lifetime (s)
+   */
+  refreshSeconds: number | null;
+  /**
+   * Redirect URL
+   */
+  fallbackUrl: string | null;
+  /**
+   * Description
+   */
+  clientDescription: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface AppclientCreate {
+  /**
+   * Client code
+   */
+  clientCode: string;
+  /**
+   * Client secret
+   */
+  clientSecret?: string;
+  /**
+   * Grant types
+   *
+   * @minItems 1
+   */
+  authType: [string, ...string[]];
+  /**
+   * Scope
+   */
+  authScope?: string;
+  /**
+   * Access token lifetime (s)
+   */
+  tokenSeconds?: number;
+  /**
+   * Refresh token lifetime (s)
+   */
+  refreshSeconds?: number;
+  /**
+   * Redirect URL
+   */
+  fallbackUrl?: string;
+  /**
+   * Description
+   */
+  clientDescription?: string;
+}
+
+export interface NotificationRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Title
+   */
+  title: string | null;
+  /**
+   * Content
+   */
+  content: string | null;
+  /**
+   * Type
+   */
+  type: string | null;
+  /**
+   * Priority
+   */
+  priority: string | null;
+  /**
+   * Publisher
+   */
+  publisher: string | null;
+  /**
+   * Publish time
+   */
+  publishTime: string | null;
+  /**
+   * Start time
+   */
+  startTime: string | null;
+  /**
+   * End time
+   */
+  endTime: string | null;
+  /**
+   * Period
+   */
+  period: string | null;
+  /**
+   * Recipients
+   */
+  publishObject: number[] | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface NotificationCreate {
+  /**
+   * Title
+   */
+  title: string;
+  /**
+   * Content
+   */
+  content: string;
+  /**
+   * Type
+   */
+  type: string;
+  /**
+   * Priority
+   */
+  priority: string;
+  /**
+   * Publisher
+   */
+  publisher?: string;
+  /**
+   * Publish time
+   */
+  publishTime?: string;
+  /**
+   * Start time
+   */
+  startTime?: string;
+  /**
+   * End time
+   */
+  endTime?: string;
+  /**
+   * Period
+   */
+  period?: string;
+  /**
+   * Recipients
+   */
+  publishObject?: number[];
+}
+
+export interface SysdictRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Dictionary type
+   */
+  dictType: string | null;
+  /**
+   * Name
+   */
+  dictName: string | null;
+  /**
+   * Value
+   */
+  dictValue: string | null;
+  /**
+   * Sequence
+   */
+  dictSequence: number | null;
+  /**
+   * Parent
+   */
+  dictParent: number | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysdictCreate {
+  /**
+   * Dictionary type
+   */
+  dictType: string;
+  /**
+   * Name
+   */
+  dictName: string;
+  /**
+   * Value
+   */
+  dictValue?: string;
+  /**
+   * Sequence
+   */
+  dictSequence?: number;
+  /**
+   * Parent
+   */
+  dictParent?: number;
+}
+
+export interface SysmenuRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Menu code
+   */
+  menuCode: string | null;
+  /**
+   * Menu name
+   */
+  menuName: string | null;
+  /**
+   * Icon
+   */
+  menuIcon: string | null;
+  /**
+   * Route path
+   */
+  menuPath: string | null;
+  /**
+   * Component
+   */
+  menuComponent: string | null;
+  /**
+   * Sequence
+   */
+  menuSequence: number | null;
+  /**
+   * Parent menu
+   */
+  menuParent: number | null;
+  /**
+   * Status
+   */
+  menuStatus: string | null;
+  /**
+   * Buttons
+   */
+  menuButton: string[] | null;
+  /**
+   * Route meta
+   */
+  menuMeta: {} | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysmenuCreate {
+  /**
+   * Menu code
+   */
+  menuCode: string;
+  /**
+   * Menu name
+   */
+  menuName: string;
+  /**
+   * Icon
+   */
+  menuIcon?: string;
+  /**
+   * Route path
+   */
+  menuPath: string;
+  /**
+   * Component
+   */
+  menuComponent?: string;
+  /**
+   * Sequence
+   */
+  menuSequence?: number;
+  /**
+   * Parent menu
+   */
+  menuParent?: number;
+  /**
+   * Status
+   */
+  menuStatus?: string;
+  /**
+   * Buttons
+   */
+  menuButton?: string[];
+  /**
+   * Route meta
+   */
+  menuMeta?: {};
+}
+
+export interface SysorgRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Organisation name
+   */
+  orgName: string | null;
+  /**
+   * Organisation type
+   */
+  orgType: string | null;
+  /**
+   * Description
+   */
+  orgDescription: string | null;
+  /**
+   * Sequence
+   */
+  orgSequence: number | null;
+  /**
+   * Parent organisation
+   */
+  orgParent: number | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysorgCreate {
+  /**
+   * Organisation name
+   */
+  orgName: string;
+  /**
+   * Organisation type
+   */
+  orgType: string;
+  /**
+   * Description
+   */
+  orgDescription?: string;
+  /**
+   * Sequence
+   */
+  orgSequence?: number;
+  /**
+   * Parent organisation
+   */
+  orgParent?: number;
+}
+
+export interface SysparamRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Parameter name
+   */
+  paramName: string | null;
+  /**
+   * Parameter key
+   */
+  paramKey: string | null;
+  /**
+   * Parameter value
+   */
+  paramValue: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysparamCreate {
+  /**
+   * Parameter name
+   */
+  paramName: string;
+  /**
+   * Parameter key
+   */
+  paramKey: string;
+  /**
+   * Parameter value
+   */
+  paramValue?: string;
+}
+
+export interface SyspostRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Post code
+   */
+  postCode: string | null;
+  /**
+   * Post name
+   */
+  postName: string | null;
+  /**
+   * Sequence
+   */
+  postSequence: number | null;
+  /**
+   * Parent post
+   */
+  postParent: number | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SyspostCreate {
+  /**
+   * Post code
+   */
+  postCode: string;
+  /**
+   * Post name
+   */
+  postName: string;
+  /**
+   * Sequence
+   */
+  postSequence?: number;
+  /**
+   * Parent post
+   */
+  postParent?: number;
+}
+
+export interface SysregionRecord {
+  /**
+   * Region code
+   */
+  regionCode: string;
+  /**
+   * Region name
+   */
+  regionName: string | null;
+  /**
+   * Region type
+   */
+  regionType: string | null;
+  /**
+   * Parent region
+   */
+  regionParent: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysregionCreate {
+  /**
+   * Region code
+   */
+  regionCode: string;
+  /**
+   * Region name
+   */
+  regionName: string;
+  /**
+   * Region type
+   */
+  regionType: string;
+  /**
+   * Parent region
+   */
+  regionParent: string;
+}
+
+export interface SysroleRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Role code
+   */
+  roleCode: string | null;
+  /**
+   * Role name
+   */
+  roleName: string | null;
+  /**
+   * Description
+   */
+  roleDescription: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysroleCreate {
+  /**
+   * Role code
+   */
+  roleCode: string;
+  /**
+   * Role name
+   */
+  roleName: string;
+  /**
+   * Description
+   */
+  roleDescription?: string;
+}
+
+export interface SystenantRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Tenant code
+   */
+  tenantCode: string | null;
+  /**
+   * Tenant name
+   */
+  tenantName: string | null;
+  /**
+   * Contact
+   */
+  tenantContact: string | null;
+  /**
+   * Email
+   */
+  tenantEmail: string | null;
+  /**
+   * Phone
+   */
+  tenantTel: string | null;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SystenantCreate {
+  /**
+   * Tenant code
+   */
+  tenantCode: string;
+  /**
+   * Tenant name
+   */
+  tenantName: string;
+  /**
+   * Contact
+   */
+  tenantContact?: string;
+  /**
+   * Email
+   */
+  tenantEmail?: string;
+  /**
+   * Phone
+   */
+  tenantTel?: string;
+}
+
+export interface SysurlRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * URL
+   */
+  url: string | null;
+  /**
+   * Description
+   */
+  description: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysurlCreate {
+  /**
+   * URL
+   */
+  url: string;
+  /**
+   * Description
+   */
+  description?: string;
+}
+
+export interface SysuserRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * User name
+   */
+  username: string | null;
+  /**
+   * Nickname
+   */
+  nickname: string | null;
+  /**
+   * Email
+   */
+  email: string | null;
+  /**
+   * Country code
+   */
+  countryCode: string | null;
+  /**
+   * Mobile
+   */
+  mobile: string | null;
+  /**
+   * Phone
+   */
+  phone: string | null;
+  /**
+   * Status
+   */
+  status: string | null;
+  /**
+   * User type
+   */
+  userType: number | null;
+  /**
+   * Role
+   */
+  roleId: number | null;
+  /**
+   * Organisation
+   */
+  orgId: number | null;
+  /**
+   * Region
+   */
+  geographic: string | null;
+  /**
+   * Address
+   */
+  address: string | null;
+  /**
+   * Profile
+   */
+  profile: string | null;
+  /**
+   * Avatar
+   */
+  avatar: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysuserCreate {
+  /**
+   * User name
+   */
+  username: string;
+  /**
+   * Nickname
+   */
+  nickname: string;
+  /**
+   * Password
+   */
+  password: string;
+  /**
+   * Email
+   */
+  email: string;
+  /**
+   * Country code
+   */
+  countryCode: string;
+  /**
+   * Mobile
+   */
+  mobile: string;
+  /**
+   * Phone
+   */
+  phone: string;
+  /**
+   * Status
+   */
+  status: string;
+  /**
+   * User type
+   */
+  userType?: number;
+  /**
+   * Role
+   */
+  roleId: number;
+  /**
+   * Organisation
+   */
+  orgId: number;
+  /**
+   * Region
+   */
+  geographic?: string;
+  /**
+   * Address
+   */
+  address?: string;
+  /**
+   * Profile
+   */
+  profile?: string;
+  /**
+   * Avatar
+   */
+  avatar?: string;
+}
+
+export interface SysuserpostRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * User
+   */
+  userId: number | null;
+  /**
+   * Post
+   */
+  postId: number | null;
+  /**
+   * Post type
+   */
+  postType: ("main" | "parttime") | null;
+  /**
+   * Description
+   */
+  postDescription: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface SysuserpostCreate {
+  /**
+   * User
+   */
+  userId: number;
+  /**
+   * Post
+   */
+  postId: number;
+  /**
+   * Post type
+   */
+  postType: "main" | "parttime";
+  /**
+   * Description
+   */
+  postDescription?: string;
+}
+
+/** Record types by entity name. */
+export interface EntityRecords {
+  appclient: AppclientRecord;
+  notification: NotificationRecord;
+  sysdict: SysdictRecord;
+  sysmenu: SysmenuRecord;
+  sysorg: SysorgRecord;
+  sysparam: SysparamRecord;
+  syspost: SyspostRecord;
+  sysregion: SysregionRecord;
+  sysrole: SysroleRecord;
+  systenant: SystenantRecord;
+  sysurl: SysurlRecord;
+  sysuser: SysuserRecord;
+  sysuserpost: SysuserpostRecord;
+}

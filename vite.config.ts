@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Two entry points served by one Node process: the portal at / and the back-office at /admin/.
+ * They share only what src/web exports, so the portal never downloads the back-office bundle.
+ */
+export default defineConfig({
+  root: here('./src'),
+  publicDir: false,
+  plugins: [react()],
+  build: {
+    outDir: here('./dist/web'),
+    emptyOutDir: true,
+    reportCompressedSize: false,
+    rollupOptions: {
+      input: {
+        portal: here('./src/index.html'),
+        admin: here('./src/admin/index.html'),
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://127.0.0.1:3000' },
+  },
+});

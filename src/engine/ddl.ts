@@ -60,7 +60,11 @@ export function indexName(table: string, columns: string[], suffix: 'uq' | 'idx'
 /** The table of an entity: its fields, the system columns, unique and lookup indexes. */
 export function entityTableSpec(entity: EntityDef): TableSpec {
   const columns: ColumnSpec[] = entity.fields.map((field) => {
-    const column: ColumnSpec = { name: field.column, type: field.sqlType, isNullable: !(field.isKey || field.isSystem) };
+    const column: ColumnSpec = {
+      name: field.column,
+      type: field.sqlType,
+      isNullable: !(field.isKey || field.isSystem),
+    };
     if (field.isKey && entity.isKeyGenerated) column.isIdentity = true;
     if (field.name === 'createdAt' || field.name === 'updatedAt') column.defaultSql = 'now()';
     if (field.name === 'version') {
@@ -72,13 +76,22 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
   });
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
   const indexes: IndexSpec[] = [];
-  if (entity.isTenantScoped) indexes.push({ name: indexName(entity.table, ['tenant_code'], 'idx'), columns: ['tenant_code'], isUnique: false });
+  if (entity.isTenantScoped)
+    indexes.push({
+      name: indexName(entity.table, ['tenant_code'], 'idx'),
+      columns: ['tenant_code'],
+      isUnique: false,
+    });
   for (const field of entity.fields) {
     if (field.isUnique) {
       const cols = [...scope, field.column];
       indexes.push({ name: indexName(entity.table, [field.column], 'uq'), columns: cols, isUnique: true });
     } else if (field.ref && !field.isKey) {
-      indexes.push({ name: indexName(entity.table, [field.column], 'idx'), columns: [field.column], isUnique: false });
+      indexes.push({
+        name: indexName(entity.table, [field.column], 'idx'),
+        columns: [field.column],
+        isUnique: false,
+      });
     }
   }
   return { name: entity.table, columns, primaryKey: [entity.key.column], indexes, foreignKeys: [] };

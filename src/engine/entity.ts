@@ -1,6 +1,14 @@
 import { checkEntitySchema, SchemaFileError, type SchemaProblem } from './meta.js';
 import { toColumnName } from './naming.js';
-import type { EntityDef, EntitySchema, FieldDef, FieldSchema, FilterKind, SortTerm, SqlType } from './types.js';
+import type {
+  EntityDef,
+  EntitySchema,
+  FieldDef,
+  FieldSchema,
+  FilterKind,
+  SortTerm,
+  SqlType,
+} from './types.js';
 
 const SYSTEM_FIELDS: Record<string, FieldSchema> = {
   tenantCode: { type: 'string', title: 'Tenant', readOnly: true },
@@ -45,9 +53,10 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   const isSecret = schema['x-secret'] === true;
   const isKey = entity['x-entity'].key === name;
   const hinted = schema['x-list']?.filter;
-  const filter = isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
-    ? undefined
-    : filterKindOf(schema, isSecret);
+  const filter =
+    isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
+      ? undefined
+      : filterKindOf(schema, isSecret);
   const field: FieldDef = {
     name,
     column: toColumnName(name),
@@ -75,7 +84,11 @@ export function parseSortExpression(expression: string): SortTerm[] {
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
-    .map((part) => (part.startsWith('-') ? { field: part.slice(1), isDescending: true } : { field: part, isDescending: false }));
+    .map((part) =>
+      part.startsWith('-')
+        ? { field: part.slice(1), isDescending: true }
+        : { field: part, isDescending: false },
+    );
 }
 
 /** Derives everything the framework needs from one schema that already passed checkEntitySchema. */
@@ -103,7 +116,9 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
     isTenantScoped: options.tenant !== false,
     fields,
     fieldsByName,
-    defaultSort: options.defaultSort ? parseSortExpression(options.defaultSort) : [{ field: key.name, isDescending: true }],
+    defaultSort: options.defaultSort
+      ? parseSortExpression(options.defaultSort)
+      : [{ field: key.name, isDescending: true }],
   };
   if (options.tree) entity.tree = options.tree;
   if (options.menu) entity.menu = options.menu;
@@ -134,7 +149,12 @@ export function compileEntities(sources: SchemaSource[]): EntityDef[] {
     const options = schema['x-entity'];
     const clash = (seen: Map<string, string>, value: string, pointer: string, what: string): void => {
       const other = seen.get(value);
-      if (other) problems.push({ file: source.file, pointer, message: `${what} "${value}" is already used by ${other}` });
+      if (other)
+        problems.push({
+          file: source.file,
+          pointer,
+          message: `${what} "${value}" is already used by ${other}`,
+        });
       seen.set(value, source.file);
     };
     clash(apis, options.api, '/x-entity/api', 'api');
@@ -144,7 +164,11 @@ export function compileEntities(sources: SchemaSource[]): EntityDef[] {
       if (!target) continue;
       const targetSchema = byName.get(target)?.schema;
       if (!targetSchema) {
-        problems.push({ file: source.file, pointer: `/properties/${field}/x-ref`, message: `no entity named "${target}"` });
+        problems.push({
+          file: source.file,
+          pointer: `/properties/${field}/x-ref`,
+          message: `no entity named "${target}"`,
+        });
         continue;
       }
       const targetKey = targetSchema.properties[targetSchema['x-entity'].key];

@@ -27,7 +27,9 @@ function asStrings(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   return list
     .filter((item) => item !== undefined && item !== null)
-    .map((item) => (typeof item === 'string' ? item.trim() : typeof item === 'object' ? JSON.stringify(item) : String(item)))
+    .map((item) =>
+      typeof item === 'string' ? item.trim() : typeof item === 'object' ? JSON.stringify(item) : String(item),
+    )
     .filter((item) => item.length > 0);
 }
 
@@ -45,7 +47,23 @@ function coerceScalar(type: string, text: string): string | number | boolean | u
   return text;
 }
 
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * A date or date-time PostgreSQL can cast: the pattern alone lets 2024-02-30, month 13, hour 25
+ * or offset +16:00 through, and the cast in SQL would then fail the whole query.
+ */
+function isValidDateText(text: string): boolean {
+  const match = DATE_PATTERN.exec(text);
+  if (!match) return false;
+  const part = (index: number): number => Number(match[index] ?? 0);
+  const [year, month, day] = [part(1), part(2), part(3)];
+  const isLeap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (year < 1 || daysInMonth === undefined || day < 1 || day > daysInMonth) return false;
+  return part(4) <= 23 && part(5) <= 59 && part(6) <= 59 && part(7) <= 15 && part(8) <= 59;
+}
 
 function parseFilter(field: FieldDef, texts: string[], translate: Translate): Filter | FieldError {
   const pointer = `/${field.name}`;
@@ -55,8 +73,14 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
   });
   if (field.filter === 'dateRange') {
     if (texts.length !== 1) return invalid('validation.invalid');
-    const [from = '', to = ''] = (texts[0] ?? '').split(',').map((part) => part.trim());
-    if ((from && !DATE_PATTERN.test(from)) || (to && !DATE_PATTERN.test(to)) || (!from && !to)) {
+    const parts = (texts[0] ?? '').split(',').map((part) => part.trim());
+    const [from = '', to = ''] = parts;
+    if (
+      parts.length > 2 ||
+      (from && !isValidDateText(from)) ||
+      (to && !isValidDateText(to)) ||
+      (!from && !to)
+    ) {
       return invalid('validation.format', { format: 'date' });
     }
     return { field, op: 'range', ...(from ? { from } : {}), ...(to ? { to } : {}) };
@@ -65,7 +89,9 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
     const itemType = field.schema.items?.type ?? 'string';
     if (texts.length !== 1) return invalid('validation.invalid');
     const value = coerceScalar(itemType, texts[0] ?? '');
-    return value === undefined ? invalid('validation.type', { type: itemType }) : { field, op: 'hasItem', value };
+    return value === undefined
+      ? invalid('validation.type', { type: itemType })
+      : { field, op: 'hasItem', value };
   }
   if (field.filter === 'text') {
     if (texts.length !== 1) return invalid('validation.invalid');
@@ -84,15 +110,24 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
  * Reads paging, sort and filters from query parameters (or an export body). Every name must be
  * a filterable field of the entity; anything else is a 400 naming it, before any SQL is built.
  */
-export function parseListQuery(entity: EntityDef, params: RawParams, translate: Translate = englishTranslate): ListQuery {
+export function parseListQuery(
+  entity: EntityDef,
+  params: RawParams,
+  translate: Translate = englishTranslate,
+): ListQuery {
   const errors: FieldError[] = [];
   const intParam = (name: string, fallback: number, max: number): number => {
     const texts = asStrings(params[name]);
     if (texts.length === 0) return fallback;
     const text = texts[0] ?? '';
-    const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-    if (texts.length > 1 || !Number.isInteger(value) || value < 1 || value > max) {
-      errors.push({ field: `/${name}`, message: translate('validation.maximum', { limit: max }) });
+    const value = /^-?\d+$/.test(text) ? Number(text) : NaN;
+    // The message says which rule broke: "at most 10000" is no help for pageSize=0 or pageSize=ten.
+    let message: string | undefined;
+    if (texts.length > 1 || Number.isNaN(value)) message = translate('validation.type', { type: 'integer' });
+    else if (value < 1) message = translate('validation.minimum', { limit: 1 });
+    else if (value > max) message = translate('validation.maximum', { limit: max });
+    if (message !== undefined) {
+      errors.push({ field: `/${name}`, message });
       return fallback;
     }
     return value;

@@ -29,14 +29,18 @@ export const englishTranslate: Translate = (key, params) =>
   );
 
 /** Turns ajv errors into field errors keyed by JSON pointer, one per field (the first problem wins). */
-export function toFieldErrors(errors: readonly ErrorObject[], translate: Translate = englishTranslate): FieldError[] {
+export function toFieldErrors(
+  errors: readonly ErrorObject[],
+  translate: Translate = englishTranslate,
+): FieldError[] {
   const byField = new Map<string, string>();
   for (const error of errors) {
     const params = error.params as Record<string, unknown>;
     let field = error.instancePath || '/';
     let key = `validation.${error.keyword}`;
     if (error.keyword === 'required') field = `${error.instancePath}/${String(params.missingProperty)}`;
-    if (error.keyword === 'additionalProperties') field = `${error.instancePath}/${String(params.additionalProperty)}`;
+    if (error.keyword === 'additionalProperties')
+      field = `${error.instancePath}/${String(params.additionalProperty)}`;
     if (!(key in ENGLISH)) key = 'validation.invalid';
     if (!byField.has(field)) byField.set(field, translate(key, params));
   }

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.js';
-import { SQL_IDENTIFIER } from './naming.js';
+import { SQL_IDENTIFIER, toColumnName } from './naming.js';
 import type { EntitySchema, FieldSchema } from './types.js';
 
 /** A problem found in a schema file: the file, the JSON pointer inside it and what is wrong. */
@@ -23,7 +23,14 @@ export class SchemaFileError extends Error {
 }
 
 /** Fields the framework adds to every entity; a schema may not declare them. */
-export const SYSTEM_FIELD_NAMES = ['tenantCode', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'version'] as const;
+export const SYSTEM_FIELD_NAMES = [
+  'tenantCode',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'updatedBy',
+  'version',
+] as const;
 
 let compiledMeta: ValidateFunction | undefined;
 function metaValidator(): ValidateFunction {
@@ -31,11 +38,24 @@ function metaValidator(): ValidateFunction {
   return compiledMeta;
 }
 
+/** A name as one segment of a JSON pointer (RFC 6901). */
+function pointerSegment(name: unknown): string {
+  return String(name).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 function describeMetaError(error: ErrorObject): { pointer: string; message: string } {
   const params = error.params as Record<string, unknown>;
+  // A bad field name: point at the field itself, not at "properties" (ajv reports it twice).
+  const propertyName = error.keyword === 'propertyNames' ? params.propertyName : error.propertyName;
+  if (propertyName !== undefined) {
+    return {
+      pointer: `${error.instancePath}/${pointerSegment(propertyName)}`,
+      message: 'is not a valid field name (letters and digits, starting with a lower-case letter)',
+    };
+  }
   if (error.keyword === 'additionalProperties') {
     return {
-      pointer: `${error.instancePath}/${String(params.additionalProperty)}`,
+      pointer: `${error.instancePath}/${pointerSegment(params.additionalProperty)}`,
       message: `unknown keyword "${String(params.additionalProperty)}"`,
     };
   }
@@ -49,6 +69,25 @@ function describeMetaError(error: ErrorObject): { pointer: string; message: stri
     };
   }
   return { pointer: error.instancePath, message: error.message ?? error.keyword };
+}
+
+/** Which filter kinds make sense for which fields (a text filter on a number would be an ilike on bigint). */
+function filterFits(kind: string, property: FieldSchema): boolean {
+  const isDate = property.format === 'date' || property.format === 'date-time';
+  switch (kind) {
+    case 'text':
+      return property.type === 'string' && !isDate;
+    case 'number':
+      return property.type === 'integer' || property.type === 'number';
+    case 'boolean':
+      return property.type === 'boolean';
+    case 'dateRange':
+      return property.type === 'string' && isDate;
+    case 'select':
+      return property.type !== 'object';
+    default:
+      return false;
+  }
 }
 
 function isTypeCompatibleKey(parent: FieldSchema, key: FieldSchema): boolean {
@@ -78,13 +117,15 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
   const properties = schema.properties;
   const has = (field: string): boolean => Object.hasOwn(properties, field);
 
-  if (!/^[a-z][a-z0-9]*$/.test(name)) problem('', `file name "${name}" must be lower-case letters and digits`);
+  if (!/^[a-z][a-z0-9]*$/.test(name))
+    problem('', `file name "${name}" must be lower-case letters and digits`);
   if (schema.$id !== undefined && schema.$id !== name) problem('/$id', `must equal the file name "${name}"`);
   if (!SQL_IDENTIFIER.test(options.table)) problem('/x-entity/table', 'is not a valid table name');
   for (const system of SYSTEM_FIELD_NAMES) {
     // A platform-wide entity may own the tenant code as its own field (the tenant entity does).
     const isOwnTenantCode = system === 'tenantCode' && options.tenant === false;
-    if (has(system) && !isOwnTenantCode) problem(`/properties/${system}`, `"${system}" is added by the framework and cannot be declared`);
+    if (has(system) && !isOwnTenantCode)
+      problem(`/properties/${system}`, `"${system}" is added by the framework and cannot be declared`);
   }
   for (const [index, field] of (schema.required ?? []).entries()) {
     if (!has(field)) problem(`/required/${index}`, `"${field}" is not a property`);
@@ -112,18 +153,44 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
       problem('/x-entity/tree/root', `must be a ${key.type} like the key`);
     }
   }
+  if (options.defaultSort !== undefined) {
+    for (const term of options.defaultSort.split(',')) {
+      const field = term.replace(/^-/, '');
+      const property = properties[field];
+      const isSystem = (SYSTEM_FIELD_NAMES as readonly string[]).includes(field);
+      if (!property && !isSystem) problem('/x-entity/defaultSort', `"${field}" is not a property`);
+      else if (
+        property &&
+        (property['x-secret'] || property.type === 'array' || property.type === 'object')
+      ) {
+        problem('/x-entity/defaultSort', `cannot sort by "${field}"`);
+      }
+    }
+  }
   for (const [field, property] of Object.entries(properties)) {
     const pointer = `/properties/${field}`;
+    if (!SQL_IDENTIFIER.test(toColumnName(field))) {
+      problem(pointer, `its column name "${toColumnName(field)}" is longer than 63 characters`);
+    }
     if (property['x-secret'] && property.type !== 'string') problem(pointer, 'x-secret needs a string field');
+    const filterHint = property['x-list']?.filter;
+    if (filterHint && filterHint !== 'none' && !filterFits(filterHint, property)) {
+      problem(
+        `${pointer}/x-list/filter`,
+        `a "${filterHint}" filter does not fit a ${property.format ?? property.type} field`,
+      );
+    }
     if (property['x-unique'] && (property.type === 'array' || property.type === 'object')) {
       problem(pointer, 'x-unique needs a scalar field');
     }
     if (property['x-ref'] && !['integer', 'string'].includes(property.type)) {
       problem(pointer, 'x-ref needs an integer or string field');
     }
-    if (property['x-dict'] && property.type === 'object') problem(pointer, 'x-dict cannot describe an object');
+    if (property['x-dict'] && property.type === 'object')
+      problem(pointer, 'x-dict cannot describe an object');
     if (property.type === 'array' && !property.items) problem(pointer, 'an array field needs "items"');
-    if (property.type !== 'array' && property.items) problem(`${pointer}/items`, 'only array fields have items');
+    if (property.type !== 'array' && property.items)
+      problem(`${pointer}/items`, 'only array fields have items');
   }
   return problems;
 }

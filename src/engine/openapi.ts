@@ -19,7 +19,9 @@ export function recordSchemaOf(entity: EntityDef): Json {
   const fields = readableFields(entity);
   for (const field of fields) {
     const isAlwaysSet = field.isKey || (field.isSystem && ALWAYS_SET.has(field.name));
-    properties[field.name] = isAlwaysSet ? { ...field.schema } : { ...field.schema, type: [field.schema.type, 'null'] };
+    properties[field.name] = isAlwaysSet
+      ? { ...field.schema }
+      : { ...field.schema, type: [field.schema.type, 'null'] };
   }
   return {
     type: 'object',
@@ -47,15 +49,27 @@ function errorResponses(...statuses: number[]): Json {
     409: 'Unique clash, stale version, or the record is in use',
   };
   return Object.fromEntries(
-    statuses.map((status) => [String(status), { description: text[status], content: { 'application/json': { schema: ref('Error') } } }]),
+    statuses.map((status) => [
+      String(status),
+      { description: text[status], content: { 'application/json': { schema: ref('Error') } } },
+    ]),
   );
 }
 
 function queryParameters(entity: EntityDef): Json[] {
   const paging: Json[] = [
     { name: 'currentPage', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-    { name: 'pageSize', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 } },
-    { name: 'sort', in: 'query', description: 'field or -field, comma-separated', schema: { type: 'string' } },
+    {
+      name: 'pageSize',
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
+    },
+    {
+      name: 'sort',
+      in: 'query',
+      description: 'field or -field, comma-separated',
+      schema: { type: 'string' },
+    },
   ];
   const filters = entity.fields
     .filter((field) => field.filter)
@@ -74,7 +88,10 @@ function queryParameters(entity: EntityDef): Json[] {
 }
 
 /** The OpenAPI 3.1 document of the generated API, derived from the entity definitions alone. */
-export function openApiDocument(entities: readonly EntityDef[], info: { title: string; version: string }): Json {
+export function openApiDocument(
+  entities: readonly EntityDef[],
+  info: { title: string; version: string },
+): Json {
   const schemas: Json = {
     Error: {
       type: 'object',
@@ -83,7 +100,10 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
         code: { type: 'integer' },
         message: { type: 'string' },
         error: { type: 'string' },
-        errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+        errors: {
+          type: 'array',
+          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+        },
       },
     },
   };
@@ -125,7 +145,10 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
         tags,
         summary: `Create ${entity.title}`,
         requestBody: { required: true, ...json(ref(`${name}Create`)) },
-        responses: { 200: { description: 'The created record', ...json(envelope(ref(name))) }, ...errorResponses(400, 401, 403, 409) },
+        responses: {
+          200: { description: 'The created record', ...json(envelope(ref(name))) },
+          ...errorResponses(400, 401, 403, 409),
+        },
       },
     };
     paths[`${base}/update`] = {
@@ -133,7 +156,10 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
         tags,
         summary: `Update ${entity.title}`,
         requestBody: { required: true, ...json(ref(`${name}Update`)) },
-        responses: { 200: { description: 'The updated record', ...json(envelope(ref(name))) }, ...errorResponses(400, 401, 403, 404, 409) },
+        responses: {
+          200: { description: 'The updated record', ...json(envelope(ref(name))) },
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
       },
     };
     paths[`${base}/delete`] = {
@@ -141,10 +167,20 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
         tags,
         summary: `Delete ${entity.title}`,
         parameters: [
-          { name: entity.key.name, in: 'query', required: true, style: 'form', explode: true, schema: { type: 'array', items: { type: entity.key.type } } },
+          {
+            name: entity.key.name,
+            in: 'query',
+            required: true,
+            style: 'form',
+            explode: true,
+            schema: { type: 'array', items: { type: entity.key.type } },
+          },
         ],
         responses: {
-          200: { description: 'How many were deleted', ...json(envelope({ type: 'object', properties: { deleted: { type: 'integer' } } })) },
+          200: {
+            description: 'How many were deleted',
+            ...json(envelope({ type: 'object', properties: { deleted: { type: 'integer' } } })),
+          },
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },
@@ -153,9 +189,18 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
       post: {
         tags,
         summary: `Export ${entity.title} as .xlsx`,
-        requestBody: { ...json({ type: 'object', description: 'The filters and sort of the query endpoint' }) },
+        requestBody: {
+          ...json({ type: 'object', description: 'The filters and sort of the query endpoint' }),
+        },
         responses: {
-          200: { description: 'Spreadsheet', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'Spreadsheet',
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', format: 'binary' },
+              },
+            },
+          },
           ...errorResponses(400, 401, 403),
         },
       },
@@ -165,7 +210,13 @@ export function openApiDocument(entities: readonly EntityDef[], info: { title: s
         get: {
           tags,
           summary: `${entity.title} tree`,
-          responses: { 200: { description: 'Nested records with children', ...json(envelope({ type: 'array', items: ref(name) })) }, ...errorResponses(401, 403) },
+          responses: {
+            200: {
+              description: 'Nested records with children',
+              ...json(envelope({ type: 'array', items: ref(name) })),
+            },
+            ...errorResponses(401, 403),
+          },
         },
       };
     }

@@ -111,7 +111,8 @@ export interface EntitySchema {
 }
 
 /** How a field is stored in SQL. */
-export type SqlType = 'text' | 'bigint' | 'integer' | 'double precision' | 'boolean' | 'jsonb' | 'timestamptz' | 'date';
+export type SqlType =
+  'text' | 'bigint' | 'integer' | 'double precision' | 'boolean' | 'jsonb' | 'timestamptz' | 'date';
 
 export type FilterKind = 'text' | 'select' | 'dateRange' | 'number' | 'boolean';
 

@@ -25,7 +25,10 @@ export function updateSchemaOf(entity: EntityDef): Record<string, unknown> {
   for (const field of entity.fields) {
     if (field.isReadOnly && !field.isKey) continue;
     const { default: _ignored, readOnly: _readOnly, ...rest } = boundedSchema(field.schema);
-    properties[field.name] = field.isKey && entity.isKeyGenerated ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } : rest;
+    properties[field.name] =
+      field.isKey && entity.isKeyGenerated
+        ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }
+        : rest;
   }
   properties.version = { type: 'integer', minimum: 0 };
   return {
@@ -56,7 +59,9 @@ export interface PreparedInput {
 export function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === 'object' && value !== null) return Object.values(value).some(containsNul);
+  // Keys count too: PostgreSQL refuses \u0000 anywhere in a jsonb value.
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
   return false;
 }
 
@@ -100,6 +105,8 @@ export function prepareInput(
       errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
     } else if (!isEmpty) {
       values[name] = value;
+    } else if (mode === 'update' && field?.isSecret) {
+      // An empty secret on an edit form means "keep the current one".
     } else if (mode === 'update' && field && !isIdentity) {
       if (field.isRequired) errors.push({ field: `/${name}`, message: translate('validation.required', {}) });
       else cleared.push(name);
@@ -108,7 +115,13 @@ export function prepareInput(
     }
   }
   const validate = mode === 'create' ? validators.create : validators.update;
-  if (!validate(values)) errors.push(...toFieldErrors(validate.errors ?? [], translate));
+  if (!validate(values)) {
+    // One message per field: a value refused above (NUL) must not come back as "is required".
+    const flagged = new Set(errors.map((error) => error.field));
+    errors.push(
+      ...toFieldErrors(validate.errors ?? [], translate).filter((error) => !flagged.has(error.field)),
+    );
+  }
   if (errors.length > 0) throw new EntityInputError(errors);
   return { values, cleared };
 }

@@ -22,9 +22,11 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     return reply.sendFile(file);
   };
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
-  app.get('/admin/', sendIndex('admin/index.html'));
-  app.get('/admin/*', sendIndex('admin/index.html'));
+  // The SPA fallbacks also catch unknown /api paths, which must answer 404 to anyone.
+  const isPublic = { config: { isPublic: true } };
+  app.get('/admin/', isPublic, sendIndex('admin/index.html'));
+  app.get('/admin/*', isPublic, sendIndex('admin/index.html'));
   // SPEC §2.1: the root path sends everyone to the product's home.
   app.get('/', async (_request, reply) => reply.redirect(`/${app.ctx.config.product}`));
-  app.get('/*', sendIndex('index.html'));
+  app.get('/*', isPublic, sendIndex('index.html'));
 }

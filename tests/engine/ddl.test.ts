@@ -1,0 +1,322 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compileEntities,
+  entityTableSpec,
+  indexName,
+  planTableMigration,
+  quoteIdentifier,
+  type ExistingTable,
+  type SqlType,
+  type TableSpec,
+} from '../../src/engine/index.js';
+import { entityOf, realSources, widgetJson } from './fixtures.js';
+
+const PROPERTIES = {
+  code: { type: 'string', 'x-unique': true },
+  ownerId: { type: 'integer', 'x-ref': 'owner' },
+  price: { type: 'number' },
+  isOn: { type: 'boolean' },
+  madeOn: { type: 'string', format: 'date' },
+  seenAt: { type: 'string', format: 'date-time' },
+  tags: { type: 'array', items: { type: 'string' } },
+  meta: { type: 'object' },
+};
+const tenantWidget = entityOf('widget', widgetJson({ properties: PROPERTIES }));
+const platformWidget = entityOf('widget', widgetJson({ entity: { tenant: false }, properties: PROPERTIES }));
+
+/** information_schema.columns.data_type, as the database reports each type. */
+const REPORTED: Record<SqlType, string> = {
+  text: 'text',
+  bigint: 'bigint',
+  integer: 'integer',
+  'double precision': 'double precision',
+  boolean: 'boolean',
+  jsonb: 'jsonb',
+  timestamptz: 'timestamp with time zone',
+  date: 'date',
+};
+
+/** The database state that matches a spec exactly. */
+function existingFor(spec: TableSpec): ExistingTable {
+  return {
+    columns: new Map(spec.columns.map((c) => [c.name, REPORTED[c.type]])),
+    indexes: new Set(spec.indexes.map((i) => i.name)),
+    constraints: new Set(spec.foreignKeys.map((f) => f.name)),
+  };
+}
+
+describe('entityTableSpec', () => {
+  const spec = entityTableSpec(tenantWidget);
+  const column = (name: string) => spec.columns.find((c) => c.name === name);
+
+  it('has a column per field, snake_case, with its SQL type', () => {
+    expect(spec.name).toBe('widget');
+    expect(spec.columns.map((c) => [c.name, c.type])).toEqual([
+      ['id', 'bigint'],
+      ['name', 'text'],
+      ['code', 'text'],
+      ['owner_id', 'bigint'],
+      ['price', 'double precision'],
+      ['is_on', 'boolean'],
+      ['made_on', 'date'],
+      ['seen_at', 'timestamptz'],
+      ['tags', 'jsonb'],
+      ['meta', 'jsonb'],
+      ['tenant_code', 'text'],
+      ['created_at', 'timestamptz'],
+      ['created_by', 'text'],
+      ['updated_at', 'timestamptz'],
+      ['updated_by', 'text'],
+      ['version', 'integer'],
+    ]);
+  });
+
+  it('makes a generated key an identity primary key', () => {
+    expect(column('id')).toEqual({ name: 'id', type: 'bigint', isNullable: false, isIdentity: true });
+    expect(spec.primaryKey).toEqual(['id']);
+  });
+
+  it('leaves declared fields nullable: the validators own "required"', () => {
+    expect(column('name')).toEqual({ name: 'name', type: 'text', isNullable: true });
+    expect(column('code')?.isNullable).toBe(true);
+  });
+
+  it('adds the system columns with their defaults', () => {
+    expect(column('tenant_code')).toEqual({ name: 'tenant_code', type: 'text', isNullable: false });
+    expect(column('created_at')).toEqual({
+      name: 'created_at',
+      type: 'timestamptz',
+      isNullable: false,
+      defaultSql: 'now()',
+    });
+    expect(column('updated_at')).toEqual({
+      name: 'updated_at',
+      type: 'timestamptz',
+      isNullable: false,
+      defaultSql: 'now()',
+    });
+    expect(column('created_by')).toEqual({ name: 'created_by', type: 'text', isNullable: true });
+    expect(column('updated_by')).toEqual({ name: 'updated_by', type: 'text', isNullable: true });
+    expect(column('version')).toEqual({
+      name: 'version',
+      type: 'integer',
+      isNullable: false,
+      defaultSql: '1',
+    });
+  });
+
+  it('scopes unique indexes by tenant and indexes tenant and references', () => {
+    expect(spec.indexes).toEqual([
+      { name: 'widget_tenant_code_idx', columns: ['tenant_code'], isUnique: false },
+      { name: 'widget_code_uq', columns: ['tenant_code', 'code'], isUnique: true },
+      { name: 'widget_owner_id_idx', columns: ['owner_id'], isUnique: false },
+    ]);
+    expect(spec.foreignKeys).toEqual([]);
+  });
+
+  it('does not scope the unique indexes of a platform entity', () => {
+    expect(entityTableSpec(platformWidget).indexes).toEqual([
+      { name: 'widget_code_uq', columns: ['code'], isUnique: true },
+      { name: 'widget_owner_id_idx', columns: ['owner_id'], isUnique: false },
+    ]);
+  });
+
+  it('does not generate a client-supplied key', () => {
+    const coded = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({ entity: { key: 'code' }, properties: { id: undefined, code: { type: 'string' } } }),
+      ),
+    );
+    expect(coded.columns.find((c) => c.name === 'code')).toEqual({
+      name: 'code',
+      type: 'text',
+      isNullable: false,
+    });
+    expect(coded.primaryKey).toEqual(['code']);
+  });
+
+  it('derives the real tables: users scoped by tenant, the tenant table owning its code', () => {
+    const entities = compileEntities(realSources());
+    const table = (name: string): TableSpec => {
+      const entity = entities.find((e) => e.name === name);
+      if (!entity) throw new Error(`no ${name}`);
+      return entityTableSpec(entity);
+    };
+    expect(table('sysuser').indexes.filter((i) => i.isUnique)).toEqual([
+      { name: 'sys_user_username_uq', columns: ['tenant_code', 'username'], isUnique: true },
+      { name: 'sys_user_mobile_uq', columns: ['tenant_code', 'mobile'], isUnique: true },
+    ]);
+    const tenant = table('systenant');
+    expect(tenant.columns.filter((c) => c.name === 'tenant_code')).toEqual([
+      { name: 'tenant_code', type: 'text', isNullable: true },
+    ]);
+    expect(tenant.indexes).toEqual([
+      { name: 'sys_tenant_tenant_code_uq', columns: ['tenant_code'], isUnique: true },
+    ]);
+    const region = table('sysregion');
+    expect(region.primaryKey).toEqual(['region_code']);
+    expect(region.columns.find((c) => c.name === 'region_code')?.isIdentity).toBeUndefined();
+    expect(table('sysmenu').indexes).toContainEqual({
+      name: 'sys_menu_menu_parent_idx',
+      columns: ['menu_parent'],
+      isUnique: false,
+    });
+  });
+});
+
+describe('indexName', () => {
+  it('joins table, columns and suffix', () => {
+    expect(indexName('sys_user', ['tenant_code'], 'idx')).toBe('sys_user_tenant_code_idx');
+  });
+
+  it('stays within the 63 characters PostgreSQL keeps', () => {
+    const name = indexName('a'.repeat(40), ['b'.repeat(40)], 'uq');
+    expect(name.length).toBeLessThanOrEqual(63);
+    expect(name).toMatch(/_uq\d+$/);
+    expect(() => quoteIdentifier(name)).not.toThrow();
+  });
+});
+
+describe('planTableMigration', () => {
+  const spec = entityTableSpec(tenantWidget);
+
+  it('creates a missing table with its indexes', () => {
+    const plan = planTableMigration(spec, undefined);
+    expect(plan.problems).toEqual([]);
+    expect(plan.statements[0]).toBe(
+      [
+        'create table "widget" (',
+        '  "id" bigint generated by default as identity not null,',
+        '  "name" text,',
+        '  "code" text,',
+        '  "owner_id" bigint,',
+        '  "price" double precision,',
+        '  "is_on" boolean,',
+        '  "made_on" date,',
+        '  "seen_at" timestamptz,',
+        '  "tags" jsonb,',
+        '  "meta" jsonb,',
+        '  "tenant_code" text not null,',
+        '  "created_at" timestamptz not null default now(),',
+        '  "created_by" text,',
+        '  "updated_at" timestamptz not null default now(),',
+        '  "updated_by" text,',
+        '  "version" integer not null default 1,',
+        '  primary key ("id")',
+        ')',
+      ].join('\n'),
+    );
+    expect(plan.statements.slice(1)).toEqual([
+      'create index if not exists "widget_tenant_code_idx" on "widget" ("tenant_code")',
+      'create unique index if not exists "widget_code_uq" on "widget" ("tenant_code", "code")',
+      'create index if not exists "widget_owner_id_idx" on "widget" ("owner_id")',
+    ]);
+  });
+
+  it('does nothing when the table matches', () => {
+    expect(planTableMigration(spec, existingFor(spec))).toEqual({ statements: [], problems: [] });
+  });
+
+  it('adds missing columns; a not-null column without default is added nullable', () => {
+    const existing = existingFor(spec);
+    for (const name of ['price', 'created_at', 'tenant_code', 'version']) existing.columns.delete(name);
+    expect(planTableMigration(spec, existing)).toEqual({
+      statements: [
+        'alter table "widget" add column "price" double precision',
+        'alter table "widget" add column "tenant_code" text',
+        'alter table "widget" add column "created_at" timestamptz not null default now()',
+        'alter table "widget" add column "version" integer not null default 1',
+      ],
+      problems: [],
+    });
+  });
+
+  it('refuses a type change and says what to do', () => {
+    const existing = existingFor(spec);
+    existing.columns.set('price', 'text');
+    const plan = planTableMigration(spec, existing);
+    expect(plan.statements).toEqual([]);
+    expect(plan.problems).toHaveLength(1);
+    expect(plan.problems[0]).toContain(
+      'Table widget, column price: the database has text but the schema wants double precision',
+    );
+    expect(plan.problems[0]).toContain('alter table widget alter column price type double precision using');
+  });
+
+  it('compares types as information_schema names them', () => {
+    const existing = existingFor(spec);
+    expect(existing.columns.get('seen_at')).toBe('timestamp with time zone');
+    expect(planTableMigration(spec, existing).problems).toEqual([]);
+    existing.columns.set('seen_at', 'timestamp without time zone');
+    expect(planTableMigration(spec, existing).problems[0]).toContain(
+      'column seen_at: the database has timestamp without time zone',
+    );
+  });
+
+  it('refuses to drop a column the schema no longer has', () => {
+    const existing = existingFor(spec);
+    existing.columns.set('colour', 'text');
+    const plan = planTableMigration(spec, existing);
+    expect(plan.statements).toEqual([]);
+    expect(plan.problems).toEqual([
+      'Table widget, column colour: the schema no longer has this field. Put the field back, or drop the column yourself once its data is safe (alter table widget drop column colour).',
+    ]);
+  });
+
+  it('adds a missing index', () => {
+    const existing = existingFor(spec);
+    existing.indexes.delete('widget_code_uq');
+    expect(planTableMigration(spec, existing)).toEqual({
+      statements: ['create unique index if not exists "widget_code_uq" on "widget" ("tenant_code", "code")'],
+      problems: [],
+    });
+  });
+
+  it('adds a missing foreign key, once', () => {
+    const withFk: TableSpec = {
+      ...spec,
+      foreignKeys: [
+        {
+          name: 'widget_owner_fk',
+          columns: ['owner_id'],
+          refTable: 'owner',
+          refColumns: ['id'],
+          onDelete: 'restrict',
+        },
+      ],
+    };
+    const existing = existingFor(spec);
+    expect(planTableMigration(withFk, existing).statements).toEqual([
+      'alter table "widget" add constraint "widget_owner_fk" foreign key ("owner_id") references "owner" ("id") on delete restrict',
+    ]);
+    existing.constraints.add('widget_owner_fk');
+    expect(planTableMigration(withFk, existing).statements).toEqual([]);
+  });
+
+  it('refuses an unsafe identifier anywhere in the spec', () => {
+    expect(() => planTableMigration({ ...spec, name: 'Widget' }, undefined)).toThrow(
+      'Not a safe SQL identifier: Widget',
+    );
+    const badColumn: TableSpec = {
+      ...spec,
+      columns: [...spec.columns, { name: 'x"; drop table y; --', type: 'text', isNullable: true }],
+    };
+    expect(() => planTableMigration(badColumn, undefined)).toThrow(/Not a safe SQL identifier/);
+  });
+});
+
+describe('quoteIdentifier', () => {
+  it('quotes safe names', () => {
+    expect(quoteIdentifier('sys_user')).toBe('"sys_user"');
+    expect(quoteIdentifier('a')).toBe('"a"');
+    expect(quoteIdentifier(`a${'b'.repeat(62)}`)).toBe(`"a${'b'.repeat(62)}"`);
+  });
+
+  it.each(['', 'Sys', '1a', '_a', 'a b', 'a"b', 'a;b', 'a-b', 'a.b', 'é', 'a\u0000', `a${'b'.repeat(63)}`])(
+    'rejects %j',
+    (name) => {
+      expect(() => quoteIdentifier(name)).toThrow(`Not a safe SQL identifier: ${name}`);
+    },
+  );
+});

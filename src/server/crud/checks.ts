@@ -63,13 +63,14 @@ export async function checkDictionaries(ctx: CheckContext, values: Record<string
   return errors;
 }
 
-/** Unique fields (x-unique) clash with another record of the tenant: 409 naming each field. */
+/** Unique fields (x-unique, and a client-supplied key) clash with another record of the tenant: 409 naming each field. */
 export async function checkUnique(ctx: CheckContext, values: Record<string, unknown>, ownKey?: unknown): Promise<void> {
   const errors: FieldError[] = [];
   const clashes: string[] = [];
   for (const field of ctx.entity.fields) {
     const value = values[field.name];
-    if (!field.isUnique || value === undefined || value === null) continue;
+    // A key the client supplies (region codes) is unique too; a generated key never reaches here.
+    if (!(field.isUnique || field.isKey) || value === undefined || value === null) continue;
     const conditions = [sql`${column(field)} = ${value}`, ...scopeCondition(ctx.entity, ctx.actor)];
     if (ownKey !== undefined) conditions.push(sql`${column(ctx.entity.key)} <> ${ownKey}`);
     const found = await sql`select 1 from ${table(ctx.entity)} ${whereClause(conditions)} limit 1`.execute(ctx.trx);

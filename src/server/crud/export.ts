@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { exportColumns, parseListQuery, type EntityDef, type ListColumn, type RawParams } from '../../engine/index.js';
+import { EntityInputError, exportColumns, parseListQuery, type EntityDef, type ListColumn, type RawParams } from '../../engine/index.js';
 import type { Db, Row } from '../db/database.js';
 import type { EntityRegistry } from '../entities/registry.js';
 import type { Localizer } from '../i18n/index.js';
@@ -74,7 +74,12 @@ function cellValue(value: unknown, l10n: Localizer): unknown {
  */
 export async function exportRecords(request: CrudRequest, body: unknown): Promise<ExportFile> {
   const { entity, l10n } = request;
-  const params: RawParams = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(body as RawParams) } : {};
+  const isFilterObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  // No body means no filters; anything else that is not an object must not turn into "export everything".
+  if (!isFilterObject && body !== undefined && body !== null) {
+    throw new EntityInputError([{ field: '/', message: l10n.t('validation.type', { type: 'object' }) }]);
+  }
+  const params: RawParams = isFilterObject ? { ...(body as RawParams) } : {};
   delete params.currentPage;
   delete params.pageSize;
   const query = parseListQuery(entity, params, l10n.t);

@@ -19,6 +19,10 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
     l10n: localizerFor(request),
   });
 
+  // The generated API takes JSON bodies only: text or form bodies would reach the services as
+  // strings and come back as confusing field errors instead of a 415 (parsers stay for sign-in).
+  app.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
+
   for (const entity of app.ctx.registry.all) {
     const base = `/api/${entity.api}`;
     app.get(`${base}/query`, async (request) => ok(await queryRecords(crudRequest(request, entity), queryOf(request))));

@@ -1,0 +1,209 @@
+import { expect } from 'vitest';
+import type { EntityDef, FieldDef, FieldSchema } from '../../src/engine/index.js';
+import { data, type Api, type Page, type Row } from './api.js';
+
+/** Marks every text the generator makes, so that a contains filter can find sample records. */
+export const TAG = 'qzx';
+
+/** A per-record token: qzx12x. The closing x keeps qzx1x from matching inside qzx12x. */
+export const token = (n: number): string => `${TAG}${n}x`;
+
+/**
+ * Values for fields with a pattern, which a generator cannot derive: for each record number the
+ * candidates are tried in order and the first the pattern and length accept is used. Add a
+ * candidate here when a new schema's pattern accepts none of them.
+ */
+const PATTERN_CANDIDATES: ((n: number) => string)[] = [
+  token, // codes and keys: clientCode, dictType, menuCode, paramKey, tenantCode, username
+  (n) => `${13_900_000_000 + n}`, // digits: mobile, phone, region codes
+  (n) => `ROLE_${token(n).toUpperCase()}`, // role codes
+  (n) => `/api/${token(n)}/**`, // URL permission patterns
+  (n) => `+${(n % 999) + 1}`, // country codes
+];
+
+type StringSchema = Pick<FieldSchema, 'minLength' | 'maxLength' | 'pattern' | 'format'>;
+
+const HOUR = 3_600_000;
+
+/** A valid string for a string schema, different for each n. */
+export function sampleString(schema: StringSchema, n: number, name = 'text'): string {
+  let candidates: string[];
+  const time = new Date(Date.UTC(2024, 0, 1) + n * HOUR);
+  switch (schema.format) {
+    case 'email':
+      candidates = [`${token(n)}@example.com`];
+      break;
+    case 'uri':
+    case 'url':
+      candidates = [`https://example.com/${token(n)}`];
+      break;
+    case 'date-time':
+      candidates = [time.toISOString()];
+      break;
+    case 'date':
+      candidates = [time.toISOString().slice(0, 10)];
+      break;
+    case 'time':
+      candidates = [`${String(n % 24).padStart(2, '0')}:00:00Z`];
+      break;
+    case 'uuid':
+      candidates = [`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`];
+      break;
+    case 'ipv4':
+      candidates = [`10.0.${Math.floor(n / 256) % 256}.${n % 256}`];
+      break;
+    case 'hostname':
+      candidates = [`${token(n)}.example.com`];
+      break;
+    default:
+      candidates = schema.pattern
+        ? PATTERN_CANDIDATES.map((make) => make(n))
+        : [`${name} ${token(n)}`, token(n)];
+  }
+  const min = schema.minLength ?? 0;
+  const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
+  const pattern = schema.pattern ? new RegExp(schema.pattern, 'u') : undefined;
+  for (const candidate of candidates) {
+    const padded = candidate.length < min && !pattern ? candidate.padEnd(min, 'x') : candidate;
+    if (padded.length >= min && padded.length <= max && (!pattern || pattern.test(padded))) return padded;
+  }
+  throw new Error(`No sample value for ${name} (${JSON.stringify(schema)}): add one to PATTERN_CANDIDATES`);
+}
+
+let counter = 0;
+/** Record numbers are unique in the whole test process, so unique fields never clash by accident. */
+export const nextNumber = (): number => ++counter;
+
+/**
+ * Builds valid records for any entity from its schema alone. References point at existing
+ * records found through the API (one is created when the target has none), dictionary fields
+ * take values of their dictionary as the API lists it.
+ */
+export class Samples {
+  constructor(readonly api: Api) {}
+
+  private get registry() {
+    return this.api.t.app.ctx.registry;
+  }
+
+  /** Values of a dictionary type, in sequence order, through queryDictByDictType. */
+  async dictValues(dictType: string): Promise<string[]> {
+    const dict = this.registry.require('sysdict');
+    const response = await this.api.get(`/api/${dict.api}/queryDictByDictType`, { dictType });
+    expect(response.statusCode, response.body).toBe(200);
+    return data<Row[]>(response).map((row) => String(row.dictValue));
+  }
+
+  /** The values a field may take when the schema restricts them (enum, dictionary, or both). */
+  async options(schema: Pick<FieldSchema, 'enum' | 'x-dict'>): Promise<unknown[] | undefined> {
+    const dict = schema['x-dict'] ? await this.dictValues(schema['x-dict']) : undefined;
+    if (schema.enum && dict) return schema.enum.filter((value) => dict.includes(String(value)));
+    return schema.enum ?? dict;
+  }
+
+  /** The key of an existing record of the field's target; a tree with no records takes its root. */
+  async existingKey(entity: EntityDef, field: FieldDef): Promise<unknown> {
+    const target = this.registry.require(field.ref ?? '');
+    const response = await this.api.query(target, { pageSize: '1' });
+    expect(response.statusCode, response.body).toBe(200);
+    const found = data<Page>(response).records[0];
+    if (found) return found[target.key.name];
+    if (target === entity && entity.tree) return entity.tree.root;
+    const created = await this.create(target);
+    return created[target.key.name];
+  }
+
+  async fieldValue(entity: EntityDef, field: FieldDef, n: number): Promise<unknown> {
+    const schema = field.schema;
+    if (field.ref) return this.existingKey(entity, field);
+    if (schema.type === 'array') {
+      const items = schema.items ?? { type: 'string' };
+      const count = Math.max(1, schema.minItems ?? 0);
+      const options = await this.options({
+        ...(items.enum ? { enum: items.enum } : {}),
+        ...(schema['x-dict'] ? { 'x-dict': schema['x-dict'] } : {}),
+      });
+      if (options) {
+        expect(options.length, `options of ${entity.name}.${field.name}`).toBeGreaterThanOrEqual(count);
+        return Array.from({ length: count }, (_, index) =>
+          convert(items.type, options[(n + index) % options.length]),
+        );
+      }
+      return Array.from({ length: count }, (_, index) =>
+        scalarValue(items.type, items, n + index, field.name),
+      );
+    }
+    const options = await this.options(schema);
+    if (options) {
+      expect(options.length, `options of ${entity.name}.${field.name}`).toBeGreaterThan(0);
+      return convert(schema.type, options[n % options.length]);
+    }
+    if (schema.type === 'object') return { sample: token(n) };
+    return scalarValue(schema.type, schema, n, field.name);
+  }
+
+  /** A valid add body with every writable field set (optional ones too, for coverage). */
+  async record(entity: EntityDef, overrides: Row = {}): Promise<Row> {
+    const n = nextNumber();
+    const record: Row = {};
+    for (const field of entity.fields) {
+      if (field.isReadOnly) continue;
+      record[field.name] = await this.fieldValue(entity, field, n);
+    }
+    return { ...record, ...overrides };
+  }
+
+  /** Adds a sample record through the API and returns what the API answered. */
+  async create(entity: EntityDef, overrides: Row = {}): Promise<Row> {
+    const response = await this.api.add(entity, await this.record(entity, overrides));
+    expect(response.statusCode, `add ${entity.name}: ${response.body}`).toBe(200);
+    return data(response);
+  }
+}
+
+function convert(type: string, value: unknown): unknown {
+  if (type === 'integer' || type === 'number') return Number(value);
+  if (type === 'boolean') return value === true || value === 'true' || value === '1';
+  return value;
+}
+
+function scalarValue(
+  type: string,
+  schema: StringSchema & Pick<FieldSchema, 'minimum' | 'maximum'>,
+  n: number,
+  name: string,
+): unknown {
+  switch (type) {
+    case 'integer':
+    case 'number': {
+      const value = (schema.minimum ?? 1) + n + (type === 'number' ? 0.5 : 0);
+      return schema.maximum !== undefined ? Math.min(value, schema.maximum) : value;
+    }
+    case 'boolean':
+      return n % 2 === 0;
+    default:
+      return sampleString(schema, n, name);
+  }
+}
+
+/** The query-string value that makes a field's filter match a record with this value. */
+export function filterValue(field: FieldDef, value: unknown): string | undefined {
+  if (!field.filter || value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+  if (typeof value === 'object') return undefined;
+  if (field.filter === 'dateRange') {
+    // as a date picker sends it: whole days, from the day before to the day after (time zones)
+    const day = new Date(String(value)).getTime();
+    const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10);
+    return `${dayOf(day - 86_400_000)},${dayOf(day + 86_400_000)}`;
+  }
+  return String(value);
+}
+
+/** Compares what the API returns with what was sent: timestamps may come back in another notation. */
+export function sameValue(field: FieldDef, sent: unknown, returned: unknown): boolean {
+  if (field.sqlType === 'timestamptz' && typeof sent === 'string' && typeof returned === 'string') {
+    return new Date(sent).getTime() === new Date(returned).getTime();
+  }
+  return JSON.stringify(sent) === JSON.stringify(returned);
+}

@@ -73,6 +73,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
+export interface E2eContext {
+  server: RunningServer;
+  browser: Browser;
+  /** Directory for screenshots (test-results/e2e, not committed). */
+  screenshots: string;
+}
+
 export interface Check {
   name: string;
   run(): Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * export: POST /api/admin/sysuser/export of 100 000 seeded users against the real server
- * (`node --import tsx src/server/main.ts` as a child process). Rows per second end to end
+ * (`node dist/server/main.js` (what npm start runs) as a child process). Rows per second end to end
  * (request sent to last byte received) and the peak RSS of the server process (VmRSS sampled
  * every 10 ms and the kernel's high-water mark VmHWM). The file is unzipped and its rows counted.
  */
@@ -22,6 +22,8 @@ import {
   sampleMemory,
   signIn,
   spawnNode,
+  SERVER_ENTRY,
+  ensureServerBuilt,
   tempDir,
   waitForHttp,
   type DbKind,
@@ -131,7 +133,7 @@ async function measure(
     log(`  ${kind}: ${seeding.output().trim()}`);
 
     const port = await freePort();
-    const server = spawnNode('src/server/main.ts', { env: { ...env, PORT: String(port) } });
+    const server = (ensureServerBuilt(), spawnNode(SERVER_ENTRY, { env: { ...env, PORT: String(port) } }));
     try {
       await waitForHttp(port, server);
       const baseUrl = `http://127.0.0.1:${port}`;

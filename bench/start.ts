@@ -1,5 +1,5 @@
 /**
- * start: time from spawning `node --import tsx src/server/main.ts` until the server answers
+ * start: time from spawning `node dist/server/main.js` (what npm start runs) until the server answers
  * HTTP (polled every few ms), on PGlite. Cold: an empty DATA_DIR (the embedded database is
  * created, the tables made and the first-start data seeded). Warm: the same DATA_DIR again.
  * Also the floor: the same node + tsx start with a script that only listens.
@@ -14,6 +14,8 @@ import {
   readMemory,
   sleep,
   spawnNode,
+  SERVER_ENTRY,
+  ensureServerBuilt,
   tempDir,
   waitForHttp,
 } from './lib/util.js';
@@ -85,7 +87,7 @@ export async function runStart(log: (line: string) => void): Promise<SuiteResult
     try {
       const dataDir = join(dir.path, 'data');
       for (const kind of ['cold', 'warm'] as const) {
-        const run = await timeStart('src/server/main.ts', kind, dataDir, nodeArgs);
+        const run = await timeStart((ensureServerBuilt(), SERVER_ENTRY), kind, dataDir, nodeArgs);
         runs.push(run);
         log(
           `  ${kind} ${repeat}: ${Math.round(run.ms)} ms to first HTTP answer (server reports ${run.reportedMs ?? '?'} ms for buildApp + listen), ` +

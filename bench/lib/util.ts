@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -111,7 +111,7 @@ export function spawnNode(
     isTypeScript?: boolean;
   } = {},
 ): Child {
-  const loader = options.isTypeScript === false ? [] : ['--import', 'tsx'];
+  const loader = options.isTypeScript === false || script.endsWith('.js') ? [] : ['--import', 'tsx'];
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), ...loader, script, ...(options.args ?? [])],
@@ -270,4 +270,14 @@ export const round = (value: number, digits = 0): number => Math.round(value * 1
 export function envNumber(name: string, fallback: number): number {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** What `npm start` runs: the bundled server. Built once per benchmark run, like npm start does. */
+export const SERVER_ENTRY = 'dist/server/main.js';
+let isServerBuilt = false;
+export function ensureServerBuilt(): void {
+  if (isServerBuilt) return;
+  const result = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the server failed');
+  isServerBuilt = true;
 }

@@ -41,7 +41,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   }
   const inMemory = config.dataDir === ':memory:';
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
+  // PGlite starts with shared_buffers=128MB, most of a small server's memory; 16 MB serves an
+  // embedded database well and keeps the process light.
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [];
   const pglite = await PGlite.create(inMemory ? undefined : join(config.dataDir, 'pg'), {
+    ...(defaults.length > 0 ? { startParams: [...defaults, '-c', 'shared_buffers=16MB'] } : {}),
     parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [types.TIMESTAMPTZ]: (value: string) => new Date(value) },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

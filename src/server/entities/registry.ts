@@ -51,7 +51,8 @@ export function readSchemaSources(dir: string): SchemaSource[] {
 export function createRegistry(entities: EntityDef[]): EntityRegistry {
   const ajv = createAjv();
   const byName = new Map(entities.map((entity) => [entity.name, entity]));
-  const validators = new Map(entities.map((entity) => [entity.name, compileValidators(ajv, entity)]));
+  // Compiled on first use: start-up stays quick however many entities there are.
+  const validators = new Map<string, EntityValidators>();
   const references = new Map<string, Reference[]>();
   for (const from of entities) {
     for (const field of from.fields) {
@@ -71,8 +72,12 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
       return entity;
     },
     validators: (entity) => {
-      const found = validators.get(entity.name);
-      if (!found) throw new Error(`No validators for ${entity.name}`);
+      let found = validators.get(entity.name);
+      if (!found) {
+        if (byName.get(entity.name) !== entity) throw new Error(`${entity.name} is not an entity of this registry`);
+        found = compileValidators(ajv, entity);
+        validators.set(entity.name, found);
+      }
       return found;
     },
     referencesTo: (entity) => references.get(entity.name) ?? [],

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+import dicts from './data/dicts.json' with { type: 'json' };
+import menus from './data/menus.json' with { type: 'json' };
+import params from './data/params.json' with { type: 'json' };
+import regions from './data/regions.json' with { type: 'json' };
+import roles from './data/roles.json' with { type: 'json' };
 import { insertRecords } from '../../crud/bulk.js';
 import type { Actor } from '../../crud/sql.js';
 import type { AppContext } from '../../context.js';
@@ -31,8 +35,11 @@ interface ParamRow {
   value: string;
 }
 
-function data<T>(file: string): T {
-  return JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8')) as T;
+// Imported, not read from disk, so that the data travels inside a bundled server.
+const SEED_DATA = { 'dicts.json': dicts, 'menus.json': menus, 'params.json': params, 'regions.json': regions, 'roles.json': roles };
+
+function data<T>(file: keyof typeof SEED_DATA): T {
+  return SEED_DATA[file] as T;
 }
 
 /** Seeded names are stored in Chinese, the product's language; the locales translate them on screen. */

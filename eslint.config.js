@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const serverCode = { group: ['**/server/**', '**/server'], message: 'Front-end and engine code must not import server code.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', 'bench/results/**'] },
+  { ignores: ['src/generated/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

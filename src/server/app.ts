@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { entityTableSpec } from '../engine/index.js';
+import { accountRoutes } from './account/routes.js';
 import { authHook } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
@@ -62,6 +63,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   await app.register(authHook);
   await app.register(authRoutes);
+  await app.register(accountRoutes);
   await app.register(crudRoutes);
   await app.register(dictRoutes);
   await app.register(docsRoutes);

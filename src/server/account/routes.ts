@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { EntityInputError, toFieldErrors, type FieldError } from '../../engine/index.js';
+import { writeAudit } from '../audit.js';
+import { hashSecret, verifySecret } from '../auth/passwords.js';
+import { AppError } from '../errors.js';
+import { ok, queryOf, requireAuth } from '../http.js';
+import { localizerFor } from '../i18n/index.js';
+import { currentAuthority } from './authority.js';
+
+/** Account endpoints every signed-in user needs for themselves (SPEC §7 "Sign-in and account"). */
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/api/account/sysuserdetail/queryCurrentAuthority', async (request) => {
+    const auth = requireAuth(request);
+    const raw = queryOf(request).parentId;
+    const text = typeof raw === 'string' ? raw.trim() : '';
+    if (text !== '' && !/^\d{1,15}$/.test(text)) {
+      throw new EntityInputError([{ field: '/parentId', message: localizerFor(request).t('validation.type', { type: 'integer' }) }]);
+    }
+    return ok(await currentAuthority(app.ctx, auth, text === '' ? undefined : Number(text)));
+  });
+
+  app.post('/api/account/sysuserdetail/queryRoleInfo', async (request) => ok({ roles: requireAuth(request).roles }));
+
+  /**
+   * Changes the caller's own password (query: password = the current one, newPassword, id).
+   * The new password obeys the user schema's rules; every other session of the user ends.
+   */
+  // The new password obeys the user schema's own rules for the password field.
+  const user = app.ctx.registry.require('sysuser');
+  const validateNewPassword = app.ctx.registry.ajv.compile({
+    type: 'object',
+    properties: { newPassword: user.fieldsByName.get('password')?.schema ?? { type: 'string', minLength: 6 } },
+    required: ['newPassword'],
+  });
+
+  /** Changes the caller's own password (query: password = the current one, newPassword, id); every other session ends. */
+  app.put('/api/account/sysuserdetail/updatePassword', async (request) => {
+    const auth = requireAuth(request);
+    const l10n = localizerFor(request);
+    const query = queryOf(request);
+    const current = typeof query.password === 'string' ? query.password : '';
+    const newPassword = typeof query.newPassword === 'string' && query.newPassword !== '' ? query.newPassword : undefined;
+    const id = typeof query.id === 'string' && query.id.trim() !== '' ? Number(query.id) : auth.userId;
+    if (id !== auth.userId) throw new AppError('forbidden');
+    const errors: FieldError[] = current ? [] : [{ field: '/password', message: l10n.t('validation.required') }];
+    if (!validateNewPassword({ newPassword })) errors.push(...toFieldErrors(validateNewPassword.errors ?? [], l10n.t));
+    if (errors.length > 0 || newPassword === undefined) throw new EntityInputError(errors);
+    await app.ctx.db.transaction().execute(async (trx) => {
+      const found = await sql<{ password: string | null }>`select password from ${sql.table(user.table)}
+        where id = ${auth.userId} and tenant_code = ${auth.tenantCode} for update`.execute(trx);
+      if (!(await verifySecret(current, found.rows[0]?.password))) {
+        throw new EntityInputError([{ field: '/password', message: l10n.t('errors.wrongPassword') }]);
+      }
+      await sql`update ${sql.table(user.table)} set password = ${await hashSecret(newPassword)}, version = version + 1,
+        updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
+      await sql`update sys_session set revoked_at = now()
+        where user_id = ${auth.userId} and id <> ${auth.sessionId} and revoked_at is null`.execute(trx);
+      await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
+        { entity: user.name, recordKey: auth.userId, action: 'update', before: null, after: { passwordChanged: true } },
+      ]);
+    });
+    return ok(null);
+  });
+}

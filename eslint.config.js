@@ -2,18 +2,36 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const serverCode = { group: ['**/server/**', '**/server'], message: 'Front-end and engine code must not import server code.' };
+const serverCode = {
+  group: ['**/server/**', '**/server'],
+  message: 'Front-end and engine code must not import server code.',
+};
 
 export default tseslint.config(
-  { ignores: ['src/generated/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'src/generated/**',
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      '.tmp/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly' },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -25,8 +43,14 @@ export default tseslint.config(
         {
           patterns: [
             serverCode,
-            { group: ['**/admin/**', '**/portal/**', '**/web/**'], message: 'The engine imports no front-end code.' },
-            { group: ['node:*', 'fs', 'path', 'crypto'], message: 'The engine runs in the browser too: no Node built-ins.' },
+            {
+              group: ['**/admin/**', '**/portal/**', '**/web/**'],
+              message: 'The engine imports no front-end code.',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto'],
+              message: 'The engine runs in the browser too: no Node built-ins.',
+            },
           ],
         },
       ],
@@ -46,7 +70,10 @@ export default tseslint.config(
           patterns: [
             serverCode,
             { group: ['**/admin/**', '**/admin'], message: 'The portal does not import back-office code.' },
-            { group: ['@refinedev/*', '@rjsf/*', 'bpmn-js', 'bpmn-js/*', 'echarts', 'echarts/*'], message: 'Admin-only library.' },
+            {
+              group: ['@refinedev/*', '@rjsf/*', 'bpmn-js', 'bpmn-js/*', 'echarts', 'echarts/*'],
+              message: 'Admin-only library.',
+            },
           ],
         },
       ],

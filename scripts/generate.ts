@@ -17,7 +17,10 @@ type JsonSchema = Parameters<typeof compile>[0];
 function withoutPropertyTitles(schema: Record<string, unknown>, title: string): JsonSchema {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const documented = Object.fromEntries(
-    Object.entries(properties).map(([name, { title: fieldTitle, ...rest }]) => [name, { ...rest, description: fieldTitle }]),
+    Object.entries(properties).map(([name, { title: fieldTitle, ...rest }]) => [
+      name,
+      { ...rest, description: fieldTitle },
+    ]),
   );
   return { ...schema, title, properties: documented } as JsonSchema;
 }
@@ -26,7 +29,11 @@ async function typesOf(entity: EntityDef): Promise<string> {
   const options = { bannerComment: '', additionalProperties: false, format: true } as const;
   const recordName = `${pascal(entity.name)}Record`;
   const createName = `${pascal(entity.name)}Create`;
-  const record = await compile(withoutPropertyTitles(recordSchemaOf(entity), recordName), recordName, options);
+  const record = await compile(
+    withoutPropertyTitles(recordSchemaOf(entity), recordName),
+    recordName,
+    options,
+  );
   const input = await compile(withoutPropertyTitles(createSchemaOf(entity), createName), createName, options);
   return `${record.trim()}\n\n${input.trim()}\n`;
 }
@@ -66,7 +73,9 @@ for (const [path, content] of files) {
   }
 }
 if (isCheck && stale.length > 0) {
-  console.error(`Generated files are out of date with schemas/: ${stale.join(', ')}\nRun "npm run gen" and commit the result.`);
+  console.error(
+    `Generated files are out of date with schemas/: ${stale.join(', ')}\nRun "npm run gen" and commit the result.`,
+  );
   process.exit(1);
 }
 if (isCheck) console.log('Generated files match schemas/.');

@@ -21,7 +21,9 @@ describe('locales', () => {
 
   it.each(['zh', 'tw', 'en'])('%s has no empty texts', (language) => {
     const tree = load(language);
-    const empty = keysOf(tree).filter((key) => key.split('.').reduce<string | Tree>((node, part) => (node as Tree)[part] ?? '', tree) === '');
+    const empty = keysOf(tree).filter(
+      (key) => key.split('.').reduce<string | Tree>((node, part) => (node as Tree)[part] ?? '', tree) === '',
+    );
     expect(empty).toEqual([]);
   });
 });

@@ -31,24 +31,28 @@ const SLUG = /^[a-z][a-z0-9_-]{0,31}$/;
 export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const problems: string[] = [];
   const port = Number(env.PORT ?? '3000');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be a port number, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   }
   const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
+    problems.push('REDIS_URL must start with redis:// or rediss://');
   const product = env.PRODUCT?.trim() || 'ecobid';
   if (!SLUG.test(product)) problems.push(`PRODUCT must be a lower-case slug, got "${product}"`);
   const defaultTenant = env.DEFAULT_TENANT?.trim() || 'default';
-  if (!SLUG.test(defaultTenant)) problems.push(`DEFAULT_TENANT must be a lower-case code, got "${defaultTenant}"`);
+  if (!SLUG.test(defaultTenant))
+    problems.push(`DEFAULT_TENANT must be a lower-case code, got "${defaultTenant}"`);
   const adminPassword = env.ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && (adminPassword.length < 6 || adminPassword.length > 31)) {
     problems.push('ADMIN_PASSWORD must be 6 to 31 characters long');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
-  const inData = (file: string): string => (dataDir === ':memory:' ? resolve(cwd, '.tmp', file) : resolve(dataDir, file));
+  const inData = (file: string): string =>
+    dataDir === ':memory:' ? resolve(cwd, '.tmp', file) : resolve(dataDir, file);
   const config: Config = {
     port,
     host: env.HOST?.trim() || '127.0.0.1',

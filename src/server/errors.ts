@@ -72,7 +72,9 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
       'validation',
       {},
       error.validation.map((item) => ({
-        field: item.instancePath || `/${String((item.params as { missingProperty?: unknown }).missingProperty ?? '')}`,
+        field:
+          item.instancePath ||
+          `/${String((item.params as { missingProperty?: unknown }).missingProperty ?? '')}`,
         message: item.message ?? 'is invalid',
       })),
     );
@@ -87,13 +89,17 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
   if (status === 429) return new AppError('rateLimited');
   if (status === 413) return new AppError('tooLarge');
   if (status === 415) return new AppError('unsupportedMediaType');
-  if (status >= 400 && status < 500) return new AppError('validation', {}, [{ field: '/', message: error.message }]);
+  if (status >= 400 && status < 500)
+    return new AppError('validation', {}, [{ field: '/', message: error.message }]);
   return undefined;
 }
 
 export function errorBody(error: AppError, request: FastifyRequest): ErrorBody {
   const t = translatorFor(request);
-  const body: ErrorBody = { code: error.status, message: t(`errors.${ERRORS[error.code].key}`, error.params) };
+  const body: ErrorBody = {
+    code: error.status,
+    message: t(`errors.${ERRORS[error.code].key}`, error.params),
+  };
   if (error.code === 'invalidToken') body.error = 'invalid_token';
   if (error.errors) body.errors = error.errors;
   else if (error.status === 400 || error.status === 409) body.errors = [];

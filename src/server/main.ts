@@ -13,7 +13,10 @@ async function main(): Promise<void> {
     `  Back-office: ${url}/admin/`,
   ];
   if (seed.generatedAdminPassword) {
-    lines.push(`  First start: sign in as "admin" with password ${seed.generatedAdminPassword}`, '  (shown only this once; set ADMIN_PASSWORD to choose it yourself)');
+    lines.push(
+      `  First start: sign in as "admin" with password ${seed.generatedAdminPassword}`,
+      '  (shown only this once; set ADMIN_PASSWORD to choose it yourself)',
+    );
   }
   console.log(`\n${lines.join('\n')}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -19,7 +19,11 @@ const context: E2eContext = { server, browser, screenshots };
 const checks: Check[] = [];
 for (const file of files) {
   const module = (await import(`./${file}`)) as { checks: (context: E2eContext) => Check[] };
-  checks.push(...module.checks(context).map((check) => ({ ...check, name: `${file.replace('.e2e.ts', '')}: ${check.name}` })));
+  checks.push(
+    ...module
+      .checks(context)
+      .map((check) => ({ ...check, name: `${file.replace('.e2e.ts', '')}: ${check.name}` })),
+  );
 }
 const ok = await runChecks(checks);
 

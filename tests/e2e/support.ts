@@ -17,7 +17,11 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -44,7 +48,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobid-e2e-'));
   const adminPassword = 'e2e-admin-pass';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: adminPassword,
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -97,7 +108,9 @@ export async function runChecks(checks: Check[]): Promise<boolean> {
       console.log(`  ✓ ${check.name} (${Date.now() - started} ms)`);
     } catch (error) {
       failed += 1;
-      console.log(`  ✗ ${check.name}\n    ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      console.log(
+        `  ✗ ${check.name}\n    ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
   }
   console.log(`\n${passed} passed, ${failed} failed`);

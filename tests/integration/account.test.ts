@@ -16,18 +16,33 @@ interface MenuNode {
   children?: MenuNode[];
 }
 
-const codes = (nodes: MenuNode[]): string[] => nodes.flatMap((node) => [node.menuCode, ...codes(node.children ?? [])]);
+const codes = (nodes: MenuNode[]): string[] =>
+  nodes.flatMap((node) => [node.menuCode, ...codes(node.children ?? [])]);
 
 let userCount = 0;
 
 async function createUser(username: string, roleCode: string): Promise<{ id: number; token: string }> {
-  const roles = await t.request({ method: 'GET', url: `/api/admin/sysrole/query?roleCode=${roleCode}`, headers: t.auth });
-  const roleId = roles.json().data.records.find((role: { roleCode: string }) => role.roleCode === roleCode).id as number;
+  const roles = await t.request({
+    method: 'GET',
+    url: `/api/admin/sysrole/query?roleCode=${roleCode}`,
+    headers: t.auth,
+  });
+  const roleId = roles.json().data.records.find((role: { roleCode: string }) => role.roleCode === roleCode)
+    .id as number;
   const added = await t.request({
     method: 'POST',
     url: '/api/admin/sysuser/add',
     headers: t.auth,
-    payload: { username, nickname: username, password: 'secret-1', email: `${username}@example.com`, mobile: `1390000${String((userCount += 1)).padStart(4, '0')}`, phone: '010-1234', roleId, orgId: 1 },
+    payload: {
+      username,
+      nickname: username,
+      password: 'secret-1',
+      email: `${username}@example.com`,
+      mobile: `1390000${String((userCount += 1)).padStart(4, '0')}`,
+      phone: '010-1234',
+      roleId,
+      orgId: 1,
+    },
   });
   expect(added.statusCode).toBe(200);
   const token = (await t.signIn(username, 'secret-1')).json().access_token as string;
@@ -36,22 +51,47 @@ async function createUser(username: string, roleCode: string): Promise<{ id: num
 
 describe('queryCurrentAuthority', () => {
   it('gives ROLE_ADMIN every enabled menu, its paths and its buttons', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority', headers: t.auth });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryCurrentAuthority',
+      headers: t.auth,
+    });
     expect(response.statusCode).toBe(200);
-    const data = response.json().data as { roles: string[]; menus: MenuNode[]; menu: string[]; buttons: Record<string, string[]> };
+    const data = response.json().data as {
+      roles: string[];
+      menus: MenuNode[];
+      menu: string[];
+      buttons: Record<string, string[]>;
+    };
     expect(data.roles).toEqual(['ROLE_ADMIN']);
-    expect(codes(data.menus)).toEqual(expect.arrayContaining(['workbench', 'sysuser', 'sysregion', 'datapermission']));
+    expect(codes(data.menus)).toEqual(
+      expect.arrayContaining(['workbench', 'sysuser', 'sysregion', 'datapermission']),
+    );
     expect(data.menu).toEqual(expect.arrayContaining(['/workbench', '/sysuser']));
     expect(data.buttons.sysuser).toEqual(expect.arrayContaining(['add', 'update', 'delete', 'export']));
   });
 
   it('narrows the tree to one top-level menu with parentId, and refuses a bad one', async () => {
-    const all = (await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority', headers: t.auth })).json().data.menus as MenuNode[];
+    const all = (
+      await t.request({
+        method: 'POST',
+        url: '/api/account/sysuserdetail/queryCurrentAuthority',
+        headers: t.auth,
+      })
+    ).json().data.menus as MenuNode[];
     const system = all.find((node) => node.menuCode === 'admin');
     expect(system).toBeDefined();
-    const narrowed = await t.request({ method: 'POST', url: `/api/account/sysuserdetail/queryCurrentAuthority?parentId=${system?.id}`, headers: t.auth });
+    const narrowed = await t.request({
+      method: 'POST',
+      url: `/api/account/sysuserdetail/queryCurrentAuthority?parentId=${system?.id}`,
+      headers: t.auth,
+    });
     expect((narrowed.json().data.menus as MenuNode[]).map((node) => node.menuCode)).toEqual(['admin']);
-    const bad = await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority?parentId=abc', headers: t.auth });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryCurrentAuthority?parentId=abc',
+      headers: t.auth,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('/parentId');
   });
@@ -59,14 +99,26 @@ describe('queryCurrentAuthority', () => {
   it('gives another role only the menus granted to it, with their ancestors', async () => {
     const { token } = await createUser('buyer1', 'ROLE_SYS_BUYER');
     const headers = { authorization: `Bearer ${token}` };
-    const none = await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority', headers });
+    const none = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryCurrentAuthority',
+      headers,
+    });
     expect(none.json().data.menus).toEqual([]);
 
     const [role] = await t.sql<{ id: number }>("select id from sys_role where role_code = 'ROLE_SYS_BUYER'");
     const [menu] = await t.sql<{ id: number }>("select id from sys_menu where menu_code = 'sysuser'");
-    await t.sql("insert into sys_role_menu (tenant_code, role_id, menu_id) values ('default', $1, $2)", [role?.id, menu?.id]);
-    await t.sql("insert into sys_role_button (tenant_code, role_id, menu_id, button) values ('default', $1, $2, 'export')", [role?.id, menu?.id]);
-    const granted = (await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority', headers })).json().data;
+    await t.sql("insert into sys_role_menu (tenant_code, role_id, menu_id) values ('default', $1, $2)", [
+      role?.id,
+      menu?.id,
+    ]);
+    await t.sql(
+      "insert into sys_role_button (tenant_code, role_id, menu_id, button) values ('default', $1, $2, 'export')",
+      [role?.id, menu?.id],
+    );
+    const granted = (
+      await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryCurrentAuthority', headers })
+    ).json().data;
     expect(codes(granted.menus)).toEqual(['admin', 'sysuser']);
     expect(granted.buttons).toEqual({ sysuser: ['export'] });
   });
@@ -76,13 +128,25 @@ describe('updatePassword', () => {
   it('checks the current password and the new one against the user schema', async () => {
     const { id, token } = await createUser('changer', 'ROLE_SYS_SUPPLIER');
     const headers = { authorization: `Bearer ${token}` };
-    const wrong = await t.request({ method: 'PUT', url: `/api/account/sysuserdetail/updatePassword?password=nope-nope&newPassword=secret-2&id=${id}`, headers });
+    const wrong = await t.request({
+      method: 'PUT',
+      url: `/api/account/sysuserdetail/updatePassword?password=nope-nope&newPassword=secret-2&id=${id}`,
+      headers,
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors).toEqual([{ field: '/password', message: '原密码不正确' }]);
-    const short = await t.request({ method: 'PUT', url: `/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=123&id=${id}`, headers });
+    const short = await t.request({
+      method: 'PUT',
+      url: `/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=123&id=${id}`,
+      headers,
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json().errors[0].field).toBe('/newPassword');
-    const otherUser = await t.request({ method: 'PUT', url: '/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=secret-2&id=1', headers });
+    const otherUser = await t.request({
+      method: 'PUT',
+      url: '/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=secret-2&id=1',
+      headers,
+    });
     expect(otherUser.statusCode).toBe(403);
     expect((await t.signIn('changer', 'secret-1')).statusCode).toBe(200);
   });
@@ -91,13 +155,25 @@ describe('updatePassword', () => {
     const { id, token } = await createUser('mover', 'ROLE_SYS_SUPPLIER');
     const other = (await t.signIn('mover', 'secret-1')).json().access_token as string;
     const headers = { authorization: `Bearer ${token}` };
-    const changed = await t.request({ method: 'PUT', url: `/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=secret-2&id=${id}`, headers });
+    const changed = await t.request({
+      method: 'PUT',
+      url: `/api/account/sysuserdetail/updatePassword?password=secret-1&newPassword=secret-2&id=${id}`,
+      headers,
+    });
     expect(changed.statusCode).toBe(200);
     expect((await t.signIn('mover', 'secret-1')).statusCode).toBe(400);
     expect((await t.signIn('mover', 'secret-2')).statusCode).toBe(200);
-    const stillIn = await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryRoleInfo', headers });
+    const stillIn = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryRoleInfo',
+      headers,
+    });
     expect(stillIn.statusCode).toBe(200);
-    const revoked = await t.request({ method: 'POST', url: '/api/account/sysuserdetail/queryRoleInfo', headers: { authorization: `Bearer ${other}` } });
+    const revoked = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryRoleInfo',
+      headers: { authorization: `Bearer ${other}` },
+    });
     expect(revoked.statusCode).toBe(401);
   });
 });

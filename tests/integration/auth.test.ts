@@ -22,7 +22,11 @@ describe('sign-in closes the API', () => {
   it('refuses a wrong password with a readable 400 and no token', async () => {
     const response = await t.signIn('admin', 'wrong-password');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 400, message: expect.stringMatching(/用户名或密码错误/), errors: [] });
+    expect(response.json()).toEqual({
+      code: 400,
+      message: expect.stringMatching(/用户名或密码错误/),
+      errors: [],
+    });
   });
 
   it('stores no plain token and no plain password', async () => {
@@ -30,7 +34,9 @@ describe('sign-in closes the API', () => {
     const token = response.json().access_token as string;
     const sessions = await t.sql<{ token_hash: string }>('select token_hash from sys_session');
     expect(sessions.some((row) => row.token_hash === token)).toBe(false);
-    const users = await t.sql<{ password: string }>('select password from sys_user where username = $1', ['admin']);
+    const users = await t.sql<{ password: string }>('select password from sys_user where username = $1', [
+      'admin',
+    ]);
     expect(users[0]?.password).toMatch(/^scrypt\$/);
     expect(users[0]?.password).not.toContain(ADMIN_PASSWORD);
   });
@@ -39,12 +45,18 @@ describe('sign-in closes the API', () => {
     const anonymous = await t.request({ method: 'GET', url: '/api/admin/sysuser/query' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ code: 401, error: 'invalid_token' });
-    const forged = await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers: { authorization: 'Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' } });
+    const forged = await t.request({
+      method: 'GET',
+      url: '/api/admin/sysuser/query',
+      headers: { authorization: 'Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+    });
     expect(forged.statusCode).toBe(401);
 
     const token = (await t.signIn('admin', ADMIN_PASSWORD)).json().access_token as string;
     const headers = { authorization: `Bearer ${token}` };
-    expect((await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers })).statusCode).toBe(
+      200,
+    );
     expect((await t.request({ method: 'POST', url: '/api/uaa/oauth/logout', headers })).statusCode).toBe(200);
     const after = await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers });
     expect(after.statusCode).toBe(401);
@@ -53,14 +65,23 @@ describe('sign-in closes the API', () => {
 
   it('never accepts the token from a cookie', async () => {
     const token = (await t.signIn('admin', ADMIN_PASSWORD)).json().access_token as string;
-    const response = await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers: { cookie: `token=${token}` } });
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/admin/sysuser/query',
+      headers: { cookie: `token=${token}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 
   it('returns the current user with the name rules of SPEC §6', async () => {
     const response = await t.request({ method: 'GET', url: '/api/uaa/users/getSysUser', headers: t.auth });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data).toMatchObject({ username: 'admin', zname: 'admin', roles: ['ROLE_ADMIN'], tenantCode: 'default' });
+    expect(response.json().data).toMatchObject({
+      username: 'admin',
+      zname: 'admin',
+      roles: ['ROLE_ADMIN'],
+      tenantCode: 'default',
+    });
     expect(response.json().data).not.toHaveProperty('password');
   });
 });

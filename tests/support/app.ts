@@ -47,12 +47,23 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const { app } = await buildApp({ config: readConfig(env) });
   const request = (opts: InjectOptions): Promise<LightMyRequestResponse> => app.inject(opts);
-  const signIn = (username: string, password: string, tenantCode = 'default'): Promise<LightMyRequestResponse> =>
+  const signIn = (
+    username: string,
+    password: string,
+    tenantCode = 'default',
+  ): Promise<LightMyRequestResponse> =>
     request({
       method: 'POST',
       url: '/api/uaa/oauth/token',
       headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'password', scope: 'ui', client_id: 'browser', tenantCode, username, password }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'password',
+        scope: 'ui',
+        client_id: 'browser',
+        tenantCode,
+        username,
+        password,
+      }).toString(),
     });
   const signedIn = await signIn('admin', ADMIN_PASSWORD);
   if (signedIn.statusCode !== 200) throw new Error(`admin sign-in failed: ${signedIn.body}`);

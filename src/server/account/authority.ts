@@ -22,7 +22,11 @@ export interface CurrentAuthority {
  * menus and buttons granted to them (sys_role_menu, sys_role_button), with the ancestors of a
  * granted menu so that the tree stays whole. parentId narrows the tree to one top-level menu.
  */
-export async function currentAuthority(ctx: AppContext, auth: AuthContext, parentId?: number): Promise<CurrentAuthority> {
+export async function currentAuthority(
+  ctx: AppContext,
+  auth: AuthContext,
+  parentId?: number,
+): Promise<CurrentAuthority> {
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');
   const isAdmin = auth.roles.includes(ADMIN_ROLE);
@@ -32,29 +36,40 @@ export async function currentAuthority(ctx: AppContext, auth: AuthContext, paren
   let allowed = new Set<unknown>(all.rows.map((row) => row.id));
   const buttons: Record<string, string[]> = {};
   if (isAdmin) {
-    for (const row of all.rows) buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? (row.menuButton as string[]) : [];
+    for (const row of all.rows)
+      buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? (row.menuButton as string[]) : [];
   } else {
     const granted = await sql<{ menu_id: number }>`select distinct rm.menu_id from sys_role_menu rm
       join ${table(role)} r on r.id = rm.role_id
-      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles.length > 0 ? auth.roles : [''])})`.execute(ctx.db);
+      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles.length > 0 ? auth.roles : [''])})`.execute(
+      ctx.db,
+    );
     allowed = new Set();
     for (const { menu_id: id } of granted.rows) {
       // a granted menu brings its ancestors, so the tree has no holes
-      for (let current: unknown = id; current !== undefined && current !== 0 && !allowed.has(current); ) {
+      for (let current: unknown = id; current !== undefined && current !== 0 && !allowed.has(current);) {
         if (!byId.has(current)) break;
         allowed.add(current);
         current = byId.get(current)?.menuParent;
       }
     }
-    const grantedButtons = await sql<{ menu_id: number; button: string }>`select distinct rb.menu_id, rb.button from sys_role_button rb
+    const grantedButtons = await sql<{
+      menu_id: number;
+      button: string;
+    }>`select distinct rb.menu_id, rb.button from sys_role_button rb
       join ${table(role)} r on r.id = rb.role_id
-      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles.length > 0 ? auth.roles : [''])})`.execute(ctx.db);
+      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles.length > 0 ? auth.roles : [''])})`.execute(
+      ctx.db,
+    );
     for (const { menu_id: id, button } of grantedButtons.rows) {
       const code = String(byId.get(id)?.menuCode ?? '');
       if (code) (buttons[code] ??= []).push(button);
     }
   }
-  let tree = buildTree(menu, all.rows.filter((row) => allowed.has(row.id)));
+  let tree = buildTree(
+    menu,
+    all.rows.filter((row) => allowed.has(row.id)),
+  );
   if (parentId !== undefined) tree = tree.filter((node) => node.id === parentId);
   const paths: string[] = [];
   const collect = (nodes: TreeNode[]): void => {

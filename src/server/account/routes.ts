@@ -15,12 +15,16 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const raw = queryOf(request).parentId;
     const text = typeof raw === 'string' ? raw.trim() : '';
     if (text !== '' && !/^\d{1,15}$/.test(text)) {
-      throw new EntityInputError([{ field: '/parentId', message: localizerFor(request).t('validation.type', { type: 'integer' }) }]);
+      throw new EntityInputError([
+        { field: '/parentId', message: localizerFor(request).t('validation.type', { type: 'integer' }) },
+      ]);
     }
     return ok(await currentAuthority(app.ctx, auth, text === '' ? undefined : Number(text)));
   });
 
-  app.post('/api/account/sysuserdetail/queryRoleInfo', async (request) => ok({ roles: requireAuth(request).roles }));
+  app.post('/api/account/sysuserdetail/queryRoleInfo', async (request) =>
+    ok({ roles: requireAuth(request).roles }),
+  );
 
   /**
    * Changes the caller's own password (query: password = the current one, newPassword, id).
@@ -30,7 +34,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const user = app.ctx.registry.require('sysuser');
   const validateNewPassword = app.ctx.registry.ajv.compile({
     type: 'object',
-    properties: { newPassword: user.fieldsByName.get('password')?.schema ?? { type: 'string', minLength: 6 } },
+    properties: {
+      newPassword: user.fieldsByName.get('password')?.schema ?? { type: 'string', minLength: 6 },
+    },
     required: ['newPassword'],
   });
 
@@ -40,11 +46,15 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const l10n = localizerFor(request);
     const query = queryOf(request);
     const current = typeof query.password === 'string' ? query.password : '';
-    const newPassword = typeof query.newPassword === 'string' && query.newPassword !== '' ? query.newPassword : undefined;
+    const newPassword =
+      typeof query.newPassword === 'string' && query.newPassword !== '' ? query.newPassword : undefined;
     const id = typeof query.id === 'string' && query.id.trim() !== '' ? Number(query.id) : auth.userId;
     if (id !== auth.userId) throw new AppError('forbidden');
-    const errors: FieldError[] = current ? [] : [{ field: '/password', message: l10n.t('validation.required') }];
-    if (!validateNewPassword({ newPassword })) errors.push(...toFieldErrors(validateNewPassword.errors ?? [], l10n.t));
+    const errors: FieldError[] = current
+      ? []
+      : [{ field: '/password', message: l10n.t('validation.required') }];
+    if (!validateNewPassword({ newPassword }))
+      errors.push(...toFieldErrors(validateNewPassword.errors ?? [], l10n.t));
     if (errors.length > 0 || newPassword === undefined) throw new EntityInputError(errors);
     await app.ctx.db.transaction().execute(async (trx) => {
       const found = await sql<{ password: string | null }>`select password from ${sql.table(user.table)}
@@ -57,7 +67,13 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       await sql`update sys_session set revoked_at = now()
         where user_id = ${auth.userId} and id <> ${auth.sessionId} and revoked_at is null`.execute(trx);
       await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
-        { entity: user.name, recordKey: auth.userId, action: 'update', before: null, after: { passwordChanged: true } },
+        {
+          entity: user.name,
+          recordKey: auth.userId,
+          action: 'update',
+          before: null,
+          after: { passwordChanged: true },
+        },
       ]);
     });
     return ok(null);

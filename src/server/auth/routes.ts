@@ -40,15 +40,22 @@ function basicCredentials(request: FastifyRequest): { clientCode: string; secret
   return { clientCode: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-async function authenticateClient(app: FastifyInstance, request: FastifyRequest, params: Record<string, string>): Promise<ClientRow> {
+async function authenticateClient(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  params: Record<string, string>,
+): Promise<ClientRow> {
   const basic = basicCredentials(request);
   const clientCode = basic?.clientCode ?? params.client_id;
-  if (!clientCode || (basic && params.client_id && params.client_id !== basic.clientCode)) throw new AppError('invalidClient');
-  const result = await sql<ClientRow>`select client_code, client_secret, auth_type, auth_scope, token_seconds, refresh_seconds
+  if (!clientCode || (basic && params.client_id && params.client_id !== basic.clientCode))
+    throw new AppError('invalidClient');
+  const result =
+    await sql<ClientRow>`select client_code, client_secret, auth_type, auth_scope, token_seconds, refresh_seconds
     from sys_app_client where client_code = ${clientCode}`.execute(app.ctx.db);
   const client = result.rows[0];
   if (!client) throw new AppError('invalidClient');
-  if (client.client_secret && !(await verifySecret(basic?.secret ?? '', client.client_secret))) throw new AppError('invalidClient');
+  if (client.client_secret && !(await verifySecret(basic?.secret ?? '', client.client_secret)))
+    throw new AppError('invalidClient');
   return client;
 }
 
@@ -59,7 +66,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const client = await authenticateClient(app, request, params);
     const grant = params.grant_type ?? '';
     if (!(client.auth_type ?? []).includes(grant) || grant !== 'password') {
-      throw new AppError('unsupportedGrant', { grant }, [{ field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) }]);
+      throw new AppError('unsupportedGrant', { grant }, [
+        { field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) },
+      ]);
     }
     const tenantCode = (params.tenantCode ?? '').trim() || app.ctx.config.defaultTenant;
     const username = (params.username ?? '').trim();
@@ -70,7 +79,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     ];
     if (missing.length > 0) throw new AppError('validation', {}, missing);
     const found = await sql<{ id: number; username: string; password: string | null; status: string | null }>`
-      select id, username, password, status from sys_user where tenant_code = ${tenantCode} and username = ${username}`.execute(app.ctx.db);
+      select id, username, password, status from sys_user where tenant_code = ${tenantCode} and username = ${username}`.execute(
+      app.ctx.db,
+    );
     const user = found.rows[0];
     const isValid = await verifySecret(password, user?.password);
     if (!user || !isValid) throw new AppError('badCredentials');

@@ -66,7 +66,9 @@ interface SessionRow {
 export async function findSession(db: Db, accessToken: string): Promise<AuthContext | undefined> {
   const result = await sql<SessionRow>`select id, user_id, username, tenant_code, roles, client_code,
       last_seen_at < now() - interval '60 seconds' as is_stale
-    from sys_session where token_hash = ${hashToken(accessToken)} and revoked_at is null and expires_at > now()`.execute(db);
+    from sys_session where token_hash = ${hashToken(accessToken)} and revoked_at is null and expires_at > now()`.execute(
+    db,
+  );
   const row = result.rows[0];
   if (!row) return undefined;
   // last_seen_at feeds the online-user list; a minute of precision spares a write per request.
@@ -82,5 +84,7 @@ export async function findSession(db: Db, accessToken: string): Promise<AuthCont
 }
 
 export async function revokeSession(db: Db, sessionId: number): Promise<void> {
-  await sql`update sys_session set revoked_at = now() where id = ${sessionId} and revoked_at is null`.execute(db);
+  await sql`update sys_session set revoked_at = now() where id = ${sessionId} and revoked_at is null`.execute(
+    db,
+  );
 }

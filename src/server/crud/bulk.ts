@@ -23,7 +23,9 @@ export async function insertRecords(
       return prepareInput(entity, validators, record, 'create').values;
     } catch (error) {
       if (error instanceof EntityInputError) {
-        throw new Error(`${entity.name} record ${index} (${JSON.stringify(record).slice(0, 120)}): ${error.message}`);
+        throw new Error(
+          `${entity.name} record ${index} (${JSON.stringify(record).slice(0, 120)}): ${error.message}`,
+        );
       }
       throw error;
     }
@@ -38,10 +40,12 @@ export async function insertRecords(
   const columns = insertRow(entity, {}, fields, actor).columns;
   const keys: unknown[] = [];
   for (let start = 0; start < prepared.length; start += 500) {
-    const rows = prepared.slice(start, start + 500).map(
-      (values) => sql`(${sql.join(insertRow(entity, values, fields, actor).params)})`,
-    );
-    const result = await sql<{ key: unknown }>`insert into ${table(entity)} (${sql.join(columns)}) values ${sql.join(rows)}
+    const rows = prepared
+      .slice(start, start + 500)
+      .map((values) => sql`(${sql.join(insertRow(entity, values, fields, actor).params)})`);
+    const result = await sql<{
+      key: unknown;
+    }>`insert into ${table(entity)} (${sql.join(columns)}) values ${sql.join(rows)}
       returning ${column(entity.key)} as key`.execute(trx);
     keys.push(...result.rows.map((row) => row.key));
   }

@@ -19,7 +19,10 @@ export interface CheckContext {
 }
 
 /** References (x-ref) must point at existing records the caller can see; a tree root needs no record. */
-export async function checkReferences(ctx: CheckContext, values: Record<string, unknown>): Promise<FieldError[]> {
+export async function checkReferences(
+  ctx: CheckContext,
+  values: Record<string, unknown>,
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const field of ctx.entity.fields) {
     const value = values[field.name];
@@ -27,16 +30,24 @@ export async function checkReferences(ctx: CheckContext, values: Record<string, 
     if (ctx.entity.tree?.parent === field.name && value === ctx.entity.tree.root) continue;
     const target = ctx.registry.require(field.ref);
     const conditions = [sql`${column(target.key)} = ${value}`, ...scopeCondition(target, ctx.actor)];
-    const found = await sql`select 1 from ${table(target)} ${whereClause(conditions)} limit 1`.execute(ctx.trx);
+    const found = await sql`select 1 from ${table(target)} ${whereClause(conditions)} limit 1`.execute(
+      ctx.trx,
+    );
     if (found.rows.length === 0) {
-      errors.push({ field: `/${field.name}`, message: ctx.l10n.t('errors.refMissing', { entity: entityTitle(ctx.l10n, target), key: value }) });
+      errors.push({
+        field: `/${field.name}`,
+        message: ctx.l10n.t('errors.refMissing', { entity: entityTitle(ctx.l10n, target), key: value }),
+      });
     }
   }
   return errors;
 }
 
 /** Dictionary fields (x-dict) take only values of their dictionary. */
-export async function checkDictionaries(ctx: CheckContext, values: Record<string, unknown>): Promise<FieldError[]> {
+export async function checkDictionaries(
+  ctx: CheckContext,
+  values: Record<string, unknown>,
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   const dictEntity = ctx.registry.get(DICT_ENTITY);
   if (!dictEntity) return errors;
@@ -53,18 +64,29 @@ export async function checkDictionaries(ctx: CheckContext, values: Record<string
       sql`${column(valueField)} in (${sql.join(wanted)})`,
       ...scopeCondition(dictEntity, ctx.actor),
     ];
-    const found = await sql<{ value: string }>`select ${column(valueField)} as value from ${table(dictEntity)} ${whereClause(conditions)}`.execute(ctx.trx);
+    const found = await sql<{
+      value: string;
+    }>`select ${column(valueField)} as value from ${table(dictEntity)} ${whereClause(conditions)}`.execute(
+      ctx.trx,
+    );
     const known = new Set(found.rows.map((row) => row.value));
     const missing = wanted.find((item) => !known.has(item));
     if (missing !== undefined) {
-      errors.push({ field: `/${field.name}`, message: ctx.l10n.t('errors.dictMissing', { dict: field.dict, value: missing }) });
+      errors.push({
+        field: `/${field.name}`,
+        message: ctx.l10n.t('errors.dictMissing', { dict: field.dict, value: missing }),
+      });
     }
   }
   return errors;
 }
 
 /** Unique fields (x-unique, and a client-supplied key) clash with another record of the tenant: 409 naming each field. */
-export async function checkUnique(ctx: CheckContext, values: Record<string, unknown>, ownKey?: unknown): Promise<void> {
+export async function checkUnique(
+  ctx: CheckContext,
+  values: Record<string, unknown>,
+  ownKey?: unknown,
+): Promise<void> {
   const errors: FieldError[] = [];
   const clashes: string[] = [];
   for (const field of ctx.entity.fields) {
@@ -73,7 +95,9 @@ export async function checkUnique(ctx: CheckContext, values: Record<string, unkn
     if (!(field.isUnique || field.isKey) || value === undefined || value === null) continue;
     const conditions = [sql`${column(field)} = ${value}`, ...scopeCondition(ctx.entity, ctx.actor)];
     if (ownKey !== undefined) conditions.push(sql`${column(ctx.entity.key)} <> ${ownKey}`);
-    const found = await sql`select 1 from ${table(ctx.entity)} ${whereClause(conditions)} limit 1`.execute(ctx.trx);
+    const found = await sql`select 1 from ${table(ctx.entity)} ${whereClause(conditions)} limit 1`.execute(
+      ctx.trx,
+    );
     if (found.rows.length > 0) {
       const shown = `${fieldTitle(ctx.l10n, ctx.entity, field)} “${String(value)}”`;
       clashes.push(shown);
@@ -84,7 +108,11 @@ export async function checkUnique(ctx: CheckContext, values: Record<string, unkn
 }
 
 /** A tree node cannot move under itself or one of its descendants. */
-export async function checkTreeMove(ctx: CheckContext, key: unknown, newParent: unknown): Promise<FieldError[]> {
+export async function checkTreeMove(
+  ctx: CheckContext,
+  key: unknown,
+  newParent: unknown,
+): Promise<FieldError[]> {
   const tree = ctx.entity.tree;
   if (!tree || newParent === undefined || newParent === null || newParent === tree.root) return [];
   const parentField = ctx.entity.fieldsByName.get(tree.parent);
@@ -94,8 +122,15 @@ export async function checkTreeMove(ctx: CheckContext, key: unknown, newParent: 
   while (current !== undefined && current !== null && current !== tree.root && !seen.has(current)) {
     if (current === key) return [{ field: `/${tree.parent}`, message: ctx.l10n.t('errors.treeCycle') }];
     seen.add(current);
-    const conditions = [sql`${column(ctx.entity.key)} = ${current}`, ...scopeCondition(ctx.entity, ctx.actor)];
-    const row = await sql<{ parent: unknown }>`select ${column(parentField)} as parent from ${table(ctx.entity)} ${whereClause(conditions)}`.execute(ctx.trx);
+    const conditions = [
+      sql`${column(ctx.entity.key)} = ${current}`,
+      ...scopeCondition(ctx.entity, ctx.actor),
+    ];
+    const row = await sql<{
+      parent: unknown;
+    }>`select ${column(parentField)} as parent from ${table(ctx.entity)} ${whereClause(conditions)}`.execute(
+      ctx.trx,
+    );
     current = row.rows[0]?.parent;
   }
   return [];

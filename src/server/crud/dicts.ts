@@ -21,6 +21,8 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
       { dictType: dictType.trim(), pageSize: '10000', ...(sequence ? { sort: sequence } : {}) },
     );
     // the group row (at the root) names the dictionary; its items hang below it
-    return ok(page.records.filter((record) => record[parent] !== root && record.dictType === dictType.trim()));
+    return ok(
+      page.records.filter((record) => record[parent] !== root && record.dictType === dictType.trim()),
+    );
   });
 }

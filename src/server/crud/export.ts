@@ -1,6 +1,13 @@
 import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
-import { EntityInputError, exportColumns, parseListQuery, type EntityDef, type FieldDef, type RawParams } from '../../engine/index.js';
+import {
+  EntityInputError,
+  exportColumns,
+  parseListQuery,
+  type EntityDef,
+  type FieldDef,
+  type RawParams,
+} from '../../engine/index.js';
 import type { Db, Row } from '../db/database.js';
 import type { EntityRegistry } from '../entities/registry.js';
 import type { Localizer } from '../i18n/index.js';
@@ -23,16 +30,27 @@ export function formatDateTime(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-async function dictionaryLabels(db: Db, registry: EntityRegistry, l10n: Localizer, dictType: string): Promise<Map<string, string>> {
+async function dictionaryLabels(
+  db: Db,
+  registry: EntityRegistry,
+  l10n: Localizer,
+  dictType: string,
+): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   const dict = registry.get('sysdict');
   const typeField = dict?.fieldsByName.get('dictType');
   const valueField = dict?.fieldsByName.get('dictValue');
   const nameField = dict?.fieldsByName.get('dictName');
   if (!dict || !typeField || !valueField || !nameField) return labels;
-  const rows = await sql<{ value: string; name: string }>`select ${column(valueField)} as value, ${column(nameField)} as name
-    from ${table(dict)} where ${column(typeField)} = ${dictType} and ${column(valueField)} is not null`.execute(db);
-  for (const row of rows.rows) labels.set(row.value, l10n.find([`dicts.${dictType}.${row.value}`]) ?? row.name);
+  const rows = await sql<{
+    value: string;
+    name: string;
+  }>`select ${column(valueField)} as value, ${column(nameField)} as name
+    from ${table(dict)} where ${column(typeField)} = ${dictType} and ${column(valueField)} is not null`.execute(
+    db,
+  );
+  for (const row of rows.rows)
+    labels.set(row.value, l10n.find([`dicts.${dictType}.${row.value}`]) ?? row.name);
   return labels;
 }
 
@@ -43,7 +61,8 @@ interface ExportColumn {
   toCell(value: unknown): CellValue;
 }
 
-const qualified = (alias: string, field: FieldDef): RawBuilder<unknown> => sql.ref(`${alias}.${field.column}`);
+const qualified = (alias: string, field: FieldDef): RawBuilder<unknown> =>
+  sql.ref(`${alias}.${field.column}`);
 
 /**
  * Streams every row matching the filters and sort as an .xlsx: translated headers, dictionary
@@ -63,7 +82,9 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   delete params.pageSize;
   const query = parseListQuery(entity, params, l10n.t);
   const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
-  const keyResult = await sql<{ keys: unknown[] | null }>`select json_agg(${column(entity.key)} ${orderByClause(entity, query.sort)}) as keys
+  const keyResult = await sql<{
+    keys: unknown[] | null;
+  }>`select json_agg(${column(entity.key)} ${orderByClause(entity, query.sort)}) as keys
     from ${table(entity)} ${where}`.execute(request.db);
   const keys = keyResult.rows[0]?.keys ?? [];
 
@@ -78,8 +99,12 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       const target: EntityDef = registry.require(field.ref);
       const labelField = target.fieldsByName.get(target.label) ?? target.key;
       const joinAlias = `r${index}`;
-      const scope = target.isTenantScoped ? sql` and ${sql.ref(`${joinAlias}.tenant_code`)} = ${actor.tenantCode}` : sql``;
-      joins.push(sql`left join ${sql.table(target.table)} as ${sql.id(joinAlias)} on ${qualified(joinAlias, target.key)} = ${qualified('t', field)}${scope}`);
+      const scope = target.isTenantScoped
+        ? sql` and ${sql.ref(`${joinAlias}.tenant_code`)} = ${actor.tenantCode}`
+        : sql``;
+      joins.push(
+        sql`left join ${sql.table(target.table)} as ${sql.id(joinAlias)} on ${qualified(joinAlias, target.key)} = ${qualified('t', field)}${scope}`,
+      );
       columns.push({
         field,
         select: sql`coalesce(${qualified(joinAlias, labelField)}::text, ${qualified('t', field)}::text) as ${sql.id(alias)}`,
@@ -87,7 +112,11 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       });
       continue;
     }
-    columns.push({ field, select: sql`${qualified('t', field)} as ${sql.id(alias)}`, toCell: await cellMapper(request, field) });
+    columns.push({
+      field,
+      select: sql`${qualified('t', field)} as ${sql.id(alias)}`,
+      toCell: await cellMapper(request, field),
+    });
   }
 
   const title = entityTitle(l10n, entity);
@@ -129,7 +158,9 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     }
     await writer.end();
   };
-  produce().catch((error: unknown) => writer.stream.destroy(error instanceof Error ? error : new Error(String(error))));
+  produce().catch((error: unknown) =>
+    writer.stream.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
 
   const stamp = formatDateTime(new Date()).replace(/[-: ]/g, '');
   return { fileName: `${entity.name}-${stamp}.xlsx`, stream: writer.stream };
@@ -141,7 +172,12 @@ async function cellMapper(request: CrudRequest, field: FieldDef): Promise<(value
   if (field.dict) {
     const labels = await dictionaryLabels(request.db, request.registry, l10n, field.dict);
     const label = (item: unknown): string => labels.get(String(item)) ?? String(item);
-    return (value) => (value === null || value === undefined ? null : Array.isArray(value) ? value.map(label).join(', ') : label(value));
+    return (value) =>
+      value === null || value === undefined
+        ? null
+        : Array.isArray(value)
+          ? value.map(label).join(', ')
+          : label(value);
   }
   if (field.sqlType === 'timestamptz') {
     return (value) => (typeof value === 'string' ? formatDateTime(new Date(value)) : null);

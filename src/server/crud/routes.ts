@@ -3,7 +3,14 @@ import { treeEndpointName, type EntityDef } from '../../engine/index.js';
 import { actorOf, ok, queryOf } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { exportRecords } from './export.js';
-import { addRecord, deleteRecords, parseDeleteKeys, queryRecords, updateRecord, type CrudRequest } from './service.js';
+import {
+  addRecord,
+  deleteRecords,
+  parseDeleteKeys,
+  queryRecords,
+  updateRecord,
+  type CrudRequest,
+} from './service.js';
 import { queryTree } from './tree.js';
 
 /**
@@ -25,9 +32,15 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
 
   for (const entity of app.ctx.registry.all) {
     const base = `/api/${entity.api}`;
-    app.get(`${base}/query`, async (request) => ok(await queryRecords(crudRequest(request, entity), queryOf(request))));
-    app.post(`${base}/add`, async (request) => ok(await addRecord(crudRequest(request, entity), request.body)));
-    app.put(`${base}/update`, async (request) => ok(await updateRecord(crudRequest(request, entity), request.body)));
+    app.get(`${base}/query`, async (request) =>
+      ok(await queryRecords(crudRequest(request, entity), queryOf(request))),
+    );
+    app.post(`${base}/add`, async (request) =>
+      ok(await addRecord(crudRequest(request, entity), request.body)),
+    );
+    app.put(`${base}/update`, async (request) =>
+      ok(await updateRecord(crudRequest(request, entity), request.body)),
+    );
     app.post(`${base}/delete`, async (request) => {
       const keys = parseDeleteKeys(entity, queryOf(request), localizerFor(request));
       return ok(await deleteRecords(crudRequest(request, entity), keys));
@@ -36,7 +49,10 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
       const file = await exportRecords(crudRequest(request, entity), request.body);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
         .send(file.stream);
     });
     if (entity.tree) {

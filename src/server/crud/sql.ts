@@ -90,7 +90,12 @@ export function toDbValue(field: FieldDef, value: unknown): unknown {
 }
 
 /** Columns and values of an insert: the given fields plus the bookkeeping columns. */
-export function insertRow(entity: EntityDef, values: Record<string, unknown>, fields: FieldDef[], actor: Actor): { columns: RawBuilder<unknown>[]; params: unknown[] } {
+export function insertRow(
+  entity: EntityDef,
+  values: Record<string, unknown>,
+  fields: FieldDef[],
+  actor: Actor,
+): { columns: RawBuilder<unknown>[]; params: unknown[] } {
   const columns = fields.map(column);
   const params = fields.map((field) => toDbValue(field, values[field.name]));
   // The tenant entity owns tenant_code as its own field; every other row gets the caller's tenant.

@@ -26,8 +26,18 @@ export async function queryTree(request: CrudRequest, params: RawParams): Promis
   const { entity } = request;
   const { currentPage: _page, pageSize: _size, ...filters } = params;
   const sortField = entity.tree?.sequence;
-  const query = parseListQuery(entity, { ...filters, ...(sortField && !filters.sort ? { sort: sortField } : {}) }, request.l10n.t);
-  const where = whereClause([...scopeCondition(entity, request.actor), ...query.filters.map(filterCondition)]);
-  const result = await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${orderByClause(entity, query.sort)}`.execute(request.db);
+  const query = parseListQuery(
+    entity,
+    { ...filters, ...(sortField && !filters.sort ? { sort: sortField } : {}) },
+    request.l10n.t,
+  );
+  const where = whereClause([
+    ...scopeCondition(entity, request.actor),
+    ...query.filters.map(filterCondition),
+  ]);
+  const result =
+    await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${orderByClause(entity, query.sort)}`.execute(
+      request.db,
+    );
   return buildTree(entity, result.rows);
 }

@@ -42,7 +42,8 @@ export function escapeXml(text: string): string {
 /** A, B, …, Z, AA, AB, … */
 export function columnLetters(index: number): string {
   let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;
 }
 
@@ -105,7 +106,13 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
     const name = Buffer.from(path, 'utf8');
     const data = Buffer.from(content, 'utf8');
     const compressed = deflateRawSync(data, { level: 6 });
-    const entry: ZipEntry = { name, crc: crc32(data), compressedSize: compressed.length, size: data.length, offset };
+    const entry: ZipEntry = {
+      name,
+      crc: crc32(data),
+      compressedSize: compressed.length,
+      size: data.length,
+      offset,
+    };
     push(localHeader(name));
     push(compressed);
     push(descriptor(entry));
@@ -166,14 +173,24 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
       } else {
         const text = String(value);
         const escaped = NEEDS_ESCAPE.test(text) ? escapeXml(text) : text;
-        xml += '<c r="' + ref + '"' + style + ' t="inlineStr"><is><t xml:space="preserve">' + escaped + '</t></is></c>';
+        xml +=
+          '<c r="' +
+          ref +
+          '"' +
+          style +
+          ' t="inlineStr"><is><t xml:space="preserve">' +
+          escaped +
+          '</t></is></c>';
       }
     }
     return xml + '</row>';
   };
 
   const widths = options.widths ?? [];
-  const cols = widths.length > 0 ? `<cols>${widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join('')}</cols>` : '';
+  const cols =
+    widths.length > 0
+      ? `<cols>${widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join('')}</cols>`
+      : '';
   const started = writeXml(
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>${row(options.headers, ' s="1"')}`,
   );

@@ -2,20 +2,43 @@ import type { TableSpec } from '../../engine/index.js';
 
 const id = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true } as const;
 const tenant = { name: 'tenant_code', type: 'text', isNullable: false } as const;
-const createdAt = { name: 'created_at', type: 'timestamptz', isNullable: false, defaultSql: 'now()' } as const;
+const createdAt = {
+  name: 'created_at',
+  type: 'timestamptz',
+  isNullable: false,
+  defaultSql: 'now()',
+} as const;
 
 function link(table: string, left: [string, string], right: [string, string]): TableSpec {
   return {
     name: table,
-    columns: [id, tenant, { name: left[0], type: 'bigint', isNullable: false }, { name: right[0], type: 'bigint', isNullable: false }, createdAt],
+    columns: [
+      id,
+      tenant,
+      { name: left[0], type: 'bigint', isNullable: false },
+      { name: right[0], type: 'bigint', isNullable: false },
+      createdAt,
+    ],
     primaryKey: ['id'],
     indexes: [
       { name: `${table}_uq`, columns: [left[0], right[0]], isUnique: true },
       { name: `${table}_${right[0]}_idx`, columns: [right[0]], isUnique: false },
     ],
     foreignKeys: [
-      { name: `${table}_${left[0]}_fk`, columns: [left[0]], refTable: left[1], refColumns: ['id'], onDelete: 'cascade' },
-      { name: `${table}_${right[0]}_fk`, columns: [right[0]], refTable: right[1], refColumns: ['id'], onDelete: 'cascade' },
+      {
+        name: `${table}_${left[0]}_fk`,
+        columns: [left[0]],
+        refTable: left[1],
+        refColumns: ['id'],
+        onDelete: 'cascade',
+      },
+      {
+        name: `${table}_${right[0]}_fk`,
+        columns: [right[0]],
+        refTable: right[1],
+        refColumns: ['id'],
+        onDelete: 'cascade',
+      },
     ],
   };
 }
@@ -24,26 +47,63 @@ function link(table: string, left: [string, string], right: [string, string]): T
  * Tables that are not entities: role assignments, per-role data-field permissions, sessions and
  * the audit log. They refer to the role, user, menu and url entities, whose tables come first.
  */
-export function coreTableSpecs(tables: { role: string; user: string; menu: string; url: string }): TableSpec[] {
+export function coreTableSpecs(tables: {
+  role: string;
+  user: string;
+  menu: string;
+  url: string;
+}): TableSpec[] {
   return [
     link('sys_role_user', ['role_id', tables.role], ['user_id', tables.user]),
     link('sys_role_menu', ['role_id', tables.role], ['menu_id', tables.menu]),
     link('sys_role_url', ['role_id', tables.role], ['url_id', tables.url]),
     {
       name: 'sys_role_button',
-      columns: [id, tenant, { name: 'role_id', type: 'bigint', isNullable: false }, { name: 'menu_id', type: 'bigint', isNullable: false }, { name: 'button', type: 'text', isNullable: false }, createdAt],
+      columns: [
+        id,
+        tenant,
+        { name: 'role_id', type: 'bigint', isNullable: false },
+        { name: 'menu_id', type: 'bigint', isNullable: false },
+        { name: 'button', type: 'text', isNullable: false },
+        createdAt,
+      ],
       primaryKey: ['id'],
       indexes: [{ name: 'sys_role_button_uq', columns: ['role_id', 'menu_id', 'button'], isUnique: true }],
       foreignKeys: [
-        { name: 'sys_role_button_role_id_fk', columns: ['role_id'], refTable: tables.role, refColumns: ['id'], onDelete: 'cascade' },
-        { name: 'sys_role_button_menu_id_fk', columns: ['menu_id'], refTable: tables.menu, refColumns: ['id'], onDelete: 'cascade' },
+        {
+          name: 'sys_role_button_role_id_fk',
+          columns: ['role_id'],
+          refTable: tables.role,
+          refColumns: ['id'],
+          onDelete: 'cascade',
+        },
+        {
+          name: 'sys_role_button_menu_id_fk',
+          columns: ['menu_id'],
+          refTable: tables.menu,
+          refColumns: ['id'],
+          onDelete: 'cascade',
+        },
       ],
     },
     {
       name: 'sys_data_permission',
-      columns: [id, tenant, { name: 'role_code', type: 'text', isNullable: false }, { name: 'menu_code', type: 'text', isNullable: false }, { name: 'data_fields', type: 'jsonb', isNullable: false, defaultSql: "'[]'::jsonb" }, createdAt],
+      columns: [
+        id,
+        tenant,
+        { name: 'role_code', type: 'text', isNullable: false },
+        { name: 'menu_code', type: 'text', isNullable: false },
+        { name: 'data_fields', type: 'jsonb', isNullable: false, defaultSql: "'[]'::jsonb" },
+        createdAt,
+      ],
       primaryKey: ['id'],
-      indexes: [{ name: 'sys_data_permission_uq', columns: ['tenant_code', 'role_code', 'menu_code'], isUnique: true }],
+      indexes: [
+        {
+          name: 'sys_data_permission_uq',
+          columns: ['tenant_code', 'role_code', 'menu_code'],
+          isUnique: true,
+        },
+      ],
       foreignKeys: [],
     },
     {
@@ -72,7 +132,15 @@ export function coreTableSpecs(tables: { role: string; user: string; menu: strin
         { name: 'sys_session_refresh_uq', columns: ['refresh_hash'], isUnique: true },
         { name: 'sys_session_user_idx', columns: ['user_id'], isUnique: false },
       ],
-      foreignKeys: [{ name: 'sys_session_user_id_fk', columns: ['user_id'], refTable: tables.user, refColumns: ['id'], onDelete: 'cascade' }],
+      foreignKeys: [
+        {
+          name: 'sys_session_user_id_fk',
+          columns: ['user_id'],
+          refTable: tables.user,
+          refColumns: ['id'],
+          onDelete: 'cascade',
+        },
+      ],
     },
     {
       name: 'sys_audit_log',

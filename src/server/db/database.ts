@@ -46,7 +46,12 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [];
   const pglite = await PGlite.create(inMemory ? undefined : join(config.dataDir, 'pg'), {
     ...(defaults.length > 0 ? { startParams: [...defaults, '-c', 'shared_buffers=16MB'] } : {}),
-    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [types.TIMESTAMPTZ]: (value: string) => new Date(value) },
+    parsers: {
+      [INT8]: toNumber,
+      [NUMERIC]: toNumber,
+      [DATE]: asIs,
+      [types.TIMESTAMPTZ]: (value: string) => new Date(value),
+    },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

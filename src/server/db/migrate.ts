@@ -4,7 +4,9 @@ import type { Db } from './database.js';
 
 export class MigrationError extends Error {
   constructor(problems: string[]) {
-    super(`The database does not match the schemas, and EcoBid will not change it on its own:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `The database does not match the schemas, and EcoBid will not change it on its own:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'MigrationError';
   }
 }

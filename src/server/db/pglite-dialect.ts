@@ -22,7 +22,9 @@ class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const affected = result.affectedRows;
-    return affected === undefined ? { rows: result.rows } : { rows: result.rows, numAffectedRows: BigInt(affected) };
+    return affected === undefined
+      ? { rows: result.rows }
+      : { rows: result.rows, numAffectedRows: BigInt(affected) };
   }
 
   // eslint-disable-next-line require-yield

@@ -40,9 +40,15 @@ export function readSchemaSources(dir: string): SchemaSource[] {
     const path = join(dir, file);
     const shown = relative(process.cwd(), path) || path;
     try {
-      sources.push({ file: shown, name: file.slice(0, -SUFFIX.length), json: JSON.parse(readFileSync(path, 'utf8')) });
+      sources.push({
+        file: shown,
+        name: file.slice(0, -SUFFIX.length),
+        json: JSON.parse(readFileSync(path, 'utf8')),
+      });
     } catch (error) {
-      throw new SchemaFileError([{ file: shown, pointer: '', message: `not valid JSON: ${(error as Error).message}` }]);
+      throw new SchemaFileError([
+        { file: shown, pointer: '', message: `not valid JSON: ${(error as Error).message}` },
+      ]);
     }
   }
   return sources;
@@ -74,7 +80,8 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
     validators: (entity) => {
       let found = validators.get(entity.name);
       if (!found) {
-        if (byName.get(entity.name) !== entity) throw new Error(`${entity.name} is not an entity of this registry`);
+        if (byName.get(entity.name) !== entity)
+          throw new Error(`${entity.name} is not an entity of this registry`);
         found = compileValidators(ajv, entity);
         validators.set(entity.name, found);
       }

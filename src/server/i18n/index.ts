@@ -19,7 +19,10 @@ export function loadI18n(localesDir: string): I18n {
   const resources: Record<string, { translation: Record<string, unknown> }> = {};
   for (const language of LANGUAGES) {
     resources[language] = {
-      translation: JSON.parse(readFileSync(join(localesDir, `${language}.json`), 'utf8')) as Record<string, unknown>,
+      translation: JSON.parse(readFileSync(join(localesDir, `${language}.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >,
     };
   }
   const instance: i18n = i18next.createInstance();

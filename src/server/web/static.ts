@@ -17,7 +17,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   }
   await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
   const sendIndex = (file: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url.startsWith('/api/')) throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
+    if (request.url.startsWith('/api/'))
+      throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
     reply.header('cache-control', 'no-cache');
     return reply.sendFile(file);
   };

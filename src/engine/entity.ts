@@ -114,6 +114,7 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
     isKeyGenerated: key.isReadOnly,
     label: options.label,
     isTenantScoped: options.tenant !== false,
+    isPlatformAdminOnly: options.platformAdmin === true,
     fields,
     fieldsByName,
     defaultSort: options.defaultSort

@@ -95,6 +95,7 @@ export interface EntityOptions {
   tree?: TreeOptions;
   defaultSort?: string;
   tenant?: boolean;
+  platformAdmin?: boolean;
   menu?: MenuPlacement;
 }
 
@@ -153,6 +154,8 @@ export interface EntityDef {
   label: string;
   tree?: TreeOptions;
   isTenantScoped: boolean;
+  /** Only the platform administrator may read or change it. */
+  isPlatformAdminOnly: boolean;
   menu?: MenuPlacement;
   /** Declared fields followed by the system fields, in order. */
   fields: FieldDef[];

@@ -3,9 +3,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { entityTableSpec } from '../engine/index.js';
 import { accountRoutes } from './account/routes.js';
 import { authHook } from './auth/plugin.js';
+import { rbacHook } from './rbac/plugin.js';
+import { rbacRoutes } from './rbac/routes.js';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { AppContext, RouteEntry } from './context.js';
 import { dictRoutes } from './crud/dicts.js';
 import { docsRoutes } from './docs/routes.js';
 import { crudRoutes } from './crud/routes.js';
@@ -45,7 +47,12 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     const table = (name: string): string => registry.require(name).table;
     await migrate(database.db, [
       ...registry.all.map(entityTableSpec),
-      ...coreTableSpecs({ role: table('sysrole'), user: table('sysuser'), menu: table('sysmenu'), url: table('sysurl') }),
+      ...coreTableSpecs({
+        role: table('sysrole'),
+        user: table('sysuser'),
+        menu: table('sysmenu'),
+        url: table('sysurl'),
+      }),
     ]);
     ctx = { config, db: database.db, dbKind: database.kind, registry };
     seed = await seedDatabase(ctx, i18n);
@@ -58,13 +65,23 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   const app = Fastify({ logger, bodyLimit: ONE_MEBIBYTE, trustProxy: true });
   app.decorate('ctx', ctx);
   app.decorate('i18n', i18n);
+  // The route table, for the permission matrix test and the API documentation.
+  const routes: RouteEntry[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, config: route.config ?? {} });
+    }
+  });
   app.addHook('onClose', async () => database.close());
   await app.register(errorsHandler);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   await app.register(authHook);
+  await app.register(rbacHook);
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(crudRoutes);
+  await app.register(rbacRoutes);
   await app.register(dictRoutes);
   await app.register(docsRoutes);
   await app.register(webRoutes);

@@ -9,3 +9,10 @@ export interface AppContext {
   dbKind: 'pglite' | 'postgres';
   registry: EntityRegistry;
 }
+
+/** One registered route: method, URL pattern and its config (isPublic, isSelfService). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  config: { isPublic?: boolean; isSelfService?: boolean };
+}

@@ -8,9 +8,11 @@ import { ok, queryOf, requireAuth } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { currentAuthority } from './authority.js';
 
+const SELF = { config: { isSelfService: true } };
+
 /** Account endpoints every signed-in user needs for themselves (SPEC §7 "Sign-in and account"). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/api/account/sysuserdetail/queryCurrentAuthority', async (request) => {
+  app.post('/api/account/sysuserdetail/queryCurrentAuthority', SELF, async (request) => {
     const auth = requireAuth(request);
     const raw = queryOf(request).parentId;
     const text = typeof raw === 'string' ? raw.trim() : '';
@@ -22,7 +24,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return ok(await currentAuthority(app.ctx, auth, text === '' ? undefined : Number(text)));
   });
 
-  app.post('/api/account/sysuserdetail/queryRoleInfo', async (request) =>
+  app.post('/api/account/sysuserdetail/queryRoleInfo', SELF, async (request) =>
     ok({ roles: requireAuth(request).roles }),
   );
 
@@ -41,7 +43,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Changes the caller's own password (query: password = the current one, newPassword, id); every other session ends. */
-  app.put('/api/account/sysuserdetail/updatePassword', async (request) => {
+  app.put('/api/account/sysuserdetail/updatePassword', SELF, async (request) => {
     const auth = requireAuth(request);
     const l10n = localizerFor(request);
     const query = queryOf(request);

@@ -11,6 +11,19 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * The RoleCode header (SPEC §6) names the roles the caller acts in now: only roles the user
+ * holds count, and a header naming none of them is ignored.
+ */
+export function currentRoles(held: string[], header: string | string[] | undefined): string[] {
+  const named = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code !== '');
+  const chosen = held.filter((code) => named.includes(code));
+  return chosen.length > 0 ? chosen : held;
+}
+
+/**
  * Every /api route needs a live bearer token unless its route config says isPublic. The token
  * is read from the Authorization header only, never from a cookie.
  */
@@ -22,7 +35,7 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     const token = bearerToken(request);
     const session = token ? await findSession(app.ctx.db, token) : undefined;
     if (!session) throw new AppError('invalidToken');
-    request.auth = session;
+    request.auth = { ...session, roles: currentRoles(session.roles, request.headers.rolecode) };
   });
 }
 

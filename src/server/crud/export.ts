@@ -12,6 +12,7 @@ import type { Db, Row } from '../db/database.js';
 import type { EntityRegistry } from '../entities/registry.js';
 import type { Localizer } from '../i18n/index.js';
 import type { CrudRequest } from './service.js';
+import { rejectHiddenParams } from './data-fields.js';
 import { column, filterCondition, orderByClause, scopeCondition, table, whereClause } from './sql.js';
 import { entityTitle, fieldTitle } from './titles.js';
 import { createXlsxWriter, type CellValue } from './xlsx.js';
@@ -80,6 +81,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const params: RawParams = isFilterObject ? { ...(body as RawParams) } : {};
   delete params.currentPage;
   delete params.pageSize;
+  rejectHiddenParams(params, request.hiddenFields, l10n);
   const query = parseListQuery(entity, params, l10n.t);
   const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
   const keyResult = await sql<{
@@ -90,7 +92,8 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
 
   const joins: RawBuilder<unknown>[] = [];
   const columns: ExportColumn[] = [];
-  for (const [index, listColumn] of exportColumns(entity).entries()) {
+  const visibleColumns = exportColumns(entity).filter((col) => !request.hiddenFields?.has(col.field));
+  for (const [index, listColumn] of visibleColumns.entries()) {
     const field = entity.fieldsByName.get(listColumn.field);
     if (!field) continue;
     const alias = `c${index}`;

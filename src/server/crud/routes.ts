@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { treeEndpointName, type EntityDef } from '../../engine/index.js';
-import { actorOf, ok, queryOf } from '../http.js';
+import { actorOf, ok, queryOf, requireAuth } from '../http.js';
+import { hiddenFieldsFor } from './data-fields.js';
+import { ADMIN_ROLE } from '../account/authority.js';
+import { AppError } from '../errors.js';
 import { localizerFor } from '../i18n/index.js';
 import { exportRecords } from './export.js';
 import {
@@ -18,13 +21,31 @@ import { queryTree } from './tree.js';
  * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
  */
 export async function crudRoutes(app: FastifyInstance): Promise<void> {
-  const crudRequest = (request: FastifyRequest, entity: EntityDef): CrudRequest => ({
-    db: app.ctx.db,
-    registry: app.ctx.registry,
-    entity,
-    actor: actorOf(request),
-    l10n: localizerFor(request),
-  });
+  // Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
+  // platform administrator only: ROLE_ADMIN of the default tenant.
+  const assertTenantRules = (request: FastifyRequest, entity: EntityDef, mode: 'read' | 'write'): void => {
+    const auth = requireAuth(request);
+    const isPlatformAdmin =
+      auth.roles.includes(ADMIN_ROLE) && auth.tenantCode === app.ctx.config.defaultTenant;
+    const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
+    if (isRestricted && !isPlatformAdmin) throw new AppError('forbidden');
+  };
+
+  const crudRequest = async (
+    request: FastifyRequest,
+    entity: EntityDef,
+    mode: 'read' | 'write' = 'read',
+  ): Promise<CrudRequest> => {
+    assertTenantRules(request, entity, mode);
+    return {
+      db: app.ctx.db,
+      registry: app.ctx.registry,
+      entity,
+      actor: actorOf(request),
+      l10n: localizerFor(request),
+      hiddenFields: await hiddenFieldsFor(app.ctx.db, requireAuth(request), entity),
+    };
+  };
 
   // The generated API takes JSON bodies only: text or form bodies would reach the services as
   // strings and come back as confusing field errors instead of a 415 (parsers stay for sign-in).
@@ -33,20 +54,20 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
   for (const entity of app.ctx.registry.all) {
     const base = `/api/${entity.api}`;
     app.get(`${base}/query`, async (request) =>
-      ok(await queryRecords(crudRequest(request, entity), queryOf(request))),
+      ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
     );
     app.post(`${base}/add`, async (request) =>
-      ok(await addRecord(crudRequest(request, entity), request.body)),
+      ok(await addRecord(await crudRequest(request, entity, 'write'), request.body)),
     );
     app.put(`${base}/update`, async (request) =>
-      ok(await updateRecord(crudRequest(request, entity), request.body)),
+      ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body)),
     );
     app.post(`${base}/delete`, async (request) => {
       const keys = parseDeleteKeys(entity, queryOf(request), localizerFor(request));
-      return ok(await deleteRecords(crudRequest(request, entity), keys));
+      return ok(await deleteRecords(await crudRequest(request, entity, 'write'), keys));
     });
     app.post(`${base}/export`, async (request, reply) => {
-      const file = await exportRecords(crudRequest(request, entity), request.body);
+      const file = await exportRecords(await crudRequest(request, entity), request.body);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header(
@@ -57,7 +78,7 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
     });
     if (entity.tree) {
       app.get(`${base}/${treeEndpointName(entity.name)}`, async (request) =>
-        ok(await queryTree(crudRequest(request, entity), queryOf(request))),
+        ok(await queryTree(await crudRequest(request, entity), queryOf(request))),
       );
     }
   }

@@ -33,6 +33,7 @@ import {
   type Actor,
 } from './sql.js';
 import { entityTitle } from './titles.js';
+import { rejectHiddenParams, withoutHidden } from './data-fields.js';
 
 export interface CrudRequest {
   db: Db;
@@ -40,6 +41,8 @@ export interface CrudRequest {
   entity: EntityDef;
   actor: Actor;
   l10n: Localizer;
+  /** Fields the caller may not see (data-field permissions); absent means none. */
+  hiddenFields?: ReadonlySet<string>;
 }
 
 export interface Page {
@@ -71,6 +74,7 @@ async function inTransaction<T>(request: CrudRequest, work: (trx: Db) => Promise
 
 export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
   const { entity, actor } = request;
+  rejectHiddenParams(params, request.hiddenFields, request.l10n);
   const query = parseListQuery(entity, params, request.l10n.t);
   const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
   const offset = (query.currentPage - 1) * query.pageSize;
@@ -80,7 +84,9 @@ export async function queryRecords(request: CrudRequest, params: RawParams): Pro
       limit ${query.pageSize} offset ${offset}`.execute(request.db),
   ]);
   return {
-    records: page.rows,
+    records: request.hiddenFields?.size
+      ? page.rows.map((row) => withoutHidden(row, request.hiddenFields))
+      : page.rows,
     total: count.rows[0]?.total ?? 0,
     currentPage: query.currentPage,
     pageSize: query.pageSize,
@@ -106,7 +112,7 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
   const row = await findOne(request.db, request.entity, request.actor, key);
   if (!row)
     throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
-  return row;
+  return withoutHidden(row, request.hiddenFields);
 }
 
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
@@ -154,7 +160,7 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
     ]);
-    return row;
+    return withoutHidden(row, request.hiddenFields);
   });
 }
 
@@ -203,7 +209,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: key, action: 'update', before, after: row },
     ]);
-    return row;
+    return withoutHidden(row, request.hiddenFields);
   });
 }
 

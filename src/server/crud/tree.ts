@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { parseListQuery, type EntityDef, type RawParams } from '../../engine/index.js';
 import type { Row } from '../db/database.js';
 import type { CrudRequest } from './service.js';
+import { rejectHiddenParams, withoutHidden } from './data-fields.js';
 import { filterCondition, orderByClause, scopeCondition, selectList, table, whereClause } from './sql.js';
 
 export type TreeNode = Row & { children?: TreeNode[] };
@@ -26,6 +27,7 @@ export async function queryTree(request: CrudRequest, params: RawParams): Promis
   const { entity } = request;
   const { currentPage: _page, pageSize: _size, ...filters } = params;
   const sortField = entity.tree?.sequence;
+  rejectHiddenParams(filters, request.hiddenFields, request.l10n);
   const query = parseListQuery(
     entity,
     { ...filters, ...(sortField && !filters.sort ? { sort: sortField } : {}) },
@@ -39,5 +41,10 @@ export async function queryTree(request: CrudRequest, params: RawParams): Promis
     await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${orderByClause(entity, query.sort)}`.execute(
       request.db,
     );
-  return buildTree(entity, result.rows);
+  return buildTree(
+    entity,
+    request.hiddenFields?.size
+      ? result.rows.map((row) => withoutHidden(row, request.hiddenFields))
+      : result.rows,
+  );
 }

@@ -18,6 +18,7 @@ import { seedDatabase, syncEntityMenus, type SeedResult } from './db/seed/index.
 import { loadRegistry } from './entities/registry.js';
 import { errorsHandler } from './errors.js';
 import { loadI18n } from './i18n/index.js';
+import { securityHeaders } from './web/security-headers.js';
 import { webRoutes } from './web/static.js';
 
 export interface BuildOptions {
@@ -47,12 +48,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     const table = (name: string): string => registry.require(name).table;
     await migrate(database.db, [
       ...registry.all.map(entityTableSpec),
-      ...coreTableSpecs({
-        role: table('sysrole'),
-        user: table('sysuser'),
-        menu: table('sysmenu'),
-        url: table('sysurl'),
-      }),
+      ...coreTableSpecs({ role: table('sysrole'), user: table('sysuser'), menu: table('sysmenu'), url: table('sysurl') }),
     ]);
     ctx = { config, db: database.db, dbKind: database.kind, registry };
     seed = await seedDatabase(ctx, i18n);
@@ -75,6 +71,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   });
   app.addHook('onClose', async () => database.close());
   await app.register(errorsHandler);
+  await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   await app.register(authHook);
   await app.register(rbacHook);

@@ -85,3 +85,16 @@ describe('sign-in closes the API', () => {
     expect(response.json().data).not.toHaveProperty('password');
   });
 });
+
+describe('security headers', () => {
+  it('are on every answer, errors included', async () => {
+    for (const response of [
+      await t.request({ method: 'GET', url: '/api/admin/sysuser/query', headers: t.auth }),
+      await t.request({ method: 'GET', url: '/api/admin/sysuser/query' }),
+    ]) {
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+});

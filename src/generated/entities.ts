@@ -98,6 +98,332 @@ export interface AppclientCreate {
   clientDescription?: string;
 }
 
+export interface HomepictureRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Title
+   */
+  title: string | null;
+  /**
+   * Subtitle
+   */
+  subtitle: string | null;
+  /**
+   * Image
+   */
+  imageUrl: string | null;
+  /**
+   * Link
+   */
+  linkUrl: string | null;
+  /**
+   * Sequence
+   */
+  sequence: number | null;
+  /**
+   * Published
+   */
+  published: boolean | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface HomepictureCreate {
+  /**
+   * Title
+   */
+  title: string;
+  /**
+   * Subtitle
+   */
+  subtitle?: string;
+  /**
+   * Image
+   */
+  imageUrl: string;
+  /**
+   * Link
+   */
+  linkUrl?: string;
+  /**
+   * Sequence
+   */
+  sequence?: number;
+  /**
+   * Published
+   */
+  published?: boolean;
+}
+
+export interface IdleequipmentRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Name
+   */
+  name: string | null;
+  /**
+   * Category
+   */
+  category: string | null;
+  /**
+   * Model
+   */
+  model: string | null;
+  /**
+   * Condition
+   */
+  condition: string | null;
+  /**
+   * Quantity
+   */
+  quantity: number | null;
+  /**
+   * Price (yuan)
+   */
+  price: number | null;
+  /**
+   * Location
+   */
+  location: string | null;
+  /**
+   * Seller
+   */
+  seller: string | null;
+  /**
+   * Contact phone
+   */
+  contactPhone: string | null;
+  /**
+   * Image
+   */
+  imageUrl: string | null;
+  /**
+   * Description
+   */
+  description: string | null;
+  /**
+   * Recommendation rank
+   */
+  rank: number | null;
+  /**
+   * Publish time
+   */
+  publishTime: string | null;
+  /**
+   * Published
+   */
+  published: boolean | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface IdleequipmentCreate {
+  /**
+   * Name
+   */
+  name: string;
+  /**
+   * Category
+   */
+  category: string;
+  /**
+   * Model
+   */
+  model?: string;
+  /**
+   * Condition
+   */
+  condition?: string;
+  /**
+   * Quantity
+   */
+  quantity?: number;
+  /**
+   * Price (yuan)
+   */
+  price?: number;
+  /**
+   * Location
+   */
+  location?: string;
+  /**
+   * Seller
+   */
+  seller?: string;
+  /**
+   * Contact phone
+   */
+  contactPhone?: string;
+  /**
+   * Image
+   */
+  imageUrl?: string;
+  /**
+   * Description
+   */
+  description?: string;
+  /**
+   * Recommendation rank
+   */
+  rank?: number;
+  /**
+   * Publish time
+   */
+  publishTime?: string;
+  /**
+   * Published
+   */
+  published?: boolean;
+}
+
+export interface NoticeRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Title
+   */
+  title: string | null;
+  /**
+   * Category
+   */
+  category: string | null;
+  /**
+   * Publisher
+   */
+  publisher: string | null;
+  /**
+   * Summary
+   */
+  summary: string | null;
+  /**
+   * Content
+   */
+  content: string | null;
+  /**
+   * Publish time
+   */
+  publishTime: string | null;
+  /**
+   * Pinned
+   */
+  pinned: boolean | null;
+  /**
+   * Published
+   */
+  published: boolean | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface NoticeCreate {
+  /**
+   * Title
+   */
+  title: string;
+  /**
+   * Category
+   */
+  category?: string;
+  /**
+   * Publisher
+   */
+  publisher?: string;
+  /**
+   * Summary
+   */
+  summary?: string;
+  /**
+   * Content
+   */
+  content: string;
+  /**
+   * Publish time
+   */
+  publishTime?: string;
+  /**
+   * Pinned
+   */
+  pinned?: boolean;
+  /**
+   * Published
+   */
+  published?: boolean;
+}
+
 export interface NotificationRecord {
   /**
    * ID
@@ -210,6 +536,144 @@ export interface NotificationCreate {
    * Recipients
    */
   publishObject?: number[];
+}
+
+export interface PurchaseRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Title
+   */
+  title: string | null;
+  /**
+   * Project code
+   */
+  projectCode: string | null;
+  /**
+   * Buyer
+   */
+  buyerName: string | null;
+  /**
+   * Category
+   */
+  category: string | null;
+  /**
+   * Purchase mode
+   */
+  purchaseMode: string | null;
+  /**
+   * Region
+   */
+  region: string | null;
+  /**
+   * Budget (yuan)
+   */
+  budget: number | null;
+  /**
+   * Bid deadline
+   */
+  deadline: string | null;
+  /**
+   * Publish time
+   */
+  publishTime: string | null;
+  /**
+   * Contact
+   */
+  contactName: string | null;
+  /**
+   * Contact phone
+   */
+  contactPhone: string | null;
+  /**
+   * Content
+   */
+  content: string | null;
+  /**
+   * Published
+   */
+  published: boolean | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface PurchaseCreate {
+  /**
+   * Title
+   */
+  title: string;
+  /**
+   * Project code
+   */
+  projectCode?: string;
+  /**
+   * Buyer
+   */
+  buyerName: string;
+  /**
+   * Category
+   */
+  category?: string;
+  /**
+   * Purchase mode
+   */
+  purchaseMode?: string;
+  /**
+   * Region
+   */
+  region?: string;
+  /**
+   * Budget (yuan)
+   */
+  budget?: number;
+  /**
+   * Bid deadline
+   */
+  deadline?: string;
+  /**
+   * Publish time
+   */
+  publishTime?: string;
+  /**
+   * Contact
+   */
+  contactName?: string;
+  /**
+   * Contact phone
+   */
+  contactPhone?: string;
+  /**
+   * Content
+   */
+  content?: string;
+  /**
+   * Published
+   */
+  published?: boolean;
 }
 
 export interface SysdictRecord {
@@ -1057,7 +1521,11 @@ export interface SysuserpostCreate {
 /** Record types by entity name. */
 export interface EntityRecords {
   appclient: AppclientRecord;
+  homepicture: HomepictureRecord;
+  idleequipment: IdleequipmentRecord;
+  notice: NoticeRecord;
   notification: NotificationRecord;
+  purchase: PurchaseRecord;
   sysdict: SysdictRecord;
   sysmenu: SysmenuRecord;
   sysorg: SysorgRecord;

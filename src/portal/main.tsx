@@ -1,29 +1,49 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createI18n, detectLanguage } from '../web/i18n.js';
+import { BrowserRouter } from 'react-router';
+import 'nprogress/nprogress.css';
+import './portal.css';
+import { portalApi, type PortalParams } from './api.js';
+import { App } from './App.js';
+import { PortalProvider } from './context.js';
+import { detectLanguage, htmlLang, loadSection, type Section } from './i18n.js';
+import { productSlug } from '../web/session.js';
 
-// The portal speaks Chinese unless the visitor chose another language.
-const i18n = createI18n(detectLanguage('zh', false));
-const t = i18n.t.bind(i18n);
-
-function PortalHome() {
-  document.title = t('portal.title');
-  return (
-    <main style={{ maxWidth: 960, margin: '0 auto', padding: '48px 24px', fontFamily: 'system-ui, sans-serif' }}>
-      <h1 style={{ color: '#1f7a4d' }}>{t('portal.title')}</h1>
-      <p>{t('portal.tagline')}</p>
-      <p>
-        <a href="/admin/">{t('portal.toBackOffice')}</a>
-      </p>
-    </main>
-  );
+/** The params decide the product slug of every route; a failing API still gets a working shell. */
+async function loadParams(): Promise<PortalParams> {
+  try {
+    return await portalApi.params();
+  } catch {
+    return { product: productSlug() };
+  }
 }
 
-const root = document.getElementById('root');
-if (root) {
+async function start(): Promise<void> {
+  const language = detectLanguage();
+  const [section, params] = await Promise.all([
+    loadSection(language).catch((): Promise<Section> => loadSection('zh')),
+    loadParams(),
+  ]);
+  document.documentElement.lang = htmlLang(language);
+  // src/web reads the product slug from this meta tag (the home path after an expired session).
+  let meta = document.querySelector('meta[name="ecobid-product"]');
+  if (!meta) {
+    meta = document.createElement('meta');
+    meta.setAttribute('name', 'ecobid-product');
+    document.head.append(meta);
+  }
+  meta.setAttribute('content', params.product);
+  const root = document.getElementById('root');
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
-      <PortalHome />
+      <BrowserRouter>
+        <PortalProvider initialLanguage={language} initialSection={section} params={params}>
+          <App />
+        </PortalProvider>
+      </BrowserRouter>
     </StrictMode>,
   );
 }
+
+void start();

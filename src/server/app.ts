@@ -5,6 +5,7 @@ import { accountRoutes } from './account/routes.js';
 import { authHook } from './auth/plugin.js';
 import { rbacHook } from './rbac/plugin.js';
 import { rbacRoutes } from './rbac/routes.js';
+import { portalRoutes } from './portal/routes.js';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import type { AppContext, RouteEntry } from './context.js';
@@ -48,7 +49,12 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     const table = (name: string): string => registry.require(name).table;
     await migrate(database.db, [
       ...registry.all.map(entityTableSpec),
-      ...coreTableSpecs({ role: table('sysrole'), user: table('sysuser'), menu: table('sysmenu'), url: table('sysurl') }),
+      ...coreTableSpecs({
+        role: table('sysrole'),
+        user: table('sysuser'),
+        menu: table('sysmenu'),
+        url: table('sysurl'),
+      }),
     ]);
     ctx = { config, db: database.db, dbKind: database.kind, registry };
     seed = await seedDatabase(ctx, i18n);
@@ -58,7 +64,8 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     throw error;
   }
 
-  const app = Fastify({ logger, bodyLimit: ONE_MEBIBYTE, trustProxy: true });
+  const trustProxy: FastifyServerOptions['trustProxy'] = config.trustProxy;
+  const app = Fastify({ logger, bodyLimit: ONE_MEBIBYTE, trustProxy });
   app.decorate('ctx', ctx);
   app.decorate('i18n', i18n);
   // The route table, for the permission matrix test and the API documentation.
@@ -81,6 +88,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(rbacRoutes);
   await app.register(dictRoutes);
   await app.register(docsRoutes);
+  await app.register(portalRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

@@ -13,6 +13,11 @@ export const ERRORS = {
   badCredentials: { status: 400, key: 'badCredentials' },
   accountDisabled: { status: 400, key: 'accountDisabled' },
   unsupportedGrant: { status: 400, key: 'unsupportedGrant' },
+  invalidGrant: { status: 400, key: 'invalidGrant' },
+  captchaInvalid: { status: 400, key: 'captchaInvalid' },
+  smsCodeInvalid: { status: 400, key: 'smsCodeInvalid' },
+  resetCodeInvalid: { status: 400, key: 'resetCodeInvalid' },
+  mobileNotRegistered: { status: 400, key: 'mobileNotRegistered' },
   invalidClient: { status: 401, key: 'invalidClient' },
   invalidToken: { status: 401, key: 'invalidToken' },
   forbidden: { status: 403, key: 'forbidden' },
@@ -25,6 +30,9 @@ export const ERRORS = {
   tooLarge: { status: 413, key: 'tooLarge' },
   unsupportedMediaType: { status: 415, key: 'unsupportedMediaType' },
   rateLimited: { status: 429, key: 'rateLimited' },
+  accountLocked: { status: 429, key: 'accountLocked' },
+  smsTooSoon: { status: 429, key: 'smsTooSoon' },
+  smsDailyLimit: { status: 429, key: 'smsDailyLimit' },
   internal: { status: 500, key: 'internal' },
 } as const;
 

@@ -2,15 +2,13 @@ import i18next, { type i18n } from 'i18next';
 import en from '../../locales/en.json';
 import tw from '../../locales/tw.json';
 import zh from '../../locales/zh.json';
+import { readCookie, writeCookie } from './session.js';
 
 export const LANGUAGES = ['zh', 'tw', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-function readCookie(name: string): string | undefined {
-  const prefix = `${name}=`;
-  const found = document.cookie.split('; ').find((part) => part.startsWith(prefix));
-  return found ? decodeURIComponent(found.slice(prefix.length)) : undefined;
-}
+/** The cookie both front-ends (and the API, for its messages) read the language from (SPEC §9). */
+export const LANGUAGE_COOKIE = 'language';
 
 /** tw for zh-TW/zh-HK/tw, zh for other Chinese, en for English (SPEC §4: substring match). */
 export function matchLanguage(value: string | undefined): Language | undefined {
@@ -23,10 +21,22 @@ export function matchLanguage(value: string | undefined): Language | undefined {
 }
 
 /** The language cookie, else (when asked) the browser's language, else the fallback. */
-export function detectLanguage(fallback: Language, useBrowserLanguage: boolean): Language {
+export function detectLanguage(
+  fallback: Language,
+  useBrowserLanguage: boolean,
+  browserLanguage?: string,
+): Language {
+  const browser = browserLanguage ?? (typeof navigator === 'undefined' ? undefined : navigator.language);
   return (
-    matchLanguage(readCookie('language')) ?? (useBrowserLanguage ? matchLanguage(navigator.language) : undefined) ?? fallback
+    matchLanguage(readCookie(LANGUAGE_COOKIE)) ??
+    (useBrowserLanguage ? matchLanguage(browser) : undefined) ??
+    fallback
   );
+}
+
+/** Remembers the chosen language for both front-ends and the API. */
+export function saveLanguage(language: Language): void {
+  writeCookie(LANGUAGE_COOKIE, language, 365);
 }
 
 export function createI18n(language: Language): i18n {

@@ -14,7 +14,11 @@ import { realSources } from './fixtures.js';
 
 const EXPECTED = [
   'appclient',
+  'homepicture',
+  'idleequipment',
+  'notice',
   'notification',
+  'purchase',
   'sysdict',
   'sysmenu',
   'sysorg',
@@ -32,7 +36,7 @@ describe('the real schemas in schemas/', () => {
   const sources = realSources();
   const entities = compileEntities(sources);
 
-  it('are the 13 entities of the design', () => {
+  it('are the 13 admin entities of the design and the 4 portal content entities', () => {
     expect(sources.map((s) => s.name)).toEqual(EXPECTED);
     expect(entities.map((e) => e.name)).toEqual(EXPECTED);
   });

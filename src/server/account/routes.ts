@@ -7,11 +7,13 @@ import { AppError } from '../errors.js';
 import { ok, queryOf, requireAuth } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { currentAuthority } from './authority.js';
+import { identityRoutes } from './identity.js';
 
 const SELF = { config: { isSelfService: true } };
 
 /** Account endpoints every signed-in user needs for themselves (SPEC §7 "Sign-in and account"). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(identityRoutes);
   app.post('/api/account/sysuserdetail/queryCurrentAuthority', SELF, async (request) => {
     const auth = requireAuth(request);
     const raw = queryOf(request).parentId;

@@ -2,9 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { ok, queryOf, requireAuth } from '../http.js';
-import { translatorFor } from '../i18n/index.js';
+import { checkCode, consumeCode } from '../account/codes.js';
+import type { Db } from '../db/database.js';
+import { translatorFor, type Translate } from '../i18n/index.js';
+import { ONE_MINUTE_MS, registerRateLimit, signInGuard } from './guard.js';
 import { verifySecret } from './passwords.js';
-import { createSession, revokeSession } from './session.js';
+import { createSession, hashToken, revokeSession } from './session.js';
 import { currentUser, loadUserRoles } from './users.js';
 
 interface ClientRow {
@@ -59,43 +62,48 @@ async function authenticateClient(
   return client;
 }
 
+const GRANTS = ['password', 'mobile', 'refresh_token'] as const;
+type Grant = (typeof GRANTS)[number];
+
+const isGrant = (value: string): value is Grant => (GRANTS as readonly string[]).includes(value);
+
+interface SignedInUser {
+  id: number;
+  username: string;
+  status: string | null;
+}
+
+const DEFAULT_TOKEN_SECONDS = 7200;
+const DEFAULT_REFRESH_SECONDS = 2_592_000;
+
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/api/uaa/oauth/token', { config: { isPublic: true } }, async (request) => {
-    const params = tokenParams(request);
-    const t = translatorFor(request);
-    const client = await authenticateClient(app, request, params);
-    const grant = params.grant_type ?? '';
-    if (!(client.auth_type ?? []).includes(grant) || grant !== 'password') {
-      throw new AppError('unsupportedGrant', { grant }, [
-        { field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) },
-      ]);
-    }
-    const tenantCode = (params.tenantCode ?? '').trim() || app.ctx.config.defaultTenant;
-    const username = (params.username ?? '').trim();
-    const password = params.password ?? '';
-    const missing = [
-      ...(username ? [] : [{ field: '/username', message: t('validation.required') }]),
-      ...(password ? [] : [{ field: '/password', message: t('validation.required') }]),
-    ];
-    if (missing.length > 0) throw new AppError('validation', {}, missing);
-    const found = await sql<{ id: number; username: string; password: string | null; status: string | null }>`
-      select id, username, password, status from sys_user where tenant_code = ${tenantCode} and username = ${username}`.execute(
-      app.ctx.db,
-    );
-    const user = found.rows[0];
-    const isValid = await verifySecret(password, user?.password);
-    if (!user || !isValid) throw new AppError('badCredentials');
+  const { db, config } = app.ctx;
+  await registerRateLimit(app);
+  const guard = signInGuard(db, {
+    maxFailures: config.abuse.signInMaxFailures,
+    lockMinutes: config.abuse.signInLockMinutes,
+  });
+
+  /** Opens a session of the client for a user whose credentials were just proven. */
+  const issue = async (
+    trx: Db,
+    request: FastifyRequest,
+    client: ClientRow,
+    tenantCode: string,
+    user: SignedInUser,
+    scope: string | null,
+  ): Promise<Record<string, unknown>> => {
     if (user.status !== '1') throw new AppError('accountDisabled');
-    const roles = await loadUserRoles(app.ctx.db, user.id);
-    const tokens = await createSession(app.ctx.db, {
+    const roles = await loadUserRoles(trx, user.id);
+    const tokens = await createSession(trx, {
       tenantCode,
       userId: user.id,
       username: user.username,
       roles,
       clientCode: client.client_code,
-      scope: params.scope ?? client.auth_scope,
-      tokenSeconds: client.token_seconds ?? 7200,
-      refreshSeconds: client.refresh_seconds ?? 2_592_000,
+      scope,
+      tokenSeconds: client.token_seconds ?? DEFAULT_TOKEN_SECONDS,
+      refreshSeconds: client.refresh_seconds ?? DEFAULT_REFRESH_SECONDS,
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? null,
     });
@@ -106,16 +114,135 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       token_type: 'bearer',
       refresh_token: tokens.refreshToken,
       expires_in: tokens.expiresIn,
-      scope: params.scope ?? client.auth_scope ?? '',
+      scope: scope ?? '',
     };
+  };
+
+  const required = (t: Translate, values: Record<string, string>): void => {
+    const missing = Object.entries(values)
+      .filter(([, value]) => value === '')
+      .map(([name]) => ({ field: `/${name}`, message: t('validation.required') }));
+    if (missing.length > 0) throw new AppError('validation', {}, missing);
+  };
+
+  /** grant_type=password: user name and password (SPEC §5: the password is not trimmed). */
+  const passwordGrant = async (
+    request: FastifyRequest,
+    client: ClientRow,
+    params: Record<string, string>,
+    tenantCode: string,
+  ): Promise<Record<string, unknown>> => {
+    const t = translatorFor(request);
+    const username = (params.username ?? '').trim();
+    const password = params.password ?? '';
+    required(t, { username, password });
+    await guard.assertNotLocked(tenantCode, username);
+    const found = await sql<SignedInUser & { password: string | null }>`
+      select id, username, password, status from sys_user where tenant_code = ${tenantCode} and username = ${username}`.execute(
+      db,
+    );
+    const user = found.rows[0];
+    if (!user || !(await verifySecret(password, user.password))) {
+      await guard.recordFailure(tenantCode, username);
+      throw new AppError('badCredentials');
+    }
+    await guard.reset(tenantCode, username);
+    return issue(db, request, client, tenantCode, user, params.scope ?? client.auth_scope);
+  };
+
+  /** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (SPEC §5). */
+  const mobileGrant = async (
+    request: FastifyRequest,
+    client: ClientRow,
+    params: Record<string, string>,
+    tenantCode: string,
+  ): Promise<Record<string, unknown>> => {
+    const t = translatorFor(request);
+    const mobile = (params.mobile ?? '').trim();
+    const smsCaptcha = (params.smsCaptcha ?? '').trim();
+    required(t, { mobile, smsCaptcha });
+    const found = await sql<SignedInUser>`select id, username, status from sys_user
+      where tenant_code = ${tenantCode} and mobile = ${mobile}`.execute(db);
+    const user = found.rows[0];
+    if (user) await guard.assertNotLocked(tenantCode, user.username);
+    const code = await checkCode(db, { tenantCode, purpose: 'sms', target: mobile, code: smsCaptcha });
+    const wrongCode = (): AppError =>
+      new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
+    if (!code) {
+      if (user) await guard.recordFailure(tenantCode, user.username);
+      throw wrongCode();
+    }
+    if (!user) {
+      throw new AppError('mobileNotRegistered', {}, [
+        { field: '/mobile', message: t('errors.mobileNotRegistered') },
+      ]);
+    }
+    const answer = await db.transaction().execute(async (trx) => {
+      if (!(await consumeCode(trx, code.id))) throw wrongCode();
+      return issue(trx, request, client, tenantCode, user, params.scope ?? client.auth_scope);
+    });
+    await guard.reset(tenantCode, user.username);
+    return answer;
+  };
+
+  /**
+   * grant_type=refresh_token: rotates the session. The old access and refresh tokens stop
+   * working and a new pair is issued; a refresh token is good once, for its client only.
+   */
+  const refreshGrant = async (
+    request: FastifyRequest,
+    client: ClientRow,
+    params: Record<string, string>,
+  ): Promise<Record<string, unknown>> => {
+    const t = translatorFor(request);
+    const refreshToken = (params.refresh_token ?? '').trim();
+    required(t, { refresh_token: refreshToken });
+    const invalid = (): AppError =>
+      new AppError('invalidGrant', {}, [{ field: '/refresh_token', message: t('errors.invalidGrant') }]);
+    return db.transaction().execute(async (trx) => {
+      const revoked = await sql<{ user_id: number; tenant_code: string; scope: string | null }>`
+        update sys_session set revoked_at = now()
+        where refresh_hash = ${hashToken(refreshToken)} and client_code = ${client.client_code}
+          and revoked_at is null and refresh_expires_at > now()
+        returning user_id, tenant_code, scope`.execute(trx);
+      const session = revoked.rows[0];
+      if (!session) throw invalid();
+      const found = await sql<SignedInUser>`select id, username, status from sys_user
+        where id = ${session.user_id} and tenant_code = ${session.tenant_code}`.execute(trx);
+      const user = found.rows[0];
+      if (!user) throw invalid();
+      return issue(trx, request, client, session.tenant_code, user, session.scope);
+    });
+  };
+
+  const tokenLimit = { max: config.abuse.tokenPerMinute, timeWindow: ONE_MINUTE_MS };
+  app.post('/api/uaa/oauth/token', { config: { isPublic: true, rateLimit: tokenLimit } }, async (request) => {
+    const params = tokenParams(request);
+    const t = translatorFor(request);
+    const client = await authenticateClient(app, request, params);
+    const grant = (params.grant_type ?? '').trim();
+    if (!isGrant(grant) || !(client.auth_type ?? []).includes(grant)) {
+      throw new AppError('unsupportedGrant', { grant }, [
+        { field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) },
+      ]);
+    }
+    const tenantCode = (params.tenantCode ?? '').trim() || config.defaultTenant;
+    switch (grant) {
+      case 'password':
+        return passwordGrant(request, client, params, tenantCode);
+      case 'mobile':
+        return mobileGrant(request, client, params, tenantCode);
+      case 'refresh_token':
+        return refreshGrant(request, client, params);
+    }
   });
 
-  app.post('/api/uaa/oauth/logout', async (request) => {
+  app.post('/api/uaa/oauth/logout', { config: { isSelfService: true } }, async (request) => {
     await revokeSession(app.ctx.db, requireAuth(request).sessionId);
     return ok(null);
   });
 
-  app.get('/api/uaa/users/getSysUser', async (request) => {
+  app.get('/api/uaa/users/getSysUser', { config: { isSelfService: true } }, async (request) => {
     const auth = requireAuth(request);
     return ok(await currentUser(app.ctx.db, auth));
   });

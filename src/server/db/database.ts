@@ -36,8 +36,31 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       }) as typeof pg.types.getTypeParser,
     };
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, types: typeParsers });
+    // pool.end() resolves before its connections have closed; close() waits for them, so that
+    // whoever drops or restarts the database next does not cut live connections.
+    const closing = new Set<Promise<void>>();
+    pool.on('remove', (client) => {
+      if ((client as { _ended?: boolean })._ended === true) return;
+      // A connection that never says goodbye must not hold shutdown forever.
+      closing.add(
+        new Promise((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          client.once('end', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+      );
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      close: async () => {
+        await db.destroy();
+        await Promise.all(closing);
+      },
+    };
   }
   const inMemory = config.dataDir === ':memory:';
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });

@@ -6,6 +6,7 @@ import params from './data/params.json' with { type: 'json' };
 import regions from './data/regions.json' with { type: 'json' };
 import roles from './data/roles.json' with { type: 'json' };
 import { insertRecords } from '../../crud/bulk.js';
+import { seedPortalContent } from './portal.js';
 import type { Actor } from '../../crud/sql.js';
 import type { AppContext } from '../../context.js';
 import type { I18n } from '../../i18n/index.js';
@@ -36,7 +37,13 @@ interface ParamRow {
 }
 
 // Imported, not read from disk, so that the data travels inside a bundled server.
-const SEED_DATA = { 'dicts.json': dicts, 'menus.json': menus, 'params.json': params, 'regions.json': regions, 'roles.json': roles };
+const SEED_DATA = {
+  'dicts.json': dicts,
+  'menus.json': menus,
+  'params.json': params,
+  'regions.json': regions,
+  'roles.json': roles,
+};
 
 function data<T>(file: keyof typeof SEED_DATA): T {
   return SEED_DATA[file] as T;
@@ -53,7 +60,14 @@ export interface SeedResult {
 
 const DEFAULT_BUTTONS = ['add', 'update', 'delete', 'export'];
 
-async function insertMenus(ctx: AppContext, trx: AppContext['db'], actor: Actor, i18n: I18n, nodes: MenuNode[], parent: number): Promise<void> {
+async function insertMenus(
+  ctx: AppContext,
+  trx: AppContext['db'],
+  actor: Actor,
+  i18n: I18n,
+  nodes: MenuNode[],
+  parent: number,
+): Promise<void> {
   const menu = ctx.registry.require('sysmenu');
   for (const node of nodes) {
     const [id] = await insertRecords(trx, ctx.registry, menu, actor, [
@@ -86,13 +100,22 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
     const zh = (key: string): string => i18n.t(SEED_LANGUAGE, key);
 
     await insertRecords(trx, registry, tenant, actor, [
-      { tenantCode: config.defaultTenant, tenantName: zh('seed.defaultTenantName'), tenantContact: zh('seed.operatorName') },
+      {
+        tenantCode: config.defaultTenant,
+        tenantName: zh('seed.defaultTenantName'),
+        tenantContact: zh('seed.operatorName'),
+      },
     ]);
 
     const dict = registry.require('sysdict');
     for (const [index, type] of data<DictType[]>('dicts.json').entries()) {
       const [groupId] = await insertRecords(trx, registry, dict, actor, [
-        { dictType: type.type, dictName: zh(`dicts.${type.type}._`), dictSequence: (index + 1) * 10, dictParent: 0 },
+        {
+          dictType: type.type,
+          dictName: zh(`dicts.${type.type}._`),
+          dictSequence: (index + 1) * 10,
+          dictParent: 0,
+        },
       ]);
       await insertRecords(
         trx,
@@ -128,12 +151,22 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
       registry,
       registry.require('sysrole'),
       actor,
-      roleCodes.map((code) => ({ roleCode: code, roleName: zh(`roles.${code}.name`), roleDescription: zh(`roles.${code}.description`) })),
+      roleCodes.map((code) => ({
+        roleCode: code,
+        roleName: zh(`roles.${code}.name`),
+        roleDescription: zh(`roles.${code}.description`),
+      })),
     );
     const adminRoleId = roleIds[roleCodes.indexOf('ROLE_ADMIN')];
 
     const [orgId] = await insertRecords(trx, registry, registry.require('sysorg'), actor, [
-      { orgName: zh('seed.operatorName'), orgType: 'company', orgDescription: zh('seed.operatorDescription'), orgSequence: 10, orgParent: 0 },
+      {
+        orgName: zh('seed.operatorName'),
+        orgType: 'company',
+        orgDescription: zh('seed.operatorDescription'),
+        orgSequence: 10,
+        orgParent: 0,
+      },
     ]);
 
     const generatedAdminPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
@@ -160,7 +193,11 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
       registry,
       registry.require('sysparam'),
       actor,
-      data<ParamRow[]>('params.json').map((param) => ({ paramKey: param.key, paramName: zh(`params.${param.key}`), paramValue: param.value })),
+      data<ParamRow[]>('params.json').map((param) => ({
+        paramKey: param.key,
+        paramName: zh(`params.${param.key}`),
+        paramValue: param.value,
+      })),
     );
 
     await insertRecords(trx, registry, registry.require('appclient'), actor, [
@@ -173,6 +210,7 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
         clientDescription: zh('seed.browserClient'),
       },
     ]);
+    await seedPortalContent(ctx, trx, actor);
     return generatedAdminPassword ? { isFirstStart: true, generatedAdminPassword } : { isFirstStart: true };
   });
 }
@@ -186,11 +224,15 @@ export async function syncEntityMenus(ctx: AppContext, i18n: I18n): Promise<void
   const actor: Actor = { userId: null, username: 'system', tenantCode: ctx.config.defaultTenant };
   await ctx.db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(7243003)`.execute(trx);
-    const rows = await sql<{ id: number; code: string }>`select id, menu_code as code from ${sql.table(menu.table)}`.execute(trx);
+    const rows = await sql<{
+      id: number;
+      code: string;
+    }>`select id, menu_code as code from ${sql.table(menu.table)}`.execute(trx);
     const idByCode = new Map(rows.rows.map((row) => [row.code, row.id]));
     for (const entity of ctx.registry.all) {
       if (!entity.menu || idByCode.has(entity.name)) continue;
-      const name = i18n.find(SEED_LANGUAGE, [`menus.${entity.name}`, `entities.${entity.name}.title`]) ?? entity.title;
+      const name =
+        i18n.find(SEED_LANGUAGE, [`menus.${entity.name}`, `entities.${entity.name}.title`]) ?? entity.title;
       const [id] = await insertRecords(trx, ctx.registry, menu, actor, [
         {
           menuCode: entity.name,

@@ -1,0 +1,230 @@
+import { Authenticated, Refine, type NotificationProvider } from '@refinedev/core';
+import routerProvider from '@refinedev/react-router';
+import { App as AntdApp, ConfigProvider, message, Spin, theme as antdTheme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import zhTW from 'antd/locale/zh_TW';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { configureHttp, TOAST_MS } from '../web/http.js';
+import { hasToken, portalHome } from '../web/session.js';
+import { i18nProvider, t, useT } from './i18n.js';
+import { Layout } from './layout/Layout.js';
+import { RouteLoading } from './layout/RouteLoading.js';
+import { MenuProvider } from './layout/MenuProvider.js';
+import { antdSize } from './lib/settings.js';
+import { AuthRedirect } from './pages/AuthRedirect.js';
+import { MenuPage } from './pages/MenuPage.js';
+import { RedirectPage } from './pages/Redirect.js';
+import { createAuthProvider } from './providers/auth.js';
+import { dataProvider } from './providers/data.js';
+import { useApp } from './store.js';
+
+const Login = lazy(() => import('./pages/Login.js'));
+const ErrorPage = lazy(() => import('./pages/ErrorPage.js'));
+
+const ANTD_LOCALES = { zh: zhCN, tw: zhTW, en: enUS } as const;
+
+let isLeaving = false;
+
+/** Paths outside the back-office (the portal, /502) are full navigations. */
+function leave(url: string): void {
+  // No client-side redirect may follow: it would cancel the page load under way.
+  isLeaving = true;
+  window.location.assign(url);
+}
+
+/** Wires the HTTP client's §8 reactions to antd (inside AntdApp for the theme) and the router. */
+function HttpBridge() {
+  const { message, modal } = AntdApp.useApp();
+  const navigate = useNavigate();
+  useEffect(() => {
+    configureHttp({
+      // Keyed by its text: the same failure from several calls at once shows once.
+      toast: (text) => void message.error({ content: text, key: text, duration: TOAST_MS / 1000 }),
+      confirmRelogin: () =>
+        new Promise<boolean>((resolve) => {
+          modal.confirm({
+            title: t('errors.reloginTitle'),
+            content: t('errors.reloginText'),
+            okText: t('errors.relogin'),
+            cancelText: t('admin.common.cancel'),
+            onOk: () => resolve(true),
+            onCancel: () => resolve(false),
+          });
+        }),
+      navigate: (path) => {
+        if (path.startsWith('/admin/')) navigate(path.slice('/admin'.length));
+        else leave(path);
+      },
+      reload: () => window.location.reload(),
+      t: (key) => t(key),
+      homePath: () => portalHome(),
+    });
+  }, [message, modal, navigate]);
+  return null;
+}
+
+/**
+ * Refine's notifications through antd, without error toasts: the HTTP client already shows every
+ * failure once (SPEC §8). (Not @refinedev/antd's provider: importing it pulls its whole UI kit,
+ * markdown renderer included, into the first load.)
+ */
+function useNotifications(): NotificationProvider {
+  const { notification } = AntdApp.useApp();
+  return useMemo(
+    () => ({
+      open: ({ key, message: title, description, type }) => {
+        if (type === 'error') return;
+        notification.open({
+          key,
+          message: title,
+          description,
+          type: type === 'success' ? 'success' : 'info',
+        });
+      },
+      close: (key) => notification.destroy(key),
+    }),
+    [notification],
+  );
+}
+
+/** Anonymous visitors go to the sign-in page, keeping the wanted path (SPEC §2.1). */
+function ToLogin() {
+  const location = useLocation();
+  if (isLeaving) return null;
+  const wanted = `${location.pathname}${location.search}`;
+  return <Navigate to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
+}
+
+/** Signed-in users who open /login go to the workbench. */
+function GuestOnly({ children }: { children: ReactNode }) {
+  return hasToken() ? <Navigate to="/workbench" replace /> : <>{children}</>;
+}
+
+function Leave({ to }: { to: string }) {
+  useEffect(() => leave(to), [to]);
+  return null;
+}
+
+function FullPageSpin() {
+  return (
+    <div className="admin-full-spin">
+      <Spin size="large" />
+    </div>
+  );
+}
+
+function RefineApp() {
+  const app = useApp();
+  const location = useLocation();
+  const notificationProvider = useNotifications();
+  const authProvider = useMemo(
+    () =>
+      createAuthProvider({
+        t: (key) => t(key),
+        notify: (text) => void message.error(text, TOAST_MS / 1000),
+        leave,
+        currentPath: () => `${window.location.pathname.replace(/^\/admin/, '')}${window.location.search}`,
+        onLogout: () => app.setTags(() => ({ visited: [], cached: [] })),
+      }),
+    // The provider is created once; app.setTags is stable.
+    [app.setTags],
+  );
+  useT();
+
+  return (
+    <Refine
+      routerProvider={routerProvider}
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      notificationProvider={notificationProvider}
+      options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}
+    >
+      <HttpBridge />
+      <Suspense fallback={<RouteLoading />}>
+        <Routes location={location}>
+          <Route
+            path="/login"
+            element={
+              <GuestOnly>
+                <Login />
+              </GuestOnly>
+            }
+          />
+          <Route path="/auth-redirect" element={<AuthRedirect />} />
+          <Route path="/register" element={<Leave to="/register" />} />
+          <Route path="/forgotpassword" element={<Leave to="/forgetPwd" />} />
+          <Route path="/401" element={<ErrorPage status={401} />} />
+          <Route path="/404" element={<ErrorPage status={404} />} />
+          <Route
+            element={
+              <Authenticated key="admin" fallback={<ToLogin />} loading={<FullPageSpin />}>
+                <MenuProvider>
+                  <Layout />
+                </MenuProvider>
+              </Authenticated>
+            }
+          >
+            <Route index element={<Navigate to="/workbench" replace />} />
+            <Route path="/redirect/*" element={<RedirectPage />} />
+            {/* Server-driven routes, with the 404 fallback once the menus are known: last. */}
+            <Route path="*" element={<MenuPage />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </Refine>
+  );
+}
+
+/** SPEC §8: in production, client errors (error, where, current URL) go to the error log. */
+function useClientErrorLog(): void {
+  const { addErrorLog } = useApp();
+  useEffect(() => {
+    if (!import.meta.env.PROD) return;
+    const onError = (event: ErrorEvent): void =>
+      addErrorLog({
+        message: event.message,
+        info: `${event.filename}:${event.lineno}:${event.colno}`,
+        url: window.location.href,
+        stack: event.error instanceof Error ? (event.error.stack ?? '') : '',
+      });
+    const onRejection = (event: PromiseRejectionEvent): void => {
+      const reason: unknown = event.reason;
+      // Failed API calls are already shown to the user by the HTTP client.
+      if (reason instanceof Error && reason.name === 'ApiError') return;
+      addErrorLog({
+        message: reason instanceof Error ? reason.message : String(reason),
+        info: 'unhandledrejection',
+        url: window.location.href,
+        stack: reason instanceof Error ? (reason.stack ?? '') : '',
+      });
+    };
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onRejection);
+    return () => {
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onRejection);
+    };
+  }, [addErrorLog]);
+}
+
+export function AdminApp() {
+  const app = useApp();
+  useClientErrorLog();
+  return (
+    <ConfigProvider
+      locale={ANTD_LOCALES[app.language]}
+      componentSize={antdSize(app.size)}
+      theme={{
+        token: { colorPrimary: app.settings.theme, borderRadius: 4 },
+        algorithm: antdTheme.defaultAlgorithm,
+      }}
+    >
+      <AntdApp className="admin-root" style={{ ['--admin-theme' as string]: app.settings.theme }}>
+        <RefineApp />
+      </AntdApp>
+    </ConfigProvider>
+  );
+}

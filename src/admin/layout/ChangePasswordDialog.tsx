@@ -1,0 +1,98 @@
+import { useGetIdentity } from '@refinedev/core';
+import { App, Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { ApiError, http, type Envelope } from '../../web/http.js';
+import { useT } from '../i18n.js';
+import type { SysUser } from '../providers/auth.js';
+
+interface PasswordForm {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+export const PASSWORD_MAX_LENGTH = 31;
+const NOTICE_SECONDS = 2;
+
+/**
+ * SPEC §5, §7: old, new and confirm required, at most 31 characters, new and confirm equal;
+ * PUT /api/account/sysuserdetail/updatePassword (query password, newPassword, id); a message
+ * equal to success closes with a 2 s success notice, anything else is a 2 s warning.
+ */
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordForm>();
+  const [isSaving, setSaving] = useState(false);
+  const { data: user } = useGetIdentity<SysUser>();
+
+  const submit = async (): Promise<void> => {
+    const values = await form.validateFields();
+    if (values.newPassword !== values.confirmPassword) {
+      void message.warning(t('admin.password.inconsistent'), NOTICE_SECONDS);
+      return;
+    }
+    setSaving(true);
+    try {
+      const response = await http.put<Envelope>('/api/account/sysuserdetail/updatePassword', undefined, {
+        params: { password: values.oldPassword, newPassword: values.newPassword, id: user?.id },
+        silent: true,
+      });
+      if (response.data.message === 'success') {
+        void message.success(t('admin.password.changed'), NOTICE_SECONDS);
+        form.resetFields();
+        onClose();
+      } else {
+        void message.warning(response.data.message ?? t('errors.generic'), NOTICE_SECONDS);
+      }
+    } catch (error) {
+      // A field error (the current password is wrong) says more than the envelope's message.
+      const detail = error instanceof ApiError ? error.errors.map((item) => item.message).join('; ') : '';
+      void message.warning(
+        detail || (error instanceof Error ? error.message : String(error)),
+        NOTICE_SECONDS,
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const required = (key: string) => [{ required: true, message: t(key) }];
+  return (
+    <Modal
+      title={t('admin.password.title')}
+      open={open}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      confirmLoading={isSaving}
+      okText={t('admin.common.confirm')}
+      cancelText={t('admin.common.cancel')}
+      destroyOnHidden
+      width={440}
+    >
+      <Form form={form} layout="vertical" preserve={false} data-testid="change-password-form">
+        <Form.Item
+          name="oldPassword"
+          label={t('admin.password.old')}
+          rules={required('admin.password.oldRequired')}
+        >
+          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          name="newPassword"
+          label={t('admin.password.new')}
+          rules={required('admin.password.newRequired')}
+        >
+          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirmPassword"
+          label={t('admin.password.confirm')}
+          rules={required('admin.password.confirmRequired')}
+        >
+          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

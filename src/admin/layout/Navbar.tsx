@@ -1,0 +1,219 @@
+import {
+  BugOutlined,
+  CaretDownOutlined,
+  CaretUpOutlined,
+  CompressOutlined,
+  ExpandOutlined,
+  FontSizeOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  TranslationOutlined,
+} from '@ant-design/icons';
+import { useGetIdentity, useLogout } from '@refinedev/core';
+import { App, Badge, Breadcrumb, Dropdown, Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { LANGUAGES, type Language } from '../../web/i18n.js';
+import { routeTitle, useT } from '../i18n.js';
+import { breadcrumbs, findPage, flatten } from '../lib/menus.js';
+import { SIZES, type Size } from '../lib/settings.js';
+import type { SysUser } from '../providers/auth.js';
+import { useApp } from '../store.js';
+import { DEFAULT_AVATAR } from './Logo.js';
+import { useMenus } from './MenuProvider.js';
+import { MenuSearch } from './MenuSearch.js';
+
+function BreadcrumbBar() {
+  const { routes } = useMenus();
+  const location = useLocation();
+  useT();
+  const crumbs = breadcrumbs(routes, location.pathname);
+  const all = flatten(routes);
+  const title = (code: string): string => {
+    const route = all.find((item) => item.code === code);
+    return route ? routeTitle(route) : routeTitle({ code, name: code });
+  };
+  return (
+    <Breadcrumb
+      className="admin-breadcrumb"
+      items={crumbs.map((crumb) => ({
+        key: crumb.path,
+        title: crumb.isLink ? (
+          <Link to={crumb.path}>{title(crumb.code)}</Link>
+        ) : (
+          <span>{title(crumb.code)}</span>
+        ),
+      }))}
+    />
+  );
+}
+
+function useFullscreen(): [boolean, () => void] {
+  const { message } = App.useApp();
+  const t = useT();
+  const [isFull, setFull] = useState(false);
+  useEffect(() => {
+    const onChange = (): void => setFull(document.fullscreenElement !== null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const toggle = (): void => {
+    if (!document.fullscreenEnabled) {
+      void message.warning(t('admin.navbar.fullscreenUnsupported'));
+      return;
+    }
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen();
+  };
+  return [isFull, toggle];
+}
+
+const LANGUAGE_NAMES: Record<Language, string> = { zh: '简体中文', tw: '繁體中文', en: 'English' };
+
+export interface NavbarProps {
+  onChangePassword(): void;
+  onShowErrorLog(): void;
+}
+
+/** SPEC §2.4 top bar. */
+export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
+  const app = useApp();
+  const t = useT();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { routes, topMenu, setTopMenu } = useMenus();
+  const { data: user } = useGetIdentity<SysUser>();
+  const { mutate: logout } = useLogout();
+  const [isFull, toggleFullscreen] = useFullscreen();
+  const [isUserMenuOpen, setUserMenuOpen] = useState(false);
+  const [avatar, setAvatar] = useState<string>(DEFAULT_AVATAR);
+
+  useEffect(() => setAvatar(user?.avatar || DEFAULT_AVATAR), [user?.avatar]);
+
+  const groups = routes.filter((route) => route.children.length > 0);
+  const isMobile = app.device === 'mobile';
+
+  const changeSize = (size: Size): void => {
+    app.setSize(size);
+    void message.success(t('admin.navbar.sizeChanged'));
+    // SPEC §4: the current view reloads through /redirect.
+    navigate(`/redirect${location.pathname}${location.search}`, { replace: true });
+  };
+
+  const changeLanguage = (language: Language): void => {
+    void app.setLanguage(language).then(() => message.success(t('admin.navbar.languageChanged')));
+  };
+
+  return (
+    <div className="admin-navbar">
+      <span
+        className="admin-hamburger admin-navbar-icon"
+        role="button"
+        aria-label={t('admin.navbar.toggleSidebar')}
+        data-testid="hamburger"
+        onClick={app.toggleSidebar}
+      >
+        {app.isSidebarOpened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+      </span>
+      <BreadcrumbBar />
+      <div className="admin-navbar-right">
+        {!isMobile && groups.length > 1 && (
+          <Select
+            size="small"
+            className="admin-menu-switch"
+            value={topMenu ?? ''}
+            onChange={(value: string) => setTopMenu(value || undefined)}
+            popupMatchSelectWidth={false}
+            options={[
+              { value: '', label: t('admin.navbar.allMenus') },
+              ...groups.map((route) => ({ value: route.code, label: routeTitle(route) })),
+            ]}
+            aria-label={t('admin.navbar.menuSwitch')}
+          />
+        )}
+        <MenuSearch />
+        {app.errorLog.length > 0 && (
+          <Badge count={app.errorLog.length} size="small" offset={[-4, 4]}>
+            <BugOutlined
+              className="admin-navbar-icon admin-bug"
+              title={t('admin.errorLog.title')}
+              onClick={onShowErrorLog}
+            />
+          </Badge>
+        )}
+        {!isMobile && (
+          <span className="admin-navbar-icon" title={t('admin.navbar.fullscreen')} onClick={toggleFullscreen}>
+            {isFull ? <CompressOutlined /> : <ExpandOutlined />}
+          </span>
+        )}
+        {!isMobile && (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              selectable: true,
+              selectedKeys: [app.size],
+              items: SIZES.map((size) => ({ key: size, label: t(`admin.size.${size}`) })),
+              onClick: ({ key }) => changeSize(key as Size),
+            }}
+          >
+            <span className="admin-navbar-icon" title={t('admin.navbar.size')} data-testid="size-select">
+              <FontSizeOutlined />
+            </span>
+          </Dropdown>
+        )}
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            selectable: true,
+            selectedKeys: [app.language],
+            items: LANGUAGES.map((language) => ({ key: language, label: LANGUAGE_NAMES[language] })),
+            onClick: ({ key }) => changeLanguage(key as Language),
+          }}
+        >
+          <span
+            className="admin-navbar-icon"
+            title={t('admin.navbar.language')}
+            data-testid="language-select"
+          >
+            <TranslationOutlined />
+          </span>
+        </Dropdown>
+        <Dropdown
+          trigger={['click']}
+          onOpenChange={setUserMenuOpen}
+          menu={{
+            items: [
+              { key: 'profile', label: t('admin.navbar.profile') },
+              { key: 'password', label: t('admin.navbar.changePassword') },
+              { key: 'home', label: t('admin.navbar.home') },
+              { type: 'divider' },
+              { key: 'logout', label: t('admin.navbar.logout'), danger: true },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'profile') navigate('/profile/index');
+              if (key === 'password') onChangePassword();
+              if (key === 'home') navigate('/workbench');
+              if (key === 'logout') logout();
+            },
+          }}
+        >
+          <span className={`admin-avatar${isUserMenuOpen ? ' is-open' : ''}`} data-testid="avatar-menu">
+            <img src={avatar} alt="" onError={() => setAvatar(DEFAULT_AVATAR)} />
+            {!isMobile && <span className="admin-username">{user?.nickname || user?.username}</span>}
+            {isUserMenuOpen ? <CaretUpOutlined /> : <CaretDownOutlined />}
+          </span>
+        </Dropdown>
+      </div>
+    </div>
+  );
+}
+
+/** The title of the current page for the document title and the page header. */
+export function usePageTitle(): string | undefined {
+  const { routes } = useMenus();
+  const location = useLocation();
+  useT();
+  const page = findPage(routes, location.pathname);
+  return page ? routeTitle(page) : undefined;
+}

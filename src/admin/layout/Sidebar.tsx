@@ -1,0 +1,86 @@
+import { Layout, Menu, type MenuProps } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { routeTitle, useT } from '../i18n.js';
+import { activeMenuPath, openGroups, sidebarTree, type AppRoute } from '../lib/menus.js';
+import { SIDEBAR_WIDTH } from '../lib/settings.js';
+import { useApp } from '../store.js';
+import { MenuIcon } from './icons.js';
+import { LogoMark } from './Logo.js';
+import { useMenus } from './MenuProvider.js';
+
+type Item = Required<MenuProps>['items'][number];
+
+function toItems(routes: readonly AppRoute[]): Item[] {
+  return routes.map((route) => ({
+    key: route.path,
+    icon: <MenuIcon name={route.icon} />,
+    label: routeTitle(route),
+    ...(route.children.length > 0 ? { children: toItems(route.children) } : {}),
+  }));
+}
+
+/** SPEC §2.4: permitted routes, 210 px, logo and platform title; collapsible; a drawer on mobile. */
+export function Sidebar() {
+  const { routes, topMenu } = useMenus();
+  const app = useApp();
+  const t = useT();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const isMobile = app.device === 'mobile';
+  const shown = useMemo(() => {
+    const top = topMenu ? routes.find((route) => route.code === topMenu) : undefined;
+    return sidebarTree(top ? top.children : routes);
+  }, [routes, topMenu]);
+  // The language is a dependency: toItems translates the titles.
+  const items = useMemo(() => toItems(shown), [shown, app.language]);
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+
+  useEffect(() => {
+    const groups = openGroups(routes, activeMenuPath(routes, location.pathname));
+    setOpenKeys((keys) => [...new Set([...keys, ...groups])]);
+    // SPEC §4: on mobile the sidebar closes on route change.
+    if (isMobile) app.closeSidebar(false);
+  }, [location.pathname, routes]);
+
+  const onClick: MenuProps['onClick'] = ({ key }) => navigate(String(key));
+  const collapsed = !app.isSidebarOpened;
+
+  return (
+    <>
+      {isMobile && app.isSidebarOpened && (
+        <div className="admin-drawer-mask" onClick={() => app.closeSidebar(false)} />
+      )}
+      <Layout.Sider
+        className={`admin-sider${isMobile ? ' is-mobile' : ''}${app.withoutAnimation ? ' no-animation' : ''}`}
+        width={SIDEBAR_WIDTH}
+        collapsedWidth={isMobile ? 0 : 54}
+        collapsed={collapsed}
+        trigger={null}
+        theme="dark"
+        data-testid="sidebar"
+      >
+        {app.settings.sidebarLogo && (
+          <a
+            className="admin-logo"
+            href="/admin/workbench"
+            onClick={(event) => (event.preventDefault(), navigate('/workbench'))}
+          >
+            <LogoMark size={28} />
+            {!collapsed && <h1>{t('admin.platformTitle')}</h1>}
+          </a>
+        )}
+        <Menu
+          theme="dark"
+          mode="inline"
+          items={items}
+          selectedKeys={[activeMenuPath(routes, location.pathname)]}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
+          onClick={onClick}
+          inlineIndent={20}
+        />
+      </Layout.Sider>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Spin } from 'antd';
+import { lazy } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { routeTitle, useT } from '../i18n.js';
+import { entityOf, findPage, type AppRoute } from '../lib/menus.js';
+import { useMenus } from '../layout/MenuProvider.js';
+
+const Workbench = lazy(() => import('./Workbench.js'));
+const Profile = lazy(() => import('./Profile.js'));
+const EntityTable = lazy(() => import('./EntityTable.js'));
+const Placeholder = lazy(() => import('./Placeholder.js'));
+
+/** Pages that exist whatever the menus say (SPEC §2.3 constant routes). */
+const CONSTANT: Record<string, AppRoute> = {
+  '/workbench': constant('workbench', '/workbench', 'workbench'),
+  '/profile/index': constant('profile', '/profile/index', 'profile'),
+};
+
+function constant(code: string, path: string, component: string): AppRoute {
+  return { code, path, name: code, icon: undefined, component, meta: {}, buttons: [], children: [] };
+}
+
+function Page({ route }: { route: AppRoute }) {
+  const entity = entityOf(route);
+  if (entity) return <EntityTable key={entity} resource={entity} title={routeTitle(route)} />;
+  if (route.component === 'workbench') return <Workbench />;
+  if (route.component === 'profile') return <Profile />;
+  if (route.component === 'mynotification')
+    return <EntityTable resource="notification" title={routeTitle(route)} />;
+  return <Placeholder route={route} />;
+}
+
+/**
+ * Resolves the current path against the server-driven route table. Unknown paths go to /404 only
+ * once the menus have loaded, so a refresh on a server-driven route never lands on 404.
+ */
+export function MenuPage({ path: keptPath }: { path?: string }) {
+  const { routes, isLoading } = useMenus();
+  // A kept-alive page renders its own path, whatever the browser shows now.
+  const splat = useParams()['*'];
+  const path = keptPath ?? `/${splat ?? ''}`;
+  useT();
+  const route = findPage(routes, path) ?? CONSTANT[path];
+  if (route) return <Page route={route} />;
+  if (isLoading) return <Spin className="admin-page-spin" />;
+  return <Navigate to="/404" replace />;
+}

@@ -1,0 +1,177 @@
+import type { AuthProvider } from '@refinedev/core';
+import { ApiError, apiGet, http } from '../../web/http.js';
+import { getRoles, getToken, portalHome, resetToken, setRoles, setToken } from '../../web/session.js';
+
+/** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
+export interface SysUser {
+  id: number;
+  username: string;
+  nickname: string | null;
+  name: string;
+  zname: string;
+  avatar: string | null;
+  mobile: string | null;
+  email: string | null;
+  roles: string[];
+  userType: number;
+  orgName: string;
+  tenantCode: string;
+  currentRole: string | null;
+}
+
+/** SPEC §9: the sign-in client, scope and tenant are fixed. */
+export const SIGN_IN = { clientId: 'browser', scope: 'ui', tenantCode: 'default' } as const;
+
+export type SignInType = 'account' | 'mobile';
+
+export interface SignInForm {
+  type: SignInType;
+  username?: string;
+  password?: string;
+  mobile?: string;
+  smsCaptcha?: string;
+  /** Where to go after signing in (the redirect query). */
+  redirect?: string;
+}
+
+/** The form-urlencoded body of POST /api/uaa/oauth/token (SPEC §5: trims all but the password). */
+export function signInBody(form: SignInForm): URLSearchParams {
+  const body = new URLSearchParams({
+    scope: SIGN_IN.scope,
+    client_id: SIGN_IN.clientId,
+    tenantCode: SIGN_IN.tenantCode.trim(),
+    type: form.type,
+    grant_type: form.type === 'mobile' ? 'mobile' : 'password',
+  });
+  if (form.type === 'mobile') {
+    body.set('mobile', (form.mobile ?? '').trim());
+    body.set('smsCaptcha', (form.smsCaptcha ?? '').trim());
+  } else {
+    body.set('username', (form.username ?? '').trim());
+    body.set('password', form.password ?? '');
+  }
+  return body;
+}
+
+export interface AuthTexts {
+  /** 当前用户未配置角色权限，无法登录 */
+  noRoles: string;
+  /** 验证失败，请重新登录。 */
+  verifyFailed: string;
+  /** 角色必须为非null数组！ */
+  rolesNotArray: string;
+  /** Has Error */
+  hasError: string;
+}
+
+export interface AuthOptions {
+  t: (key: string) => string;
+  /** Shows a message (antd message.error) for failures the HTTP client does not toast. */
+  notify: (message: string) => void;
+  /** Leaves the back-office for the portal (full navigation). */
+  leave: (url: string) => void;
+  /** Current back-office path, for the redirect query. */
+  currentPath: () => string;
+  /** Closes the tags and clears per-user state (SPEC §4 logout). */
+  onLogout: () => void;
+}
+
+let identity: Promise<SysUser> | undefined;
+
+const LEAVE_DELAY_MS = 2000;
+
+/** Loads the current user once per session and checks its roles (SPEC §4, §5). */
+export function loadUser(options: AuthOptions): Promise<SysUser> {
+  identity ??= apiGet<SysUser | undefined>('/api/uaa/users/getSysUser', undefined, { silent: true })
+    .then((user) => {
+      if (!user) throw new Error(options.t('admin.auth.verifyFailed'));
+      if (!Array.isArray(user.roles)) throw new Error(options.t('admin.auth.rolesNotArray'));
+      if (user.roles.length === 0) throw new Error(options.t('admin.auth.noRoles'));
+      setRoles(user.roles);
+      return user;
+    })
+    .catch((error: unknown) => {
+      identity = undefined;
+      throw error;
+    });
+  return identity;
+}
+
+export function forgetUser(): void {
+  identity = undefined;
+}
+
+function messageOf(error: unknown, options: AuthOptions): string {
+  if (error instanceof Error && error.message) return error.message;
+  return options.t('admin.auth.hasError');
+}
+
+export function createAuthProvider(options: AuthOptions): AuthProvider {
+  return {
+    login: async (form: SignInForm) => {
+      try {
+        const response = await http.post<{ access_token?: string; message?: string }>(
+          '/api/uaa/oauth/token',
+          signInBody(form),
+          {
+            headers: {
+              Authorization: `Basic ${btoa(`${SIGN_IN.clientId}:`)}`,
+              'Content-Type': 'application/x-www-form-urlencoded',
+            },
+          },
+        );
+        const token = response.data.access_token;
+        if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
+        forgetUser();
+        setToken(token);
+        await loadUser(options);
+        const redirect = form.redirect && form.redirect.startsWith('/') ? form.redirect : '/workbench';
+        return { success: true, redirectTo: redirect };
+      } catch (error) {
+        // The HTTP client has already toasted server answers; a roles problem is ours to show.
+        if (!(error instanceof ApiError)) {
+          resetToken();
+          options.notify(messageOf(error, options));
+        }
+        return { success: false, error: { name: 'signIn', message: messageOf(error, options) } };
+      }
+    },
+
+    logout: async () => {
+      const path = options.currentPath();
+      if (getToken())
+        await http.post('/api/uaa/oauth/logout', undefined, { silent: true }).catch(() => undefined);
+      resetToken();
+      forgetUser();
+      options.onLogout();
+      // SPEC §2.3: the landing after logout is /{product}?redirect={fullPath}.
+      options.leave(portalHome(`/admin${path}`));
+      return { success: true, redirectTo: undefined };
+    },
+
+    check: async () => {
+      if (!getToken()) return { authenticated: false, redirectTo: '/login' };
+      if (getRoles().length > 0) return { authenticated: true };
+      try {
+        await loadUser(options);
+        return { authenticated: true };
+      } catch (error) {
+        // Empty roles or a failed user-info call: reset the token, say why, go home (SPEC §4, §8).
+        resetToken();
+        if (!(error instanceof ApiError && error.reason === 'invalid_token')) {
+          options.notify(messageOf(error, options));
+          // Let the message be read before leaving for the portal home.
+          setTimeout(() => options.leave(portalHome()), LEAVE_DELAY_MS);
+        }
+        return { authenticated: false, redirectTo: '/login' };
+      }
+    },
+
+    // The HTTP client already handles invalid_token (toast, token reset, home) for every call.
+    onError: async () => ({}),
+
+    getIdentity: async () => (getToken() ? loadUser(options) : null),
+
+    getPermissions: async () => [...getRoles()],
+  };
+}

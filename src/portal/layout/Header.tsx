@@ -1,0 +1,238 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { usePortal } from '../context.js';
+import { PORTAL_LANGUAGES, type Language } from '../i18n.js';
+import { CURRENT_INDEX_KEY, TABS, tabIndexOf, tabPath } from '../routes.js';
+import { loadUser, logout } from '../session.js';
+import { Icon } from '../ui/icons.js';
+import { Logo } from '../ui/Logo.js';
+
+const MOBILE_QUERY = '(max-width: 991.98px)';
+
+function readIndex(): number {
+  const value = Number(sessionStorage.getItem(CURRENT_INDEX_KEY));
+  return Number.isInteger(value) && value >= 0 && value < TABS.length ? value : 0;
+}
+
+/** The active tab: the one the path belongs to, else the one remembered in session storage. */
+function useCurrentIndex(product: string): [number, (index: number) => void] {
+  const { pathname } = useLocation();
+  const [index, setIndex] = useState(readIndex);
+  useEffect(() => {
+    const fromPath = tabIndexOf(pathname, product);
+    if (fromPath !== undefined) {
+      sessionStorage.setItem(CURRENT_INDEX_KEY, String(fromPath));
+      setIndex(fromPath);
+    }
+  }, [pathname, product]);
+  const choose = (next: number): void => {
+    sessionStorage.setItem(CURRENT_INDEX_KEY, String(next));
+    setIndex(next);
+  };
+  return [index, choose];
+}
+
+function useIsMobile(): boolean {
+  const [isMobile, setIsMobile] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
+  useEffect(() => {
+    const query = window.matchMedia(MOBILE_QUERY);
+    const onChange = (): void => setIsMobile(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return isMobile;
+}
+
+function UserMenu() {
+  const { t, user, params, home } = usePortal();
+  const [isOpen, setIsOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!isOpen) return;
+    const close = (event: MouseEvent): void => {
+      if (!box.current?.contains(event.target as Node)) setIsOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [isOpen]);
+  if (!user) return null;
+  const isBuyer = (localStorage.getItem('userType') ?? String(user.userType)) === '1';
+  const roleLabel = t(isBuyer ? 'header.buyer' : 'header.supplier');
+  const programUrl = (isBuyer ? params.buyerProgramUrl : params.supplierProgramUrl) || '';
+  // SPEC §2.2: entering the personal centre without a valid login logs the user out.
+  const enterPersonalCentre = async (): Promise<void> => {
+    setIsOpen(false);
+    const current = await loadUser();
+    if (!current) {
+      await logout(home);
+      return;
+    }
+    window.location.assign(programUrl || home);
+  };
+  return (
+    <div className={`user-menu${isOpen ? ' is-open' : ''}`} ref={box}>
+      <span className="role-tag" data-testid="role-label">
+        {roleLabel}
+      </span>
+      <button
+        type="button"
+        className="user-trigger"
+        aria-haspopup="menu"
+        aria-expanded={isOpen}
+        onClick={() => setIsOpen(!isOpen)}
+      >
+        <Icon name="user" size={16} />
+        <span className="user-name" data-testid="user-name">
+          {user.zname || user.username}
+        </span>
+        <Icon name="caret" size={14} className="caret" />
+      </button>
+      {isOpen && (
+        <div className="dropdown" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="personal-centre"
+            data-href={programUrl}
+            onClick={() => void enterPersonalCentre()}
+          >
+            {t('header.personalCentre')}
+          </button>
+          <button type="button" role="menuitem" onClick={() => void logout(home)}>
+            {t('header.logout')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function LanguageSelect() {
+  const { t, language, setLanguage } = usePortal();
+  return (
+    <select
+      className="lang-select"
+      aria-label={t('header.language')}
+      value={language}
+      onChange={(event) => setLanguage(event.target.value as Language)}
+    >
+      {PORTAL_LANGUAGES.map((code) => (
+        <option key={code} value={code}>
+          {t(`languages.${code}`)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function Header() {
+  const { t, params, user, home } = usePortal();
+  const navigate = useNavigate();
+  const [currentIndex, setCurrentIndex] = useCurrentIndex(params.product);
+  const isMobile = useIsMobile();
+  const [isDrawerOpen, setIsDrawerOpen] = useState(false);
+  useEffect(() => {
+    if (!isMobile) setIsDrawerOpen(false);
+  }, [isMobile]);
+
+  const tabs = TABS.map((tab, index) => (
+    <Link
+      key={tab.key}
+      to={tabPath(tab.path, params.product)}
+      className={`tab${index === currentIndex ? ' is-active' : ''}`}
+      aria-current={index === currentIndex ? 'page' : undefined}
+      onClick={() => {
+        setCurrentIndex(index);
+        setIsDrawerOpen(false);
+      }}
+    >
+      {t(`tabs.${tab.key}`)}
+    </Link>
+  ));
+
+  return (
+    <header className="portal-header">
+      <div className="topbar">
+        <div className="container topbar-inner">
+          <span className="topbar-welcome">
+            {t('header.welcome', { product: params.productTitle || t('title') })}
+          </span>
+          <span className="topbar-right">
+            {params.hotline && (
+              <a href={`tel:${params.hotline}`} className="topbar-phone">
+                <Icon name="phone" size={14} /> {params.hotline}
+              </a>
+            )}
+            <LanguageSelect />
+          </span>
+        </div>
+      </div>
+      <div className="container header-inner">
+        <Link to={home} className="brand" onClick={() => setCurrentIndex(0)}>
+          <Logo />
+          <span className="brand-text">
+            <strong>{params.productTitle || t('title')}</strong>
+            <small>{t('header.slogan')}</small>
+          </span>
+        </Link>
+        {!isMobile && (
+          <nav className="tabs" aria-label={t('header.navigation')}>
+            {tabs}
+          </nav>
+        )}
+        <div className="header-user">
+          {user ? (
+            <UserMenu />
+          ) : (
+            <button
+              type="button"
+              className="btn btn-primary btn-login"
+              data-testid="login-button"
+              onClick={() => void navigate('/login')}
+            >
+              {t('header.login')}
+            </button>
+          )}
+          {isMobile && (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={t('header.openMenu')}
+              data-testid="drawer-toggle"
+              onClick={() => setIsDrawerOpen(true)}
+            >
+              <Icon name="menu" size={22} />
+            </button>
+          )}
+        </div>
+      </div>
+      {isMobile && (
+        <div
+          className={`drawer-mask${isDrawerOpen ? ' is-open' : ''}`}
+          onClick={() => setIsDrawerOpen(false)}
+          aria-hidden={!isDrawerOpen}
+        >
+          <nav
+            className="drawer"
+            data-testid="drawer"
+            aria-label={t('header.navigation')}
+            onClick={(event) => event.stopPropagation()}
+          >
+            <div className="drawer-head">
+              <span>{t('header.menu')}</span>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label={t('header.closeMenu')}
+                onClick={() => setIsDrawerOpen(false)}
+              >
+                <Icon name="close" size={20} />
+              </button>
+            </div>
+            {tabs}
+          </nav>
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,114 @@
+import { ApiError, apiGet, http, type Envelope } from '../web/http.js';
+import { getToken, removeCookie, resetToken, setRoles, setToken } from '../web/session.js';
+
+/** The portal user (GET /api/uaa/users/getBidUser, DESIGN.md). */
+export interface PortalUser {
+  id: number;
+  username: string;
+  nickname: string | null;
+  /** Organisation name (SPEC §6). */
+  name: string;
+  /** Display name. */
+  zname: string;
+  mobile: string | null;
+  roles: string[];
+  userType: number;
+  orgName?: string;
+}
+
+/** 1 buyer, 2 supplier: chosen on the sign-in screen (SPEC §6), remembered for the personal centre. */
+export type UserType = 1 | 2;
+const USER_TYPE_KEY = 'userType';
+const BROWSER_CLIENT = `Basic ${btoa('browser:')}`;
+/** SPEC §9: the sign-in tenant code is a fixed value. */
+export const TENANT_CODE = 'default';
+
+export function chosenUserType(): UserType | undefined {
+  const value = localStorage.getItem(USER_TYPE_KEY);
+  return value === '1' ? 1 : value === '2' ? 2 : undefined;
+}
+
+/** The signed-in user, or null when the token is no longer valid (it is then reset). */
+export async function loadUser(): Promise<PortalUser | null> {
+  if (!getToken()) return null;
+  try {
+    let user: PortalUser;
+    try {
+      user = await apiGet<PortalUser>('/api/uaa/users/getBidUser', undefined, { silent: true });
+    } catch (error) {
+      // until the portal user endpoint exists, the generic current-user call answers the same fields
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      user = await apiGet<PortalUser>('/api/uaa/users/getSysUser', undefined, { silent: true });
+    }
+    setRoles(user.roles);
+    return user;
+  } catch {
+    return null;
+  }
+}
+
+export type SignInMode = 'account' | 'mobile';
+export interface SignInInput {
+  mode: SignInMode;
+  userType: UserType;
+  username: string;
+  password: string;
+  mobile: string;
+  smsCaptcha: string;
+}
+
+/**
+ * POST /api/uaa/oauth/token (SPEC §7): form-urlencoded with the browser client's Basic header;
+ * password grant for the account mode, mobile grant for the mobile mode. Names and codes are
+ * trimmed, the password is not (SPEC §5). Rejects with the server's message.
+ */
+export async function signIn(input: SignInInput): Promise<void> {
+  const form = new URLSearchParams({
+    scope: 'ui',
+    client_id: 'browser',
+    tenantCode: TENANT_CODE,
+    userType: String(input.userType),
+  });
+  if (input.mode === 'account') {
+    form.set('grant_type', 'password');
+    form.set('type', 'account');
+    form.set('username', input.username.trim());
+    form.set('password', input.password);
+  } else {
+    form.set('grant_type', 'mobile');
+    form.set('type', 'mobile');
+    form.set('mobile', input.mobile.trim());
+    form.set('smsCaptcha', input.smsCaptcha.trim());
+  }
+  const response = await http.post<Envelope & { access_token?: string }>(
+    '/api/uaa/oauth/token',
+    form.toString(),
+    {
+      headers: { Authorization: BROWSER_CLIENT, 'Content-Type': 'application/x-www-form-urlencoded' },
+      silent: true,
+    },
+  );
+  const token = response.data.access_token;
+  if (!token) throw new ApiError(response.data.message ?? 'Error');
+  localStorage.setItem(USER_TYPE_KEY, String(input.userType));
+  setToken(token);
+}
+
+function clearAllCookies(): void {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) removeCookie(name);
+  }
+}
+
+/** SPEC §4 portal logout: revoke the session, clear local storage and cookies, go home and reload. */
+export async function logout(home: string): Promise<void> {
+  if (getToken())
+    await http
+      .post('/api/uaa/oauth/logout', undefined, { silent: true, timeout: 2000 })
+      .catch(() => undefined);
+  resetToken();
+  localStorage.clear();
+  clearAllCookies();
+  window.location.assign(home);
+}

@@ -1,0 +1,172 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import svgCaptcha from 'svg-captcha';
+import { toFieldErrors } from '../../engine/index.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { ok } from '../http.js';
+import { localizerFor, type Translate } from '../i18n/index.js';
+import {
+  burnCode,
+  checkCode,
+  digitCode,
+  issueCode,
+  markVerified,
+  randomToken,
+  type LiveCode,
+} from './codes.js';
+import { inputOf, requireFields, textOf } from './input.js';
+import type { SmsProvider } from './sms.js';
+
+/** Character captchas are not tied to a tenant; they are filed under the default one. */
+const captchaTenant = (ctx: AppContext): string => ctx.config.defaultTenant;
+
+export const captchaError = (t: Translate): AppError =>
+  new AppError('captchaInvalid', {}, [{ field: '/charCaptcha', message: t('errors.captchaInvalid') }]);
+
+/**
+ * The live character captcha of an action (retrievePassword) when the answer is right; the
+ * caller uses it up in its transaction with consumeCode. A wrong answer kills the captcha, so
+ * each image is worth one guess.
+ */
+export async function checkCharCaptcha(
+  ctx: AppContext,
+  t: Translate,
+  input: Record<string, unknown>,
+): Promise<LiveCode> {
+  const captchaId = textOf(input, 'captchaId');
+  const answer = textOf(input, 'charCaptcha').toLowerCase();
+  requireFields(t, { charCaptcha: answer, captchaId });
+  const tenantCode = captchaTenant(ctx);
+  const code = await checkCode(ctx.db, { tenantCode, purpose: 'captcha', target: captchaId, code: answer });
+  if (!code) {
+    await burnCode(ctx.db, 'captcha', captchaId, tenantCode);
+    throw captchaError(t);
+  }
+  return code;
+}
+
+/** The live SMS code of a mobile number when smsCaptcha is right, else 400 naming smsCaptcha. */
+export async function checkSmsCode(
+  ctx: AppContext,
+  t: Translate,
+  check: { tenantCode: string; mobile: string; smsCaptcha: string },
+): Promise<LiveCode> {
+  const code = await checkCode(ctx.db, {
+    tenantCode: check.tenantCode,
+    purpose: 'sms',
+    target: check.mobile,
+    code: check.smsCaptcha,
+  });
+  if (!code) throw smsCodeError(t);
+  return code;
+}
+
+export const smsCodeError = (t: Translate): AppError =>
+  new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
+
+/** The mobile-number rule of the user schema, so that SMS codes go only to numbers a user may have. */
+function mobileValidator(ctx: AppContext): (mobile: string, t: Translate) => void {
+  const schema = ctx.registry.require('sysuser').fieldsByName.get('mobile')?.schema ?? { type: 'string' };
+  const validate = ctx.registry.ajv.compile({
+    type: 'object',
+    properties: { mobile: schema },
+    required: ['mobile'],
+  });
+  return (mobile, t) => {
+    if (!validate({ mobile })) throw new AppError('validation', {}, toFieldErrors(validate.errors ?? [], t));
+  };
+}
+
+export interface CaptchaRoutesOptions {
+  sms: SmsProvider;
+  rateLimit: { max: number; timeWindow: number };
+}
+
+/** Character captcha (image + compareCaptcha) and SMS captcha (getSmsCaptcha), all public. */
+export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutesOptions): Promise<void> {
+  const ctx = app.ctx;
+  const limits = ctx.config.abuse;
+  const publicLimited = { config: { isPublic: true, rateLimit: options.rateLimit } };
+  const checkMobile = mobileValidator(ctx);
+
+  /** A new character captcha: an id to send back with the answer, and the SVG image. */
+  app.get('/api/account/captcha/getCharCaptcha', publicLimited, async (request) => {
+    const captcha = svgCaptcha.create({ size: 4, noise: 2, color: true, ignoreChars: '0oO1iIlL' });
+    const captchaId = randomToken();
+    await issueCode(ctx.db, {
+      tenantCode: captchaTenant(ctx),
+      purpose: 'captcha',
+      target: captchaId,
+      code: captcha.text.toLowerCase(),
+      seconds: limits.captchaSeconds,
+      ip: request.ip,
+    });
+    return ok({ captchaId, svg: captcha.data, expiresIn: limits.captchaSeconds });
+  });
+
+  /**
+   * Checks a character captcha once: a right answer passes (and leaves the captcha good for one
+   * following action within its lifetime); a wrong answer, or asking a second time, is refused.
+   */
+  app.post('/api/account/sysuserdetail/compareCaptcha', publicLimited, async (request) => {
+    const t = localizerFor(request).t;
+    const input = inputOf(request);
+    const captchaId = textOf(input, 'captchaId');
+    const answer = textOf(input, 'charCaptcha').toLowerCase();
+    requireFields(t, { charCaptcha: answer, captchaId });
+    const tenantCode = captchaTenant(ctx);
+    const code = await checkCode(ctx.db, { tenantCode, purpose: 'captcha', target: captchaId, code: answer });
+    if (!code) {
+      await burnCode(ctx.db, 'captcha', captchaId, tenantCode);
+      throw captchaError(t);
+    }
+    if (!(await markVerified(ctx.db, code.id))) throw captchaError(t);
+    return ok(true);
+  });
+
+  /**
+   * Sends an SMS code to a mobile number: one per number every smsIntervalSeconds and at most
+   * smsDailyLimit in 24 hours, checked under a per-number lock so that parallel calls (on any
+   * server process) cannot slip past the limits.
+   */
+  const sendSmsCode = async (request: FastifyRequest): Promise<unknown> => {
+    const l10n = localizerFor(request);
+    const input = inputOf(request);
+    const mobile = textOf(input, 'mobile');
+    const tenantCode = textOf(input, 'tenantCode') || ctx.config.defaultTenant;
+    requireFields(l10n.t, { mobile });
+    checkMobile(mobile, l10n.t);
+    await ctx.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`sms:${tenantCode}:${mobile}`}))`.execute(trx);
+      const recent = await sql<{ sent: number; wait_seconds: number | null }>`
+        select count(*)::int as sent,
+          ceil(${limits.smsIntervalSeconds} - extract(epoch from (now() - max(created_at))))::int as wait_seconds
+        from sys_verification_code
+        where purpose = 'sms' and target = ${mobile} and tenant_code = ${tenantCode}
+          and created_at > now() - interval '1 day'`.execute(trx);
+      const { sent = 0, wait_seconds: wait = null } = recent.rows[0] ?? {};
+      if (wait !== null && wait > 0) throw new AppError('smsTooSoon', { seconds: wait });
+      if (sent >= limits.smsDailyLimit) throw new AppError('smsDailyLimit', { limit: limits.smsDailyLimit });
+      const code = digitCode(6);
+      await issueCode(trx, {
+        tenantCode,
+        purpose: 'sms',
+        target: mobile,
+        code,
+        seconds: limits.smsCodeSeconds,
+        ip: request.ip,
+      });
+      // Sent inside the transaction: a failed send leaves no code behind and counts for nothing.
+      await options.sms.send({
+        tenantCode,
+        mobile,
+        code,
+        text: l10n.t('account.smsText', { code, minutes: Math.ceil(limits.smsCodeSeconds / 60) }),
+      });
+    });
+    return ok({ mobile, expiresIn: limits.smsCodeSeconds, interval: limits.smsIntervalSeconds });
+  };
+  app.get('/api/account/captcha/getSmsCaptcha', publicLimited, sendSmsCode);
+  app.post('/api/account/captcha/getSmsCaptcha', publicLimited, sendSmsCode);
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { ONE_MINUTE_MS, registerRateLimit } from '../auth/guard.js';
+import { captchaRoutes } from './captcha.js';
+import { outboxMailer, type Mailer } from './mail.js';
+import { onlineRoutes } from './online.js';
+import { profileRoutes } from './profile.js';
+import { recoveryRoutes } from './recovery.js';
+import { registerRoutes } from './register.js';
+import { outboxSmsProvider, type SmsProvider } from './sms.js';
+
+export interface IdentityOptions {
+  /** Defaults to the SMS_OUTBOX file. */
+  sms?: SmsProvider;
+  /** Defaults to the MAIL_OUTBOX file. */
+  mailer?: Mailer;
+}
+
+/**
+ * Accounts of SPEC §7 beyond sign-in: captchas, SMS codes, registration, password recovery,
+ * own profile and online users. The public calls share one rate limit per client address.
+ */
+export async function identityRoutes(app: FastifyInstance, options: IdentityOptions = {}): Promise<void> {
+  const { config } = app.ctx;
+  await registerRateLimit(app);
+  const rateLimit = { max: config.abuse.captchaPerMinute, timeWindow: ONE_MINUTE_MS };
+  await app.register(captchaRoutes, { sms: options.sms ?? outboxSmsProvider(config.smsOutbox), rateLimit });
+  await app.register(registerRoutes, { rateLimit });
+  await app.register(recoveryRoutes, {
+    mailer: options.mailer ?? outboxMailer(config.mailOutbox),
+    rateLimit,
+  });
+  await app.register(profileRoutes);
+  await app.register(onlineRoutes);
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { EntityInputError, prepareInput, type FieldError } from '../../engine/index.js';
+import { writeAudit } from '../audit.js';
+import { checkUnique } from '../crud/checks.js';
+import { column, selectList, table, toDbValue } from '../crud/sql.js';
+import type { Row } from '../db/database.js';
+import { AppError } from '../errors.js';
+import { actorOf, ok, requireAuth } from '../http.js';
+import { localizerFor } from '../i18n/index.js';
+import { inTransaction } from './register.js';
+
+/** What a user may change about themselves; never the password, roles, status, type or organisation. */
+export const OWN_PROFILE_FIELDS = [
+  'nickname',
+  'email',
+  'mobile',
+  'phone',
+  'geographic',
+  'address',
+  'profile',
+  'avatar',
+] as const;
+
+/** Fields that identify the record rather than change it; sent back by forms, they are checked, not written. */
+const IDENTITY_FIELDS = new Set(['id', 'version', 'username']);
+
+/** updateSysUserDetail: the caller edits their own profile, checked by the user schema's rules. */
+export async function profileRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = app.ctx;
+  const entity = ctx.registry.require('sysuser');
+  const allowed = new Set<string>(OWN_PROFILE_FIELDS);
+
+  app.put(
+    '/api/account/sysuserdetail/updateSysUserDetail',
+    { config: { isSelfService: true } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const l10n = localizerFor(request);
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new EntityInputError([{ field: '/', message: l10n.t('validation.type', { type: 'object' }) }]);
+      }
+      const input = body as Record<string, unknown>;
+      const refused: FieldError[] = Object.keys(input)
+        .filter((name) => !allowed.has(name) && !IDENTITY_FIELDS.has(name))
+        .map((name) => ({ field: `/${name}`, message: l10n.t('account.notEditable') }));
+      if (refused.length > 0) throw new EntityInputError(refused);
+      if (input.id !== undefined && input.id !== null && Number(input.id) !== auth.userId) {
+        throw new AppError('forbidden');
+      }
+      if (input.username !== undefined && input.username !== auth.username) {
+        throw new EntityInputError([{ field: '/username', message: l10n.t('account.notEditable') }]);
+      }
+      const changes: Record<string, unknown> = { id: auth.userId };
+      for (const name of OWN_PROFILE_FIELDS) if (name in input) changes[name] = input[name];
+      // version is optional here: sent, it guards against a stale form; absent, the change applies as is.
+      const hasVersion = input.version !== undefined && input.version !== null;
+      changes.version = hasVersion ? input.version : 0;
+      const { values, cleared } = prepareInput(
+        entity,
+        ctx.registry.validators(entity),
+        changes,
+        'update',
+        l10n.t,
+      );
+      const version = hasVersion ? values.version : undefined;
+      delete values.id;
+      delete values.version;
+      const actor = actorOf(request);
+      const updated = await inTransaction(ctx.db, async (trx) => {
+        const where = sql`where ${column(entity.key)} = ${auth.userId} and tenant_code = ${auth.tenantCode}`;
+        const before = (
+          await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} for update`.execute(trx)
+        ).rows[0];
+        if (!before) throw new AppError('invalidToken');
+        if (version !== undefined && before.version !== version) {
+          throw new AppError('staleVersion', {}, [
+            { field: '/version', message: l10n.t('errors.staleVersion') },
+          ]);
+        }
+        await checkUnique({ trx, entity, registry: ctx.registry, actor, l10n }, values, auth.userId);
+        const assignments = OWN_PROFILE_FIELDS.flatMap((name) => {
+          const field = entity.fieldsByName.get(name);
+          if (!field || (values[name] === undefined && !cleared.includes(name))) return [];
+          return [sql`${column(field)} = ${toDbValue(field, values[name] ?? null)}`];
+        });
+        if (assignments.length === 0) return before;
+        const after = (
+          await sql<Row>`update ${table(entity)} set ${sql.join(assignments)}, version = version + 1,
+            updated_at = now(), updated_by = ${auth.username} ${where} returning ${selectList(entity)}`.execute(
+            trx,
+          )
+        ).rows[0];
+        if (!after) throw new AppError('invalidToken');
+        await writeAudit(trx, actor, [
+          { entity: entity.name, recordKey: auth.userId, action: 'update', before, after },
+        ]);
+        return after;
+      });
+      return ok(updated);
+    },
+  );
+}

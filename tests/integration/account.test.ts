@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { createUserWithRole } from '../support/users.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,35 +20,7 @@ interface MenuNode {
 const codes = (nodes: MenuNode[]): string[] =>
   nodes.flatMap((node) => [node.menuCode, ...codes(node.children ?? [])]);
 
-let userCount = 0;
-
-async function createUser(username: string, roleCode: string): Promise<{ id: number; token: string }> {
-  const roles = await t.request({
-    method: 'GET',
-    url: `/api/admin/sysrole/query?roleCode=${roleCode}`,
-    headers: t.auth,
-  });
-  const roleId = roles.json().data.records.find((role: { roleCode: string }) => role.roleCode === roleCode)
-    .id as number;
-  const added = await t.request({
-    method: 'POST',
-    url: '/api/admin/sysuser/add',
-    headers: t.auth,
-    payload: {
-      username,
-      nickname: username,
-      password: 'secret-1',
-      email: `${username}@example.com`,
-      mobile: `1390000${String((userCount += 1)).padStart(4, '0')}`,
-      phone: '010-1234',
-      roleId,
-      orgId: 1,
-    },
-  });
-  expect(added.statusCode).toBe(200);
-  const token = (await t.signIn(username, 'secret-1')).json().access_token as string;
-  return { id: added.json().data.id as number, token };
-}
+const createUser = (username: string, roleCode: string) => createUserWithRole(t, username, roleCode);
 
 describe('queryCurrentAuthority', () => {
   it('gives ROLE_ADMIN every enabled menu, its paths and its buttons', async () => {

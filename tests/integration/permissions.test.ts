@@ -1,35 +1,13 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
+import { createUserWithRole } from '../support/users.js';
 
 let t: TestApp;
 const PORTAL_ROLES = ['ROLE_SYS_BUYER', 'ROLE_SYS_SUPPLIER', 'ROLE_SYS_BUYER_SUB'];
 const tokens = new Map<string, string>();
-let mobileCount = 0;
-
-async function userWithRole(username: string, roleCode: string): Promise<string> {
-  const [role] = await t.sql<{ id: number }>(
-    'select id from sys_role where role_code = $1 and tenant_code = $2',
-    [roleCode, 'default'],
-  );
-  const added = await t.request({
-    method: 'POST',
-    url: '/api/admin/sysuser/add',
-    headers: t.auth,
-    payload: {
-      username,
-      nickname: username,
-      password: 'secret-1',
-      email: `${username}@example.com`,
-      mobile: `1370000${String((mobileCount += 1)).padStart(4, '0')}`,
-      phone: '010-1234',
-      roleId: role?.id,
-      orgId: 1,
-    },
-  });
-  expect(added.statusCode).toBe(200);
-  return (await t.signIn(username, 'secret-1')).json().access_token as string;
-}
+const userWithRole = async (username: string, roleCode: string): Promise<string> =>
+  (await createUserWithRole(t, username, roleCode)).token;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -1,0 +1,36 @@
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+import { freshMobile } from './identity.js';
+
+export const USER_PASSWORD = 'secret-1';
+
+/** Adds a user of the default tenant with the given role through the API and signs it in. */
+export async function createUserWithRole(
+  t: TestApp,
+  username: string,
+  roleCode: string,
+): Promise<{ id: number; token: string }> {
+  const [role] = await t.sql<{ id: number }>(
+    'select id from sys_role where role_code = $1 and tenant_code = $2',
+    [roleCode, 'default'],
+  );
+  const added = await t.request({
+    method: 'POST',
+    url: '/api/admin/sysuser/add',
+    headers: t.auth,
+    payload: {
+      username,
+      nickname: username,
+      password: USER_PASSWORD,
+      email: `${username}@example.com`,
+      mobile: freshMobile(),
+      phone: '010-1234',
+      roleId: role?.id,
+      orgId: 1,
+    },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  const signedIn = await t.signIn(username, USER_PASSWORD);
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  return { id: added.json().data.id as number, token: signedIn.json().access_token as string };
+}

@@ -31,16 +31,18 @@ function EChart({ option, testId }: { option: ChartOption | undefined; testId: s
   const chart = useRef<Chart | undefined>(undefined);
   useEffect(() => {
     let isMounted = true;
-    const onResize = (): void => chart.current?.resize();
+    // Sized by its container: a chart created while the layout is still settling (0 px wide)
+    // must resize when the container gets its size, not only on window resizes.
+    const observer = new ResizeObserver(() => chart.current?.resize());
+    if (element.current) observer.observe(element.current);
     void import('./charts.js').then(({ createChart }) => {
       if (!isMounted || !element.current) return;
       chart.current = createChart(element.current);
       if (option) chart.current.set(option);
     });
-    window.addEventListener('resize', onResize);
     return () => {
       isMounted = false;
-      window.removeEventListener('resize', onResize);
+      observer.disconnect();
       chart.current?.dispose();
       chart.current = undefined;
     };

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { entityTableSpec } from '../engine/index.js';
 import { accountRoutes } from './account/routes.js';
 import { authHook } from './auth/plugin.js';
+import { SessionCache } from './auth/session.js';
 import { rbacHook } from './rbac/plugin.js';
 import { rbacRoutes } from './rbac/routes.js';
 import { portalRoutes } from './portal/routes.js';
@@ -57,6 +58,16 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
       }),
     ]);
     ctx = { config, db: database.db, dbKind: database.kind, registry };
+    if (database.watchWrites) {
+      const cache = new SessionCache();
+      const userTable = registry.require('sysuser').table;
+      // Any change to sessions or users (revocation, password, status, deletion) clears the cache.
+      const touchesSessions = new RegExp(`\\b(sys_session|${userTable})\\b`);
+      database.watchWrites((statement) => {
+        if (touchesSessions.test(statement)) cache.clear();
+      });
+      ctx.sessionCache = cache;
+    }
     seed = await seedDatabase(ctx, i18n);
     await syncEntityMenus(ctx, i18n);
   } catch (error) {

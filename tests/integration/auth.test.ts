@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
+import { createUserWithRole } from '../support/users.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,5 +97,37 @@ describe('security headers', () => {
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     }
+  });
+});
+
+describe('a session lives only as long as its user', () => {
+  it('refuses the token of a user disabled or deleted after signing in, at once', async () => {
+    const { id, token } = await createUserWithRole(t, 'shortlived', 'ROLE_SYS_BUYER');
+    const headers = { authorization: `Bearer ${token}` };
+    const roleInfo = { method: 'POST' as const, url: '/api/account/sysuserdetail/queryRoleInfo', headers };
+    expect((await t.request(roleInfo)).statusCode).toBe(200);
+    expect((await t.request(roleInfo)).statusCode).toBe(200); // served again (cached on the embedded database)
+    const [user] = await t.sql<{ version: number }>('select version from sys_user where id = $1', [id]);
+    const disabled = await t.request({
+      method: 'PUT',
+      url: '/api/admin/sysuser/update',
+      headers: t.auth,
+      payload: { id, version: user?.version, status: '0' },
+    });
+    expect(disabled.statusCode).toBe(200);
+    expect((await t.request(roleInfo)).statusCode).toBe(401);
+    const enabled = await t.request({
+      method: 'PUT',
+      url: '/api/admin/sysuser/update',
+      headers: t.auth,
+      payload: { id, version: disabled.json().data.version, status: '1' },
+    });
+    expect(enabled.statusCode).toBe(200);
+    expect((await t.request(roleInfo)).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: `/api/admin/sysuser/delete?id=${id}`, headers: t.auth }))
+        .statusCode,
+    ).toBe(200);
+    expect((await t.request(roleInfo)).statusCode).toBe(401);
   });
 });

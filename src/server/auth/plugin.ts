@@ -33,7 +33,7 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     if (!request.url.startsWith('/api/')) return;
     if (request.is404 || request.routeOptions.config.isPublic === true) return;
     const token = bearerToken(request);
-    const session = token ? await findSession(app.ctx.db, token) : undefined;
+    const session = token ? await findSession(app.ctx.db, token, app.ctx.sessionCache) : undefined;
     if (!session) throw new AppError('invalidToken');
     request.auth = { ...session, roles: currentRoles(session.roles, request.headers.rolecode) };
   });

@@ -59,21 +59,68 @@ interface SessionRow {
   tenant_code: string;
   roles: string[];
   client_code: string;
+  expires_at: Date;
   is_stale: boolean;
 }
 
-/** The live session of an access token, or undefined when the token is unknown, expired or revoked. */
-export async function findSession(db: Db, accessToken: string): Promise<AuthContext | undefined> {
-  const result = await sql<SessionRow>`select id, user_id, username, tenant_code, roles, client_code,
-      last_seen_at < now() - interval '60 seconds' as is_stale
-    from sys_session where token_hash = ${hashToken(accessToken)} and revoked_at is null and expires_at > now()`.execute(
-    db,
-  );
+/**
+ * Recently checked sessions, kept in process memory. Used only with the embedded database, which
+ * belongs to this one process: every change to sessions or users clears it (DatabaseHandle
+ * .watchWrites), so a revoked token or a disabled user is refused at once. With PostgreSQL there
+ * may be other processes, so every request asks the database.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, { auth: AuthContext; validUntil: number }>();
+  /** Bumped by every clear: a lookup that started before a change must not cache what it read. */
+  generation = 0;
+  constructor(private readonly maxAgeMs = 30_000) {}
+
+  get(tokenHash: string): AuthContext | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (entry.validUntil > Date.now()) return entry.auth;
+    this.entries.delete(tokenHash);
+    return undefined;
+  }
+
+  set(tokenHash: string, auth: AuthContext, expiresAt: Date, generation: number): void {
+    if (generation !== this.generation) return;
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(tokenHash, {
+      auth,
+      validUntil: Math.min(Date.now() + this.maxAgeMs, expiresAt.getTime()),
+    });
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
+
+/**
+ * The live session of an access token, or undefined when the token is unknown, expired or
+ * revoked, or its user is disabled or gone.
+ */
+export async function findSession(
+  db: Db,
+  accessToken: string,
+  cache?: SessionCache,
+): Promise<AuthContext | undefined> {
+  const tokenHash = hashToken(accessToken);
+  const cached = cache?.get(tokenHash);
+  if (cached) return cached;
+  const generation = cache?.generation ?? 0;
+  const result =
+    await sql<SessionRow>`select s.id, s.user_id, s.username, s.tenant_code, s.roles, s.client_code, s.expires_at,
+      s.last_seen_at < now() - interval '60 seconds' as is_stale
+    from sys_session s join sys_user u on u.id = s.user_id and u.status = '1'
+    where s.token_hash = ${tokenHash} and s.revoked_at is null and s.expires_at > now()`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
   // last_seen_at feeds the online-user list; a minute of precision spares a write per request.
   if (row.is_stale) await sql`update sys_session set last_seen_at = now() where id = ${row.id}`.execute(db);
-  return {
+  const auth: AuthContext = {
     sessionId: row.id,
     userId: row.user_id,
     username: row.username,
@@ -81,6 +128,8 @@ export async function findSession(db: Db, accessToken: string): Promise<AuthCont
     roles: row.roles,
     clientCode: row.client_code,
   };
+  cache?.set(tokenHash, auth, row.expires_at, generation);
+  return auth;
 }
 
 export async function revokeSession(db: Db, sessionId: number): Promise<void> {

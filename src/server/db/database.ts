@@ -14,6 +14,11 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Embedded database only: registers a listener told of every data-changing statement. The
+   * embedded database belongs to this one process, so what it hears is every change there is.
+   */
+  watchWrites?: (listener: (statement: string) => void) => void;
   close(): Promise<void>;
 }
 
@@ -76,6 +81,14 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       [types.TIMESTAMPTZ]: (value: string) => new Date(value),
     },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  const listeners: ((statement: string) => void)[] = [];
+  const db = new Kysely<Database>({
+    dialect: new PGliteDialect(pglite, (statement) => listeners.forEach((listener) => listener(statement))),
+  });
+  return {
+    db,
+    kind: 'pglite',
+    watchWrites: (listener) => listeners.push(listener),
+    close: () => db.destroy(),
+  };
 }

@@ -16,11 +16,20 @@ import {
  * Kysely over PGlite. PGlite is one connection, so the driver hands it out to one user at a
  * time: a transaction holds it until commit or rollback, and other queries wait their turn.
  */
+/** Told the SQL of every statement that is not a plain read, after it ran. */
+export type WriteListener = (statement: string) => void;
+
+const READ_ONLY = /^\s*(select|show|begin|commit|rollback)\b/i;
+
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly onWrite: WriteListener | undefined,
+  ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    if (this.onWrite && !READ_ONLY.test(compiledQuery.sql)) this.onWrite(compiledQuery.sql);
     const affected = result.affectedRows;
     return affected === undefined
       ? { rows: result.rows }
@@ -38,8 +47,11 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
 
-  constructor(private readonly pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
+  constructor(
+    private readonly pglite: PGlite,
+    onWrite: WriteListener | undefined,
+  ) {
+    this.connection = new PGliteConnection(pglite, onWrite);
   }
 
   async init(): Promise<void> {
@@ -81,10 +93,17 @@ class PGliteDriver implements Driver {
   }
 }
 
+/**
+ * Kysely dialect for PGlite. onWrite sees every statement that may change data: PGlite lives in
+ * this process only, so in-process caches of database state can be kept exact through it.
+ */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly onWrite?: WriteListener,
+  ) {}
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.onWrite);
   }
   createQueryCompiler(): PostgresQueryCompiler {
     return new PostgresQueryCompiler();

@@ -131,3 +131,12 @@ describe('a session lives only as long as its user', () => {
     expect((await t.request(roleInfo)).statusCode).toBe(401);
   });
 });
+
+describe('getBidUser', () => {
+  it('returns the same current user as getSysUser, for the portal', async () => {
+    const sys = await t.request({ method: 'GET', url: '/api/uaa/users/getSysUser', headers: t.auth });
+    const bid = await t.request({ method: 'GET', url: '/api/uaa/users/getBidUser', headers: t.auth });
+    expect(bid.statusCode).toBe(200);
+    expect(bid.json().data).toEqual(sys.json().data);
+  });
+});

@@ -309,3 +309,24 @@ describe('paging limits', () => {
     expect(errorFields(tooBig)).toEqual(['/pageSize']);
   });
 });
+
+describe('dictionary option endpoints of SPEC §7', () => {
+  it('serve the items of the dictionary each field names', async () => {
+    const cases: [string, string][] = [
+      ['/api/admin/sysorg/queryOrgType', 'org_type'],
+      ['/api/admin/sysregion/queryRegionType', 'region_type'],
+      ['/api/admin/notification/queryNotificationType', 'notification_type'],
+      ['/api/admin/notification/queryNotificationPriority', 'notification_priority'],
+    ];
+    for (const [url, dictType] of cases) {
+      const response = await t.request({ method: 'GET', url, headers: t.auth });
+      expect(response.statusCode, url).toBe(200);
+      const items = response.json().data as { dictType: string; dictValue: string }[];
+      expect(items.length, url).toBeGreaterThan(0);
+      expect(
+        items.every((item) => item.dictType === dictType && item.dictValue),
+        url,
+      ).toBe(true);
+    }
+  });
+});

@@ -242,8 +242,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return ok(null);
   });
 
-  app.get('/api/uaa/users/getSysUser', { config: { isSelfService: true } }, async (request) => {
-    const auth = requireAuth(request);
-    return ok(await currentUser(app.ctx.db, auth));
-  });
+  // The same current user for the back-office (getSysUser) and the portal (getBidUser).
+  for (const path of ['/api/uaa/users/getSysUser', '/api/uaa/users/getBidUser']) {
+    app.get(path, { config: { isSelfService: true } }, async (request) =>
+      ok(await currentUser(app.ctx.db, requireAuth(request))),
+    );
+  }
 }

@@ -1,28 +1,49 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError } from '../../engine/index.js';
 import { ok, queryOf } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { actorOf } from '../http.js';
 import { queryRecords } from './service.js';
 
+/**
+ * The option endpoints of SPEC §7 that read one dictionary: GET <base>/<name> → its items.
+ * queryOrgType, queryRegionType and the notification type and priority lists are the dictionaries
+ * their entities' fields name with x-dict.
+ */
+const DICTIONARY_ENDPOINTS: { entity: string; name: string; field: string }[] = [
+  { entity: 'sysorg', name: 'queryOrgType', field: 'orgType' },
+  { entity: 'sysregion', name: 'queryRegionType', field: 'regionType' },
+  { entity: 'notification', name: 'queryNotificationType', field: 'type' },
+  { entity: 'notification', name: 'queryNotificationPriority', field: 'priority' },
+];
+
 /** GET …/sysdict/queryDictByDictType?dictType=x: the items of one dictionary, in sequence order. */
 export async function dictRoutes(app: FastifyInstance): Promise<void> {
   const dict = app.ctx.registry.get('sysdict');
   if (!dict?.tree) return;
   const { parent, root, sequence } = dict.tree;
-  app.get(`/api/${dict.api}/queryDictByDictType`, async (request) => {
+  const itemsOf = async (request: FastifyRequest, dictType: string) => {
     const l10n = localizerFor(request);
-    const dictType = queryOf(request).dictType;
-    if (typeof dictType !== 'string' || dictType.trim() === '') {
-      throw new EntityInputError([{ field: '/dictType', message: l10n.t('validation.required') }]);
-    }
     const page = await queryRecords(
       { db: app.ctx.db, registry: app.ctx.registry, entity: dict, actor: actorOf(request), l10n },
-      { dictType: dictType.trim(), pageSize: '10000', ...(sequence ? { sort: sequence } : {}) },
+      { dictType, pageSize: '10000', ...(sequence ? { sort: sequence } : {}) },
     );
     // the group row (at the root) names the dictionary; its items hang below it
-    return ok(
-      page.records.filter((record) => record[parent] !== root && record.dictType === dictType.trim()),
-    );
+    return page.records.filter((record) => record[parent] !== root && record.dictType === dictType);
+  };
+  app.get(`/api/${dict.api}/queryDictByDictType`, async (request) => {
+    const dictType = queryOf(request).dictType;
+    if (typeof dictType !== 'string' || dictType.trim() === '') {
+      throw new EntityInputError([
+        { field: '/dictType', message: localizerFor(request).t('validation.required') },
+      ]);
+    }
+    return ok(await itemsOf(request, dictType.trim()));
   });
+  for (const endpoint of DICTIONARY_ENDPOINTS) {
+    const entity = app.ctx.registry.get(endpoint.entity);
+    const dictType = entity?.fieldsByName.get(endpoint.field)?.dict;
+    if (!entity || !dictType) continue;
+    app.get(`/api/${entity.api}/${endpoint.name}`, async (request) => ok(await itemsOf(request, dictType)));
+  }
 }

@@ -53,6 +53,11 @@ export function useApp(): AppState {
   return state;
 }
 
+/** The same object for as long as none of its values changes (a useMemo that lists them once). */
+function useStableObject<T extends object>(value: T): T {
+  return useMemo(() => value, Object.values(value));
+}
+
 const isMobileWidth = (): boolean => typeof window !== 'undefined' && window.innerWidth < MOBILE_WIDTH;
 
 /** The shell's client state (SPEC §3 settings / UI state, §4 transitions). */
@@ -127,47 +132,26 @@ export function AppProvider({ children }: { children: ReactNode }) {
   );
   const clearErrorLog = useCallback(() => setErrorLog([]), []);
 
-  const value = useMemo<AppState>(
-    () => ({
-      language,
-      setLanguage,
-      size,
-      setSize,
-      settings,
-      updateSettings,
-      isSidebarOpened,
-      withoutAnimation,
-      toggleSidebar,
-      closeSidebar,
-      device,
-      tags,
-      setTags,
-      errorLog,
-      addErrorLog,
-      clearErrorLog,
-      isSettingsOpen,
-      setSettingsOpen,
-    }),
-    [
-      language,
-      setLanguage,
-      size,
-      setSize,
-      settings,
-      updateSettings,
-      isSidebarOpened,
-      withoutAnimation,
-      toggleSidebar,
-      closeSidebar,
-      device,
-      tags,
-      setTags,
-      errorLog,
-      addErrorLog,
-      clearErrorLog,
-      isSettingsOpen,
-    ],
-  );
+  const value = useStableObject<AppState>({
+    language,
+    setLanguage,
+    size,
+    setSize,
+    settings,
+    updateSettings,
+    isSidebarOpened,
+    withoutAnimation,
+    toggleSidebar,
+    closeSidebar,
+    device,
+    tags,
+    setTags,
+    errorLog,
+    addErrorLog,
+    clearErrorLog,
+    isSettingsOpen,
+    setSettingsOpen,
+  });
 
   return (
     <AppContext.Provider value={value}>

@@ -57,7 +57,11 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     }
   };
 
-  const required = (key: string) => [{ required: true, message: t(key) }];
+  const fields: [keyof PasswordForm, string, string, string][] = [
+    ['oldPassword', t('admin.password.old'), 'admin.password.oldRequired', 'current-password'],
+    ['newPassword', t('admin.password.new'), 'admin.password.newRequired', 'new-password'],
+    ['confirmPassword', t('admin.password.confirm'), 'admin.password.confirmRequired', 'new-password'],
+  ];
   return (
     <Modal
       title={t('admin.password.title')}
@@ -71,27 +75,16 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       width={440}
     >
       <Form form={form} layout="vertical" preserve={false} data-testid="change-password-form">
-        <Form.Item
-          name="oldPassword"
-          label={t('admin.password.old')}
-          rules={required('admin.password.oldRequired')}
-        >
-          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
-        </Form.Item>
-        <Form.Item
-          name="newPassword"
-          label={t('admin.password.new')}
-          rules={required('admin.password.newRequired')}
-        >
-          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label={t('admin.password.confirm')}
-          rules={required('admin.password.confirmRequired')}
-        >
-          <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-        </Form.Item>
+        {fields.map(([name, label, requiredKey, autoComplete]) => (
+          <Form.Item
+            key={name}
+            name={name}
+            label={label}
+            rules={[{ required: true, message: t(requiredKey) }]}
+          >
+            <Input.Password maxLength={PASSWORD_MAX_LENGTH} autoComplete={autoComplete} />
+          </Form.Item>
+        ))}
       </Form>
     </Modal>
   );

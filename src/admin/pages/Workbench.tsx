@@ -29,6 +29,9 @@ function useTotal(resource: string, isAllowed: boolean, filters: CrudFilter[] = 
 function EChart({ option, testId }: { option: ChartOption | undefined; testId: string }) {
   const element = useRef<HTMLDivElement | null>(null);
   const chart = useRef<Chart | undefined>(undefined);
+  // The newest option: data may arrive while the chart module is still loading.
+  const latestOption = useRef(option);
+  latestOption.current = option;
   useEffect(() => {
     let isMounted = true;
     // Sized by its container: a chart created while the layout is still settling (0 px wide)
@@ -38,7 +41,7 @@ function EChart({ option, testId }: { option: ChartOption | undefined; testId: s
     void import('./charts.js').then(({ createChart }) => {
       if (!isMounted || !element.current) return;
       chart.current = createChart(element.current);
-      if (option) chart.current.set(option);
+      if (latestOption.current) chart.current.set(latestOption.current);
     });
     return () => {
       isMounted = false;

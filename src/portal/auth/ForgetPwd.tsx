@@ -4,16 +4,15 @@ import { usePortal } from '../context.js';
 import { apiGet, apiPost } from '../../web/http.js';
 import { TENANT_CODE } from '../session.js';
 import {
-  AuthShell,
-  Field,
-  FormAlert,
-  passwordError,
-  RULES,
-  serverMessage,
-  SmsButton,
-  TextInput,
-  type Errors,
-} from './forms.js';
+  AuthDone,
+  EmailField,
+  MobileSmsFields,
+  ModeTabs,
+  NewPasswordFields,
+  SubmitButton,
+} from './fields.js';
+import { AuthShell, Field, FormAlert, passwordError, RULES, TextInput, type Errors } from './forms.js';
+import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'mobile' | 'smsCaptcha' | 'password' | 'confirm' | 'email' | 'charCaptcha';
 type Mode = 'mobile' | 'email';
@@ -36,80 +35,43 @@ interface CharCaptcha {
 
 function ResetWithCode({ code }: { code: string }) {
   const { t } = usePortal();
-  const [values, setValues] = useState({ password: '', confirm: '' });
-  const [errors, setErrors] = useState<Errors<'password' | 'confirm'>>({});
-  const [message, setMessage] = useState<string>();
+  const form = useAuthForm<'password' | 'confirm'>({ password: '', confirm: '' });
+  const { values } = form;
   const [isDone, setIsDone] = useState(false);
-  const [isBusy, setIsBusy] = useState(false);
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const found: Errors<'password' | 'confirm'> = {};
     const password = passwordError(t, values.password);
     if (password) found.password = password;
     if (values.confirm !== values.password) found.confirm = t('auth.rules.confirm');
-    setErrors(found);
-    setMessage(undefined);
-    if (Object.keys(found).length > 0) return;
-    setIsBusy(true);
-    try {
+    await form.submit(found, async () => {
       await apiPost(
         '/api/account/sysuserdetail/resetPassword',
         { code, tenantCode: TENANT_CODE, newPassword: values.password, confirmPassword: values.confirm },
         { silent: true },
       );
       setIsDone(true);
-    } catch (error) {
-      setMessage(serverMessage(error, t('auth.failed')));
-    } finally {
-      setIsBusy(false);
-    }
+    });
   };
-  if (isDone) {
-    return (
-      <AuthShell title={t('routes.forgetPwd')}>
-        <FormAlert message={t('auth.passwordChanged')} kind="success" />
-        <Link to="/login" className="btn btn-primary btn-block">
-          {t('auth.toLogin')}
-        </Link>
-      </AuthShell>
-    );
-  }
+  if (isDone)
+    return <AuthDone title={t('routes.forgetPwd')} message={t('auth.passwordChanged')} to="/login" />;
   return (
     <AuthShell title={t('routes.forgetPwd')}>
-      <FormAlert message={message} />
+      <FormAlert message={form.message} />
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label={t('auth.newPassword')} error={errors.password} htmlFor="rc-password">
-          <TextInput
-            id="rc-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            maxLength={31}
-            placeholder={t('auth.passwordRule')}
-            onChange={(event) => setValues({ ...values, password: event.target.value })}
-          />
-        </Field>
-        <Field label={t('auth.confirm')} error={errors.confirm} htmlFor="rc-confirm">
-          <TextInput
-            id="rc-confirm"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            value={values.confirm}
-            maxLength={31}
-            placeholder={t('auth.confirmPlaceholder')}
-            onChange={(event) => setValues({ ...values, confirm: event.target.value })}
-          />
-        </Field>
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={isBusy}
-          data-testid="reset-submit"
-        >
-          {isBusy ? t('auth.submitting') : t('auth.resetPassword')}
-        </button>
+        <NewPasswordFields
+          idPrefix="rc"
+          passwordLabel={t('auth.newPassword')}
+          values={values}
+          errors={form.errors}
+          onChange={(key, value) => form.setValues({ ...values, [key]: value })}
+        />
+        <SubmitButton
+          isBusy={form.isBusy}
+          testId="reset-submit"
+          label={t('auth.resetPassword')}
+          busyLabel={t('auth.submitting')}
+        />
       </form>
     </AuthShell>
   );
@@ -118,7 +80,7 @@ function ResetWithCode({ code }: { code: string }) {
 function RequestReset() {
   const { t } = usePortal();
   const [mode, setMode] = useState<Mode>('mobile');
-  const [values, setValues] = useState({
+  const form = useAuthForm<Key>({
     mobile: '',
     smsCaptcha: '',
     password: '',
@@ -126,10 +88,8 @@ function RequestReset() {
     email: '',
     charCaptcha: '',
   });
-  const [errors, setErrors] = useState<Errors<Key>>({});
-  const [message, setMessage] = useState<string>();
+  const { values, errors, set } = form;
   const [done, setDone] = useState<string>();
-  const [isBusy, setIsBusy] = useState(false);
   const [captcha, setCaptcha] = useState<CharCaptcha>();
   const loadCaptcha = useCallback((): void => {
     apiGet<CharCaptcha>('/api/account/captcha/getCharCaptcha', undefined, { silent: true }).then(
@@ -141,10 +101,6 @@ function RequestReset() {
     if (mode === 'email') loadCaptcha();
   }, [mode, loadCaptcha]);
 
-  const set = (key: Key, value: string): void => {
-    setValues({ ...values, [key]: value });
-    if (errors[key]) setErrors({ ...errors, [key]: undefined });
-  };
   const validate = (): Errors<Key> => {
     const found: Errors<Key> = {};
     if (mode === 'mobile') {
@@ -161,56 +117,43 @@ function RequestReset() {
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    const found = validate();
-    setErrors(found);
-    setMessage(undefined);
-    if (Object.keys(found).length > 0) return;
-    setIsBusy(true);
-    try {
-      if (mode === 'mobile') {
-        const check = {
-          tenantCode: TENANT_CODE,
-          mobile: values.mobile.trim(),
-          smsCaptcha: values.smsCaptcha.trim(),
-        };
-        await apiPost('/api/account/sysuserdetail/checkMobileAndSms', check, { silent: true });
-        await apiPost(
-          '/api/account/sysuserdetail/editPassword',
-          { ...check, password: values.password },
-          { silent: true },
-        );
-        setDone(t('auth.passwordChanged'));
-      } else {
-        await apiPost(
-          '/api/account/sysuserdetail/retrievePassword',
-          {
+    await form.submit(
+      validate(),
+      async () => {
+        if (mode === 'mobile') {
+          const check = {
             tenantCode: TENANT_CODE,
-            email: values.email.trim(),
-            charCaptcha: values.charCaptcha.trim(),
-            captchaId: captcha?.captchaId ?? '',
-          },
-          { silent: true },
-        );
-        setDone(t('auth.mailSent'));
-      }
-    } catch (error) {
-      setMessage(serverMessage(error, t('auth.failed')));
-      if (mode === 'email') loadCaptcha();
-    } finally {
-      setIsBusy(false);
-    }
+            mobile: values.mobile.trim(),
+            smsCaptcha: values.smsCaptcha.trim(),
+          };
+          await apiPost('/api/account/sysuserdetail/checkMobileAndSms', check, { silent: true });
+          await apiPost(
+            '/api/account/sysuserdetail/editPassword',
+            { ...check, password: values.password },
+            { silent: true },
+          );
+          setDone(t('auth.passwordChanged'));
+        } else {
+          await apiPost(
+            '/api/account/sysuserdetail/retrievePassword',
+            {
+              tenantCode: TENANT_CODE,
+              email: values.email.trim(),
+              charCaptcha: values.charCaptcha.trim(),
+              captchaId: captcha?.captchaId ?? '',
+            },
+            { silent: true },
+          );
+          setDone(t('auth.mailSent'));
+        }
+      },
+      () => {
+        if (mode === 'email') loadCaptcha();
+      },
+    );
   };
 
-  if (done) {
-    return (
-      <AuthShell title={t('routes.forgetPwd')}>
-        <FormAlert message={done} kind="success" />
-        <Link to="/login" className="btn btn-primary btn-block">
-          {t('auth.toLogin')}
-        </Link>
-      </AuthShell>
-    );
-  }
+  if (done) return <AuthDone title={t('routes.forgetPwd')} message={done} to="/login" />;
   return (
     <AuthShell
       title={t('routes.forgetPwd')}
@@ -220,94 +163,42 @@ function RequestReset() {
         </span>
       }
     >
-      <div className="mode-tabs" role="tablist">
-        {(['mobile', 'email'] as const).map((item) => (
-          <button
-            key={item}
-            type="button"
-            role="tab"
-            aria-selected={mode === item}
-            className={mode === item ? 'is-active' : undefined}
-            onClick={() => {
-              setMode(item);
-              setErrors({});
-              setMessage(undefined);
-            }}
-          >
-            {t(`auth.retrieveBy.${item}`)}
-          </button>
-        ))}
-      </div>
-      <FormAlert message={message} />
+      <ModeTabs
+        modes={['mobile', 'email'] as const}
+        value={mode}
+        labelKey="auth.retrieveBy"
+        onChange={(item) => {
+          setMode(item);
+          form.clearFeedback();
+        }}
+      />
+      <FormAlert message={form.message} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         {mode === 'mobile' ? (
           <>
-            <Field label={t('auth.mobile')} error={errors.mobile} htmlFor="fp-mobile">
-              <TextInput
-                id="fp-mobile"
-                name="mobile"
-                type="tel"
-                inputMode="numeric"
-                value={values.mobile}
-                maxLength={11}
-                placeholder={t('auth.mobilePlaceholder')}
-                onChange={(event) => set('mobile', event.target.value)}
-              />
-            </Field>
-            <Field label={t('auth.smsCaptcha')} error={errors.smsCaptcha} htmlFor="fp-sms">
-              <div className="input-group">
-                <TextInput
-                  id="fp-sms"
-                  name="smsCaptcha"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  value={values.smsCaptcha}
-                  maxLength={8}
-                  placeholder={t('auth.smsPlaceholder')}
-                  onChange={(event) => set('smsCaptcha', event.target.value)}
-                />
-                <SmsButton mobile={values.mobile} onError={setMessage} />
-              </div>
-            </Field>
-            <Field label={t('auth.newPassword')} error={errors.password} htmlFor="fp-password">
-              <TextInput
-                id="fp-password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={values.password}
-                maxLength={31}
-                placeholder={t('auth.passwordRule')}
-                onChange={(event) => set('password', event.target.value)}
-              />
-            </Field>
-            <Field label={t('auth.confirm')} error={errors.confirm} htmlFor="fp-confirm">
-              <TextInput
-                id="fp-confirm"
-                name="confirm"
-                type="password"
-                autoComplete="new-password"
-                value={values.confirm}
-                maxLength={31}
-                placeholder={t('auth.confirmPlaceholder')}
-                onChange={(event) => set('confirm', event.target.value)}
-              />
-            </Field>
+            <MobileSmsFields
+              idPrefix="fp"
+              values={values}
+              errors={errors}
+              onChange={set}
+              onError={form.setMessage}
+            />
+            <NewPasswordFields
+              idPrefix="fp"
+              passwordLabel={t('auth.newPassword')}
+              values={values}
+              errors={errors}
+              onChange={set}
+            />
           </>
         ) : (
           <>
-            <Field label={t('auth.email')} error={errors.email} htmlFor="fp-email">
-              <TextInput
-                id="fp-email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                value={values.email}
-                maxLength={128}
-                placeholder={t('auth.emailPlaceholder')}
-                onChange={(event) => set('email', event.target.value)}
-              />
-            </Field>
+            <EmailField
+              id="fp-email"
+              value={values.email}
+              error={errors.email}
+              onChange={(value) => set('email', value)}
+            />
             <Field label={t('auth.charCaptcha')} error={errors.charCaptcha} htmlFor="fp-captcha">
               <div className="input-group">
                 <TextInput
@@ -334,14 +225,12 @@ function RequestReset() {
             </Field>
           </>
         )}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={isBusy}
-          data-testid="forget-submit"
-        >
-          {isBusy ? t('auth.submitting') : t(mode === 'mobile' ? 'auth.resetPassword' : 'auth.sendMail')}
-        </button>
+        <SubmitButton
+          isBusy={form.isBusy}
+          testId="forget-submit"
+          label={t(mode === 'mobile' ? 'auth.resetPassword' : 'auth.sendMail')}
+          busyLabel={t('auth.submitting')}
+        />
       </form>
     </AuthShell>
   );

@@ -2,16 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { usePortal } from '../context.js';
 import { signIn, type SignInMode, type UserType } from '../session.js';
-import {
-  AuthShell,
-  Field,
-  FormAlert,
-  RULES,
-  serverMessage,
-  SmsButton,
-  TextInput,
-  type Errors,
-} from './forms.js';
+import { MobileSmsFields, ModeTabs, RoleSwitch, SubmitButton } from './fields.js';
+import { AuthShell, Field, FormAlert, RULES, TextInput, type Errors } from './forms.js';
+import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'username' | 'password' | 'mobile' | 'smsCaptcha';
 
@@ -22,15 +15,9 @@ export default function Login() {
   const [search] = useSearchParams();
   const [userType, setUserType] = useState<UserType>(search.get('userType') === '2' ? 2 : 1);
   const [mode, setMode] = useState<SignInMode>('account');
-  const [values, setValues] = useState({ username: '', password: '', mobile: '', smsCaptcha: '' });
-  const [errors, setErrors] = useState<Errors<Key>>({});
-  const [message, setMessage] = useState<string>();
-  const [isBusy, setIsBusy] = useState(false);
+  const form = useAuthForm<Key>({ username: '', password: '', mobile: '', smsCaptcha: '' });
+  const { values, errors, set } = form;
 
-  const set = (key: Key, value: string): void => {
-    setValues({ ...values, [key]: value });
-    if (errors[key]) setErrors({ ...errors, [key]: undefined });
-  };
   const validate = (): Errors<Key> => {
     const found: Errors<Key> = {};
     if (mode === 'account') {
@@ -45,23 +32,14 @@ export default function Login() {
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    const found = validate();
-    setErrors(found);
-    setMessage(undefined);
-    if (Object.keys(found).length > 0) return;
-    setIsBusy(true);
-    try {
+    await form.submit(validate(), async () => {
       await signIn({ mode, userType, ...values });
       const user = await refreshUser();
       if (!user) throw new Error(t('auth.verifyFailed'));
       if (user.roles.length === 0) throw new Error(t('auth.noRoles'));
       const redirect = search.get('redirect');
       void navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : home);
-    } catch (error) {
-      setMessage(serverMessage(error, t('auth.failed')));
-    } finally {
-      setIsBusy(false);
-    }
+    });
   };
 
   return (
@@ -76,41 +54,17 @@ export default function Login() {
         </>
       }
     >
-      <div className="role-switch" role="radiogroup" aria-label={t('auth.role')}>
-        {([1, 2] as const).map((type) => (
-          <button
-            key={type}
-            type="button"
-            role="radio"
-            aria-checked={userType === type}
-            data-testid={`role-${type}`}
-            className={userType === type ? 'is-active' : undefined}
-            onClick={() => setUserType(type)}
-          >
-            {t(type === 1 ? 'auth.iAmBuyer' : 'auth.iAmSupplier')}
-          </button>
-        ))}
-      </div>
-      <div className="mode-tabs" role="tablist">
-        {(['account', 'mobile'] as const).map((item) => (
-          <button
-            key={item}
-            type="button"
-            role="tab"
-            aria-selected={mode === item}
-            data-testid={`mode-${item}`}
-            className={mode === item ? 'is-active' : undefined}
-            onClick={() => {
-              setMode(item);
-              setErrors({});
-              setMessage(undefined);
-            }}
-          >
-            {t(`auth.mode.${item}`)}
-          </button>
-        ))}
-      </div>
-      <FormAlert message={message} />
+      <RoleSwitch value={userType} onChange={setUserType} />
+      <ModeTabs
+        modes={['account', 'mobile'] as const}
+        value={mode}
+        labelKey="auth.mode"
+        onChange={(item) => {
+          setMode(item);
+          form.clearFeedback();
+        }}
+      />
+      <FormAlert message={form.message} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         {mode === 'account' ? (
           <>
@@ -139,45 +93,21 @@ export default function Login() {
             </Field>
           </>
         ) : (
-          <>
-            <Field label={t('auth.mobile')} error={errors.mobile} htmlFor="login-mobile">
-              <TextInput
-                id="login-mobile"
-                name="mobile"
-                type="tel"
-                autoComplete="tel"
-                inputMode="numeric"
-                value={values.mobile}
-                maxLength={11}
-                placeholder={t('auth.mobilePlaceholder')}
-                onChange={(event) => set('mobile', event.target.value)}
-              />
-            </Field>
-            <Field label={t('auth.smsCaptcha')} error={errors.smsCaptcha} htmlFor="login-sms">
-              <div className="input-group">
-                <TextInput
-                  id="login-sms"
-                  name="smsCaptcha"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  value={values.smsCaptcha}
-                  maxLength={8}
-                  placeholder={t('auth.smsPlaceholder')}
-                  onChange={(event) => set('smsCaptcha', event.target.value)}
-                />
-                <SmsButton mobile={values.mobile} onError={setMessage} />
-              </div>
-            </Field>
-          </>
+          <MobileSmsFields
+            idPrefix="login"
+            values={values}
+            errors={errors}
+            onChange={set}
+            onError={form.setMessage}
+            mobileAutoComplete="tel"
+          />
         )}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={isBusy}
-          data-testid="login-submit"
-        >
-          {isBusy ? t('auth.signingIn') : t('auth.signIn')}
-        </button>
+        <SubmitButton
+          isBusy={form.isBusy}
+          testId="login-submit"
+          label={t('auth.signIn')}
+          busyLabel={t('auth.signingIn')}
+        />
       </form>
     </AuthShell>
   );

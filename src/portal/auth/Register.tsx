@@ -4,16 +4,15 @@ import { usePortal } from '../context.js';
 import { apiPost } from '../../web/http.js';
 import { TENANT_CODE, type UserType } from '../session.js';
 import {
-  AuthShell,
-  Field,
-  FormAlert,
-  passwordError,
-  RULES,
-  serverMessage,
-  SmsButton,
-  TextInput,
-  type Errors,
-} from './forms.js';
+  AuthDone,
+  EmailField,
+  MobileSmsFields,
+  NewPasswordFields,
+  RoleSwitch,
+  SubmitButton,
+} from './fields.js';
+import { AuthShell, Field, FormAlert, passwordError, RULES, TextInput, type Errors } from './forms.js';
+import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'companyName' | 'username' | 'mobile' | 'smsCaptcha' | 'email' | 'password' | 'confirm' | 'agree';
 export type RegisterVariant = 'register' | 'newRegister' | 'tourist';
@@ -27,7 +26,7 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
   const [search] = useSearchParams();
   const isTourist = variant === 'tourist';
   const [userType, setUserType] = useState<UserType>(search.get('userType') === '2' ? 2 : 1);
-  const [values, setValues] = useState({
+  const form = useAuthForm<Exclude<Key, 'agree'>, Key>({
     companyName: '',
     username: '',
     mobile: '',
@@ -36,16 +35,10 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
     password: '',
     confirm: '',
   });
+  const { values, errors, set } = form;
   const [agree, setAgree] = useState(false);
-  const [errors, setErrors] = useState<Errors<Key>>({});
-  const [message, setMessage] = useState<string>();
   const [done, setDone] = useState<string>();
-  const [isBusy, setIsBusy] = useState(false);
 
-  const set = (key: Exclude<Key, 'agree'>, value: string): void => {
-    setValues({ ...values, [key]: value });
-    if (errors[key]) setErrors({ ...errors, [key]: undefined });
-  };
   const validate = (): Errors<Key> => {
     const found: Errors<Key> = {};
     if (!isTourist && values.companyName.trim().length < 2) found.companyName = t('auth.rules.company');
@@ -61,11 +54,6 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    const found = validate();
-    setErrors(found);
-    setMessage(undefined);
-    if (Object.keys(found).length > 0) return;
-    setIsBusy(true);
     const body = {
       tenantCode: TENANT_CODE,
       username: values.username.trim(),
@@ -81,18 +69,14 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
             email: values.email.trim(),
           }),
     };
-    try {
+    await form.submit(validate(), async () => {
       await apiPost(
         isTourist ? '/api/account/sysuserdetail/register' : '/api/account/sysuserdetail/registerAccount',
         body,
         { silent: true },
       );
       setDone(t('auth.registered'));
-    } catch (error) {
-      setMessage(serverMessage(error, t('auth.failed')));
-    } finally {
-      setIsBusy(false);
-    }
+    });
   };
 
   const title = t(
@@ -102,16 +86,7 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
         ? 'routes.newRegister'
         : 'routes.register',
   );
-  if (done) {
-    return (
-      <AuthShell title={title}>
-        <FormAlert message={done} kind="success" />
-        <Link to={`/login?userType=${userType}`} className="btn btn-primary btn-block">
-          {t('auth.toLogin')}
-        </Link>
-      </AuthShell>
-    );
-  }
+  if (done) return <AuthDone title={title} message={done} to={`/login?userType=${userType}`} />;
   return (
     <AuthShell
       title={title}
@@ -121,24 +96,9 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
         </span>
       }
     >
-      {!isTourist && (
-        <div className="role-switch" role="radiogroup" aria-label={t('auth.role')}>
-          {([1, 2] as const).map((type) => (
-            <button
-              key={type}
-              type="button"
-              role="radio"
-              aria-checked={userType === type}
-              className={userType === type ? 'is-active' : undefined}
-              onClick={() => setUserType(type)}
-            >
-              {t(type === 1 ? 'auth.iAmBuyer' : 'auth.iAmSupplier')}
-            </button>
-          ))}
-        </div>
-      )}
+      {!isTourist && <RoleSwitch value={userType} onChange={setUserType} />}
       {isTourist && <p className="muted">{t('auth.touristHint')}</p>}
-      <FormAlert message={message} />
+      <FormAlert message={form.message} />
       <form onSubmit={(event) => void submit(event)} noValidate className="register-form">
         {!isTourist && (
           <Field
@@ -168,72 +128,29 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
             onChange={(event) => set('username', event.target.value)}
           />
         </Field>
-        <Field label={t('auth.mobile')} error={errors.mobile} htmlFor="reg-mobile">
-          <TextInput
-            id="reg-mobile"
-            name="mobile"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel"
-            value={values.mobile}
-            maxLength={11}
-            placeholder={t('auth.mobilePlaceholder')}
-            onChange={(event) => set('mobile', event.target.value)}
-          />
-        </Field>
-        <Field label={t('auth.smsCaptcha')} error={errors.smsCaptcha} htmlFor="reg-sms">
-          <div className="input-group">
-            <TextInput
-              id="reg-sms"
-              name="smsCaptcha"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={values.smsCaptcha}
-              maxLength={8}
-              placeholder={t('auth.smsPlaceholder')}
-              onChange={(event) => set('smsCaptcha', event.target.value)}
-            />
-            <SmsButton mobile={values.mobile} onError={setMessage} />
-          </div>
-        </Field>
+        <MobileSmsFields
+          idPrefix="reg"
+          values={values}
+          errors={errors}
+          onChange={set}
+          onError={form.setMessage}
+          mobileAutoComplete="tel"
+        />
         {!isTourist && (
-          <Field label={t('auth.email')} error={errors.email} htmlFor="reg-email">
-            <TextInput
-              id="reg-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={values.email}
-              maxLength={128}
-              placeholder={t('auth.emailPlaceholder')}
-              onChange={(event) => set('email', event.target.value)}
-            />
-          </Field>
+          <EmailField
+            id="reg-email"
+            value={values.email}
+            error={errors.email}
+            onChange={(value) => set('email', value)}
+          />
         )}
-        <Field label={t('auth.password')} error={errors.password} htmlFor="reg-password">
-          <TextInput
-            id="reg-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            maxLength={31}
-            placeholder={t('auth.passwordRule')}
-            onChange={(event) => set('password', event.target.value)}
-          />
-        </Field>
-        <Field label={t('auth.confirm')} error={errors.confirm} htmlFor="reg-confirm">
-          <TextInput
-            id="reg-confirm"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            value={values.confirm}
-            maxLength={31}
-            placeholder={t('auth.confirmPlaceholder')}
-            onChange={(event) => set('confirm', event.target.value)}
-          />
-        </Field>
+        <NewPasswordFields
+          idPrefix="reg"
+          passwordLabel={t('auth.password')}
+          values={values}
+          errors={errors}
+          onChange={set}
+        />
         <div className={`field agree${errors.agree ? ' has-error' : ''}`}>
           <label>
             <input type="checkbox" checked={agree} onChange={(event) => setAgree(event.target.checked)} />{' '}
@@ -244,14 +161,12 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
           </label>
           <span className="field-error">{errors.agree ?? ''}</span>
         </div>
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={isBusy}
-          data-testid="register-submit"
-        >
-          {isBusy ? t('auth.submitting') : t('auth.registerSubmit')}
-        </button>
+        <SubmitButton
+          isBusy={form.isBusy}
+          testId="register-submit"
+          label={t('auth.registerSubmit')}
+          busyLabel={t('auth.submitting')}
+        />
       </form>
     </AuthShell>
   );

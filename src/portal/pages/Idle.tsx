@@ -1,19 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { portalApi, type Idle } from '../api.js';
 import { usePortal } from '../context.js';
 import { formatDateTime } from '../../web/format.js';
 import { Icon } from '../ui/icons.js';
-import {
-  Breadcrumb,
-  Empty,
-  ErrorNote,
-  idParam,
-  PageBanner,
-  Pagination,
-  SkeletonLines,
-  useAsync,
-} from '../ui/common.js';
+import { useAsync } from '../ui/common.js';
+import { ListPage, PagedResults, SearchBar, SearchInput, useListSearch } from '../ui/list.js';
+import { DetailArticle, DetailPage, Facts, useDetail } from '../ui/detail.js';
 
 const PAGE_SIZE = 12;
 const HUES = [152, 205, 95, 28, 260, 180];
@@ -38,6 +30,10 @@ function IdleImage({ item }: { item: Idle }) {
   );
 }
 
+function idlePrice(item: Idle, t: (key: string) => string): string {
+  return item.price ? `¥ ${item.price.toLocaleString('zh-CN')}` : t('idle.negotiable');
+}
+
 export function IdleCard({ item }: { item: Idle }) {
   const { t } = usePortal();
   return (
@@ -53,99 +49,64 @@ export function IdleCard({ item }: { item: Idle }) {
             <Icon name="location" size={13} /> {item.location}
           </span>
         </p>
-        <p className="idle-price">
-          {item.price ? `¥ ${item.price.toLocaleString('zh-CN')}` : t('idle.negotiable')}
-        </p>
+        <p className="idle-price">{idlePrice(item, t)}</p>
       </div>
     </Link>
   );
 }
 
 export function IdleList() {
-  const { t, home } = usePortal();
-  const [page, setPage] = useState(1);
-  const [name, setName] = useState('');
-  const [draft, setDraft] = useState('');
+  const { t } = usePortal();
+  const {
+    page,
+    setPage,
+    filters: name,
+    draft,
+    setDraft,
+    search,
+  } = useListSearch('', (value) => value.trim());
   const list = useAsync(
     () => portalApi.idle({ currentPage: page, pageSize: PAGE_SIZE, ...(name ? { name } : {}) }),
     [page, name],
   );
-  const submit = (event: FormEvent): void => {
-    event.preventDefault();
-    setPage(1);
-    setName(draft.trim());
-  };
   return (
-    <div>
-      <PageBanner title={t('routes.idleList')} subtitle={t('idle.bannerText')} />
-      <div className="container">
-        <Breadcrumb items={[{ label: t('tabs.home'), to: home }, { label: t('routes.idleList') }]} />
-        <div className="card">
-          <form className="search-bar" onSubmit={submit} role="search">
-            <input
-              type="search"
-              value={draft}
-              maxLength={50}
-              placeholder={t('idle.searchPlaceholder')}
-              aria-label={t('idle.searchPlaceholder')}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-            <button type="submit" className="btn btn-primary">
-              <Icon name="search" size={16} /> {t('common.search')}
-            </button>
-          </form>
-          {list.error && <ErrorNote text={list.error} />}
-          {list.isLoading && !list.data ? (
-            <SkeletonLines count={6} />
-          ) : list.data && list.data.records.length > 0 ? (
-            <div className="idle-grid" data-testid="idle-list">
-              {list.data.records.map((item) => (
-                <IdleCard key={item.id} item={item} />
-              ))}
-            </div>
-          ) : (
-            !list.error && <Empty />
-          )}
-          {list.data && (
-            <Pagination current={page} pageSize={PAGE_SIZE} total={list.data.total} onChange={setPage} />
-          )}
-        </div>
-      </div>
-    </div>
+    <ListPage title={t('routes.idleList')} subtitle={t('idle.bannerText')}>
+      <SearchBar onSearch={search}>
+        <SearchInput
+          value={draft}
+          maxLength={50}
+          placeholder={t('idle.searchPlaceholder')}
+          onChange={setDraft}
+        />
+      </SearchBar>
+      <PagedResults state={list} page={page} pageSize={PAGE_SIZE} onPage={setPage} skeletonLines={6}>
+        {(records) => (
+          <div className="idle-grid" data-testid="idle-list">
+            {records.map((item) => (
+              <IdleCard key={item.id} item={item} />
+            ))}
+          </div>
+        )}
+      </PagedResults>
+    </ListPage>
   );
 }
 
 export function IdleDetail() {
-  const { t, home } = usePortal();
-  const [search] = useSearchParams();
-  const id = idParam(search);
-  const detail = useAsync(
-    () => (id === undefined ? Promise.reject(new Error(t('common.notFound'))) : portalApi.idleDetail(id)),
-    [id],
-  );
+  const { t } = usePortal();
+  const detail = useDetail(portalApi.idleDetail);
   const item = detail.data;
   return (
-    <div className="container detail-page">
-      <Breadcrumb
-        items={[
-          { label: t('tabs.home'), to: home },
-          { label: t('routes.idleList'), to: '/huanxianbaoList' },
-          { label: t('routes.idleDetail') },
-        ]}
-      />
-      <article className="card article" data-testid="idle-detail">
-        {detail.error && <ErrorNote text={detail.error} />}
-        {detail.isLoading && <SkeletonLines count={8} />}
+    <DetailPage list={{ label: t('routes.idleList'), to: '/huanxianbaoList' }} title={t('routes.idleDetail')}>
+      <DetailArticle testId="idle-detail" state={detail} skeletonLines={8}>
         {item && (
           <div className="idle-detail">
             <IdleImage item={item} />
             <div>
               <h1 className="article-title">{item.name}</h1>
-              <p className="idle-price big">
-                {item.price ? `¥ ${item.price.toLocaleString('zh-CN')}` : t('idle.negotiable')}
-              </p>
-              <dl className="facts">
-                {(
+              <p className="idle-price big">{idlePrice(item, t)}</p>
+              <Facts
+                rows={(
                   [
                     [t('idle.category'), item.category],
                     [t('idle.model'), item.model],
@@ -156,13 +117,8 @@ export function IdleDetail() {
                     [t('idle.phone'), item.contactPhone],
                     [t('idle.publishTime'), formatDateTime(item.publishTime)],
                   ] as [string, string | null][]
-                ).map(([label, value]) => (
-                  <div key={label}>
-                    <dt>{label}</dt>
-                    <dd>{value || '—'}</dd>
-                  </div>
-                ))}
-              </dl>
+                ).map(([label, value]) => [label, value || '—'])}
+              />
               <p className="idle-description">{item.description}</p>
               <p className="muted">{t('idle.tip')}</p>
               <p className="article-actions">
@@ -173,7 +129,7 @@ export function IdleDetail() {
             </div>
           </div>
         )}
-      </article>
-    </div>
+      </DetailArticle>
+    </DetailPage>
   );
 }

@@ -1,32 +1,19 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { portalApi } from '../api.js';
 import { usePortal } from '../context.js';
 import { formatDateTime } from '../../web/format.js';
 import { RichText } from '../ui/RichText.js';
-import { Breadcrumb, day, ErrorNote, idParam, SkeletonLines, useAsync } from '../ui/common.js';
+import { day } from '../ui/common.js';
+import { DetailArticle, DetailPage, useDetail } from '../ui/detail.js';
 
 export function NoticeDetail() {
-  const { t, home } = usePortal();
-  const [search] = useSearchParams();
-  const id = idParam(search);
-  const detail = useAsync(
-    () => (id === undefined ? Promise.reject(new Error(t('common.notFound'))) : portalApi.noticeDetail(id)),
-    [id],
-  );
+  const { t } = usePortal();
+  const detail = useDetail(portalApi.noticeDetail);
   const notice = detail.data?.notice;
   return (
-    <div className="container detail-page">
-      <Breadcrumb
-        items={[
-          { label: t('tabs.home'), to: home },
-          { label: t('routes.noticeList'), to: '/noticeList' },
-          { label: t('routes.noticeDetail') },
-        ]}
-      />
+    <DetailPage list={{ label: t('routes.noticeList'), to: '/noticeList' }} title={t('routes.noticeDetail')}>
       <div className="detail-layout">
-        <article className="card article" data-testid="notice-detail">
-          {detail.error && <ErrorNote text={detail.error} />}
-          {detail.isLoading && <SkeletonLines count={10} />}
+        <DetailArticle testId="notice-detail" state={detail} skeletonLines={10}>
           {notice && (
             <>
               <h1 className="article-title">{notice.title}</h1>
@@ -41,7 +28,7 @@ export function NoticeDetail() {
           <p className="article-back">
             <Link to="/noticeList">← {t('notice.back')}</Link>
           </p>
-        </article>
+        </DetailArticle>
         <aside className="card side-list">
           <h2>{t('notice.latest')}</h2>
           <ul>
@@ -56,6 +43,6 @@ export function NoticeDetail() {
           </ul>
         </aside>
       </div>
-    </div>
+    </DetailPage>
   );
 }

@@ -1,27 +1,23 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef } from 'react';
 import { portalApi } from '../api.js';
 import { usePortal } from '../context.js';
 import { Icon } from '../ui/icons.js';
-import {
-  Breadcrumb,
-  day,
-  Empty,
-  ErrorNote,
-  PageBanner,
-  Pagination,
-  SkeletonLines,
-  useAsync,
-} from '../ui/common.js';
+import { day, useAsync } from '../ui/common.js';
+import { ListItem, ListPage, PagedResults, SearchBar, SearchInput, useListSearch } from '../ui/list.js';
 
 const PAGE_SIZE = 10;
 
 /** Platform notices, paged and searchable; kept alive by the layout (its state survives a detail visit). */
 export function NoticeList({ isActive }: { isActive: boolean }) {
-  const { t, home } = usePortal();
-  const [page, setPage] = useState(1);
-  const [title, setTitle] = useState('');
-  const [draft, setDraft] = useState('');
+  const { t } = usePortal();
+  const {
+    page,
+    setPage,
+    filters: title,
+    draft,
+    setDraft,
+    search,
+  } = useListSearch('', (value) => value.trim());
   const scroll = useRef(0);
   // kept alive: remember where the visitor was and return there
   useEffect(() => {
@@ -39,60 +35,41 @@ export function NoticeList({ isActive }: { isActive: boolean }) {
     () => portalApi.notices({ currentPage: page, pageSize: PAGE_SIZE, ...(title ? { title } : {}) }),
     [page, title],
   );
-  const search = (event: FormEvent): void => {
-    event.preventDefault();
-    setPage(1);
-    setTitle(draft.trim());
-  };
   return (
-    <div className="notice-list-page">
-      <PageBanner title={t('routes.noticeList')} subtitle={t('notice.bannerText')} />
-      <div className="container">
-        <Breadcrumb items={[{ label: t('tabs.home'), to: home }, { label: t('routes.noticeList') }]} />
-        <div className="card">
-          <form className="search-bar" onSubmit={search} role="search">
-            <input
-              type="search"
-              value={draft}
-              maxLength={50}
-              placeholder={t('notice.searchPlaceholder')}
-              aria-label={t('notice.searchPlaceholder')}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-            <button type="submit" className="btn btn-primary">
-              <Icon name="search" size={16} /> {t('common.search')}
-            </button>
-          </form>
-          {notices.error && <ErrorNote text={notices.error} />}
-          {notices.isLoading && !notices.data ? (
-            <SkeletonLines count={8} />
-          ) : notices.data && notices.data.records.length > 0 ? (
-            <ul className="list" data-testid="notice-list">
-              {notices.data.records.map((notice) => (
-                <li key={notice.id} className="list-item">
-                  <Link to={`/noticeDetail?id=${notice.id}`} className="list-title">
+    <ListPage className="notice-list-page" title={t('routes.noticeList')} subtitle={t('notice.bannerText')}>
+      <SearchBar onSearch={search}>
+        <SearchInput
+          value={draft}
+          maxLength={50}
+          placeholder={t('notice.searchPlaceholder')}
+          onChange={setDraft}
+        />
+      </SearchBar>
+      <PagedResults state={notices} page={page} pageSize={PAGE_SIZE} onPage={setPage} skeletonLines={8}>
+        {(records) => (
+          <ul className="list" data-testid="notice-list">
+            {records.map((notice) => (
+              <ListItem
+                key={notice.id}
+                to={`/noticeDetail?id=${notice.id}`}
+                tags={
+                  <>
                     {notice.pinned && <span className="tag tag-hot">{t('notice.pinned')}</span>}
                     {notice.category && <span className="tag">{notice.category}</span>}
-                    <span>{notice.title}</span>
-                  </Link>
-                  {notice.summary && <p className="list-summary">{notice.summary}</p>}
-                  <p className="list-meta">
-                    <span>
-                      <Icon name="clock" size={14} /> {day(notice.publishTime)}
-                    </span>
-                    {notice.publisher && <span>{notice.publisher}</span>}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            !notices.error && <Empty />
-          )}
-          {notices.data && (
-            <Pagination current={page} pageSize={PAGE_SIZE} total={notices.data.total} onChange={setPage} />
-          )}
-        </div>
-      </div>
-    </div>
+                  </>
+                }
+                title={notice.title}
+                summary={notice.summary}
+              >
+                <span>
+                  <Icon name="clock" size={14} /> {day(notice.publishTime)}
+                </span>
+                {notice.publisher && <span>{notice.publisher}</span>}
+              </ListItem>
+            ))}
+          </ul>
+        )}
+      </PagedResults>
+    </ListPage>
   );
 }

@@ -9,3 +9,4 @@ export * from './list-query.js';
 export * from './ddl.js';
 export * from './columns.js';
 export * from './openapi.js';
+export * from './api-types.js';

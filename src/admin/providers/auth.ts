@@ -1,23 +1,10 @@
 import type { AuthProvider } from '@refinedev/core';
+import type { CurrentUser } from '../../engine/api-types.js';
 import { ApiError, apiGet, http } from '../../web/http.js';
 import { getRoles, getToken, portalHome, resetToken, setRoles, setToken } from '../../web/session.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
-export interface SysUser {
-  id: number;
-  username: string;
-  nickname: string | null;
-  name: string;
-  zname: string;
-  avatar: string | null;
-  mobile: string | null;
-  email: string | null;
-  roles: string[];
-  userType: number;
-  orgName: string;
-  tenantCode: string;
-  currentRole: string | null;
-}
+export type SysUser = CurrentUser;
 
 /** SPEC §9: the sign-in client, scope and tenant are fixed. */
 export const SIGN_IN = { clientId: 'browser', scope: 'ui', tenantCode: 'default' } as const;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { CurrentUser } from '../../engine/index.js';
 import type { AuthContext } from './session.js';
 
 /** Role codes of a user: the main role of the user record plus the roles assigned to it. */
@@ -13,24 +14,6 @@ export async function loadUserRoles(db: Db, userId: number): Promise<string[]> {
 }
 
 export const BUYER_SUB_ACCOUNT_ROLE = 'ROLE_SYS_BUYER_SUB';
-
-export interface CurrentUser {
-  id: number;
-  username: string;
-  nickname: string | null;
-  /** Organisation name (SPEC §6). */
-  name: string;
-  /** Display name: the organisation name for a buyer sub-account, else the user name. */
-  zname: string;
-  avatar: string | null;
-  mobile: string | null;
-  email: string | null;
-  roles: string[];
-  userType: number;
-  orgName: string;
-  tenantCode: string;
-  currentRole: string | null;
-}
 
 export async function currentUser(db: Db, auth: AuthContext): Promise<CurrentUser> {
   const result = await sql<{

@@ -41,6 +41,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       }) as typeof pg.types.getTypeParser,
     };
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, types: typeParsers });
+    // An idle connection the database server ends (restart, failover, an administrator's command)
+    // is dropped from the pool and replaced on the next query; it must not bring the process down.
+    pool.on('error', () => undefined);
     // pool.end() resolves before its connections have closed; close() waits for them, so that
     // whoever drops or restarts the database next does not cut live connections.
     const closing = new Set<Promise<void>>();

@@ -11,7 +11,7 @@ import { SchemaFileError, type EntityDef } from '../../src/engine/index.js';
 import { buildApp } from '../../src/server/app.js';
 import { readConfig } from '../../src/server/config.js';
 import { Api, data, errorFields, type Page, type Row } from '../support/api.js';
-import { ADMIN_PASSWORD, BROWSER_CLIENT, startTestApp, type TestApp } from '../support/app.js';
+import { ADMIN_PASSWORD, passwordGrant, startTestApp, type TestApp } from '../support/app.js';
 
 /**
  * A developer drops a new schema file into the schemas directory and gets the whole API of the
@@ -437,19 +437,7 @@ describe('schema changes on an existing database', () => {
     const { app } = await buildApp({
       config: readConfig({ ...database.env, SCHEMAS_DIR: dir, ADMIN_PASSWORD }),
     });
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/api/uaa/oauth/token',
-      headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'password',
-        scope: 'ui',
-        client_id: 'browser',
-        tenantCode: 'default',
-        username: 'admin',
-        password: ADMIN_PASSWORD,
-      }).toString(),
-    });
+    const signIn = await passwordGrant(app, 'admin', ADMIN_PASSWORD);
     expect(signIn.statusCode, signIn.body).toBe(200);
     const authorization = `Bearer ${signIn.json<{ access_token: string }>().access_token}`;
     return {

@@ -317,6 +317,7 @@ describe('dictionary option endpoints of SPEC §7', () => {
       ['/api/admin/sysregion/queryRegionType', 'region_type'],
       ['/api/admin/notification/queryNotificationType', 'notification_type'],
       ['/api/admin/notification/queryNotificationPriority', 'notification_priority'],
+      ['/api/admin/sysmenu/queryMenuButtonCheckbox', 'menu_button'],
     ];
     for (const [url, dictType] of cases) {
       const response = await t.request({ method: 'GET', url, headers: t.auth });

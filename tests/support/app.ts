@@ -8,6 +8,28 @@ import { readConfig } from '../../src/server/config.js';
 export const ADMIN_PASSWORD = 'admin-pass-1';
 export const BROWSER_CLIENT = `Basic ${Buffer.from('browser:').toString('base64')}`;
 
+/** POST /api/uaa/oauth/token with the password grant, as the built-in browser client sends it. */
+export function passwordGrant(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+  tenantCode = 'default',
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/uaa/oauth/token',
+    headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'password',
+      scope: 'ui',
+      client_id: 'browser',
+      tenantCode,
+      username,
+      password,
+    }).toString(),
+  });
+}
+
 export interface TestApp {
   app: FastifyInstance;
   /** Bearer header of the seeded admin. */
@@ -51,20 +73,7 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
     username: string,
     password: string,
     tenantCode = 'default',
-  ): Promise<LightMyRequestResponse> =>
-    request({
-      method: 'POST',
-      url: '/api/uaa/oauth/token',
-      headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'password',
-        scope: 'ui',
-        client_id: 'browser',
-        tenantCode,
-        username,
-        password,
-      }).toString(),
-    });
+  ): Promise<LightMyRequestResponse> => passwordGrant(app, username, password, tenantCode);
   const signedIn = await signIn('admin', ADMIN_PASSWORD);
   if (signedIn.statusCode !== 200) throw new Error(`admin sign-in failed: ${signedIn.body}`);
   const token = (signedIn.json() as { access_token: string }).access_token;

@@ -7,14 +7,15 @@ import { queryRecords } from './service.js';
 
 /**
  * The option endpoints of SPEC §7 that read one dictionary: GET <base>/<name> → its items.
- * queryOrgType, queryRegionType and the notification type and priority lists are the dictionaries
- * their entities' fields name with x-dict.
+ * queryOrgType, queryRegionType, the notification type and priority lists and the menu buttons
+ * (queryMenuButtonCheckbox) are the dictionaries their entities' fields name with x-dict.
  */
 const DICTIONARY_ENDPOINTS: { entity: string; name: string; field: string }[] = [
   { entity: 'sysorg', name: 'queryOrgType', field: 'orgType' },
   { entity: 'sysregion', name: 'queryRegionType', field: 'regionType' },
   { entity: 'notification', name: 'queryNotificationType', field: 'type' },
   { entity: 'notification', name: 'queryNotificationPriority', field: 'priority' },
+  { entity: 'sysmenu', name: 'queryMenuButtonCheckbox', field: 'menuButton' },
 ];
 
 /** GET …/sysdict/queryDictByDictType?dictType=x: the items of one dictionary, in sequence order. */

@@ -166,14 +166,6 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     const code = textParam(request, 'menuCode');
     return ok((await menuRows()).find((row) => row.menuCode === code)?.menuButton ?? []);
   });
-  app.get(`/api/${menu.api}/queryMenuButtonCheckbox`, async () => {
-    const rows = await sql<{
-      value: string;
-      name: string;
-    }>`select dict_value as value, dict_name as name from sys_dict
-      where dict_type = 'menu_button' and dict_value is not null order by dict_sequence`.execute(app.ctx.db);
-    return ok(rows.rows);
-  });
   app.get(`/api/${menu.api}/queryMenuButtonByRoleCode`, async (request) => {
     const code = textParam(request, 'roleCode');
     const rows = await sql<{

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import type { Actor } from './crud/sql.js';
 
-export type AuditAction = 'add' | 'update' | 'delete';
+/** Record changes, and signIn for a password or mobile sign-in (the workbench counts them per day). */
+export type AuditAction = 'add' | 'update' | 'delete' | 'signIn';
 
 export interface AuditEntry {
   entity: string;

@@ -6,6 +6,7 @@ import { onlineRoutes } from './online.js';
 import { profileRoutes } from './profile.js';
 import { recoveryRoutes } from './recovery.js';
 import { registerRoutes } from './register.js';
+import { signInRoutes } from './sign-ins.js';
 import { outboxSmsProvider, type SmsProvider } from './sms.js';
 
 export interface IdentityOptions {
@@ -17,7 +18,7 @@ export interface IdentityOptions {
 
 /**
  * Accounts of SPEC §7 beyond sign-in: captchas, SMS codes, registration, password recovery,
- * own profile and online users. The public calls share one rate limit per client address.
+ * own profile, online users and sign-ins per day. The public calls share one rate limit per client address.
  */
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions = {}): Promise<void> {
   const { config } = app.ctx;
@@ -31,4 +32,5 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
   });
   await app.register(profileRoutes);
   await app.register(onlineRoutes);
+  await app.register(signInRoutes);
 }

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { ok, queryOf, requireAuth } from '../http.js';
 import { checkCode, consumeCode } from '../account/codes.js';
+import { SIGN_IN_ACTION } from '../account/sign-ins.js';
+import { writeAudit } from '../audit.js';
 import type { Db } from '../db/database.js';
 import { translatorFor, type Translate } from '../i18n/index.js';
 import { ONE_MINUTE_MS, registerRateLimit, signInGuard } from './guard.js';
@@ -78,13 +80,18 @@ const DEFAULT_REFRESH_SECONDS = 2_592_000;
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.ctx;
+  const userEntity = app.ctx.registry.require('sysuser').name;
   await registerRateLimit(app);
   const guard = signInGuard(db, {
     maxFailures: config.abuse.signInMaxFailures,
     lockMinutes: config.abuse.signInLockMinutes,
   });
 
-  /** Opens a session of the client for a user whose credentials were just proven. */
+  /**
+   * Opens a session of the client for a user whose credentials were just proven. A password or
+   * mobile grant is a sign-in and leaves an audit entry (the workbench counts them); a refresh
+   * only continues a session.
+   */
   const issue = async (
     trx: Db,
     request: FastifyRequest,
@@ -92,6 +99,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     tenantCode: string,
     user: SignedInUser,
     scope: string | null,
+    grant: Grant,
   ): Promise<Record<string, unknown>> => {
     if (user.status !== '1') throw new AppError('accountDisabled');
     const roles = await loadUserRoles(trx, user.id);
@@ -107,6 +115,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? null,
     });
+    if (grant !== 'refresh_token') {
+      await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
+        {
+          entity: userEntity,
+          recordKey: user.id,
+          action: SIGN_IN_ACTION,
+          before: null,
+          after: { grant, clientCode: client.client_code, ip: request.ip },
+        },
+      ]);
+    }
     return {
       code: 200,
       message: 'success',
@@ -147,7 +166,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       throw new AppError('badCredentials');
     }
     await guard.reset(tenantCode, username);
-    return issue(db, request, client, tenantCode, user, params.scope ?? client.auth_scope);
+    const scope = params.scope ?? client.auth_scope;
+    return db
+      .transaction()
+      .execute((trx) => issue(trx, request, client, tenantCode, user, scope, 'password'));
   };
 
   /** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (SPEC §5). */
@@ -179,7 +201,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     }
     const answer = await db.transaction().execute(async (trx) => {
       if (!(await consumeCode(trx, code.id))) throw wrongCode();
-      return issue(trx, request, client, tenantCode, user, params.scope ?? client.auth_scope);
+      return issue(trx, request, client, tenantCode, user, params.scope ?? client.auth_scope, 'mobile');
     });
     await guard.reset(tenantCode, user.username);
     return answer;
@@ -211,7 +233,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         where id = ${session.user_id} and tenant_code = ${session.tenant_code}`.execute(trx);
       const user = found.rows[0];
       if (!user) throw invalid();
-      return issue(trx, request, client, session.tenant_code, user, session.scope);
+      return issue(trx, request, client, session.tenant_code, user, session.scope, 'refresh_token');
     });
   };
 

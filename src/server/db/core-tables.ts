@@ -199,7 +199,11 @@ export function coreTableSpecs(tables: {
         { name: 'at', type: 'timestamptz', isNullable: false, defaultSql: 'now()' },
       ],
       primaryKey: ['id'],
-      indexes: [{ name: 'sys_audit_log_entity_idx', columns: ['entity', 'record_key'], isUnique: false }],
+      indexes: [
+        { name: 'sys_audit_log_entity_idx', columns: ['entity', 'record_key'], isUnique: false },
+        // sign-ins per day (and any other action over time) without reading the whole log
+        { name: 'sys_audit_log_action_idx', columns: ['tenant_code', 'action', 'at'], isUnique: false },
+      ],
       foreignKeys: [],
     },
   ];

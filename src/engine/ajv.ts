@@ -51,11 +51,18 @@ function tightenFormat(ajv: Ajv, name: string, isAccepted: (text: string) => boo
   ajv.addFormat(name, { type: 'string', validate: (text: string) => validate(text) && isAccepted(text) });
 }
 
-export function createAjv(overrides: Options = {}): Ajv {
-  const ajv = new Ajv({ ...AJV_OPTIONS, ...overrides });
+/**
+ * The formats and the x- vocabulary of every ajv that checks entity data; the browser form's
+ * validator (RJSF's own ajv, built with AJV_OPTIONS) goes through it too.
+ */
+export function configureAjv(ajv: Ajv): Ajv {
   addFormats(ajv);
   tightenFormat(ajv, 'date', isPostgresDate);
   tightenFormat(ajv, 'date-time', isPostgresDateTime);
   ajv.addVocabulary([...ENTITY_KEYWORDS]);
   return ajv;
+}
+
+export function createAjv(overrides: Options = {}): Ajv {
+  return configureAjv(new Ajv({ ...AJV_OPTIONS, ...overrides }));
 }

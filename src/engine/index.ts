@@ -10,3 +10,4 @@ export * from './ddl.js';
 export * from './columns.js';
 export * from './openapi.js';
 export * from './api-types.js';
+export * from './forms.js';

@@ -68,7 +68,7 @@ export function containsNul(value: unknown): boolean {
 const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
 /** Integers travel as JavaScript numbers and bigint columns (or jsonb arrays of ids): keep them exact. */
-function boundedSchema(schema: FieldSchema): FieldSchema {
+export function boundedSchema(schema: FieldSchema): FieldSchema {
   if (schema.type === 'array' && schema.items?.type === 'integer')
     return { ...schema, items: { ...SAFE_INTEGER, ...schema.items } };
   if (schema.type !== 'integer') return schema;

@@ -6,7 +6,9 @@ import {
   toHttpError,
   validationErrors,
 } from '../../src/admin/providers/data.js';
-import { derivedResource, resourcesFromOpenApi } from '../../src/admin/providers/resources.js';
+import { derivedResource, resourcesFromSchemas } from '../../src/admin/providers/resources.js';
+import type { EntitySchema } from '../../src/engine/index.js';
+import { realSources } from '../engine/fixtures.js';
 import { signInBody } from '../../src/admin/providers/auth.js';
 import { ApiError } from '../../src/web/http.js';
 
@@ -57,64 +59,35 @@ describe('data provider mapping (DESIGN.md HTTP contract → Refine)', () => {
   });
 });
 
-describe('resource table from the OpenAPI document', () => {
-  const document = {
-    paths: {
-      '/api/admin/sysregion/query': {
-        get: {
-          tags: ['sysregion'],
-          responses: {
-            '200': {
-              content: {
-                'application/json': {
-                  schema: {
-                    properties: {
-                      data: {
-                        properties: {
-                          records: { type: 'array', items: { $ref: '#/components/schemas/Sysregion' } },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-      '/api/admin/sysregion/delete': { post: { parameters: [{ name: 'regionCode', in: 'query' }] } },
-      '/api/admin/sysregion/querySysRegionTree': { get: { tags: ['sysregion'] } },
-      '/api/uaa/appclient/query': { get: { tags: ['appclient'] } },
-      '/api/uaa/appclient/delete': { post: { parameters: [{ name: 'id', in: 'query' }] } },
-    },
-    components: {
-      schemas: {
-        Sysregion: {
-          properties: {
-            regionCode: { title: 'Code', 'x-list': { width: 120 } },
-            regionName: { title: 'Name' },
-            regionType: { title: 'Type', 'x-dict': 'region_type' },
-            secret: { title: 'Secret', 'x-secret': true },
-            hidden: { title: 'Hidden', 'x-list': { visible: false } },
-          },
-        },
-      },
+describe("resource table from the server's schemas", () => {
+  const answer = {
+    data: {
+      entities: realSources().map((source) => ({ name: source.name, schema: source.json as EntitySchema })),
     },
   };
 
-  it('reads bases, delete keys, tree endpoints and list fields', () => {
-    const table = resourcesFromOpenApi(document);
+  it('reads bases, keys, tree endpoints and the entity of every schema', () => {
+    const table = resourcesFromSchemas(answer);
     const region = table.get('sysregion');
-    expect(region?.base).toBe('admin/sysregion');
-    expect(region?.deleteKey).toBe('regionCode');
-    expect(region?.treeEndpoint).toBe('querySysRegionTree');
-    expect(region?.fields.map((field) => field.name)).toEqual(['regionCode', 'regionName', 'regionType']);
-    expect(region?.fields[2]?.dict).toBe('region_type');
+    expect(region).toMatchObject({
+      base: 'admin/sysregion',
+      deleteKey: 'regionCode',
+      treeEndpoint: 'querySysRegionTree',
+    });
+    expect(region?.entity?.fieldsByName.get('regionType')?.dict).toBe('region_type');
     expect(table.get('appclient')).toMatchObject({
       base: 'uaa/appclient',
       deleteKey: 'id',
       treeEndpoint: undefined,
     });
+    expect(table.size).toBe(answer.data.entities.length);
+  });
+
+  it('leaves out a schema the browser cannot build instead of failing every screen', () => {
+    const broken = { name: 'broken', schema: { title: 'Broken' } as unknown as EntitySchema };
+    const table = resourcesFromSchemas({ data: { entities: [...answer.data.entities, broken] } });
+    expect(table.has('broken')).toBe(false);
+    expect(table.has('sysuser')).toBe(true);
   });
 
   it('falls back to admin/<name> and uaa/appclient', () => {

@@ -155,6 +155,15 @@ describe('a dropped-in entity schema', () => {
     expect(menus.map((menu) => menu.menuPath)).toEqual(['/supplier']);
   });
 
+  it('serves its schema to the back-office, which derives the screen from it', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/schemas' });
+    expect(response.statusCode).toBe(200);
+    const entities = data<{ entities: { name: string; schema: Json }[] }>(response).entities;
+    const supplier = entities.find((entity) => entity.name === 'supplier');
+    expect(supplier?.schema).toMatchObject({ title: 'Supplier', 'x-entity': { api: 'biz/supplier' } });
+    expect(entities.map((entity) => entity.name)).toContain('sysuser');
+  });
+
   it('adds records and applies defaults', async () => {
     const plan: Json[] = [
       base('SUP002', {

@@ -7,7 +7,8 @@ import type {
   HttpError,
   ValidationErrors,
 } from '@refinedev/core';
-import { ApiError, api as callApi, apiGet, apiPost, apiPut, type FieldError } from '../../web/http.js';
+import type { AxiosProgressEvent } from 'axios';
+import { ApiError, api as callApi, apiGet, apiPost, apiPut, http, type FieldError } from '../../web/http.js';
 import { resourceApi } from './resources.js';
 
 /** A page of the generated query endpoint. */
@@ -108,6 +109,45 @@ async function findOne(resource: string, id: BaseKey): Promise<BaseRecord> {
   return record;
 }
 
+/** A file answer (an export): the bytes and the name the server gave them. */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/** filename*=UTF-8''… (RFC 5987) first, then filename="…". */
+export function fileNameOf(disposition: string | undefined, fallback: string): string {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '')?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? fallback;
+}
+
+/** A file the server answers with; the failure of a file request comes back as JSON in a Blob. */
+async function download(
+  url: string,
+  method: string,
+  payload: unknown,
+  meta: Record<string, unknown>,
+): Promise<DownloadedFile> {
+  const onProgress = meta.onProgress as ((event: AxiosProgressEvent) => void) | undefined;
+  const response = await http.request<Blob>({
+    url,
+    method,
+    data: payload,
+    responseType: 'blob',
+    timeout: 0,
+    ...(onProgress ? { onDownloadProgress: onProgress } : {}),
+  });
+  const disposition = response.headers['content-disposition'] as string | undefined;
+  return { blob: response.data, fileName: fileNameOf(disposition, 'export.xlsx') };
+}
+
 /**
  * The data provider over the generated CRUD contract of DESIGN.md: the resource name is the
  * entity name, its base path comes from the OpenAPI document.
@@ -179,14 +219,19 @@ export const dataProvider: DataProvider = {
       return { data: ids.map((id) => ({ id })) as never[] };
     }),
 
-  custom: ({ url, method, payload, query, headers }) =>
+  custom: ({ url, method, payload, query, headers, meta }) =>
     guarded(async () => ({
-      data: await callApi<never>({
-        url,
-        method,
-        data: payload,
-        params: query,
-        headers: headers as Record<string, string>,
-      }),
+      data:
+        meta?.download === true
+          ? ((await download(url, method, payload, meta)) as never)
+          : await callApi<never>({
+              url,
+              method,
+              data: payload,
+              params: query,
+              headers: headers as Record<string, string>,
+              // meta.silent: the caller shows the failure itself (or not at all), no toast.
+              silent: meta?.silent === true,
+            }),
     })),
 };

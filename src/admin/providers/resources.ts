@@ -1,15 +1,24 @@
+import {
+  buildEntity,
+  listColumns,
+  treeEndpointName,
+  type EntityDef,
+  type EntitySchema,
+} from '../../engine/index.js';
 import { http } from '../../web/http.js';
 
-/** Where an entity's generated API lives and what its delete key is called. */
+/** Where an entity's generated API lives, and the entity itself for the generated screens. */
 export interface ResourceApi {
   name: string;
   /** e.g. admin/sysuser (no leading /api). */
   base: string;
-  /** The query parameter of the delete endpoint: id, or regionCode for regions. */
+  /** The entity's key: the record id of Refine and the query parameter of delete (regionCode for regions). */
   deleteKey: string;
-  /** Whether the entity answers querySys<Name>Tree. */
+  /** querySys<Name>Tree for tree entities. */
   treeEndpoint: string | undefined;
-  /** List columns from the entity's schema (x-list), for the interim list screen. */
+  /** The entity built from its schema by the engine, as the server builds it; undefined in the fallback. */
+  entity: EntityDef | undefined;
+  /** The fields a list shows by default (x-list), secrets never. */
   fields: ResourceField[];
 }
 
@@ -21,84 +30,54 @@ export interface ResourceField {
   format: string | undefined;
 }
 
-interface SchemaProperty {
-  title?: string;
-  format?: string;
-  writeOnly?: boolean;
-  'x-secret'?: boolean;
-  'x-dict'?: string;
-  'x-list'?: { visible?: boolean; width?: number };
+interface SchemasAnswer {
+  data?: { entities?: { name: string; schema: EntitySchema }[] };
 }
 
-interface OpenApiOperation {
-  tags?: string[];
-  parameters?: { name: string; in: string }[];
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
-}
-
-interface OpenApiDocument {
-  paths?: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, { properties?: Record<string, SchemaProperty> }> };
-}
-
-/** The component schema named by the query answer's records (…/records/items/$ref). */
-function recordSchemaName(operation: OpenApiOperation | undefined): string | undefined {
-  const text = JSON.stringify(operation?.responses?.['200'] ?? {});
-  return /"records":\{[^}]*"\$ref":"#\/components\/schemas\/([^"]+)"/.exec(text)?.[1];
-}
-
-function fieldsOf(document: OpenApiDocument, operation: OpenApiOperation | undefined): ResourceField[] {
-  const name = recordSchemaName(operation);
-  const properties = (name && document.components?.schemas?.[name]?.properties) || {};
-  return Object.entries(properties)
-    .filter(
-      ([, property]) => property['x-list']?.visible !== false && !property.writeOnly && !property['x-secret'],
-    )
-    .map(([field, property]) => ({
-      name: field,
-      title: property.title ?? field,
-      dict: property['x-dict'],
-      width: property['x-list']?.width,
-      format: property.format,
-    }));
+export function resourceOf(entity: EntityDef): ResourceApi {
+  return {
+    name: entity.name,
+    base: entity.api,
+    deleteKey: entity.key.name,
+    treeEndpoint: entity.tree ? treeEndpointName(entity.name) : undefined,
+    entity,
+    fields: listColumns(entity)
+      .filter((column) => column.isVisible)
+      .map((column) => ({
+        name: column.field,
+        title: column.fallbackTitle,
+        dict: column.dict,
+        width: column.width,
+        format: column.format,
+      })),
+  };
 }
 
 /**
- * Reads the resource table from the OpenAPI document of the running schemas, so a dropped-in
- * entity gets a working screen without front-end changes: the tag of /api/<base>/query names
- * the entity, the parameter of /api/<base>/delete its key.
+ * The resource table from the running server's schemas (GET /api/schemas), so a dropped-in
+ * entity gets a working screen without front-end changes. The server has already checked every
+ * schema; one the browser cannot build is left out rather than breaking every screen.
  */
-export function resourcesFromOpenApi(document: OpenApiDocument): Map<string, ResourceApi> {
+export function resourcesFromSchemas(answer: SchemasAnswer): Map<string, ResourceApi> {
   const table = new Map<string, ResourceApi>();
-  const paths = document.paths ?? {};
-  for (const [path, operations] of Object.entries(paths)) {
-    const match = /^\/api\/(.+)\/query$/.exec(path);
-    const name = operations.get?.tags?.[0];
-    if (!match?.[1] || !name) continue;
-    const base = match[1];
-    const deleteKey =
-      paths[`/api/${base}/delete`]?.post?.parameters?.find((item) => item.in === 'query')?.name ?? 'id';
-    const tree = Object.keys(paths).find(
-      (other) => other.startsWith(`/api/${base}/querySys`) && other.endsWith('Tree'),
-    );
-    table.set(name, {
-      name,
-      base,
-      deleteKey,
-      treeEndpoint: tree?.slice(`/api/${base}/`.length),
-      fields: fieldsOf(document, operations.get),
-    });
+  for (const { name, schema } of answer.data?.entities ?? []) {
+    try {
+      table.set(name, resourceOf(buildEntity(name, schema)));
+    } catch {
+      // reported by the server at start-up
+    }
   }
   return table;
 }
 
-/** The fallback of DESIGN.md when the document is unavailable: admin/<name>, uaa/appclient. */
+/** The fallback of DESIGN.md when the schemas are unavailable: admin/<name>, uaa/appclient. */
 export function derivedResource(name: string): ResourceApi {
   return {
     name,
     base: name === 'appclient' ? 'uaa/appclient' : `admin/${name}`,
     deleteKey: name === 'sysregion' ? 'regionCode' : 'id',
     treeEndpoint: undefined,
+    entity: undefined,
     fields: [],
   };
 }
@@ -108,8 +87,8 @@ let loading: Promise<Map<string, ResourceApi>> | undefined;
 /** The resource table, fetched once per page load. */
 export function loadResources(): Promise<Map<string, ResourceApi>> {
   loading ??= http
-    .get<OpenApiDocument>('/api/openapi.json', { silent: true })
-    .then((response) => resourcesFromOpenApi(response.data))
+    .get<SchemasAnswer>('/api/schemas', { silent: true })
+    .then((response) => resourcesFromSchemas(response.data))
     .catch(() => {
       loading = undefined;
       return new Map<string, ResourceApi>();
@@ -119,4 +98,11 @@ export function loadResources(): Promise<Map<string, ResourceApi>> {
 
 export async function resourceApi(name: string): Promise<ResourceApi> {
   return (await loadResources()).get(name) ?? derivedResource(name);
+}
+
+/** The entity behind a resource; fails when the server's schemas cannot be read. */
+export async function entityOf(name: string): Promise<EntityDef> {
+  const entity = (await loadResources()).get(name)?.entity;
+  if (!entity) throw new Error(`Unknown entity: ${name}`);
+  return entity;
 }

@@ -1,0 +1,226 @@
+import { useCreate, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
+import { generateForm } from '@rjsf/antd';
+import type CoreForm from '@rjsf/core';
+import type {
+  ErrorSchema,
+  FormValidation,
+  ObjectFieldTemplateProps,
+  RJSFSchema,
+  RJSFValidationError,
+  UiSchema,
+} from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import { App, Col, Modal, Row } from 'antd';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import {
+  AJV_OPTIONS,
+  configureAjv,
+  formFields,
+  formSchemaOf,
+  mismatchedConfirmations,
+  uiSchemaOf,
+  withoutConfirmations,
+  type EntityDef,
+  type FormMode,
+} from '../../engine/index.js';
+import { useT, type Translate } from '../i18n.js';
+import { entityTitle, titleOf } from './labels.js';
+import { FORM_WIDGETS } from './widgets.js';
+
+type Values = Record<string, unknown>;
+
+const Form = generateForm<Values>();
+
+/** The browser validates with the server's ajv options, formats and vocabulary (src/engine/ajv.ts). */
+const validator = customizeValidator<Values>({
+  ajvOptionsOverrides: AJV_OPTIONS,
+  ajvFormatOptions: false,
+  extenderFn: (ajv) => configureAjv(ajv),
+});
+
+/** Lays the fields out on antd's 24-column grid, each with the span its schema asks for. */
+function GridObjectTemplate(props: ObjectFieldTemplateProps) {
+  const ui = props.uiSchema ?? {};
+  return (
+    <Row gutter={16}>
+      {props.properties
+        .filter((property) => !property.hidden)
+        .map((property) => {
+          const options = (ui[property.name] as { 'ui:options'?: { span?: number } } | undefined)?.[
+            'ui:options'
+          ];
+          return (
+            <Col key={property.name} span={options?.span ?? 12}>
+              {property.content}
+            </Col>
+          );
+        })}
+    </Row>
+  );
+}
+
+const TEMPLATES = { ObjectFieldTemplate: GridObjectTemplate };
+
+/** ajv's errors in the user's language, with the same message keys as the server's answers. */
+function translateErrors(t: Translate) {
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors.map((error) => ({
+      ...error,
+      message: t(`validation.${error.name ?? 'invalid'}`, {
+        ...((error.params as Record<string, unknown> | undefined) ?? {}),
+        defaultValue: t('validation.invalid'),
+      }),
+    }));
+}
+
+/** The form's schema with every label in the user's language. */
+function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSFSchema {
+  const schema = formSchemaOf(entity, mode) as RJSFSchema;
+  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+  const titles = new Map<string, string>();
+  for (const field of formFields(entity, mode)) {
+    const title = field.options.confirms
+      ? t('admin.form.confirmField', { field: titles.get(field.options.confirms) ?? field.options.confirms })
+      : titleOf(t, field.titleKeys, field.fallbackTitle);
+    titles.set(field.name, title);
+    const property = properties[field.name];
+    if (property) properties[field.name] = { ...property, title };
+  }
+  return schema;
+}
+
+/** A record as form data: nulls left out (they are "no value", which the form shows as empty). */
+function formDataOf(entity: EntityDef, mode: FormMode, record: BaseRecord | undefined): Values {
+  if (!record) return {};
+  const names = new Set(formFields(entity, mode).map((field) => field.name));
+  return Object.fromEntries(
+    Object.entries(record).filter(
+      ([name, value]) => names.has(name) && value !== null && value !== undefined,
+    ),
+  );
+}
+
+/** Server field errors ({field: [messages]}, dotted names) as RJSF's error schema. */
+function extraErrorsOf(errors: HttpError['errors']): ErrorSchema<Values> | undefined {
+  if (!errors) return undefined;
+  const schema: Record<string, { __errors: string[] }> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const list = Array.isArray(messages) ? messages : typeof messages === 'string' ? [messages] : [];
+    if (list.length > 0) schema[field.split('.')[0] ?? field] = { __errors: list.map(String) };
+  }
+  return Object.keys(schema).length > 0 ? (schema as ErrorSchema<Values>) : undefined;
+}
+
+export interface EntityFormProps {
+  entity: EntityDef;
+  mode: FormMode;
+  /** The record to edit (update mode). */
+  record?: BaseRecord;
+  onClose: (hasSaved: boolean) => void;
+}
+
+/**
+ * The generated create/edit form of an entity, in a modal: RJSF with the antd theme, from the
+ * same schema and with the same ajv options as the server; server 400/409 errors on their fields.
+ */
+export default function EntityForm({ entity, mode, record, onClose }: EntityFormProps) {
+  const t = useT();
+  const { message } = App.useApp();
+  const formRef = useRef<CoreForm<Values>>(null);
+  const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
+  const uiSchema = useMemo(
+    (): UiSchema<Values> => ({
+      ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
+      'ui:submitButtonOptions': { norender: true },
+    }),
+    [entity, mode],
+  );
+  const initial = useMemo(() => formDataOf(entity, mode, record), [entity, mode, record]);
+  // Controlled: RJSF hands the values over when a field commits (not per keystroke, see widgets.tsx).
+  const [formData, setFormData] = useState<Values>(initial);
+  const transformErrors = useMemo(() => translateErrors(t), [t]);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema<Values> | undefined>(undefined);
+  const { mutateAsync: create, mutation: creating } = useCreate();
+  const { mutateAsync: update, mutation: updating } = useUpdate();
+
+  const customValidate = useCallback(
+    (values: Values | undefined, errors: FormValidation<Values>): FormValidation<Values> => {
+      for (const field of mismatchedConfirmations(entity, mode, values ?? {})) {
+        const fieldErrors = (errors as unknown as Record<string, { addError: (text: string) => void }>)[
+          field
+        ];
+        fieldErrors?.addError(t('admin.form.mismatch'));
+      }
+      return errors;
+    },
+    [entity, mode, t],
+  );
+
+  const submit = async (values: Values): Promise<void> => {
+    setExtraErrors(undefined);
+    const notify = { successNotification: false as const, errorNotification: false as const };
+    try {
+      if (mode === 'create') {
+        await create({
+          resource: entity.name,
+          values: withoutConfirmations(entity, mode, values),
+          ...notify,
+        });
+      } else if (record) {
+        // A field the record had and the form emptied is cleared on the server.
+        const cleared = Object.keys(initial).filter((name) => values[name] === undefined);
+        await update({
+          resource: entity.name,
+          id: record[entity.key.name] as string | number,
+          values: {
+            ...values,
+            ...Object.fromEntries(cleared.map((name) => [name, null])),
+            version: record.version,
+          },
+          ...notify,
+        });
+      }
+      void message.success(t('admin.crud.saved'));
+      onClose(true);
+    } catch (error) {
+      const errors = extraErrorsOf((error as HttpError).errors);
+      if (errors) setExtraErrors(errors);
+    }
+  };
+
+  const name = entityTitle(t, entity.name, entity.title);
+  return (
+    <Modal
+      open
+      width={860}
+      title={t(mode === 'create' ? 'admin.crud.createTitle' : 'admin.crud.editTitle', { entity: name })}
+      okText={t('admin.crud.save')}
+      cancelText={t('admin.common.cancel')}
+      confirmLoading={creating.isPending || updating.isPending}
+      onOk={() => formRef.current?.submit()}
+      onCancel={() => onClose(false)}
+      destroyOnHidden
+      maskClosable={false}
+      className="entity-form-modal"
+    >
+      <Form
+        ref={formRef}
+        schema={schema}
+        uiSchema={uiSchema}
+        formData={formData}
+        onChange={(event) => setFormData(event.formData ?? {})}
+        validator={validator}
+        widgets={FORM_WIDGETS}
+        templates={TEMPLATES}
+        transformErrors={transformErrors}
+        customValidate={customValidate}
+        extraErrors={extraErrors}
+        showErrorList={false}
+        noHtml5Validate
+        liveValidate="onBlur"
+        onSubmit={(event) => void submit(event.formData ?? {})}
+        data-testid="entity-form"
+      />
+    </Modal>
+  );
+}

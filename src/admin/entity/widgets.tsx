@@ -1,0 +1,329 @@
+import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import { Checkbox, DatePicker, Image, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
+import dayjs from 'dayjs';
+import { memo, useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import type { FormFieldOptions } from '../../engine/index.js';
+import { useT } from '../i18n.js';
+import { useDictOptions, useRefOptions, useTreeOptions, type Option } from './options.js';
+
+/**
+ * The widgets of the generated form. Typing must not re-render the whole form (a 100-field form
+ * stays under one frame per keystroke): text widgets keep what is typed in their own state and
+ * hand it to RJSF when the user pauses, leaves the field or presses Enter.
+ */
+
+const COMMIT_DELAY_MS = 400;
+const FULL_WIDTH = { width: '100%' } as const;
+
+type Props = WidgetProps;
+
+function fieldOptions(props: Props): FormFieldOptions {
+  return props.options as unknown as FormFieldOptions;
+}
+
+/** The value a form keeps for an emptied field: undefined, so that required fields say so. */
+function emptyToUndefined(text: string): string | undefined {
+  return text === '' ? undefined : text;
+}
+
+/** Local text state committed to RJSF after a pause, on blur and on Enter. */
+function useDeferredText(props: Props, toValue: (text: string) => unknown = emptyToUndefined) {
+  const { value, onChange, onBlur, id } = props;
+  const shown = value === undefined || value === null ? '' : String(value);
+  const [text, setText] = useState(shown);
+  const committed = useRef(shown);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // A value set from outside (reset, server answer) replaces what is shown.
+  useEffect(() => {
+    if (shown !== committed.current) {
+      committed.current = shown;
+      setText(shown);
+    }
+  }, [shown]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const commit = (next: string): void => {
+    clearTimeout(timer.current);
+    if (next === committed.current) return;
+    committed.current = next;
+    onChange(toValue(next));
+  };
+  return {
+    value: text,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const next = event.target.value;
+      setText(next);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => commit(next), COMMIT_DELAY_MS);
+    },
+    onBlur: () => {
+      commit(text);
+      onBlur(id, toValue(text));
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === 'Enter') commit(text);
+    },
+  };
+}
+
+function inputProps(props: Props) {
+  return {
+    id: props.id,
+    name: props.htmlName ?? props.id,
+    disabled: props.disabled || props.readonly,
+    placeholder: props.placeholder,
+    maxLength: typeof props.schema.maxLength === 'number' ? props.schema.maxLength : undefined,
+    status: props.rawErrors && props.rawErrors.length > 0 ? ('error' as const) : undefined,
+  };
+}
+
+const TextWidget = memo(function TextWidget(props: Props) {
+  const deferred = useDeferredText(props);
+  return <Input {...inputProps(props)} {...deferred} allowClear />;
+});
+
+const PasswordWidget = memo(function PasswordWidget(props: Props) {
+  const deferred = useDeferredText(props);
+  return <Input.Password {...inputProps(props)} {...deferred} autoComplete="new-password" />;
+});
+
+const TextareaWidget = memo(function TextareaWidget(props: Props) {
+  const deferred = useDeferredText(props);
+  const rows = fieldOptions(props).rows ?? 4;
+  return <Input.TextArea {...inputProps(props)} {...deferred} rows={rows} showCount />;
+});
+
+const ImageWidget = memo(function ImageWidget(props: Props) {
+  const deferred = useDeferredText(props);
+  const url = typeof props.value === 'string' ? props.value : '';
+  return (
+    <div className="entity-form-image">
+      <Input {...inputProps(props)} {...deferred} allowClear />
+      {url ? <Image src={url} width={64} height={64} alt="" /> : null}
+    </div>
+  );
+});
+
+const UpDownWidget = memo(function UpDownWidget(props: Props) {
+  const isInteger = props.schema.type === 'integer';
+  const deferred = useDeferredText(props, (text) => {
+    if (text.trim() === '') return undefined;
+    const number = Number(text);
+    return Number.isNaN(number) ? text : number;
+  });
+  return (
+    <InputNumber<string>
+      {...inputProps(props)}
+      style={FULL_WIDTH}
+      stringMode
+      precision={isInteger ? 0 : undefined}
+      value={deferred.value}
+      onChange={(next) =>
+        deferred.onChange({ target: { value: next ?? '' } } as ChangeEvent<HTMLInputElement>)
+      }
+      onBlur={deferred.onBlur}
+      onKeyDown={deferred.onKeyDown}
+    />
+  );
+});
+
+/** Objects and arrays without a better widget: JSON text, parsed when the user leaves it. */
+const JsonWidget = memo(function JsonWidget(props: Props) {
+  const toValue = (text: string): unknown => {
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text; // the schema names the field: "must be of type object"
+    }
+  };
+  const shown =
+    props.value === undefined || props.value === null
+      ? ''
+      : typeof props.value === 'string'
+        ? props.value
+        : JSON.stringify(props.value, null, 2);
+  const deferred = useDeferredText({ ...props, value: shown }, toValue);
+  return <Input.TextArea {...inputProps(props)} {...deferred} rows={4} className="entity-form-json" />;
+});
+
+const SwitchWidget = memo(function SwitchWidget(props: Props) {
+  return (
+    <Switch
+      id={props.id}
+      checked={props.value === true}
+      disabled={props.disabled || props.readonly}
+      onChange={(checked) => props.onChange(checked)}
+    />
+  );
+});
+
+const DateWidget = memo(function DateWidget(props: Props) {
+  const isDateTime = props.schema.format === 'date-time';
+  const value = typeof props.value === 'string' && props.value ? dayjs(props.value) : null;
+  return (
+    <DatePicker
+      id={props.id}
+      style={FULL_WIDTH}
+      showTime={isDateTime}
+      disabled={props.disabled || props.readonly}
+      value={value}
+      onChange={(date) => {
+        if (!date) props.onChange(undefined);
+        else props.onChange(isDateTime ? date.toISOString() : date.format('YYYY-MM-DD'));
+      }}
+    />
+  );
+});
+
+/** Option values come as strings from dictionaries: give them the field's own type. */
+function typed(props: Props, value: unknown): unknown {
+  const type =
+    props.schema.type === 'array' ? (props.schema.items as { type?: string })?.type : props.schema.type;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (type === 'integer' || type === 'number') return Number(value);
+  return typeof value === 'string' ? value : String(value);
+}
+
+function typedValue(props: Props, value: unknown): unknown {
+  return Array.isArray(value) ? value.map((item) => typed(props, item)) : typed(props, value);
+}
+
+/** Antd wants the option values and the field's value of one type: compare as strings. */
+function asStrings(value: unknown): string | string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  return Array.isArray(value) ? value.map(String) : String(value);
+}
+
+function stringOptions(options: Option[]): { value: string; label: string }[] {
+  return options.map((option) => ({ value: String(option.value), label: option.label }));
+}
+
+const DictSelectWidget = memo(function DictSelectWidget(props: Props) {
+  const t = useT();
+  const options = fieldOptions(props);
+  const items = stringOptions(useDictOptions(options.dict));
+  const disabled = props.disabled || props.readonly;
+  const change = (value: unknown): void => props.onChange(typedValue(props, value));
+  if (options.display === 'radio') {
+    return (
+      <Radio.Group
+        id={props.id}
+        disabled={disabled}
+        options={items}
+        value={asStrings(props.value)}
+        onChange={(event) => change(event.target.value)}
+      />
+    );
+  }
+  if (options.display === 'checkboxes' || (options.isMultiple && items.length <= 8 && items.length > 0)) {
+    return (
+      <Checkbox.Group
+        disabled={disabled}
+        options={items}
+        value={(asStrings(props.value) as string[] | undefined) ?? []}
+        onChange={(values) => change(values)}
+      />
+    );
+  }
+  return (
+    <Select
+      id={props.id}
+      style={FULL_WIDTH}
+      disabled={disabled}
+      allowClear
+      mode={options.isMultiple ? 'multiple' : undefined}
+      options={items}
+      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
+      value={asStrings(props.value)}
+      onChange={change}
+    />
+  );
+});
+
+const RefSelectWidget = memo(function RefSelectWidget(props: Props) {
+  const t = useT();
+  const ref = fieldOptions(props).ref ?? '';
+  const [search, setSearch] = useState('');
+  const [typedSearch, setTypedSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typedSearch), 300);
+    return () => clearTimeout(timer);
+  }, [typedSearch]);
+  const selected = useMemo(
+    () => (Array.isArray(props.value) ? props.value : props.value === undefined ? [] : [props.value]),
+    [props.value],
+  );
+  const options = stringOptions(useRefOptions(ref, search, selected));
+  return (
+    <Select
+      id={props.id}
+      style={FULL_WIDTH}
+      disabled={props.disabled || props.readonly}
+      allowClear
+      showSearch
+      filterOption={false}
+      onSearch={setTypedSearch}
+      mode={fieldOptions(props).isMultiple ? 'multiple' : undefined}
+      options={options}
+      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
+      value={asStrings(props.value)}
+      onChange={(value) => props.onChange(typedValue(props, value))}
+    />
+  );
+});
+
+const RefTreeSelectWidget = memo(function RefTreeSelectWidget(props: Props) {
+  const t = useT();
+  const options = fieldOptions(props);
+  const tree = useTreeOptions(options.ref ?? '');
+  const treeData = useMemo(() => {
+    interface Node {
+      value: string;
+      title: string;
+      children?: Node[];
+    }
+    const toStrings = (nodes: typeof tree): Node[] =>
+      nodes.map((node) => ({
+        value: String(node.value),
+        title: node.title,
+        ...(node.children ? { children: toStrings(node.children) } : {}),
+      }));
+    const nodes = toStrings(tree);
+    const root: Node = { value: String(options.root), title: t('admin.form.root') };
+    return options.root === undefined ? nodes : [root, ...nodes];
+  }, [tree, options.root, t]);
+  return (
+    <TreeSelect
+      id={props.id}
+      style={FULL_WIDTH}
+      disabled={props.disabled || props.readonly}
+      allowClear
+      showSearch
+      treeNodeFilterProp="title"
+      treeData={treeData}
+      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
+      value={asStrings(props.value) as string | undefined}
+      onChange={(value: unknown) => props.onChange(typedValue(props, value))}
+    />
+  );
+});
+
+export const FORM_WIDGETS: RegistryWidgetsType = {
+  TextWidget,
+  text: TextWidget,
+  icon: TextWidget,
+  password: PasswordWidget,
+  PasswordWidget,
+  textarea: TextareaWidget,
+  TextareaWidget,
+  image: ImageWidget,
+  updown: UpDownWidget,
+  json: JsonWidget,
+  switch: SwitchWidget,
+  CheckboxWidget: SwitchWidget,
+  date: DateWidget,
+  datetime: DateWidget,
+  dictSelect: DictSelectWidget,
+  refSelect: RefSelectWidget,
+  refTreeSelect: RefTreeSelectWidget,
+};

@@ -1,5 +1,5 @@
 import type { BaseRecord } from '@refinedev/core';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /** What a screen opened from a generated list receives. */
 export interface RecordScreenProps {
@@ -27,5 +27,56 @@ export interface RecordAction {
   screen: LazyExoticComponent<ComponentType<RecordScreenProps>>;
 }
 
-/** The record actions of each entity, by entity name. */
-export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> = {};
+/** The record actions of each entity, by entity name (screens in src/admin/screens). */
+export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> = {
+  sysrole: [
+    {
+      key: 'authorize',
+      titleKey: 'admin.screens.actions.roleAuthorize',
+      button: 'update',
+      width: 820,
+      screen: lazy(() => import('../screens/role/RoleAuthorize.js')),
+    },
+  ],
+  sysurl: [
+    {
+      key: 'roles',
+      titleKey: 'admin.screens.actions.urlRoles',
+      button: 'update',
+      width: 520,
+      screen: lazy(() => import('../screens/url/UrlRoles.js')),
+    },
+  ],
+  sysmenu: [
+    {
+      key: 'authority',
+      titleKey: 'admin.screens.actions.menuAuthority',
+      button: 'update',
+      width: 820,
+      screen: lazy(() => import('../screens/menu/MenuAuthority.js')),
+    },
+  ],
+  sysorg: [
+    {
+      key: 'users',
+      titleKey: 'admin.screens.actions.orgUsers',
+      width: 720,
+      screen: lazy(() => import('../screens/org/OrgUsers.js')),
+    },
+  ],
+  sysuser: [
+    {
+      key: 'posts',
+      titleKey: 'admin.screens.actions.userPosts',
+      width: 720,
+      screen: lazy(() => import('../screens/user/UserPosts.js')),
+    },
+    {
+      key: 'roles',
+      titleKey: 'admin.screens.actions.userRoles',
+      button: 'update',
+      width: 520,
+      screen: lazy(() => import('../screens/user/UserRoles.js')),
+    },
+  ],
+};

@@ -1,0 +1,72 @@
+import { useCustom, useCustomMutation, type BaseRecord, type HttpError } from '@refinedev/core';
+import { useCallback } from 'react';
+import { useMenus } from '../layout/MenuProvider.js';
+
+/** Query parameters as the API reads them (repeated keys for lists). */
+export type ApiQuery = Record<string, string | number | (string | number)[] | undefined>;
+
+export interface ApiRead<T> {
+  data: T | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  refetch: () => Promise<unknown>;
+}
+
+/**
+ * GET one of the extra endpoints of SPEC §7 through Refine's data provider (useCustom); the
+ * answer's `data` as T. Disabled while `enabled` is false (e.g. before the record is known).
+ */
+export function useApiGet<T>(url: string, query?: ApiQuery, enabled = true): ApiRead<T> {
+  const { query: result } = useCustom<BaseRecord, HttpError, ApiQuery>({
+    url,
+    method: 'get',
+    config: query ? { query } : {},
+    queryOptions: { enabled, retry: false, refetchOnWindowFocus: false },
+  });
+  return {
+    data: result.data?.data as T | undefined,
+    isLoading: result.isLoading,
+    isError: result.isError,
+    refetch: result.refetch,
+  };
+}
+
+export interface ApiWrite {
+  /** POST/PUT through the data provider; resolves with the answer's data, rejects with HttpError. */
+  send: <T>(method: 'post' | 'put', url: string, values?: unknown) => Promise<T>;
+  isSending: boolean;
+}
+
+/** Writes to the extra endpoints through Refine (useCustomMutation); query strings go in the url. */
+export function useApiWrite(): ApiWrite {
+  const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, unknown>();
+  const send = useCallback(
+    async <T>(method: 'post' | 'put', url: string, values?: unknown): Promise<T> => {
+      const answer = await mutateAsync({ url, method, values: values ?? {} });
+      return answer.data as T;
+    },
+    [mutateAsync],
+  );
+  return { send, isSending: mutation.isPending };
+}
+
+/** `url?name=value&name=value…` for the endpoints that take their input as query parameters. */
+export function withQuery(url: string, query: ApiQuery): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const text = search.toString();
+  return text ? `${url}?${text}` : url;
+}
+
+/**
+ * Whether the role may use a button of a menu (SPEC §6 "buttons are shown by default and hidden
+ * by role"): the buttons queryCurrentAuthority grants, by menu code.
+ */
+export function useCanButton(menuCode: string): (button: string) => boolean {
+  const { buttons } = useMenus();
+  const granted = buttons[menuCode];
+  return useCallback((button: string) => granted?.includes(button) ?? false, [granted]);
+}

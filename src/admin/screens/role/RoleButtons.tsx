@@ -1,0 +1,77 @@
+import { App, Tree, type TreeDataNode } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useT, type Translate } from '../../i18n.js';
+import type { MenuNode } from '../../lib/menus.js';
+import { useApiGet, useApiWrite } from '../api.js';
+import { API, errorText, Loading, menuTitle, SaveBar, treeKeys } from '../common.js';
+
+/** Menu nodes are keyed menu/<code>, buttons <menuCode>:<button> as the API names them. */
+const MENU_PREFIX = 'menu/';
+
+/** The menus that have buttons (or descendants with buttons), buttons as their first children. */
+export function buttonTree(t: Translate, nodes: readonly MenuNode[]): TreeDataNode[] {
+  return nodes.flatMap((node): TreeDataNode[] => {
+    const buttons = (node.menuButton ?? []).map((button) => ({
+      key: `${node.menuCode}:${button}`,
+      title: t(`dicts.menu_button.${button}`, { defaultValue: button }),
+      isLeaf: true,
+    }));
+    const children = [...buttons, ...buttonTree(t, node.children ?? [])];
+    if (children.length === 0) return [];
+    return [{ key: `${MENU_PREFIX}${node.menuCode}`, title: menuTitle(t, node), children }];
+  });
+}
+
+/**
+ * The buttons a role may use on each screen (SPEC §6 "buttons are shown by default and hidden by
+ * role"): out of the buttons each menu has, ticked where granted.
+ */
+export function RoleButtons({ roleCode, canSave }: { roleCode: string; canSave: boolean }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const tree = useApiGet<MenuNode[]>(`${API.menu}/querySysMenuButtonTree`);
+  const granted = useApiGet<string[]>(`${API.menu}/queryMenuButtonByRoleCode`, { roleCode });
+  const [checked, setChecked] = useState<string[] | undefined>(undefined);
+  const { send, isSending } = useApiWrite();
+  useEffect(() => {
+    if (checked === undefined && granted.data) setChecked(granted.data);
+  }, [granted.data, checked]);
+  const treeData = useMemo(() => buttonTree(t, tree.data ?? []), [t, tree.data]);
+  const menuKeys = useMemo(
+    () => treeKeys(treeData, (node) => String(node.key)).filter((key) => key.startsWith(MENU_PREFIX)),
+    [treeData],
+  );
+
+  const save = async (): Promise<void> => {
+    const buttons = (checked ?? []).filter((key) => !key.startsWith(MENU_PREFIX));
+    try {
+      await send('post', `${API.menu}/authorizeMenuButtonToRole`, { roleCode, buttons });
+      void message.success(t('admin.common.operateSuccess'));
+    } catch (error) {
+      void message.error(errorText(error));
+    }
+  };
+
+  return (
+    <div data-testid="role-buttons">
+      <Loading isLoading={tree.isLoading || granted.isLoading || checked === undefined}>
+        <Tree
+          checkable
+          selectable={false}
+          defaultExpandedKeys={menuKeys}
+          treeData={treeData}
+          checkedKeys={checked}
+          onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
+          className="admin-screen-tree"
+        />
+      </Loading>
+      <SaveBar
+        t={t}
+        canSave={canSave}
+        isSaving={isSending}
+        onSave={() => void save()}
+        testId="role-buttons-save"
+      />
+    </div>
+  );
+}

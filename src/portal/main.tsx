@@ -9,8 +9,26 @@ import { PortalProvider } from './context.js';
 import { detectLanguage, htmlLang, loadSection, type Section } from './i18n.js';
 import { productSlug } from '../web/session.js';
 
-/** The params decide the product slug of every route; a failing API still gets a working shell. */
+/** The params the server put in the page (meta ecobid-params), when it did. */
+function injectedParams(): PortalParams | undefined {
+  const content = document.querySelector('meta[name="ecobid-params"]')?.getAttribute('content');
+  if (!content) return undefined;
+  try {
+    const params = JSON.parse(content) as PortalParams;
+    return typeof params.product === 'string' && params.product !== '' ? params : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The params decide the product slug of every route. The server injects them in the page, so the
+ * first render waits for no call; otherwise (the Vite dev server) they are fetched, and a failing
+ * API still gets a working shell.
+ */
 async function loadParams(): Promise<PortalParams> {
+  const injected = injectedParams();
+  if (injected) return injected;
   try {
     return await portalApi.params();
   } catch {

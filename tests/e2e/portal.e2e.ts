@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Check, E2eContext } from './support.js';
 
@@ -122,6 +123,49 @@ async function smsCodeFor(mobile: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no SMS to ${mobile} in the outbox`);
+}
+
+/** The JSON lines of one of the e2e server's outboxes (DATA_DIR/<name>-outbox.jsonl). */
+function outbox<T>(dataDir: string, name: 'mail' | 'captcha'): T[] {
+  const path = join(dataDir, `${name}-outbox.jsonl`);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
+async function waitFor<T>(read: () => T | undefined, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const found = read();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Decodes the QR code an <img> shows, as a phone camera would: its pixels, read by jsQR. */
+async function decodeQrImage(page: Page, selector: string): Promise<string | undefined> {
+  const image = page.locator(selector);
+  await image.scrollIntoViewIfNeeded();
+  await page.waitForFunction((css) => {
+    const element = document.querySelector<HTMLImageElement>(css);
+    return element !== null && element.complete && element.naturalWidth > 0;
+  }, selector);
+  const picture = await image.evaluate((element: HTMLImageElement) => {
+    const size = 280;
+    const canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    const context = canvas.getContext('2d');
+    if (!context) return undefined;
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, size, size);
+    context.drawImage(element, 20, 20, size - 40, size - 40);
+    return { size, pixels: Array.from(context.getImageData(0, 0, size, size).data) };
+  });
+  if (!picture) return undefined;
+  return jsQR(new Uint8ClampedArray(picture.pixels), picture.size, picture.size)?.data;
 }
 
 async function open(
@@ -502,6 +546,104 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.equal(url.searchParams.get('mobile'), mobile);
         await second.context.close();
         await admin.setParam('customerServiceUrl', '');
+      },
+    },
+    {
+      name: 'a forgotten password is reset by mail: captcha answer and mail read from the outboxes',
+      run: async () => {
+        const username = `mailreset${stamp}`;
+        const email = `${username}@example.com`;
+        await admin.createUser(username, 'ROLE_SYS_BUYER', 1, `133${String(Date.now()).slice(-8)}`);
+        const { context, page } = await open(browser, `${server.url}/forgetPwd`);
+        const drawn = outbox(server.dataDir, 'captcha').length;
+        await page.getByTestId('mode-email').click();
+        await page.getByTestId('char-captcha').waitFor();
+        const captcha = await waitFor(
+          () => outbox<{ text: string }>(server.dataDir, 'captcha').slice(drawn).at(-1),
+          'the captcha in the outbox',
+        );
+        await page.fill('#fp-email', email);
+        await page.fill('#fp-captcha', captcha.text);
+        await page.screenshot({ path: `${screenshots}/portal-forget-mail.png` });
+        await page.getByTestId('forget-submit').click();
+        await page.getByText('重置密码的邮件已发送，请查收邮箱。').waitFor();
+        const mail = await waitFor(
+          () =>
+            outbox<{ to: string; subject: string; data: { link: string; code: string } }>(
+              server.dataDir,
+              'mail',
+            ).find((item) => item.to === email),
+          `a mail to ${email}`,
+        );
+        assert.ok(mail.subject.length > 0);
+        const link = new URL(mail.data.link, server.url);
+        assert.equal(link.pathname, '/forgetPwd');
+        assert.equal(link.searchParams.get('code'), mail.data.code);
+        await page.goto(link.toString());
+        await page.fill('#rc-password', 'mail-pass-9');
+        await page.fill('#rc-confirm', 'mail-pass-9');
+        await page.getByTestId('reset-submit').click();
+        await page.getByText('密码已重置，请使用新密码登录。').waitFor();
+        await page.screenshot({ path: `${screenshots}/portal-forget-mail-done.png` });
+        assert.ok(await admin.signIn(username, 'mail-pass-9'));
+        // the link works once
+        await page.goto(link.toString());
+        await page.fill('#rc-password', 'mail-pass-10');
+        await page.fill('#rc-confirm', 'mail-pass-10');
+        await page.getByTestId('reset-submit').click();
+        await page.getByTestId('form-alert').waitFor();
+        await context.close();
+      },
+    },
+    {
+      name: 'the page arrives with the product title and params: the first render waits for no params call',
+      run: async () => {
+        const html = await (await fetch(`${server.url}/aboutus`)).text();
+        assert.match(html, /<title>环保产业采购招投标平台<\/title>/);
+        assert.match(html, /<meta name="ecobid-params" content="[^"]*400-863-1218/);
+        const { context, page } = await open(browser, 'about:blank');
+        const paramCalls: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().includes('/api/notification/home/params')) paramCalls.push(request.url());
+        });
+        await page.goto(`${server.url}/aboutus`);
+        await page.getByTestId('footer-hotline').waitFor();
+        assert.equal(await page.title(), '关于我们 - 环保产业采购招投标平台');
+        assert.equal(await page.getByTestId('footer-hotline').innerText(), '400-863-1218');
+        assert.deepEqual(paramCalls, []);
+        const adminHtml = await (await fetch(`${server.url}/admin/workbench`)).text();
+        assert.match(adminHtml, /<title>环保产业采购招投标平台<\/title>/);
+        assert.match(adminHtml, /<meta name="ecobid-product" content="ecobid"/);
+        await context.close();
+      },
+    },
+    {
+      name: 'the footer and side-panel QR codes are real codes of the configured addresses',
+      run: async () => {
+        const { context, page } = await open(browser, `${server.url}/${PRODUCT}`);
+        // nothing configured: the codes open the portal's own sign-up information pages
+        assert.equal(
+          await decodeQrImage(page, '.portal-footer [data-testid="qr-buyerAccountUrl"]'),
+          `${server.url}/buysettlein`,
+        );
+        assert.equal(
+          await decodeQrImage(page, '.portal-footer [data-testid="qr-supplierAccountUrl"]'),
+          `${server.url}/sellsettlein`,
+        );
+        await page.screenshot({ path: `${screenshots}/portal-footer-qr.png`, fullPage: false });
+        const account = 'https://mp.weixin.qq.com/mp/profile_ext?action=home&__biz=MzU4NjE2MDk3Nw==';
+        await admin.setParam('buyerAccountUrl', account);
+        // cached for 10 minutes by the browser: a new visitor sees the new code
+        await context.close();
+        const second = await open(browser, `${server.url}/${PRODUCT}`);
+        await second.page.getByTestId('side-account').hover();
+        assert.equal(
+          await decodeQrImage(second.page, '.side-panel [data-testid="qr-buyerAccountUrl"]'),
+          account,
+        );
+        await second.page.screenshot({ path: `${screenshots}/portal-side-qr.png` });
+        await second.context.close();
+        await admin.setParam('buyerAccountUrl', '');
       },
     },
   ];

@@ -39,6 +39,8 @@ async function freePort(): Promise<number> {
 export interface RunningServer {
   url: string;
   adminPassword: string;
+  /** DATA_DIR of the server: its SMS, mail and captcha outboxes (sms-, mail-, captcha-outbox.jsonl). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -47,7 +49,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobid-e2e-'));
   const adminPassword = 'e2e-admin-pass';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The captcha outbox preload writes each character captcha's answer beside the other outboxes.
+  const preload = ['--import', 'tsx', '--import', './tests/e2e/captcha-outbox.mjs'];
+  const child: ChildProcess = spawn(process.execPath, [...preload, 'src/server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -76,6 +80,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     adminPassword,
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

@@ -47,11 +47,11 @@ export function Footer() {
         </section>
         <section className="footer-qr">
           <figure>
-            <QrCode seed="buyer-account" label={t('footer.qrBuyer')} />
+            <QrCode param="buyerAccountUrl" label={t('footer.qrBuyer')} />
             <figcaption>{t('footer.qrBuyer')}</figcaption>
           </figure>
           <figure>
-            <QrCode seed="supplier-account" label={t('footer.qrSupplier')} />
+            <QrCode param="supplierAccountUrl" label={t('footer.qrSupplier')} />
             <figcaption>{t('footer.qrSupplier')}</figcaption>
           </figure>
         </section>

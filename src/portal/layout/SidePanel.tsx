@@ -71,7 +71,7 @@ export function SidePanel() {
           'wechat',
           t('side.account'),
           <>
-            <QrCode seed="buyer-account" size={112} label={t('footer.qrBuyer')} />
+            <QrCode param="buyerAccountUrl" size={112} label={t('footer.qrBuyer')} isLazy={false} />
             <small>{t('side.scan')}</small>
           </>,
           'side-account',

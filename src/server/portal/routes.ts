@@ -7,19 +7,10 @@ import { entityTitle } from '../crud/titles.js';
 import { AppError } from '../errors.js';
 import { ok, queryOf } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
+import { publicParams } from './params.js';
+import { qrCodeRoutes } from './qrcode.js';
 
-/** Params the portal may read without signing in (SPEC §1 footer, §2.2 personal centre, §1 consultation). */
-export const PUBLIC_PARAM_KEYS = [
-  'productTitle',
-  'hotline',
-  'mailbox',
-  'buyerProgramUrl',
-  'supplierProgramUrl',
-  'customerServiceUrl',
-  'companyOperator',
-  'icpRegistration',
-  'publicSecurityRecord',
-] as const;
+export { PUBLIC_PARAM_KEYS } from './params.js';
 
 /** Bookkeeping columns a visitor has no business seeing. */
 const HIDDEN_FIELDS = ['tenantCode', 'createdBy', 'updatedBy', 'version'];
@@ -109,7 +100,6 @@ function readId(params: Params): number {
  */
 export async function portalRoutes(app: FastifyInstance): Promise<void> {
   const { registry, config, db } = app.ctx;
-  const param = registry.require('sysparam');
   // Visitors read the default tenant's portal.
   const visitor: Actor = { userId: null, username: 'anonymous', tenantCode: config.defaultTenant };
 
@@ -158,17 +148,8 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   };
 
   /** The whitelisted portal params (hotline, mailbox, program addresses, …) and the product slug. */
-  app.get('/api/notification/home/params', PUBLIC, async (request) => {
-    const page = await queryRecords(crud(request, param), { pageSize: '1000' });
-    const values: Record<string, string> = { product: config.product };
-    const allowed: readonly string[] = PUBLIC_PARAM_KEYS;
-    for (const row of page.records) {
-      const key = row.paramKey;
-      if (typeof key === 'string' && allowed.includes(key))
-        values[key] = typeof row.paramValue === 'string' ? row.paramValue : '';
-    }
-    return ok(values);
-  });
+  app.get('/api/notification/home/params', PUBLIC, async () => ok(await publicParams(app.ctx)));
+  await app.register(qrCodeRoutes);
 
   const notice = registry.get('notice');
   const picture = registry.get('homepicture');

@@ -8,7 +8,6 @@ import { useMenus } from '../layout/MenuProvider.js';
 const Workbench = lazy(() => import('./Workbench.js'));
 const Profile = lazy(() => import('./Profile.js'));
 const EntityTable = lazy(() => import('./EntityTable.js'));
-const EntityList = lazy(() => import('../entity/EntityList.js'));
 const Placeholder = lazy(() => import('./Placeholder.js'));
 const DataPermission = lazy(() => import('../screens/pages/DataPermission.js'));
 const OnlineUsers = lazy(() => import('../screens/pages/OnlineUsers.js'));
@@ -25,7 +24,7 @@ function constant(code: string, path: string, component: string): AppRoute {
 
 function Page({ route }: { route: AppRoute }) {
   const entity = entityOf(route);
-  if (entity) return <EntityList key={entity} resource={entity} route={route} />;
+  if (entity) return <EntityTable key={entity} resource={entity} title={routeTitle(route)} />;
   if (route.component === 'workbench') return <Workbench />;
   if (route.component === 'profile') return <Profile />;
   if (route.component === 'authority/datapermission') return <DataPermission route={route} />;

@@ -1,9 +1,13 @@
 import { Authenticated, Refine, type NotificationProvider } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider, message, Spin, theme as antdTheme } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
+// The ES builds: the CommonJS ones arrive wrapped under Vite and leave antd in English.
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
+import zhTW from 'antd/es/locale/zh_TW';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import 'dayjs/locale/zh-tw';
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { configureHttp, TOAST_MS } from '../web/http.js';
@@ -24,6 +28,7 @@ const Login = lazy(() => import('./pages/Login.js'));
 const ErrorPage = lazy(() => import('./pages/ErrorPage.js'));
 
 const ANTD_LOCALES = { zh: zhCN, tw: zhTW, en: enUS } as const;
+const DAYJS_LOCALES = { zh: 'zh-cn', tw: 'zh-tw', en: 'en' } as const;
 
 let isLeaving = false;
 
@@ -213,6 +218,8 @@ function useClientErrorLog(): void {
 export function AdminApp() {
   const app = useApp();
   useClientErrorLog();
+  // Date pickers name their months and weekdays through dayjs.
+  dayjs.locale(DAYJS_LOCALES[app.language]);
   return (
     <ConfigProvider
       locale={ANTD_LOCALES[app.language]}

@@ -84,7 +84,11 @@ function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSF
       : titleOf(t, field.titleKeys, field.fallbackTitle);
     titles.set(field.name, title);
     const property = properties[field.name];
-    if (property) properties[field.name] = { ...property, title };
+    if (!property) continue;
+    // A schema's description is English; it shows only where a translation exists.
+    const { description: _english, ...rest } = property;
+    const help = t(`entities.${entity.name}.help.${field.name}`, { defaultValue: '' });
+    properties[field.name] = { ...rest, title, ...(help ? { description: help } : {}) };
   }
   return schema;
 }

@@ -3,7 +3,6 @@ import { useMemo } from 'react';
 import type { EntityDef } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import { useApiGet } from '../screens/api.js';
-import type { LabelLookup } from './labels.js';
 import { useResources } from './resources.js';
 
 export interface Option {
@@ -41,50 +40,10 @@ export function useDictOptions(dict: string | undefined): Option[] {
   );
 }
 
-export function useDictLabels(dict: string | undefined): LabelLookup {
-  const options = useDictOptions(dict);
-  return useMemo(() => {
-    const byValue = new Map(options.map((option) => [String(option.value), option.label]));
-    return (value) => byValue.get(String(value));
-  }, [options]);
-}
-
 function optionOf(entity: EntityDef, record: BaseRecord): Option {
   const value = record[entity.key.name] as string | number;
   const label = record[entity.label];
   return { value, label: label === null || label === undefined ? String(value) : String(label) };
-}
-
-/** At most this many ids are asked for by key; above it the target is read whole (roles, orgs). */
-const MAX_IDS = 200;
-
-/** Labels of the records a reference column points at, by the target's label field. */
-export function useRefLabels(ref: string | undefined, ids: readonly unknown[]): LabelLookup {
-  const target = useResources()?.get(ref ?? '')?.entity;
-  const unique = useMemo(
-    () => [...new Set(ids.filter((id) => id !== null && id !== undefined).map(String))].sort(),
-    [ids],
-  );
-  const isWhole = unique.length > MAX_IDS;
-  const many = useMany({
-    resource: ref ?? '',
-    ids: unique,
-    queryOptions: { enabled: target !== undefined && unique.length > 0 && !isWhole },
-  });
-  const whole = useList({
-    resource: ref ?? '',
-    pagination: { currentPage: 1, pageSize: 10_000 },
-    queryOptions: { enabled: target !== undefined && isWhole },
-  });
-  const records = isWhole ? whole.result.data : many.result.data;
-  return useMemo<LabelLookup>(() => {
-    if (!target) return () => undefined;
-    const byValue = new Map((records ?? []).map((record) => [String(record[target.key.name]), record]));
-    return (value) => {
-      const record = byValue.get(String(value));
-      return record ? optionOf(target, record).label : undefined;
-    };
-  }, [records, target]);
 }
 
 /** Options of a reference select: the first 20 records whose label contains the search text. */

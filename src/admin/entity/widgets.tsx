@@ -1,7 +1,7 @@
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { Checkbox, DatePicker, Image, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
 import dayjs from 'dayjs';
-import { memo, useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { FormFieldOptions } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import { useDictOptions, useRefOptions, useTreeOptions, type Option } from './options.js';
@@ -76,23 +76,23 @@ function inputProps(props: Props) {
   };
 }
 
-const TextWidget = memo(function TextWidget(props: Props) {
+function TextWidget(props: Props) {
   const deferred = useDeferredText(props);
   return <Input {...inputProps(props)} {...deferred} allowClear />;
-});
+}
 
-const PasswordWidget = memo(function PasswordWidget(props: Props) {
+function PasswordWidget(props: Props) {
   const deferred = useDeferredText(props);
   return <Input.Password {...inputProps(props)} {...deferred} autoComplete="new-password" />;
-});
+}
 
-const TextareaWidget = memo(function TextareaWidget(props: Props) {
+function TextareaWidget(props: Props) {
   const deferred = useDeferredText(props);
   const rows = fieldOptions(props).rows ?? 4;
   return <Input.TextArea {...inputProps(props)} {...deferred} rows={rows} showCount />;
-});
+}
 
-const ImageWidget = memo(function ImageWidget(props: Props) {
+function ImageWidget(props: Props) {
   const deferred = useDeferredText(props);
   const url = typeof props.value === 'string' ? props.value : '';
   return (
@@ -101,9 +101,9 @@ const ImageWidget = memo(function ImageWidget(props: Props) {
       {url ? <Image src={url} width={64} height={64} alt="" /> : null}
     </div>
   );
-});
+}
 
-const UpDownWidget = memo(function UpDownWidget(props: Props) {
+function UpDownWidget(props: Props) {
   const isInteger = props.schema.type === 'integer';
   const deferred = useDeferredText(props, (text) => {
     if (text.trim() === '') return undefined;
@@ -124,10 +124,10 @@ const UpDownWidget = memo(function UpDownWidget(props: Props) {
       onKeyDown={deferred.onKeyDown}
     />
   );
-});
+}
 
 /** Objects and arrays without a better widget: JSON text, parsed when the user leaves it. */
-const JsonWidget = memo(function JsonWidget(props: Props) {
+function JsonWidget(props: Props) {
   const toValue = (text: string): unknown => {
     if (text.trim() === '') return undefined;
     try {
@@ -144,9 +144,9 @@ const JsonWidget = memo(function JsonWidget(props: Props) {
         : JSON.stringify(props.value, null, 2);
   const deferred = useDeferredText({ ...props, value: shown }, toValue);
   return <Input.TextArea {...inputProps(props)} {...deferred} rows={4} className="entity-form-json" />;
-});
+}
 
-const SwitchWidget = memo(function SwitchWidget(props: Props) {
+function SwitchWidget(props: Props) {
   return (
     <Switch
       id={props.id}
@@ -155,9 +155,9 @@ const SwitchWidget = memo(function SwitchWidget(props: Props) {
       onChange={(checked) => props.onChange(checked)}
     />
   );
-});
+}
 
-const DateWidget = memo(function DateWidget(props: Props) {
+function DateWidget(props: Props) {
   const isDateTime = props.schema.format === 'date-time';
   const value = typeof props.value === 'string' && props.value ? dayjs(props.value) : null;
   return (
@@ -173,7 +173,7 @@ const DateWidget = memo(function DateWidget(props: Props) {
       }}
     />
   );
-});
+}
 
 /** Option values come as strings from dictionaries: give them the field's own type. */
 function typed(props: Props, value: unknown): unknown {
@@ -198,7 +198,7 @@ function stringOptions(options: Option[]): { value: string; label: string }[] {
   return options.map((option) => ({ value: String(option.value), label: option.label }));
 }
 
-const DictSelectWidget = memo(function DictSelectWidget(props: Props) {
+function DictSelectWidget(props: Props) {
   const t = useT();
   const options = fieldOptions(props);
   const items = stringOptions(useDictOptions(options.dict));
@@ -238,9 +238,9 @@ const DictSelectWidget = memo(function DictSelectWidget(props: Props) {
       onChange={change}
     />
   );
-});
+}
 
-const RefSelectWidget = memo(function RefSelectWidget(props: Props) {
+function RefSelectWidget(props: Props) {
   const t = useT();
   const ref = fieldOptions(props).ref ?? '';
   const [search, setSearch] = useState('');
@@ -270,9 +270,9 @@ const RefSelectWidget = memo(function RefSelectWidget(props: Props) {
       onChange={(value) => props.onChange(typedValue(props, value))}
     />
   );
-});
+}
 
-const RefTreeSelectWidget = memo(function RefTreeSelectWidget(props: Props) {
+function RefTreeSelectWidget(props: Props) {
   const t = useT();
   const options = fieldOptions(props);
   const tree = useTreeOptions(options.ref ?? '');
@@ -306,7 +306,7 @@ const RefTreeSelectWidget = memo(function RefTreeSelectWidget(props: Props) {
       onChange={(value: unknown) => props.onChange(typedValue(props, value))}
     />
   );
-});
+}
 
 export const FORM_WIDGETS: RegistryWidgetsType = {
   TextWidget,

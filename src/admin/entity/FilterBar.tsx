@@ -1,0 +1,144 @@
+import type { CrudFilters } from '@refinedev/core';
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space, type FormProps } from 'antd';
+import { useState } from 'react';
+import type { ListFilter } from '../../engine/index.js';
+import { useT } from '../i18n.js';
+import { titleOf } from './labels.js';
+import { useDictOptions, useRefOptions } from './options.js';
+
+/** Filters shown before "Expand". */
+const SHOWN_FILTERS = 4;
+
+export type FilterValues = Record<string, unknown>;
+
+/** The filter bar's values as Refine filters: text contains, date ranges between, others equal. */
+export function filtersOf(filters: readonly ListFilter[], values: FilterValues): CrudFilters {
+  const result: CrudFilters = [];
+  for (const filter of filters) {
+    const value = values[filter.field];
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    const operator = filter.kind === 'text' ? 'contains' : filter.kind === 'dateRange' ? 'between' : 'eq';
+    result.push({ field: filter.field, operator, value: typeof value === 'string' ? value.trim() : value });
+  }
+  return result;
+}
+
+function DictFilter({ dict, placeholder, ...rest }: { dict: string; placeholder: string }) {
+  const options = useDictOptions(dict).map((option) => ({
+    value: String(option.value),
+    label: option.label,
+  }));
+  return (
+    <Select
+      {...rest}
+      allowClear
+      options={options}
+      placeholder={placeholder}
+      className="entity-filter-select"
+    />
+  );
+}
+
+function RefFilter({ target, placeholder, ...rest }: { target: string; placeholder: string }) {
+  const [search, setSearch] = useState('');
+  const options = useRefOptions(target, search, []).map((option) => ({
+    value: String(option.value),
+    label: option.label,
+  }));
+  return (
+    <Select
+      {...rest}
+      allowClear
+      showSearch
+      filterOption={false}
+      onSearch={setSearch}
+      options={options}
+      placeholder={placeholder}
+      className="entity-filter-select"
+    />
+  );
+}
+
+function FilterInput({ filter, title }: { filter: ListFilter; title: string }) {
+  const t = useT();
+  const choose = t('admin.crud.selectPlaceholder', { field: title });
+  switch (filter.kind) {
+    case 'dateRange':
+      return <DatePicker.RangePicker showTime />;
+    case 'number':
+      return <InputNumber placeholder={title} />;
+    case 'boolean':
+      return (
+        <Select
+          allowClear
+          placeholder={choose}
+          className="entity-filter-select"
+          options={[
+            { value: 'true', label: t('admin.crud.yes') },
+            { value: 'false', label: t('admin.crud.no') },
+          ]}
+        />
+      );
+    case 'select':
+      if (filter.dict) return <DictFilter dict={filter.dict} placeholder={choose} />;
+      if (filter.ref) return <RefFilter target={filter.ref} placeholder={choose} />;
+      return (
+        <Select
+          allowClear
+          placeholder={choose}
+          className="entity-filter-select"
+          options={(filter.enum ?? []).map((value) => ({ value: String(value), label: String(value) }))}
+        />
+      );
+    case 'text':
+      return <Input allowClear placeholder={t('admin.crud.inputPlaceholder', { field: title })} />;
+  }
+}
+
+/** The filter bar of a generated list, derived from the schema (engine listFilters). */
+export function FilterBar({
+  filters,
+  formProps,
+}: {
+  filters: readonly ListFilter[];
+  formProps: FormProps<FilterValues>;
+}) {
+  const t = useT();
+  const [isExpanded, setExpanded] = useState(false);
+  if (filters.length === 0) return null;
+  const shown = isExpanded ? filters : filters.slice(0, SHOWN_FILTERS);
+  return (
+    <Form<FilterValues> {...formProps} layout="inline" className="entity-filter-bar" data-testid="filter-bar">
+      {shown.map((filter) => {
+        const title = titleOf(t, filter.titleKeys, filter.fallbackTitle);
+        return (
+          <Form.Item key={filter.field} name={filter.field} label={title} data-filter={filter.field}>
+            <FilterInput filter={filter} title={title} />
+          </Form.Item>
+        );
+      })}
+      <Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="filter-search">
+            {t('admin.crud.search')}
+          </Button>
+          <Button
+            data-testid="filter-reset"
+            onClick={() => {
+              formProps.form?.resetFields();
+              formProps.form?.submit();
+            }}
+          >
+            {t('admin.crud.reset')}
+          </Button>
+          {filters.length > SHOWN_FILTERS ? (
+            <Button type="link" onClick={() => setExpanded(!isExpanded)}>
+              {t(isExpanded ? 'admin.crud.collapse' : 'admin.crud.expand')}
+            </Button>
+          ) : null}
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

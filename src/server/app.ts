@@ -20,6 +20,7 @@ import { seedDatabase, syncEntityMenus, type SeedResult } from './db/seed/index.
 import { loadRegistry } from './entities/registry.js';
 import { errorsHandler } from './errors.js';
 import { loadI18n } from './i18n/index.js';
+import { tenantAdded } from './tenants/provision.js';
 import { securityHeaders } from './web/security-headers.js';
 import { webRoutes } from './web/static.js';
 
@@ -55,6 +56,8 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
         user: table('sysuser'),
         menu: table('sysmenu'),
         url: table('sysurl'),
+        post: table('syspost'),
+        notification: table('notification'),
       }),
     ]);
     ctx = { config, db: database.db, dbKind: database.kind, registry };
@@ -95,7 +98,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(rbacHook);
   await app.register(authRoutes);
   await app.register(accountRoutes);
-  await app.register(crudRoutes);
+  await app.register(crudRoutes, { afterAdd: { systenant: tenantAdded } });
   await app.register(rbacRoutes);
   await app.register(dictRoutes);
   await app.register(docsRoutes);

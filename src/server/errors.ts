@@ -21,6 +21,8 @@ export const ERRORS = {
   invalidClient: { status: 401, key: 'invalidClient' },
   invalidToken: { status: 401, key: 'invalidToken' },
   forbidden: { status: 403, key: 'forbidden' },
+  roleNotHeld: { status: 403, key: 'roleNotHeld' },
+  postNotHeld: { status: 403, key: 'postNotHeld' },
   notFound: { status: 404, key: 'notFound' },
   routeNotFound: { status: 404, key: 'routeNotFound' },
   uniqueClash: { status: 409, key: 'uniqueClash' },

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 import type { Actor } from './crud/sql.js';
-import type { AuthContext } from './auth/session.js';
+import type { RequestAuth } from './auth/plugin.js';
 
 export interface Envelope<T> {
   code: 200;
@@ -14,7 +14,7 @@ export function ok<T>(data: T): Envelope<T> {
 }
 
 /** The signed-in caller of a protected route (the auth hook has already refused anonymous ones). */
-export function requireAuth(request: FastifyRequest): AuthContext {
+export function requireAuth(request: FastifyRequest): RequestAuth {
   if (!request.auth) throw new AppError('invalidToken');
   return request.auth;
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from './context.js';
 import type { I18n } from './i18n/index.js';
-import type { AuthContext } from './auth/session.js';
+import type { RequestAuth } from './auth/plugin.js';
 import type { RouteEntry } from './context.js';
 
 declare module 'fastify' {
@@ -10,7 +10,7 @@ declare module 'fastify' {
     routeTable: readonly RouteEntry[];
   }
   interface FastifyRequest {
-    auth: AuthContext | null;
+    auth: RequestAuth | null;
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token. */

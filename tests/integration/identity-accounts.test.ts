@@ -388,7 +388,8 @@ describe('own profile', () => {
       method: 'PUT',
       url: '/api/account/sysuserdetail/updateSysUserDetail',
       headers,
-      payload: { mobile: '13800000000' },
+      // another user's number, confirmed by its SMS code: still refused, as a clash
+      payload: await smsFor('13800000000'),
     });
     expect(takenMobile.statusCode).toBe(409);
     expect(takenMobile.json().errors[0].field).toBe('/mobile');

@@ -8,6 +8,8 @@ import type { Row } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { actorOf, ok, requireAuth } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
+import { checkSmsCode, smsCodeError } from './captcha.js';
+import { consumeCode, type LiveCode } from './codes.js';
 import { inTransaction } from './register.js';
 
 /** What a user may change about themselves; never the password, roles, status, type or organisation. */
@@ -22,10 +24,17 @@ export const OWN_PROFILE_FIELDS = [
   'avatar',
 ] as const;
 
-/** Fields that identify the record rather than change it; sent back by forms, they are checked, not written. */
-const IDENTITY_FIELDS = new Set(['id', 'version', 'username']);
+/**
+ * Fields that identify the record rather than change it (sent back by forms, they are checked, not
+ * written), and smsCaptcha, the proof that goes with a new mobile number.
+ */
+const IDENTITY_FIELDS = new Set(['id', 'version', 'username', 'smsCaptcha']);
 
-/** updateSysUserDetail: the caller edits their own profile, checked by the user schema's rules. */
+/**
+ * updateSysUserDetail: the caller edits their own profile, checked by the user schema's rules. A
+ * new mobile number needs smsCaptcha, a live SMS code sent to that number (getSmsCaptcha), used up
+ * by the change: nobody gets a number they cannot receive texts on, and so its SMS sign-in.
+ */
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
   const entity = ctx.registry.require('sysuser');
@@ -68,8 +77,30 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
       delete values.id;
       delete values.version;
       const actor = actorOf(request);
+      const where = sql`where ${column(entity.key)} = ${auth.userId} and tenant_code = ${auth.tenantCode}`;
+      if (cleared.includes('mobile')) {
+        throw new EntityInputError([{ field: '/mobile', message: l10n.t('validation.required') }]);
+      }
+      const newMobile = typeof values.mobile === 'string' ? values.mobile : undefined;
+      // Checked before the transaction, so that a wrong guess counts even though the change fails.
+      let smsCode: LiveCode | undefined;
+      if (newMobile !== undefined) {
+        const current = (
+          await sql<{ mobile: string | null }>`select mobile from ${table(entity)} ${where}`.execute(ctx.db)
+        ).rows[0];
+        if (current && current.mobile !== newMobile) {
+          const smsCaptcha = typeof input.smsCaptcha === 'string' ? input.smsCaptcha.trim() : '';
+          if (smsCaptcha === '') {
+            throw new EntityInputError([{ field: '/smsCaptcha', message: l10n.t('validation.required') }]);
+          }
+          smsCode = await checkSmsCode(ctx, l10n.t, {
+            tenantCode: auth.tenantCode,
+            mobile: newMobile,
+            smsCaptcha,
+          });
+        }
+      }
       const updated = await inTransaction(ctx.db, async (trx) => {
-        const where = sql`where ${column(entity.key)} = ${auth.userId} and tenant_code = ${auth.tenantCode}`;
         const before = (
           await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} for update`.execute(trx)
         ).rows[0];
@@ -78,6 +109,9 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
           throw new AppError('staleVersion', {}, [
             { field: '/version', message: l10n.t('errors.staleVersion') },
           ]);
+        }
+        if (newMobile !== undefined && before.mobile !== newMobile) {
+          if (!smsCode || !(await consumeCode(trx, smsCode.id))) throw smsCodeError(l10n.t);
         }
         await checkUnique({ trx, entity, registry: ctx.registry, actor, l10n }, values, auth.userId);
         const assignments = OWN_PROFILE_FIELDS.flatMap((name) => {

@@ -8,27 +8,57 @@ import { ok, queryOf, requireAuth } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { currentAuthority } from './authority.js';
 import { identityRoutes } from './identity.js';
+import { notificationRoutes } from './notifications.js';
 
 const SELF = { config: { isSelfService: true } };
 
 /** Account endpoints every signed-in user needs for themselves (SPEC §7 "Sign-in and account"). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   await app.register(identityRoutes);
+  await app.register(notificationRoutes);
+  /**
+   * The caller's menus, paths and buttons; also the menu-for-user call of SPEC §7 (username and
+   * userId, when sent, must be the caller's own: 403 otherwise). parentId narrows the tree to one
+   * top-level menu, postCode to the roles of one of the caller's posts.
+   */
   app.post('/api/account/sysuserdetail/queryCurrentAuthority', SELF, async (request) => {
     const auth = requireAuth(request);
-    const raw = queryOf(request).parentId;
-    const text = typeof raw === 'string' ? raw.trim() : '';
-    if (text !== '' && !/^\d{1,15}$/.test(text)) {
-      throw new EntityInputError([
-        { field: '/parentId', message: localizerFor(request).t('validation.type', { type: 'integer' }) },
-      ]);
+    const t = localizerFor(request).t;
+    const query = queryOf(request);
+    const text = (name: string): string => {
+      const raw = query[name];
+      return typeof raw === 'string' ? raw.trim() : '';
+    };
+    const parentId = text('parentId');
+    const errors: FieldError[] = [];
+    for (const [name, value] of [
+      ['parentId', parentId],
+      ['userId', text('userId')],
+    ] as const) {
+      if (value !== '' && !/^\d{1,15}$/.test(value))
+        errors.push({ field: `/${name}`, message: t('validation.type', { type: 'integer' }) });
     }
-    return ok(await currentAuthority(app.ctx, auth, text === '' ? undefined : Number(text)));
+    const postCode = text('postCode');
+    if (postCode.length > 64 || postCode.includes('\u0000'))
+      errors.push({ field: '/postCode', message: t('validation.maxLength', { limit: 64 }) });
+    if (errors.length > 0) throw new EntityInputError(errors);
+    const username = text('username');
+    const userId = text('userId');
+    if ((username !== '' && username !== auth.username) || (userId !== '' && Number(userId) !== auth.userId))
+      throw new AppError('forbidden');
+    return ok(
+      await currentAuthority(app.ctx, auth, {
+        ...(parentId === '' ? {} : { parentId: Number(parentId) }),
+        ...(postCode === '' ? {} : { postCode }),
+      }),
+    );
   });
 
-  app.post('/api/account/sysuserdetail/queryRoleInfo', SELF, async (request) =>
-    ok({ roles: requireAuth(request).roles }),
-  );
+  /** The roles of the session (roles), those acted in now (currentRoles, RoleCode header) and the first of them. */
+  app.post('/api/account/sysuserdetail/queryRoleInfo', SELF, async (request) => {
+    const auth = requireAuth(request);
+    return ok({ roles: auth.heldRoles, currentRoles: auth.roles, currentRole: auth.roles[0] ?? null });
+  });
 
   /**
    * Changes the caller's own password (query: password = the current one, newPassword, id).

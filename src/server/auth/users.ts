@@ -15,7 +15,15 @@ export async function loadUserRoles(db: Db, userId: number): Promise<string[]> {
 
 export const BUYER_SUB_ACCOUNT_ROLE = 'ROLE_SYS_BUYER_SUB';
 
-export async function currentUser(db: Db, auth: AuthContext): Promise<CurrentUser> {
+/**
+ * The signed-in user. `roles` are the roles of the session (what the server trusts and what the
+ * RoleCode header may choose from); `currentRole` is the role the caller acts in now: the first
+ * role the RoleCode header chose, or the first role of the session without the header.
+ */
+export async function currentUser(
+  db: Db,
+  auth: AuthContext & { heldRoles?: string[] },
+): Promise<CurrentUser> {
   const result = await sql<{
     id: number;
     username: string;
@@ -30,7 +38,7 @@ export async function currentUser(db: Db, auth: AuthContext): Promise<CurrentUse
     where u.id = ${auth.userId} and u.tenant_code = ${auth.tenantCode}`.execute(db);
   const user = result.rows[0];
   if (!user) throw new Error(`session ${auth.sessionId} names a missing user`);
-  const roles = await loadUserRoles(db, user.id);
+  const roles = auth.heldRoles ?? (await loadUserRoles(db, user.id));
   const orgName = user.org_name ?? '';
   return {
     id: user.id,
@@ -45,6 +53,6 @@ export async function currentUser(db: Db, auth: AuthContext): Promise<CurrentUse
     userType: user.user_type ?? 0,
     orgName,
     tenantCode: auth.tenantCode,
-    currentRole: roles[0] ?? null,
+    currentRole: auth.roles[0] ?? roles[0] ?? null,
   };
 }

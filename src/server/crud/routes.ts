@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db, Row } from '../db/database.js';
 import { treeEndpointName, type EntityDef } from '../../engine/index.js';
 import { actorOf, ok, queryOf, requireAuth } from '../http.js';
 import { hiddenFieldsFor } from './data-fields.js';
@@ -16,11 +17,16 @@ import {
 } from './service.js';
 import { queryTree } from './tree.js';
 
+export interface CrudRoutesOptions {
+  /** Per entity name: work done in the transaction of an add, whose answer becomes the add's answer. */
+  afterAdd?: Record<string, (trx: Db, row: Row, request: FastifyRequest) => Promise<Row>>;
+}
+
 /**
  * The generated API of every entity, under /api/<x-entity.api>: query, add, update, delete,
  * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
  */
-export async function crudRoutes(app: FastifyInstance): Promise<void> {
+export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
   // Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
   // platform administrator only: ROLE_ADMIN of the default tenant.
   const assertTenantRules = (request: FastifyRequest, entity: EntityDef, mode: 'read' | 'write'): void => {
@@ -56,9 +62,12 @@ export async function crudRoutes(app: FastifyInstance): Promise<void> {
     app.get(`${base}/query`, async (request) =>
       ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
     );
-    app.post(`${base}/add`, async (request) =>
-      ok(await addRecord(await crudRequest(request, entity, 'write'), request.body)),
-    );
+    const afterAdd = options.afterAdd?.[entity.name];
+    app.post(`${base}/add`, async (request) => {
+      const crud = await crudRequest(request, entity, 'write');
+      if (afterAdd) crud.afterAdd = (trx, row) => afterAdd(trx, row, request);
+      return ok(await addRecord(crud, request.body));
+    });
     app.put(`${base}/update`, async (request) =>
       ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body)),
     );

@@ -43,6 +43,11 @@ export interface CrudRequest {
   l10n: Localizer;
   /** Fields the caller may not see (data-field permissions); absent means none. */
   hiddenFields?: ReadonlySet<string>;
+  /**
+   * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
+   * the add (tenant provisioning adds the new administrator's sign-in to the tenant record).
+   */
+  afterAdd?: (trx: Db, row: Row) => Promise<Row>;
 }
 
 export interface Page {
@@ -160,7 +165,8 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
     ]);
-    return withoutHidden(row, request.hiddenFields);
+    const answer = withoutHidden(row, request.hiddenFields);
+    return request.afterAdd ? request.afterAdd(trx, answer) : answer;
   });
 }
 

@@ -44,19 +44,26 @@ function link(table: string, left: [string, string], right: [string, string]): T
 }
 
 /**
- * Tables that are not entities: role assignments, per-role data-field permissions, sessions and
- * the audit log. They refer to the role, user, menu and url entities, whose tables come first.
+ * Tables that are not entities: role assignments, per-role data-field permissions, read marks of
+ * notifications, sessions and the audit log. They refer to the role, user, menu, url, post and
+ * notification entities, whose tables come first.
  */
 export function coreTableSpecs(tables: {
   role: string;
   user: string;
   menu: string;
   url: string;
+  post: string;
+  notification: string;
 }): TableSpec[] {
   return [
     link('sys_role_user', ['role_id', tables.role], ['user_id', tables.user]),
     link('sys_role_menu', ['role_id', tables.role], ['menu_id', tables.menu]),
     link('sys_role_url', ['role_id', tables.role], ['url_id', tables.url]),
+    // The roles a post works in: holding the post lets a user narrow their menus to these roles.
+    link('sys_role_post', ['role_id', tables.role], ['post_id', tables.post]),
+    // One row per user and notification read; created_at is when it was read.
+    link('sys_notification_read', ['notification_id', tables.notification], ['user_id', tables.user]),
     {
       name: 'sys_role_button',
       columns: [

@@ -6,10 +6,10 @@ import type { Actor } from '../crud/sql.js';
 import { column, scopeCondition, table, whereClause } from '../crud/sql.js';
 import type { Localizer } from '../i18n/index.js';
 
-/** A role assignment table: sys_role_user, sys_role_url or sys_role_menu. */
+/** A role assignment table: sys_role_user, sys_role_url, sys_role_menu or sys_role_post. */
 export interface RoleLink {
-  table: 'sys_role_user' | 'sys_role_url' | 'sys_role_menu';
-  otherColumn: 'user_id' | 'url_id' | 'menu_id';
+  table: 'sys_role_user' | 'sys_role_url' | 'sys_role_menu' | 'sys_role_post';
+  otherColumn: 'user_id' | 'url_id' | 'menu_id' | 'post_id';
   role: EntityDef;
   other: EntityDef;
 }
@@ -46,7 +46,7 @@ export async function linkedIds(
 }
 
 /**
- * Replaces what one record is linked to: the roles of a user/url/menu, or the users/urls/menus
+ * Replaces what one record is linked to: the roles of a user/url/menu/post, or the users/urls/menus
  * of a role. Every key must exist in the caller's tenant (400 naming the field otherwise); the
  * change and its audit row are one transaction.
  */

@@ -8,6 +8,8 @@ import type { Row } from '../db/database.js';
 import { actorOf, ok, queryOf } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 import { linkedIds, replaceLinks, type LinkRequest, type RoleLink } from './links.js';
+import { orgUserRoutes } from './org-users.js';
+import { postRoutes } from './posts.js';
 
 const ID = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const IDS = { type: 'array', items: ID, uniqueItems: true, maxItems: 10000 } as const;
@@ -17,6 +19,8 @@ const IDS = { type: 'array', items: ID, uniqueItems: true, maxItems: 10000 } as 
  * buttons a role is granted, and which data fields a role may not see on a menu's screen.
  */
 export async function rbacRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(postRoutes);
+  await app.register(orgUserRoutes);
   const { registry } = app.ctx;
   const role = registry.require('sysrole');
   const menu = registry.require('sysmenu');
@@ -24,6 +28,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     user: { table: 'sys_role_user', otherColumn: 'user_id', role, other: registry.require('sysuser') },
     url: { table: 'sys_role_url', otherColumn: 'url_id', role, other: registry.require('sysurl') },
     menu: { table: 'sys_role_menu', otherColumn: 'menu_id', role, other: menu },
+    post: { table: 'sys_role_post', otherColumn: 'post_id', role, other: registry.require('syspost') },
   } satisfies Record<string, RoleLink>;
 
   const linkRequest = (request: FastifyRequest): LinkRequest => ({
@@ -133,20 +138,64 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     ['authorizeMenuToRole', 'roleId', 'menuIds', 1],
   );
 
-  /** The roles of the tenant, each marked checked when the user holds it. */
+  // role ↔ post: the roles a post works in (see postRoles in account/authority.ts)
+  linkRoutes(
+    links.post.other.api,
+    links.post,
+    'other',
+    ['queryRoleIdByPostId', 'postId'],
+    ['authorizeRoleToPost', 'postId', 'roleIds', 0],
+  );
+
+  /**
+   * The roles of the tenant, each marked checked: with userId, when the user holds it; with
+   * postCode, when it is attached to the post; with both, when both hold. assign=true keeps the
+   * checked ones only.
+   */
   const rolesForUser = async (request: FastifyRequest) => {
     const actor = actorOf(request);
-    const userId = queryOf(request).userId === undefined ? undefined : idParam(request, 'userId');
-    const held = new Set(
-      userId === undefined ? [] : await linkedIds(linkRequest(request), links.user, 'other', userId),
-    );
+    const query = queryOf(request);
+    const userId = query.userId === undefined ? undefined : idParam(request, 'userId');
+    const postCode = query.postCode === undefined ? undefined : textParam(request, 'postCode');
+    const held =
+      userId === undefined
+        ? undefined
+        : new Set(await linkedIds(linkRequest(request), links.user, 'other', userId));
+    let attached: Set<number> | undefined;
+    if (postCode !== undefined) {
+      const post = links.post.other;
+      const found = await sql<{
+        id: number;
+      }>`select id from ${table(post)} where post_code = ${postCode} and tenant_code = ${actor.tenantCode}`.execute(
+        app.ctx.db,
+      );
+      const postId = found.rows[0]?.id;
+      if (postId === undefined) {
+        throw new EntityInputError([
+          {
+            field: '/postCode',
+            message: localizerFor(request).t('errors.refMissing', { entity: post.name, key: postCode }),
+          },
+        ]);
+      }
+      attached = new Set(await linkedIds(linkRequest(request), links.post, 'other', postId));
+    }
+    const isAssignedOnly = query.assign === 'true';
     const rows = await sql<{
       id: number;
       roleCode: string;
       roleName: string;
     }>`select id, role_code as "roleCode", role_name as "roleName"
       from ${table(role)} where tenant_code = ${actor.tenantCode} order by role_code`.execute(app.ctx.db);
-    return rows.rows.map((row) => ({ ...row, checked: held.has(row.id) }));
+    return rows.rows
+      .map((row) => ({
+        ...row,
+        checked:
+          (held !== undefined || attached !== undefined) &&
+          (held?.has(row.id) ?? true) &&
+          (attached?.has(row.id) ?? true),
+      }))
+      .filter((row) => !isAssignedOnly || row.checked);
   };
   app.get(`/api/${role.api}/queryRoleName`, async (request) => ok(await rolesForUser(request)));
   app.get(`/api/${role.api}/queryRoleNameCheckbox`, async (request) => ok(await rolesForUser(request)));

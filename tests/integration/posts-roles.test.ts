@@ -125,6 +125,32 @@ describe('user posts', () => {
     expect(rows.json().data.total).toBe(2);
   });
 
+  it('lets every user list their own posts for the post switch, main post first', async () => {
+    const own = await t.request({
+      method: 'GET',
+      url: '/api/account/sysuserdetail/queryPostOptions',
+      headers: bearer(user.token),
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toEqual([
+      { id: engineerPost, postCode: 'engineer', postName: 'engineer', postType: 'main' },
+      { id: otherPost, postCode: 'auditor', postName: 'auditor', postType: 'parttime' },
+    ]);
+    // the administrators' view of someone's posts stays behind URL permissions
+    const tree = await t.request({
+      method: 'GET',
+      url: `/api/admin/sysuserpost/querySysUserPostTree?userId=${user.id}`,
+      headers: bearer(user.token),
+    });
+    expect(tree.statusCode).toBe(403);
+    const admins = await t.request({
+      method: 'GET',
+      url: '/api/account/sysuserdetail/queryPostOptions',
+      headers: t.auth,
+    });
+    expect(admins.json().data).toEqual([]);
+  });
+
   it('refuses unknown users and posts, repeated posts and bad post types', async () => {
     const tree = (query: string) =>
       t.request({

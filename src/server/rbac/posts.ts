@@ -8,7 +8,7 @@ import { entityTitle } from '../crud/titles.js';
 import { buildTree } from '../crud/tree.js';
 import type { Db, Row } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { actorOf, ok, queryOf } from '../http.js';
+import { actorOf, ok, queryOf, requireAuth } from '../http.js';
 import { localizerFor } from '../i18n/index.js';
 
 interface UserPostRow {
@@ -83,6 +83,31 @@ export async function postRoutes(app: FastifyInstance): Promise<void> {
     });
     return ok(buildTree(post, marked));
   });
+
+  /**
+   * GET /api/account/sysuserdetail/queryPostOptions: the posts the caller holds, for the
+   * post-switch select (SPEC §2.4), main post first: [{id, postCode, postName, postType}].
+   * Every signed-in user may call it; querySysUserPostTree is the administrators' view.
+   */
+  app.get(
+    '/api/account/sysuserdetail/queryPostOptions',
+    { config: { isSelfService: true } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const rows = await sql<{
+        id: number;
+        postCode: string;
+        postName: string;
+        postType: string;
+      }>`select p.id, p.post_code as "postCode", p.post_name as "postName", up.post_type as "postType"
+      from ${table(userPost)} up join ${table(post)} p on p.id = up.post_id and p.tenant_code = up.tenant_code
+      where up.user_id = ${auth.userId} and up.tenant_code = ${auth.tenantCode}
+      order by case when up.post_type = 'main' then 0 else 1 end, p.post_sequence asc nulls first, p.id asc`.execute(
+        app.ctx.db,
+      );
+      return ok(rows.rows);
+    },
+  );
 
   const validate = registry.ajv.compile({
     type: 'object',

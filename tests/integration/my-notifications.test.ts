@@ -115,8 +115,11 @@ describe('my notifications', () => {
       payload: { tenantCode: 'notifb', tenantName: 'Notif B' },
     });
     expect(tenant.statusCode, tenant.body).toBe(200);
-    const { username, password } = tenant.json().data.admin as { username: string; password: string };
-    const token = (await t.signIn(username, password, 'notifb')).json().access_token as string;
+    const { username, initialPassword } = tenant.json().data.admin as {
+      username: string;
+      initialPassword: string;
+    };
+    const token = (await t.signIn(username, initialPassword, 'notifb')).json().access_token as string;
     const response = await mine(token);
     expect(response.json().data.total).toBe(0);
     expect((await markRead(token, `?id=${ids.everyone}`)).statusCode).toBe(404);

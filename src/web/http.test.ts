@@ -1,7 +1,15 @@
 import { AxiosError, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createHttp, TIMEOUT_MS, type HttpUi } from './http.js';
-import { getToken, setCookieJar, setRoles, setToken } from './session.js';
+import {
+  getActingRole,
+  getToken,
+  resetToken,
+  setActingRole,
+  setCookieJar,
+  setRoles,
+  setToken,
+} from './session.js';
 
 /** A cookie jar that keeps name=value pairs like a browser does (attributes ignored). */
 function fakeJar(): { cookie: string } {
@@ -108,6 +116,26 @@ describe('http client (SPEC §7, §8)', () => {
     await client({ status: 200, data: { code: 200 } }, recorder(), seen).get('/api/x');
     expect(seen[0]?.headers.get('Authorization')).toBe('Bearer abc');
     expect(seen[0]?.headers.get('RoleCode')).toBe('ROLE_ADMIN,ROLE_SYS_BUYER');
+  });
+
+  it('sends only the role chosen with the role switch, if the user holds it; a reset forgets it', async () => {
+    setToken('abc');
+    setRoles(['ROLE_ADMIN', 'ROLE_SYS_BUYER']);
+    setActingRole('ROLE_SYS_BUYER');
+    const seen: InternalAxiosRequestConfig[] = [];
+    await client({ status: 200, data: { code: 200 } }, recorder(), seen).get('/api/x');
+    expect(seen[0]?.headers.get('RoleCode')).toBe('ROLE_SYS_BUYER');
+    setRoles(['ROLE_ADMIN']);
+    await client({ status: 200, data: { code: 200 } }, recorder(), seen).get('/api/x');
+    expect(seen[1]?.headers.get('RoleCode')).toBe('ROLE_ADMIN');
+    setRoles(['ROLE_ADMIN', 'ROLE_SYS_BUYER']);
+    expect(getActingRole()).toBe('ROLE_SYS_BUYER');
+    resetToken();
+    setToken('abc');
+    setRoles(['ROLE_ADMIN', 'ROLE_SYS_BUYER']);
+    expect(getActingRole()).toBeUndefined();
+    await client({ status: 200, data: { code: 200 } }, recorder(), seen).get('/api/x');
+    expect(seen[2]?.headers.get('RoleCode')).toBe('ROLE_ADMIN,ROLE_SYS_BUYER');
   });
 
   it('keeps an explicit Authorization header (sign-in Basic client header)', async () => {

@@ -1,5 +1,5 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
-import { getRoles, getToken, resetToken } from './session.js';
+import { getToken, requestRoles, resetToken } from './session.js';
 
 /**
  * The HTTP client both front-ends use (SPEC §7, §8): base path /, 5000 ms timeout, the bearer
@@ -127,7 +127,7 @@ export function installInterceptors(instance: AxiosInstance, getUi: () => HttpUi
     if (token) {
       // Sign-in sends its own Basic client header; every other call carries the session.
       if (!config.headers.get('Authorization')) config.headers.set('Authorization', `Bearer ${token}`);
-      const roles = getRoles();
+      const roles = requestRoles();
       if (roles.length > 0) config.headers.set('RoleCode', roles.join(','));
     }
     return config;

@@ -78,10 +78,46 @@ export function hasToken(): boolean {
   return getToken() !== undefined;
 }
 
-/** SPEC §4 reset-token: clears the token and the roles. */
+/** Where the role chosen with the role switch is kept: this tab, this session. */
+const ACTING_ROLE_KEY = 'roleCode';
+
+function storage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+let actingRole: string | undefined = storage()?.getItem(ACTING_ROLE_KEY) ?? undefined;
+
+/**
+ * The role the user acts in now (SPEC §4 role change), one of the roles they hold; undefined
+ * when they act in all of them. It is not a credential: the server checks it against the session.
+ */
+export function getActingRole(): string | undefined {
+  return actingRole !== undefined && roles.includes(actingRole) ? actingRole : undefined;
+}
+
+export function setActingRole(role: string | undefined): void {
+  actingRole = role || undefined;
+  if (actingRole) storage()?.setItem(ACTING_ROLE_KEY, actingRole);
+  else storage()?.removeItem(ACTING_ROLE_KEY);
+  emit();
+}
+
+/** The roles a request acts in (its RoleCode header): the chosen role, else every held role. */
+export function requestRoles(): readonly string[] {
+  const acting = getActingRole();
+  return acting ? [acting] : roles;
+}
+
+/** SPEC §4 reset-token: clears the token and the roles (the chosen role too). */
 export function resetToken(): void {
   removeCookie(TOKEN_COOKIE);
   roles = [];
+  actingRole = undefined;
+  storage()?.removeItem(ACTING_ROLE_KEY);
   emit();
 }
 

@@ -1,6 +1,42 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Check, E2eContext } from './support.js';
+
+/** A bearer token of the user, through the password grant of the built-in browser client. */
+async function signInApi(url: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/uaa/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa('browser:')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      scope: 'ui',
+      client_id: 'browser',
+      username,
+      password,
+    }),
+  });
+  const body = (await response.json()) as { access_token?: string; message?: string };
+  assert.ok(body.access_token, `sign-in of ${username}: ${body.message ?? response.status}`);
+  return body.access_token;
+}
+
+/** The last SMS code the e2e server sent to a mobile number (DATA_DIR/sms-outbox.jsonl). */
+async function smsCode(dataDir: string, mobile: string): Promise<string> {
+  const path = join(dataDir, 'sms-outbox.jsonl');
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+    const sent = lines.map((line) => JSON.parse(line) as { mobile: string; code: string });
+    const code = sent.filter((sms) => sms.mobile === mobile).at(-1)?.code;
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no SMS to ${mobile} in the outbox`);
+}
 
 /**
  * The back-office shell in Chromium against the real server: sign-in, workbench, menus, tags,
@@ -73,6 +109,83 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         await page.goto(admin('/login'));
         await page.waitForURL(/\/admin\/workbench$/);
+      },
+    },
+    {
+      name: "the sign-ins chart shows today's sign-ins from real data, and counts a new one",
+      run: async () => {
+        await page.goto(admin('/workbench'));
+        await page.locator('[data-testid="chart-sign-ins"] canvas').waitFor();
+        const today = page.getByTestId('sign-ins-today');
+        const count = async (): Promise<number> =>
+          Number(/今日登录 (\d+) 次/.exec(await today.innerText())?.[1]);
+        const before = await count();
+        assert.ok(before >= 1, `today's sign-ins include this one (${before})`);
+        await signInApi(server.url, 'admin', server.adminPassword);
+        await page.reload();
+        await today.waitFor();
+        assert.equal(await count(), before + 1);
+        await page.waitForTimeout(500);
+        await page.getByTestId('chart-sign-ins').scrollIntoViewIfNeeded();
+        await shot('workbench-sign-ins');
+      },
+    },
+    {
+      name: 'profile: own details are saved; a new mobile needs the SMS code; a broken avatar falls back',
+      run: async () => {
+        await page.getByTestId('avatar-menu').click();
+        await menuItem({ name: '个人中心' }).click();
+        await page.waitForURL(/\/admin\/profile\/index$/);
+        const form = page.getByTestId('profile-form');
+        const nickname = form.getByLabel('昵称');
+        await page.waitForFunction(() => {
+          const input = document.querySelector<HTMLInputElement>('[data-testid="profile-form"] #nickname');
+          return input !== null && input.value !== '';
+        });
+        await nickname.fill('E2E 管理员');
+        await form.getByLabel('地址').fill('北京市海淀区中关村大街 1 号');
+        await page.getByTestId('profile-save').click();
+        await page.locator('.ant-message-success').getByText('保存成功').first().waitFor();
+        await page.getByTestId('profile-name').getByText('E2E 管理员').waitFor();
+        await page.locator('.admin-username', { hasText: 'E2E 管理员' }).waitFor();
+
+        // a new mobile number: refused without the code, saved with the code sent to it
+        const mobile = '13700000099';
+        await form.getByLabel('手机号').fill(mobile);
+        await page.getByTestId('profile-sms').waitFor();
+        await page.getByTestId('profile-save').click();
+        await form.getByText('请输入验证码').waitFor();
+        await page.getByTestId('profile-send-code').click();
+        await page.getByTestId('profile-sms').fill(await smsCode(server.dataDir, mobile));
+        await page.getByTestId('profile-save').click();
+        await page.getByTestId('profile-sms').waitFor({ state: 'detached' });
+        await page.reload();
+        await page.waitForFunction(
+          (number) =>
+            document.querySelector<HTMLInputElement>('[data-testid="profile-form"] #mobile')?.value ===
+            number,
+          mobile,
+        );
+        assert.equal(await form.getByLabel('地址').inputValue(), '北京市海淀区中关村大街 1 号');
+
+        // an avatar that does not load shows the default one, here and in the top bar
+        await form.getByPlaceholder('https://').fill(`${server.url}/no-such-avatar.png`);
+        await page.getByTestId('profile-save').click();
+        await page.locator('.ant-message-success').getByText('保存成功').first().waitFor();
+        await page.waitForFunction(() =>
+          [
+            ...document.querySelectorAll<HTMLImageElement>(
+              '[data-testid="profile-avatar"] img, .admin-avatar img',
+            ),
+          ].every((image) => image.src.startsWith('data:image/svg+xml')),
+        );
+        await shot('profile');
+        await page.getByTestId('profile-password').click();
+        await page.locator('.ant-modal').getByText('修改密码').waitFor();
+        await page
+          .locator('.ant-modal')
+          .getByRole('button', { name: /取\s*消/ })
+          .click();
       },
     },
     {
@@ -354,6 +467,125 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.waitForURL(/\/admin\/404$/);
         await shot('buyer-404');
         await buyer.close();
+      },
+    },
+    {
+      name: 'role and post switch: a user with two roles narrows the menus to one role, or to the roles of a post, and back',
+      run: async () => {
+        const token = await signInApi(server.url, 'admin', server.adminPassword);
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const roles = (await (
+          await fetch(`${server.url}/api/admin/sysrole/query?pageSize=50`, { headers })
+        ).json()) as {
+          data: { records: { id: number; roleCode: string }[] };
+        };
+        const roleId = (code: string): number => {
+          const found = roles.data.records.find((record) => record.roleCode === code);
+          assert.ok(found, code);
+          return found.id;
+        };
+        const added = await fetch(`${server.url}/api/admin/sysuser/add`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            username: 'e2emulti',
+            nickname: 'E2E 多角色',
+            password: 'multi-pass-1',
+            email: 'multi@example.com',
+            mobile: '13900000002',
+            phone: '010-1234567',
+            status: '1',
+            roleId: roleId('ROLE_SYS_BUYER'),
+            orgId: 1,
+          }),
+        });
+        const addedText = await added.text();
+        assert.equal(added.status, 200, addedText);
+        const userId = (JSON.parse(addedText) as { data: { id: number } }).data.id;
+        const granted = await fetch(`${server.url}/api/admin/sysrole/authorizeRoleToUser`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ userId, roleIds: [roleId('ROLE_ADMIN')] }),
+        });
+        assert.equal(granted.status, 200, await granted.text());
+        // a post of the user that works in the buyer role only
+        const post = await fetch(`${server.url}/api/admin/syspost/add`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ postCode: 'E2E_PURCHASER', postName: 'E2E 采购专员' }),
+        });
+        const postText = await post.text();
+        assert.equal(post.status, 200, postText);
+        const postId = (JSON.parse(postText) as { data: { id: number } }).data.id;
+        for (const [path, body] of [
+          ['/api/admin/sysuserpost/authorizePostToUser', { userId, posts: [{ postId, postType: 'main' }] }],
+          ['/api/admin/syspost/authorizeRoleToPost', { postId, roleIds: [roleId('ROLE_SYS_BUYER')] }],
+        ] as const) {
+          const linked = await fetch(`${server.url}${path}`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(body),
+          });
+          assert.equal(linked.status, 200, `${path}: ${await linked.text()}`);
+        }
+
+        const multi = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 } });
+        page = await multi.newPage();
+        await page.goto(admin('/login'));
+        await page.getByPlaceholder('账号').fill('e2emulti');
+        await page.getByPlaceholder('密码').fill('multi-pass-1');
+        await page.getByTestId('login-submit').click();
+        await page.waitForURL(/\/admin\/workbench$/);
+        const sidebar = page.getByTestId('sidebar');
+        await sidebar.getByText('系统管理', { exact: true }).waitFor();
+
+        const roleCodes: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().includes('queryCurrentAuthority'))
+            roleCodes.push(request.headers().rolecode ?? '');
+        });
+        await page.getByTestId('role-switch').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+          .getByText('采购商', { exact: true })
+          .click();
+        await sidebar.getByText('系统管理', { exact: true }).waitFor({ state: 'detached' });
+        assert.ok(roleCodes.includes('ROLE_SYS_BUYER'), roleCodes.join());
+        await shot('role-switch-buyer');
+        // kept for the tab: a reload acts in the same role
+        await page.reload();
+        await page.getByTestId('sidebar').waitFor();
+        await page.waitForTimeout(500);
+        assert.doesNotMatch(await sidebar.innerText(), /系统管理/);
+        await page.getByTestId('role-switch').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+          .getByText('全部角色', { exact: true })
+          .click();
+        await sidebar.getByText('系统管理', { exact: true }).waitFor();
+
+        // the post-switch select narrows the menus to the roles of the post
+        const postCodes: string[] = [];
+        page.on('request', (request) => {
+          const url = new URL(request.url());
+          if (url.pathname.endsWith('queryCurrentAuthority'))
+            postCodes.push(url.searchParams.get('postCode') ?? '');
+        });
+        await page.getByTestId('post-switch').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+          .getByText('E2E 采购专员', { exact: true })
+          .click();
+        await sidebar.getByText('系统管理', { exact: true }).waitFor({ state: 'detached' });
+        assert.ok(postCodes.includes('E2E_PURCHASER'), postCodes.join());
+        await shot('post-switch');
+        await page.getByTestId('post-switch').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+          .getByText('全部岗位', { exact: true })
+          .click();
+        await sidebar.getByText('系统管理', { exact: true }).waitFor();
+        await multi.close();
       },
     },
   ];

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { createContext, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPost } from '../../web/http.js';
-import { getRoles, getToken } from '../../web/session.js';
+import { getActingRole, getRoles, getToken, onSessionChange } from '../../web/session.js';
 import { toRoutes, type AppRoute, type MenuNode } from '../lib/menus.js';
 
 export interface MenuState {
@@ -13,6 +13,11 @@ export interface MenuState {
   /** The top-level menu the menu-switch select narrowed the sidebar to (undefined: all). */
   topMenu: string | undefined;
   setTopMenu(code: string | undefined): void;
+  /** The post the post-switch select narrowed the roles to (undefined: all posts). */
+  post: string | undefined;
+  setPost(code: string | undefined): void;
+  /** The role the user acts in (role switch), undefined for all held roles. */
+  role: string | undefined;
 }
 
 const MenuContext = createContext<MenuState>({
@@ -22,6 +27,9 @@ const MenuContext = createContext<MenuState>({
   buttons: {},
   topMenu: undefined,
   setTopMenu: () => undefined,
+  post: undefined,
+  setPost: () => undefined,
+  role: undefined,
 });
 
 export function useMenus(): MenuState {
@@ -30,15 +38,17 @@ export function useMenus(): MenuState {
 
 /** POST /api/account/sysuserdetail/queryCurrentAuthority (SPEC §6: menus for the user's roles). */
 interface CurrentAuthority {
+  /** The roles the answer is for: the roles acted in, narrowed by the post. */
   roles: string[];
   menus: MenuNode[];
   menu: string[];
   buttons: Record<string, string[]>;
 }
 
-async function loadAuthority(): Promise<CurrentAuthority> {
+async function loadAuthority(postCode: string | undefined): Promise<CurrentAuthority> {
   try {
     return await apiPost<CurrentAuthority>('/api/account/sysuserdetail/queryCurrentAuthority', undefined, {
+      params: postCode ? { postCode } : {},
       silent: true,
     });
   } catch (error) {
@@ -49,17 +59,25 @@ async function loadAuthority(): Promise<CurrentAuthority> {
   }
 }
 
-/** The server's menu tree for the signed-in user's roles, as the route table. */
+/**
+ * The server's menu tree for the signed-in user's roles, as the route table. SPEC §4: switching
+ * the role (RoleCode header) or the post (postCode) regenerates the routes; the previous routes
+ * stay until the new ones arrive, so the sidebar does not blink.
+ */
 export function MenuProvider({ children }: { children: ReactNode }) {
   const token = getToken();
+  const role = useSyncExternalStore(onSessionChange, getActingRole);
+  const [post, setPost] = useState<string | undefined>(undefined);
   const query = useQuery({
-    queryKey: ['admin', 'menus', token],
-    queryFn: loadAuthority,
+    queryKey: ['admin', 'menus', token, role ?? '', post ?? ''],
+    queryFn: () => loadAuthority(post),
     staleTime: 5 * 60_000,
     enabled: token !== undefined,
+    placeholderData: keepPreviousData,
   });
   const [topMenu, setTopMenu] = useState<string | undefined>(undefined);
-  const roles = getRoles().join(',');
+  // The roles the answer is for (acting role, post); the held roles before it arrives.
+  const roles = (query.data?.roles ?? getRoles()).join(',');
   const value = useMemo<MenuState>(
     () => ({
       routes: toRoutes(query.data?.menus ?? [], roles ? roles.split(',') : []),
@@ -68,8 +86,11 @@ export function MenuProvider({ children }: { children: ReactNode }) {
       isError: query.isError,
       topMenu,
       setTopMenu,
+      post,
+      setPost,
+      role,
     }),
-    [query.data, query.isLoading, query.isError, roles, topMenu],
+    [query.data, query.isLoading, query.isError, roles, topMenu, post, role],
   );
   return <MenuContext.Provider value={value}>{children}</MenuContext.Provider>;
 }

@@ -9,15 +9,19 @@ import {
   MenuUnfoldOutlined,
   TranslationOutlined,
 } from '@ant-design/icons';
-import { useGetIdentity, useLogout } from '@refinedev/core';
+import { useGetIdentity, useInvalidateAuthStore, useLogout } from '@refinedev/core';
+import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Breadcrumb, Dropdown, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { apiGet } from '../../web/http.js';
 import { LANGUAGES, type Language } from '../../web/i18n.js';
+import { setActingRole } from '../../web/session.js';
 import { routeTitle, useT } from '../i18n.js';
 import { breadcrumbs, findPage, flatten } from '../lib/menus.js';
 import { SIZES, type Size } from '../lib/settings.js';
-import type { SysUser } from '../providers/auth.js';
+import { emptyTags } from '../lib/tags.js';
+import { forgetUser, type SysUser } from '../providers/auth.js';
 import { useApp } from '../store.js';
 import { DEFAULT_AVATAR } from './Logo.js';
 import { useMenus } from './MenuProvider.js';
@@ -69,6 +73,92 @@ function useFullscreen(): [boolean, () => void] {
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { zh: '简体中文', tw: '繁體中文', en: 'English' };
+
+/** A post the user holds (GET /api/account/sysuserdetail/queryPostOptions), main post first. */
+interface PostOption {
+  id: number;
+  postCode: string;
+  postName: string;
+  postType: string;
+}
+
+/**
+ * SPEC §4 role change: the role the user acts in (sent as RoleCode), then the user info is read
+ * again and the routes are regenerated from the menus of that role. Shown to users with several roles.
+ */
+function RoleSwitch({ user }: { user: SysUser }) {
+  const t = useT();
+  const app = useApp();
+  const navigate = useNavigate();
+  const { role } = useMenus();
+  const invalidateIdentity = useInvalidateAuthStore();
+  if (user.roles.length < 2) return null;
+  const change = (next: string): void => {
+    setActingRole(next || undefined);
+    forgetUser();
+    void invalidateIdentity();
+    // Pages of the other role close; the workbench is every role's.
+    app.setTags(() => emptyTags);
+    navigate('/workbench');
+  };
+  return (
+    <Select
+      size="small"
+      className="admin-role-switch"
+      data-testid="role-switch"
+      value={role ?? ''}
+      onChange={change}
+      popupMatchSelectWidth={false}
+      aria-label={t('admin.navbar.roleSwitch')}
+      options={[
+        { value: '', label: t('admin.navbar.allRoles') },
+        ...user.roles.map((code) => ({
+          value: code,
+          label: t(`roles.${code}.name`, { defaultValue: code }),
+        })),
+      ]}
+    />
+  );
+}
+
+/**
+ * SPEC §2.4 post-switch select: the posts the user holds (queryPostOptions); choosing one
+ * narrows the menus to the roles of that post (queryCurrentAuthority with postCode).
+ */
+function PostSwitch({ user }: { user: SysUser }) {
+  const t = useT();
+  const app = useApp();
+  const navigate = useNavigate();
+  const { post, setPost } = useMenus();
+  const { data: posts = [] } = useQuery({
+    queryKey: ['admin', 'post-options', user.id],
+    queryFn: () =>
+      apiGet<PostOption[]>('/api/account/sysuserdetail/queryPostOptions', undefined, { silent: true }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  if (posts.length === 0) return null;
+  const change = (next: string): void => {
+    setPost(next || undefined);
+    app.setTags(() => emptyTags);
+    navigate('/workbench');
+  };
+  return (
+    <Select
+      size="small"
+      className="admin-post-switch"
+      data-testid="post-switch"
+      value={post ?? ''}
+      onChange={change}
+      popupMatchSelectWidth={false}
+      aria-label={t('admin.navbar.postSwitch')}
+      options={[
+        { value: '', label: t('admin.navbar.allPosts') },
+        ...posts.map((item) => ({ value: item.postCode, label: item.postName })),
+      ]}
+    />
+  );
+}
 
 export interface NavbarProps {
   onChangePassword(): void;
@@ -132,6 +222,8 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
             aria-label={t('admin.navbar.menuSwitch')}
           />
         )}
+        {!isMobile && user && <RoleSwitch user={user} />}
+        {!isMobile && user && <PostSwitch user={user} />}
         <MenuSearch />
         {app.errorLog.length > 0 && (
           <Badge count={app.errorLog.length} size="small" offset={[-4, 4]}>

@@ -1,40 +1,302 @@
-import { useGetIdentity } from '@refinedev/core';
-import { Avatar, Card, Descriptions, Tag } from 'antd';
-import { useState } from 'react';
-import { useT } from '../i18n.js';
+import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { useCustom, useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
+import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
+import { useEffect, useState } from 'react';
+import { ApiError, apiGet, apiPut } from '../../web/http.js';
+import { useT, type Translate } from '../i18n.js';
+import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
 import { DEFAULT_AVATAR } from '../layout/Logo.js';
-import type { SysUser } from '../providers/auth.js';
+import { forgetUser, SIGN_IN, type SysUser } from '../providers/auth.js';
 
-/** /profile/index: the signed-in user's own details. */
+/** The caller's own record (GET /api/account/sysuserdetail/querySysUserDetail). */
+interface OwnDetail {
+  id: number;
+  username: string;
+  version: number;
+  nickname: string | null;
+  email: string | null;
+  mobile: string | null;
+  phone: string | null;
+  geographic: string | null;
+  address: string | null;
+  profile: string | null;
+  avatar: string | null;
+}
+
+type Editable = Omit<OwnDetail, 'id' | 'username' | 'version'>;
+type Values = { [K in keyof Editable]: string } & { smsCaptcha?: string };
+
+/** What updateSysUserDetail accepts, in form order. */
+const FIELDS: (keyof Editable)[] = [
+  'nickname',
+  'email',
+  'mobile',
+  'phone',
+  'geographic',
+  'address',
+  'profile',
+  'avatar',
+];
+/** The user schema requires these (SPEC §5 User); the others may stay empty. */
+const REQUIRED = new Set<keyof Editable>(['nickname', 'email', 'mobile']);
+const SMS_WAIT_SECONDS = 60;
+
+interface FieldSchema {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+}
+
+interface SchemasAnswer {
+  entities: { name: string; schema: { properties?: Record<string, FieldSchema> } }[];
+}
+
+/** antd rules from the user schema's own rule for a field (the same rule the server checks). */
+function rulesOf(t: Translate, name: keyof Editable, schema: FieldSchema | undefined): FormRule[] {
+  const rules: FormRule[] = [];
+  if (REQUIRED.has(name)) rules.push({ required: true, whitespace: true, message: t('validation.required') });
+  if (schema?.minLength)
+    rules.push({ min: schema.minLength, message: t('validation.minLength', { limit: schema.minLength }) });
+  if (schema?.maxLength)
+    rules.push({ max: schema.maxLength, message: t('validation.maxLength', { limit: schema.maxLength }) });
+  if (schema?.pattern) rules.push({ pattern: new RegExp(schema.pattern), message: t('validation.pattern') });
+  if (schema?.format === 'email')
+    rules.push({ type: 'email', message: t('validation.format', { format: 'email' }) });
+  return rules;
+}
+
+const formValues = (detail: OwnDetail): Values =>
+  Object.fromEntries(FIELDS.map((name) => [name, detail[name] ?? ''])) as Values;
+
+function AvatarImage({ src, size }: { src: string | null | undefined; size: number }) {
+  const [failed, setFailed] = useState(false);
+  useEffect(() => setFailed(false), [src]);
+  return (
+    <Avatar
+      size={size}
+      src={!failed && src ? src : DEFAULT_AVATAR}
+      data-testid="profile-avatar"
+      onError={() => {
+        // SPEC §8: a broken avatar falls back to the default image.
+        setFailed(true);
+        return false;
+      }}
+    />
+  );
+}
+
+/** /profile/index: the signed-in user's own details, editable; a mobile change needs an SMS code. */
 export default function Profile() {
   const t = useT();
+  const { message } = App.useApp();
   const { data: user } = useGetIdentity<SysUser>();
-  const [failed, setFailed] = useState(false);
+  const invalidateIdentity = useInvalidateAuthStore();
+  const [form] = Form.useForm<Values>();
+  const [detail, setDetail] = useState<OwnDetail>();
+  const [isSaving, setSaving] = useState(false);
+  const [isPasswordOpen, setPasswordOpen] = useState(false);
+  const [wait, setWait] = useState(0);
+  const { query: schemas } = useCustom<SchemasAnswer>({
+    url: '/api/schemas',
+    method: 'get',
+    meta: { silent: true },
+    queryOptions: { staleTime: Infinity, retry: false },
+  });
+  const properties = schemas.data?.data.entities.find((entity) => entity.name === 'sysuser')?.schema
+    .properties;
+  const mobile = Form.useWatch('mobile', form);
+  const avatar = Form.useWatch('avatar', form);
+  const isMobileChanged = detail !== undefined && (mobile ?? '').trim() !== (detail.mobile ?? '');
+
+  const load = async (): Promise<void> => {
+    const own = await apiGet<OwnDetail>('/api/account/sysuserdetail/querySysUserDetail');
+    setDetail(own);
+    form.setFieldsValue({ ...formValues(own), smsCaptcha: '' });
+  };
+
+  useEffect(() => {
+    void load().catch(() => undefined);
+    // Loaded once per visit; a save reloads it.
+  }, []);
+
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setWait((seconds) => seconds - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
+
+  const sendCode = async (): Promise<void> => {
+    const { mobile: number } = await form.validateFields(['mobile']);
+    await apiGet('/api/account/captcha/getSmsCaptcha', {
+      mobile: number.trim(),
+      tenantCode: user?.tenantCode ?? SIGN_IN.tenantCode,
+    });
+    void message.success(t('admin.login.codeSent'));
+    setWait(SMS_WAIT_SECONDS);
+  };
+
+  const save = async (values: Values): Promise<void> => {
+    if (!detail) return;
+    const body: Record<string, unknown> = { id: detail.id, version: detail.version };
+    for (const name of FIELDS) {
+      const value = (values[name] ?? '').trim();
+      if (value !== (detail[name] ?? '')) body[name] = value === '' ? null : value;
+    }
+    if (isMobileChanged) body.smsCaptcha = (values.smsCaptcha ?? '').trim();
+    setSaving(true);
+    try {
+      await apiPut('/api/account/sysuserdetail/updateSysUserDetail', body, { silent: true });
+      void message.success(t('admin.profile.saved'));
+      setWait(0);
+      forgetUser();
+      await Promise.all([invalidateIdentity(), load()]);
+    } catch (error) {
+      if (error instanceof ApiError && error.errors.length > 0) {
+        form.setFields(
+          error.errors.map((item) => ({
+            name: (item.field.replace(/^\//, '') || 'nickname') as keyof Values,
+            errors: [item.message],
+          })),
+        );
+      }
+      void message.error(error instanceof Error ? error.message : String(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
   const field = (name: string): string => t(`entities.sysuser.fields.${name}`);
+  const item = (name: keyof Editable, input: React.ReactNode) => (
+    <Form.Item name={name} label={field(name)} rules={rulesOf(t, name, properties?.[name])}>
+      {input}
+    </Form.Item>
+  );
+
   return (
-    <Card title={t('menus.profile')} className="admin-page" data-testid="page-title">
-      <div className="admin-profile">
-        <Avatar
-          size={96}
-          src={!failed && user?.avatar ? user.avatar : DEFAULT_AVATAR}
-          onError={() => {
-            setFailed(true);
-            return false;
-          }}
-        />
-        <Descriptions column={1} bordered size="small" className="admin-profile-details">
-          <Descriptions.Item label={field('username')}>{user?.username}</Descriptions.Item>
-          <Descriptions.Item label={field('nickname')}>{user?.nickname}</Descriptions.Item>
-          <Descriptions.Item label={field('orgId')}>{user?.orgName}</Descriptions.Item>
-          <Descriptions.Item label={field('email')}>{user?.email}</Descriptions.Item>
-          <Descriptions.Item label={field('mobile')}>{user?.mobile}</Descriptions.Item>
-          <Descriptions.Item label={field('roleId')}>
-            {user?.roles.map((role) => (
-              <Tag key={role}>{t(`roles.${role}.name`, { defaultValue: role })}</Tag>
-            ))}
-          </Descriptions.Item>
-        </Descriptions>
-      </div>
-    </Card>
+    <Row gutter={[16, 16]} className="admin-profile" data-testid="profile">
+      <Col xs={24} lg={8}>
+        <Card title={t('menus.profile')} data-testid="page-title">
+          <div className="admin-profile-card">
+            <AvatarImage src={detail?.avatar ?? user?.avatar} size={96} />
+            <h3 data-testid="profile-name">{detail?.nickname || user?.nickname || user?.username}</h3>
+            <p className="admin-muted">{user?.orgName}</p>
+          </div>
+          <ul className="admin-profile-facts">
+            <li>
+              <UserOutlined /> <span>{field('username')}</span>
+              <strong>{user?.username}</strong>
+            </li>
+            <li>
+              <MobileOutlined /> <span>{field('mobile')}</span>
+              <strong>{detail?.mobile ?? user?.mobile}</strong>
+            </li>
+            <li>
+              <MailOutlined /> <span>{field('email')}</span>
+              <strong>{detail?.email ?? user?.email}</strong>
+            </li>
+            <li>
+              <span>{field('roleId')}</span>
+              <span>
+                {user?.roles.map((role) => (
+                  <Tag key={role}>{t(`roles.${role}.name`, { defaultValue: role })}</Tag>
+                ))}
+              </span>
+            </li>
+          </ul>
+          <Button
+            block
+            icon={<LockOutlined />}
+            onClick={() => setPasswordOpen(true)}
+            data-testid="profile-password"
+          >
+            {t('admin.navbar.changePassword')}
+          </Button>
+        </Card>
+      </Col>
+      <Col xs={24} lg={16}>
+        <Card title={t('admin.profile.details')}>
+          <Form
+            form={form}
+            layout="vertical"
+            onFinish={(values) => void save(values)}
+            disabled={!detail}
+            data-testid="profile-form"
+          >
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                {item('nickname', <Input autoComplete="nickname" />)}
+              </Col>
+              <Col xs={24} md={12}>
+                {item('email', <Input autoComplete="email" />)}
+              </Col>
+              <Col xs={24} md={12}>
+                {item('mobile', <Input autoComplete="tel" />)}
+              </Col>
+              {isMobileChanged && (
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    name="smsCaptcha"
+                    label={t('admin.login.code')}
+                    extra={t('admin.profile.mobileNeedsCode')}
+                    rules={[{ required: true, whitespace: true, message: t('admin.login.codeRequired') }]}
+                  >
+                    <Input
+                      autoComplete="one-time-code"
+                      data-testid="profile-sms"
+                      suffix={
+                        <Button
+                          type="link"
+                          size="small"
+                          disabled={wait > 0}
+                          onClick={() => void sendCode().catch(() => undefined)}
+                          data-testid="profile-send-code"
+                        >
+                          {wait > 0 ? t('admin.login.resendIn', { seconds: wait }) : t('admin.login.getCode')}
+                        </Button>
+                      }
+                    />
+                  </Form.Item>
+                </Col>
+              )}
+              <Col xs={24} md={12}>
+                {item('phone', <Input autoComplete="tel-national" />)}
+              </Col>
+              <Col xs={24} md={12}>
+                {item('geographic', <Input />)}
+              </Col>
+              <Col xs={24} md={12}>
+                {item('address', <Input autoComplete="street-address" />)}
+              </Col>
+              <Col xs={24}>{item('profile', <Input.TextArea rows={3} showCount maxLength={2000} />)}</Col>
+              <Col xs={24}>
+                <Form.Item label={field('avatar')} extra={t('admin.profile.avatarHint')}>
+                  <Space align="center" className="admin-profile-avatar-field">
+                    <AvatarImage src={avatar} size={48} />
+                    <Form.Item name="avatar" noStyle rules={rulesOf(t, 'avatar', properties?.avatar)}>
+                      <Input placeholder="https://" className="admin-profile-avatar-input" />
+                    </Form.Item>
+                    <Button onClick={() => form.setFieldValue('avatar', '')}>
+                      {t('admin.profile.defaultAvatar')}
+                    </Button>
+                  </Space>
+                </Form.Item>
+              </Col>
+            </Row>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={isSaving} data-testid="profile-save">
+                {t('admin.profile.save')}
+              </Button>
+              <Button
+                onClick={() => detail && form.setFieldsValue({ ...formValues(detail), smsCaptcha: '' })}
+              >
+                {t('admin.profile.reset')}
+              </Button>
+            </Space>
+          </Form>
+        </Card>
+      </Col>
+      <ChangePasswordDialog open={isPasswordOpen} onClose={() => setPasswordOpen(false)} />
+    </Row>
   );
 }

@@ -1,5 +1,5 @@
 import { ApartmentOutlined, NotificationOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { useGetIdentity, useList, type CrudFilter } from '@refinedev/core';
+import { useCustom, useGetIdentity, useList, type CrudFilter } from '@refinedev/core';
 import { Card, Col, Row, Statistic } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useRef, type ReactNode } from 'react';
@@ -23,6 +23,24 @@ function useTotal(resource: string, isAllowed: boolean, filters: CrudFilter[] = 
     queryOptions: { enabled: isAllowed, retry: false },
   });
   return isAllowed ? result.total : undefined;
+}
+
+interface SignInDay {
+  day: string;
+  signIns: number;
+  users: number;
+}
+
+/** Sign-ins per day of the tenant (GET /api/admin/sysuser/querySignInsPerDay), days in the browser's time zone. */
+function useSignIns(isAllowed: boolean): SignInDay[] | undefined {
+  const { query } = useCustom<SignInDay[]>({
+    url: '/api/admin/sysuser/querySignInsPerDay',
+    method: 'get',
+    config: { query: { days: DAYS, utcOffset: dayjs().utcOffset() } },
+    meta: { silent: true },
+    queryOptions: { enabled: isAllowed, retry: false, refetchOnWindowFocus: false },
+  });
+  return isAllowed ? query.data?.data : undefined;
 }
 
 /** An echarts chart, loaded on demand (echarts is its own chunk). */
@@ -70,7 +88,7 @@ function Stat({ title, value, icon }: { title: string; value: number | undefined
   );
 }
 
-/** SPEC §2.3 workbench: counts from real data and charts (users, organisations, notifications, roles, new users per day). */
+/** SPEC §2.3 workbench: counts from real data and charts (users, organisations, notifications, roles, sign-ins and new users per day). */
 export default function Workbench() {
   const t = useT();
   const app = useApp();
@@ -95,6 +113,8 @@ export default function Workbench() {
     meta: { silent: true },
     queryOptions: { enabled: allowed.has('sysuser'), retry: false },
   });
+
+  const signIns = useSignIns(allowed.has('sysuser'));
 
   const title = (code: string): string => routeTitle({ code, name: code });
   const color = app.settings.theme;
@@ -148,6 +168,29 @@ export default function Workbench() {
     yAxis: { type: 'value', minInterval: 1 },
     series: [{ type: 'line', smooth: true, areaStyle: { opacity: 0.15 }, data: perDay }],
   };
+  const signInsToday = signIns?.at(-1);
+  const signInsOption: ChartOption | undefined = signIns && {
+    color: [color, '#67c23a'],
+    tooltip: { trigger: 'axis' },
+    legend: { bottom: 0 },
+    grid: { left: 40, right: 16, top: 24, bottom: 48 },
+    xAxis: { type: 'category', data: signIns.map((entry) => dayjs(entry.day).format('MM-DD')) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      {
+        name: t('admin.workbench.signInCount'),
+        type: 'bar',
+        barMaxWidth: 28,
+        data: signIns.map((entry) => entry.signIns),
+      },
+      {
+        name: t('admin.workbench.signInUsers'),
+        type: 'line',
+        smooth: true,
+        data: signIns.map((entry) => entry.users),
+      },
+    ],
+  };
 
   return (
     <div className="admin-workbench" data-testid="workbench">
@@ -176,7 +219,26 @@ export default function Workbench() {
           </Col>
         )}
         {canSeeUsers && (
-          <Col xs={24}>
+          <Col xs={24} lg={12}>
+            <Card
+              title={t('admin.workbench.signIns', { days: DAYS })}
+              extra={
+                signInsToday && (
+                  <span className="admin-muted" data-testid="sign-ins-today">
+                    {t('admin.workbench.signInsToday', {
+                      signIns: signInsToday.signIns,
+                      users: signInsToday.users,
+                    })}
+                  </span>
+                )
+              }
+            >
+              <EChart option={signInsOption} testId="chart-sign-ins" />
+            </Card>
+          </Col>
+        )}
+        {canSeeUsers && (
+          <Col xs={24} lg={12}>
             <Card title={t('admin.workbench.newUsers', { days: DAYS })}>
               <EChart option={trendOption} testId="chart-trend" />
             </Card>

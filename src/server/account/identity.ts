@@ -3,6 +3,7 @@ import { ONE_MINUTE_MS, registerRateLimit } from '../auth/guard.js';
 import { captchaRoutes } from './captcha.js';
 import { outboxMailer, type Mailer } from './mail.js';
 import { onlineRoutes } from './online.js';
+import { ownDetailRoutes } from './own-detail.js';
 import { profileRoutes } from './profile.js';
 import { recoveryRoutes } from './recovery.js';
 import { registerRoutes } from './register.js';
@@ -31,6 +32,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
     rateLimit,
   });
   await app.register(profileRoutes);
+  await app.register(ownDetailRoutes);
   await app.register(onlineRoutes);
   await app.register(signInRoutes);
 }

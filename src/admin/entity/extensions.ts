@@ -44,7 +44,16 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       titleKey: 'admin.screens.actions.urlRoles',
       button: 'update',
       width: 520,
-      screen: lazy(() => import('../screens/url/UrlRoles.js')),
+      screen: lazy(() => import('../screens/links/UrlRoles.js')),
+    },
+  ],
+  syspost: [
+    {
+      key: 'roles',
+      titleKey: 'admin.screens.actions.postRoles',
+      button: 'update',
+      width: 520,
+      screen: lazy(() => import('../screens/links/PostRoles.js')),
     },
   ],
   sysmenu: [

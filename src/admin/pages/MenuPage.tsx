@@ -1,16 +1,17 @@
 import { Spin } from 'antd';
 import { lazy } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { routeTitle, useT } from '../i18n.js';
+import { useT } from '../i18n.js';
 import { entityOf, findPage, type AppRoute } from '../lib/menus.js';
 import { useMenus } from '../layout/MenuProvider.js';
 
 const Workbench = lazy(() => import('./Workbench.js'));
 const Profile = lazy(() => import('./Profile.js'));
-const EntityTable = lazy(() => import('./EntityTable.js'));
+const EntityList = lazy(() => import('../entity/EntityList.js'));
 const Placeholder = lazy(() => import('./Placeholder.js'));
 const DataPermission = lazy(() => import('../screens/pages/DataPermission.js'));
 const OnlineUsers = lazy(() => import('../screens/pages/OnlineUsers.js'));
+const MyNotification = lazy(() => import('../screens/pages/MyNotification.js'));
 
 /** Pages that exist whatever the menus say (SPEC §2.3 constant routes). */
 const CONSTANT: Record<string, AppRoute> = {
@@ -24,13 +25,12 @@ function constant(code: string, path: string, component: string): AppRoute {
 
 function Page({ route }: { route: AppRoute }) {
   const entity = entityOf(route);
-  if (entity) return <EntityTable key={entity} resource={entity} title={routeTitle(route)} />;
+  if (entity) return <EntityList key={entity} resource={entity} route={route} />;
   if (route.component === 'workbench') return <Workbench />;
   if (route.component === 'profile') return <Profile />;
   if (route.component === 'authority/datapermission') return <DataPermission route={route} />;
   if (route.component === 'admin/onlinesysuser') return <OnlineUsers route={route} />;
-  if (route.component === 'mynotification')
-    return <EntityTable resource="notification" title={routeTitle(route)} />;
+  if (route.component === 'mynotification') return <MyNotification route={route} />;
   return <Placeholder route={route} />;
 }
 

@@ -84,7 +84,7 @@ export function SaveBar({
       <Typography.Text type="secondary">{hint}</Typography.Text>
       {canSave && (
         <Button type="primary" onClick={onSave} loading={isSaving} data-testid={testId}>
-          {t('admin.common.save')}
+          {t('admin.crud.save')}
         </Button>
       )}
     </Flex>

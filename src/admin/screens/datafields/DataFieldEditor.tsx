@@ -89,7 +89,7 @@ export function DataFieldEditor({
     if (row.id !== undefined) {
       try {
         await send('post', withQuery(`${API.menu}/deleteDataField`, { id: row.id }));
-        void message.success(t('admin.common.deleted'));
+        void message.success(t('admin.crud.deleted'));
       } catch (error) {
         void message.error(errorText(error));
         return;
@@ -111,7 +111,7 @@ export function DataFieldEditor({
         menuCode,
         rows: list.map((row) => ({ roleCode: row.roleCode, dataFields: row.dataFields })),
       });
-      void message.success(t('admin.common.saved'));
+      void message.success(t('admin.crud.saved'));
       // The stored rows have new ids: read them back.
       await stored.refetch();
       setRows(undefined);
@@ -178,7 +178,7 @@ export function DataFieldEditor({
             render: (_value, row) =>
               row.id === undefined || permissions.canDelete ? (
                 <Popconfirm
-                  title={t('admin.common.deleteConfirm')}
+                  title={t('admin.crud.confirmDeleteOne')}
                   onConfirm={() => remove(row)}
                   okText={t('admin.common.confirm')}
                   cancelText={t('admin.common.cancel')}
@@ -187,7 +187,7 @@ export function DataFieldEditor({
                     type="text"
                     danger
                     icon={<DeleteOutlined />}
-                    aria-label={t('admin.common.delete')}
+                    aria-label={t('admin.crud.delete')}
                     data-testid="data-field-delete"
                   />
                 </Popconfirm>

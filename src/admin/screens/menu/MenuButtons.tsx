@@ -46,7 +46,7 @@ export function MenuButtons({
         values: { menuButton: checked ?? [], version: menu?.version },
         successNotification: false,
       });
-      void message.success(t('admin.common.saved'));
+      void message.success(t('admin.crud.saved'));
       onSaved();
     } catch (error) {
       void message.error(errorText(error));

@@ -1,56 +1,61 @@
-import { useList, type BaseRecord } from '@refinedev/core';
-import { Table, Tag } from 'antd';
-import { useState } from 'react';
+import { Tree, type TreeDataNode } from 'antd';
+import { useMemo } from 'react';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
-import { fieldTitle } from '../common.js';
+import { useApiGet } from '../api.js';
+import { API, Loading } from '../common.js';
+import { orgKeys, users, type OrgUserNode } from '../role/orgUserTree.js';
 
-const PAGE_SIZE = 10;
+function find(nodes: readonly OrgUserNode[], key: string): OrgUserNode | undefined {
+  for (const node of nodes) {
+    if (node.key === key) return node;
+    if (node.type === 'org') {
+      const found = find(node.children, key);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
 
-/** The users of one organisation (SPEC §2.3 "org tree with its users"), from the org list. */
+function toTreeData(nodes: readonly OrgUserNode[]): TreeDataNode[] {
+  return nodes.map((node) =>
+    node.type === 'user'
+      ? {
+          key: node.key,
+          isLeaf: true,
+          title: (
+            <span data-username={node.username}>
+              {node.title}
+              {node.title !== node.username && <span className="admin-muted"> {node.username}</span>}
+            </span>
+          ),
+        }
+      : { key: node.key, title: <strong>{node.title}</strong>, children: toTreeData(node.children) },
+  );
+}
+
+/**
+ * One organisation with its sub-organisations and their users (SPEC §2.3 "org tree with its
+ * users", queryOrgUserTree), opened from the organisation list.
+ */
 export default function OrgUsers({ record }: RecordScreenProps) {
   const t = useT();
-  const [page, setPage] = useState(1);
-  const { result, query } = useList<BaseRecord>({
-    resource: 'sysuser',
-    pagination: { currentPage: page, pageSize: PAGE_SIZE },
-    filters: [{ field: 'orgId', operator: 'eq', value: record.id }],
-    sorters: [{ field: 'username', order: 'asc' }],
-  });
+  const tree = useApiGet<OrgUserNode[]>(`${API.org}/queryOrgUserTree`);
+  const root = useMemo(() => find(tree.data ?? [], `org-${String(record.id)}`), [tree.data, record.id]);
+  const nodes = useMemo(() => (root ? [root] : []), [root]);
+  const treeData = useMemo(() => toTreeData(nodes), [nodes]);
   return (
     <div data-testid="org-users">
-      <p>
-        <strong>{String(record.orgName ?? '')}</strong>
-      </p>
-      <Table<BaseRecord>
-        size="small"
-        rowKey={(row) => String(row.id)}
-        loading={query.isLoading}
-        dataSource={result.data}
-        columns={[
-          ...['username', 'nickname', 'mobile'].map((name) => ({
-            key: name,
-            dataIndex: name,
-            title: fieldTitle(t, 'sysuser', name),
-          })),
-          {
-            key: 'status',
-            dataIndex: 'status',
-            title: fieldTitle(t, 'sysuser', 'status'),
-            render: (value: unknown) =>
-              value === undefined || value === null ? null : (
-                <Tag>{t(`dicts.user_status.${String(value)}`, { defaultValue: String(value) })}</Tag>
-              ),
-          },
-        ]}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: result.total,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-      />
+      <Loading isLoading={tree.isLoading} isEmpty={!root}>
+        <p className="admin-muted">{t('admin.screens.orgUsers.count', { count: users(nodes).length })}</p>
+        <Tree
+          selectable={false}
+          defaultExpandedKeys={orgKeys(nodes)}
+          treeData={treeData}
+          height={520}
+          className="admin-screen-tree"
+        />
+      </Loading>
     </div>
   );
 }

@@ -13,12 +13,22 @@ export function buttonTree(t: Translate, nodes: readonly MenuNode[]): TreeDataNo
   return nodes.flatMap((node): TreeDataNode[] => {
     const buttons = (node.menuButton ?? []).map((button) => ({
       key: `${node.menuCode}:${button}`,
-      title: t(`dicts.menu_button.${button}`, { defaultValue: button }),
+      title: (
+        <span data-button-key={`${node.menuCode}:${button}`}>
+          {t(`dicts.menu_button.${button}`, { defaultValue: button })}
+        </span>
+      ),
       isLeaf: true,
     }));
     const children = [...buttons, ...buttonTree(t, node.children ?? [])];
     if (children.length === 0) return [];
-    return [{ key: `${MENU_PREFIX}${node.menuCode}`, title: menuTitle(t, node), children }];
+    return [
+      {
+        key: `${MENU_PREFIX}${node.menuCode}`,
+        title: <span data-menu-code={node.menuCode}>{menuTitle(t, node)}</span>,
+        children,
+      },
+    ];
   });
 }
 

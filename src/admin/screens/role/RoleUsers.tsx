@@ -1,39 +1,59 @@
-import { useList, type BaseRecord } from '@refinedev/core';
-import { App, Input, Table } from 'antd';
-import type { Key } from 'react';
-import { useEffect, useState } from 'react';
+import { App, Input, Tree, type TreeDataNode } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, fieldTitle, SaveBar } from '../common.js';
+import { API, errorText, Loading, SaveBar } from '../common.js';
+import { filterTree, orgKeys, users, type OrgUserNode } from './orgUserTree.js';
 
-const PAGE_SIZE = 10;
+const TREE_HEIGHT = 460;
+
+function toTreeData(nodes: readonly OrgUserNode[], mainRoleTitle: string): TreeDataNode[] {
+  return nodes.map((node) =>
+    node.type === 'user'
+      ? {
+          key: node.key,
+          isLeaf: true,
+          // The role is this user's own role: it stays whatever is ticked here.
+          disableCheckbox: node.isMainRole,
+          title: (
+            <span data-username={node.username}>
+              {node.title}
+              {node.title !== node.username && <span className="admin-muted"> {node.username}</span>}
+              {node.isMainRole && <span className="admin-muted"> · {mainRoleTitle}</span>}
+            </span>
+          ),
+        }
+      : { key: node.key, title: node.title, children: toTreeData(node.children, mainRoleTitle) },
+  );
+}
 
 /**
- * Assigns users to a role (SPEC §6 "assigning users"): the tenant's users, server-paged and
- * searchable by user name, ticked when they hold the role; ticks survive paging. SPEC §5: the
- * selected user list must not be empty.
+ * Assigns users to a role (SPEC §6 "assigning users"): the organisation tree with its users
+ * (queryOrgUserTree?roleId), ticked when they hold the role. Users whose own role it is cannot
+ * be unticked. SPEC §5: the selected user list must not be empty.
  */
 export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolean }) {
   const t = useT();
   const { message } = App.useApp();
-  const linked = useApiGet<number[]>(`${API.role}/queryUserIdByRoleId`, { roleId });
-  const [selected, setSelected] = useState<Key[] | undefined>(undefined);
+  const tree = useApiGet<OrgUserNode[]>(`${API.org}/queryOrgUserTree`, { roleId });
+  const [checked, setChecked] = useState<string[] | undefined>(undefined);
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  // Every organisation is open until the user folds one; a new search opens them again.
+  const [folded, setFolded] = useState<{ search: string; keys: string[] } | undefined>(undefined);
   const { send, isSending } = useApiWrite();
+  const all = useMemo(() => users(tree.data ?? []), [tree.data]);
   useEffect(() => {
-    if (linked.data && selected === undefined) setSelected(linked.data);
-  }, [linked.data, selected]);
+    if (tree.data && checked === undefined) {
+      setChecked(users(tree.data).flatMap((user) => (user.checked ? [user.key] : [])));
+    }
+  }, [tree.data, checked]);
+  const shown = useMemo(() => filterTree(tree.data ?? [], search), [tree.data, search]);
+  const treeData = useMemo(() => toTreeData(shown, t('admin.screens.role.mainRole')), [shown, t]);
+  const expanded = useMemo(() => orgKeys(shown), [shown]);
 
-  const { result, query } = useList<BaseRecord>({
-    resource: 'sysuser',
-    pagination: { currentPage: page, pageSize: PAGE_SIZE },
-    filters: search ? [{ field: 'username', operator: 'contains', value: search }] : [],
-    sorters: [{ field: 'username', order: 'asc' }],
-  });
-
+  const ticked = new Set(checked ?? []);
   const save = async (): Promise<void> => {
-    const userIds = (selected ?? []).map(Number);
+    const userIds = all.filter((user) => ticked.has(user.key) && !user.isMainRole).map((user) => user.id);
     if (userIds.length === 0) {
       void message.warning(t('admin.screens.role.usersRequired'));
       return;
@@ -41,7 +61,6 @@ export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolea
     try {
       await send('post', `${API.role}/authorizeUserToRole`, { roleId, userIds });
       void message.success(t('admin.common.operateSuccess'));
-      await linked.refetch();
     } catch (error) {
       void message.error(errorText(error));
     }
@@ -51,42 +70,38 @@ export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolea
     <div data-testid="role-users">
       <Input.Search
         allowClear
-        placeholder={fieldTitle(t, 'sysuser', 'username')}
-        onSearch={(value) => {
-          setSearch(value.trim());
-          setPage(1);
-        }}
+        placeholder={t('admin.screens.role.searchUser')}
+        onChange={(event) => setSearch(event.target.value)}
         className="admin-screen-search"
       />
-      <Table<BaseRecord>
-        size="small"
-        rowKey={(record) => String(record.id)}
-        loading={query.isLoading || linked.isLoading}
-        dataSource={result.data}
-        columns={['username', 'nickname', 'mobile'].map((name) => ({
-          key: name,
-          dataIndex: name,
-          title: fieldTitle(t, 'sysuser', name),
-        }))}
-        rowSelection={{
-          selectedRowKeys: (selected ?? []).map(String),
-          preserveSelectedRowKeys: true,
-          onChange: (keys) => setSelected(keys),
-        }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: result.total,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-      />
+      <Loading isLoading={tree.isLoading || checked === undefined}>
+        <Tree
+          checkable
+          selectable={false}
+          height={TREE_HEIGHT}
+          expandedKeys={folded?.search === search ? folded.keys : expanded}
+          onExpand={(keys) => setFolded({ search, keys: keys.map(String) })}
+          treeData={treeData}
+          checkedKeys={checked}
+          onCheck={(keys) => {
+            const next = new Set((Array.isArray(keys) ? keys : keys.checked).map(String));
+            // Users hidden by the search keep their ticks; organisations are not stored.
+            const visible = new Set(users(shown).map((user) => user.key));
+            setChecked(
+              all
+                .filter((user) => (visible.has(user.key) ? next.has(user.key) : ticked.has(user.key)))
+                .map((user) => user.key),
+            );
+          }}
+          className="admin-screen-tree"
+        />
+      </Loading>
       <SaveBar
         t={t}
         canSave={canSave}
         isSaving={isSending}
         onSave={() => void save()}
-        hint={t('admin.screens.selectedCount', { count: selected?.length ?? 0 })}
+        hint={t('admin.screens.selectedCount', { count: all.filter((user) => ticked.has(user.key)).length })}
         testId="role-users-save"
       />
     </div>

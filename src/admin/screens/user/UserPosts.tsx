@@ -1,85 +1,82 @@
-import { DeleteOutlined } from '@ant-design/icons';
-import { useCreate, useDelete, useList, type BaseRecord, type HttpError } from '@refinedev/core';
-import { App, Button, Form, Input, Popconfirm, Radio, Table, Tag, TreeSelect } from 'antd';
-import { useMemo } from 'react';
+import { App, Checkbox, Input, Radio, Table } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
-import { useApiGet, useCanButton } from '../api.js';
-import { API, errorText, fieldTitle } from '../common.js';
+import { useApiGet, useApiWrite, useCanButton } from '../api.js';
+import { API, errorText, fieldTitle, Loading, SaveBar, treeKeys } from '../common.js';
 
-interface PostNode {
+/** A node of querySysUserPostTree?userId: a post, marked when the user holds it. */
+interface UserPostNode {
   id: number;
   postCode: string;
   postName: string;
-  children?: PostNode[];
+  checked: boolean;
+  postType: PostType | null;
+  postDescription: string | null;
+  children?: UserPostNode[];
 }
 
-interface TreeOption {
-  value: number;
-  title: string;
-  children: TreeOption[];
+type PostType = 'main' | 'parttime';
+
+interface Held {
+  postType: PostType;
+  postDescription: string;
 }
 
-const POST_TYPES = ['main', 'parttime'] as const;
+const POST_TYPES: readonly PostType[] = ['main', 'parttime'];
 
-function toOptions(nodes: readonly PostNode[], names: Map<number, string>): TreeOption[] {
-  return nodes.map((node) => {
-    names.set(node.id, node.postName);
-    return { value: node.id, title: node.postName, children: toOptions(node.children ?? [], names) };
-  });
-}
-
-interface NewPost {
-  postId?: number;
-  postType: (typeof POST_TYPES)[number];
-  postDescription?: string;
+function heldOf(nodes: readonly UserPostNode[], into = new Map<number, Held>()): Map<number, Held> {
+  for (const node of nodes) {
+    if (node.checked) {
+      into.set(node.id, { postType: node.postType ?? 'main', postDescription: node.postDescription ?? '' });
+    }
+    heldOf(node.children ?? [], into);
+  }
+  return into;
 }
 
 /**
  * The posts of one user, main or part-time (SPEC §3 "user post"), opened from the user list:
- * the user's sysuserpost rows, with a form that adds one and a delete per row.
+ * the post tree with the user's posts ticked (querySysUserPostTree), saved in one go
+ * (authorizePostToUser). A newly ticked post is the main post when the user has none yet.
  */
-export default function UserPosts({ record }: RecordScreenProps) {
+export default function UserPosts({ record, onClose }: RecordScreenProps) {
   const t = useT();
   const { message } = App.useApp();
   const can = useCanButton('sysuser');
   const userId = Number(record.id);
-  const [form] = Form.useForm<NewPost>();
-  const posts = useApiGet<PostNode[]>(`${API.post}/querySysPostTree`);
-  const { options, names } = useMemo(() => {
-    const map = new Map<number, string>();
-    return { options: toOptions(posts.data ?? [], map), names: map };
-  }, [posts.data]);
-  const { result, query } = useList<BaseRecord>({
-    resource: 'sysuserpost',
-    pagination: { mode: 'off' },
-    filters: [{ field: 'userId', operator: 'eq', value: userId }],
-  });
-  const { mutateAsync: create, mutation: creation } = useCreate();
-  const { mutateAsync: remove } = useDelete();
+  const tree = useApiGet<UserPostNode[]>(`${API.userPost}/querySysUserPostTree`, { userId });
+  const [held, setHeld] = useState<Map<number, Held> | undefined>(undefined);
+  const { send, isSending } = useApiWrite();
+  useEffect(() => {
+    if (tree.data && held === undefined) setHeld(heldOf(tree.data));
+  }, [tree.data, held]);
+  const expanded = useMemo(() => treeKeys(tree.data ?? [], (node) => String(node.id)), [tree.data]);
+  const isEditable = can('update');
 
-  const add = async (values: NewPost): Promise<void> => {
-    try {
-      await create({
-        resource: 'sysuserpost',
-        values: { ...values, userId },
-        successNotification: false,
-      });
-      void message.success(t('admin.common.saved'));
-      form.resetFields();
-    } catch (error) {
-      const fields = (error as Partial<HttpError>).errors ?? {};
-      const known = ['postId', 'postType', 'postDescription'].filter((name) => name in fields);
-      form.setFields(known.map((name) => ({ name: name as keyof NewPost, errors: [String(fields[name])] })));
-      if (known.length === 0) void message.error(errorText(error));
-    }
+  const change = (postId: number, next: Held | undefined): void => {
+    setHeld((current) => {
+      const copy = new Map(current);
+      if (next) copy.set(postId, next);
+      else copy.delete(postId);
+      return copy;
+    });
+  };
+  const tick = (postId: number, isTicked: boolean): void => {
+    const hasMain = [...(held?.values() ?? [])].some((item) => item.postType === 'main');
+    change(postId, isTicked ? { postType: hasMain ? 'parttime' : 'main', postDescription: '' } : undefined);
   };
 
-  const drop = async (row: BaseRecord): Promise<void> => {
-    if (row.id === undefined) return;
+  const save = async (): Promise<void> => {
+    const posts = [...(held ?? new Map<number, Held>())].map(([postId, item]) => ({
+      postId,
+      postType: item.postType,
+      ...(item.postDescription.trim() ? { postDescription: item.postDescription.trim() } : {}),
+    }));
     try {
-      await remove({ resource: 'sysuserpost', id: row.id, successNotification: false });
-      void message.success(t('admin.common.deleted'));
+      await send('post', `${API.userPost}/authorizePostToUser`, { userId, posts });
+      void message.success(t('admin.crud.saved'));
+      onClose(false);
     } catch (error) {
       void message.error(errorText(error));
     }
@@ -90,84 +87,73 @@ export default function UserPosts({ record }: RecordScreenProps) {
       <p>
         <strong>{String(record.username ?? '')}</strong> {String(record.nickname ?? '')}
       </p>
-      <Table<BaseRecord>
-        size="small"
-        rowKey={(row) => String(row.id)}
-        loading={query.isLoading || posts.isLoading}
-        dataSource={result.data}
-        pagination={false}
-        columns={[
-          {
-            key: 'postId',
-            title: fieldTitle(t, 'sysuserpost', 'postId'),
-            render: (_value, row) => names.get(Number(row.postId)) ?? String(row.postId ?? ''),
-          },
-          {
-            key: 'postType',
-            title: fieldTitle(t, 'sysuserpost', 'postType'),
-            render: (_value, row) => (
-              <Tag color={row.postType === 'main' ? 'blue' : undefined}>
-                {t(`dicts.post_type.${String(row.postType)}`, { defaultValue: String(row.postType) })}
-              </Tag>
-            ),
-          },
-          {
-            key: 'postDescription',
-            dataIndex: 'postDescription',
-            title: fieldTitle(t, 'sysuserpost', 'postDescription'),
-            ellipsis: true,
-          },
-          {
-            key: 'actions',
-            width: 64,
-            render: (_value, row) =>
-              can('update') ? (
-                <Popconfirm
-                  title={t('admin.common.deleteConfirm')}
-                  onConfirm={() => drop(row)}
-                  okText={t('admin.common.confirm')}
-                  cancelText={t('admin.common.cancel')}
+      <Loading isLoading={tree.isLoading || held === undefined} isEmpty={tree.data?.length === 0}>
+        <Table<UserPostNode>
+          size="small"
+          rowKey={(node) => String(node.id)}
+          dataSource={tree.data ?? []}
+          pagination={false}
+          expandable={{ defaultExpandedRowKeys: expanded }}
+          columns={[
+            {
+              key: 'postName',
+              title: t('entities.syspost.fields.postName', { defaultValue: 'Post' }),
+              render: (_value, node) => (
+                <Checkbox
+                  checked={held?.has(node.id)}
+                  disabled={!isEditable}
+                  onChange={(event) => tick(node.id, event.target.checked)}
+                  data-post-code={node.postCode}
                 >
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={t('admin.common.delete')}
+                  {node.postName}
+                </Checkbox>
+              ),
+            },
+            {
+              key: 'postType',
+              title: fieldTitle(t, 'sysuserpost', 'postType'),
+              render: (_value, node) => {
+                const item = held?.get(node.id);
+                return item ? (
+                  <Radio.Group
+                    size="small"
+                    value={item.postType}
+                    disabled={!isEditable}
+                    onChange={(event) =>
+                      change(node.id, { ...item, postType: event.target.value as PostType })
+                    }
+                    options={POST_TYPES.map((value) => ({ value, label: t(`dicts.post_type.${value}`) }))}
                   />
-                </Popconfirm>
-              ) : null,
-          },
-        ]}
+                ) : null;
+              },
+            },
+            {
+              key: 'postDescription',
+              title: fieldTitle(t, 'sysuserpost', 'postDescription'),
+              render: (_value, node) => {
+                const item = held?.get(node.id);
+                return item ? (
+                  <Input
+                    size="small"
+                    maxLength={255}
+                    value={item.postDescription}
+                    disabled={!isEditable}
+                    onChange={(event) => change(node.id, { ...item, postDescription: event.target.value })}
+                  />
+                ) : null;
+              },
+            },
+          ]}
+        />
+      </Loading>
+      <SaveBar
+        t={t}
+        canSave={isEditable}
+        isSaving={isSending}
+        onSave={() => void save()}
+        hint={t('admin.screens.selectedCount', { count: held?.size ?? 0 })}
+        testId="user-posts-save"
       />
-      {can('update') && (
-        <Form<NewPost>
-          form={form}
-          layout="vertical"
-          initialValues={{ postType: 'main' }}
-          onFinish={(values) => void add(values)}
-          className="admin-screen-form"
-          data-testid="user-post-form"
-        >
-          <Form.Item
-            name="postId"
-            label={fieldTitle(t, 'sysuserpost', 'postId')}
-            rules={[{ required: true, message: t('admin.screens.userPosts.postRequired') }]}
-          >
-            <TreeSelect treeData={options} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
-          </Form.Item>
-          <Form.Item name="postType" label={fieldTitle(t, 'sysuserpost', 'postType')}>
-            <Radio.Group
-              options={POST_TYPES.map((value) => ({ value, label: t(`dicts.post_type.${value}`) }))}
-            />
-          </Form.Item>
-          <Form.Item name="postDescription" label={fieldTitle(t, 'sysuserpost', 'postDescription')}>
-            <Input maxLength={255} />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" loading={creation.isPending} data-testid="user-post-add">
-            {t('admin.screens.userPosts.add')}
-          </Button>
-        </Form>
-      )}
     </div>
   );
 }

@@ -60,17 +60,19 @@ function RefFilter({ target, placeholder, ...rest }: { target: string; placehold
   );
 }
 
-function FilterInput({ filter, title }: { filter: ListFilter; title: string }) {
+/** Form.Item hands value and onChange to its child: passed on to the control. */
+function FilterInput({ filter, title, ...control }: { filter: ListFilter; title: string }) {
   const t = useT();
   const choose = t('admin.crud.selectPlaceholder', { field: title });
   switch (filter.kind) {
     case 'dateRange':
-      return <DatePicker.RangePicker showTime />;
+      return <DatePicker.RangePicker {...control} showTime />;
     case 'number':
-      return <InputNumber placeholder={title} />;
+      return <InputNumber {...control} placeholder={title} />;
     case 'boolean':
       return (
         <Select
+          {...control}
           allowClear
           placeholder={choose}
           className="entity-filter-select"
@@ -81,10 +83,11 @@ function FilterInput({ filter, title }: { filter: ListFilter; title: string }) {
         />
       );
     case 'select':
-      if (filter.dict) return <DictFilter dict={filter.dict} placeholder={choose} />;
-      if (filter.ref) return <RefFilter target={filter.ref} placeholder={choose} />;
+      if (filter.dict) return <DictFilter {...control} dict={filter.dict} placeholder={choose} />;
+      if (filter.ref) return <RefFilter {...control} target={filter.ref} placeholder={choose} />;
       return (
         <Select
+          {...control}
           allowClear
           placeholder={choose}
           className="entity-filter-select"
@@ -92,7 +95,9 @@ function FilterInput({ filter, title }: { filter: ListFilter; title: string }) {
         />
       );
     case 'text':
-      return <Input allowClear placeholder={t('admin.crud.inputPlaceholder', { field: title })} />;
+      return (
+        <Input {...control} allowClear placeholder={t('admin.crud.inputPlaceholder', { field: title })} />
+      );
   }
 }
 

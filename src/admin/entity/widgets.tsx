@@ -217,12 +217,14 @@ function DictSelectWidget(props: Props) {
   }
   if (options.display === 'checkboxes' || (options.isMultiple && items.length <= 8 && items.length > 0)) {
     return (
-      <Checkbox.Group
-        disabled={disabled}
-        options={items}
-        value={(asStrings(props.value) as string[] | undefined) ?? []}
-        onChange={(values) => change(values)}
-      />
+      <div id={props.id}>
+        <Checkbox.Group
+          disabled={disabled}
+          options={items}
+          value={(asStrings(props.value) as string[] | undefined) ?? []}
+          onChange={(values) => change(values)}
+        />
+      </div>
     );
   }
   return (

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import {
+  buildEntity,
+  formFields,
+  listColumns,
+  type EntityDef,
+  type EntitySchema,
+  type FormField,
+} from '../../src/engine/index.js';
+import { sampleString } from '../support/sample-values.js';
+
+/**
+ * Drives the generated screens of any entity in the browser the way a member of staff does:
+ * from the schema alone it knows which fields the form has and what a valid value looks like.
+ */
+
+let counter = Math.floor(Date.now() / 1000) % 100_000;
+const next = (): number => ++counter;
+
+/** The entities of the running server, as the back-office builds them. */
+export async function serverEntities(page: Page, baseUrl: string): Promise<Map<string, EntityDef>> {
+  const response = await page.request.get(`${baseUrl}/api/schemas`);
+  const body = (await response.json()) as { data: { entities: { name: string; schema: EntitySchema }[] } };
+  return new Map(body.data.entities.map(({ name, schema }) => [name, buildEntity(name, schema)]));
+}
+
+const openDropdown = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+
+async function waitForMessage(page: Page, kind: 'success' | 'warning' | 'error', text: RegExp | string) {
+  const notice = page.locator(`.ant-message-${kind}`).filter({ hasText: text }).last();
+  await notice.waitFor();
+}
+
+export const expectSuccess = (page: Page, text: RegExp | string) => waitForMessage(page, 'success', text);
+export const expectWarning = (page: Page, text: RegExp | string) => waitForMessage(page, 'warning', text);
+
+/** The modal of the generated form. */
+export const formModal = (page: Page) => page.locator('.entity-form-modal');
+
+async function pickFirstOption(page: Page, id: string, isTree: boolean): Promise<void> {
+  await page.locator(`#${id}`).click();
+  const dropdown = page.locator(openDropdown).last();
+  if (isTree) {
+    // the root ("top level") of a parent field comes first; a real node is a better test
+    const nodes = dropdown.locator('.ant-select-tree-node-content-wrapper');
+    await nodes.first().waitFor();
+    const count = await nodes.count();
+    await nodes.nth(count > 1 ? 1 : 0).click();
+  } else {
+    const option = dropdown.locator('.ant-select-item-option').first();
+    await option.waitFor();
+    await option.click();
+  }
+}
+
+/** A value a field of the schema accepts, as typed into its widget. */
+function typedValue(entity: EntityDef, field: FormField, n: number): string {
+  const source = entity.fieldsByName.get(field.options.confirms ?? field.name);
+  const schema = source?.schema ?? { type: 'string' as const };
+  if (field.widget === 'updown') return String(Math.max(schema.minimum ?? 1, 1));
+  if (field.widget === 'json') return schema.type === 'array' ? '[]' : '{}';
+  if (field.options.confirms) return sampleString(schema, 0, field.options.confirms);
+  if (field.widget === 'password') return sampleString(schema, 0, field.name);
+  return sampleString(schema, n, field.name);
+}
+
+/** Fills the required fields of an open create form with valid values; returns what was typed. */
+export async function fillRequired(page: Page, entity: EntityDef): Promise<Record<string, string>> {
+  const n = next();
+  const typed: Record<string, string> = {};
+  const modal = formModal(page);
+  for (const field of formFields(entity, 'create')) {
+    const source = entity.fieldsByName.get(field.options.confirms ?? field.name);
+    if (!source?.isRequired) continue;
+    const id = `root_${field.name}`;
+    const input = modal.locator(`#${id}`);
+    switch (field.widget) {
+      case 'dictSelect':
+      case 'refSelect':
+      case 'refTreeSelect':
+      case 'select': {
+        if (field.options.display === 'radio') {
+          if ((await input.locator('.ant-radio-wrapper-checked').count()) === 0)
+            await input.locator('.ant-radio-wrapper').first().click();
+        } else if (field.options.display === 'checkboxes' || field.options.isMultiple) {
+          const boxes = input.locator('.ant-checkbox-wrapper');
+          if (
+            (await boxes.count()) > 0 &&
+            (await input.locator('.ant-checkbox-wrapper-checked').count()) === 0
+          )
+            await boxes.first().click();
+          else if ((await boxes.count()) === 0) await pickFirstOption(page, id, false);
+        } else {
+          // the innermost form item (the form's own object field is one too)
+          const item = modal
+            .locator('.ant-form-item')
+            .filter({ has: page.locator(`#${id}`) })
+            .last();
+          if ((await item.locator('.ant-select-selection-item').count()) === 0)
+            await pickFirstOption(page, id, field.widget === 'refTreeSelect');
+        }
+        break;
+      }
+      case 'switch':
+        break;
+      case 'date':
+      case 'datetime': {
+        const value = field.widget === 'date' ? '2026-11-21' : '2026-11-21 10:00:00';
+        await input.click();
+        await input.fill(value);
+        await page.keyboard.press('Enter');
+        typed[field.name] = value;
+        break;
+      }
+      default: {
+        if ((await input.inputValue()) !== '') break; // a default is already there
+        const value = typedValue(entity, field, n);
+        await input.fill(value);
+        typed[field.name] = value;
+      }
+    }
+  }
+  // leave the last field, so that it hands its value to the form
+  await modal.locator('.ant-modal-title').click();
+  return typed;
+}
+
+/** Clicks Save in the form and waits for "Saved successfully." and the form to close. */
+export async function saveForm(page: Page): Promise<void> {
+  await formModal(page).locator('.ant-modal-footer .ant-btn-primary').click();
+  await expectSuccess(page, /保存成功|Saved successfully/);
+  await formModal(page).waitFor({ state: 'detached' });
+}
+
+/** The error texts the form shows under its fields. */
+export async function fieldErrors(page: Page): Promise<Record<string, string>> {
+  const items = formModal(page).locator('.ant-form-item-has-error');
+  const errors: Record<string, string> = {};
+  for (let index = 0; index < (await items.count()); index += 1) {
+    const item = items.nth(index);
+    const id = await item.locator('[id^="root_"]').first().getAttribute('id');
+    errors[(id ?? '').replace(/^root_/, '')] = await item.locator('.ant-form-item-explain').innerText();
+  }
+  return errors;
+}
+
+/** The table row that shows a text. */
+export const rowWith = (page: Page, text: string) =>
+  page.getByTestId('entity-table').locator('tr.ant-table-row').filter({ hasText: text });
+
+export async function checkRow(page: Page, text: string): Promise<void> {
+  await rowWith(page, text).first().locator('.ant-checkbox-input').check();
+}
+
+/** Types into the text filter of a field and searches. */
+export async function filterBy(page: Page, field: string, text: string): Promise<void> {
+  const bar = page.getByTestId('filter-bar');
+  await bar.locator(`[data-filter="${field}"] input`).fill(text);
+  await bar.getByTestId('filter-search').click();
+}
+
+export async function resetFilters(page: Page): Promise<void> {
+  await page.getByTestId('filter-reset').click();
+}
+
+/** Clicks Export and reads the downloaded workbook: header row and data rows as text. */
+export async function exportRows(page: Page): Promise<{ fileName: string; rows: string[][] }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('entity-export').click(),
+  ]);
+  const path = await download.path();
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(path);
+  const sheet = workbook.worksheets[0];
+  assert.ok(sheet, 'the workbook has a sheet');
+  const rows: string[][] = [];
+  sheet.eachRow((row) => {
+    const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+    rows.push(values.map((value) => (value === null || value === undefined ? '' : String(value))));
+  });
+  return { fileName: download.suggestedFilename(), rows };
+}
+
+/** Confirms the delete question and waits for "Delete successfully". */
+export async function deleteChecked(page: Page, question: RegExp): Promise<void> {
+  await page.getByTestId('entity-delete').click();
+  const confirm = page.locator('.ant-modal-confirm').last();
+  await confirm.waitFor();
+  assert.match(await confirm.innerText(), question);
+  await confirm.locator('.ant-btn-primary').click();
+  await expectSuccess(page, /删除成功|Delete successfully/);
+}
+
+/** The list's visible column titles. */
+export async function columnTitles(page: Page): Promise<string[]> {
+  const titles = await page
+    .getByTestId('entity-table')
+    .locator('thead th.ant-table-cell:not(.ant-table-selection-column)')
+    .allInnerTexts();
+  return titles.map((title) => title.trim()).filter((title) => title.length > 0);
+}
+
+/** The label field's list title in Chinese (entities.<name>.fields.<label>), as the list shows it. */
+export function labelColumn(entity: EntityDef) {
+  return listColumns(entity).find((column) => column.field === entity.label);
+}

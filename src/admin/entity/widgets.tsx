@@ -57,7 +57,9 @@ function useDeferredText(props: Props, toValue: (text: string) => unknown = empt
     },
     onBlur: () => {
       commit(text);
-      onBlur(id, toValue(text));
+      // after the committed value is the form's state, so that blur validation sees it
+      const value = toValue(text);
+      setTimeout(() => onBlur(id, value), 0);
     },
     onKeyDown: (event: KeyboardEvent) => {
       if (event.key === 'Enter') commit(text);

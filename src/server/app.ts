@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { entityTableSpec } from '../engine/index.js';
 import { accountRoutes } from './account/routes.js';
 import { authHook } from './auth/plugin.js';
-import { SessionCache } from './auth/session.js';
+import { sessionSettleHook } from './auth/session-watch.js';
 import { rbacHook } from './rbac/plugin.js';
 import { rbacRoutes } from './rbac/routes.js';
 import { portalRoutes } from './portal/routes.js';
@@ -21,6 +21,7 @@ import { loadRegistry } from './entities/registry.js';
 import { errorsHandler } from './errors.js';
 import { loadI18n } from './i18n/index.js';
 import { tenantAdded } from './tenants/provision.js';
+import { openSharedState, type SharedState } from './store/index.js';
 import { securityHeaders } from './web/security-headers.js';
 import { webRoutes } from './web/static.js';
 
@@ -47,6 +48,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   const database = await openDatabase(config);
   let ctx: AppContext;
   let seed: SeedResult;
+  let shared: SharedState | undefined;
   try {
     const table = (name: string): string => registry.require(name).table;
     await migrate(database.db, [
@@ -60,20 +62,13 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
         notification: table('notification'),
       }),
     ]);
-    ctx = { config, db: database.db, dbKind: database.kind, registry };
-    if (database.watchWrites) {
-      const cache = new SessionCache();
-      const userTable = registry.require('sysuser').table;
-      // Any change to sessions or users (revocation, password, status, deletion) clears the cache.
-      const touchesSessions = new RegExp(`\\b(sys_session|${userTable})\\b`);
-      database.watchWrites((statement) => {
-        if (touchesSessions.test(statement)) cache.clear();
-      });
-      ctx.sessionCache = cache;
-    }
+    shared = await openSharedState(config, database, table('sysuser'));
+    const { store, sessionCache } = shared;
+    ctx = { config, db: database.db, dbKind: database.kind, registry, store, sessionCache };
     seed = await seedDatabase(ctx, i18n);
     await syncEntityMenus(ctx, i18n);
   } catch (error) {
+    await shared?.close();
     await database.close();
     throw error;
   }
@@ -90,11 +85,15 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
       if (method !== 'HEAD') routes.push({ method, url: route.url, config: route.config ?? {} });
     }
   });
-  app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await shared?.close();
+    await database.close();
+  });
   await app.register(errorsHandler);
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   await app.register(authHook);
+  await app.register(sessionSettleHook);
   await app.register(rbacHook);
   await app.register(authRoutes);
   await app.register(accountRoutes);

@@ -6,7 +6,10 @@ export interface Config {
   /** Embedded database, uploads and outboxes; ':memory:' keeps the embedded database in memory (tests). */
   dataDir: string;
   databaseUrl?: string;
+  /** Shared state (counters, codes) in Redis instead of the database (REDIS_URL). */
   redisUrl?: string;
+  /** Put before every Redis key (REDIS_PREFIX, default "ecobid:"), so that several sites or test runs can share one Redis. */
+  redisPrefix: string;
   /** X-Forwarded-For is believed only from these proxies (TRUST_PROXY: addresses, subnets or "loopback"). */
   trustProxy: string[] | false;
   /** Public address of the site (PUBLIC_URL), for links in mails; without it mails carry site-relative links. */
@@ -23,7 +26,7 @@ export interface Config {
   abuse: AbuseLimits;
 }
 
-/** Limits against guessing and flooding (sign-in, captchas, SMS); counters live in the database. */
+/** Limits against guessing and flooding (sign-in, captchas, SMS); counters live in the shared store (src/server/store). */
 export interface AbuseLimits {
   /** Failed sign-ins of one user that lock it (SIGN_IN_MAX_FAILURES, default 5). */
   signInMaxFailures: number;
@@ -78,6 +81,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
     problems.push('REDIS_URL must start with redis:// or rediss://');
+  const redisPrefix = env.REDIS_PREFIX?.trim() || 'ecobid:';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix))
+    problems.push(`REDIS_PREFIX must be 1 to 64 letters, digits or _.:- characters, got "${redisPrefix}"`);
   const publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, '') || undefined;
   if (publicUrl && !/^https?:\/\/[^\s/]+/.test(publicUrl))
     problems.push(`PUBLIC_URL must be an http:// or https:// address, got "${publicUrl}"`);
@@ -123,6 +129,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     schemasDir: resolve(cwd, env.SCHEMAS_DIR || './schemas'),
     product,
     defaultTenant,
+    redisPrefix,
     smsOutbox: env.SMS_OUTBOX ? resolve(cwd, env.SMS_OUTBOX) : inData('sms-outbox.jsonl'),
     mailOutbox: env.MAIL_OUTBOX ? resolve(cwd, env.MAIL_OUTBOX) : inData('mail-outbox.jsonl'),
     webDir: resolve(cwd, 'dist/web'),

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EntityRegistry } from './entities/registry.js';
 import type { SessionCache } from './auth/session.js';
+import type { SharedStore } from './store/index.js';
 
 /** What every feature plugin needs, built once by buildApp. */
 export interface AppContext {
@@ -9,8 +10,10 @@ export interface AppContext {
   db: Db;
   dbKind: 'pglite' | 'postgres';
   registry: EntityRegistry;
-  /** Embedded database only (see SessionCache). */
-  sessionCache?: SessionCache;
+  /** Checked sessions, kept exact across processes (see SessionCache and watchSessions). */
+  sessionCache: SessionCache;
+  /** Counters and one-time codes shared by every server process: the database, or Redis (REDIS_URL). */
+  store: SharedStore;
 }
 
 /** One registered route: method, URL pattern and its config (isPublic, isSelfService). */

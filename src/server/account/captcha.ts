@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import svgCaptcha from 'svg-captcha';
 import { toFieldErrors } from '../../engine/index.js';
 import type { AppContext } from '../context.js';
@@ -37,10 +36,10 @@ export async function checkCharCaptcha(
   const captchaId = textOf(input, 'captchaId');
   const answer = textOf(input, 'charCaptcha').toLowerCase();
   requireFields(t, { charCaptcha: answer, captchaId });
-  const tenantCode = captchaTenant(ctx);
-  const code = await checkCode(ctx.db, { tenantCode, purpose: 'captcha', target: captchaId, code: answer });
+  const target = { tenantCode: captchaTenant(ctx), purpose: 'captcha', target: captchaId } as const;
+  const code = await checkCode(ctx.store, { ...target, code: answer });
   if (!code) {
-    await burnCode(ctx.db, 'captcha', captchaId, tenantCode);
+    await burnCode(ctx.store, target);
     throw captchaError(t);
   }
   return code;
@@ -52,7 +51,7 @@ export async function checkSmsCode(
   t: Translate,
   check: { tenantCode: string; mobile: string; smsCaptcha: string },
 ): Promise<LiveCode> {
-  const code = await checkCode(ctx.db, {
+  const code = await checkCode(ctx.store, {
     tenantCode: check.tenantCode,
     purpose: 'sms',
     target: check.mobile,
@@ -94,7 +93,7 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
   app.get('/api/account/captcha/getCharCaptcha', publicLimited, async (request) => {
     const captcha = svgCaptcha.create({ size: 4, noise: 2, color: true, ignoreChars: '0oO1iIlL' });
     const captchaId = randomToken();
-    await issueCode(ctx.db, {
+    await issueCode(ctx.store, {
       tenantCode: captchaTenant(ctx),
       purpose: 'captcha',
       target: captchaId,
@@ -115,19 +114,19 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
     const captchaId = textOf(input, 'captchaId');
     const answer = textOf(input, 'charCaptcha').toLowerCase();
     requireFields(t, { charCaptcha: answer, captchaId });
-    const tenantCode = captchaTenant(ctx);
-    const code = await checkCode(ctx.db, { tenantCode, purpose: 'captcha', target: captchaId, code: answer });
+    const target = { tenantCode: captchaTenant(ctx), purpose: 'captcha', target: captchaId } as const;
+    const code = await checkCode(ctx.store, { ...target, code: answer });
     if (!code) {
-      await burnCode(ctx.db, 'captcha', captchaId, tenantCode);
+      await burnCode(ctx.store, target);
       throw captchaError(t);
     }
-    if (!(await markVerified(ctx.db, code.id))) throw captchaError(t);
+    if (!(await markVerified(code.id))) throw captchaError(t);
     return ok(true);
   });
 
   /**
    * Sends an SMS code to a mobile number: one per number every smsIntervalSeconds and at most
-   * smsDailyLimit in 24 hours, checked under a per-number lock so that parallel calls (on any
+   * smsDailyLimit in 24 hours, counted in the shared store so that parallel calls (on any
    * server process) cannot slip past the limits.
    */
   const sendSmsCode = async (request: FastifyRequest): Promise<unknown> => {
@@ -137,34 +136,32 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
     const tenantCode = textOf(input, 'tenantCode') || ctx.config.defaultTenant;
     requireFields(l10n.t, { mobile });
     checkMobile(mobile, l10n.t);
-    await ctx.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`sms:${tenantCode}:${mobile}`}))`.execute(trx);
-      const recent = await sql<{ sent: number; wait_seconds: number | null }>`
-        select count(*)::int as sent,
-          ceil(${limits.smsIntervalSeconds} - extract(epoch from (now() - max(created_at))))::int as wait_seconds
-        from sys_verification_code
-        where purpose = 'sms' and target = ${mobile} and tenant_code = ${tenantCode}
-          and created_at > now() - interval '1 day'`.execute(trx);
-      const { sent = 0, wait_seconds: wait = null } = recent.rows[0] ?? {};
-      if (wait !== null && wait > 0) throw new AppError('smsTooSoon', { seconds: wait });
-      if (sent >= limits.smsDailyLimit) throw new AppError('smsDailyLimit', { limit: limits.smsDailyLimit });
-      const code = digitCode(6);
-      await issueCode(trx, {
+    const code = digitCode(6);
+    const issued = await issueCode(
+      ctx.store,
+      {
         tenantCode,
         purpose: 'sms',
         target: mobile,
         code,
         seconds: limits.smsCodeSeconds,
         ip: request.ip,
-      });
-      // Sent inside the transaction: a failed send leaves no code behind and counts for nothing.
-      await options.sms.send({
-        tenantCode,
-        mobile,
-        code,
-        text: l10n.t('account.smsText', { code, minutes: Math.ceil(limits.smsCodeSeconds / 60) }),
-      });
-    });
+      },
+      {
+        quota: { intervalSeconds: limits.smsIntervalSeconds, dailyLimit: limits.smsDailyLimit },
+        // A failed send leaves no code behind and counts for nothing.
+        deliver: () =>
+          options.sms.send({
+            tenantCode,
+            mobile,
+            code,
+            text: l10n.t('account.smsText', { code, minutes: Math.ceil(limits.smsCodeSeconds / 60) }),
+          }),
+      },
+    );
+    if (!issued.issued && issued.reason === 'tooSoon')
+      throw new AppError('smsTooSoon', { seconds: issued.seconds });
+    if (!issued.issued) throw new AppError('smsDailyLimit', { limit: limits.smsDailyLimit });
     return ok({ mobile, expiresIn: limits.smsCodeSeconds, interval: limits.smsIntervalSeconds });
   };
   app.get('/api/account/captcha/getSmsCaptcha', publicLimited, sendSmsCode);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { toFieldErrors, type FieldError } from '../../engine/index.js';
 import { writeAudit } from '../audit.js';
+import { signInKey } from '../auth/guard.js';
 import { hashSecret } from '../auth/passwords.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
@@ -60,9 +61,7 @@ async function setPassword(
   await sql`update sys_session set revoked_at = now() where user_id = ${user.id} and revoked_at is null`.execute(
     trx,
   );
-  await sql`delete from sys_counter where counter_key = ${`sign-in:${tenantCode}:${user.username.toLowerCase()}`}`.execute(
-    trx,
-  );
+  await ctx.store.forget(signInKey(tenantCode, user.username), trx);
   await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
     {
       entity: entity.name,
@@ -113,14 +112,18 @@ export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRout
       const prepared = [];
       for (const user of users.rows) {
         const secret = randomToken(32);
-        await issueCode(trx, {
-          tenantCode,
-          purpose: 'reset',
-          target: String(user.id),
-          code: secret,
-          seconds: minutes * 60,
-          ip: request.ip,
-        });
+        await issueCode(
+          ctx.store,
+          {
+            tenantCode,
+            purpose: 'reset',
+            target: String(user.id),
+            code: secret,
+            seconds: minutes * 60,
+            ip: request.ip,
+          },
+          { trx },
+        );
         const code = `${user.id}.${secret}`;
         const query = new URLSearchParams({ code, tenantCode });
         // Never built from the Host header: a forged one would send the reset link to another site.
@@ -161,7 +164,7 @@ export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRout
     const dot = code.indexOf('.');
     const userId = dot > 0 ? code.slice(0, dot) : '';
     if (!/^\d{1,15}$/.test(userId)) throw invalid();
-    const live = await checkCode(ctx.db, {
+    const live = await checkCode(ctx.store, {
       tenantCode,
       purpose: 'reset',
       target: userId,

@@ -183,7 +183,6 @@ async function register(app: FastifyInstance, l10n: Localizer, input: Record<str
   const userEntity = ctx.registry.require('sysuser');
   const orgEntity = ctx.registry.require('sysorg');
   return inTransaction(ctx.db, async (trx) => {
-    if (!(await consumeCode(trx, code.id))) throw smsCodeError(l10n.t);
     await checkUnique({ trx, entity: userEntity, registry: ctx.registry, actor, l10n }, registration.user);
     let orgId: number;
     if (registration.org) {
@@ -206,6 +205,9 @@ async function register(app: FastifyInstance, l10n: Localizer, input: Record<str
     } else {
       orgId = await touristOrg(ctx, app.i18n, trx, actor);
     }
+    // Used up once the names are known to be free: a clash leaves the code good for a second try
+    // (in Redis a used code is gone even when this transaction fails).
+    if (!(await consumeCode(trx, code.id))) throw smsCodeError(l10n.t);
     const roleId = await ensureRole(ctx, app.i18n, trx, actor, KINDS[kind].roleCode);
     const [userId] = (
       await insertRecords(trx, ctx.registry, userEntity, actor, [{ ...registration.user, roleId, orgId }])

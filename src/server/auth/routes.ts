@@ -82,7 +82,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.ctx;
   const userEntity = app.ctx.registry.require('sysuser').name;
   await registerRateLimit(app);
-  const guard = signInGuard(db, {
+  const guard = signInGuard(app.ctx.store, {
     maxFailures: config.abuse.signInMaxFailures,
     lockMinutes: config.abuse.signInLockMinutes,
   });
@@ -187,7 +187,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       where tenant_code = ${tenantCode} and mobile = ${mobile}`.execute(db);
     const user = found.rows[0];
     if (user) await guard.assertNotLocked(tenantCode, user.username);
-    const code = await checkCode(db, { tenantCode, purpose: 'sms', target: mobile, code: smsCaptcha });
+    const code = await checkCode(app.ctx.store, {
+      tenantCode,
+      purpose: 'sms',
+      target: mobile,
+      code: smsCaptcha,
+    });
     const wrongCode = (): AppError =>
       new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
     if (!code) {

@@ -11,14 +11,18 @@ export type Row = Record<string, unknown>;
 export type Database = Record<string, Row>;
 export type Db = Kysely<Database>;
 
+export type NotificationHandler = (payload: string, connectionPid: number | null) => void;
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   /**
-   * Embedded database only: registers a listener told of every data-changing statement. The
-   * embedded database belongs to this one process, so what it hears is every change there is.
+   * LISTEN on a channel on every connection this process queries through, so that the
+   * notification of a transaction this process committed arrives before the statement that
+   * committed it returns. The handler gets the backend pid of the connection that heard it
+   * (null on the embedded database, whose one connection is this process's own).
    */
-  watchWrites?: (listener: (statement: string) => void) => void;
+  listen: (channel: string, onNotification: NotificationHandler) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,10 +64,34 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
         }),
       );
     });
+    // LISTEN is sent on a connection before its first use after a channel was added, so it is
+    // in place before any statement of this process runs there.
+    const channels = new Map<string, NotificationHandler[]>();
+    const listening = new WeakMap<pg.PoolClient, Set<string>>();
+    pool.on('acquire', (client) => {
+      let heard = listening.get(client);
+      if (!heard) {
+        heard = new Set();
+        listening.set(client, heard);
+        const pid = (client as { processID?: number | null }).processID ?? null;
+        client.on('notification', (message) => {
+          for (const handler of channels.get(message.channel) ?? []) handler(message.payload ?? '', pid);
+        });
+      }
+      for (const channel of channels.keys()) {
+        if (heard.has(channel)) continue;
+        heard.add(channel);
+        client.query(`listen ${channel}`).catch(() => undefined);
+      }
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       kind: 'postgres',
+      listen: async (channel, onNotification) => {
+        if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+        channels.set(channel, [...(channels.get(channel) ?? []), onNotification]);
+      },
       close: async () => {
         await db.destroy();
         await Promise.all(closing);
@@ -84,14 +112,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       [types.TIMESTAMPTZ]: (value: string) => new Date(value),
     },
   });
-  const listeners: ((statement: string) => void)[] = [];
-  const db = new Kysely<Database>({
-    dialect: new PGliteDialect(pglite, (statement) => listeners.forEach((listener) => listener(statement))),
-  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
     kind: 'pglite',
-    watchWrites: (listener) => listeners.push(listener),
+    listen: async (channel, onNotification) => {
+      await pglite.listen(channel, (payload) => onNotification(payload, null));
+    },
     close: () => db.destroy(),
   };
 }

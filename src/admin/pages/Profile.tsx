@@ -1,7 +1,7 @@
 import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { useCustom, useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPut } from '../../web/http.js';
 import { useT, type Translate } from '../i18n.js';
 import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
@@ -153,11 +153,13 @@ export default function Profile() {
       await Promise.all([invalidateIdentity(), load()]);
     } catch (error) {
       if (error instanceof ApiError && error.errors.length > 0) {
+        // Field errors next to their fields (a wrong SMS code, a mobile number already taken).
+        const known = new Set<string>([...FIELDS, 'smsCaptcha']);
         form.setFields(
-          error.errors.map((item) => ({
-            name: (item.field.replace(/^\//, '') || 'nickname') as keyof Values,
-            errors: [item.message],
-          })),
+          error.errors
+            .map((item) => ({ name: item.field.replace(/^\//, ''), errors: [item.message] }))
+            .filter((item) => known.has(item.name))
+            .map((item) => ({ ...item, name: item.name as keyof Values })),
         );
       }
       void message.error(error instanceof Error ? error.message : String(error));
@@ -167,7 +169,7 @@ export default function Profile() {
   };
 
   const field = (name: string): string => t(`entities.sysuser.fields.${name}`);
-  const item = (name: keyof Editable, input: React.ReactNode) => (
+  const item = (name: keyof Editable, input: ReactNode) => (
     <Form.Item name={name} label={field(name)} rules={rulesOf(t, name, properties?.[name])}>
       {input}
     </Form.Item>

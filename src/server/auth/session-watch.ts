@@ -83,20 +83,28 @@ function parseChange(payload: string): { userId: number; writerPid: number } | u
 
 /**
  * Answers a request during which this process ended sessions only once every other process
- * has dropped them too (SessionCache.settle).
+ * has dropped them too (SessionCache.settle). Reads (GET, HEAD) end no sessions and skip it; the
+ * process's own cache is exact for them anyway.
  */
 export const sessionSettleHook = fp(
   async (app: FastifyInstance) => {
+    const cache = app.ctx.sessionCache;
     const changesAtStart = new WeakMap<FastifyRequest, number>();
-    app.addHook('onRequest', async (request) => {
-      changesAtStart.set(request, app.ctx.sessionCache.changesHere);
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        changesAtStart.set(request, cache.changesHere);
+      done();
     });
-    app.addHook('onSend', async (request, _reply, payload) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       const start = changesAtStart.get(request);
-      if (start !== undefined && start !== app.ctx.sessionCache.changesHere) {
-        await app.ctx.sessionCache.settle();
+      if (start === undefined || start === cache.changesHere) {
+        done(null, payload);
+        return;
       }
-      return payload;
+      cache.settle().then(
+        () => done(null, payload),
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      );
     });
   },
   { name: 'session-settle' },

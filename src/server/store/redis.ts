@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { codeMatches, hashCode } from '../account/codes.js';
 import {
   MAX_CODE_ATTEMPTS,
@@ -80,6 +79,8 @@ export interface RedisStoreOptions {
  * Every read-modify-write is one Lua script, so parallel calls on any process cannot race.
  */
 export async function redisStore(options: RedisStoreOptions): Promise<SharedStore> {
+  // Loaded only when Redis is configured, so that a start without it does not pay for the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, {
     keyPrefix: options.prefix,
     lazyConnect: true,

@@ -4,6 +4,7 @@
  *   query    app / bare-Fastify rps of GET /api/admin/sysuser/query (10 000 users), PGlite and PostgreSQL
  *   export   rows/s and peak server RSS of POST /api/admin/sysuser/export (100 000 users)
  *   start    cold and warm start of src/server/main.ts on PGlite
+ *   ui       keystroke-to-paint on a 100-field generated form, scroll frame of a 10 000-row list (Chromium)
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -18,8 +19,9 @@ import { formatTable, type SuiteResult } from './lib/report.js';
 import { cleanupAll, isPostgresReachable, PG_SERVER_URL, ROOT, type DbKind } from './lib/util.js';
 import { runQuery } from './query.js';
 import { runStart } from './start.js';
+import { runUi } from './ui.js';
 
-const SUITES = ['query', 'export', 'start'] as const;
+const SUITES = ['query', 'export', 'start', 'ui'] as const;
 type Suite = (typeof SUITES)[number];
 const DB_ALIASES: Record<string, DbKind> = {
   pglite: 'pglite',
@@ -33,7 +35,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   const kinds = new Set<DbKind>();
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
-      console.log('usage: node --import tsx bench/run.ts [query|export|start]… [pglite|postgres]');
+      console.log('usage: node --import tsx bench/run.ts [query|export|start|ui]… [pglite|postgres]');
       process.exit(0);
     }
     const kind = DB_ALIASES[arg];
@@ -86,7 +88,7 @@ async function main(): Promise<number> {
   let postgresNote: string | undefined;
   if (
     kinds.includes('postgres') &&
-    suites.some((suite) => suite !== 'start') &&
+    suites.some((suite) => suite === 'query' || suite === 'export') &&
     !(await isPostgresReachable())
   ) {
     postgresNote = `PostgreSQL not reachable at ${PG_SERVER_URL} (set BENCH_DATABASE_URL)`;
@@ -107,9 +109,9 @@ async function main(): Promise<number> {
         }
         results.push(await (suite === 'query' ? runQuery(kinds, log) : runExport(kinds, log)));
       } else {
-        results.push(await runStart(log));
+        results.push(await (suite === 'ui' ? runUi(log) : runStart(log)));
       }
-      if (postgresNote && suite !== 'start' && wantedKinds.includes('postgres')) {
+      if (postgresNote && (suite === 'query' || suite === 'export') && wantedKinds.includes('postgres')) {
         results.push({ suite, figures: [], details: {}, skipped: postgresNote });
       }
     } catch (error) {

@@ -12,6 +12,7 @@ import { ADMIN_PASSWORD } from './lib/util.js';
 const users = Number(process.env.BENCH_USERS ?? '0');
 const env: NodeJS.ProcessEnv = { ADMIN_PASSWORD, DATA_DIR: process.env.DATA_DIR };
 if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+if (process.env.SCHEMAS_DIR) env.SCHEMAS_DIR = process.env.SCHEMAS_DIR;
 const started = Date.now();
 const { app } = await buildApp({ config: readConfig(env) });
 try {

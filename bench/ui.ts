@@ -1,0 +1,286 @@
+/**
+ * Browser benchmark of the generated screens (issue 5): keystroke-to-paint on a generated form of
+ * 100 fields, and the frame time of scrolling a 10 000-row list, in Debian's Chromium against the
+ * real server (built front-ends, PGlite).
+ *
+ * Chromium runs with its frame rate unlimited, so that a measured frame is the work it took and
+ * not the wait for the next 60 Hz vsync: the time from an input (a key, a scroll step) to the end
+ * of the frame that shows it is taken as requestAnimationFrame, then a task after it.
+ */
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../tests/e2e/support.js';
+import { figure, type SuiteResult } from './lib/report.js';
+import {
+  ADMIN_PASSWORD,
+  ensureServerBuilt,
+  envNumber,
+  freePort,
+  median,
+  round,
+  ROOT,
+  SERVER_ENTRY,
+  spawnNode,
+  tempDir,
+  waitForHttp,
+} from './lib/util.js';
+
+const FIELDS = 100;
+const GOAL_MS = 16;
+
+/** A dropped-in entity with 100 text fields, the form the goal speaks of. */
+function hundredFieldSchema(): unknown {
+  const properties: Record<string, unknown> = {
+    id: { type: 'integer', title: 'ID', readOnly: true },
+  };
+  for (let n = 1; n <= FIELDS; n += 1) {
+    const name = `f${String(n).padStart(3, '0')}`;
+    properties[name] = {
+      type: 'string',
+      title: `Field ${n}`,
+      maxLength: 64,
+      ...(n % 3 === 0 ? { minLength: 2 } : {}),
+    };
+  }
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Bench form',
+    type: 'object',
+    'x-entity': {
+      api: 'admin/benchform',
+      table: 'bench_form',
+      key: 'id',
+      label: 'f001',
+      menu: { parent: 'admin', icon: 'form', sequence: 99 },
+    },
+    required: ['f001', 'f002', 'f003'],
+    additionalProperties: false,
+    properties,
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Installs the frame probe: every key or scroll step records the time to the end of its frame. */
+async function installProbe(page: Page): Promise<void> {
+  // A string, not a function: the TypeScript loader would wrap named functions in a helper the page lacks.
+  await page.evaluate(`(() => {
+    const samples = [];
+    window.benchSamples = samples;
+    window.benchProbe = (start) => {
+      requestAnimationFrame(() => setTimeout(() => samples.push(performance.now() - start), 0));
+    };
+    document.addEventListener('keydown', (event) => window.benchProbe(event.timeStamp), true);
+  })()`);
+}
+
+async function takeSamples(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const samples = (window as unknown as { benchSamples: number[] }).benchSamples;
+    return samples.splice(0, samples.length);
+  });
+}
+
+/** The same probe on the sign-in page's single input: what this machine and harness cost at least. */
+async function measureFloor(page: Page, baseUrl: string, keys: number): Promise<number[]> {
+  await page.goto(`${baseUrl}/admin/login`);
+  const input = page.getByPlaceholder(/账号|Account/);
+  await input.click();
+  await installProbe(page);
+  for (let i = 0; i < keys; i += 1) {
+    await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+    await page.waitForTimeout(110);
+  }
+  return takeSamples(page);
+}
+
+async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.getByPlaceholder(/账号|Account/).fill('admin');
+  await page.getByPlaceholder(/密码|Password/).fill(ADMIN_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/admin\/workbench$/);
+}
+
+/** Types into fields spread over the form at a brisk typist's pace; one sample per key. */
+async function measureKeystrokes(
+  page: Page,
+  baseUrl: string,
+  keys: number,
+): Promise<{ keys: number[]; commits: number[] }> {
+  await page.goto(`${baseUrl}/admin/benchform`);
+  await page.getByTestId('entity-add').click();
+  const form = page.locator('.entity-form-modal');
+  await form.locator('#root_f100').waitFor();
+  await installProbe(page);
+  const keyTimes: number[] = [];
+  const commitTimes: number[] = [];
+  const fields = ['f010', 'f050', 'f099'];
+  for (const field of fields) {
+    await form.locator(`#root_${field}`).click();
+    await takeSamples(page);
+    for (let i = 0; i < Math.ceil(keys / fields.length); i += 1) {
+      await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+      await page.waitForTimeout(110);
+    }
+    keyTimes.push(...(await takeSamples(page)));
+    // the pause after typing hands the text to the form: one whole-form render, measured apart
+    await page.evaluate(`(() => {
+      const start = performance.now();
+      setTimeout(() => window.benchProbe(start), 400);
+    })()`);
+    await page.waitForTimeout(700);
+    commitTimes.push(...(await takeSamples(page)).map((value) => Math.max(0, value - 400)));
+  }
+  return { keys: keyTimes, commits: commitTimes };
+}
+
+/** Scrolls the 10 000-row list from top to bottom in steps of a few rows; one sample per step. */
+async function measureScroll(
+  page: Page,
+  baseUrl: string,
+  steps: number,
+): Promise<{ rows: number; frames: number[] }> {
+  await page.goto(`${baseUrl}/admin/sysuser`);
+  await page.getByTestId('entity-table').locator('.ant-table-row').first().waitFor();
+  // the page-size changer offers 10 000 rows per page
+  await page.locator('.ant-pagination-options .ant-select').click();
+  await page
+    .locator('.ant-select-item-option')
+    .filter({ hasText: /^10000/ })
+    .click();
+  const holder = page.locator('.ant-table-tbody-virtual-holder');
+  await holder.waitFor({ timeout: 60_000 });
+  await installProbe(page);
+  const rows = await page.evaluate(() => {
+    const text = document.querySelector('.ant-pagination-total-text')?.textContent ?? '';
+    return Number(text.replace(/[^0-9]/g, ''));
+  });
+  const frames = (await page.evaluate(`(async () => {
+    const element = document.querySelector('.ant-table-tbody-virtual-holder');
+    if (!element) throw new Error('the list is not virtualised');
+    const count = ${steps};
+    const step = Math.max(1, Math.floor((element.scrollHeight - element.clientHeight) / count));
+    const times = [];
+    for (let i = 0; i < count; i += 1) {
+      const start = performance.now();
+      element.scrollTop += step;
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      times.push(performance.now() - start);
+    }
+    return times;
+  })()`)) as number[];
+  return { rows, frames };
+}
+
+export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
+  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) {
+    return { suite: 'ui', figures: [], details: {}, skipped: `no Chromium at ${chromiumPath}` };
+  }
+  if (!existsSync(join(ROOT, 'dist/web/admin/index.html'))) {
+    log('  building the front-ends (npm run build:web)');
+    const built = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('vite build failed');
+  }
+  const users = envNumber('BENCH_UI_ROWS', 10_000);
+  const keys = envNumber('BENCH_UI_KEYS', 60);
+  const steps = envNumber('BENCH_UI_SCROLL_STEPS', 200);
+  const dir = tempDir('ui');
+  const schemas = join(dir.path, 'schemas');
+  cpSync(join(ROOT, 'schemas'), schemas, { recursive: true });
+  writeFileSync(join(schemas, 'benchform.schema.json'), JSON.stringify(hundredFieldSchema(), null, 2));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ADMIN_PASSWORD,
+    DATA_DIR: join(dir.path, 'data'),
+    SCHEMAS_DIR: schemas,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+  delete env.DATABASE_URL;
+  const seeding = spawnNode('bench/seed-child.ts', { env: { ...env, BENCH_USERS: String(users) } });
+  if ((await seeding.exited) !== 0) throw new Error(`seeding failed:\n${seeding.output()}`);
+  log(`  ${seeding.output().trim()}`);
+  ensureServerBuilt();
+  const port = await freePort();
+  const server = spawnNode(SERVER_ENTRY, { env: { ...env, PORT: String(port) } });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
+    headless: true,
+  });
+  try {
+    await waitForHttp(port, server);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const page = await (
+      await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 900 } })
+    ).newPage();
+    const floor = await measureFloor(page, baseUrl, keys);
+    log(
+      `  keystroke to paint on the sign-in page's one input (the floor): median ${round(median(floor), 1)} ms, p95 ${round(percentile(floor, 95), 1)} ms`,
+    );
+    await signIn(page, baseUrl);
+    const typing = await measureKeystrokes(page, baseUrl, keys);
+    log(
+      `  keystroke to paint (${FIELDS}-field form, ${typing.keys.length} keys): median ${round(median(typing.keys), 1)} ms, p95 ${round(percentile(typing.keys, 95), 1)} ms, max ${round(Math.max(...typing.keys), 1)} ms; hand-over after a pause: median ${round(median(typing.commits), 1)} ms`,
+    );
+    const scrolling = await measureScroll(page, baseUrl, steps);
+    log(
+      `  scroll frame (${scrolling.rows} rows, ${scrolling.frames.length} steps): median ${round(median(scrolling.frames), 1)} ms, p95 ${round(percentile(scrolling.frames, 95), 1)} ms, max ${round(Math.max(...scrolling.frames), 1)} ms`,
+    );
+    const goal = { op: '<' as const, value: GOAL_MS };
+    return {
+      suite: 'ui',
+      figures: [
+        figure(
+          'ui',
+          `keystroke to paint, ${FIELDS}-field form, p95`,
+          round(percentile(typing.keys, 95), 1),
+          'ms',
+          goal,
+        ),
+        figure('ui', `keystroke to paint, ${FIELDS}-field form, median`, round(median(typing.keys), 1), 'ms'),
+        figure(
+          'ui',
+          'keystroke to paint, sign-in page (floor), median',
+          round(median(floor), 1),
+          'ms',
+          undefined,
+          'same probe, one input',
+        ),
+        figure(
+          'ui',
+          'form hand-over after a typing pause, median',
+          round(median(typing.commits), 1),
+          'ms',
+          undefined,
+          'one whole-form render, not per key',
+        ),
+        figure(
+          'ui',
+          `scroll frame, ${scrolling.rows}-row list, p95`,
+          round(percentile(scrolling.frames, 95), 1),
+          'ms',
+          goal,
+        ),
+        figure(
+          'ui',
+          `scroll frame, ${scrolling.rows}-row list, median`,
+          round(median(scrolling.frames), 1),
+          'ms',
+        ),
+      ],
+      details: { floor, keystrokes: typing.keys, commits: typing.commits, scrollFrames: scrolling.frames },
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+    await dir.remove();
+  }
+}

@@ -238,7 +238,7 @@ class PostgresListener {
     this.timer.unref();
   }
 
-  /** Waits until every listening process has acknowledged a barrier sent now (or the timeout). */
+  /** Waits until every listening process has acknowledged a barrier sent now (or the timeout); never fails. */
   async settle(): Promise<void> {
     if (!this.client) return;
     const id = randomBytes(9).toString('base64url');
@@ -259,6 +259,9 @@ class PostgresListener {
         if (barrier.acks >= barrier.expected) barrier.done();
       }
       await acknowledged;
+    } catch {
+      // The change itself has committed and its notification is on its way; a barrier that
+      // cannot be sent must not turn the answer into an error.
     } finally {
       clearTimeout(timer);
       this.barriers.delete(id);

@@ -87,8 +87,19 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     [isTree, tree.data, tableProps.dataSource],
   );
   const allRecords = useMemo(() => flatten(records), [records]);
-  const lookups = useLabelLookups(columns, allRecords);
-  const tableColumns = useMemo(() => columnsOf(columns, lookups, t, !isTree), [columns, lookups, t, isTree]);
+  // A field the role may not see (data-field permission) is absent from the answers: no column.
+  const shownColumns = useMemo(
+    () =>
+      allRecords.length === 0
+        ? columns
+        : columns.filter((column) => allRecords.some((record) => column.field in record)),
+    [columns, allRecords],
+  );
+  const lookups = useLabelLookups(shownColumns, allRecords);
+  const tableColumns = useMemo(
+    () => columnsOf(shownColumns, lookups, t, !isTree),
+    [shownColumns, lookups, t, isTree],
+  );
 
   const [selectedKeys, setSelectedKeys] = useState<React.Key[]>([]);
   const [form, setForm] = useState<FormState>(undefined);

@@ -18,6 +18,12 @@ const DICTIONARY_ENDPOINTS: { entity: string; name: string; field: string }[] = 
   { entity: 'sysmenu', name: 'queryMenuButtonCheckbox', field: 'menuButton' },
 ];
 
+/**
+ * Every signed-in user reads dictionaries: list labels, filters and form options of every screen
+ * they may open come from them (reading reference data grants nothing).
+ */
+const SELF = { config: { isSelfService: true } };
+
 /** GET …/sysdict/queryDictByDictType?dictType=x: the items of one dictionary, in sequence order. */
 export async function dictRoutes(app: FastifyInstance): Promise<void> {
   const dict = app.ctx.registry.get('sysdict');
@@ -32,7 +38,7 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
     // the group row (at the root) names the dictionary; its items hang below it
     return page.records.filter((record) => record[parent] !== root && record.dictType === dictType);
   };
-  app.get(`/api/${dict.api}/queryDictByDictType`, async (request) => {
+  app.get(`/api/${dict.api}/queryDictByDictType`, SELF, async (request) => {
     const dictType = queryOf(request).dictType;
     if (typeof dictType !== 'string' || dictType.trim() === '') {
       throw new EntityInputError([
@@ -45,6 +51,8 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
     const entity = app.ctx.registry.get(endpoint.entity);
     const dictType = entity?.fieldsByName.get(endpoint.field)?.dict;
     if (!entity || !dictType) continue;
-    app.get(`/api/${entity.api}/${endpoint.name}`, async (request) => ok(await itemsOf(request, dictType)));
+    app.get(`/api/${entity.api}/${endpoint.name}`, SELF, async (request) =>
+      ok(await itemsOf(request, dictType)),
+    );
   }
 }

@@ -13,7 +13,7 @@ import {
   Tag,
 } from 'antd';
 import { useState, type Key } from 'react';
-import { sanitizeHtml } from '../../../portal/ui/RichText.js';
+import { sanitizeHtml } from '../../../web/sanitize.js';
 import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';

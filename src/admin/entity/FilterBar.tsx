@@ -1,28 +1,14 @@
-import type { CrudFilters } from '@refinedev/core';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space, type FormProps } from 'antd';
 import { useState } from 'react';
 import type { ListFilter } from '../../engine/index.js';
 import { useT } from '../i18n.js';
+import type { FilterValues } from './filters.js';
 import { titleOf } from './labels.js';
+
 import { useDictOptions, useRefOptions } from './options.js';
 
 /** Filters shown before "Expand". */
 const SHOWN_FILTERS = 4;
-
-export type FilterValues = Record<string, unknown>;
-
-/** The filter bar's values as Refine filters: text contains, date ranges between, others equal. */
-export function filtersOf(filters: readonly ListFilter[], values: FilterValues): CrudFilters {
-  const result: CrudFilters = [];
-  for (const filter of filters) {
-    const value = values[filter.field];
-    if (value === undefined || value === null || value === '') continue;
-    if (Array.isArray(value) && value.length === 0) continue;
-    const operator = filter.kind === 'text' ? 'contains' : filter.kind === 'dateRange' ? 'between' : 'eq';
-    result.push({ field: filter.field, operator, value: typeof value === 'string' ? value.trim() : value });
-  }
-  return result;
-}
 
 function DictFilter({ dict, placeholder, ...rest }: { dict: string; placeholder: string }) {
   const options = useDictOptions(dict).map((option) => ({

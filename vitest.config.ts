@@ -1,9 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that need PostgreSQL and Redis running beside the suite: collected with the suite on
+ * PostgreSQL (TEST_DATABASE_URL, as .ci/run sets it), not part of `npm test` on a fresh machine.
+ */
+const NEEDS_SERVERS = [
+  'tests/integration/two-processes.test.ts',
+  'tests/integration/shared-store-redis.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
+    exclude: ['tests/e2e/**', 'node_modules/**', ...(process.env.TEST_DATABASE_URL ? [] : NEEDS_SERVERS)],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

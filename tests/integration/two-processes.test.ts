@@ -20,7 +20,8 @@ import { hashCode } from '../../src/server/account/codes.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from '../support/app.js';
 import { lastSmsCode } from '../support/identity.js';
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+// Collected only with TEST_DATABASE_URL set (vitest.config.ts): PostgreSQL and Redis are needed.
+const serverUrl = process.env.TEST_DATABASE_URL ?? '';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface Server {
@@ -128,7 +129,7 @@ function expectRefused(answer: Answer): void {
   expect(answer.body).toMatchObject({ error: 'invalid_token' });
 }
 
-describe.runIf(serverUrl)('two server processes on one PostgreSQL and one Redis', () => {
+describe('two server processes on one PostgreSQL and one Redis', () => {
   const prefix = `ecobid-test-${randomBytes(6).toString('hex')}:`;
   const database = `ecobid_test_two_${randomBytes(6).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), 'ecobid-two-'));
@@ -147,7 +148,7 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL and one Redis'
     }
   };
   const sqlRows = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
-    const url = new URL(serverUrl ?? '');
+    const url = new URL(serverUrl);
     url.pathname = `/${database}`;
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
@@ -165,7 +166,7 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL and one Redis'
       throw new Error(`Redis is needed at ${redisUrl} (TEST_REDIS_URL): ${String(error)}`);
     });
     await admin(`create database ${database}`);
-    const url = new URL(serverUrl ?? '');
+    const url = new URL(serverUrl);
     url.pathname = `/${database}`;
     const env = {
       DATABASE_URL: url.toString(),

@@ -5,42 +5,31 @@ import { useT } from '../i18n.js';
 import type { FilterValues } from './filters.js';
 import { titleOf } from './labels.js';
 
-import { useDictOptions, useRefOptions } from './options.js';
+import { stringOptions, useDebouncedSearch, useDictOptions, useRefOptions } from './options.js';
 
 /** Filters shown before "Expand". */
 const SHOWN_FILTERS = 4;
 
-function DictFilter({ dict, placeholder, ...rest }: { dict: string; placeholder: string }) {
-  const options = useDictOptions(dict).map((option) => ({
-    value: String(option.value),
-    label: option.label,
-  }));
-  return (
-    <Select
-      {...rest}
-      allowClear
-      options={options}
-      placeholder={placeholder}
-      className="entity-filter-select"
-    />
-  );
+interface ChoiceFilterProps {
+  placeholder: string;
 }
 
-function RefFilter({ target, placeholder, ...rest }: { target: string; placeholder: string }) {
-  const [search, setSearch] = useState('');
-  const options = useRefOptions(target, search, []).map((option) => ({
-    value: String(option.value),
-    label: option.label,
-  }));
+function DictFilter({ dict, ...rest }: ChoiceFilterProps & { dict: string }) {
+  const options = stringOptions(useDictOptions(dict));
+  return <Select {...rest} allowClear options={options} className="entity-filter-select" />;
+}
+
+function RefFilter({ target, ...rest }: ChoiceFilterProps & { target: string }) {
+  const [search, type] = useDebouncedSearch();
+  const options = stringOptions(useRefOptions(target, search, []));
   return (
     <Select
       {...rest}
       allowClear
       showSearch
       filterOption={false}
-      onSearch={setSearch}
+      onSearch={type}
       options={options}
-      placeholder={placeholder}
       className="entity-filter-select"
     />
   );

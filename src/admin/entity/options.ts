@@ -1,5 +1,5 @@
 import { useList, useMany, type BaseRecord } from '@refinedev/core';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { EntityDef } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import { useApiGet } from '../screens/api.js';
@@ -96,4 +96,20 @@ export function useTreeOptions(ref: string): TreeOption[] {
       });
     return convert(data ?? []);
   }, [data, target]);
+}
+
+/** antd selects compare option values with the field's value: both as strings. */
+export function stringOptions(options: readonly Option[]): { value: string; label: string }[] {
+  return options.map((option) => ({ value: String(option.value), label: option.label }));
+}
+
+/** What the user typed into a searchable select, handed on once they pause (one request, not one per key). */
+export function useDebouncedSearch(delayMs = 300): [search: string, type: (text: string) => void] {
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed), delayMs);
+    return () => clearTimeout(timer);
+  }, [typed, delayMs]);
+  return [search, setTyped];
 }

@@ -4,7 +4,13 @@ import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { FormFieldOptions } from '../../engine/index.js';
 import { useT } from '../i18n.js';
-import { useDictOptions, useRefOptions, useTreeOptions, type Option } from './options.js';
+import {
+  stringOptions,
+  useDebouncedSearch,
+  useDictOptions,
+  useRefOptions,
+  useTreeOptions,
+} from './options.js';
 
 /**
  * The widgets of the generated form. Typing must not re-render the whole form (a 100-field form
@@ -196,8 +202,15 @@ function asStrings(value: unknown): string | string[] | undefined {
   return Array.isArray(value) ? value.map(String) : String(value);
 }
 
-function stringOptions(options: Option[]): { value: string; label: string }[] {
-  return options.map((option) => ({ value: String(option.value), label: option.label }));
+/** What every select of the form shares: id, width, state, clearing and its placeholder. */
+function choiceProps(props: Props, t: ReturnType<typeof useT>) {
+  return {
+    id: props.id,
+    style: FULL_WIDTH,
+    disabled: props.disabled || props.readonly,
+    allowClear: true,
+    placeholder: t('admin.crud.selectPlaceholder', { field: props.label }),
+  };
 }
 
 function DictSelectWidget(props: Props) {
@@ -231,13 +244,9 @@ function DictSelectWidget(props: Props) {
   }
   return (
     <Select
-      id={props.id}
-      style={FULL_WIDTH}
-      disabled={disabled}
-      allowClear
+      {...choiceProps(props, t)}
       mode={options.isMultiple ? 'multiple' : undefined}
       options={items}
-      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
       value={asStrings(props.value)}
       onChange={change}
     />
@@ -247,12 +256,7 @@ function DictSelectWidget(props: Props) {
 function RefSelectWidget(props: Props) {
   const t = useT();
   const ref = fieldOptions(props).ref ?? '';
-  const [search, setSearch] = useState('');
-  const [typedSearch, setTypedSearch] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(typedSearch), 300);
-    return () => clearTimeout(timer);
-  }, [typedSearch]);
+  const [search, setTypedSearch] = useDebouncedSearch();
   const selected = useMemo(
     () => (Array.isArray(props.value) ? props.value : props.value === undefined ? [] : [props.value]),
     [props.value],
@@ -260,16 +264,12 @@ function RefSelectWidget(props: Props) {
   const options = stringOptions(useRefOptions(ref, search, selected));
   return (
     <Select
-      id={props.id}
-      style={FULL_WIDTH}
-      disabled={props.disabled || props.readonly}
-      allowClear
+      {...choiceProps(props, t)}
       showSearch
       filterOption={false}
       onSearch={setTypedSearch}
       mode={fieldOptions(props).isMultiple ? 'multiple' : undefined}
       options={options}
-      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
       value={asStrings(props.value)}
       onChange={(value) => props.onChange(typedValue(props, value))}
     />
@@ -298,14 +298,10 @@ function RefTreeSelectWidget(props: Props) {
   }, [tree, options.root, t]);
   return (
     <TreeSelect
-      id={props.id}
-      style={FULL_WIDTH}
-      disabled={props.disabled || props.readonly}
-      allowClear
+      {...choiceProps(props, t)}
       showSearch
       treeNodeFilterProp="title"
       treeData={treeData}
-      placeholder={t('admin.crud.selectPlaceholder', { field: props.label })}
       value={asStrings(props.value) as string | undefined}
       onChange={(value: unknown) => props.onChange(typedValue(props, value))}
     />

@@ -1,7 +1,19 @@
 import type { HttpError } from '@refinedev/core';
-import { Button, Empty, Flex, Spin, Typography } from 'antd';
-import type { ReactNode } from 'react';
-import type { Translate } from '../i18n.js';
+import {
+  App,
+  Button,
+  Checkbox,
+  Empty,
+  Flex,
+  Spin,
+  Table,
+  Tree,
+  Typography,
+  type TableProps,
+  type TreeProps,
+} from 'antd';
+import { useCallback, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import { useT, type Translate } from '../i18n.js';
 import type { MenuNode } from '../lib/menus.js';
 import './screens.css';
 
@@ -88,6 +100,165 @@ export function SaveBar({
         </Button>
       )}
     </Flex>
+  );
+}
+
+/**
+ * The local copy a screen part edits (ticked ids, held posts, rows): taken from what the server
+ * answered when that first arrives, then changed by the screen only. Setting it back to
+ * undefined takes the server's answer again.
+ */
+export function useDraft<T>(loaded: T | undefined): [T | undefined, Dispatch<SetStateAction<T | undefined>>] {
+  const [draft, setDraft] = useState<T | undefined>(undefined);
+  useEffect(() => {
+    if (draft === undefined && loaded !== undefined) setDraft(loaded);
+  }, [loaded, draft]);
+  return [draft, setDraft];
+}
+
+export interface SubmitOptions {
+  /** The success message; false: none. By default admin.common.operateSuccess. */
+  success?: string | false;
+  /** What follows a successful write (a failure of it is reported like the write's). */
+  after?: () => unknown;
+}
+
+/** Runs a write and reports it: the success message, then `after`; or the write's errors. */
+export function useSubmit(): (write: () => Promise<unknown>, options?: SubmitOptions) => Promise<void> {
+  const t = useT();
+  const { message } = App.useApp();
+  return useCallback(
+    async (write, { success = t('admin.common.operateSuccess'), after } = {}) => {
+      try {
+        await write();
+        if (success !== false) void message.success(success);
+        await after?.();
+      } catch (error) {
+        void message.error(errorText(error));
+      }
+    },
+    [t, message],
+  );
+}
+
+/**
+ * A screen part that is edited and saved: what stands above (a title, a search), the body with
+ * its loading and empty states, and the save bar (test ids <testId> and <testId>-save).
+ */
+export function SavePanel({
+  testId,
+  top,
+  isLoading = false,
+  isEmpty = false,
+  children,
+  ...bar
+}: {
+  testId: string;
+  top?: ReactNode;
+  isLoading?: boolean;
+  isEmpty?: boolean;
+  children: ReactNode;
+  onSave: () => void;
+  isSaving: boolean;
+  canSave?: boolean;
+  hint?: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <div data-testid={testId}>
+      {top}
+      <Loading isLoading={isLoading} isEmpty={isEmpty}>
+        {children}
+      </Loading>
+      <SaveBar t={t} {...bar} testId={`${testId}-save`} />
+    </div>
+  );
+}
+
+/** A checkable tree that reports the ticked keys as strings. */
+export function CheckTree({
+  onChecked,
+  ...props
+}: Omit<TreeProps, 'checkable' | 'onCheck'> & { onChecked: (keys: string[]) => void }) {
+  return (
+    <Tree
+      checkable
+      selectable={false}
+      {...props}
+      onCheck={(keys) => onChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
+      className="admin-screen-tree"
+    />
+  );
+}
+
+export interface CheckOption<V> {
+  value: V;
+  label: ReactNode;
+  disabled?: boolean;
+  /** data-* attributes of the checkbox. */
+  data?: Record<`data-${string}`, string>;
+}
+
+/** Checkboxes, one a line (or wrapped in rows with `wrap`). */
+export function CheckList<V extends string | number>({
+  value,
+  onChange,
+  options,
+  wrap = false,
+}: {
+  value: V[] | undefined;
+  onChange: (values: V[]) => void;
+  options: readonly CheckOption<V>[];
+  wrap?: boolean;
+}) {
+  return (
+    <Checkbox.Group<V> value={value} onChange={onChange}>
+      <Flex {...(wrap ? { wrap: true, gap: 12 } : { vertical: true, gap: 8 })}>
+        {options.map((option) => (
+          <Checkbox key={option.value} value={option.value} disabled={option.disabled} {...option.data}>
+            {option.label}
+          </Checkbox>
+        ))}
+      </Flex>
+    </Checkbox.Group>
+  );
+}
+
+/** One page of records as the paged queries answer it. */
+export interface Page<T> {
+  records: T[];
+  total: number;
+}
+
+/** A table of one page of records (keyed by id) with the pager below it. */
+export function PagedTable<T extends object>({
+  read,
+  page,
+  pageSize,
+  onPage,
+  ...props
+}: Omit<TableProps<T>, 'dataSource' | 'loading' | 'pagination'> & {
+  read: { data: Page<T> | undefined; isLoading: boolean };
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+}) {
+  return (
+    <Table<T>
+      size="middle"
+      rowKey="id"
+      loading={read.isLoading}
+      dataSource={read.data?.records ?? []}
+      scroll={{ x: 'max-content' }}
+      pagination={{
+        current: page,
+        pageSize,
+        total: read.data?.total ?? 0,
+        showSizeChanger: false,
+        onChange: onPage,
+      }}
+      {...props}
+    />
   );
 }
 

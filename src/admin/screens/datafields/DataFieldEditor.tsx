@@ -1,11 +1,11 @@
 import type { HttpError } from '@refinedev/core';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Popconfirm, Select, Table, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useResources } from '../../entity/resources.js';
 import { useApiGet, useApiWrite, withQuery } from '../api.js';
-import { API, errorText, fieldTitle, roleLabel, SaveBar, type RoleOption } from '../common.js';
+import { API, errorText, fieldTitle, roleLabel, SaveBar, useDraft, type RoleOption } from '../common.js';
 import {
   fromStored,
   rowErrors,
@@ -46,12 +46,10 @@ export function DataFieldEditor({
   const roles = useApiGet<RoleOption[]>(`${API.role}/queryRoleName`);
   const resources = useResources();
   const definition = resources?.get(entity)?.entity;
-  const [rows, setRows] = useState<DataFieldRow[] | undefined>(undefined);
+  const storedRows = useMemo(() => (stored.data ? fromStored(stored.data) : undefined), [stored.data]);
+  const [rows, setRows] = useDraft(storedRows);
   const [errors, setErrors] = useState<RowErrors>({});
   const { send, isSending } = useApiWrite();
-  useEffect(() => {
-    if (stored.data && rows === undefined) setRows(fromStored(stored.data));
-  }, [stored.data, rows]);
 
   const roleOptions = useMemo(
     () => (roles.data ?? []).map((role) => ({ value: role.roleCode, label: roleLabel(role) })),

@@ -1,8 +1,6 @@
-import { App, Checkbox, Flex } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useT } from '../../i18n.js';
+import type { ReactNode } from 'react';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, Loading, roleLabel, SaveBar, type RoleOption } from '../common.js';
+import { API, CheckList, roleLabel, SavePanel, useDraft, useSubmit, type RoleOption } from '../common.js';
 
 export interface RoleLinksProps {
   /** GET endpoint answering the linked role ids, e.g. /api/admin/sysurl/queryRoleIdByUrlId. */
@@ -32,47 +30,30 @@ export function RoleLinks({
   onSaved,
   testId,
 }: RoleLinksProps) {
-  const t = useT();
-  const { message } = App.useApp();
   const roles = useApiGet<RoleOption[]>(`${API.role}/queryRoleName`);
   const linked = useApiGet<number[]>(queryUrl, { [idName]: id });
-  const [checked, setChecked] = useState<number[] | undefined>(undefined);
+  const [checked, setChecked] = useDraft(linked.data);
   const { send, isSending } = useApiWrite();
-  useEffect(() => {
-    if (linked.data && checked === undefined) setChecked(linked.data);
-  }, [linked.data, checked]);
+  const submit = useSubmit();
 
-  const save = async (): Promise<void> => {
-    try {
-      await send('post', authorizeUrl, { [idName]: id, roleIds: checked ?? [] });
-      void message.success(t('admin.common.operateSuccess'));
-      onSaved();
-    } catch (error) {
-      void message.error(errorText(error));
-    }
-  };
+  const save = (): Promise<void> =>
+    submit(() => send('post', authorizeUrl, { [idName]: id, roleIds: checked ?? [] }), { after: onSaved });
 
   return (
-    <div data-testid={testId}>
-      <p>{header}</p>
-      <Loading isLoading={roles.isLoading || checked === undefined} isEmpty={roles.data?.length === 0}>
-        <Checkbox.Group value={checked} onChange={(values) => setChecked(values.map(Number))}>
-          <Flex vertical gap={8}>
-            {(roles.data ?? []).map((role) => (
-              <Checkbox key={role.id} value={role.id}>
-                {roleLabel(role)}
-              </Checkbox>
-            ))}
-          </Flex>
-        </Checkbox.Group>
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={canSave}
-        isSaving={isSending}
-        onSave={() => void save()}
-        testId={`${testId}-save`}
+    <SavePanel
+      testId={testId}
+      top={<p>{header}</p>}
+      isLoading={roles.isLoading || checked === undefined}
+      isEmpty={roles.data?.length === 0}
+      canSave={canSave}
+      isSaving={isSending}
+      onSave={() => void save()}
+    >
+      <CheckList
+        value={checked}
+        onChange={setChecked}
+        options={(roles.data ?? []).map((role) => ({ value: role.id, label: roleLabel(role) }))}
       />
-    </div>
+    </SavePanel>
   );
 }

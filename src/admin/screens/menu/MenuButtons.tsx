@@ -1,9 +1,7 @@
 import { useOne, useUpdate, type BaseRecord } from '@refinedev/core';
-import { App, Checkbox, Flex } from 'antd';
-import { useEffect, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useApiGet } from '../api.js';
-import { API, errorText, Loading, SaveBar } from '../common.js';
+import { API, CheckList, SavePanel, useDraft, useSubmit } from '../common.js';
 
 /** An item of the menu_button dictionary as queryMenuButtonCheckbox answers it. */
 interface ButtonOption {
@@ -27,54 +25,45 @@ export function MenuButtons({
   onSaved: () => void;
 }) {
   const t = useT();
-  const { message } = App.useApp();
   const options = useApiGet<ButtonOption[]>(`${API.menu}/queryMenuButtonCheckbox`);
   const current = useApiGet<string[]>(`${API.menu}/queryCheckedMenuButton`, { menuCode });
   // The version the update must carry (optimistic locking).
   const { result: menu } = useOne<BaseRecord>({ resource: 'sysmenu', id: menuId });
   const { mutateAsync, mutation } = useUpdate();
-  const [checked, setChecked] = useState<string[] | undefined>(undefined);
-  useEffect(() => {
-    if (current.data && checked === undefined) setChecked(current.data);
-  }, [current.data, checked]);
+  const [checked, setChecked] = useDraft(current.data);
+  const submit = useSubmit();
 
-  const save = async (): Promise<void> => {
-    try {
-      await mutateAsync({
-        resource: 'sysmenu',
-        id: menuId,
-        values: { menuButton: checked ?? [], version: menu?.version },
-        successNotification: false,
-      });
-      void message.success(t('admin.crud.saved'));
-      onSaved();
-    } catch (error) {
-      void message.error(errorText(error));
-    }
-  };
+  const save = (): Promise<void> =>
+    submit(
+      () =>
+        mutateAsync({
+          resource: 'sysmenu',
+          id: menuId,
+          values: { menuButton: checked ?? [], version: menu?.version },
+          successNotification: false,
+        }),
+      { success: t('admin.crud.saved'), after: onSaved },
+    );
 
   return (
-    <div data-testid="menu-buttons">
-      <Loading isLoading={options.isLoading || checked === undefined}>
-        <Checkbox.Group value={checked} onChange={(values) => setChecked(values.map(String))}>
-          <Flex wrap gap={12}>
-            {(options.data ?? []).map((option) => (
-              <Checkbox key={option.dictValue} value={option.dictValue}>
-                {t(`dicts.menu_button.${option.dictValue}`, {
-                  defaultValue: option.dictName ?? option.dictValue,
-                })}
-              </Checkbox>
-            ))}
-          </Flex>
-        </Checkbox.Group>
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={canSave && menu !== undefined}
-        isSaving={mutation.isPending}
-        onSave={() => void save()}
-        testId="menu-buttons-save"
+    <SavePanel
+      testId="menu-buttons"
+      isLoading={options.isLoading || checked === undefined}
+      canSave={canSave && menu !== undefined}
+      isSaving={mutation.isPending}
+      onSave={() => void save()}
+    >
+      <CheckList
+        wrap
+        value={checked}
+        onChange={setChecked}
+        options={(options.data ?? []).map((option) => ({
+          value: option.dictValue,
+          label: t(`dicts.menu_button.${option.dictValue}`, {
+            defaultValue: option.dictName ?? option.dictValue,
+          }),
+        }))}
       />
-    </div>
+    </SavePanel>
   );
 }

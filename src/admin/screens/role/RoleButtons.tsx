@@ -1,9 +1,9 @@
-import { App, Tree, type TreeDataNode } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import type { TreeDataNode } from 'antd';
+import { useMemo } from 'react';
 import { useT, type Translate } from '../../i18n.js';
 import type { MenuNode } from '../../lib/menus.js';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, Loading, menuTitle, SaveBar, treeKeys } from '../common.js';
+import { API, CheckTree, menuTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';
 
 /** Menu nodes are keyed menu/<code>, buttons <menuCode>:<button> as the API names them. */
 const MENU_PREFIX = 'menu/';
@@ -38,14 +38,11 @@ export function buttonTree(t: Translate, nodes: readonly MenuNode[]): TreeDataNo
  */
 export function RoleButtons({ roleCode, canSave }: { roleCode: string; canSave: boolean }) {
   const t = useT();
-  const { message } = App.useApp();
   const tree = useApiGet<MenuNode[]>(`${API.menu}/querySysMenuButtonTree`);
   const granted = useApiGet<string[]>(`${API.menu}/queryMenuButtonByRoleCode`, { roleCode });
-  const [checked, setChecked] = useState<string[] | undefined>(undefined);
+  const [checked, setChecked] = useDraft(granted.data);
   const { send, isSending } = useApiWrite();
-  useEffect(() => {
-    if (checked === undefined && granted.data) setChecked(granted.data);
-  }, [granted.data, checked]);
+  const submit = useSubmit();
   const treeData = useMemo(() => buttonTree(t, tree.data ?? []), [t, tree.data]);
   const menuKeys = useMemo(
     () => treeKeys(treeData, (node) => String(node.key)).filter((key) => key.startsWith(MENU_PREFIX)),
@@ -54,34 +51,23 @@ export function RoleButtons({ roleCode, canSave }: { roleCode: string; canSave: 
 
   const save = async (): Promise<void> => {
     const buttons = (checked ?? []).filter((key) => !key.startsWith(MENU_PREFIX));
-    try {
-      await send('post', `${API.menu}/authorizeMenuButtonToRole`, { roleCode, buttons });
-      void message.success(t('admin.common.operateSuccess'));
-    } catch (error) {
-      void message.error(errorText(error));
-    }
+    await submit(() => send('post', `${API.menu}/authorizeMenuButtonToRole`, { roleCode, buttons }));
   };
 
   return (
-    <div data-testid="role-buttons">
-      <Loading isLoading={tree.isLoading || granted.isLoading || checked === undefined}>
-        <Tree
-          checkable
-          selectable={false}
-          defaultExpandedKeys={menuKeys}
-          treeData={treeData}
-          checkedKeys={checked}
-          onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
-          className="admin-screen-tree"
-        />
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={canSave}
-        isSaving={isSending}
-        onSave={() => void save()}
-        testId="role-buttons-save"
+    <SavePanel
+      testId="role-buttons"
+      isLoading={tree.isLoading || granted.isLoading || checked === undefined}
+      canSave={canSave}
+      isSaving={isSending}
+      onSave={() => void save()}
+    >
+      <CheckTree
+        defaultExpandedKeys={menuKeys}
+        treeData={treeData}
+        checkedKeys={checked}
+        onChecked={setChecked}
       />
-    </div>
+    </SavePanel>
   );
 }

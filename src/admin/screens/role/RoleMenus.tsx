@@ -1,9 +1,9 @@
-import { App, Tree, type TreeDataNode } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { App, type TreeDataNode } from 'antd';
+import { useMemo } from 'react';
 import { useT, type Translate } from '../../i18n.js';
 import type { MenuNode } from '../../lib/menus.js';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, Loading, menuTitle, SaveBar, treeKeys } from '../common.js';
+import { API, CheckTree, menuTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';
 import { tickedIds, withAncestors } from './menuTree.js';
 
 function toTreeData(t: Translate, nodes: readonly MenuNode[]): TreeDataNode[] {
@@ -27,14 +27,14 @@ export function RoleMenus({ roleId, canSave }: { roleId: number; canSave: boolea
   const { message } = App.useApp();
   const tree = useApiGet<MenuNode[]>(`${API.menu}/querySysMenuTree`);
   const granted = useApiGet<number[]>(`${API.menu}/queryMenuIdByRoleId`, { roleId });
-  const [checked, setChecked] = useState<string[] | undefined>(undefined);
+  const ticked = useMemo(
+    () => (tree.data && granted.data ? tickedIds(tree.data, new Set(granted.data)).map(String) : undefined),
+    [tree.data, granted.data],
+  );
+  const [checked, setChecked] = useDraft(ticked);
   const { send, isSending } = useApiWrite();
+  const submit = useSubmit();
   const nodes = useMemo(() => tree.data ?? [], [tree.data]);
-  useEffect(() => {
-    if (checked === undefined && tree.data && granted.data) {
-      setChecked(tickedIds(tree.data, new Set(granted.data)).map(String));
-    }
-  }, [tree.data, granted.data, checked]);
   const treeData = useMemo(() => toTreeData(t, nodes), [t, nodes]);
   const allKeys = useMemo(() => treeKeys(nodes, (node) => String(node.id)), [nodes]);
 
@@ -44,34 +44,23 @@ export function RoleMenus({ roleId, canSave }: { roleId: number; canSave: boolea
       void message.warning(t('admin.screens.role.menusRequired'));
       return;
     }
-    try {
-      await send('post', `${API.menu}/authorizeMenuToRole`, { roleId, menuIds });
-      void message.success(t('admin.common.operateSuccess'));
-    } catch (error) {
-      void message.error(errorText(error));
-    }
+    await submit(() => send('post', `${API.menu}/authorizeMenuToRole`, { roleId, menuIds }));
   };
 
   return (
-    <div data-testid="role-menus">
-      <Loading isLoading={tree.isLoading || granted.isLoading || checked === undefined}>
-        <Tree
-          checkable
-          selectable={false}
-          defaultExpandedKeys={allKeys}
-          treeData={treeData}
-          checkedKeys={checked}
-          onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
-          className="admin-screen-tree"
-        />
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={canSave}
-        isSaving={isSending}
-        onSave={() => void save()}
-        testId="role-menus-save"
+    <SavePanel
+      testId="role-menus"
+      isLoading={tree.isLoading || granted.isLoading || checked === undefined}
+      canSave={canSave}
+      isSaving={isSending}
+      onSave={() => void save()}
+    >
+      <CheckTree
+        defaultExpandedKeys={allKeys}
+        treeData={treeData}
+        checkedKeys={checked}
+        onChecked={setChecked}
       />
-    </div>
+    </SavePanel>
   );
 }

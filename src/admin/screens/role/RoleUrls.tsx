@@ -1,9 +1,9 @@
 import { useList, type BaseRecord } from '@refinedev/core';
-import { App, Input, Table } from 'antd';
-import { useEffect, useMemo, useState, type Key } from 'react';
+import { Input, Table } from 'antd';
+import { useMemo, useState, type Key } from 'react';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, fieldTitle, SaveBar } from '../common.js';
+import { API, fieldTitle, SavePanel, useDraft, useSubmit } from '../common.js';
 
 /**
  * The URL permissions of a role (SPEC §6): every URL pattern of the tenant, ticked where the role
@@ -11,19 +11,17 @@ import { API, errorText, fieldTitle, SaveBar } from '../common.js';
  */
 export function RoleUrls({ roleId, canSave }: { roleId: number; canSave: boolean }) {
   const t = useT();
-  const { message } = App.useApp();
   const granted = useApiGet<number[]>(`${API.url}/queryUrlIdByRoleId`, { roleId });
   const { result, query } = useList<BaseRecord>({
     resource: 'sysurl',
     pagination: { mode: 'off' },
     sorters: [{ field: 'url', order: 'asc' }],
   });
-  const [selected, setSelected] = useState<Key[] | undefined>(undefined);
+  const grantedKeys = useMemo(() => granted.data?.map((id): Key => String(id)), [granted.data]);
+  const [selected, setSelected] = useDraft(grantedKeys);
   const [search, setSearch] = useState('');
   const { send, isSending } = useApiWrite();
-  useEffect(() => {
-    if (granted.data && selected === undefined) setSelected(granted.data.map(String));
-  }, [granted.data, selected]);
+  const submit = useSubmit();
   const rows = useMemo(() => {
     const text = search.toLowerCase();
     return result.data.filter(
@@ -39,25 +37,26 @@ export function RoleUrls({ roleId, canSave }: { roleId: number; canSave: boolean
   }, [result.data, search]);
 
   const save = async (): Promise<void> => {
-    try {
-      await send('post', `${API.url}/authorizeUrlToRole`, {
-        roleId,
-        urlIds: (selected ?? []).map(Number),
-      });
-      void message.success(t('admin.common.operateSuccess'));
-    } catch (error) {
-      void message.error(errorText(error));
-    }
+    const urlIds = (selected ?? []).map(Number);
+    await submit(() => send('post', `${API.url}/authorizeUrlToRole`, { roleId, urlIds }));
   };
 
   return (
-    <div data-testid="role-urls">
-      <Input.Search
-        allowClear
-        placeholder={fieldTitle(t, 'sysurl', 'url')}
-        onChange={(event) => setSearch(event.target.value.trim())}
-        className="admin-screen-search"
-      />
+    <SavePanel
+      testId="role-urls"
+      top={
+        <Input.Search
+          allowClear
+          placeholder={fieldTitle(t, 'sysurl', 'url')}
+          onChange={(event) => setSearch(event.target.value.trim())}
+          className="admin-screen-search"
+        />
+      }
+      canSave={canSave}
+      isSaving={isSending}
+      onSave={() => void save()}
+      hint={t('admin.screens.selectedCount', { count: selected?.length ?? 0 })}
+    >
       <Table<BaseRecord>
         size="small"
         rowKey={(row) => String(row.id)}
@@ -76,14 +75,6 @@ export function RoleUrls({ roleId, canSave }: { roleId: number; canSave: boolean
           onChange: (keys) => setSelected(keys),
         }}
       />
-      <SaveBar
-        t={t}
-        canSave={canSave}
-        isSaving={isSending}
-        onSave={() => void save()}
-        hint={t('admin.screens.selectedCount', { count: selected?.length ?? 0 })}
-        testId="role-urls-save"
-      />
-    </div>
+    </SavePanel>
   );
 }

@@ -1,8 +1,8 @@
-import { App, Input, Tree, type TreeDataNode } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { App, Input, type TreeDataNode } from 'antd';
+import { useMemo, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite } from '../api.js';
-import { API, errorText, Loading, SaveBar } from '../common.js';
+import { API, CheckTree, SavePanel, useDraft, useSubmit } from '../common.js';
 import { filterTree, orgKeys, users, type OrgUserNode } from './orgUserTree.js';
 
 const TREE_HEIGHT = 460;
@@ -36,17 +36,17 @@ export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolea
   const t = useT();
   const { message } = App.useApp();
   const tree = useApiGet<OrgUserNode[]>(`${API.org}/queryOrgUserTree`, { roleId });
-  const [checked, setChecked] = useState<string[] | undefined>(undefined);
+  const held = useMemo(
+    () => (tree.data ? users(tree.data).flatMap((user) => (user.checked ? [user.key] : [])) : undefined),
+    [tree.data],
+  );
+  const [checked, setChecked] = useDraft(held);
   const [search, setSearch] = useState('');
   // Every organisation is open until the user folds one; a new search opens them again.
   const [folded, setFolded] = useState<{ search: string; keys: string[] } | undefined>(undefined);
   const { send, isSending } = useApiWrite();
+  const submit = useSubmit();
   const all = useMemo(() => users(tree.data ?? []), [tree.data]);
-  useEffect(() => {
-    if (tree.data && checked === undefined) {
-      setChecked(users(tree.data).flatMap((user) => (user.checked ? [user.key] : [])));
-    }
-  }, [tree.data, checked]);
   const shown = useMemo(() => filterTree(tree.data ?? [], search), [tree.data, search]);
   const treeData = useMemo(() => toTreeData(shown, t('admin.screens.role.mainRole')), [shown, t]);
   const expanded = useMemo(() => orgKeys(shown), [shown]);
@@ -58,52 +58,43 @@ export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolea
       void message.warning(t('admin.screens.role.usersRequired'));
       return;
     }
-    try {
-      await send('post', `${API.role}/authorizeUserToRole`, { roleId, userIds });
-      void message.success(t('admin.common.operateSuccess'));
-    } catch (error) {
-      void message.error(errorText(error));
-    }
+    await submit(() => send('post', `${API.role}/authorizeUserToRole`, { roleId, userIds }));
   };
 
   return (
-    <div data-testid="role-users">
-      <Input.Search
-        allowClear
-        placeholder={t('admin.screens.role.searchUser')}
-        onChange={(event) => setSearch(event.target.value)}
-        className="admin-screen-search"
-      />
-      <Loading isLoading={tree.isLoading || checked === undefined}>
-        <Tree
-          checkable
-          selectable={false}
-          height={TREE_HEIGHT}
-          expandedKeys={folded?.search === search ? folded.keys : expanded}
-          onExpand={(keys) => setFolded({ search, keys: keys.map(String) })}
-          treeData={treeData}
-          checkedKeys={checked}
-          onCheck={(keys) => {
-            const next = new Set((Array.isArray(keys) ? keys : keys.checked).map(String));
-            // Users hidden by the search keep their ticks; organisations are not stored.
-            const visible = new Set(users(shown).map((user) => user.key));
-            setChecked(
-              all
-                .filter((user) => (visible.has(user.key) ? next.has(user.key) : ticked.has(user.key)))
-                .map((user) => user.key),
-            );
-          }}
-          className="admin-screen-tree"
+    <SavePanel
+      testId="role-users"
+      top={
+        <Input.Search
+          allowClear
+          placeholder={t('admin.screens.role.searchUser')}
+          onChange={(event) => setSearch(event.target.value)}
+          className="admin-screen-search"
         />
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={canSave}
-        isSaving={isSending}
-        onSave={() => void save()}
-        hint={t('admin.screens.selectedCount', { count: all.filter((user) => ticked.has(user.key)).length })}
-        testId="role-users-save"
+      }
+      isLoading={tree.isLoading || checked === undefined}
+      canSave={canSave}
+      isSaving={isSending}
+      onSave={() => void save()}
+      hint={t('admin.screens.selectedCount', { count: all.filter((user) => ticked.has(user.key)).length })}
+    >
+      <CheckTree
+        height={TREE_HEIGHT}
+        expandedKeys={folded?.search === search ? folded.keys : expanded}
+        onExpand={(keys) => setFolded({ search, keys: keys.map(String) })}
+        treeData={treeData}
+        checkedKeys={checked}
+        onChecked={(keys) => {
+          const next = new Set(keys);
+          // Users hidden by the search keep their ticks; organisations are not stored.
+          const visible = new Set(users(shown).map((user) => user.key));
+          setChecked(
+            all
+              .filter((user) => (visible.has(user.key) ? next.has(user.key) : ticked.has(user.key)))
+              .map((user) => user.key),
+          );
+        }}
       />
-    </div>
+    </SavePanel>
   );
 }

@@ -1,9 +1,9 @@
-import { App, Checkbox, Input, Radio, Table } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Checkbox, Input, Radio, Table } from 'antd';
+import { useMemo } from 'react';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton } from '../api.js';
-import { API, errorText, fieldTitle, Loading, SaveBar, treeKeys } from '../common.js';
+import { API, fieldTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';
 
 /** A node of querySysUserPostTree?userId: a post, marked when the user holds it. */
 interface UserPostNode {
@@ -42,15 +42,13 @@ function heldOf(nodes: readonly UserPostNode[], into = new Map<number, Held>()):
  */
 export default function UserPosts({ record, onClose }: RecordScreenProps) {
   const t = useT();
-  const { message } = App.useApp();
   const can = useCanButton('sysuser');
   const userId = Number(record.id);
   const tree = useApiGet<UserPostNode[]>(`${API.userPost}/querySysUserPostTree`, { userId });
-  const [held, setHeld] = useState<Map<number, Held> | undefined>(undefined);
+  const stored = useMemo(() => (tree.data ? heldOf(tree.data) : undefined), [tree.data]);
+  const [held, setHeld] = useDraft(stored);
   const { send, isSending } = useApiWrite();
-  useEffect(() => {
-    if (tree.data && held === undefined) setHeld(heldOf(tree.data));
-  }, [tree.data, held]);
+  const submit = useSubmit();
   const expanded = useMemo(() => treeKeys(tree.data ?? [], (node) => String(node.id)), [tree.data]);
   const isEditable = can('update');
 
@@ -73,87 +71,82 @@ export default function UserPosts({ record, onClose }: RecordScreenProps) {
       postType: item.postType,
       ...(item.postDescription.trim() ? { postDescription: item.postDescription.trim() } : {}),
     }));
-    try {
-      await send('post', `${API.userPost}/authorizePostToUser`, { userId, posts });
-      void message.success(t('admin.crud.saved'));
-      onClose(false);
-    } catch (error) {
-      void message.error(errorText(error));
-    }
+    await submit(() => send('post', `${API.userPost}/authorizePostToUser`, { userId, posts }), {
+      success: t('admin.crud.saved'),
+      after: () => onClose(false),
+    });
   };
 
   return (
-    <div data-testid="user-posts">
-      <p>
-        <strong>{String(record.username ?? '')}</strong> {String(record.nickname ?? '')}
-      </p>
-      <Loading isLoading={tree.isLoading || held === undefined} isEmpty={tree.data?.length === 0}>
-        <Table<UserPostNode>
-          size="small"
-          rowKey={(node) => String(node.id)}
-          dataSource={tree.data ?? []}
-          pagination={false}
-          expandable={{ defaultExpandedRowKeys: expanded }}
-          columns={[
-            {
-              key: 'postName',
-              title: t('entities.syspost.fields.postName', { defaultValue: 'Post' }),
-              render: (_value, node) => (
-                <Checkbox
-                  checked={held?.has(node.id)}
+    <SavePanel
+      testId="user-posts"
+      top={
+        <p>
+          <strong>{String(record.username ?? '')}</strong> {String(record.nickname ?? '')}
+        </p>
+      }
+      isLoading={tree.isLoading || held === undefined}
+      isEmpty={tree.data?.length === 0}
+      canSave={isEditable}
+      isSaving={isSending}
+      onSave={() => void save()}
+      hint={t('admin.screens.selectedCount', { count: held?.size ?? 0 })}
+    >
+      <Table<UserPostNode>
+        size="small"
+        rowKey={(node) => String(node.id)}
+        dataSource={tree.data ?? []}
+        pagination={false}
+        expandable={{ defaultExpandedRowKeys: expanded }}
+        columns={[
+          {
+            key: 'postName',
+            title: t('entities.syspost.fields.postName', { defaultValue: 'Post' }),
+            render: (_value, node) => (
+              <Checkbox
+                checked={held?.has(node.id)}
+                disabled={!isEditable}
+                onChange={(event) => tick(node.id, event.target.checked)}
+                data-post-code={node.postCode}
+              >
+                {node.postName}
+              </Checkbox>
+            ),
+          },
+          {
+            key: 'postType',
+            title: fieldTitle(t, 'sysuserpost', 'postType'),
+            render: (_value, node) => {
+              const item = held?.get(node.id);
+              return item ? (
+                <Radio.Group
+                  size="small"
+                  value={item.postType}
                   disabled={!isEditable}
-                  onChange={(event) => tick(node.id, event.target.checked)}
-                  data-post-code={node.postCode}
-                >
-                  {node.postName}
-                </Checkbox>
-              ),
+                  onChange={(event) => change(node.id, { ...item, postType: event.target.value as PostType })}
+                  options={POST_TYPES.map((value) => ({ value, label: t(`dicts.post_type.${value}`) }))}
+                />
+              ) : null;
             },
-            {
-              key: 'postType',
-              title: fieldTitle(t, 'sysuserpost', 'postType'),
-              render: (_value, node) => {
-                const item = held?.get(node.id);
-                return item ? (
-                  <Radio.Group
-                    size="small"
-                    value={item.postType}
-                    disabled={!isEditable}
-                    onChange={(event) =>
-                      change(node.id, { ...item, postType: event.target.value as PostType })
-                    }
-                    options={POST_TYPES.map((value) => ({ value, label: t(`dicts.post_type.${value}`) }))}
-                  />
-                ) : null;
-              },
+          },
+          {
+            key: 'postDescription',
+            title: fieldTitle(t, 'sysuserpost', 'postDescription'),
+            render: (_value, node) => {
+              const item = held?.get(node.id);
+              return item ? (
+                <Input
+                  size="small"
+                  maxLength={255}
+                  value={item.postDescription}
+                  disabled={!isEditable}
+                  onChange={(event) => change(node.id, { ...item, postDescription: event.target.value })}
+                />
+              ) : null;
             },
-            {
-              key: 'postDescription',
-              title: fieldTitle(t, 'sysuserpost', 'postDescription'),
-              render: (_value, node) => {
-                const item = held?.get(node.id);
-                return item ? (
-                  <Input
-                    size="small"
-                    maxLength={255}
-                    value={item.postDescription}
-                    disabled={!isEditable}
-                    onChange={(event) => change(node.id, { ...item, postDescription: event.target.value })}
-                  />
-                ) : null;
-              },
-            },
-          ]}
-        />
-      </Loading>
-      <SaveBar
-        t={t}
-        canSave={isEditable}
-        isSaving={isSending}
-        onSave={() => void save()}
-        hint={t('admin.screens.selectedCount', { count: held?.size ?? 0 })}
-        testId="user-posts-save"
+          },
+        ]}
       />
-    </div>
+    </SavePanel>
   );
 }

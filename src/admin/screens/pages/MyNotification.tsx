@@ -1,24 +1,11 @@
-import {
-  App,
-  Badge,
-  Button,
-  Card,
-  Descriptions,
-  Flex,
-  Input,
-  Modal,
-  Segmented,
-  Select,
-  Table,
-  Tag,
-} from 'antd';
+import { App, Badge, Button, Card, Descriptions, Flex, Input, Modal, Segmented, Select, Tag } from 'antd';
 import { useState, type Key } from 'react';
 import { sanitizeHtml } from '../../../web/sanitize.js';
 import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, withQuery, type ApiQuery } from '../api.js';
-import { API, errorText, fieldTitle } from '../common.js';
+import { API, fieldTitle, PagedTable, useSubmit, type Page } from '../common.js';
 
 /** A notification as queryMyNotification answers it. */
 export interface MyNotificationRecord {
@@ -37,9 +24,7 @@ export interface MyNotificationRecord {
   readAt: string | null;
 }
 
-interface Inbox {
-  records: MyNotificationRecord[];
-  total: number;
+interface Inbox extends Page<MyNotificationRecord> {
   unread: number;
 }
 
@@ -79,6 +64,7 @@ function dictLabel(t: Translate, dict: string, value: string | null | undefined)
 export default function MyNotification({ route }: { route: AppRoute }) {
   const t = useT();
   const { message } = App.useApp();
+  const submit = useSubmit();
   const [page, setPage] = useState(1);
   const [read, setRead] = useState<ReadFilter>('all');
   const [type, setType] = useState<string | undefined>(undefined);
@@ -101,19 +87,21 @@ export default function MyNotification({ route }: { route: AppRoute }) {
   // Opening a notification marks it read on its own, without the toolbar button spinning.
   const { send: sendQuietly } = useApiWrite();
 
-  const markRead = async (ids: number[], isQuiet = false): Promise<void> => {
-    try {
-      await (isQuiet ? sendQuietly : send)(
-        'post',
-        withQuery(`${API.notification}/markNotificationRead`, { id: ids }),
-      );
-      if (!isQuiet) void message.success(t('admin.common.operateSuccess'));
-      setSelected([]);
-      await inbox.refetch();
-    } catch (error) {
-      void message.error(errorText(error));
-    }
-  };
+  const markRead = (ids: number[], isQuiet = false): Promise<void> =>
+    submit(
+      () =>
+        (isQuiet ? sendQuietly : send)(
+          'post',
+          withQuery(`${API.notification}/markNotificationRead`, { id: ids }),
+        ),
+      {
+        success: isQuiet ? false : t('admin.common.operateSuccess'),
+        after: () => {
+          setSelected([]);
+          return inbox.refetch();
+        },
+      },
+    );
 
   const markChecked = (): void => {
     if (selected.length === 0) {
@@ -135,8 +123,26 @@ export default function MyNotification({ route }: { route: AppRoute }) {
     };
   };
   const field = (name: string): string => fieldTitle(t, 'notification', name);
-  const dictOptions = (dict: string, items: DictItem[] | undefined) =>
-    (items ?? []).map((item) => ({ value: item.dictValue, label: dictLabel(t, dict, item.dictValue) }));
+  /** The type or priority filter: the notification_<name> dictionary. */
+  const dictFilter = (
+    name: 'type' | 'priority',
+    value: string | undefined,
+    set: (value: string | undefined) => void,
+    items: DictItem[] | undefined,
+  ) => (
+    <Select
+      allowClear
+      placeholder={field(name)}
+      value={value}
+      onChange={filterChanged(set)}
+      options={(items ?? []).map((item) => ({
+        value: item.dictValue,
+        label: dictLabel(t, `notification_${name}`, item.dictValue),
+      }))}
+      className="admin-screen-filter"
+      data-testid={`inbox-${name}`}
+    />
+  );
 
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
@@ -158,24 +164,8 @@ export default function MyNotification({ route }: { route: AppRoute }) {
           ]}
           data-testid="inbox-read-filter"
         />
-        <Select
-          allowClear
-          placeholder={field('type')}
-          value={type}
-          onChange={filterChanged(setType)}
-          options={dictOptions('notification_type', types.data)}
-          className="admin-screen-filter"
-          data-testid="inbox-type"
-        />
-        <Select
-          allowClear
-          placeholder={field('priority')}
-          value={priority}
-          onChange={filterChanged(setPriority)}
-          options={dictOptions('notification_priority', priorities.data)}
-          className="admin-screen-filter"
-          data-testid="inbox-priority"
-        />
+        {dictFilter('type', type, setType, types.data)}
+        {dictFilter('priority', priority, setPriority, priorities.data)}
         <Input.Search
           allowClear
           placeholder={field('title')}
@@ -186,12 +176,11 @@ export default function MyNotification({ route }: { route: AppRoute }) {
           {t('admin.screens.inbox.markRead')}
         </Button>
       </Flex>
-      <Table<MyNotificationRecord>
-        size="middle"
-        rowKey="id"
-        loading={inbox.isLoading}
-        dataSource={inbox.data?.records ?? []}
-        scroll={{ x: 'max-content' }}
+      <PagedTable<MyNotificationRecord>
+        read={inbox}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={setPage}
         rowClassName={(record) => (record.isRead ? '' : 'admin-inbox-unread')}
         rowSelection={{ selectedRowKeys: selected, onChange: setSelected }}
         data-testid="inbox"
@@ -243,13 +232,6 @@ export default function MyNotification({ route }: { route: AppRoute }) {
               ),
           },
         ]}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: inbox.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
       />
       <Modal
         open={open !== undefined}

@@ -1,11 +1,11 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Flex, Input, Popconfirm, Table, Tag, Tooltip } from 'antd';
+import { Button, Card, Flex, Input, Popconfirm, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../api.js';
-import { API, errorText } from '../common.js';
+import { API, PagedTable, useSubmit, type Page } from '../common.js';
 import { browserOf } from './userAgent.js';
 
 /** A live session as queryOnlineSysUser answers it. */
@@ -23,11 +23,6 @@ interface OnlineSession {
   isCurrent: boolean;
 }
 
-interface Page<T> {
-  records: T[];
-  total: number;
-}
-
 const PAGE_SIZE = 20;
 
 /**
@@ -37,7 +32,6 @@ const PAGE_SIZE = 20;
  */
 export default function OnlineUsers({ route }: { route: AppRoute }) {
   const t = useT();
-  const { message } = App.useApp();
   const can = useCanButton(route.code);
   const [page, setPage] = useState(1);
   const [username, setUsername] = useState('');
@@ -47,16 +41,12 @@ export default function OnlineUsers({ route }: { route: AppRoute }) {
     ...(username ? { username } : {}),
   });
   const { send } = useApiWrite();
+  const submit = useSubmit();
 
-  const forceOut = async (session: OnlineSession): Promise<void> => {
-    try {
-      await send('post', withQuery(`${API.user}/forceLogout`, { id: session.id }));
-      void message.success(t('admin.common.operateSuccess'));
-      await sessions.refetch();
-    } catch (error) {
-      void message.error(errorText(error));
-    }
-  };
+  const forceOut = (session: OnlineSession): Promise<void> =>
+    submit(() => send('post', withQuery(`${API.user}/forceLogout`, { id: session.id })), {
+      after: () => sessions.refetch(),
+    });
 
   const title = (field: string): string => t(`admin.screens.online.${field}`);
   return (
@@ -76,12 +66,11 @@ export default function OnlineUsers({ route }: { route: AppRoute }) {
           {t('admin.tags.refresh')}
         </Button>
       </Flex>
-      <Table<OnlineSession>
-        size="middle"
-        rowKey="id"
-        loading={sessions.isLoading}
-        dataSource={sessions.data?.records ?? []}
-        scroll={{ x: 'max-content' }}
+      <PagedTable<OnlineSession>
+        read={sessions}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={setPage}
         data-testid="online-users"
         columns={[
           {
@@ -129,13 +118,6 @@ export default function OnlineUsers({ route }: { route: AppRoute }) {
               ) : null,
           },
         ]}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: sessions.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
       />
     </Card>
   );

@@ -2,28 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Check, E2eContext } from './support.js';
-
-/** A bearer token of the user, through the password grant of the built-in browser client. */
-async function signInApi(url: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${url}/api/uaa/oauth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${btoa('browser:')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      scope: 'ui',
-      client_id: 'browser',
-      username,
-      password,
-    }),
-  });
-  const body = (await response.json()) as { access_token?: string; message?: string };
-  assert.ok(body.access_token, `sign-in of ${username}: ${body.message ?? response.status}`);
-  return body.access_token;
-}
+import { newContext, passwordToken, signedIn, type Check, type E2eContext } from './support.js';
 
 /** The last SMS code the e2e server sent to a mobile number (DATA_DIR/sms-outbox.jsonl). */
 async function smsCode(dataDir: string, mobile: string): Promise<string> {
@@ -63,7 +42,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     {
       name: 'an anonymous visitor is sent to the sign-in page with the wanted path',
       run: async () => {
-        context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 } });
+        context = await newContext(browser);
         page = await context.newPage();
         await page.goto(admin('/sysuser'));
         await page.waitForURL(/\/admin\/login/);
@@ -121,7 +100,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           Number(/今日登录 (\d+) 次/.exec(await today.innerText())?.[1]);
         const before = await count();
         assert.ok(before >= 1, `today's sign-ins include this one (${before})`);
-        await signInApi(server.url, 'admin', server.adminPassword);
+        await passwordToken(server.url, 'admin', server.adminPassword);
         await page.reload();
         await today.waitFor();
         assert.equal(await count(), before + 1);
@@ -412,22 +391,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     {
       name: 'a user without ROLE_ADMIN sees only the menus granted to their roles',
       run: async () => {
-        const form = new URLSearchParams({
-          grant_type: 'password',
-          scope: 'ui',
-          client_id: 'browser',
-          username: 'admin',
-          password: server.adminPassword,
-        });
-        const signIn = await fetch(`${server.url}/api/uaa/oauth/token`, {
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${btoa('browser:')}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: form,
-        });
-        const token = ((await signIn.json()) as { access_token: string }).access_token;
+        const token = await passwordToken(server.url, 'admin', server.adminPassword);
         const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
         const roles = (await (
           await fetch(`${server.url}/api/admin/sysrole/query?roleCode=ROLE_SYS_BUYER`, { headers })
@@ -450,13 +414,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           }),
         });
         assert.equal(added.status, 200, await added.text());
-        const buyer = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 } });
-        page = await buyer.newPage();
-        await page.goto(admin('/login'));
-        await page.getByPlaceholder('账号').fill('e2ebuyer');
-        await page.getByPlaceholder('密码').fill('buyer-pass-1');
-        await page.getByTestId('login-submit').click();
-        await page.waitForURL(/\/admin\/workbench$/);
+        const buyer = await signedIn(browser, server, 'e2ebuyer', 'buyer-pass-1');
+        page = buyer.page;
         await page.getByTestId('workbench').waitFor();
         await page.waitForTimeout(500);
         const sidebar = await page.getByTestId('sidebar').innerText();
@@ -466,13 +425,13 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.goto(admin('/sysuser'));
         await page.waitForURL(/\/admin\/404$/);
         await shot('buyer-404');
-        await buyer.close();
+        await buyer.context.close();
       },
     },
     {
       name: 'role and post switch: a user with two roles narrows the menus to one role, or to the roles of a post, and back',
       run: async () => {
-        const token = await signInApi(server.url, 'admin', server.adminPassword);
+        const token = await passwordToken(server.url, 'admin', server.adminPassword);
         const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
         const roles = (await (
           await fetch(`${server.url}/api/admin/sysrole/query?pageSize=50`, { headers })
@@ -529,13 +488,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           assert.equal(linked.status, 200, `${path}: ${await linked.text()}`);
         }
 
-        const multi = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 } });
-        page = await multi.newPage();
-        await page.goto(admin('/login'));
-        await page.getByPlaceholder('账号').fill('e2emulti');
-        await page.getByPlaceholder('密码').fill('multi-pass-1');
-        await page.getByTestId('login-submit').click();
-        await page.waitForURL(/\/admin\/workbench$/);
+        const multi = await signedIn(browser, server, 'e2emulti', 'multi-pass-1');
+        page = multi.page;
         const sidebar = page.getByTestId('sidebar');
         await sidebar.getByText('系统管理', { exact: true }).waitFor();
 
@@ -585,7 +539,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           .getByText('全部岗位', { exact: true })
           .click();
         await sidebar.getByText('系统管理', { exact: true }).waitFor();
-        await multi.close();
+        await multi.context.close();
       },
     },
   ];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import type { Check, E2eContext } from './support.js';
+import { newContext, passwordToken, type Check, type E2eContext } from './support.js';
 
 /** Issue 4 and 6 budgets: first-load JavaScript, gzip. */
 const ADMIN_BUDGET_KB = 600;
@@ -23,7 +23,7 @@ async function firstLoad(
   ready: string,
   cookie?: { name: string; value: string },
 ): Promise<Loaded> {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 } });
+  const context = await newContext(browser);
   if (cookie) await context.addCookies([{ ...cookie, url }]);
   const page = await context.newPage();
   const pending: Promise<void>[] = [];
@@ -66,21 +66,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
       name: `admin first-load JavaScript (sign-in page, workbench) is at most ${ADMIN_BUDGET_KB} KB gzip; echarts comes on demand`,
       run: async () => {
         const login = await firstLoad(browser, `${server.url}/admin/login`, '[data-testid="login-form"]');
-        const response = await fetch(`${server.url}/api/uaa/oauth/token`, {
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${btoa('browser:')}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: new URLSearchParams({
-            grant_type: 'password',
-            scope: 'ui',
-            client_id: 'browser',
-            username: 'admin',
-            password: server.adminPassword,
-          }),
-        });
-        const token = ((await response.json()) as { access_token: string }).access_token;
+        const token = await passwordToken(server.url, 'admin', server.adminPassword);
         const workbench = await firstLoad(
           browser,
           `${server.url}/admin/workbench`,

@@ -18,7 +18,7 @@ import {
   saveForm,
   serverEntities,
 } from './entity-driver.js';
-import type { Check, E2eContext, RunningServer } from './support.js';
+import { newContext, signIn, type Check, type E2eContext, type RunningServer } from './support.js';
 
 /**
  * The generated screens (issue 5) in Chromium against the real server: for every entity the
@@ -31,14 +31,6 @@ function text(key: string): string | undefined {
   let node: unknown = zh;
   for (const part of key.split('.')) node = (node as Texts | undefined)?.[part];
   return typeof node === 'string' ? node : undefined;
-}
-
-export async function signIn(page: Page, server: RunningServer): Promise<void> {
-  await page.goto(`${server.url}/admin/login`);
-  await page.getByPlaceholder('账号').fill('admin');
-  await page.getByPlaceholder('密码').fill(server.adminPassword);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/admin\/workbench$/);
 }
 
 export async function openList(page: Page, server: RunningServer, name: string): Promise<void> {
@@ -154,11 +146,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     {
       name: 'signs in and opens the generated user list',
       run: async () => {
-        context = await browser.newContext({
-          locale: 'zh-CN',
-          viewport: { width: 1360, height: 820 },
-          acceptDownloads: true,
-        });
+        context = await newContext(browser, { acceptDownloads: true });
         page = await context.newPage();
         await signIn(page, server);
         entities = await serverEntities(page, server.url);

@@ -4,9 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
-import { entityRound, signIn } from './crud.e2e.js';
+import { entityRound } from './crud.e2e.js';
 import { serverEntities } from './entity-driver.js';
-import { startServer, type Check, type E2eContext, type RunningServer } from './support.js';
+import {
+  newContext,
+  signIn,
+  startServer,
+  type Check,
+  type E2eContext,
+  type RunningServer,
+} from './support.js';
 
 /**
  * The promise of the framework, end to end: the schema of the README's "Add an entity in one
@@ -45,11 +52,7 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
       name: 'the new entity is in the menu of ROLE_ADMIN and works on its generated screens',
       run: async () => {
         assert.ok(server);
-        context = await browser.newContext({
-          locale: 'zh-CN',
-          viewport: { width: 1360, height: 820 },
-          acceptDownloads: true,
-        });
+        context = await newContext(browser, { acceptDownloads: true });
         const page = await context.newPage();
         await signIn(page, server);
         const entity = (await serverEntities(page, server.url)).get(name);

@@ -1,9 +1,16 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { freePort } from '../support/net.js';
 
 /** Flags that keep Debian's Chromium quiet on a machine without outside network. */
 export const CHROMIUM_ARGS = [
@@ -21,18 +28,6 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     headless: true,
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
   });
 }
 
@@ -87,6 +82,60 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A bearer token of the user, through the password grant of the built-in browser client. */
+export async function passwordToken(url: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/uaa/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa('browser:')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      scope: 'ui',
+      client_id: 'browser',
+      username,
+      password,
+    }),
+  });
+  const body = (await response.json()) as { access_token?: string; message?: string };
+  assert.ok(body.access_token, `sign-in of ${username}: ${body.message ?? response.status}`);
+  return body.access_token;
+}
+
+/** A fresh browser context as the admin checks use it: Chinese, 1360 × 820 unless told otherwise. */
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 }, ...options });
+}
+
+/** Signs in on the admin's sign-in page (the administrator by default) and waits for the workbench. */
+export async function signIn(
+  page: Page,
+  server: RunningServer,
+  username = 'admin',
+  password = server.adminPassword,
+): Promise<void> {
+  await page.goto(`${server.url}/admin/login`);
+  await page.getByPlaceholder('账号').fill(username);
+  await page.getByPlaceholder('密码').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/admin\/workbench$/);
+}
+
+/** A fresh browser context (see newContext) whose page has signed in as the user (see signIn). */
+export async function signedIn(
+  browser: Browser,
+  server: RunningServer,
+  username: string,
+  password: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, options);
+  const page = await context.newPage();
+  await signIn(page, server, username, password);
+  return { context, page };
 }
 
 export interface E2eContext {

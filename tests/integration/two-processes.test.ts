@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -19,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCode } from '../../src/server/account/codes.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from '../support/app.js';
 import { lastSmsCode } from '../support/identity.js';
+import { freePort } from '../support/net.js';
 
 // Collected only with TEST_DATABASE_URL set (vitest.config.ts): PostgreSQL and Redis are needed.
 const serverUrl = process.env.TEST_DATABASE_URL ?? '';
@@ -27,18 +27,6 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 interface Server {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Starts `node --import tsx src/server/main.ts` and waits for its "is running" line. */

@@ -262,6 +262,11 @@ export function PagedTable<T extends object>({
   );
 }
 
+/** One of the items of antd Tabs. */
+export function tab(key: string, label: ReactNode, children: ReactNode) {
+  return { key, label, children };
+}
+
 /** Keys of the nodes of a tree, depth first. */
 export function treeKeys<T extends { children?: T[] }>(
   nodes: readonly T[],

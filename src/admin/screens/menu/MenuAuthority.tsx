@@ -2,6 +2,7 @@ import { Empty, Tabs } from 'antd';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
 import { useCanButton } from '../api.js';
+import { tab } from '../common.js';
 import { DataFieldEditor } from '../datafields/DataFieldEditor.js';
 import { MenuButtons } from './MenuButtons.js';
 
@@ -25,22 +26,20 @@ export default function MenuAuthority({ record, onClose }: RecordScreenProps) {
     <Tabs
       data-testid="menu-authority"
       items={[
-        {
-          key: 'buttons',
-          label: t('admin.screens.menu.buttons'),
-          children: (
-            <MenuButtons
-              menuId={Number(record.id)}
-              menuCode={menuCode}
-              canSave={can('update')}
-              onSaved={() => onClose(true)}
-            />
-          ),
-        },
-        {
-          key: 'dataFields',
-          label: t('admin.screens.menu.dataFields'),
-          children: entity ? (
+        tab(
+          'buttons',
+          t('admin.screens.menu.buttons'),
+          <MenuButtons
+            menuId={Number(record.id)}
+            menuCode={menuCode}
+            canSave={can('update')}
+            onSaved={() => onClose(true)}
+          />,
+        ),
+        tab(
+          'dataFields',
+          t('admin.screens.menu.dataFields'),
+          entity ? (
             <DataFieldEditor
               menuCode={entity}
               entity={entity}
@@ -49,7 +48,7 @@ export default function MenuAuthority({ record, onClose }: RecordScreenProps) {
           ) : (
             <Empty description={t('admin.screens.menu.noDataFields')} />
           ),
-        },
+        ),
       ]}
     />
   );

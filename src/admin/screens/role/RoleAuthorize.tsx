@@ -2,6 +2,7 @@ import { Tabs } from 'antd';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
 import { useCanButton } from '../api.js';
+import { tab } from '../common.js';
 import { RoleButtons } from './RoleButtons.js';
 import { RoleMenus } from './RoleMenus.js';
 import { RoleUrls } from './RoleUrls.js';
@@ -21,26 +22,14 @@ export default function RoleAuthorize({ record }: RecordScreenProps) {
     <Tabs
       data-testid="role-authorize"
       items={[
-        {
-          key: 'users',
-          label: t('admin.screens.role.users'),
-          children: <RoleUsers roleId={roleId} canSave={canSave} />,
-        },
-        {
-          key: 'menus',
-          label: t('admin.screens.role.menus'),
-          children: <RoleMenus roleId={roleId} canSave={canSave} />,
-        },
-        {
-          key: 'buttons',
-          label: t('admin.screens.role.buttons'),
-          children: <RoleButtons roleCode={roleCode} canSave={canSave} />,
-        },
-        {
-          key: 'urls',
-          label: t('admin.screens.role.urls'),
-          children: <RoleUrls roleId={roleId} canSave={canSave} />,
-        },
+        tab('users', t('admin.screens.role.users'), <RoleUsers roleId={roleId} canSave={canSave} />),
+        tab('menus', t('admin.screens.role.menus'), <RoleMenus roleId={roleId} canSave={canSave} />),
+        tab(
+          'buttons',
+          t('admin.screens.role.buttons'),
+          <RoleButtons roleCode={roleCode} canSave={canSave} />,
+        ),
+        tab('urls', t('admin.screens.role.urls'), <RoleUrls roleId={roleId} canSave={canSave} />),
       ]}
     />
   );

@@ -1,10 +1,10 @@
-import { Tree, type TreeDataNode } from 'antd';
-import { useMemo } from 'react';
+import { Input, Tree, type TreeDataNode } from 'antd';
+import { useMemo, useState } from 'react';
 import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
 import { useApiGet } from '../api.js';
 import { API, Loading } from '../common.js';
-import { orgKeys, users, type OrgUserNode } from '../role/orgUserTree.js';
+import { filterTree, orgKeys, users, type OrgUserNode } from '../role/orgUserTree.js';
 
 function find(nodes: readonly OrgUserNode[], key: string): OrgUserNode | undefined {
   for (const node of nodes) {
@@ -43,14 +43,25 @@ export default function OrgUsers({ record }: RecordScreenProps) {
   const tree = useApiGet<OrgUserNode[]>(`${API.org}/queryOrgUserTree`);
   const root = useMemo(() => find(tree.data ?? [], `org-${String(record.id)}`), [tree.data, record.id]);
   const nodes = useMemo(() => (root ? [root] : []), [root]);
-  const treeData = useMemo(() => toTreeData(nodes), [nodes]);
+  // A large organisation scrolls (the tree draws only what is in view): the search finds a person.
+  const [search, setSearch] = useState('');
+  const shown = useMemo(() => filterTree(nodes, search), [nodes, search]);
+  const treeData = useMemo(() => toTreeData(shown), [shown]);
   return (
     <div data-testid="org-users">
       <Loading isLoading={tree.isLoading} isEmpty={!root}>
         <p className="admin-muted">{t('admin.screens.orgUsers.count', { count: users(nodes).length })}</p>
+        <Input.Search
+          allowClear
+          placeholder={t('admin.screens.role.searchUser')}
+          onChange={(event) => setSearch(event.target.value)}
+          className="admin-screen-search"
+          data-testid="org-users-search"
+        />
         <Tree
+          key={search}
           selectable={false}
-          defaultExpandedKeys={orgKeys(nodes)}
+          defaultExpandedKeys={orgKeys(shown)}
           treeData={treeData}
           height={520}
           className="admin-screen-tree"

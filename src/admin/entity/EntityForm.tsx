@@ -11,7 +11,7 @@ import type {
 } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { App, Col, Modal, Row } from 'antd';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   AJV_OPTIONS,
   configureAjv,
@@ -38,25 +38,34 @@ const validator = customizeValidator<Values>({
   extenderFn: (ajv) => configureAjv(ajv),
 });
 
-/** Lays the fields out on antd's 24-column grid, each with the span its schema asks for. */
+/**
+ * Lays the fields out on antd's 24-column grid, each with the span its schema asks for. A narrow
+ * field that makes a row with the next one (country code 6 + mobile 18) starts a row of its own,
+ * so that the pair is not torn apart.
+ */
 function GridObjectTemplate(props: ObjectFieldTemplateProps) {
   const ui = props.uiSchema ?? {};
-  return (
-    <Row gutter={16}>
-      {props.properties
-        .filter((property) => !property.hidden)
-        .map((property) => {
-          const options = (ui[property.name] as { 'ui:options'?: { span?: number } } | undefined)?.[
-            'ui:options'
-          ];
-          return (
-            <Col key={property.name} span={options?.span ?? 12}>
-              {property.content}
-            </Col>
-          );
-        })}
-    </Row>
-  );
+  const spanOf = (name: string | undefined): number =>
+    (name && (ui[name] as { 'ui:options'?: { span?: number } } | undefined)?.['ui:options']?.span) || 12;
+  const visible = props.properties.filter((property) => !property.hidden);
+  const cells: ReactNode[] = [];
+  let used = 0;
+  visible.forEach((property, index) => {
+    const span = spanOf(property.name);
+    const next = spanOf(visible[index + 1]?.name);
+    if (used > 0 && span < 12 && span + next === 24 && used + span + next > 24) {
+      cells.push(<Col key={`${property.name}-break`} span={24 - used} />);
+      used = 0;
+    }
+    if (used + span > 24) used = 0;
+    used = (used + span) % 24;
+    cells.push(
+      <Col key={property.name} span={span}>
+        {property.content}
+      </Col>,
+    );
+  });
+  return <Row gutter={16}>{cells}</Row>;
 }
 
 const TEMPLATES = { ObjectFieldTemplate: GridObjectTemplate };

@@ -10,6 +10,11 @@ import type { EntityDef, FieldDef, FieldSchema, FilterKind } from './types.js';
 
 export type FormMode = 'create' | 'update';
 
+/** The $id of a generated form's schema, and the name the server exports its validator under. */
+export function formSchemaId(entity: string, mode: FormMode): string {
+  return `${entity}_${mode}`;
+}
+
 /** The suffix of the "confirm" field a create form adds after a field with x-ui.confirm. */
 export const CONFIRM_SUFFIX = 'Confirm';
 

@@ -23,6 +23,8 @@ export interface Config {
   /** Directory of the built front-ends (dist/web); absent in API-only tests. */
   webDir: string;
   localesDir: string;
+  /** The project's own sources (src/engine/formats.ts goes into the browser's form validators). */
+  engineDir: string;
   abuse: AbuseLimits;
 }
 
@@ -134,6 +136,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailOutbox: env.MAIL_OUTBOX ? resolve(cwd, env.MAIL_OUTBOX) : inData('mail-outbox.jsonl'),
     webDir: resolve(cwd, 'dist/web'),
     localesDir: resolve(cwd, 'locales'),
+    engineDir: resolve(cwd, 'src/engine'),
     abuse,
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;

@@ -9,13 +9,12 @@ import type {
   RJSFValidationError,
   UiSchema,
 } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import { App, Col, Modal, Row } from 'antd';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
+import { App, Col, Modal, Row, Spin } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
-  AJV_OPTIONS,
-  configureAjv,
   formFields,
+  formSchemaId,
   formSchemaOf,
   mismatchedConfirmations,
   uiSchemaOf,
@@ -31,12 +30,22 @@ type Values = Record<string, unknown>;
 
 const Form = generateForm<Values>();
 
-/** The browser validates with the server's ajv options, formats and vocabulary (src/engine/ajv.ts). */
-const validator = customizeValidator<Values>({
-  ajvOptionsOverrides: AJV_OPTIONS,
-  ajvFormatOptions: false,
-  extenderFn: (ajv) => configureAjv(ajv),
-});
+/**
+ * The validators of every form, compiled by the server with its own ajv options, formats and
+ * vocabulary (GET /api/schemas/validators.js): the page compiles nothing, so its content
+ * security policy needs no eval. Loaded once per page load.
+ */
+const VALIDATORS_URL = '/api/schemas/validators.js';
+let validatorFunctions: Promise<ValidatorFunctions> | undefined;
+function loadValidators(): Promise<ValidatorFunctions> {
+  validatorFunctions ??= (import(/* @vite-ignore */ VALIDATORS_URL) as Promise<ValidatorFunctions>).catch(
+    (error: unknown) => {
+      validatorFunctions = undefined;
+      throw error;
+    },
+  );
+  return validatorFunctions;
+}
 
 /**
  * Lays the fields out on antd's 24-column grid, each with the span its schema asks for. A narrow
@@ -84,7 +93,7 @@ function translateErrors(t: Translate) {
 
 /** The form's schema with every label in the user's language. */
 function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSFSchema {
-  const schema = formSchemaOf(entity, mode) as RJSFSchema;
+  const schema = { ...formSchemaOf(entity, mode), $id: formSchemaId(entity.name, mode) } as RJSFSchema;
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
   const titles = new Map<string, string>();
   for (const field of formFields(entity, mode)) {
@@ -141,6 +150,21 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
   const { message } = App.useApp();
   const formRef = useRef<CoreForm<Values>>(null);
   const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
+  const [functions, setFunctions] = useState<ValidatorFunctions | undefined>(undefined);
+  useEffect(() => {
+    let isCurrent = true;
+    loadValidators().then(
+      (loaded) => isCurrent && setFunctions(loaded),
+      () => isCurrent && void message.error(t('errors.network')),
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [message, t]);
+  const validator = useMemo(
+    () => (functions ? createPrecompiledValidator<Values>(functions, schema) : undefined),
+    [functions, schema],
+  );
   const uiSchema = useMemo(
     (): UiSchema<Values> => ({
       ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
@@ -216,24 +240,28 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
       maskClosable={false}
       className="entity-form-modal"
     >
-      <Form
-        ref={formRef}
-        schema={schema}
-        uiSchema={uiSchema}
-        formData={formData}
-        onChange={(event) => setFormData(event.formData ?? {})}
-        validator={validator}
-        widgets={FORM_WIDGETS}
-        templates={TEMPLATES}
-        transformErrors={transformErrors}
-        customValidate={customValidate}
-        extraErrors={extraErrors}
-        showErrorList={false}
-        noHtml5Validate
-        liveValidate="onBlur"
-        onSubmit={(event) => void submit(event.formData ?? {})}
-        data-testid="entity-form"
-      />
+      {validator ? (
+        <Form
+          ref={formRef}
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={formData}
+          onChange={(event) => setFormData(event.formData ?? {})}
+          validator={validator}
+          widgets={FORM_WIDGETS}
+          templates={TEMPLATES}
+          transformErrors={transformErrors}
+          customValidate={customValidate}
+          extraErrors={extraErrors}
+          showErrorList={false}
+          noHtml5Validate
+          liveValidate="onBlur"
+          onSubmit={(event) => void submit(event.formData ?? {})}
+          data-testid="entity-form"
+        />
+      ) : (
+        <Spin />
+      )}
     </Modal>
   );
 }

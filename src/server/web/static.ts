@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { backOfficePolicy } from './security-headers.js';
 import { AppError } from '../errors.js';
 import { publicParams } from '../portal/params.js';
 
@@ -56,9 +55,6 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     // Params change in the back-office at any time: the page is checked on every visit.
     reply.header('cache-control', 'no-cache');
     reply.type('text/html; charset=utf-8');
-    const policy = reply.getHeader('content-security-policy');
-    if (file.startsWith('admin/') && typeof policy === 'string')
-      reply.header('content-security-policy', backOfficePolicy(policy));
     const params = await publicParams(app.ctx).catch((error: unknown) => {
       // The page still works without them: the portal then asks the params endpoint.
       request.log.error(error, 'public params for the page');

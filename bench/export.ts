@@ -133,7 +133,12 @@ async function measure(
     log(`  ${kind}: ${seeding.output().trim()}`);
 
     const port = await freePort();
-    const server = (ensureServerBuilt(), spawnNode(SERVER_ENTRY, { env: { ...env, PORT: String(port) } }));
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the measured server (written when it stops).
+    const nodeArgs = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const server =
+      (ensureServerBuilt(), spawnNode(SERVER_ENTRY, { env: { ...env, PORT: String(port) }, nodeArgs }));
     try {
       await waitForHttp(port, server);
       const baseUrl = `http://127.0.0.1:${port}`;

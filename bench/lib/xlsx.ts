@@ -61,6 +61,6 @@ export function checkSheet(xlsx: Buffer): SheetCheck {
   }
   const lastRowXml = last >= 0 ? xml.slice(last, xml.indexOf('</row>', last) + 6) : '';
   const lastRowNumber = Number(/<row r="(\d+)"/.exec(lastRowXml)?.[1] ?? NaN);
-  const cellsInLastRow = (lastRowXml.match(/<c /g) ?? []).length;
+  const cellsInLastRow = (lastRowXml.match(/<c[ >]/g) ?? []).length;
   return { rows, lastRowNumber, cellsInLastRow, sheetXmlBytes: Buffer.byteLength(xml), lastRowXml };
 }

@@ -69,16 +69,19 @@ export function filterCondition(filter: Filter): Condition {
 /** Columns that are never NULL: their order needs no NULLS clause, which lets an index serve it. */
 const NOT_NULL_SYSTEM_FIELDS = new Set(['tenantCode', 'createdAt', 'updatedAt', 'version']);
 
-export function orderByClause(entity: EntityDef, sort: SortTerm[]): RawBuilder<unknown> {
+/** The order of a list; `alias` qualifies the columns (a table of that alias in a join). */
+export function orderByClause(entity: EntityDef, sort: SortTerm[], alias?: string): RawBuilder<unknown> {
+  const ref = (field: FieldDef): RawBuilder<unknown> =>
+    alias === undefined ? column(field) : sql.ref(`${alias}.${field.column}`);
   const terms = sort.map((term) => {
     const field = entity.fieldsByName.get(term.field);
     if (!field) throw new Error(`sort field ${term.field} was not checked`);
     const isNeverNull = field.isKey || (field.isSystem && NOT_NULL_SYSTEM_FIELDS.has(field.name));
     // Empty values sort as the smallest: first ascending, last descending.
-    if (isNeverNull) return sql`${column(field)} ${term.isDescending ? sql`desc` : sql`asc`}`;
-    return sql`${column(field)} ${term.isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;
+    if (isNeverNull) return sql`${ref(field)} ${term.isDescending ? sql`desc` : sql`asc`}`;
+    return sql`${ref(field)} ${term.isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;
   });
-  if (!sort.some((term) => term.field === entity.key.name)) terms.push(sql`${column(entity.key)} asc`);
+  if (!sort.some((term) => term.field === entity.key.name)) terms.push(sql`${ref(entity.key)} asc`);
   return sql`order by ${sql.join(terms)}`;
 }
 

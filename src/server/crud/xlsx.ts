@@ -4,8 +4,13 @@ import { crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:z
 /**
  * A streaming writer of one-sheet .xlsx files: inline strings, a bold frozen header row, no
  * shared-string table, so memory does not grow with the row count. It writes the zip container
- * itself (entries with data descriptors, deflate level 1) and honours backpressure end to end.
- * Files stay below the 4 GiB limit of zip without its zip64 extension.
+ * itself (entries with data descriptors, the sheet deflated at level 1) and honours backpressure
+ * end to end. Files stay below the 4 GiB limit of zip without its zip64 extension.
+ *
+ * Rows are encoded straight to UTF-8 bytes (SheetRows): a database value read as bytes becomes
+ * cell XML without ever being a JavaScript string. A cell that directly follows the previous one
+ * of its row leaves out its reference (`r`), as the format allows; the first cell of a row and
+ * the first after an empty one carry it.
  */
 export type CellValue = string | number | null | undefined;
 
@@ -32,9 +37,6 @@ const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const XML_SPECIAL = /[&<>"]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-// eslint-disable-next-line no-control-regex -- see INVALID_XML
-const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-
 export function escapeXml(text: string): string {
   return text.replace(INVALID_XML, '').replace(XML_SPECIAL, (c) => ESCAPES[c] ?? c);
 }
@@ -54,6 +56,306 @@ function dosDateTime(date: Date): { time: number; day: number } {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Cell text as bytes
+
+/** What a byte of UTF-8 text needs in cell XML. */
+const PLAIN = 0;
+const ESCAPE = 1; // & < > "
+const DROP = 2; // a control character XML forbids
+const NEWLINE = 3; // kept, but the text needs xml:space="preserve"
+const MAYBE_NONCHARACTER = 4; // 0xEF starts U+FFFE and U+FFFF (EF BF BE, EF BF BF), which XML forbids
+const BYTE_CLASS = new Uint8Array(256);
+for (let byte = 0; byte < 0x20; byte += 1) BYTE_CLASS[byte] = DROP;
+BYTE_CLASS[0x09] = PLAIN;
+BYTE_CLASS[0x0d] = PLAIN;
+BYTE_CLASS[0x0a] = NEWLINE;
+for (const byte of [0x26, 0x3c, 0x3e, 0x22]) BYTE_CLASS[byte] = ESCAPE;
+BYTE_CLASS[0xef] = MAYBE_NONCHARACTER;
+
+const ascii = (text: string): Buffer => Buffer.from(text, 'latin1');
+const ENTITY: Record<number, Buffer> = {
+  0x26: ascii('&amp;'),
+  0x3c: ascii('&lt;'),
+  0x3e: ascii('&gt;'),
+  0x22: ascii('&quot;'),
+};
+
+const isSpace = (byte: number | undefined): boolean =>
+  byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+const ROW_OPEN = ascii('<row r="');
+const ROW_OPEN_END = ascii('">');
+const ROW_CLOSE = ascii('</row>');
+const REF_OPEN = ascii('<c r="');
+const HEADER_STYLE = ascii(' s="1"');
+/** The openings of a cell that directly follows the previous one (no reference). */
+const TEXT_OPEN = ascii('<c t="inlineStr"><is><t>');
+const NUMBER_OPEN = ascii('<c><v>');
+/** What follows the reference. */
+const REF_TEXT_OPEN = ascii('" t="inlineStr"><is><t>');
+const REF_NUMBER_OPEN = ascii('"><v>');
+const PRESERVE = ascii(' xml:space="preserve"');
+const TEXT_CLOSE = ascii('</t></is></c>');
+const NUMBER_CLOSE = ascii('</v></c>');
+
+/** Text escaped for a cell once and written many times (dictionary labels, yes/no, titles). */
+export interface SheetText {
+  xml: Buffer;
+  /** Leading or trailing white space or a line break: written with xml:space="preserve". */
+  isSpaced: boolean;
+}
+
+/** Bytes that may stand in a number cell's <v>: digits, sign, point, exponent. */
+const NUMBER_BYTE = new Uint8Array(256);
+for (const char of '0123456789+-.eE') NUMBER_BYTE[char.charCodeAt(0)] = 1;
+
+/**
+ * Rows of the sheet, encoded to bytes. Cells of a row come in increasing column order; a
+ * column without a cell is left empty. Values come as UTF-8 bytes (src[start, end)) or as
+ * JavaScript values.
+ */
+export interface SheetRows {
+  startRow(): void;
+  endRow(): void;
+  /** A text cell; the bytes are escaped here. Empty text leaves the cell empty. */
+  textBytes(column: number, src: Uint8Array, start: number, end: number): void;
+  /** A number in its text form (as databases print it); anything else becomes a text cell. */
+  numberBytes(column: number, src: Uint8Array, start: number, end: number): void;
+  text(column: number, text: SheetText): void;
+  value(column: number, value: CellValue): void;
+}
+
+/**
+ * Sheet XML travels in chunks of this size, kept for reuse by every export of the process:
+ * buffers this large are allocated outside the JavaScript heap, and allocating fresh ones for
+ * every export leaves the process holding memory it no longer uses.
+ */
+const CHUNK = 256 * 1024;
+const POOLED_CHUNKS = 12;
+const freeChunks: Buffer[] = [];
+
+function takeChunk(bytes: number): Buffer {
+  if (bytes <= CHUNK) return freeChunks.pop() ?? Buffer.allocUnsafe(CHUNK);
+  return Buffer.allocUnsafe(bytes);
+}
+
+function returnChunk(chunk: Buffer): void {
+  if (chunk.length === CHUNK && freeChunks.length < POOLED_CHUNKS) freeChunks.push(chunk);
+}
+
+/** Copies src[start, end) to buffer at `at`; returns the end. Short runs by hand, long ones natively. */
+function copy(buffer: Buffer, at: number, src: Uint8Array, start: number, end: number): number {
+  if (end - start > 48) {
+    buffer.set(src.subarray(start, end), at);
+    return at + end - start;
+  }
+  for (let index = start; index < end; index += 1) buffer[at++] = src[index] as number;
+  return at;
+}
+
+class SheetRowEncoder implements SheetRows {
+  /** Encoded rows not yet handed on: buffer[0, length). */
+  buffer: Buffer;
+  length = 0;
+  rowNumber = 0;
+  isHeader = false;
+  private previousColumn = -1;
+  /** The current row number as ASCII digits: rowDigits[0, rowDigitsLength). */
+  private readonly rowDigits = Buffer.alloc(16);
+  private rowDigitsLength = 0;
+  private scratch = Buffer.allocUnsafe(4096);
+  private readonly letters: Buffer[] = [];
+
+  /**
+   * @param onFull takes a full chunk (buffer[0, length)) and returns the buffer to continue in;
+   *   without it the buffer grows instead.
+   */
+  constructor(
+    size: number,
+    private readonly onFull?: (chunk: Buffer, bytes: number) => Buffer,
+  ) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
+
+  /** Makes room for `bytes` more bytes in one piece. */
+  reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    if (this.onFull) {
+      this.buffer = this.onFull(this.buffer.subarray(0, this.length), bytes);
+      this.length = 0;
+      return;
+    }
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
+
+  startRow(): void {
+    this.rowNumber += 1;
+    this.previousColumn = -1;
+    let number = this.rowNumber;
+    let length = 0;
+    const digits = this.rowDigits;
+    for (; number > 0; number = Math.floor(number / 10)) digits[15 - length++] = 0x30 + (number % 10);
+    digits.copyWithin(0, 16 - length, 16);
+    this.rowDigitsLength = length;
+    this.reserve(32);
+    let at = copy(this.buffer, this.length, ROW_OPEN, 0, ROW_OPEN.length);
+    at = copy(this.buffer, at, digits, 0, length);
+    this.length = copy(this.buffer, at, ROW_OPEN_END, 0, ROW_OPEN_END.length);
+  }
+
+  endRow(): void {
+    this.reserve(8);
+    this.length = copy(this.buffer, this.length, ROW_CLOSE, 0, ROW_CLOSE.length);
+  }
+
+  private columnLetters(column: number): Buffer {
+    let letters = this.letters[column];
+    if (!letters) {
+      letters = ascii(columnLetters(column));
+      this.letters[column] = letters;
+    }
+    return letters;
+  }
+
+  /**
+   * Writes a cell's opening up to its content (room reserved by the caller): without the
+   * reference when the cell directly follows the previous one of the row. Returns the end.
+   */
+  private open(column: number, isNumber: boolean): number {
+    const buffer = this.buffer;
+    let at = this.length;
+    const follows = this.previousColumn >= 0 && column === this.previousColumn + 1;
+    this.previousColumn = column;
+    if (follows && !this.isHeader) {
+      return isNumber
+        ? copy(buffer, at, NUMBER_OPEN, 0, NUMBER_OPEN.length)
+        : copy(buffer, at, TEXT_OPEN, 0, TEXT_OPEN.length);
+    }
+    at = copy(buffer, at, REF_OPEN, 0, REF_OPEN.length);
+    const letters = this.columnLetters(column);
+    at = copy(buffer, at, letters, 0, letters.length);
+    at = copy(buffer, at, this.rowDigits, 0, this.rowDigitsLength);
+    if (this.isHeader) {
+      buffer[at++] = 0x22; // close the reference, then the style
+      at = copy(buffer, at, HEADER_STYLE, 0, HEADER_STYLE.length - 1);
+    }
+    return isNumber
+      ? copy(buffer, at, REF_NUMBER_OPEN, 0, REF_NUMBER_OPEN.length)
+      : copy(buffer, at, REF_TEXT_OPEN, 0, REF_TEXT_OPEN.length);
+  }
+
+  /**
+   * Copies UTF-8 text to `at` escaped for XML: & < > " as entities, the characters XML forbids
+   * left out. Returns the end, negated when the text needs xml:space="preserve" (leading or
+   * trailing white space, or a line break). The caller reserves six times the text (" → &quot;).
+   */
+  private escape(at: number, src: Uint8Array, start: number, end: number): number {
+    const buffer = this.buffer;
+    let isSpaced = isSpace(src[start]) || isSpace(src[end - 1]);
+    for (let index = start; index < end; index += 1) {
+      const byte = src[index] as number;
+      const kind = BYTE_CLASS[byte];
+      if (kind === PLAIN) {
+        buffer[at++] = byte;
+      } else if (kind === ESCAPE) {
+        const entity = ENTITY[byte] as Buffer;
+        at = copy(buffer, at, entity, 0, entity.length);
+      } else if (kind === NEWLINE) {
+        buffer[at++] = byte;
+        isSpaced = true;
+      } else if (kind === MAYBE_NONCHARACTER) {
+        const third = src[index + 2];
+        if (index + 2 < end && src[index + 1] === 0xbf && (third === 0xbe || third === 0xbf)) index += 2;
+        else buffer[at++] = byte;
+      }
+      // DROP: left out
+    }
+    return isSpaced ? -at : at;
+  }
+
+  textBytes(column: number, src: Uint8Array, start: number, end: number): void {
+    if (start >= end) return;
+    this.reserve(128 + (end - start) * 6);
+    const tagEnd = this.open(column, false);
+    let at = this.escape(tagEnd, src, start, end);
+    if (at < 0) {
+      // Needs xml:space="preserve": the attribute goes into the tag, before its closing '>'.
+      at = -at;
+      const buffer = this.buffer;
+      buffer.copyWithin(tagEnd - 1 + PRESERVE.length, tagEnd - 1, at);
+      copy(buffer, tagEnd - 1, PRESERVE, 0, PRESERVE.length);
+      at += PRESERVE.length;
+    }
+    this.length = copy(this.buffer, at, TEXT_CLOSE, 0, TEXT_CLOSE.length);
+  }
+
+  numberBytes(column: number, src: Uint8Array, start: number, end: number): void {
+    if (start >= end) return;
+    // NaN and ±Infinity are no numbers a sheet can hold: they show as text.
+    const last = src[end - 1] as number;
+    let isNumber = last >= 0x30 && last <= 0x39;
+    for (let index = start; isNumber && index < end; index += 1)
+      isNumber = NUMBER_BYTE[src[index] as number] === 1;
+    if (!isNumber) {
+      this.textBytes(column, src, start, end);
+      return;
+    }
+    this.reserve(96 + end - start);
+    const at = copy(this.buffer, this.open(column, true), src, start, end);
+    this.length = copy(this.buffer, at, NUMBER_CLOSE, 0, NUMBER_CLOSE.length);
+  }
+
+  text(column: number, text: SheetText): void {
+    const xml = text.xml;
+    this.reserve(xml.length + 160);
+    const tagEnd = this.open(column, false);
+    let at = tagEnd;
+    if (text.isSpaced) {
+      at = copy(this.buffer, tagEnd - 1, PRESERVE, 0, PRESERVE.length);
+      this.buffer[at++] = 0x3e; // >
+    }
+    at = copy(this.buffer, at, xml, 0, xml.length);
+    this.length = copy(this.buffer, at, TEXT_CLOSE, 0, TEXT_CLOSE.length);
+  }
+
+  /** A JavaScript string as UTF-8, in a scratch buffer valid until the next call. */
+  utf8(text: string): Buffer {
+    if (text.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(text.length * 3 + 1024);
+    const length = this.scratch.write(text, 0, 'utf8');
+    return this.scratch.subarray(0, length);
+  }
+
+  value(column: number, value: CellValue): void {
+    if (value === null || value === undefined || value === '') return;
+    const bytes = this.utf8(String(value));
+    if (typeof value === 'number' && Number.isFinite(value)) this.numberBytes(column, bytes, 0, bytes.length);
+    else this.textBytes(column, bytes, 0, bytes.length);
+  }
+
+  /** Escapes text on its own (for SheetText); returns the end, negated as escape() does. */
+  escapeAlone(src: Uint8Array): number {
+    this.reserve(src.length * 6 + 16);
+    return this.escape(0, src, 0, src.length);
+  }
+}
+
+/** A text escaped for cells once, for writing many times with SheetRows.text. */
+export function sheetText(text: string): SheetText {
+  const bytes = Buffer.from(text, 'utf8');
+  const encoder = new SheetRowEncoder(bytes.length * 6 + 16);
+  const end = encoder.escapeAlone(bytes);
+  return {
+    xml: Buffer.from(encoder.buffer.subarray(0, Math.abs(end))),
+    isSpaced: end < 0 || Object.is(end, -0),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The writer
+
 export interface XlsxOptions {
   sheetName: string;
   headers: string[];
@@ -63,7 +365,11 @@ export interface XlsxOptions {
 
 export interface XlsxWriter {
   stream: Readable;
-  /** Adds data rows; resolves once they are taken (waits while the reader is behind). */
+  /** Where rows are encoded; flush() sends them on. */
+  rows: SheetRows;
+  /** Sends the rows encoded so far; resolves once the reader has room for more. */
+  flush(): Promise<void>;
+  /** Adds data rows and flushes them. */
   writeRows(rows: CellValue[][]): Promise<void>;
   end(): Promise<void>;
 }
@@ -73,8 +379,6 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
   const entries: ZipEntry[] = [];
   const stamp = dosDateTime(new Date());
   let offset = 0;
-  const letters = options.headers.map((_, index) => columnLetters(index));
-  let rowNumber = 0;
 
   const push = (chunk: Buffer): boolean => {
     offset += chunk.length;
@@ -132,7 +436,7 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
   const sheetName = Buffer.from('xl/worksheets/sheet1.xml', 'utf8');
   const sheet: ZipEntry = { name: sheetName, crc: 0, compressedSize: 0, size: 0, offset };
   push(localHeader(sheetName));
-  const deflate: DeflateRaw = createDeflateRaw({ level: 1 });
+  const deflate: DeflateRaw = createDeflateRaw({ level: 1, chunkSize: 64 * 1024 });
   deflate.on('data', (chunk: Buffer) => {
     sheet.compressedSize += chunk.length;
     if (!push(chunk)) deflate.pause();
@@ -140,50 +444,59 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
   output.on('drain', () => deflate.resume());
   const deflateEnded = new Promise<void>((resolve, reject) => {
     deflate.once('end', resolve);
+    deflate.once('close', resolve); // destroyed because the client went away
     deflate.once('error', reject);
   });
+  // A client that goes away ends the deflate stream too, and with it every wait below.
+  output.once('close', () => {
+    if (!deflate.destroyed) deflate.destroy();
+    wake();
+  });
 
-  const writeXml = (xml: string): Promise<void> => {
-    const data = Buffer.from(xml, 'utf8');
-    sheet.crc = crc32(data, sheet.crc);
-    sheet.size += data.length;
-    if (deflate.write(data)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        deflate.off('drain', done);
-        output.off('close', done);
-        resolve();
-      };
-      deflate.once('drain', done);
-      output.once('close', done); // the client went away
+  // Chunks handed to deflate and not yet consumed by it. Encoding goes on while deflate (on a
+  // thread of its own) works through them; flush() waits when it falls behind.
+  let pending = 0;
+  let waiter: (() => void) | undefined;
+  function wake(): void {
+    const resolve = waiter;
+    waiter = undefined;
+    resolve?.();
+  }
+
+  const send = (chunk: Buffer, buffer: Buffer): void => {
+    if (chunk.length === 0 || deflate.destroyed) {
+      returnChunk(buffer);
+      return;
+    }
+    sheet.crc = crc32(chunk, sheet.crc);
+    sheet.size += chunk.length;
+    pending += 1;
+    deflate.write(chunk, () => {
+      pending -= 1;
+      returnChunk(buffer); // consumed: the buffer can take more rows
+      wake();
     });
   };
 
-  // Hot path: one string per row built by concatenation, one deflate write per batch of rows.
-  const row = (values: CellValue[], style: string): string => {
-    rowNumber += 1;
-    const number = String(rowNumber);
-    let xml = '<row r="' + number + '">';
-    for (let index = 0; index < values.length; index += 1) {
-      const value = values[index];
-      if (value === null || value === undefined || value === '') continue;
-      const ref = (letters[index] ?? columnLetters(index)) + number;
-      if (typeof value === 'number' && Number.isFinite(value)) {
-        xml += '<c r="' + ref + '"' + style + '><v>' + value + '</v></c>';
-      } else {
-        const text = String(value);
-        const escaped = NEEDS_ESCAPE.test(text) ? escapeXml(text) : text;
-        xml +=
-          '<c r="' +
-          ref +
-          '"' +
-          style +
-          ' t="inlineStr"><is><t xml:space="preserve">' +
-          escaped +
-          '</t></is></c>';
-      }
+  const encoder = new SheetRowEncoder(0, (chunk, bytes) => {
+    send(chunk, encoder.buffer);
+    return takeChunk(bytes);
+  });
+  encoder.buffer = takeChunk(CHUNK);
+
+  const flush = async (): Promise<void> => {
+    if (encoder.length > 0) {
+      const buffer = encoder.buffer;
+      const chunk = buffer.subarray(0, encoder.length);
+      encoder.buffer = takeChunk(CHUNK);
+      encoder.length = 0;
+      send(chunk, buffer);
     }
-    return xml + '</row>';
+    while (pending > 2 && !deflate.destroyed) {
+      await new Promise<void>((resolve) => {
+        waiter = resolve;
+      });
+    }
   };
 
   const widths = options.widths ?? [];
@@ -191,21 +504,39 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
     widths.length > 0
       ? `<cols>${widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join('')}</cols>`
       : '';
-  const started = writeXml(
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>${row(options.headers, ' s="1"')}`,
+  const sheetStart = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>`,
+    'utf8',
   );
+  encoder.reserve(sheetStart.length);
+  encoder.buffer.set(sheetStart, encoder.length);
+  encoder.length += sheetStart.length;
+  encoder.isHeader = true;
+  encoder.startRow();
+  options.headers.forEach((header, index) => encoder.value(index, header));
+  encoder.endRow();
+  encoder.isHeader = false;
 
   return {
     stream: output,
+    rows: encoder,
+    flush,
     writeRows: async (rows) => {
-      await started;
-      let xml = '';
-      for (const values of rows) xml += row(values, '');
-      await writeXml(xml);
+      for (const values of rows) {
+        encoder.startRow();
+        values.forEach((value, index) => encoder.value(index, value));
+        encoder.endRow();
+      }
+      await flush();
     },
     end: async () => {
-      await started;
-      await writeXml('</sheetData></worksheet>');
+      const close = ascii('</sheetData></worksheet>');
+      encoder.reserve(close.length);
+      encoder.buffer.set(close, encoder.length);
+      encoder.length += close.length;
+      await flush();
+      returnChunk(encoder.buffer);
+      if (deflate.destroyed) return;
       deflate.end();
       await deflateEnded;
       push(descriptor(sheet));

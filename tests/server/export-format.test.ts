@@ -83,4 +83,13 @@ describe('framed rows of PostgreSQL', () => {
     const short = Buffer.from('9:abc', 'utf8');
     expect(() => splitFramedRow(short, short.length, fields, 1)).toThrow(/malformed/);
   });
+
+  it('counts characters instead of bytes for a database in another encoding', () => {
+    const row = Buffer.from('2:正常3:a😀b-', 'utf8');
+    const fields = new Int32Array(6);
+    splitFramedRow(row, row.length, fields, 3, 'characters');
+    const text = (index: number): string =>
+      row.toString('utf8', fields[index * 2] as number, fields[index * 2 + 1] as number);
+    expect([text(0), text(1), fields[4]]).toEqual(['正常', 'a😀b', -1]);
+  });
 });

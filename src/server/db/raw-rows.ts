@@ -270,16 +270,29 @@ const CURSOR = 'ecobid_rows';
 const DASH = 0x2d;
 const COLON = 0x3a;
 
-/** Every value as `<bytes>:<text>`, NULL as `-`, all in one text. */
-function framedSelect(query: RowQuery): RawBuilder<unknown> {
+/**
+ * How a framed value gives its length: in bytes, which a database in UTF-8 counts as the client
+ * receives them, or in characters, for a database in another encoding (converted on the way).
+ */
+export type FrameUnit = 'bytes' | 'characters';
+
+/** Every value as `<length>:<text>`, NULL as `-`, all in one text. */
+function framedSelect(query: RowQuery, unit: FrameUnit): RawBuilder<unknown> {
+  const length = unit === 'bytes' ? sql`octet_length` : sql`char_length`;
   const framed = query.select.map(
-    (value) => sql`coalesce(octet_length(${value})::text || ':' || ${value}, '-')`,
+    (value) => sql`coalesce(${length}(${value})::text || ':' || ${value}, '-')`,
   );
   return sql`select concat(${sql.join(framed)}) ${query.rest}`;
 }
 
-/** Splits a framed row (see framedSelect) into fields; throws when it is not one. */
-export function splitFramedRow(src: Buffer, length: number, fields: Int32Array, count: number): void {
+/** Splits a framed row (see framedSelect), UTF-8 bytes, into fields; throws when it is not one. */
+export function splitFramedRow(
+  src: Buffer,
+  length: number,
+  fields: Int32Array,
+  count: number,
+  unit: FrameUnit = 'bytes',
+): void {
   let at = 0;
   for (let index = 0; index < count; index += 1) {
     if (src[at] === DASH) {
@@ -288,25 +301,33 @@ export function splitFramedRow(src: Buffer, length: number, fields: Int32Array, 
       at += 1;
       continue;
     }
-    let bytes = 0;
+    let size = 0;
     const digitsStart = at;
     for (; at < length && src[at] !== COLON; at += 1) {
       const digit = (src[at] as number) - 0x30;
       if (digit < 0 || digit > 9) throw new Error('malformed framed row');
-      bytes = bytes * 10 + digit;
+      size = size * 10 + digit;
     }
     if (at === digitsStart || at >= length) throw new Error('malformed framed row');
-    fields[index * 2] = at + 1;
-    fields[index * 2 + 1] = at + 1 + bytes;
-    at += 1 + bytes;
+    at += 1;
+    fields[index * 2] = at;
+    if (unit === 'bytes') {
+      at += size;
+    } else {
+      // A character is one UTF-8 sequence, its length told by its first byte.
+      for (let character = 0; character < size && at < length; character += 1) {
+        const lead = src[at] as number;
+        at += lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+      }
+    }
+    fields[index * 2 + 1] = at;
   }
   if (at !== length) throw new Error('malformed framed row');
 }
 
 async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery): Promise<RowCursor> {
-  const compiled = framedSelect(query).compile(db);
   const count = query.select.length;
-  const client = new pg.Client(connection);
+  const client = new pg.Client({ ...connection, client_encoding: 'UTF8' });
   // A connection the server ends fails the statement running on it; it must not bring the process down.
   client.on('error', () => undefined);
   let isOpen = true;
@@ -316,8 +337,12 @@ async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery):
     await client.query(failure === undefined ? 'commit' : 'rollback').catch(() => undefined);
     await client.end().catch(() => undefined);
   };
+  let unit: FrameUnit = 'bytes';
   try {
     await client.connect();
+    const encoding = await client.query<{ server_encoding: string }>('show server_encoding');
+    if (encoding.rows[0]?.server_encoding !== 'UTF8') unit = 'characters';
+    const compiled = framedSelect(query, unit).compile(db);
     await client.query('begin');
     await client.query(`declare ${CURSOR} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]);
   } catch (error) {
@@ -344,7 +369,7 @@ async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery):
             const text = String(row[0] ?? '');
             if (text.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(text.length * 3 + 1024);
             const length = scratch.write(text, 0, 'utf8');
-            splitFramedRow(scratch, length, fields, count);
+            splitFramedRow(scratch, length, fields, count, unit);
             onRow(scratch, fields, count);
           } catch (error) {
             failure = error;

@@ -11,6 +11,7 @@ import {
   type EntityDef,
 } from '../../src/engine/index.js';
 import { entityOf, realSources, widgetJson } from './fixtures.js';
+import { USER_FORM } from '../support/sample-values.js';
 
 const entities = new Map(compileEntities(realSources()).map((entity) => [entity.name, entity]));
 function real(name: string): EntityDef {
@@ -96,19 +97,7 @@ describe('the generated form of an entity', () => {
   it('validates with the server rules and the same ajv options', () => {
     const ajv = createAjv();
     const validate = ajv.compile(formSchemaOf(user, 'create'));
-    const valid = {
-      username: 'zhang.san',
-      nickname: '张三',
-      password: 'secret1',
-      passwordConfirm: 'secret1',
-      email: 'zhang@example.com',
-      countryCode: '+86',
-      mobile: '13800138000',
-      phone: '010-1234567',
-      status: '1',
-      roleId: 1,
-      orgId: 1,
-    };
+    const valid = USER_FORM;
     expect(validate(valid)).toBe(true);
     expect(validate({ ...valid, username: 'zs' })).toBe(false);
     expect(validate.errors?.map((error) => error.instancePath)).toEqual(['/username']);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { USER_FORM } from '../support/sample-values.js';
 
 type Validate = ((data: unknown) => boolean) & {
   errors?: { instancePath: string; keyword: string }[] | null;
@@ -34,19 +35,7 @@ describe('the form validators the server compiles for the browser', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const validUser = {
-    username: 'zhang.san',
-    nickname: '张三',
-    password: 'secret1',
-    passwordConfirm: 'secret1',
-    email: 'zhang@example.com',
-    countryCode: '+86',
-    mobile: '13800138000',
-    phone: '010-1234567',
-    status: '1',
-    roleId: 1,
-    orgId: 1,
-  };
+  const validUser = USER_FORM;
 
   it('holds a create and an update validator for every entity, and no eval', () => {
     for (const name of ['sysuser', 'sysregion', 'notification', 'appclient']) {

@@ -69,3 +69,18 @@ export function sampleString(schema: StringSchema, n: number, name = 'text'): st
   }
   throw new Error(`No sample value for ${name} (${JSON.stringify(schema)}): add one to PATTERN_CANDIDATES`);
 }
+
+/** A user as the generated create form sends it (with the confirmation), valid by the seeded schema. */
+export const USER_FORM = {
+  username: 'zhang.san',
+  nickname: '张三',
+  password: 'secret1',
+  passwordConfirm: 'secret1',
+  email: 'zhang@example.com',
+  countryCode: '+86',
+  mobile: '13800138000',
+  phone: '010-1234567',
+  status: '1',
+  roleId: 1,
+  orgId: 1,
+} as const;

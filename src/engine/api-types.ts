@@ -18,3 +18,20 @@ export interface CurrentUser {
   tenantCode: string;
   currentRole: string | null;
 }
+
+/**
+ * What a user may change about themselves (updateSysUserDetail, the profile page); never the
+ * password, roles, status, type or organisation.
+ */
+export const OWN_PROFILE_FIELDS = [
+  'nickname',
+  'email',
+  'mobile',
+  'phone',
+  'geographic',
+  'address',
+  'profile',
+  'avatar',
+] as const;
+
+export type OwnProfileField = (typeof OWN_PROFILE_FIELDS)[number];

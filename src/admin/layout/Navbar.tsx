@@ -83,40 +83,68 @@ interface PostOption {
 }
 
 /**
+ * A top-bar select that narrows what the user acts as (a role, a post): "all" or one of them.
+ * A change closes the pages of the former scope and returns to the workbench, every scope's.
+ */
+function ScopeSwitch({
+  name,
+  value,
+  allLabel,
+  ariaLabel,
+  options,
+  onChange,
+}: {
+  name: 'role' | 'post';
+  value: string | undefined;
+  allLabel: string;
+  ariaLabel: string;
+  options: { value: string; label: string }[];
+  onChange: (next: string | undefined) => void;
+}) {
+  const app = useApp();
+  const navigate = useNavigate();
+  return (
+    <Select
+      size="small"
+      className={`admin-${name}-switch`}
+      data-testid={`${name}-switch`}
+      value={value ?? ''}
+      onChange={(next: string) => {
+        onChange(next || undefined);
+        app.setTags(() => emptyTags);
+        navigate('/workbench');
+      }}
+      popupMatchSelectWidth={false}
+      aria-label={ariaLabel}
+      options={[{ value: '', label: allLabel }, ...options]}
+    />
+  );
+}
+
+/**
  * SPEC §4 role change: the role the user acts in (sent as RoleCode), then the user info is read
  * again and the routes are regenerated from the menus of that role. Shown to users with several roles.
  */
 function RoleSwitch({ user }: { user: SysUser }) {
   const t = useT();
-  const app = useApp();
-  const navigate = useNavigate();
   const { role } = useMenus();
   const invalidateIdentity = useInvalidateAuthStore();
   if (user.roles.length < 2) return null;
-  const change = (next: string): void => {
-    setActingRole(next || undefined);
-    forgetUser();
-    void invalidateIdentity();
-    // Pages of the other role close; the workbench is every role's.
-    app.setTags(() => emptyTags);
-    navigate('/workbench');
-  };
   return (
-    <Select
-      size="small"
-      className="admin-role-switch"
-      data-testid="role-switch"
-      value={role ?? ''}
-      onChange={change}
-      popupMatchSelectWidth={false}
-      aria-label={t('admin.navbar.roleSwitch')}
-      options={[
-        { value: '', label: t('admin.navbar.allRoles') },
-        ...user.roles.map((code) => ({
-          value: code,
-          label: t(`roles.${code}.name`, { defaultValue: code }),
-        })),
-      ]}
+    <ScopeSwitch
+      name="role"
+      value={role}
+      allLabel={t('admin.navbar.allRoles')}
+      ariaLabel={t('admin.navbar.roleSwitch')}
+      options={user.roles.map((code) => ({
+        value: code,
+        label: t(`roles.${code}.name`, { defaultValue: code }),
+      }))}
+      onChange={(next) => {
+        setActingRole(next);
+        forgetUser();
+        void invalidateIdentity();
+      }}
     />
   );
 }
@@ -127,8 +155,6 @@ function RoleSwitch({ user }: { user: SysUser }) {
  */
 function PostSwitch({ user }: { user: SysUser }) {
   const t = useT();
-  const app = useApp();
-  const navigate = useNavigate();
   const { post, setPost } = useMenus();
   const { data: posts = [] } = useQuery({
     queryKey: ['admin', 'post-options', user.id],
@@ -138,24 +164,14 @@ function PostSwitch({ user }: { user: SysUser }) {
     retry: false,
   });
   if (posts.length === 0) return null;
-  const change = (next: string): void => {
-    setPost(next || undefined);
-    app.setTags(() => emptyTags);
-    navigate('/workbench');
-  };
   return (
-    <Select
-      size="small"
-      className="admin-post-switch"
-      data-testid="post-switch"
-      value={post ?? ''}
-      onChange={change}
-      popupMatchSelectWidth={false}
-      aria-label={t('admin.navbar.postSwitch')}
-      options={[
-        { value: '', label: t('admin.navbar.allPosts') },
-        ...posts.map((item) => ({ value: item.postCode, label: item.postName })),
-      ]}
+    <ScopeSwitch
+      name="post"
+      value={post}
+      allLabel={t('admin.navbar.allPosts')}
+      ariaLabel={t('admin.navbar.postSwitch')}
+      options={posts.map((item) => ({ value: item.postCode, label: item.postName }))}
+      onChange={setPost}
     />
   );
 }

@@ -1,8 +1,10 @@
 import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
-import { useCustom, useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
+import { useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
+import { OWN_PROFILE_FIELDS, type FieldDef, type OwnProfileField } from '../../engine/index.js';
 import { ApiError, apiGet, apiPut } from '../../web/http.js';
+import { useEntity } from '../entity/resources.js';
 import { useT, type Translate } from '../i18n.js';
 import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
 import { DEFAULT_AVATAR } from '../layout/Logo.js';
@@ -23,39 +25,15 @@ interface OwnDetail {
   avatar: string | null;
 }
 
-type Editable = Omit<OwnDetail, 'id' | 'username' | 'version'>;
-type Values = { [K in keyof Editable]: string } & { smsCaptcha?: string };
+type Values = { [K in OwnProfileField]: string } & { smsCaptcha?: string };
 
-/** What updateSysUserDetail accepts, in form order. */
-const FIELDS: (keyof Editable)[] = [
-  'nickname',
-  'email',
-  'mobile',
-  'phone',
-  'geographic',
-  'address',
-  'profile',
-  'avatar',
-];
-/** The user schema requires these (SPEC §5 User); the others may stay empty. */
-const REQUIRED = new Set<keyof Editable>(['nickname', 'email', 'mobile']);
 const SMS_WAIT_SECONDS = 60;
 
-interface FieldSchema {
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-}
-
-interface SchemasAnswer {
-  entities: { name: string; schema: { properties?: Record<string, FieldSchema> } }[];
-}
-
-/** antd rules from the user schema's own rule for a field (the same rule the server checks). */
-function rulesOf(t: Translate, name: keyof Editable, schema: FieldSchema | undefined): FormRule[] {
+/** antd rules from the user schema's own rules for a field (the same ones the server checks). */
+function rulesOf(t: Translate, field: FieldDef | undefined): FormRule[] {
   const rules: FormRule[] = [];
-  if (REQUIRED.has(name)) rules.push({ required: true, whitespace: true, message: t('validation.required') });
+  const schema = field?.schema;
+  if (field?.isRequired) rules.push({ required: true, whitespace: true, message: t('validation.required') });
   if (schema?.minLength)
     rules.push({ min: schema.minLength, message: t('validation.minLength', { limit: schema.minLength }) });
   if (schema?.maxLength)
@@ -67,7 +45,7 @@ function rulesOf(t: Translate, name: keyof Editable, schema: FieldSchema | undef
 }
 
 const formValues = (detail: OwnDetail): Values =>
-  Object.fromEntries(FIELDS.map((name) => [name, detail[name] ?? ''])) as Values;
+  Object.fromEntries(OWN_PROFILE_FIELDS.map((name) => [name, detail[name] ?? ''])) as Values;
 
 function AvatarImage({ src, size }: { src: string | null | undefined; size: number }) {
   const [failed, setFailed] = useState(false);
@@ -97,14 +75,7 @@ export default function Profile() {
   const [isSaving, setSaving] = useState(false);
   const [isPasswordOpen, setPasswordOpen] = useState(false);
   const [wait, setWait] = useState(0);
-  const { query: schemas } = useCustom<SchemasAnswer>({
-    url: '/api/schemas',
-    method: 'get',
-    meta: { silent: true },
-    queryOptions: { staleTime: Infinity, retry: false },
-  });
-  const properties = schemas.data?.data.entities.find((entity) => entity.name === 'sysuser')?.schema
-    .properties;
+  const userEntity = useEntity('sysuser');
   const mobile = Form.useWatch('mobile', form);
   const avatar = Form.useWatch('avatar', form);
   const isMobileChanged = detail !== undefined && (mobile ?? '').trim() !== (detail.mobile ?? '');
@@ -139,7 +110,7 @@ export default function Profile() {
   const save = async (values: Values): Promise<void> => {
     if (!detail) return;
     const body: Record<string, unknown> = { id: detail.id, version: detail.version };
-    for (const name of FIELDS) {
+    for (const name of OWN_PROFILE_FIELDS) {
       const value = (values[name] ?? '').trim();
       if (value !== (detail[name] ?? '')) body[name] = value === '' ? null : value;
     }
@@ -154,7 +125,7 @@ export default function Profile() {
     } catch (error) {
       if (error instanceof ApiError && error.errors.length > 0) {
         // Field errors next to their fields (a wrong SMS code, a mobile number already taken).
-        const known = new Set<string>([...FIELDS, 'smsCaptcha']);
+        const known = new Set<string>([...OWN_PROFILE_FIELDS, 'smsCaptcha']);
         form.setFields(
           error.errors
             .map((item) => ({ name: item.field.replace(/^\//, ''), errors: [item.message] }))
@@ -169,8 +140,8 @@ export default function Profile() {
   };
 
   const field = (name: string): string => t(`entities.sysuser.fields.${name}`);
-  const item = (name: keyof Editable, input: ReactNode) => (
-    <Form.Item name={name} label={field(name)} rules={rulesOf(t, name, properties?.[name])}>
+  const item = (name: OwnProfileField, input: ReactNode) => (
+    <Form.Item name={name} label={field(name)} rules={rulesOf(t, userEntity?.fieldsByName.get(name))}>
       {input}
     </Form.Item>
   );
@@ -275,7 +246,11 @@ export default function Profile() {
                 <Form.Item label={field('avatar')} extra={t('admin.profile.avatarHint')}>
                   <Space align="center" className="admin-profile-avatar-field">
                     <AvatarImage src={avatar} size={48} />
-                    <Form.Item name="avatar" noStyle rules={rulesOf(t, 'avatar', properties?.avatar)}>
+                    <Form.Item
+                      name="avatar"
+                      noStyle
+                      rules={rulesOf(t, userEntity?.fieldsByName.get('avatar'))}
+                    >
                       <Input placeholder="https://" className="admin-profile-avatar-input" />
                     </Form.Item>
                     <Button onClick={() => form.setFieldValue('avatar', '')}>

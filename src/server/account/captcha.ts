@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import svgCaptcha from 'svg-captcha';
-import { toFieldErrors } from '../../engine/index.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { ok } from '../http.js';
@@ -14,7 +13,7 @@ import {
   randomToken,
   type LiveCode,
 } from './codes.js';
-import { inputOf, requireFields, textOf } from './input.js';
+import { assertField, fieldRule, inputOf, requireFields, textOf } from './input.js';
 import type { SmsProvider } from './sms.js';
 
 /** Character captchas are not tied to a tenant; they are filed under the default one. */
@@ -64,19 +63,6 @@ export async function checkSmsCode(
 export const smsCodeError = (t: Translate): AppError =>
   new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
 
-/** The mobile-number rule of the user schema, so that SMS codes go only to numbers a user may have. */
-function mobileValidator(ctx: AppContext): (mobile: string, t: Translate) => void {
-  const schema = ctx.registry.require('sysuser').fieldsByName.get('mobile')?.schema ?? { type: 'string' };
-  const validate = ctx.registry.ajv.compile({
-    type: 'object',
-    properties: { mobile: schema },
-    required: ['mobile'],
-  });
-  return (mobile, t) => {
-    if (!validate({ mobile })) throw new AppError('validation', {}, toFieldErrors(validate.errors ?? [], t));
-  };
-}
-
 export interface CaptchaRoutesOptions {
   sms: SmsProvider;
   rateLimit: { max: number; timeWindow: number };
@@ -87,7 +73,9 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
   const ctx = app.ctx;
   const limits = ctx.config.abuse;
   const publicLimited = { config: { isPublic: true, rateLimit: options.rateLimit } };
-  const checkMobile = mobileValidator(ctx);
+  // SMS codes go only to numbers a user may have: the user schema's mobile rule.
+  const mobileRule = fieldRule(ctx, 'sysuser', 'mobile');
+  const checkMobile = (mobile: string, t: Translate): void => assertField(mobileRule(mobile, '/mobile', t));
 
   /** A new character captcha: an id to send back with the answer, and the SVG image. */
   app.get('/api/account/captcha/getCharCaptcha', publicLimited, async (request) => {
@@ -110,16 +98,7 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
    */
   app.post('/api/account/sysuserdetail/compareCaptcha', publicLimited, async (request) => {
     const t = localizerFor(request).t;
-    const input = inputOf(request);
-    const captchaId = textOf(input, 'captchaId');
-    const answer = textOf(input, 'charCaptcha').toLowerCase();
-    requireFields(t, { charCaptcha: answer, captchaId });
-    const target = { tenantCode: captchaTenant(ctx), purpose: 'captcha', target: captchaId } as const;
-    const code = await checkCode(ctx.store, { ...target, code: answer });
-    if (!code) {
-      await burnCode(ctx.store, target);
-      throw captchaError(t);
-    }
+    const code = await checkCharCaptcha(ctx, t, inputOf(request));
     if (!(await markVerified(code.id))) throw captchaError(t);
     return ok(true);
   });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { FieldError } from '../../engine/index.js';
+import { toFieldErrors, type FieldError } from '../../engine/index.js';
+import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { queryOf } from '../http.js';
 import type { Translate } from '../i18n/index.js';
@@ -40,4 +41,31 @@ export function requireFields(t: Translate, values: Record<string, string>): voi
   if (missing.length > 0) throw new AppError('validation', {}, missing);
 }
 
-export const MOBILE_PATTERN = /^[0-9]{5,15}$/;
+/**
+ * The rule an entity schema gives one field, as a check of a single value (a new password, an
+ * address, a mobile number outside an entity form): empty is "required", anything else must pass
+ * the schema's own rule. Failures come back as field errors at `pointer`.
+ */
+export function fieldRule(
+  ctx: AppContext,
+  entityName: string,
+  fieldName: string,
+): (value: string, pointer: string, t: Translate) => FieldError[] {
+  const schema = ctx.registry.require(entityName).fieldsByName.get(fieldName)?.schema;
+  if (!schema) throw new Error(`${entityName} has no field ${fieldName}`);
+  const validate = ctx.registry.ajv.compile({
+    type: 'object',
+    properties: { value: schema },
+    required: ['value'],
+  });
+  return (value, pointer, t) => {
+    if (value === '') return [{ field: pointer, message: t('validation.required') }];
+    if (validate({ value })) return [];
+    return toFieldErrors(validate.errors ?? [], t).map((error) => ({ ...error, field: pointer }));
+  };
+}
+
+/** fieldRule's check, throwing the 400. */
+export function assertField(errors: FieldError[]): void {
+  if (errors.length > 0) throw new AppError('validation', {}, errors);
+}

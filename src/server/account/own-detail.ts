@@ -4,7 +4,7 @@ import type { Row } from '../db/database.js';
 import { column, selectList, table } from '../crud/sql.js';
 import { AppError } from '../errors.js';
 import { ok, requireAuth } from '../http.js';
-import { OWN_PROFILE_FIELDS } from './profile.js';
+import { OWN_PROFILE_FIELDS } from '../../engine/index.js';
 
 /**
  * querySysUserDetail: the caller's own record as the profile form edits it (the fields

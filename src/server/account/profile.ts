@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { EntityInputError, prepareInput, type FieldError } from '../../engine/index.js';
+import { EntityInputError, OWN_PROFILE_FIELDS, prepareInput, type FieldError } from '../../engine/index.js';
 import { writeAudit } from '../audit.js';
 import { checkUnique } from '../crud/checks.js';
 import { column, selectList, table, toDbValue } from '../crud/sql.js';
@@ -11,18 +11,6 @@ import { localizerFor } from '../i18n/index.js';
 import { checkSmsCode, smsCodeError } from './captcha.js';
 import { consumeCode, type LiveCode } from './codes.js';
 import { inTransaction } from './register.js';
-
-/** What a user may change about themselves; never the password, roles, status, type or organisation. */
-export const OWN_PROFILE_FIELDS = [
-  'nickname',
-  'email',
-  'mobile',
-  'phone',
-  'geographic',
-  'address',
-  'profile',
-  'avatar',
-] as const;
 
 /**
  * Fields that identify the record rather than change it (sent back by forms, they are checked, not

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { toFieldErrors, type FieldError } from '../../engine/index.js';
 import { writeAudit } from '../audit.js';
 import { signInKey } from '../auth/guard.js';
 import { hashSecret } from '../auth/passwords.js';
@@ -12,7 +11,7 @@ import { localizerFor, type Translate } from '../i18n/index.js';
 import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError } from './captcha.js';
 import { checkCode, consumeCode, issueCode, randomToken } from './codes.js';
 import type { Mailer } from './mail.js';
-import { inputOf, requireFields, secretOf, textOf } from './input.js';
+import { assertField, fieldRule, inputOf, requireFields, secretOf, textOf } from './input.js';
 import { inTransaction } from './register.js';
 
 interface UserRow {
@@ -20,27 +19,6 @@ interface UserRow {
   username: string;
   email: string | null;
   status: string | null;
-}
-
-/** Checks a new password against the user schema's password rule; 400 naming `field`. */
-function passwordValidator(ctx: AppContext): (password: string, field: string, t: Translate) => void {
-  const schema = ctx.registry.require('sysuser').fieldsByName.get('password')?.schema ?? {
-    type: 'string',
-    minLength: 6,
-  };
-  const validate = ctx.registry.ajv.compile({
-    type: 'object',
-    properties: { value: schema },
-    required: ['value'],
-  });
-  return (password, field, t) => {
-    if (password !== '' && validate({ value: password })) return;
-    const errors: FieldError[] =
-      password === ''
-        ? [{ field: `/${field}`, message: t('validation.required') }]
-        : toFieldErrors(validate.errors ?? [], t).map((error) => ({ ...error, field: `/${field}` }));
-    throw new AppError('validation', {}, errors);
-  };
 }
 
 /**
@@ -83,7 +61,10 @@ export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRout
   const ctx = app.ctx;
   const userTable = sql.table(ctx.registry.require('sysuser').table);
   const publicLimited = { config: { isPublic: true, rateLimit: options.rateLimit } };
-  const checkPassword = passwordValidator(ctx);
+  const passwordRule = fieldRule(ctx, 'sysuser', 'password');
+  const checkPassword = (password: string, field: string, t: Translate): void =>
+    assertField(passwordRule(password, `/${field}`, t));
+  const emailRule = fieldRule(ctx, 'sysuser', 'email');
   const tenantOf = (input: Record<string, unknown>): string =>
     textOf(input, 'tenantCode') || ctx.config.defaultTenant;
 
@@ -95,12 +76,7 @@ export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRout
     const l10n = localizerFor(request);
     const input = inputOf(request);
     const email = textOf(input, 'email');
-    requireFields(l10n.t, { email });
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-      throw new AppError('validation', {}, [
-        { field: '/email', message: l10n.t('validation.format', { format: 'email' }) },
-      ]);
-    }
+    assertField(emailRule(email, '/email', l10n.t));
     const tenantCode = tenantOf(input);
     const minutes = ctx.config.abuse.resetCodeMinutes;
     // Checked outside the transaction: the embedded database has one connection, and a wrong guess must stick.

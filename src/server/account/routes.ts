@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { EntityInputError, toFieldErrors, type FieldError } from '../../engine/index.js';
+import { EntityInputError, type FieldError } from '../../engine/index.js';
 import { writeAudit } from '../audit.js';
 import { hashSecret, verifySecret } from '../auth/passwords.js';
 import { AppError } from '../errors.js';
@@ -9,6 +9,7 @@ import { localizerFor } from '../i18n/index.js';
 import { currentAuthority } from './authority.js';
 import { identityRoutes } from './identity.js';
 import { notificationRoutes } from './notifications.js';
+import { fieldRule } from './input.js';
 
 const SELF = { config: { isSelfService: true } };
 
@@ -60,21 +61,13 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return ok({ roles: auth.heldRoles, currentRoles: auth.roles, currentRole: auth.roles[0] ?? null });
   });
 
+  const user = app.ctx.registry.require('sysuser');
+  const newPasswordRule = fieldRule(app.ctx, 'sysuser', 'password');
+
   /**
    * Changes the caller's own password (query: password = the current one, newPassword, id).
    * The new password obeys the user schema's rules; every other session of the user ends.
    */
-  // The new password obeys the user schema's own rules for the password field.
-  const user = app.ctx.registry.require('sysuser');
-  const validateNewPassword = app.ctx.registry.ajv.compile({
-    type: 'object',
-    properties: {
-      newPassword: user.fieldsByName.get('password')?.schema ?? { type: 'string', minLength: 6 },
-    },
-    required: ['newPassword'],
-  });
-
-  /** Changes the caller's own password (query: password = the current one, newPassword, id); every other session ends. */
   app.put('/api/account/sysuserdetail/updatePassword', SELF, async (request) => {
     const auth = requireAuth(request);
     const l10n = localizerFor(request);
@@ -87,8 +80,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const errors: FieldError[] = current
       ? []
       : [{ field: '/password', message: l10n.t('validation.required') }];
-    if (!validateNewPassword({ newPassword }))
-      errors.push(...toFieldErrors(validateNewPassword.errors ?? [], l10n.t));
+    errors.push(...newPasswordRule(newPassword ?? '', '/newPassword', l10n.t));
     if (errors.length > 0 || newPassword === undefined) throw new EntityInputError(errors);
     await app.ctx.db.transaction().execute(async (trx) => {
       const found = await sql<{ password: string | null }>`select password from ${sql.table(user.table)}

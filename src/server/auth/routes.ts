@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { ok, queryOf, requireAuth } from '../http.js';
 import { checkCode, consumeCode } from '../account/codes.js';
+import { requireFields } from '../account/input.js';
 import { SIGN_IN_ACTION } from '../account/sign-ins.js';
 import { writeAudit } from '../audit.js';
 import type { Db } from '../db/database.js';
-import { translatorFor, type Translate } from '../i18n/index.js';
+import { translatorFor } from '../i18n/index.js';
 import { ONE_MINUTE_MS, registerRateLimit, signInGuard } from './guard.js';
 import { verifySecret } from './passwords.js';
 import { createSession, hashToken, revokeSession } from './session.js';
@@ -137,13 +138,6 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     };
   };
 
-  const required = (t: Translate, values: Record<string, string>): void => {
-    const missing = Object.entries(values)
-      .filter(([, value]) => value === '')
-      .map(([name]) => ({ field: `/${name}`, message: t('validation.required') }));
-    if (missing.length > 0) throw new AppError('validation', {}, missing);
-  };
-
   /** grant_type=password: user name and password (SPEC §5: the password is not trimmed). */
   const passwordGrant = async (
     request: FastifyRequest,
@@ -154,7 +148,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const t = translatorFor(request);
     const username = (params.username ?? '').trim();
     const password = params.password ?? '';
-    required(t, { username, password });
+    requireFields(t, { username, password });
     await guard.assertNotLocked(tenantCode, username);
     const found = await sql<SignedInUser & { password: string | null }>`
       select id, username, password, status from sys_user where tenant_code = ${tenantCode} and username = ${username}`.execute(
@@ -182,7 +176,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const t = translatorFor(request);
     const mobile = (params.mobile ?? '').trim();
     const smsCaptcha = (params.smsCaptcha ?? '').trim();
-    required(t, { mobile, smsCaptcha });
+    requireFields(t, { mobile, smsCaptcha });
     const found = await sql<SignedInUser>`select id, username, status from sys_user
       where tenant_code = ${tenantCode} and mobile = ${mobile}`.execute(db);
     const user = found.rows[0];
@@ -223,7 +217,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   ): Promise<Record<string, unknown>> => {
     const t = translatorFor(request);
     const refreshToken = (params.refresh_token ?? '').trim();
-    required(t, { refresh_token: refreshToken });
+    requireFields(t, { refresh_token: refreshToken });
     const invalid = (): AppError =>
       new AppError('invalidGrant', {}, [{ field: '/refresh_token', message: t('errors.invalidGrant') }]);
     return db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { EntityInputError, type FieldError } from '../../engine/index.js';
+import { containsNul, EntityInputError, type FieldError } from '../../engine/index.js';
 import { writeAudit } from '../audit.js';
 import { hashSecret, verifySecret } from '../auth/passwords.js';
 import { AppError } from '../errors.js';
@@ -22,6 +22,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
    * userId, when sent, must be the caller's own: 403 otherwise). parentId narrows the tree to one
    * top-level menu, postCode to the roles of one of the caller's posts.
    */
+  const postCodeRule = fieldRule(app.ctx, 'syspost', 'postCode');
   app.post('/api/account/sysuserdetail/queryCurrentAuthority', SELF, async (request) => {
     const auth = requireAuth(request);
     const t = localizerFor(request).t;
@@ -40,8 +41,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         errors.push({ field: `/${name}`, message: t('validation.type', { type: 'integer' }) });
     }
     const postCode = text('postCode');
-    if (postCode.length > 64 || postCode.includes('\u0000'))
-      errors.push({ field: '/postCode', message: t('validation.maxLength', { limit: 64 }) });
+    // the post schema's own rule; PostgreSQL text cannot hold NUL, which no schema can say
+    if (containsNul(postCode)) errors.push({ field: '/postCode', message: t('validation.invalid') });
+    else if (postCode !== '') errors.push(...postCodeRule(postCode, '/postCode', t));
     if (errors.length > 0) throw new EntityInputError(errors);
     const username = text('username');
     const userId = text('userId');

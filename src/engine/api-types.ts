@@ -1,4 +1,144 @@
-/** Shapes of API answers that are not entity records, shared by the server and the front-ends. */
+/**
+ * Shapes of API answers that are not entity records, shared by the server and the front-ends
+ * (DESIGN.md, HTTP contract): the server builds them, the back-office and the portal read them.
+ */
+import type { FieldError } from './types.js';
+import type { TreeNode } from './tree.js';
+
+/** A successful answer: every JSON answer of the API is wrapped in it. */
+export interface Envelope<T = unknown> {
+  code: 200;
+  message: 'success';
+  data: T;
+}
+
+/**
+ * A failed answer: the HTTP status in code, a readable message, error:"invalid_token" on a 401,
+ * field errors (JSON pointers) on a 400 or 409.
+ */
+export interface ErrorEnvelope {
+  code: number;
+  message: string;
+  error?: string;
+  errors?: FieldError[];
+}
+
+/** One page of a paged query (the generated …/query and the paged extra endpoints). */
+export interface Page<T> {
+  records: T[];
+  total: number;
+  currentPage: number;
+  pageSize: number;
+  /** False when total is an estimate (the generated query above a size threshold). */
+  totalExact?: boolean;
+}
+
+/** POST …/delete. */
+export interface Deleted {
+  deleted: number;
+}
+
+/** POST /api/uaa/oauth/token (OAuth2-shaped, so not in the envelope's data). */
+export interface TokenAnswer {
+  code: 200;
+  message: 'success';
+  access_token: string;
+  token_type: 'bearer';
+  refresh_token: string;
+  expires_in: number;
+  scope: string;
+}
+
+/** Route metadata stored in sys_menu.menu_meta (SPEC §2.3). */
+export interface RouteMeta {
+  hidden?: boolean;
+  affix?: boolean;
+  noCache?: boolean;
+  keepAlive?: boolean;
+  alwaysShow?: boolean;
+  activeMenu?: string;
+  roles?: string[];
+  noRedirect?: boolean;
+  icon?: string;
+  title?: string;
+}
+
+/** A menu as the menu tree and queryCurrentAuthority answer it. */
+export type MenuNode = TreeNode<{
+  id: number;
+  menuCode: string;
+  menuName: string;
+  menuIcon?: string | null;
+  menuPath: string;
+  menuComponent?: string | null;
+  menuSequence?: number | null;
+  menuParent?: number | null;
+  menuStatus?: string | null;
+  menuButton?: string[] | null;
+  menuMeta?: RouteMeta | null;
+}>;
+
+/** POST /api/account/sysuserdetail/queryCurrentAuthority: what the caller's roles may see. */
+export interface CurrentAuthority {
+  /** The roles the answer is for: the roles acted in (RoleCode header), narrowed by the post. */
+  roles: string[];
+  /** The role acted in now (the first of roles), null when the post leaves none. */
+  currentRole: string | null;
+  /** The post the answer is for, or null. */
+  postCode: string | null;
+  /** The menu tree the roles allow (enabled menus only). */
+  menus: MenuNode[];
+  /** Every allowed menu path, nested routes included (SPEC §3 "menu-for-user response"). */
+  menu: string[];
+  /** Buttons the roles may use, by menu code. */
+  buttons: Record<string, string[]>;
+}
+
+/** An organisation with its sub-organisations and then its users (…/sysorg/queryOrgUserTree). */
+export interface OrgNode {
+  key: string;
+  type: 'org';
+  id: number;
+  title: string;
+  orgName: string;
+  orgType: string | null;
+  orgParent: number;
+  children: OrgUserNode[];
+}
+
+/** A user under their organisation. */
+export interface UserLeaf {
+  key: string;
+  type: 'user';
+  id: number;
+  title: string;
+  username: string;
+  nickname: string | null;
+  orgId: number | null;
+  status: string | null;
+  /** Assigned: holds the role (queryOrgUserTree), or is assigned to the model (queryModelOrgUserTree). */
+  checked: boolean;
+  /** The role is the user's main role (sysuser.roleId), which the role's user list cannot take away. */
+  isMainRole: boolean;
+  isLeaf: true;
+}
+
+export type OrgUserNode = OrgNode | UserLeaf;
+
+/** A live session as GET /api/admin/sysuser/queryOnlineSysUser answers it (dates as ISO text). */
+export interface OnlineSession {
+  id: number;
+  userId: number;
+  username: string;
+  nickname: string | null;
+  clientCode: string;
+  ip: string | null;
+  userAgent: string | null;
+  loginAt: string;
+  lastSeenAt: string | null;
+  expiresAt: string;
+  isCurrent: boolean;
+}
 
 /** The signed-in user (GET /api/uaa/users/getSysUser and getBidUser). */
 export interface CurrentUser {

@@ -11,3 +11,6 @@ export * from './columns.js';
 export * from './openapi.js';
 export * from './api-types.js';
 export * from './forms.js';
+export * from './language.js';
+export * from './tree.js';
+export * from './roles.js';

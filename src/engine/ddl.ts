@@ -1,5 +1,5 @@
 import { quoteIdentifier } from './naming.js';
-import type { EntityDef, SqlType } from './types.js';
+import type { EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 
 /** A table as the framework wants it: derived from an entity schema, or declared for a core table. */
 export interface ColumnSpec {
@@ -15,6 +15,12 @@ export interface IndexSpec {
   name: string;
   columns: string[];
   isUnique: boolean;
+  /**
+   * Serves list filters and sorts (absent: a unique or lookup index). `btree` columns listed in
+   * `nullsFirst` sort their empty values first, as the list's ascending order does; `trigram`
+   * serves "contains" (ILIKE '%x%') and needs pg_trgm; `jsonb` serves array "has item" (@>).
+   */
+  list?: { method: 'btree'; nullsFirst: string[]; descending?: string[] } | { method: 'trigram' | 'jsonb' };
 }
 
 export interface ForeignKeySpec {
@@ -52,7 +58,11 @@ const INFORMATION_SCHEMA_TYPE: Record<SqlType, string> = {
   date: 'date',
 };
 
-export function indexName(table: string, columns: string[], suffix: 'uq' | 'idx'): string {
+export function indexName(
+  table: string,
+  columns: string[],
+  suffix: 'uq' | 'idx' | 'lx' | 'trgm' | 'gin',
+): string {
   const name = `${table}_${columns.join('_')}_${suffix}`;
   return name.length <= 63 ? name : `${name.slice(0, 54)}_${suffix}${name.length % 97}`;
 }
@@ -94,7 +104,83 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
       });
     }
   }
+  indexes.push(...listIndexes(entity));
   return { name: entity.table, columns, primaryKey: [entity.key.column], indexes, foreignKeys: [] };
+}
+
+/** Fields the database never leaves empty: the key and the bookkeeping columns it fills itself. */
+export function isNeverNull(field: FieldDef): boolean {
+  return field.isKey || (field.isSystem && field.name !== 'createdBy' && field.name !== 'updatedBy');
+}
+
+/**
+ * One index per field the list filters or sorts on, so a page costs the same at a thousand rows
+ * and at ten million: led by tenant_code (every list is scoped by it), then the field sorted as
+ * the list sorts it (empty values first ascending, so a backward scan gives descending with empty
+ * values last), then the key, the tie-breaker of every order and of keyset pages. "contains"
+ * filters get a trigram index, arrays a jsonb one. A unique index already leads with the tenant
+ * and the field, so it serves that field's equality filters; its sorts still get a list index
+ * because the unique one has no key column to break ties.
+ */
+export function listIndexes(entity: EntityDef): IndexSpec[] {
+  const scope = entity.isTenantScoped ? ['tenant_code'] : [];
+  const key = entity.key.column;
+  const indexes: IndexSpec[] = [];
+  for (const field of entity.fields) {
+    if (field.name === 'tenantCode' && entity.isTenantScoped) continue;
+    const isOrdered = field.isSortable || (field.filter !== undefined && field.type !== 'array');
+    if (isOrdered) {
+      const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
+      if (columns.length > 1 || !field.isKey) {
+        indexes.push({
+          name: indexName(entity.table, columns, 'lx'),
+          columns,
+          isUnique: false,
+          list: { method: 'btree', nullsFirst: isNeverNull(field) ? [] : [field.column] },
+        });
+      }
+    }
+    if (field.filter === 'text' && field.type === 'string' && field.sqlType === 'text') {
+      indexes.push({
+        name: indexName(entity.table, [field.column], 'trgm'),
+        columns: [field.column],
+        isUnique: false,
+        list: { method: 'trigram' },
+      });
+    }
+    if (field.filter !== undefined && field.type === 'array') {
+      indexes.push({
+        name: indexName(entity.table, [field.column], 'gin'),
+        columns: [field.column],
+        isUnique: false,
+        list: { method: 'jsonb' },
+      });
+    }
+  }
+  const sorted = entity.defaultSort
+    .map((term) => ({ term, field: entity.fieldsByName.get(term.field) }))
+    .filter(
+      (item): item is { term: SortTerm; field: FieldDef } => item.field !== undefined && !item.field.isKey,
+    );
+  if (sorted.length > 1) {
+    // The default order of several fields (pinned first, then newest) is one index scan.
+    const last = entity.defaultSort.at(-1);
+    const columns = [...scope, ...sorted.map((item) => item.field.column), key];
+    indexes.push({
+      name: indexName(entity.table, ['default', ...sorted.map((item) => item.field.column)], 'lx'),
+      columns,
+      isUnique: false,
+      list: {
+        method: 'btree',
+        nullsFirst: sorted.filter((item) => !isNeverNull(item.field)).map((item) => item.field.column),
+        descending: [
+          ...sorted.filter((item) => item.term.isDescending).map((item) => item.field.column),
+          ...(last?.isDescending ? [key] : []),
+        ],
+      },
+    });
+  }
+  return indexes;
 }
 
 function columnSql(column: ColumnSpec): string {
@@ -105,8 +191,24 @@ function columnSql(column: ColumnSpec): string {
   return parts.join(' ');
 }
 
-function indexSql(table: string, index: IndexSpec): string {
-  return `create ${index.isUnique ? 'unique ' : ''}index if not exists ${quoteIdentifier(index.name)} on ${quoteIdentifier(table)} (${index.columns.map(quoteIdentifier).join(', ')})`;
+const GIN_OPERATOR_CLASS = { trigram: 'gin_trgm_ops', jsonb: 'jsonb_path_ops' } as const;
+
+function indexSql(table: string, index: IndexSpec, isConcurrent = false): string {
+  const head = `create ${index.isUnique ? 'unique ' : ''}index ${isConcurrent ? 'concurrently ' : ''}if not exists ${quoteIdentifier(index.name)} on ${quoteIdentifier(table)}`;
+  const list = index.list;
+  if (list && list.method !== 'btree') {
+    const [column = ''] = index.columns;
+    return `${head} using gin (${quoteIdentifier(column)} ${GIN_OPERATOR_CLASS[list.method]})`;
+  }
+  const nullsFirst = new Set(list?.method === 'btree' ? list.nullsFirst : []);
+  const descending = new Set(list?.method === 'btree' ? (list.descending ?? []) : []);
+  // A descending column sorts empty values last (the list's order), which is DESC's default.
+  const columns = index.columns.map((column) => {
+    if (descending.has(column))
+      return `${quoteIdentifier(column)} desc${nullsFirst.has(column) ? ' nulls last' : ''}`;
+    return `${quoteIdentifier(column)}${nullsFirst.has(column) ? ' nulls first' : ''}`;
+  });
+  return `${head} (${columns.join(', ')})`;
 }
 
 function foreignKeySql(table: string, fk: ForeignKeySpec): string {
@@ -115,6 +217,11 @@ function foreignKeySql(table: string, fk: ForeignKeySpec): string {
 
 export interface MigrationPlan {
   statements: string[];
+  /**
+   * List indexes of tables that already exist, with `isConcurrent`: built with CREATE INDEX
+   * CONCURRENTLY outside the transaction, so a table of millions of rows keeps taking writes.
+   */
+  concurrentStatements?: string[];
   /** Changes that cannot be applied safely; start-up stops and shows them. */
   problems: string[];
 }
@@ -123,8 +230,20 @@ export interface MigrationPlan {
  * Compares a wanted table with the existing one: creates what is missing (table, columns,
  * indexes, foreign keys) and reports what it will not touch (type changes, dropped columns).
  */
-export function planTableMigration(spec: TableSpec, existing: ExistingTable | undefined): MigrationPlan {
+export interface MigrationOptions {
+  /** pg_trgm is installed: "contains" filters get their trigram indexes (otherwise none). */
+  hasTrigram?: boolean;
+  /** PostgreSQL: list indexes of existing tables go to `concurrentStatements`. */
+  isConcurrent?: boolean;
+}
+
+export function planTableMigration(
+  spec: TableSpec,
+  existing: ExistingTable | undefined,
+  options: MigrationOptions = {},
+): MigrationPlan {
   const statements: string[] = [];
+  const concurrentStatements: string[] = [];
   const problems: string[] = [];
   const table = quoteIdentifier(spec.name);
   if (!existing) {
@@ -155,10 +274,16 @@ export function planTableMigration(spec: TableSpec, existing: ExistingTable | un
     }
   }
   for (const index of spec.indexes) {
-    if (!existing?.indexes.has(index.name)) statements.push(indexSql(spec.name, index));
+    if (existing?.indexes.has(index.name)) continue;
+    if (index.list?.method === 'trigram' && options.hasTrigram !== true) continue;
+    if (existing && index.list && options.isConcurrent === true)
+      concurrentStatements.push(indexSql(spec.name, index, true));
+    else statements.push(indexSql(spec.name, index));
   }
   for (const fk of spec.foreignKeys) {
     if (!existing?.constraints.has(fk.name)) statements.push(foreignKeySql(spec.name, fk));
   }
-  return { statements, problems };
+  return options.isConcurrent === true
+    ? { statements, concurrentStatements, problems }
+    : { statements, problems };
 }

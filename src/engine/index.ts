@@ -6,6 +6,7 @@ export * from './entity.js';
 export * from './messages.js';
 export * from './validators.js';
 export * from './list-query.js';
+export * from './list-page.js';
 export * from './ddl.js';
 export * from './columns.js';
 export * from './openapi.js';

@@ -1,4 +1,5 @@
 import { parseSortExpression } from './entity.js';
+import { decodeCursor, listFingerprint, orderTerms, type Cursor } from './list-page.js';
 import { englishTranslate, type Translate } from './messages.js';
 import { EntityInputError, type EntityDef, type FieldDef, type FieldError, type SortTerm } from './types.js';
 
@@ -16,12 +17,18 @@ export interface ListQuery {
   pageSize: number;
   sort: SortTerm[];
   filters: Filter[];
+  /** The position after a row of an earlier page of the same list (`after`), if given. */
+  cursor?: Cursor;
+  /** Identifies the list's filters and order, which a cursor must match to be used. */
+  fingerprint: string;
+  /** `totalExact=true`: count every row, under a time limit, even above the estimate threshold. */
+  wantsExactTotal: boolean;
 }
 
 /** Query parameters as a query string parser gives them: a repeated name becomes an array. */
 export type RawParams = Record<string, unknown>;
 
-const PAGING = new Set(['currentPage', 'pageSize', 'sort']);
+const PAGING = new Set(['currentPage', 'pageSize', 'sort', 'after', 'totalExact']);
 
 function asStrings(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
@@ -147,7 +154,14 @@ export function parseListQuery(
     }
   }
 
+  const flag = asStrings(params.totalExact);
+  const wantsExactTotal = flag.length === 1 && (flag[0] === 'true' || flag[0] === '1');
+  if (flag.length > 1 || (flag.length === 1 && !['true', 'false', '1', '0'].includes(flag[0] ?? ''))) {
+    errors.push({ field: '/totalExact', message: translate('validation.type', { type: 'boolean' }) });
+  }
+
   const filters: Filter[] = [];
+  const filterParams: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(params)) {
     if (PAGING.has(name)) continue;
     const field = entity.fieldsByName.get(name);
@@ -157,6 +171,7 @@ export function parseListQuery(
     }
     const texts = asStrings(raw);
     if (texts.length === 0) continue;
+    filterParams[name] = texts;
     if (texts.some((text) => text.includes('\u0000'))) {
       errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
       continue;
@@ -165,6 +180,23 @@ export function parseListQuery(
     if ('op' in parsed) filters.push(parsed);
     else errors.push(parsed);
   }
+  let cursor: Cursor | undefined;
+  const afterTexts = asStrings(params.after);
+  if (afterTexts.length > 0 && errors.length === 0) {
+    cursor =
+      afterTexts.length === 1
+        ? decodeCursor(afterTexts[0] ?? '', orderTerms(entity, sort).length)
+        : undefined;
+    if (!cursor) errors.push({ field: '/after', message: translate('validation.invalid', {}) });
+  }
   if (errors.length > 0) throw new EntityInputError(errors);
-  return { currentPage, pageSize, sort, filters };
+  return {
+    currentPage,
+    pageSize,
+    sort,
+    filters,
+    ...(cursor ? { cursor } : {}),
+    fingerprint: listFingerprint(entity, sort, filterParams),
+    wantsExactTotal,
+  };
 }

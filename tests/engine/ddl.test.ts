@@ -3,6 +3,7 @@ import {
   compileEntities,
   entityTableSpec,
   indexName,
+  listIndexes,
   planTableMigration,
   quoteIdentifier,
   type ExistingTable,
@@ -106,7 +107,7 @@ describe('entityTableSpec', () => {
   });
 
   it('scopes unique indexes by tenant and indexes tenant and references', () => {
-    expect(spec.indexes).toEqual([
+    expect(spec.indexes.filter((index) => !index.list)).toEqual([
       { name: 'widget_tenant_code_idx', columns: ['tenant_code'], isUnique: false },
       { name: 'widget_code_uq', columns: ['tenant_code', 'code'], isUnique: true },
       { name: 'widget_owner_id_idx', columns: ['owner_id'], isUnique: false },
@@ -115,7 +116,7 @@ describe('entityTableSpec', () => {
   });
 
   it('does not scope the unique indexes of a platform entity', () => {
-    expect(entityTableSpec(platformWidget).indexes).toEqual([
+    expect(entityTableSpec(platformWidget).indexes.filter((index) => !index.list)).toEqual([
       { name: 'widget_code_uq', columns: ['code'], isUnique: true },
       { name: 'widget_owner_id_idx', columns: ['owner_id'], isUnique: false },
     ]);
@@ -151,7 +152,7 @@ describe('entityTableSpec', () => {
     expect(tenant.columns.filter((c) => c.name === 'tenant_code')).toEqual([
       { name: 'tenant_code', type: 'text', isNullable: true },
     ]);
-    expect(tenant.indexes).toEqual([
+    expect(tenant.indexes.filter((index) => !index.list)).toEqual([
       { name: 'sys_tenant_tenant_code_uq', columns: ['tenant_code'], isUnique: true },
     ]);
     const region = table('sysregion');
@@ -162,6 +163,85 @@ describe('entityTableSpec', () => {
       columns: ['menu_parent'],
       isUnique: false,
     });
+  });
+});
+
+describe('listIndexes', () => {
+  const lists = (entity: Parameters<typeof listIndexes>[0]) =>
+    listIndexes(entity).map((index) => [index.name, index.columns.join(','), index.list?.method]);
+
+  it('gives every filtered or sorted field a tenant-led index ending with the key', () => {
+    expect(lists(tenantWidget)).toEqual([
+      ['widget_tenant_code_id_lx', 'tenant_code,id', 'btree'],
+      ['widget_tenant_code_name_id_lx', 'tenant_code,name,id', 'btree'],
+      ['widget_name_trgm', 'name', 'trigram'],
+      ['widget_tenant_code_code_id_lx', 'tenant_code,code,id', 'btree'],
+      ['widget_code_trgm', 'code', 'trigram'],
+      ['widget_tenant_code_owner_id_id_lx', 'tenant_code,owner_id,id', 'btree'],
+      ['widget_tenant_code_price_id_lx', 'tenant_code,price,id', 'btree'],
+      ['widget_tenant_code_is_on_id_lx', 'tenant_code,is_on,id', 'btree'],
+      ['widget_tenant_code_made_on_id_lx', 'tenant_code,made_on,id', 'btree'],
+      ['widget_tenant_code_seen_at_id_lx', 'tenant_code,seen_at,id', 'btree'],
+      ['widget_tenant_code_created_at_id_lx', 'tenant_code,created_at,id', 'btree'],
+      ['widget_tenant_code_created_by_id_lx', 'tenant_code,created_by,id', 'btree'],
+      ['widget_created_by_trgm', 'created_by', 'trigram'],
+      ['widget_tenant_code_updated_at_id_lx', 'tenant_code,updated_at,id', 'btree'],
+      ['widget_tenant_code_updated_by_id_lx', 'tenant_code,updated_by,id', 'btree'],
+      ['widget_updated_by_trgm', 'updated_by', 'trigram'],
+      ['widget_tenant_code_version_id_lx', 'tenant_code,version,id', 'btree'],
+    ]);
+  });
+
+  it('indexes a platform entity without the tenant, and the key not twice', () => {
+    expect(lists(platformWidget).map(([name]) => name)).not.toContain('widget_id_lx');
+    expect(lists(platformWidget)[0]).toEqual(['widget_name_id_lx', 'name,id', 'btree']);
+  });
+
+  it('builds a default order of several fields as one index, in its directions', () => {
+    const sorted = entityOf(
+      'widget',
+      widgetJson({ entity: { defaultSort: '-price,name' }, properties: PROPERTIES }),
+    );
+    const plan = planTableMigration(entityTableSpec(sorted), undefined);
+    expect(plan.statements).toContain(
+      'create index if not exists "widget_default_price_name_lx" on "widget" ("tenant_code", "price" desc nulls last, "name" nulls first, "id")',
+    );
+  });
+
+  it('creates trigram indexes with pg_trgm, and list indexes of existing tables concurrently', () => {
+    const spec = entityTableSpec(tenantWidget);
+    const existing = existingFor({ ...spec, indexes: spec.indexes.filter((index) => !index.list) });
+    const plan = planTableMigration(spec, existing, { hasTrigram: true, isConcurrent: true });
+    expect(plan.statements).toEqual([]);
+    expect(plan.concurrentStatements).toContain(
+      'create index concurrently if not exists "widget_name_trgm" on "widget" using gin ("name" gin_trgm_ops)',
+    );
+    const tagged = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({ properties: { tags: { type: 'array', items: { enum: ['a', 'b'] } } } }),
+      ),
+    );
+    expect(planTableMigration(tagged, undefined).statements).toContain(
+      'create index if not exists "widget_tags_gin" on "widget" using gin ("tags" jsonb_path_ops)',
+    );
+    expect(plan.concurrentStatements).toHaveLength(spec.indexes.filter((index) => index.list).length);
+  });
+
+  it('indexes every filterable and sortable field of every real entity', () => {
+    for (const entity of compileEntities(realSources())) {
+      const names = new Set(listIndexes(entity).map((index) => index.columns.join(',')));
+      const scope = entity.isTenantScoped ? 'tenant_code,' : '';
+      for (const field of entity.fields) {
+        if (field.isKey || (field.name === 'tenantCode' && entity.isTenantScoped)) continue;
+        if (field.type === 'array' && field.filter) expect(names).toContain(field.column);
+        else if (field.isSortable || field.filter)
+          expect(names, `${entity.name}.${field.name}`).toContain(
+            `${scope}${field.column},${entity.key.column}`,
+          );
+        if (field.filter === 'text') expect(names, `${entity.name}.${field.name}`).toContain(field.column);
+      }
+    }
   });
 });
 
@@ -207,11 +287,16 @@ describe('planTableMigration', () => {
         ')',
       ].join('\n'),
     );
-    expect(plan.statements.slice(1)).toEqual([
+    expect(plan.statements.slice(1, 4)).toEqual([
       'create index if not exists "widget_tenant_code_idx" on "widget" ("tenant_code")',
       'create unique index if not exists "widget_code_uq" on "widget" ("tenant_code", "code")',
       'create index if not exists "widget_owner_id_idx" on "widget" ("owner_id")',
     ]);
+    // Without pg_trgm no trigram index is asked for; the list indexes follow.
+    expect(plan.statements.some((statement) => statement.includes('gin_trgm_ops'))).toBe(false);
+    expect(plan.statements).toContain(
+      'create index if not exists "widget_tenant_code_price_id_lx" on "widget" ("tenant_code", "price" nulls first, "id")',
+    );
   });
 
   it('does nothing when the table matches', () => {

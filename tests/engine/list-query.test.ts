@@ -72,6 +72,8 @@ describe('parseListQuery: paging', () => {
         { field: 'id', isDescending: true },
       ],
       filters: [],
+      fingerprint: expect.any(String) as string,
+      wantsExactTotal: false,
     });
   });
 

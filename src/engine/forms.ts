@@ -262,3 +262,20 @@ export function listFilters(entity: EntityDef): ListFilter[] {
   }
   return filters;
 }
+
+/** How a person gives a field its value: typed in, or chosen (selects, dates, switches, trees). */
+export type FieldEntry = 'input' | 'choice';
+
+const CHOSEN_WIDGETS: ReadonlySet<FormWidget> = new Set([
+  'switch',
+  'date',
+  'datetime',
+  'dictSelect',
+  'refSelect',
+  'refTreeSelect',
+  'select',
+]);
+
+export function entryOf(widget: FormWidget): FieldEntry {
+  return CHOSEN_WIDGETS.has(widget) ? 'choice' : 'input';
+}

@@ -46,3 +46,60 @@ export function toFieldErrors(
   }
   return [...byField].map(([field, message]) => ({ field, message }));
 }
+
+/** Formats with wording of their own (请输入正确的邮箱地址); the others read 请输入正确的 + title. */
+const WORDED_FORMATS: Readonly<Record<string, string>> = {
+  email: 'email',
+  'idn-email': 'email',
+  uri: 'url',
+  url: 'url',
+  'uri-reference': 'url',
+  ipv4: 'ip',
+  ipv6: 'ip',
+};
+
+/** What a message says about the field it stands under. */
+export interface MessageField {
+  /** The field's title in the reader's language. */
+  title: string;
+  /** Typed in (请输入…) or chosen (请选择…). */
+  entry: 'input' | 'choice';
+}
+
+/**
+ * The message of one ajv problem as a person filling the form reads it, in the words Chinese
+ * admin users know (请输入用户名, 请选择角色, 请输入正确的邮箱地址): the key under
+ * validation.field and its parameters, the field's title among them.
+ */
+export function fieldMessage(
+  keyword: string,
+  params: Readonly<Record<string, unknown>>,
+  field: MessageField,
+): { key: string; params: Record<string, unknown> } {
+  const withTitle = { ...params, title: field.title };
+  const choose = field.entry === 'choice';
+  switch (keyword) {
+    case 'required':
+      return { key: choose ? 'validation.field.choose' : 'validation.field.enter', params: withTitle };
+    case 'format': {
+      const worded = WORDED_FORMATS[String(params.format)];
+      if (worded) return { key: `validation.field.format.${worded}`, params: withTitle };
+      return { key: choose ? 'validation.field.choose' : 'validation.field.correct', params: withTitle };
+    }
+    case 'pattern':
+      return { key: 'validation.field.correct', params: withTitle };
+    case 'type':
+    case 'enum':
+      return { key: choose ? 'validation.field.choose' : 'validation.field.correct', params: withTitle };
+    case 'minLength':
+    case 'maxLength':
+    case 'minimum':
+    case 'maximum':
+    case 'minItems':
+    case 'maxItems':
+    case 'uniqueItems':
+      return { key: `validation.field.${keyword}`, params: withTitle };
+    default:
+      return { key: 'validation.field.invalid', params: withTitle };
+  }
+}

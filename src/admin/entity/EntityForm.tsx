@@ -13,6 +13,8 @@ import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/valid
 import { App, Col, Modal, Row, Spin } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
+  entryOf,
+  fieldMessage,
   formFields,
   formSchemaId,
   formSchemaOf,
@@ -21,6 +23,7 @@ import {
   withoutConfirmations,
   type EntityDef,
   type FormMode,
+  type MessageField,
 } from '../../engine/index.js';
 import { useT, type Translate } from '../i18n.js';
 import { entityTitle, titleOf } from './labels.js';
@@ -79,16 +82,19 @@ function GridObjectTemplate(props: ObjectFieldTemplateProps) {
 
 const TEMPLATES = { ObjectFieldTemplate: GridObjectTemplate };
 
-/** ajv's errors in the user's language, with the same message keys as the server's answers. */
-function translateErrors(t: Translate) {
+/**
+ * ajv's errors as a person filling the form reads them: 请输入用户名, 请选择角色, 请输入正确的邮箱地址
+ * (the field's title and how its value is given, engine fieldMessage), in the user's language.
+ */
+function translateErrors(t: Translate, fields: ReadonlyMap<string, MessageField>) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
-    errors.map((error) => ({
-      ...error,
-      message: t(`validation.${error.name ?? 'invalid'}`, {
-        ...((error.params as Record<string, unknown> | undefined) ?? {}),
-        defaultValue: t('validation.invalid'),
-      }),
-    }));
+    errors.map((error) => {
+      const name = (error.property ?? '').replace(/^\./, '').split('.')[0] ?? '';
+      const field = fields.get(name) ?? { title: name, entry: 'input' as const };
+      const params = (error.params as Record<string, unknown> | undefined) ?? {};
+      const message = fieldMessage(error.name ?? 'invalid', params, field);
+      return { ...error, message: t(message.key, message.params) };
+    });
 }
 
 /** The form's schema with every label in the user's language. */
@@ -122,6 +128,12 @@ function formDataOf(entity: EntityDef, mode: FormMode, record: BaseRecord | unde
   );
 }
 
+/** Brings the first field that needs attention into view (a long form hides it below the fold). */
+function focusFirstError(errors: RJSFValidationError[]): void {
+  const name = (errors[0]?.property ?? '').replace(/^\./, '');
+  if (name) document.getElementById(`root_${name}`)?.scrollIntoView({ block: 'center' });
+}
+
 /** Server field errors ({field: [messages]}, dotted names) as RJSF's error schema. */
 function extraErrorsOf(errors: HttpError['errors']): ErrorSchema<Values> | undefined {
   if (!errors) return undefined;
@@ -150,6 +162,15 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
   const { message } = App.useApp();
   const formRef = useRef<CoreForm<Values>>(null);
   const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
+  const messageFields = useMemo(() => {
+    const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+    return new Map(
+      formFields(entity, mode).map((field): [string, MessageField] => [
+        field.name,
+        { title: String(properties[field.name]?.title ?? field.name), entry: entryOf(field.widget) },
+      ]),
+    );
+  }, [entity, mode, schema]);
   const [functions, setFunctions] = useState<ValidatorFunctions | undefined>(undefined);
   useEffect(() => {
     let isCurrent = true;
@@ -175,7 +196,7 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
   const initial = useMemo(() => formDataOf(entity, mode, record), [entity, mode, record]);
   // Controlled: RJSF hands the values over when a field commits (not per keystroke, see widgets.tsx).
   const [formData, setFormData] = useState<Values>(initial);
-  const transformErrors = useMemo(() => translateErrors(t), [t]);
+  const transformErrors = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema<Values> | undefined>(undefined);
   const { mutateAsync: create, mutation: creating } = useCreate();
   const { mutateAsync: update, mutation: updating } = useUpdate();
@@ -257,6 +278,8 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
           noHtml5Validate
           liveValidate="onBlur"
           onSubmit={(event) => void submit(event.formData ?? {})}
+          // The errors stand under their fields; without this RJSF also logs them as console errors.
+          onError={focusFirstError}
           data-testid="entity-form"
         />
       ) : (

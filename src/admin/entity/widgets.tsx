@@ -160,7 +160,7 @@ function SwitchWidget(props: Props) {
       id={props.id}
       checked={props.value === true}
       disabled={props.disabled || props.readonly}
-      onChange={(checked) => props.onChange(checked)}
+      onChange={(checked) => choose(props, checked)}
     />
   );
 }
@@ -176,11 +176,20 @@ function DateWidget(props: Props) {
       disabled={props.disabled || props.readonly}
       value={value}
       onChange={(date) => {
-        if (!date) props.onChange(undefined);
-        else props.onChange(isDateTime ? date.toISOString() : date.format('YYYY-MM-DD'));
+        if (!date) choose(props, undefined);
+        else choose(props, isDateTime ? date.toISOString() : date.format('YYYY-MM-DD'));
       }}
     />
   );
+}
+
+/**
+ * A chosen value is committed at once and validated as a text field is on leaving it: an error
+ * under a select (请选择角色) goes the moment a value is picked, not at the next submit.
+ */
+function choose(props: Props, value: unknown): void {
+  props.onChange(value);
+  setTimeout(() => props.onBlur(props.id, value), 0);
 }
 
 /** Option values come as strings from dictionaries: give them the field's own type. */
@@ -218,7 +227,7 @@ function DictSelectWidget(props: Props) {
   const options = fieldOptions(props);
   const items = stringOptions(useDictOptions(options.dict));
   const disabled = props.disabled || props.readonly;
-  const change = (value: unknown): void => props.onChange(typedValue(props, value));
+  const change = (value: unknown): void => choose(props, typedValue(props, value));
   if (options.display === 'radio') {
     return (
       <Radio.Group
@@ -271,7 +280,7 @@ function RefSelectWidget(props: Props) {
       mode={fieldOptions(props).isMultiple ? 'multiple' : undefined}
       options={options}
       value={asStrings(props.value)}
-      onChange={(value) => props.onChange(typedValue(props, value))}
+      onChange={(value) => choose(props, typedValue(props, value))}
     />
   );
 }
@@ -303,7 +312,7 @@ function RefTreeSelectWidget(props: Props) {
       treeNodeFilterProp="title"
       treeData={treeData}
       value={asStrings(props.value) as string | undefined}
-      onChange={(value: unknown) => props.onChange(typedValue(props, value))}
+      onChange={(value: unknown) => choose(props, typedValue(props, value))}
     />
   );
 }

@@ -4,6 +4,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { routeTitle, useT } from '../i18n.js';
 import type { MenuSearch as Search, SearchItem } from '../lib/search.js';
+
+/** A result shows where it is: 「系统管理 > 用户管理」. */
+const TRAIL_SEPARATOR = ' > ';
 import { useApp } from '../store.js';
 import { useMenus } from './MenuProvider.js';
 
@@ -69,9 +72,22 @@ export function MenuSearch() {
           }}
           onBlur={() => setOpen(false)}
           notFoundContent={query ? t('admin.navbar.searchEmpty') : null}
-          options={results.map((item) => ({ value: item.path, label: item.title }))}
+          options={results.map((item) => ({
+            value: item.path,
+            label: (
+              <span className="admin-menu-search-result">
+                {item.trail.map((group) => (
+                  <span key={group} className="admin-menu-search-trail">
+                    {group}
+                    {TRAIL_SEPARATOR}
+                  </span>
+                ))}
+                {item.title}
+              </span>
+            ),
+          }))}
           className="admin-menu-search-select"
-          popupMatchSelectWidth={240}
+          popupMatchSelectWidth={300}
           defaultActiveFirstOption
           data-testid="menu-search"
         />

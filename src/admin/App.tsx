@@ -8,7 +8,7 @@ import zhTW from 'antd/es/locale/zh_TW';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { configureHttp, TOAST_MS } from '../web/http.js';
 import { hasToken, portalHome } from '../web/session.js';
@@ -124,6 +124,11 @@ function RefineApp() {
   const app = useApp();
   const location = useLocation();
   const notificationProvider = useNotifications();
+  const toasts = AntdApp.useApp().message;
+  const toastsRef = useRef(toasts);
+  useEffect(() => {
+    toastsRef.current = toasts;
+  }, [toasts]);
   const authProvider = useMemo(
     () =>
       createAuthProvider({
@@ -132,6 +137,11 @@ function RefineApp() {
         leave,
         currentPath: () => `${window.location.pathname.replace(/^\/admin/, '')}${window.location.search}`,
         onLogout: () => app.setTags(() => ({ visited: [], cached: [] })),
+        // A failed attempt's 用户名或密码错误 must not follow the user onto the workbench.
+        onSignedIn: () => {
+          message.destroy();
+          toastsRef.current.destroy();
+        },
       }),
     // The provider is created once; app.setTags is stable.
     [app.setTags],

@@ -78,6 +78,8 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     resource: entity.name,
     syncWithLocation: false,
     pagination: { pageSize: 20 },
+    // The filter bar holds every filter of the list: what it leaves out (重置) is no filter.
+    filters: { defaultBehavior: 'replace' },
     onSearch: (values) => filtersOf(filters, values),
   });
   // Tree entities show their whole tree until a filter narrows them to a flat, paged list.

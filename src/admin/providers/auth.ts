@@ -61,6 +61,8 @@ export interface AuthOptions {
   currentPath: () => string;
   /** Closes the tags and clears per-user state (SPEC §4 logout). */
   onLogout: () => void;
+  /** Closes what a failed attempt left on screen (its error toast) once a sign-in succeeds. */
+  onSignedIn?: () => void;
 }
 
 let identity: Promise<SysUser> | undefined;
@@ -112,6 +114,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         forgetUser();
         setToken(token);
         await loadUser(options);
+        options.onSignedIn?.();
         const redirect = form.redirect && form.redirect.startsWith('/') ? form.redirect : '/workbench';
         return { success: true, redirectTo: redirect };
       } catch (error) {

@@ -10,7 +10,7 @@
 import Fastify from 'fastify';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { buildApp } from '../src/server/app.js';
-import { readConfig } from '../src/server/config.js';
+import { readConfig } from '../src/server/lib/config.js';
 import { seedUsers } from './lib/seed.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from './lib/util.js';
 

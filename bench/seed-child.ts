@@ -5,7 +5,7 @@
  * runs and closes before the measured server starts.
  */
 import { buildApp } from '../src/server/app.js';
-import { readConfig } from '../src/server/config.js';
+import { readConfig } from '../src/server/lib/config.js';
 import { seedUsers } from './lib/seed.js';
 import { ADMIN_PASSWORD } from './lib/util.js';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { createSchemaOf, openApiDocument, recordSchemaOf, type EntityDef } from '../src/engine/index.js';
-import { loadRegistry } from '../src/server/entities/registry.js';
+import { loadRegistry } from '../src/server/lib/registry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BANNER = '// Generated from schemas/ by `npm run gen`. Do not edit: change the schema and regenerate.';

@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { readConfig } from './config.js';
+import { readConfig } from './lib/config.js';
 
 async function main(): Promise<void> {
   const config = readConfig();

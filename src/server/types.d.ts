@@ -1,7 +1,7 @@
-import type { AppContext } from './context.js';
-import type { I18n } from './i18n/index.js';
-import type { RequestAuth } from './auth/plugin.js';
-import type { RouteEntry } from './context.js';
+import type { AppContext } from './lib/context.js';
+import type { I18n } from './lib/i18n.js';
+import type { RequestAuth } from './plugins/auth.js';
+import type { RouteEntry } from './lib/context.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

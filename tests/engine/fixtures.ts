@@ -7,7 +7,7 @@ import {
   type EntitySchema,
   type EntityValidators,
 } from '../../src/engine/index.js';
-import { readSchemaSources } from '../../src/server/entities/registry.js';
+import { readSchemaSources } from '../../src/server/lib/registry.js';
 
 export type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityDef, FieldDef } from '../../src/engine/index.js';
-import { loadRegistry } from '../../src/server/entities/registry.js';
+import { loadRegistry } from '../../src/server/lib/registry.js';
 import { Api, data, errorFields, tableCounts, type ErrorBody, type Page, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { filterValue, Samples, sameValue, TAG, token } from '../support/samples.js';

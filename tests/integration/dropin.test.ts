@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaFileError, type EntityDef } from '../../src/engine/index.js';
 import { buildApp } from '../../src/server/app.js';
-import { readConfig } from '../../src/server/config.js';
+import { readConfig } from '../../src/server/lib/config.js';
 import { Api, data, errorFields, type Page, type Row } from '../support/api.js';
 import { ADMIN_PASSWORD, passwordGrant, startTestApp, type TestApp } from '../support/app.js';
 

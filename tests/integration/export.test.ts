@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityDef, FieldDef } from '../../src/engine/index.js';
-import { formatDateTime } from '../../src/server/crud/export.js';
+import { formatDateTime } from '../../src/server/services/export/records.js';
 import { Api, data, errorFields, type Page, type Row } from '../support/api.js';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
 import { Samples } from '../support/samples.js';

@@ -156,7 +156,7 @@ describe('refresh_token grant', () => {
   it('checks the client secret through the Basic header', async () => {
     await t.sql(`update sys_app_client set client_secret = $1 where client_code = 'password-only'`, [
       // scrypt hash of "s3cret", made with the app's own hasher
-      await (await import('../../src/server/auth/passwords.js')).hashSecret('s3cret'),
+      await (await import('../../src/server/lib/passwords.js')).hashSecret('s3cret'),
     ]);
     const params = {
       grant_type: 'password',

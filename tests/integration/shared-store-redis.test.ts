@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
-import { redisStore } from '../../src/server/store/redis.js';
+import { redisStore } from '../../src/server/lib/store/redis.js';
 import { storeContract } from '../support/store-contract.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

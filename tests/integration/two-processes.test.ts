@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashCode } from '../../src/server/account/codes.js';
+import { hashCode } from '../../src/server/services/accounts/codes.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from '../support/app.js';
 import { lastSmsCode } from '../support/identity.js';
 import { freePort } from '../support/net.js';

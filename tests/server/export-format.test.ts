@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { displayTimestamp, formatDateTime } from '../../src/server/crud/export.js';
-import { splitFramedRow } from '../../src/server/db/raw-rows.js';
+import { displayTimestamp, formatDateTime } from '../../src/server/services/export/records.js';
+import { splitFramedRow } from '../../src/server/lib/db/raw-rows.js';
 
 /**
  * The export reads timestamps as the ISO text PostgreSQL's to_json prints and writes them in the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../src/server/config.js';
+import { ConfigError, readConfig } from '../../src/server/lib/config.js';
 
 describe('abuse limits in the configuration', () => {
   it('has the documented defaults', () => {

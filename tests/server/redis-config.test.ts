@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { ConfigError, readConfig } from '../../src/server/config.js';
+import { ConfigError, readConfig } from '../../src/server/lib/config.js';
 
 describe('REDIS_URL and REDIS_PREFIX', () => {
   it('keeps shared state in the database unless REDIS_URL is set, under the prefix ecobid:', () => {

@@ -1,7 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { EntityDef } from '../../src/engine/index.js';
-import type { EntityRegistry } from '../../src/server/entities/registry.js';
+import type { EntityRegistry } from '../../src/server/lib/registry.js';
 import type { TestApp } from './app.js';
 
 /** What the generated API answers: the envelope of DESIGN.md's HTTP contract. */

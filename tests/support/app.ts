@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
-import { readConfig } from '../../src/server/config.js';
+import { readConfig } from '../../src/server/lib/config.js';
 
 export const ADMIN_PASSWORD = 'admin-pass-1';
 export const BROWSER_CLIENT = `Basic ${Buffer.from('browser:').toString('base64')}`;

@@ -1,10 +1,10 @@
 /**
- * The promises both shared stores (src/server/store) keep: counters and locks, one-time codes
+ * The promises both shared stores (src/server/lib/store) keep: counters and locks, one-time codes
  * (used once, worn out by wrong guesses, replaced by a newer one, expiring) and the SMS quota.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodeTarget, SharedStore } from '../../src/server/store/index.js';
+import type { CodeTarget, SharedStore } from '../../src/server/lib/store/index.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,0 +1,27 @@
+import { sql } from 'kysely';
+import type { Db } from './db/database.js';
+import type { Actor } from './sql/toolkit.js';
+
+/** Record changes, and signIn for a password or mobile sign-in (the workbench counts them per day). */
+export type AuditAction = 'add' | 'update' | 'delete' | 'signIn';
+
+export interface AuditEntry {
+  entity: string;
+  recordKey: unknown;
+  action: AuditAction;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** One audit row per changed record, written in the caller's transaction. */
+export async function writeAudit(trx: Db, actor: Actor, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map(
+    (entry) =>
+      sql`(${actor.tenantCode}, ${entry.entity}, ${String(entry.recordKey)}, ${entry.action}, ${actor.userId}, ${actor.username}, ${
+        entry.before ? JSON.stringify(entry.before) : null
+      }::jsonb, ${entry.after ? JSON.stringify(entry.after) : null}::jsonb)`,
+  );
+  await sql`insert into sys_audit_log (tenant_code, entity, record_key, action, user_id, username, before, after)
+    values ${sql.join(rows)}`.execute(trx);
+}

@@ -1,0 +1,24 @@
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { EntityRegistry } from './registry.js';
+import type { SessionCache } from '../services/sessions/session.js';
+import type { SharedStore } from './store/index.js';
+
+/** What every feature plugin needs, built once by buildApp. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  registry: EntityRegistry;
+  /** Checked sessions, kept exact across processes (see SessionCache and watchSessions). */
+  sessionCache: SessionCache;
+  /** Counters and one-time codes shared by every server process: the database, or Redis (REDIS_URL). */
+  store: SharedStore;
+}
+
+/** One registered route: method, URL pattern and its config (isPublic, isSelfService). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  config: { isPublic?: boolean; isSelfService?: boolean };
+}

@@ -1,0 +1,137 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { EntityInputError, type FieldError } from '../../engine/index.js';
+import { translatorFor } from './i18n.js';
+
+/**
+ * The one error catalogue of the API: a stable code, the HTTP status and the i18n key of the
+ * message (locales/<lang>.json, "errors.<key>").
+ */
+export const ERRORS = {
+  validation: { status: 400, key: 'validation' },
+  badJson: { status: 400, key: 'badJson' },
+  badCredentials: { status: 400, key: 'badCredentials' },
+  accountDisabled: { status: 400, key: 'accountDisabled' },
+  unsupportedGrant: { status: 400, key: 'unsupportedGrant' },
+  invalidGrant: { status: 400, key: 'invalidGrant' },
+  captchaInvalid: { status: 400, key: 'captchaInvalid' },
+  smsCodeInvalid: { status: 400, key: 'smsCodeInvalid' },
+  resetCodeInvalid: { status: 400, key: 'resetCodeInvalid' },
+  mobileNotRegistered: { status: 400, key: 'mobileNotRegistered' },
+  invalidClient: { status: 401, key: 'invalidClient' },
+  invalidToken: { status: 401, key: 'invalidToken' },
+  forbidden: { status: 403, key: 'forbidden' },
+  roleNotHeld: { status: 403, key: 'roleNotHeld' },
+  postNotHeld: { status: 403, key: 'postNotHeld' },
+  notFound: { status: 404, key: 'notFound' },
+  routeNotFound: { status: 404, key: 'routeNotFound' },
+  uniqueClash: { status: 409, key: 'uniqueClash' },
+  staleVersion: { status: 409, key: 'staleVersion' },
+  referenced: { status: 409, key: 'referenced' },
+  hasChildren: { status: 409, key: 'hasChildren' },
+  tooLarge: { status: 413, key: 'tooLarge' },
+  unsupportedMediaType: { status: 415, key: 'unsupportedMediaType' },
+  rateLimited: { status: 429, key: 'rateLimited' },
+  accountLocked: { status: 429, key: 'accountLocked' },
+  smsTooSoon: { status: 429, key: 'smsTooSoon' },
+  smsDailyLimit: { status: 429, key: 'smsDailyLimit' },
+  internal: { status: 500, key: 'internal' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly params: Record<string, unknown>;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, params: Record<string, unknown> = {}, errors?: FieldError[]) {
+    super(`${code}${Object.keys(params).length > 0 ? ` ${JSON.stringify(params)}` : ''}`);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.params = params;
+    this.errors = errors;
+  }
+}
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  error?: string;
+  errors?: FieldError[];
+}
+
+/** Fastify's own 4xx errors, mapped onto the catalogue. */
+function fromFastifyError(error: FastifyError): AppError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('tooLarge');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupportedMediaType');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('badJson');
+    default:
+      break;
+  }
+  if (error.validation) {
+    return new AppError(
+      'validation',
+      {},
+      error.validation.map((item) => ({
+        field:
+          item.instancePath ||
+          `/${String((item.params as { missingProperty?: unknown }).missingProperty ?? '')}`,
+        message: item.message ?? 'is invalid',
+      })),
+    );
+  }
+  if (error instanceof SyntaxError) return new AppError('badJson');
+  // PostgreSQL "data exception" (class 22): a value the checks let through but the database refuses.
+  const sqlState = (error as { code?: unknown }).code;
+  if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+    return new AppError('validation', {}, [{ field: '/', message: error.message }]);
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return new AppError('rateLimited');
+  if (status === 413) return new AppError('tooLarge');
+  if (status === 415) return new AppError('unsupportedMediaType');
+  if (status >= 400 && status < 500)
+    return new AppError('validation', {}, [{ field: '/', message: error.message }]);
+  return undefined;
+}
+
+export function errorBody(error: AppError, request: FastifyRequest): ErrorBody {
+  const t = translatorFor(request);
+  const body: ErrorBody = {
+    code: error.status,
+    message: t(`errors.${ERRORS[error.code].key}`, error.params),
+  };
+  if (error.code === 'invalidToken') body.error = 'invalid_token';
+  if (error.errors) body.errors = error.errors;
+  else if (error.status === 400 || error.status === 409) body.errors = [];
+  return body;
+}
+
+async function errorsPlugin(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    let error: AppError | undefined;
+    if (raw instanceof AppError) error = raw;
+    else if (raw instanceof EntityInputError) error = new AppError('validation', {}, raw.errors);
+    else error = fromFastifyError(raw as FastifyError);
+    if (!error) {
+      request.log.error({ err: raw }, 'unhandled error');
+      error = new AppError('internal');
+    }
+    void reply.status(error.status).send(errorBody(error, request));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
+    void reply.status(404).send(errorBody(error, request));
+  });
+}
+
+export const errorsHandler = fp(errorsPlugin, { name: 'errors' });

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+import type { Actor } from './sql/toolkit.js';
+import type { RequestAuth } from '../plugins/auth.js';
+
+export interface Envelope<T> {
+  code: 200;
+  message: 'success';
+  data: T;
+}
+
+export function ok<T>(data: T): Envelope<T> {
+  return { code: 200, message: 'success', data };
+}
+
+/** The signed-in caller of a protected route (the auth hook has already refused anonymous ones). */
+export function requireAuth(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw new AppError('invalidToken');
+  return request.auth;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = requireAuth(request);
+  return { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode };
+}
+
+/** Query strings arrive as an object of strings and string arrays. */
+export function queryOf(request: FastifyRequest): Record<string, unknown> {
+  const query = request.query;
+  return typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+}

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { toFieldErrors, type FieldError } from '../../engine/index.js';
+import type { AppContext } from './context.js';
+import { AppError } from './errors.js';
+import { queryOf } from './http.js';
+import type { Translate } from './i18n.js';
+
+/**
+ * The fields of a public account call: the query string and a JSON or form body together (the
+ * front-ends send either), the body winning. Repeated query parameters count once.
+ */
+export function inputOf(request: FastifyRequest): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(queryOf(request))) {
+    merged[name] = Array.isArray(value) ? value[0] : value;
+  }
+  const body = request.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) Object.assign(merged, body);
+  return merged;
+}
+
+/** A text field, trimmed (SPEC §5 trims everything a person types except passwords). */
+export function textOf(input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}
+
+/** A password as typed: never trimmed. */
+export function secretOf(input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** 400 naming every empty field. */
+export function requireFields(t: Translate, values: Record<string, string>): void {
+  const missing: FieldError[] = Object.entries(values)
+    .filter(([, value]) => value === '')
+    .map(([name]) => ({ field: `/${name}`, message: t('validation.required') }));
+  if (missing.length > 0) throw new AppError('validation', {}, missing);
+}
+
+/**
+ * The rule an entity schema gives one field, as a check of a single value (a new password, an
+ * address, a mobile number outside an entity form): empty is "required", anything else must pass
+ * the schema's own rule. Failures come back as field errors at `pointer`.
+ */
+export function fieldRule(
+  ctx: AppContext,
+  entityName: string,
+  fieldName: string,
+): (value: string, pointer: string, t: Translate) => FieldError[] {
+  const schema = ctx.registry.require(entityName).fieldsByName.get(fieldName)?.schema;
+  if (!schema) throw new Error(`${entityName} has no field ${fieldName}`);
+  const validate = ctx.registry.ajv.compile({
+    type: 'object',
+    properties: { value: schema },
+    required: ['value'],
+  });
+  return (value, pointer, t) => {
+    if (value === '') return [{ field: pointer, message: t('validation.required') }];
+    if (validate({ value })) return [];
+    return toFieldErrors(validate.errors ?? [], t).map((error) => ({ ...error, field: pointer }));
+  };
+}
+
+/** fieldRule's check, throwing the 400. */
+export function assertField(errors: FieldError[]): void {
+  if (errors.length > 0) throw new AppError('validation', {}, errors);
+}

@@ -1,0 +1,112 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { EntityDef, FieldDef, Filter, SortTerm } from '../../../engine/index.js';
+import { readableFields } from '../../../engine/index.js';
+
+/**
+ * SQL fragments of the generated CRUD. Identifiers come only from entity definitions (checked
+ * against SQL_IDENTIFIER when the schema was loaded) and are quoted by Kysely; every value is a
+ * bound parameter.
+ */
+export type Condition = RawBuilder<unknown>;
+
+export interface Actor {
+  userId: number | null;
+  username: string;
+  tenantCode: string;
+}
+
+export const column = (field: FieldDef): RawBuilder<unknown> => sql.ref(field.column);
+export const table = (entity: EntityDef): RawBuilder<unknown> => sql.table(entity.table);
+
+/** The select list of every read: readable fields under their API names. */
+export function selectList(entity: EntityDef): RawBuilder<unknown> {
+  return sql.join(readableFields(entity).map((field) => sql`${column(field)} as ${sql.id(field.name)}`));
+}
+
+export function scopeCondition(entity: EntityDef, actor: Actor): Condition[] {
+  return entity.isTenantScoped ? [sql`tenant_code = ${actor.tenantCode}`] : [];
+}
+
+export function whereClause(conditions: Condition[]): RawBuilder<unknown> {
+  return conditions.length === 0 ? sql`` : sql`where ${sql.join(conditions, sql` and `)}`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function filterCondition(filter: Filter): Condition {
+  const ref = column(filter.field);
+  switch (filter.op) {
+    case 'contains':
+      return sql`${ref} ilike ${`%${escapeLike(filter.value)}%`}`;
+    case 'in':
+      return filter.values.length === 1
+        ? sql`${ref} = ${filter.values[0]}`
+        : sql`${ref} in (${sql.join(filter.values)})`;
+    case 'hasItem':
+      return sql`${ref} @> ${JSON.stringify([filter.value])}::jsonb`;
+    case 'range': {
+      const parts: Condition[] = [];
+      const isDateColumn = filter.field.sqlType === 'date';
+      const cast = isDateColumn ? sql`date` : sql`timestamptz`;
+      if (filter.from) parts.push(sql`${ref} >= cast(${filter.from} as ${cast})`);
+      if (filter.to) {
+        // A day as the upper bound includes the whole day.
+        parts.push(
+          DATE_ONLY.test(filter.to) && !isDateColumn
+            ? sql`${ref} < cast(${filter.to} as date) + 1`
+            : sql`${ref} <= cast(${filter.to} as ${cast})`,
+        );
+      }
+      return sql.join(parts, sql` and `);
+    }
+  }
+}
+
+/** Columns that are never NULL: their order needs no NULLS clause, which lets an index serve it. */
+const NOT_NULL_SYSTEM_FIELDS = new Set(['tenantCode', 'createdAt', 'updatedAt', 'version']);
+
+/** The order of a list; `alias` qualifies the columns (a table of that alias in a join). */
+export function orderByClause(entity: EntityDef, sort: SortTerm[], alias?: string): RawBuilder<unknown> {
+  const ref = (field: FieldDef): RawBuilder<unknown> =>
+    alias === undefined ? column(field) : sql.ref(`${alias}.${field.column}`);
+  const terms = sort.map((term) => {
+    const field = entity.fieldsByName.get(term.field);
+    if (!field) throw new Error(`sort field ${term.field} was not checked`);
+    const isNeverNull = field.isKey || (field.isSystem && NOT_NULL_SYSTEM_FIELDS.has(field.name));
+    // Empty values sort as the smallest: first ascending, last descending.
+    if (isNeverNull) return sql`${ref(field)} ${term.isDescending ? sql`desc` : sql`asc`}`;
+    return sql`${ref(field)} ${term.isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;
+  });
+  if (!sort.some((term) => term.field === entity.key.name)) terms.push(sql`${ref(entity.key)} asc`);
+  return sql`order by ${sql.join(terms)}`;
+}
+
+/** A JavaScript value as the column takes it: JSON columns get JSON text. */
+export function toDbValue(field: FieldDef, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.sqlType === 'jsonb') return sql`${JSON.stringify(value)}::jsonb`;
+  return value;
+}
+
+/** Columns and values of an insert: the given fields plus the bookkeeping columns. */
+export function insertRow(
+  entity: EntityDef,
+  values: Record<string, unknown>,
+  fields: FieldDef[],
+  actor: Actor,
+): { columns: RawBuilder<unknown>[]; params: unknown[] } {
+  const columns = fields.map(column);
+  const params = fields.map((field) => toDbValue(field, values[field.name]));
+  // The tenant entity owns tenant_code as its own field; every other row gets the caller's tenant.
+  if (entity.fieldsByName.get('tenantCode')?.isSystem !== false) {
+    columns.push(sql.ref('tenant_code'));
+    params.push(actor.tenantCode);
+  }
+  columns.push(sql.ref('created_by'), sql.ref('updated_by'));
+  params.push(actor.username, actor.username);
+  return { columns, params };
+}

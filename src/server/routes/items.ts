@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db, Row } from '../lib/db/database.js';
+import { treeEndpointName, type EntityDef } from '../../engine/index.js';
+import { actorOf, ok, queryOf, requireAuth } from '../lib/http.js';
+import { hiddenFieldsFor } from '../services/permissions/data-fields.js';
+import { ADMIN_ROLE } from '../services/permissions/authority.js';
+import { AppError } from '../lib/errors.js';
+import { localizerFor } from '../lib/i18n.js';
+import { exportRecords } from '../services/export/records.js';
+import {
+  addRecord,
+  deleteRecords,
+  parseDeleteKeys,
+  queryRecords,
+  updateRecord,
+  type CrudRequest,
+} from '../services/items/crud.js';
+import { queryTree } from '../services/items/tree.js';
+
+export interface CrudRoutesOptions {
+  /** Per entity name: work done in the transaction of an add, whose answer becomes the add's answer. */
+  afterAdd?: Record<string, (trx: Db, row: Row, request: FastifyRequest) => Promise<Row>>;
+}
+
+/**
+ * The generated API of every entity, under /api/<x-entity.api>: query, add, update, delete,
+ * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
+ */
+export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
+  // Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
+  // platform administrator only: ROLE_ADMIN of the default tenant.
+  const assertTenantRules = (request: FastifyRequest, entity: EntityDef, mode: 'read' | 'write'): void => {
+    const auth = requireAuth(request);
+    const isPlatformAdmin =
+      auth.roles.includes(ADMIN_ROLE) && auth.tenantCode === app.ctx.config.defaultTenant;
+    const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
+    if (isRestricted && !isPlatformAdmin) throw new AppError('forbidden');
+  };
+
+  const crudRequest = async (
+    request: FastifyRequest,
+    entity: EntityDef,
+    mode: 'read' | 'write' = 'read',
+  ): Promise<CrudRequest> => {
+    assertTenantRules(request, entity, mode);
+    return {
+      db: app.ctx.db,
+      registry: app.ctx.registry,
+      entity,
+      actor: actorOf(request),
+      l10n: localizerFor(request),
+      hiddenFields: await hiddenFieldsFor(app.ctx.db, requireAuth(request), entity),
+    };
+  };
+
+  // The generated API takes JSON bodies only: text or form bodies would reach the services as
+  // strings and come back as confusing field errors instead of a 415 (parsers stay for sign-in).
+  app.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
+
+  for (const entity of app.ctx.registry.all) {
+    const base = `/api/${entity.api}`;
+    app.get(`${base}/query`, async (request) =>
+      ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
+    );
+    const afterAdd = options.afterAdd?.[entity.name];
+    app.post(`${base}/add`, async (request) => {
+      const crud = await crudRequest(request, entity, 'write');
+      if (afterAdd) crud.afterAdd = (trx, row) => afterAdd(trx, row, request);
+      return ok(await addRecord(crud, request.body));
+    });
+    app.put(`${base}/update`, async (request) =>
+      ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body)),
+    );
+    app.post(`${base}/delete`, async (request) => {
+      const keys = parseDeleteKeys(entity, queryOf(request), localizerFor(request));
+      return ok(await deleteRecords(await crudRequest(request, entity, 'write'), keys));
+    });
+    app.post(`${base}/export`, async (request, reply) => {
+      const file = await exportRecords(await crudRequest(request, entity), request.body);
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header(
+          'content-disposition',
+          `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .send(file.stream);
+    });
+    if (entity.tree) {
+      app.get(`${base}/${treeEndpointName(entity.name)}`, async (request) =>
+        ok(await queryTree(await crudRequest(request, entity), queryOf(request))),
+      );
+    }
+  }
+}

@@ -1,0 +1,248 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EntityInputError, type EntityDef, type FieldError } from '../../../engine/index.js';
+import type { Row } from '../../lib/db/database.js';
+import { queryRecords, type CrudRequest, type Page } from '../../services/items/crud.js';
+import type { Actor } from '../../lib/sql/toolkit.js';
+import { entityTitle } from '../../lib/titles.js';
+import { AppError } from '../../lib/errors.js';
+import { ok, queryOf } from '../../lib/http.js';
+import { localizerFor } from '../../lib/i18n.js';
+import { publicParams } from '../../services/portal/params.js';
+import { qrCodeRoutes } from './qrcode.js';
+
+export { PUBLIC_PARAM_KEYS } from '../../services/portal/params.js';
+
+/** Bookkeeping columns a visitor has no business seeing. */
+const HIDDEN_FIELDS = ['tenantCode', 'createdBy', 'updatedBy', 'version'];
+const MAX_PUBLIC_PAGE_SIZE = 50;
+const DEFAULT_PUBLIC_PAGE_SIZE = 10;
+const PUBLIC = { config: { isPublic: true } } as const;
+
+type Params = Record<string, unknown>;
+
+function project(row: Row, omit: readonly string[] = []): Row {
+  const out: Row = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (!HIDDEN_FIELDS.includes(name) && !omit.includes(name)) out[name] = value;
+  }
+  return out;
+}
+
+function first(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A JSON body or nothing: POST endpoints accept both, the portal sends {} or no body. */
+function bodyOf(request: FastifyRequest): Params {
+  const body = request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Params) : {};
+}
+
+function readInt(
+  params: Params,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  errors: FieldError[],
+): number {
+  const raw = first(params[name]);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const text = String(raw).trim();
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (Number.isNaN(value) || value < min || value > max) {
+    errors.push({ field: `/${name}`, message: `must be an integer from ${min} to ${max}` });
+    return fallback;
+  }
+  return value;
+}
+
+function readText(params: Params, name: string, maxLength = 100): string | undefined {
+  const raw = first(params[name]);
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const text = String(raw).split(String.fromCharCode(0)).join('').trim();
+  return text === '' ? undefined : text.slice(0, maxLength);
+}
+
+interface Paging {
+  currentPage: number;
+  pageSize: number;
+}
+
+function readPaging(params: Params, defaultSize = DEFAULT_PUBLIC_PAGE_SIZE): Paging {
+  const errors: FieldError[] = [];
+  const currentPage = readInt(params, 'currentPage', 1, 1, 100_000, errors);
+  const pageSize = readInt(params, 'pageSize', defaultSize, 1, MAX_PUBLIC_PAGE_SIZE, errors);
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return { currentPage, pageSize };
+}
+
+function readLimit(params: Params, fallback: number, max: number): number {
+  const errors: FieldError[] = [];
+  const limit = readInt(params, 'limit', fallback, 1, max, errors);
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return limit;
+}
+
+function readId(params: Params): number {
+  const errors: FieldError[] = [];
+  const id = readInt(params, 'id', 0, 1, 2_000_000_000, errors);
+  if (errors.length > 0 || id === 0)
+    throw new EntityInputError(errors.length > 0 ? errors : [{ field: '/id', message: 'is required' }]);
+  return id;
+}
+
+/**
+ * The public, read-only side of the portal's content (SPEC §7 "Notification and home"): notices,
+ * home pictures, purchase announcements and idle equipment, published records only, no sign-in.
+ * Reads go through the generated CRUD service with the published filter forced, so the same
+ * tenant scoping, sorting and paging rules apply as in the back-office.
+ */
+export async function portalRoutes(app: FastifyInstance): Promise<void> {
+  const { registry, config, db } = app.ctx;
+  // Visitors read the default tenant's portal.
+  const visitor: Actor = { userId: null, username: 'anonymous', tenantCode: config.defaultTenant };
+
+  const crud = (request: FastifyRequest, entity: EntityDef): CrudRequest => ({
+    db,
+    registry,
+    entity,
+    actor: visitor,
+    l10n: localizerFor(request),
+  });
+
+  /** One page of published records; filters are only the ones each endpoint names. */
+  const publishedPage = async (
+    request: FastifyRequest,
+    entity: EntityDef,
+    paging: Paging,
+    filters: Record<string, string | undefined> = {},
+    sort?: string,
+  ): Promise<Page> => {
+    const params: Record<string, string> = {
+      published: 'true',
+      currentPage: String(paging.currentPage),
+      pageSize: String(paging.pageSize),
+    };
+    for (const [name, value] of Object.entries(filters)) if (value !== undefined) params[name] = value;
+    if (sort) params.sort = sort;
+    return queryRecords(crud(request, entity), params);
+  };
+
+  const listOf = (page: Page, omit: readonly string[]): Page => ({
+    ...page,
+    records: page.records.map((row) => project(row, omit)),
+  });
+
+  const publishedOne = async (request: FastifyRequest, entity: EntityDef, id: number): Promise<Row> => {
+    const page = await publishedPage(
+      request,
+      entity,
+      { currentPage: 1, pageSize: 1 },
+      { [entity.key.name]: String(id) },
+    );
+    const row = page.records[0];
+    if (!row)
+      throw new AppError('notFound', { entity: entityTitle(localizerFor(request), entity), key: String(id) });
+    return project(row);
+  };
+
+  /** The whitelisted portal params (hotline, mailbox, program addresses, …) and the product slug. */
+  app.get('/api/notification/home/params', PUBLIC, async () => ok(await publicParams(app.ctx)));
+  await app.register(qrCodeRoutes);
+
+  const notice = registry.get('notice');
+  const picture = registry.get('homepicture');
+  const purchase = registry.get('purchase');
+  const idle = registry.get('idleequipment');
+  // A SCHEMAS_DIR without the portal's content schemas serves the params only.
+  if (!notice || !picture || !purchase || !idle) return;
+
+  // Notices -------------------------------------------------------------------------------------
+  const noticeBase = `/api/${notice.api}`;
+  const NOTICE_LIST_OMIT = ['content'];
+
+  app.get(`${noticeBase}/queryFirst4`, PUBLIC, async (request) => {
+    const page = await publishedPage(request, notice, { currentPage: 1, pageSize: 4 });
+    return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
+  });
+
+  app.get(`${noticeBase}/queryNotices`, PUBLIC, async (request) => {
+    const query = queryOf(request);
+    const page = await publishedPage(request, notice, readPaging(query), { title: readText(query, 'title') });
+    return ok(listOf(page, NOTICE_LIST_OMIT));
+  });
+
+  app.get(`${noticeBase}/queryNotice`, PUBLIC, async (request) =>
+    ok(await publishedOne(request, notice, readId(queryOf(request)))),
+  );
+
+  /** A notice with the latest other notices, for the detail page's side list. */
+  app.post(`${noticeBase}/queryNoticeDetail`, PUBLIC, async (request) => {
+    const id = readId({ ...queryOf(request), ...bodyOf(request) });
+    const [record, latest] = await Promise.all([
+      publishedOne(request, notice, id),
+      publishedPage(request, notice, { currentPage: 1, pageSize: 7 }),
+    ]);
+    const others = latest.records.filter((row) => row.id !== id).slice(0, 6);
+    return ok({ notice: record, latest: others.map((row) => project(row, NOTICE_LIST_OMIT)) });
+  });
+
+  /** The purchase announcements scrolling on the home page. */
+  app.post(`${noticeBase}/queryOrderRotation`, PUBLIC, async (request) => {
+    const limit = readLimit({ ...queryOf(request), ...bodyOf(request) }, 10, 30);
+    const page = await publishedPage(request, purchase, { currentPage: 1, pageSize: limit });
+    return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
+  });
+
+  // Home ----------------------------------------------------------------------------------------
+  const home = '/api/notification/home';
+
+  app.post(`${home}/pictures`, PUBLIC, async (request) => {
+    const limit = readLimit({ ...queryOf(request), ...bodyOf(request) }, 8, 20);
+    const page = await publishedPage(request, picture, { currentPage: 1, pageSize: limit });
+    return ok(page.records.map((row) => project(row)));
+  });
+
+  /** Purchase announcements, paged, with a title, category and region filter. */
+  app.post(`${home}/order/notices`, PUBLIC, async (request) => {
+    const query = { ...bodyOf(request), ...queryOf(request) };
+    const page = await publishedPage(request, purchase, readPaging(query), {
+      title: readText(query, 'title'),
+      category: readText(query, 'category'),
+      region: readText(query, 'region'),
+    });
+    return ok(listOf(page, NOTICE_LIST_OMIT));
+  });
+
+  app.post(`${home}/order/detail`, PUBLIC, async (request) =>
+    ok(await publishedOne(request, purchase, readId({ ...queryOf(request), ...bodyOf(request) }))),
+  );
+
+  /** Idle equipment, paged, with a name and category filter. */
+  app.post(`${home}/show/attr`, PUBLIC, async (request) => {
+    const params = { ...queryOf(request), ...bodyOf(request) };
+    const page = await publishedPage(request, idle, readPaging(params, 12), {
+      name: readText(params, 'name'),
+      category: readText(params, 'category'),
+    });
+    return ok(listOf(page, ['description']));
+  });
+
+  /** The recommended idle equipment of the home marketing tab: highest rank first, then newest. */
+  app.post(`${home}/show/attr/rank`, PUBLIC, async (request) => {
+    const limit = readLimit({ ...bodyOf(request), ...queryOf(request) }, 8, 20);
+    const page = await publishedPage(
+      request,
+      idle,
+      { currentPage: 1, pageSize: limit },
+      {},
+      '-rank,-publishTime,-id',
+    );
+    return ok(page.records.map((row) => project(row, ['description'])));
+  });
+
+  app.post(`${home}/show/detail`, PUBLIC, async (request) =>
+    ok(await publishedOne(request, idle, readId({ ...queryOf(request), ...bodyOf(request) }))),
+  );
+}

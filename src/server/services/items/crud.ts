@@ -1,0 +1,298 @@
+import { sql } from 'kysely';
+import {
+  EntityInputError,
+  parseListQuery,
+  prepareInput,
+  type EntityDef,
+  type FieldError,
+  type RawParams,
+} from '../../../engine/index.js';
+import { writeAudit } from '../../lib/audit.js';
+import { hashSecret } from '../../lib/passwords.js';
+import type { Db, Row } from '../../lib/db/database.js';
+import type { EntityRegistry } from '../../lib/registry.js';
+import { AppError } from '../../lib/errors.js';
+import type { Localizer } from '../../lib/i18n.js';
+import {
+  checkDictionaries,
+  checkReferences,
+  checkTreeMove,
+  checkUnique,
+  type CheckContext,
+} from './checks.js';
+import {
+  column,
+  filterCondition,
+  insertRow,
+  orderByClause,
+  scopeCondition,
+  selectList,
+  table,
+  toDbValue,
+  whereClause,
+  type Actor,
+} from '../../lib/sql/toolkit.js';
+import { entityTitle } from '../../lib/titles.js';
+import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
+
+export interface CrudRequest {
+  db: Db;
+  registry: EntityRegistry;
+  entity: EntityDef;
+  actor: Actor;
+  l10n: Localizer;
+  /** Fields the caller may not see (data-field permissions); absent means none. */
+  hiddenFields?: ReadonlySet<string>;
+  /**
+   * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
+   * the add (tenant provisioning adds the new administrator's sign-in to the tenant record).
+   */
+  afterAdd?: (trx: Db, row: Row) => Promise<Row>;
+}
+
+export interface Page {
+  records: Row[];
+  total: number;
+  currentPage: number;
+  pageSize: number;
+}
+
+const PG_UNIQUE_VIOLATION = '23505';
+const PG_FOREIGN_KEY_VIOLATION = '23503';
+
+function pgCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Runs a mutation in one transaction; constraint errors that slipped past the checks become 409s. */
+async function inTransaction<T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await request.db.transaction().execute(work);
+  } catch (error) {
+    if (pgCode(error) === PG_UNIQUE_VIOLATION)
+      throw new AppError('uniqueClash', { value: entityTitle(request.l10n, request.entity) });
+    if (pgCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new AppError('referenced', { by: '…' });
+    throw error;
+  }
+}
+
+export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
+  const { entity, actor } = request;
+  rejectHiddenParams(params, request.hiddenFields, request.l10n);
+  const query = parseListQuery(entity, params, request.l10n.t);
+  const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
+  const offset = (query.currentPage - 1) * query.pageSize;
+  const [count, page] = await Promise.all([
+    sql<{ total: number }>`select count(*)::int as total from ${table(entity)} ${where}`.execute(request.db),
+    sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${orderByClause(entity, query.sort)}
+      limit ${query.pageSize} offset ${offset}`.execute(request.db),
+  ]);
+  return {
+    records: request.hiddenFields?.size
+      ? page.rows.map((row) => withoutHidden(row, request.hiddenFields))
+      : page.rows,
+    total: count.rows[0]?.total ?? 0,
+    currentPage: query.currentPage,
+    pageSize: query.pageSize,
+  };
+}
+
+async function findOne(
+  trx: Db,
+  entity: EntityDef,
+  actor: Actor,
+  key: unknown,
+  isForUpdate = false,
+): Promise<Row | undefined> {
+  const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+  const lock = isForUpdate ? sql`for update` : sql``;
+  const result = await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${lock}`.execute(
+    trx,
+  );
+  return result.rows[0];
+}
+
+export async function getRecord(request: CrudRequest, key: unknown): Promise<Row> {
+  const row = await findOne(request.db, request.entity, request.actor, key);
+  if (!row)
+    throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
+  return withoutHidden(row, request.hiddenFields);
+}
+
+async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
+  for (const field of entity.fields) {
+    const value = values[field.name];
+    if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
+  }
+}
+
+async function runChecks(
+  ctx: CheckContext,
+  values: Record<string, unknown>,
+  ownKey?: unknown,
+): Promise<void> {
+  const errors: FieldError[] = [
+    ...(await checkReferences(ctx, values)),
+    ...(await checkDictionaries(ctx, values)),
+  ];
+  if (ownKey !== undefined && ctx.entity.tree) {
+    errors.push(...(await checkTreeMove(ctx, ownKey, values[ctx.entity.tree.parent])));
+  }
+  if (errors.length > 0) throw new EntityInputError(errors);
+  await checkUnique(ctx, values, ownKey);
+}
+
+export async function addRecord(request: CrudRequest, body: unknown): Promise<Row> {
+  const { entity, actor } = request;
+  const { values } = prepareInput(
+    entity,
+    request.registry.validators(entity),
+    body,
+    'create',
+    request.l10n.t,
+  );
+  return inTransaction(request, async (trx) => {
+    await runChecks({ ...request, trx }, values);
+    await hashSecrets(entity, values);
+    const fields = entity.fields.filter((field) => values[field.name] !== undefined);
+    const { columns, params } = insertRow(entity, values, fields, actor);
+    const inserted =
+      await sql<Row>`insert into ${table(entity)} (${sql.join(columns)}) values (${sql.join(params)})
+      returning ${selectList(entity)}`.execute(trx);
+    const row = inserted.rows[0];
+    if (!row) throw new Error(`insert into ${entity.table} returned nothing`);
+    await writeAudit(trx, actor, [
+      { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
+    ]);
+    const answer = withoutHidden(row, request.hiddenFields);
+    return request.afterAdd ? request.afterAdd(trx, answer) : answer;
+  });
+}
+
+export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
+  const { entity, actor } = request;
+  const { values, cleared } = prepareInput(
+    entity,
+    request.registry.validators(entity),
+    body,
+    'update',
+    request.l10n.t,
+  );
+  const key = values[entity.key.name];
+  const version = values.version;
+  delete values[entity.key.name];
+  delete values.version;
+  return inTransaction(request, async (trx) => {
+    const before = await findOne(trx, entity, actor, key, true);
+    if (!before)
+      throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
+    if (before.version !== version) {
+      throw new AppError('staleVersion', {}, [
+        { field: '/version', message: request.l10n.t('errors.staleVersion') },
+      ]);
+    }
+    await runChecks({ ...request, trx }, values, key);
+    await hashSecrets(entity, values);
+    const assignments = entity.fields
+      .filter(
+        (field) =>
+          !field.isReadOnly &&
+          !field.isKey &&
+          (values[field.name] !== undefined || cleared.includes(field.name)),
+      )
+      .map((field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`);
+    assignments.push(
+      sql`version = version + 1`,
+      sql`updated_at = now()`,
+      sql`updated_by = ${actor.username}`,
+    );
+    const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+    const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
+      returning ${selectList(entity)}`.execute(trx);
+    const row = updated.rows[0];
+    if (!row) throw new Error(`update of ${entity.table} returned nothing`);
+    await writeAudit(trx, actor, [
+      { entity: entity.name, recordKey: key, action: 'update', before, after: row },
+    ]);
+    return withoutHidden(row, request.hiddenFields);
+  });
+}
+
+/** Reads the keys of a delete request (?id=1&id=2, or the entity's key name) and checks their type. */
+export function parseDeleteKeys(entity: EntityDef, query: RawParams, l10n: Localizer): unknown[] {
+  const raw = query[entity.key.name];
+  const texts = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((item) =>
+    String(item).trim(),
+  );
+  const pointer = `/${entity.key.name}`;
+  const errors: FieldError[] = [];
+  if (texts.length === 0) errors.push({ field: pointer, message: l10n.t('validation.required') });
+  for (const name of Object.keys(query)) {
+    if (name !== entity.key.name)
+      errors.push({ field: `/${name}`, message: l10n.t('validation.additionalProperties') });
+  }
+  const keys = texts.map((text) =>
+    entity.key.type === 'integer' ? (/^\d{1,15}$/.test(text) ? Number(text) : NaN) : text,
+  );
+  if (
+    keys.some(
+      (key) =>
+        (typeof key === 'number' && Number.isNaN(key)) ||
+        key === '' ||
+        (typeof key === 'string' && key.includes('\u0000')),
+    )
+  ) {
+    errors.push({ field: pointer, message: l10n.t('validation.type', { type: entity.key.type }) });
+  }
+  if (keys.length > 1000)
+    errors.push({ field: pointer, message: l10n.t('validation.maxItems', { limit: 1000 }) });
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return [...new Set(keys)];
+}
+
+export async function deleteRecords(request: CrudRequest, keys: unknown[]): Promise<{ deleted: number }> {
+  const { entity, actor, registry, l10n } = request;
+  return inTransaction(request, async (trx) => {
+    const scope = scopeCondition(entity, actor);
+    const keyList = sql.join(keys);
+    const found = await sql<Row>`select ${selectList(entity)} from ${table(entity)}
+      ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])} for update`.execute(trx);
+    const foundKeys = new Set(found.rows.map((row) => row[entity.key.name]));
+    const missing = keys.find((key) => !foundKeys.has(key));
+    if (missing !== undefined)
+      throw new AppError('notFound', { entity: entityTitle(l10n, entity), key: String(missing) });
+    for (const reference of registry.referencesTo(entity)) {
+      const isOwnTree = reference.from === entity && entity.tree?.parent === reference.field.name;
+      const conditions = [sql`${column(reference.field)} in (${keyList})`];
+      // Children that are deleted in the same batch do not block their parent.
+      if (isOwnTree) conditions.push(sql`${column(entity.key)} not in (${keyList})`);
+      const used =
+        await sql`select 1 from ${table(reference.from)} ${whereClause(conditions)} limit 1`.execute(trx);
+      if (used.rows.length === 0) continue;
+      if (isOwnTree)
+        throw new AppError('hasChildren', {}, [
+          { field: `/${entity.key.name}`, message: l10n.t('errors.hasChildren') },
+        ]);
+      const by = `${entityTitle(l10n, reference.from)}`;
+      throw new AppError('referenced', { by }, [
+        { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by }) },
+      ]);
+    }
+    await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
+      trx,
+    );
+    await writeAudit(
+      trx,
+      actor,
+      found.rows.map((row) => ({
+        entity: entity.name,
+        recordKey: row[entity.key.name],
+        action: 'delete' as const,
+        before: row,
+        after: null,
+      })),
+    );
+    return { deleted: found.rows.length };
+  });
+}

@@ -1,0 +1,129 @@
+import { sql } from 'kysely';
+import type { Row } from '../../lib/db/database.js';
+import type { AppContext } from '../../lib/context.js';
+import { buildTree, type TreeNode } from '../items/tree.js';
+import { column, selectList, table } from '../../lib/sql/toolkit.js';
+import type { AuthContext } from '../sessions/session.js';
+import { AppError } from '../../lib/errors.js';
+
+export const ADMIN_ROLE = 'ROLE_ADMIN';
+
+export interface CurrentAuthority {
+  /** The roles the answer is for: the roles acted in (RoleCode header), narrowed by the post. */
+  roles: string[];
+  /** The role acted in now (the first of roles), null when the post leaves none. */
+  currentRole: string | null;
+  /** The post the answer is for, or null. */
+  postCode: string | null;
+  /** The menu tree the roles allow (enabled menus only). */
+  menus: TreeNode[];
+  /** Every allowed menu path, nested routes included (SPEC §3 "menu-for-user response"). */
+  menu: string[];
+  /** Buttons the roles may use, by menu code. */
+  buttons: Record<string, string[]>;
+}
+
+export interface AuthorityOptions {
+  /** Narrows the tree to one top-level menu (the menu-switch select). */
+  parentId?: number;
+  /** Narrows the roles to those the post works in (the post-switch select). */
+  postCode?: string;
+}
+
+/**
+ * The roles a caller acts in for one of their posts: of the roles they act in now, those attached
+ * to the post (sys_role_post). A post narrows and never grants: URL permissions are checked
+ * against the caller's own roles, so a menu a post granted would only lead to refused calls.
+ * A post the caller does not hold (no sysuserpost row of theirs) is refused with 403.
+ */
+export async function postRoles(ctx: AppContext, auth: AuthContext, postCode: string): Promise<string[]> {
+  const post = ctx.registry.require('syspost');
+  const userPost = ctx.registry.require('sysuserpost');
+  const role = ctx.registry.require('sysrole');
+  const held = await sql<{ id: number }>`select p.id from ${table(post)} p
+    join ${table(userPost)} up on up.post_id = p.id and up.tenant_code = p.tenant_code
+    where p.post_code = ${postCode} and p.tenant_code = ${auth.tenantCode} and up.user_id = ${auth.userId}
+    limit 1`.execute(ctx.db);
+  const postId = held.rows[0]?.id;
+  if (postId === undefined) throw new AppError('postNotHeld', { post: postCode.slice(0, 64) });
+  const attached = await sql<{ role_code: string }>`select r.role_code from sys_role_post rp
+    join ${table(role)} r on r.id = rp.role_id
+    where rp.post_id = ${postId} and rp.tenant_code = ${auth.tenantCode}`.execute(ctx.db);
+  const codes = new Set(attached.rows.map((row) => row.role_code));
+  return auth.roles.filter((code) => codes.has(code));
+}
+
+/**
+ * What the caller's roles may see: ROLE_ADMIN every enabled menu and button; other roles the
+ * menus and buttons granted to them (sys_role_menu, sys_role_button), with the ancestors of a
+ * granted menu so that the tree stays whole. parentId narrows the tree to one top-level menu;
+ * postCode narrows the roles to those of one of the caller's posts (postRoles).
+ */
+export async function currentAuthority(
+  ctx: AppContext,
+  auth: AuthContext,
+  options: AuthorityOptions = {},
+): Promise<CurrentAuthority> {
+  const { parentId, postCode } = options;
+  const menu = ctx.registry.require('sysmenu');
+  const role = ctx.registry.require('sysrole');
+  const roles = postCode === undefined ? auth.roles : await postRoles(ctx, auth, postCode);
+  const isAdmin = roles.includes(ADMIN_ROLE);
+  const all = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
+    order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
+  const byId = new Map(all.rows.map((row) => [row.id, row]));
+  let allowed = new Set<unknown>(all.rows.map((row) => row.id));
+  const buttons: Record<string, string[]> = {};
+  if (isAdmin) {
+    for (const row of all.rows)
+      buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? (row.menuButton as string[]) : [];
+  } else {
+    const granted = await sql<{ menu_id: number }>`select distinct rm.menu_id from sys_role_menu rm
+      join ${table(role)} r on r.id = rm.role_id
+      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(roles.length > 0 ? roles : [''])})`.execute(
+      ctx.db,
+    );
+    allowed = new Set();
+    for (const { menu_id: id } of granted.rows) {
+      // a granted menu brings its ancestors, so the tree has no holes
+      for (let current: unknown = id; current !== undefined && current !== 0 && !allowed.has(current);) {
+        if (!byId.has(current)) break;
+        allowed.add(current);
+        current = byId.get(current)?.menuParent;
+      }
+    }
+    const grantedButtons = await sql<{
+      menu_id: number;
+      button: string;
+    }>`select distinct rb.menu_id, rb.button from sys_role_button rb
+      join ${table(role)} r on r.id = rb.role_id
+      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(roles.length > 0 ? roles : [''])})`.execute(
+      ctx.db,
+    );
+    for (const { menu_id: id, button } of grantedButtons.rows) {
+      const code = String(byId.get(id)?.menuCode ?? '');
+      if (code) (buttons[code] ??= []).push(button);
+    }
+  }
+  let tree = buildTree(
+    menu,
+    all.rows.filter((row) => allowed.has(row.id)),
+  );
+  if (parentId !== undefined) tree = tree.filter((node) => node.id === parentId);
+  const paths: string[] = [];
+  const collect = (nodes: TreeNode[]): void => {
+    for (const node of nodes) {
+      if (typeof node.menuPath === 'string') paths.push(node.menuPath);
+      if (node.children) collect(node.children);
+    }
+  };
+  collect(tree);
+  return {
+    roles,
+    currentRole: roles[0] ?? null,
+    postCode: postCode ?? null,
+    menus: tree,
+    menu: paths,
+    buttons,
+  };
+}

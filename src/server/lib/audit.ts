@@ -5,6 +5,9 @@ import type { Actor } from './sql/toolkit.js';
 /** Record changes, and signIn for a password or mobile sign-in (the workbench counts them per day). */
 export type AuditAction = 'add' | 'update' | 'delete' | 'signIn';
 
+/** The audit action a successful password or mobile sign-in writes (a refresh is not a sign-in). */
+export const SIGN_IN_ACTION: AuditAction = 'signIn';
+
 export interface AuditEntry {
   entity: string;
   recordKey: unknown;

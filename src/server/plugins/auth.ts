@@ -40,11 +40,15 @@ export function currentRoles(held: string[], header: string | string[] | undefin
  */
 async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
+  const { db, registry } = app.ctx;
+  const userTable = registry.require('sysuser').table;
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     if (request.is404 || request.routeOptions.config.isPublic === true) return;
     const token = bearerToken(request);
-    const session = token ? await findSession(app.ctx.db, token, app.ctx.sessionCache) : undefined;
+    const session = token
+      ? await findSession({ db, userTable, accessToken: token, cache: app.ctx.sessionCache })
+      : undefined;
     if (!session) throw new AppError('invalidToken');
     request.auth = {
       ...session,

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { SIGN_IN_ACTION } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { ok, queryOf, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
-
-/** The audit action a successful password or mobile sign-in writes (a refresh is not a sign-in). */
-export const SIGN_IN_ACTION = 'signIn';
 
 const DEFAULT_DAYS = 14;
 const MAX_DAYS = 92;

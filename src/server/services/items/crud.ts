@@ -3,7 +3,9 @@ import {
   EntityInputError,
   parseListQuery,
   prepareInput,
+  type CountPolicy,
   type EntityDef,
+  type Page as ApiPage,
   type FieldError,
   type RawParams,
 } from '../../../engine/index.js';
@@ -12,6 +14,7 @@ import { hashSecret } from '../../lib/passwords.js';
 import type { Db, Row } from '../../lib/db/database.js';
 import type { EntityRegistry } from '../../lib/registry.js';
 import { AppError } from '../../lib/errors.js';
+import { inTransaction } from '../../lib/db/transaction.js';
 import type { Localizer } from '../../lib/i18n.js';
 import {
   checkDictionaries,
@@ -24,7 +27,6 @@ import {
   column,
   filterCondition,
   insertRow,
-  orderByClause,
   scopeCondition,
   selectList,
   table,
@@ -33,6 +35,7 @@ import {
   type Actor,
 } from '../../lib/sql/toolkit.js';
 import { entityTitle } from '../../lib/titles.js';
+import { readListPage } from './list-page.js';
 import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
 
 export interface CrudRequest {
@@ -43,6 +46,8 @@ export interface CrudRequest {
   l10n: Localizer;
   /** Fields the caller may not see (data-field permissions); absent means none. */
   hiddenFields?: ReadonlySet<string>;
+  /** When a list's count is exact (the server's LIST_* settings); the engine's defaults otherwise. */
+  countPolicy?: CountPolicy;
   /**
    * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
    * the add (tenant provisioning adds the new administrator's sign-in to the tenant record).
@@ -50,49 +55,25 @@ export interface CrudRequest {
   afterAdd?: (trx: Db, row: Row) => Promise<Row>;
 }
 
-export interface Page {
-  records: Row[];
-  total: number;
-  currentPage: number;
-  pageSize: number;
-}
+/**
+ * A page of records as the query endpoints answer it, with the position after its last row
+ * (`cursor`, sent back as `after` for the next page) and whether an exact count gave up.
+ */
+export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
 
-const PG_UNIQUE_VIOLATION = '23505';
-const PG_FOREIGN_KEY_VIOLATION = '23503';
-
-function pgCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** Runs a mutation in one transaction; constraint errors that slipped past the checks become 409s. */
-async function inTransaction<T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await request.db.transaction().execute(work);
-  } catch (error) {
-    if (pgCode(error) === PG_UNIQUE_VIOLATION)
-      throw new AppError('uniqueClash', { value: entityTitle(request.l10n, request.entity) });
-    if (pgCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new AppError('referenced', { by: '…' });
-    throw error;
-  }
-}
+/** Constraint errors that slipped past the checks name the entity. */
+const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
+  inTransaction(request.db, work, { clashSubject: entityTitle(request.l10n, request.entity) });
 
 export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
   const { entity, actor } = request;
   rejectHiddenParams(params, request.hiddenFields, request.l10n);
   const query = parseListQuery(entity, params, request.l10n.t);
-  const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
-  const offset = (query.currentPage - 1) * query.pageSize;
-  const [count, page] = await Promise.all([
-    sql<{ total: number }>`select count(*)::int as total from ${table(entity)} ${where}`.execute(request.db),
-    sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${orderByClause(entity, query.sort)}
-      limit ${query.pageSize} offset ${offset}`.execute(request.db),
-  ]);
+  const conditions = [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)];
+  const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
   return {
-    records: request.hiddenFields?.size
-      ? page.rows.map((row) => withoutHidden(row, request.hiddenFields))
-      : page.rows,
-    total: count.rows[0]?.total ?? 0,
+    records: request.hiddenFields?.size ? rows.map((row) => withoutHidden(row, request.hiddenFields)) : rows,
+    ...page,
     currentPage: query.currentPage,
     pageSize: query.pageSize,
   };
@@ -152,7 +133,7 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     'create',
     request.l10n.t,
   );
-  return inTransaction(request, async (trx) => {
+  return transact(request, async (trx) => {
     await runChecks({ ...request, trx }, values);
     await hashSecrets(entity, values);
     const fields = entity.fields.filter((field) => values[field.name] !== undefined);
@@ -183,7 +164,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
   const version = values.version;
   delete values[entity.key.name];
   delete values.version;
-  return inTransaction(request, async (trx) => {
+  return transact(request, async (trx) => {
     const before = await findOne(trx, entity, actor, key, true);
     if (!before)
       throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
@@ -253,7 +234,7 @@ export function parseDeleteKeys(entity: EntityDef, query: RawParams, l10n: Local
 
 export async function deleteRecords(request: CrudRequest, keys: unknown[]): Promise<{ deleted: number }> {
   const { entity, actor, registry, l10n } = request;
-  return inTransaction(request, async (trx) => {
+  return transact(request, async (trx) => {
     const scope = scopeCondition(entity, actor);
     const keyList = sql.join(keys);
     const found = await sql<Row>`select ${selectList(entity)} from ${table(entity)}

@@ -125,11 +125,18 @@ export class SessionCache {
  * The live session of an access token, or undefined when the token is unknown, expired or
  * revoked, or its user is disabled or gone.
  */
-export async function findSession(
-  db: Db,
-  accessToken: string,
-  cache?: SessionCache,
-): Promise<AuthContext | undefined> {
+export async function findSession({
+  db,
+  userTable,
+  accessToken,
+  cache,
+}: {
+  db: Db;
+  /** The user entity's table: a disabled or deleted user's sessions are over. */
+  userTable: string;
+  accessToken: string;
+  cache?: SessionCache;
+}): Promise<AuthContext | undefined> {
   const tokenHash = hashToken(accessToken);
   const cached = cache?.get(tokenHash);
   if (cached) return cached;
@@ -137,7 +144,7 @@ export async function findSession(
   const result =
     await sql<SessionRow>`select s.id, s.user_id, s.username, s.tenant_code, s.roles, s.client_code, s.expires_at,
       s.last_seen_at < now() - interval '60 seconds' as is_stale
-    from sys_session s join sys_user u on u.id = s.user_id and u.status = '1'
+    from sys_session s join ${sql.table(userTable)} u on u.id = s.user_id and u.status = '1'
     where s.token_hash = ${tokenHash} and s.revoked_at is null and s.expires_at > now()`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;

@@ -1,29 +1,44 @@
 import { sql } from 'kysely';
+import { BUYER_SUB_ACCOUNT_ROLE, type CurrentUser } from '../../../engine/index.js';
+import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
-import type { CurrentUser } from '../../../engine/index.js';
+import type { EntityRegistry } from '../../lib/registry.js';
 import type { AuthContext } from './session.js';
 
+const tableOf = (registry: EntityRegistry, name: string): ReturnType<typeof sql.table> =>
+  sql.table(registry.require(name).table);
+
 /** Role codes of a user: the main role of the user record plus the roles assigned to it. */
-export async function loadUserRoles(db: Db, userId: number): Promise<string[]> {
+export async function loadUserRoles({
+  db,
+  registry,
+  userId,
+}: {
+  db: Db;
+  registry: EntityRegistry;
+  userId: number;
+}): Promise<string[]> {
   const result = await sql<{ role_code: string }>`
-    select distinct r.role_code from sys_role r
-    where r.id in (select role_id from sys_user where id = ${userId})
+    select distinct r.role_code from ${tableOf(registry, 'sysrole')} r
+    where r.id in (select role_id from ${tableOf(registry, 'sysuser')} where id = ${userId})
        or r.id in (select role_id from sys_role_user where user_id = ${userId})
     order by r.role_code`.execute(db);
   return result.rows.map((row) => row.role_code);
 }
-
-export const BUYER_SUB_ACCOUNT_ROLE = 'ROLE_SYS_BUYER_SUB';
 
 /**
  * The signed-in user. `roles` are the roles of the session (what the server trusts and what the
  * RoleCode header may choose from); `currentRole` is the role the caller acts in now: the first
  * role the RoleCode header chose, or the first role of the session without the header.
  */
-export async function currentUser(
-  db: Db,
-  auth: AuthContext & { heldRoles?: string[] },
-): Promise<CurrentUser> {
+export async function currentUser({
+  ctx,
+  auth,
+}: {
+  ctx: AppContext;
+  auth: AuthContext & { heldRoles?: string[] };
+}): Promise<CurrentUser> {
+  const { db, registry } = ctx;
   const result = await sql<{
     id: number;
     username: string;
@@ -34,11 +49,11 @@ export async function currentUser(
     user_type: number | null;
     org_name: string | null;
   }>`select u.id, u.username, u.nickname, u.avatar, u.mobile, u.email, u.user_type, o.org_name
-    from sys_user u left join sys_org o on o.id = u.org_id
+    from ${tableOf(registry, 'sysuser')} u left join ${tableOf(registry, 'sysorg')} o on o.id = u.org_id
     where u.id = ${auth.userId} and u.tenant_code = ${auth.tenantCode}`.execute(db);
   const user = result.rows[0];
   if (!user) throw new Error(`session ${auth.sessionId} names a missing user`);
-  const roles = auth.heldRoles ?? (await loadUserRoles(db, user.id));
+  const roles = auth.heldRoles ?? (await loadUserRoles({ db, registry, userId: user.id }));
   const orgName = user.org_name ?? '';
   return {
     id: user.id,

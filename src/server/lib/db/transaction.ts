@@ -1,0 +1,34 @@
+import { AppError } from '../errors.js';
+import type { Db } from './database.js';
+
+const PG_UNIQUE_VIOLATION = '23505';
+const PG_FOREIGN_KEY_VIOLATION = '23503';
+
+function pgCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export interface TransactionOptions {
+  /** What a unique clash names (the entity's title); the checks before the write name the field. */
+  clashSubject?: string;
+}
+
+/**
+ * Runs a change in one transaction, rolled back on a throw. A constraint that a parallel request
+ * won after the service's own checks passed is a 409 like the check would have given, not a 500.
+ */
+export async function inTransaction<T>(
+  db: Db,
+  work: (trx: Db) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (error) {
+    if (pgCode(error) === PG_UNIQUE_VIOLATION)
+      throw new AppError('uniqueClash', { value: options.clashSubject ?? '' });
+    if (pgCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new AppError('referenced', { by: '…' });
+    throw error;
+  }
+}

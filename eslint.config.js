@@ -61,6 +61,32 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [serverCode] }] },
   },
   {
+    // DESIGN.md: the back-office reaches the API only through its Refine providers (data, auth,
+    // access control), which turn every failure into HttpError; the rest calls them.
+    files: [
+      'src/admin/pages/**',
+      'src/admin/layout/**',
+      'src/admin/screens/**',
+      'src/admin/entity/**',
+      'src/admin/lib/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            serverCode,
+            {
+              group: ['**/web/http', '**/web/http.js'],
+              message:
+                'Call the API through the Refine providers (src/admin/providers), not the HTTP client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The portal never loads the back-office or its heavy libraries.
     files: ['src/portal/**'],
     rules: {

@@ -20,7 +20,8 @@ import { antdSize } from './lib/settings.js';
 import { AuthRedirect } from './pages/AuthRedirect.js';
 import { MenuPage } from './pages/MenuPage.js';
 import { RedirectPage } from './pages/Redirect.js';
-import { createAuthProvider } from './providers/auth.js';
+import { createAccessControlProvider } from './providers/access.js';
+import { createAuthProvider, currentAuthority } from './providers/auth.js';
 import { dataProvider } from './providers/data.js';
 import { useApp } from './store.js';
 
@@ -31,6 +32,8 @@ const ANTD_LOCALES = { zh: zhCN, tw: zhTW, en: enUS } as const;
 const DAYJS_LOCALES = { zh: 'zh-cn', tw: 'zh-tw', en: 'en' } as const;
 
 let isLeaving = false;
+
+const accessControlProvider = createAccessControlProvider(currentAuthority);
 
 /** Paths outside the back-office (the portal, /502) are full navigations. */
 function leave(url: string): void {
@@ -153,6 +156,7 @@ function RefineApp() {
       routerProvider={routerProvider}
       dataProvider={dataProvider}
       authProvider={authProvider}
+      accessControlProvider={accessControlProvider}
       i18nProvider={i18nProvider}
       notificationProvider={notificationProvider}
       options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}

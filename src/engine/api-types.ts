@@ -125,6 +125,14 @@ export interface UserLeaf {
 
 export type OrgUserNode = OrgNode | UserLeaf;
 
+/** A post the caller holds (GET /api/account/sysuserdetail/queryPostOptions), main post first. */
+export interface PostOption {
+  id: number;
+  postCode: string;
+  postName: string;
+  postType: string;
+}
+
 /** A live session as GET /api/admin/sysuser/queryOnlineSysUser answers it (dates as ISO text). */
 export interface OnlineSession {
   id: number;

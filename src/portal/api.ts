@@ -4,6 +4,7 @@ import type {
   NoticeRecord,
   PurchaseRecord,
 } from '../generated/entities.js';
+import type { Page } from '../engine/api-types.js';
 import { apiGet, apiPost } from '../web/http.js';
 
 /** The public records as the portal endpoints return them (bookkeeping columns removed). */
@@ -12,13 +13,6 @@ export type Notice = Public<NoticeRecord>;
 export type Picture = Public<HomepictureRecord>;
 export type Purchase = Public<PurchaseRecord>;
 export type Idle = Public<IdleequipmentRecord>;
-
-export interface Page<T> {
-  records: T[];
-  total: number;
-  currentPage: number;
-  pageSize: number;
-}
 
 /** The whitelisted params of GET /api/notification/home/params. */
 export interface PortalParams {

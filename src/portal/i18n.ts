@@ -1,4 +1,5 @@
 import { portal as zhPortal } from '../../locales/zh.json';
+import { LANGUAGES, matchLanguage, type Language } from '../engine/language.js';
 import { readCookie, writeCookie } from '../web/session.js';
 
 /**
@@ -7,21 +8,12 @@ import { readCookie, writeCookie } from '../web/session.js';
  * Texts live in locales/<lang>.json under "portal"; Chinese travels with the first load, the
  * other languages are fetched when chosen.
  */
-export type Language = 'zh' | 'tw' | 'en';
-export const PORTAL_LANGUAGES: readonly Language[] = ['zh', 'tw', 'en'];
+export type { Language };
+export const PORTAL_LANGUAGES: readonly Language[] = LANGUAGES;
 const LANGUAGE_COOKIE = 'language';
 
 type Tree = { [key: string]: unknown };
 export type Section = typeof zhPortal;
-
-/** tw for zh-TW/zh-HK/hant, zh for other Chinese, en for English (SPEC §4 substring match; as src/web/i18n.ts). */
-function matchLanguage(value: string | undefined): Language | undefined {
-  const lower = value?.toLowerCase() ?? '';
-  if (lower.includes('tw') || lower.includes('hk') || lower.includes('hant')) return 'tw';
-  if (lower.includes('zh')) return 'zh';
-  if (lower.includes('en')) return 'en';
-  return undefined;
-}
 
 /** The portal speaks Chinese unless the visitor chose another language (the shared language cookie). */
 export function detectLanguage(): Language {

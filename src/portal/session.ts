@@ -1,20 +1,9 @@
-import { ApiError, apiGet, http, type Envelope } from '../web/http.js';
+import type { CurrentUser, TokenAnswer } from '../engine/api-types.js';
+import { ApiError, apiGet, http } from '../web/http.js';
 import { getToken, removeCookie, resetToken, setRoles, setToken } from '../web/session.js';
 
 /** The portal user (GET /api/uaa/users/getBidUser, DESIGN.md). */
-export interface PortalUser {
-  id: number;
-  username: string;
-  nickname: string | null;
-  /** Organisation name (SPEC §6). */
-  name: string;
-  /** Display name. */
-  zname: string;
-  mobile: string | null;
-  roles: string[];
-  userType: number;
-  orgName?: string;
-}
+export type PortalUser = CurrentUser;
 
 /** 1 buyer, 2 supplier: chosen on the sign-in screen (SPEC §6), remembered for the personal centre. */
 export type UserType = 1 | 2;
@@ -80,14 +69,10 @@ export async function signIn(input: SignInInput): Promise<void> {
     form.set('mobile', input.mobile.trim());
     form.set('smsCaptcha', input.smsCaptcha.trim());
   }
-  const response = await http.post<Envelope & { access_token?: string }>(
-    '/api/uaa/oauth/token',
-    form.toString(),
-    {
-      headers: { Authorization: BROWSER_CLIENT, 'Content-Type': 'application/x-www-form-urlencoded' },
-      silent: true,
-    },
-  );
+  const response = await http.post<Partial<TokenAnswer>>('/api/uaa/oauth/token', form.toString(), {
+    headers: { Authorization: BROWSER_CLIENT, 'Content-Type': 'application/x-www-form-urlencoded' },
+    silent: true,
+  });
   const token = response.data.access_token;
   if (!token) throw new ApiError(response.data.message ?? 'Error');
   localStorage.setItem(USER_TYPE_KEY, String(input.userType));

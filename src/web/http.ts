@@ -1,4 +1,6 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import type { Envelope, ErrorEnvelope } from '../engine/api-types.js';
+import type { FieldError } from '../engine/types.js';
 import { getToken, requestRoles, resetToken } from './session.js';
 
 /**
@@ -15,20 +17,8 @@ declare module 'axios' {
   }
 }
 
-/** The JSON envelope of every API answer (DESIGN.md, HTTP contract). */
-export interface Envelope<T = unknown> {
-  code?: number;
-  message?: string;
-  error?: string;
-  data?: T;
-  errors?: FieldError[];
-}
-
-/** A field error as the API sends it: field is a JSON pointer such as /username. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** An answer body as it arrives: any part of the envelope (DESIGN.md, HTTP contract) may be missing. */
+type AnswerBody = Partial<ErrorEnvelope> & { data?: unknown };
 
 /** What a failed call rejects with. */
 export class ApiError extends Error {
@@ -83,13 +73,13 @@ const silentUi: HttpUi = {
   homePath: () => '/',
 };
 
-function isEnvelope(value: unknown): value is Envelope {
+function isEnvelope(value: unknown): value is AnswerBody {
   return (
     typeof value === 'object' && value !== null && !(typeof Blob !== 'undefined' && value instanceof Blob)
   );
 }
 
-function fieldErrors(body: Envelope | undefined): FieldError[] {
+function fieldErrors(body: AnswerBody | undefined): FieldError[] {
   const list = body?.errors;
   if (!Array.isArray(list)) return [];
   return list.filter(
@@ -154,7 +144,7 @@ export function installInterceptors(instance: AxiosInstance, getUi: () => HttpUi
         return Promise.reject(new ApiError(message));
       }
       const { status, data, config } = error.response;
-      const body = isEnvelope(data) ? (data as Envelope) : undefined;
+      const body = isEnvelope(data) ? data : undefined;
       const options = { status, code: body?.code, errors: fieldErrors(body), reason: body?.error };
       if (status === 502) {
         ui.navigate('/502');

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createI18n, detectLanguage, matchLanguage, saveLanguage } from './i18n.js';
+import { createI18n, detectLanguage, saveLanguage } from './i18n.js';
 import { setCookieJar } from './session.js';
 
 describe('language detection (SPEC §4)', () => {
@@ -16,16 +16,6 @@ describe('language detection (SPEC §4)', () => {
       },
     };
     setCookieJar(jar);
-  });
-
-  it('matches browser languages by substring', () => {
-    expect(matchLanguage('zh-CN')).toBe('zh');
-    expect(matchLanguage('zh-TW')).toBe('tw');
-    expect(matchLanguage('zh-HK')).toBe('tw');
-    expect(matchLanguage('zh-Hant')).toBe('tw');
-    expect(matchLanguage('en-US')).toBe('en');
-    expect(matchLanguage('fr-FR')).toBeUndefined();
-    expect(matchLanguage(undefined)).toBeUndefined();
   });
 
   it('prefers the cookie, then the browser language, then en', () => {

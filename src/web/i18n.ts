@@ -2,23 +2,13 @@ import i18next, { type i18n } from 'i18next';
 import en from '../../locales/en.json';
 import tw from '../../locales/tw.json';
 import zh from '../../locales/zh.json';
+import { matchLanguage, type Language } from '../engine/language.js';
 import { readCookie, writeCookie } from './session.js';
 
-export const LANGUAGES = ['zh', 'tw', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from '../engine/language.js';
 
 /** The cookie both front-ends (and the API, for its messages) read the language from (SPEC §9). */
 export const LANGUAGE_COOKIE = 'language';
-
-/** tw for zh-TW/zh-HK/tw, zh for other Chinese, en for English (SPEC §4: substring match). */
-export function matchLanguage(value: string | undefined): Language | undefined {
-  if (!value) return undefined;
-  const lower = value.toLowerCase();
-  if (lower.includes('tw') || lower.includes('hk') || lower.includes('hant')) return 'tw';
-  if (lower.includes('zh')) return 'zh';
-  if (lower.includes('en')) return 'en';
-  return undefined;
-}
 
 /** The language cookie, else (when asked) the browser's language, else the fallback. */
 export function detectLanguage(

@@ -8,8 +8,8 @@ import {
   openGroups,
   sidebarTree,
   toRoutes,
-  type MenuNode,
 } from '../../src/admin/lib/menus.js';
+import type { MenuNode } from '../../src/engine/api-types.js';
 import { createMenuSearch, pinyinOf, searchItems } from '../../src/admin/lib/search.js';
 import { createI18n } from '../../src/web/i18n.js';
 

@@ -1,16 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccessControlProvider, isButtonGranted } from '../../src/admin/providers/access.js';
 import {
+  dataProvider,
+  errorText,
   fieldName,
   filterParams,
   sortParam,
   toHttpError,
   validationErrors,
 } from '../../src/admin/providers/data.js';
+import type { CurrentAuthority } from '../../src/engine/api-types.js';
 import { derivedResource, resourcesFromSchemas } from '../../src/admin/providers/resources.js';
 import type { EntitySchema } from '../../src/engine/index.js';
 import { realSources } from '../engine/fixtures.js';
 import { signInBody } from '../../src/admin/providers/auth.js';
-import { ApiError } from '../../src/web/http.js';
+import { ApiError, http } from '../../src/web/http.js';
 
 describe('data provider mapping (DESIGN.md HTTP contract → Refine)', () => {
   it('maps Refine filters to query parameters', () => {
@@ -56,6 +61,116 @@ describe('data provider mapping (DESIGN.md HTTP contract → Refine)', () => {
     expect(validationErrors([])).toEqual({});
     expect(toHttpError(new ApiError('gone', { status: 409 }))).toEqual({ message: 'gone', statusCode: 409 });
     expect(toHttpError(new Error('x'))).toEqual({ message: 'x', statusCode: 0 });
+  });
+});
+
+describe('data provider over HTTP (the API answers through a stand-in adapter)', () => {
+  const seen: string[] = [];
+  const adapter = http.defaults.adapter;
+  afterEach(() => {
+    http.defaults.adapter = adapter;
+    seen.length = 0;
+  });
+  /** Answers /api/schemas with nothing (derived resources) and every other URL from `answers`. */
+  function serve(answers: Record<string, { status: number; data: unknown }>): void {
+    http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+      const url = `${config.url ?? ''}${config.params ? `?${new URLSearchParams(config.params as Record<string, string>)}` : ''}`;
+      seen.push(`${config.method ?? 'get'} ${url}`);
+      const answer = answers[config.url ?? ''] ?? {
+        status: 200,
+        data: { code: 200, message: 'success', data: {} },
+      };
+      const response = { ...answer, statusText: '', headers: new AxiosHeaders(), config };
+      if (answer.status >= 400) throw new AxiosError('failed', 'ERR_BAD_REQUEST', config, null, response);
+      return response;
+    };
+  }
+
+  it('reads a tree through getList (meta.tree) from the tree endpoint, filters applied', async () => {
+    const tree = [{ id: 1, children: [{ id: 2 }] }, { id: 3 }];
+    // The tree endpoint is the one the schemas name (querySysMenuTree for sysmenu).
+    serve({
+      '/api/schemas': {
+        status: 200,
+        data: {
+          code: 200,
+          message: 'success',
+          data: {
+            entities: realSources()
+              .filter((source) => source.name === 'sysmenu')
+              .map((source) => ({ name: source.name, schema: source.json })),
+          },
+        },
+      },
+      '/api/admin/sysmenu/querySysMenuTree': {
+        status: 200,
+        data: { code: 200, message: 'success', data: tree },
+      },
+    });
+    const answer = await dataProvider.getList({
+      resource: 'sysmenu',
+      meta: { tree: true },
+      filters: [{ field: 'menuName', operator: 'contains', value: '系统' }],
+    });
+    expect(answer).toEqual({ data: tree, total: 2 });
+    expect(seen).toContain(`get /api/admin/sysmenu/querySysMenuTree?menuName=${encodeURIComponent('系统')}`);
+  });
+
+  it('answers a custom call with the envelope data, and a failure as HttpError keyed by field', async () => {
+    serve({
+      '/api/account/sysuserdetail/querySysUserDetail': {
+        status: 200,
+        data: { code: 200, message: 'success', data: { id: 7 } },
+      },
+      '/api/account/sysuserdetail/updatePassword': {
+        status: 400,
+        data: {
+          code: 400,
+          message: '请求数据校验失败',
+          errors: [{ field: '/password', message: '原密码错误' }],
+        },
+      },
+    });
+    await expect(
+      dataProvider.custom?.({ url: '/api/account/sysuserdetail/querySysUserDetail', method: 'get' }),
+    ).resolves.toEqual({ data: { id: 7 } });
+    const failure: unknown = await dataProvider
+      .custom?.({
+        url: '/api/account/sysuserdetail/updatePassword',
+        method: 'put',
+        query: { password: 'x', newPassword: 'y' },
+        meta: { silent: true },
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toEqual({
+      message: '请求数据校验失败',
+      statusCode: 400,
+      errors: { password: ['原密码错误'] },
+    });
+    expect(errorText(failure)).toBe('原密码错误');
+    expect(errorText({ message: 'gone', statusCode: 409 })).toBe('gone');
+  });
+});
+
+describe('access control (SPEC §6: buttons hidden by role)', () => {
+  const authority: CurrentAuthority = {
+    roles: ['ROLE_A'],
+    currentRole: 'ROLE_A',
+    postCode: null,
+    menus: [],
+    menu: [],
+    buttons: { sysuser: ['add', 'update'], sysrole: [] },
+  };
+
+  it('grants the buttons the authority lists under the menu code, and no other', async () => {
+    expect(isButtonGranted(authority.buttons, 'sysuser', 'add')).toBe(true);
+    expect(isButtonGranted(authority.buttons, 'sysuser', 'delete')).toBe(false);
+    expect(isButtonGranted(authority.buttons, 'sysrole', 'add')).toBe(false);
+    expect(isButtonGranted(authority.buttons, 'sysorg', 'add')).toBe(false);
+    const provider = createAccessControlProvider(async () => authority);
+    await expect(provider.can({ resource: 'sysuser', action: 'update' })).resolves.toEqual({ can: true });
+    await expect(provider.can({ resource: 'sysuser', action: 'export' })).resolves.toEqual({ can: false });
+    await expect(provider.can({ action: 'add' })).resolves.toEqual({ can: false });
   });
 });
 

@@ -1,5 +1,5 @@
 import { useTable } from '@refinedev/antd';
-import { useDeleteMany, type BaseRecord, type CrudSort } from '@refinedev/core';
+import { useDeleteMany, type BaseRecord } from '@refinedev/core';
 import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -8,7 +8,8 @@ import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
 import { routeTitle } from '../i18n.js';
 import type { ResourceApi } from '../providers/resources.js';
-import { useApiGet, useCanButton } from '../screens/api.js';
+import { sortParam } from '../providers/data.js';
+import { useCanButton, useTree } from '../screens/api.js';
 import { RECORD_ACTIONS, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';
 import { FilterBar } from './FilterBar.js';
@@ -84,7 +85,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   });
   // Tree entities show their whole tree until a filter narrows them to a flat, paged list.
   const isTree = api.treeEndpoint !== undefined && activeFilters.length === 0;
-  const tree = useApiGet<BaseRecord[]>(`/api/${api.base}/${api.treeEndpoint ?? ''}`, undefined, isTree);
+  const tree = useTree<BaseRecord>(entity.name, isTree);
   const records = useMemo(
     () => (isTree ? (tree.data ?? []) : [...(tableProps.dataSource ?? [])]),
     [isTree, tree.data, tableProps.dataSource],
@@ -153,10 +154,6 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
       },
     });
   };
-  const sortOf = (list: CrudSort[]): string | undefined =>
-    list.length > 0
-      ? list.map((sorter) => (sorter.order === 'desc' ? '-' : '') + sorter.field).join(',')
-      : undefined;
   const actions = (RECORD_ACTIONS[entity.name] ?? []).filter((item) => !item.button || can(item.button));
   const isVirtual = records.length > VIRTUAL_FROM;
   const width = tableColumns.reduce((sum, column) => sum + Number(column.width ?? DEFAULT_COLUMN_WIDTH), 64);
@@ -183,7 +180,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
         {can('export') ? (
           <Button
             loading={exporter.isExporting}
-            onClick={() => void exporter.run(activeFilters, sortOf(sorters))}
+            onClick={() => void exporter.run(activeFilters, sortParam(sorters))}
             data-testid="entity-export"
           >
             {exporter.isExporting && exporter.percent !== undefined

@@ -2,7 +2,7 @@ import { useList, useMany, type BaseRecord } from '@refinedev/core';
 import { useEffect, useMemo, useState } from 'react';
 import type { EntityDef } from '../../engine/index.js';
 import { useT } from '../i18n.js';
-import { useApiGet } from '../screens/api.js';
+import { useApiGet, useTree } from '../screens/api.js';
 import { useResources } from './resources.js';
 
 export interface Option {
@@ -81,11 +81,7 @@ export interface TreeOption {
 export function useTreeOptions(ref: string): TreeOption[] {
   const resource = useResources()?.get(ref);
   const target = resource?.entity;
-  const { data } = useApiGet<BaseRecord[]>(
-    `/api/${resource?.base ?? ''}/${resource?.treeEndpoint ?? ''}`,
-    undefined,
-    resource?.treeEndpoint !== undefined,
-  );
+  const { data } = useTree<BaseRecord>(ref, resource?.treeEndpoint !== undefined);
   return useMemo(() => {
     if (!target) return [];
     const convert = (nodes: readonly BaseRecord[]): TreeOption[] =>

@@ -1,9 +1,10 @@
 import { useGetIdentity } from '@refinedev/core';
 import { App, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
-import { ApiError, http, type Envelope } from '../../web/http.js';
 import { useT } from '../i18n.js';
+import { useApiCall } from '../providers/api.js';
 import type { SysUser } from '../providers/auth.js';
+import { errorText } from '../providers/data.js';
 
 interface PasswordForm {
   oldPassword: string;
@@ -16,8 +17,8 @@ const NOTICE_SECONDS = 2;
 
 /**
  * SPEC §5, §7: old, new and confirm required, at most 31 characters, new and confirm equal;
- * PUT /api/account/sysuserdetail/updatePassword (query password, newPassword, id); a message
- * equal to success closes with a 2 s success notice, anything else is a 2 s warning.
+ * PUT /api/account/sysuserdetail/updatePassword (query password, newPassword, id); a success
+ * closes with a 2 s success notice, a failure is a 2 s warning.
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const t = useT();
@@ -25,6 +26,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [form] = Form.useForm<PasswordForm>();
   const [isSaving, setSaving] = useState(false);
   const { data: user } = useGetIdentity<SysUser>();
+  const call = useApiCall();
 
   const submit = async (): Promise<void> => {
     const values = await form.validateFields();
@@ -34,24 +36,19 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     }
     setSaving(true);
     try {
-      const response = await http.put<Envelope>('/api/account/sysuserdetail/updatePassword', undefined, {
-        params: { password: values.oldPassword, newPassword: values.newPassword, id: user?.id },
-        silent: true,
+      // Any answer but success (code 200) arrives as a failure.
+      await call({
+        method: 'put',
+        url: '/api/account/sysuserdetail/updatePassword',
+        query: { password: values.oldPassword, newPassword: values.newPassword, id: user?.id },
+        isSilent: true,
       });
-      if (response.data.message === 'success') {
-        void message.success(t('admin.password.changed'), NOTICE_SECONDS);
-        form.resetFields();
-        onClose();
-      } else {
-        void message.warning(response.data.message ?? t('errors.generic'), NOTICE_SECONDS);
-      }
+      void message.success(t('admin.password.changed'), NOTICE_SECONDS);
+      form.resetFields();
+      onClose();
     } catch (error) {
       // A field error (the current password is wrong) says more than the envelope's message.
-      const detail = error instanceof ApiError ? error.errors.map((item) => item.message).join('; ') : '';
-      void message.warning(
-        detail || (error instanceof Error ? error.message : String(error)),
-        NOTICE_SECONDS,
-      );
+      void message.warning(errorText(error), NOTICE_SECONDS);
     } finally {
       setSaving(false);
     }

@@ -14,13 +14,14 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Breadcrumb, Dropdown, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { apiGet } from '../../web/http.js';
+import type { PostOption } from '../../engine/api-types.js';
 import { LANGUAGES, type Language } from '../../web/i18n.js';
 import { setActingRole } from '../../web/session.js';
 import { routeTitle, useT } from '../i18n.js';
 import { breadcrumbs, findPage, flatten } from '../lib/menus.js';
 import { SIZES, type Size } from '../lib/settings.js';
 import { emptyTags } from '../lib/tags.js';
+import { useApiCall } from '../providers/api.js';
 import { forgetUser, type SysUser } from '../providers/auth.js';
 import { useApp } from '../store.js';
 import { DEFAULT_AVATAR } from './Logo.js';
@@ -73,14 +74,6 @@ function useFullscreen(): [boolean, () => void] {
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { zh: '简体中文', tw: '繁體中文', en: 'English' };
-
-/** A post the user holds (GET /api/account/sysuserdetail/queryPostOptions), main post first. */
-interface PostOption {
-  id: number;
-  postCode: string;
-  postName: string;
-  postType: string;
-}
 
 /**
  * A top-bar select that narrows what the user acts as (a role, a post): "all" or one of them.
@@ -156,10 +149,15 @@ function RoleSwitch({ user }: { user: SysUser }) {
 function PostSwitch({ user }: { user: SysUser }) {
   const t = useT();
   const { post, setPost } = useMenus();
+  const call = useApiCall();
   const { data: posts = [] } = useQuery({
     queryKey: ['admin', 'post-options', user.id],
     queryFn: () =>
-      apiGet<PostOption[]>('/api/account/sysuserdetail/queryPostOptions', undefined, { silent: true }),
+      call<PostOption[]>({
+        method: 'get',
+        url: '/api/account/sysuserdetail/queryPostOptions',
+        isSilent: true,
+      }),
     staleTime: 5 * 60_000,
     retry: false,
   });

@@ -2,36 +2,8 @@
  * The back-office route table, built from the server's menu tree (SPEC §2.3, §6): pure functions,
  * shared by the sidebar, breadcrumb, tags view, menu search and the page router.
  */
-
-/** Route metadata stored in sys_menu.menu_meta (SPEC §2.3). */
-export interface RouteMeta {
-  hidden?: boolean;
-  affix?: boolean;
-  noCache?: boolean;
-  keepAlive?: boolean;
-  alwaysShow?: boolean;
-  activeMenu?: string;
-  roles?: string[];
-  noRedirect?: boolean;
-  icon?: string;
-  title?: string;
-}
-
-/** A node of GET /api/admin/sysmenu/querySysMenuTree. */
-export interface MenuNode {
-  id: number;
-  menuCode: string;
-  menuName: string;
-  menuIcon?: string | null;
-  menuPath: string;
-  menuComponent?: string | null;
-  menuSequence?: number | null;
-  menuParent?: number | null;
-  menuStatus?: string | null;
-  menuButton?: string[] | null;
-  menuMeta?: RouteMeta | null;
-  children?: MenuNode[];
-}
+import type { MenuNode, RouteMeta } from '../../engine/api-types.js';
+import { ADMIN_ROLE } from '../../engine/roles.js';
 
 export interface AppRoute {
   code: string;
@@ -47,7 +19,6 @@ export interface AppRoute {
   children: AppRoute[];
 }
 
-export const ADMIN_ROLE = 'ROLE_ADMIN';
 export const HOME_PATH = '/workbench';
 
 function sequenceOf(node: MenuNode): number {

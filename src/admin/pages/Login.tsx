@@ -3,10 +3,10 @@ import { useLogin } from '@refinedev/core';
 import { App, Button, Card, Dropdown, Form, Input, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { http } from '../../web/http.js';
 import { LANGUAGES, type Language } from '../../web/i18n.js';
 import { productTitle, useT } from '../i18n.js';
 import { LogoMark } from '../layout/Logo.js';
+import { useApiCall } from '../providers/api.js';
 import { SIGN_IN, type SignInForm, type SignInType } from '../providers/auth.js';
 import { useApp } from '../store.js';
 
@@ -30,6 +30,7 @@ export default function Login() {
   const [form] = Form.useForm<Values>();
   const { mutate: login, isPending } = useLogin<SignInForm>();
   const [wait, setWait] = useState(0);
+  const call = useApiCall();
 
   useEffect(() => {
     document.title = `${t('admin.login.title')} - ${productTitle()}`;
@@ -47,9 +48,10 @@ export default function Login() {
 
   const sendCode = async (): Promise<void> => {
     const { mobile } = await form.validateFields(['mobile']);
-    // The SMS endpoint arrives with the identity issue; until then the server's answer is shown.
-    await http.get('/api/account/captcha/getSmsCaptcha', {
-      params: { mobile: (mobile ?? '').trim(), tenantCode: SIGN_IN.tenantCode },
+    await call({
+      method: 'get',
+      url: '/api/account/captcha/getSmsCaptcha',
+      query: { mobile: (mobile ?? '').trim(), tenantCode: SIGN_IN.tenantCode },
     });
     void message.success(t('admin.login.codeSent'));
     setWait(SMS_WAIT_SECONDS);

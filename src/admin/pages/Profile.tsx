@@ -3,12 +3,13 @@ import { useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { OWN_PROFILE_FIELDS, type FieldDef, type OwnProfileField } from '../../engine/index.js';
-import { ApiError, apiGet, apiPut } from '../../web/http.js';
 import { useEntity } from '../entity/resources.js';
 import { useT, type Translate } from '../i18n.js';
 import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
 import { DEFAULT_AVATAR } from '../layout/Logo.js';
+import { useApiCall } from '../providers/api.js';
 import { forgetUser, SIGN_IN, type SysUser } from '../providers/auth.js';
+import { errorMessage, fieldMessages } from '../providers/data.js';
 
 /** The caller's own record (GET /api/account/sysuserdetail/querySysUserDetail). */
 interface OwnDetail {
@@ -79,9 +80,13 @@ export default function Profile() {
   const mobile = Form.useWatch('mobile', form);
   const avatar = Form.useWatch('avatar', form);
   const isMobileChanged = detail !== undefined && (mobile ?? '').trim() !== (detail.mobile ?? '');
+  const call = useApiCall();
 
   const load = async (): Promise<void> => {
-    const own = await apiGet<OwnDetail>('/api/account/sysuserdetail/querySysUserDetail');
+    const own = await call<OwnDetail>({
+      method: 'get',
+      url: '/api/account/sysuserdetail/querySysUserDetail',
+    });
     setDetail(own);
     form.setFieldsValue({ ...formValues(own), smsCaptcha: '' });
   };
@@ -99,9 +104,10 @@ export default function Profile() {
 
   const sendCode = async (): Promise<void> => {
     const { mobile: number } = await form.validateFields(['mobile']);
-    await apiGet('/api/account/captcha/getSmsCaptcha', {
-      mobile: number.trim(),
-      tenantCode: user?.tenantCode ?? SIGN_IN.tenantCode,
+    await call({
+      method: 'get',
+      url: '/api/account/captcha/getSmsCaptcha',
+      query: { mobile: number.trim(), tenantCode: user?.tenantCode ?? SIGN_IN.tenantCode },
     });
     void message.success(t('admin.login.codeSent'));
     setWait(SMS_WAIT_SECONDS);
@@ -117,23 +123,25 @@ export default function Profile() {
     if (isMobileChanged) body.smsCaptcha = (values.smsCaptcha ?? '').trim();
     setSaving(true);
     try {
-      await apiPut('/api/account/sysuserdetail/updateSysUserDetail', body, { silent: true });
+      await call({
+        method: 'put',
+        url: '/api/account/sysuserdetail/updateSysUserDetail',
+        payload: body,
+        isSilent: true,
+      });
       void message.success(t('admin.profile.saved'));
       setWait(0);
       forgetUser();
       await Promise.all([invalidateIdentity(), load()]);
     } catch (error) {
-      if (error instanceof ApiError && error.errors.length > 0) {
-        // Field errors next to their fields (a wrong SMS code, a mobile number already taken).
-        const known = new Set<string>([...OWN_PROFILE_FIELDS, 'smsCaptcha']);
-        form.setFields(
-          error.errors
-            .map((item) => ({ name: item.field.replace(/^\//, ''), errors: [item.message] }))
-            .filter((item) => known.has(item.name))
-            .map((item) => ({ ...item, name: item.name as keyof Values })),
-        );
-      }
-      void message.error(error instanceof Error ? error.message : String(error));
+      // Field errors next to their fields (a wrong SMS code, a mobile number already taken).
+      const known = new Set<string>([...OWN_PROFILE_FIELDS, 'smsCaptcha']);
+      form.setFields(
+        Object.entries(fieldMessages(error))
+          .filter(([name]) => known.has(name))
+          .map(([name, errors]) => ({ name: name as keyof Values, errors })),
+      );
+      void message.error(errorMessage(error));
     } finally {
       setSaving(false);
     }

@@ -1,6 +1,6 @@
 import type { AuthProvider } from '@refinedev/core';
-import type { CurrentUser } from '../../engine/api-types.js';
-import { ApiError, apiGet, http } from '../../web/http.js';
+import type { CurrentAuthority, CurrentUser, MenuNode, TokenAnswer } from '../../engine/api-types.js';
+import { ApiError, apiGet, apiPost, http } from '../../web/http.js';
 import { getRoles, getToken, portalHome, resetToken, setRoles, setToken } from '../../web/session.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
@@ -66,6 +66,7 @@ export interface AuthOptions {
 }
 
 let identity: Promise<SysUser> | undefined;
+let authority: Promise<CurrentAuthority> | undefined;
 
 const LEAVE_DELAY_MS = 2000;
 
@@ -88,6 +89,44 @@ export function loadUser(options: AuthOptions): Promise<SysUser> {
 
 export function forgetUser(): void {
   identity = undefined;
+  authority = undefined;
+}
+
+/** What getPermissions takes: the post the post-switch select narrowed the roles to. */
+export interface PermissionParams {
+  postCode?: string;
+}
+
+/**
+ * POST queryCurrentAuthority (SPEC §6): the menus and buttons of the roles acted in (the RoleCode
+ * header), narrowed by the post. A server without the per-role endpoint answers 404: then the
+ * whole menu tree, which the route table filters by the held roles.
+ */
+async function fetchAuthority(postCode: string | undefined): Promise<CurrentAuthority> {
+  try {
+    return await apiPost<CurrentAuthority>('/api/account/sysuserdetail/queryCurrentAuthority', undefined, {
+      params: postCode ? { postCode } : {},
+      silent: true,
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    const menus = await apiGet<MenuNode[]>('/api/admin/sysmenu/querySysMenuTree');
+    return { roles: [...getRoles()], currentRole: null, postCode: null, menus, menu: [], buttons: {} };
+  }
+}
+
+function loadAuthority(postCode: string | undefined): Promise<CurrentAuthority> {
+  const next = fetchAuthority(postCode);
+  authority = next;
+  next.catch(() => {
+    if (authority === next) authority = undefined;
+  });
+  return next;
+}
+
+/** The authority getPermissions loaded last (the role and post acted in now), else a new one. */
+export function currentAuthority(): Promise<CurrentAuthority> {
+  return authority ?? loadAuthority(undefined);
 }
 
 function messageOf(error: unknown, options: AuthOptions): string {
@@ -99,16 +138,12 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
   return {
     login: async (form: SignInForm) => {
       try {
-        const response = await http.post<{ access_token?: string; message?: string }>(
-          '/api/uaa/oauth/token',
-          signInBody(form),
-          {
-            headers: {
-              Authorization: `Basic ${btoa(`${SIGN_IN.clientId}:`)}`,
-              'Content-Type': 'application/x-www-form-urlencoded',
-            },
+        const response = await http.post<Partial<TokenAnswer>>('/api/uaa/oauth/token', signInBody(form), {
+          headers: {
+            Authorization: `Basic ${btoa(`${SIGN_IN.clientId}:`)}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
           },
-        );
+        });
         const token = response.data.access_token;
         if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
         forgetUser();
@@ -162,6 +197,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
 
     getIdentity: async () => (getToken() ? loadUser(options) : null),
 
-    getPermissions: async () => [...getRoles()],
+    // The menus and buttons of the roles acted in (MenuProvider reads them through usePermissions).
+    getPermissions: (params?: PermissionParams) => loadAuthority(params?.postCode),
   };
 }

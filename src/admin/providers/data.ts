@@ -8,16 +8,10 @@ import type {
   ValidationErrors,
 } from '@refinedev/core';
 import type { AxiosProgressEvent } from 'axios';
-import { ApiError, api as callApi, apiGet, apiPost, apiPut, http, type FieldError } from '../../web/http.js';
+import type { Deleted, Page } from '../../engine/api-types.js';
+import type { FieldError } from '../../engine/types.js';
+import { ApiError, api as callApi, apiGet, apiPost, apiPut, http } from '../../web/http.js';
 import { resourceApi } from './resources.js';
-
-/** A page of the generated query endpoint. */
-export interface QueryPage<T> {
-  records: T[];
-  total: number;
-  currentPage: number;
-  pageSize: number;
-}
 
 type Params = Record<string, string | number | (string | number)[]>;
 
@@ -45,6 +39,28 @@ export function toHttpError(error: unknown): HttpError {
     };
   }
   return { message: error instanceof Error ? error.message : String(error), statusCode: 0 };
+}
+
+/** The message of a failure (an HttpError, or anything thrown). */
+export function errorMessage(error: unknown): string {
+  return String((error as Partial<HttpError> | undefined)?.message ?? error);
+}
+
+/** The field errors of a failure as texts by field name (username, address.city). */
+export function fieldMessages(error: unknown): Record<string, string[]> {
+  const errors = (error as Partial<HttpError> | undefined)?.errors ?? {};
+  const result: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(errors)) {
+    const texts = [value].flat().filter((item): item is string => typeof item === 'string');
+    if (texts.length > 0) result[name] = texts;
+  }
+  return result;
+}
+
+/** What a failure says to a person: its field messages when it has some, else its message. */
+export function errorText(error: unknown): string {
+  const texts = Object.values(fieldMessages(error)).flat();
+  return texts.length > 0 ? texts.join('; ') : errorMessage(error);
 }
 
 function scalar(value: unknown): string | number {
@@ -81,6 +97,7 @@ export function filterParams(filters: CrudFilter[] = []): Params {
   return params;
 }
 
+/** Refine sorters → the sort parameter (field or -field, comma-separated): the list, its export. */
 export function sortParam(sorters: CrudSort[] = []): string | undefined {
   const parts = sorters.map((sorter) => (sorter.order === 'desc' ? `-${sorter.field}` : sorter.field));
   return parts.length > 0 ? parts.join(',') : undefined;
@@ -96,7 +113,7 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
 
 async function findOne(resource: string, id: BaseKey): Promise<BaseRecord> {
   const api = await resourceApi(resource);
-  const page = await apiGet<QueryPage<BaseRecord>>(`/api/${api.base}/query`, {
+  const page = await apiGet<Page<BaseRecord>>(`/api/${api.base}/query`, {
     [api.deleteKey]: id,
     currentPage: 1,
     pageSize: 20,
@@ -151,6 +168,12 @@ async function download(
 /**
  * The data provider over the generated CRUD contract of DESIGN.md: the resource name is the
  * entity name, its base path comes from the OpenAPI document.
+ * - getList with meta.tree reads a tree entity's whole tree (GET …/querySys<Name>Tree, filters
+ *   applied): data is the top-level records with their children, total their count.
+ * - custom is every other call of SPEC §7 (the back-office's pages, layout and screens make no
+ *   HTTP call of their own); meta.silent leaves the failure to the caller (no toast), meta.download
+ *   answers a file as DownloadedFile.
+ * Every failure arrives as HttpError {message, statusCode, errors keyed by field}.
  */
 export const dataProvider: DataProvider = {
   getApiUrl: () => '/api',
@@ -158,6 +181,13 @@ export const dataProvider: DataProvider = {
   getList: ({ resource, pagination, sorters, filters, meta }) =>
     guarded(async () => {
       const api = await resourceApi(resource);
+      if (meta?.tree === true) {
+        if (!api.treeEndpoint) throw new Error(`${resource} is not a tree`);
+        const tree = await apiGet<never[]>(`/api/${api.base}/${api.treeEndpoint}`, filterParams(filters), {
+          silent: meta.silent === true,
+        });
+        return { data: tree, total: tree.length };
+      }
       const isPaged = pagination?.mode !== 'off';
       const params: Params = {
         ...filterParams(filters),
@@ -168,7 +198,7 @@ export const dataProvider: DataProvider = {
       const sort = sortParam(sorters);
       if (sort) params.sort = sort;
       // meta.silent: the caller shows the failure itself (or not at all), no toast.
-      const page = await apiGet<QueryPage<never>>(`/api/${api.base}/query`, params, {
+      const page = await apiGet<Page<never>>(`/api/${api.base}/query`, params, {
         silent: meta?.silent === true,
       });
       return { data: page.records, total: page.total };
@@ -179,7 +209,7 @@ export const dataProvider: DataProvider = {
   getMany: ({ resource, ids }) =>
     guarded(async () => {
       const api = await resourceApi(resource);
-      const page = await apiGet<QueryPage<never>>(`/api/${api.base}/query`, {
+      const page = await apiGet<Page<never>>(`/api/${api.base}/query`, {
         [api.deleteKey]: ids.map(String),
         currentPage: 1,
         pageSize: Math.max(ids.length, 1),
@@ -204,7 +234,7 @@ export const dataProvider: DataProvider = {
   deleteOne: ({ resource, id }) =>
     guarded(async () => {
       const api = await resourceApi(resource);
-      await apiPost<{ deleted: number }>(`/api/${api.base}/delete`, undefined, {
+      await apiPost<Deleted>(`/api/${api.base}/delete`, undefined, {
         params: { [api.deleteKey]: [id] },
       });
       return { data: { id } as never };
@@ -213,7 +243,7 @@ export const dataProvider: DataProvider = {
   deleteMany: ({ resource, ids }) =>
     guarded(async () => {
       const api = await resourceApi(resource);
-      await apiPost<{ deleted: number }>(`/api/${api.base}/delete`, undefined, {
+      await apiPost<Deleted>(`/api/${api.base}/delete`, undefined, {
         params: { [api.deleteKey]: ids },
       });
       return { data: ids.map((id) => ({ id })) as never[] };

@@ -1,6 +1,7 @@
-import { useCustom, useCustomMutation, type BaseRecord, type HttpError } from '@refinedev/core';
+import { useCustom, useCustomMutation, useList, type BaseRecord, type HttpError } from '@refinedev/core';
 import { useCallback } from 'react';
 import { useMenus } from '../layout/MenuProvider.js';
+import { isButtonGranted } from '../providers/access.js';
 
 /** Query parameters as the API reads them (repeated keys for lists). */
 export type ApiQuery = Record<string, string | number | (string | number)[] | undefined>;
@@ -28,6 +29,25 @@ export function useApiGet<T>(url: string, query?: ApiQuery, enabled = true): Api
     isLoading: result.isLoading,
     isError: result.isError,
     refetch: result.refetch,
+  };
+}
+
+/**
+ * The whole tree of a tree entity (its querySys<Name>Tree) through the data provider's getList
+ * (meta.tree): the top-level records with their children.
+ */
+export function useTree<T extends BaseRecord>(resource: string, enabled = true): ApiRead<T[]> {
+  const { query, result } = useList<T>({
+    resource,
+    pagination: { mode: 'off' },
+    meta: { tree: true },
+    queryOptions: { enabled, retry: false, refetchOnWindowFocus: false },
+  });
+  return {
+    data: query.data ? result.data : undefined,
+    isLoading: query.isLoading,
+    isError: query.isError,
+    refetch: query.refetch,
   };
 }
 
@@ -67,6 +87,5 @@ export function withQuery(url: string, query: ApiQuery): string {
  */
 export function useCanButton(menuCode: string): (button: string) => boolean {
   const { buttons } = useMenus();
-  const granted = buttons[menuCode];
-  return useCallback((button: string) => granted?.includes(button) ?? false, [granted]);
+  return useCallback((button: string) => isButtonGranted(buttons, menuCode, button), [buttons, menuCode]);
 }

@@ -1,4 +1,3 @@
-import type { HttpError } from '@refinedev/core';
 import {
   App,
   Button,
@@ -14,7 +13,8 @@ import {
 } from 'antd';
 import { useCallback, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { useT, type Translate } from '../i18n.js';
-import type { MenuNode } from '../lib/menus.js';
+import { errorText } from '../providers/data.js';
+import type { MenuNode, Page } from '../../engine/api-types.js';
 import './screens.css';
 
 /** A role as queryRoleName answers it. */
@@ -53,12 +53,7 @@ export function roleLabel(role: Pick<RoleOption, 'roleCode' | 'roleName'>): stri
 }
 
 /** The field errors of a failed write, or its message. */
-export function errorText(error: unknown): string {
-  const failure = error as Partial<HttpError> | undefined;
-  const fields = Object.values(failure?.errors ?? {}).flat();
-  const texts = fields.filter((item): item is string => typeof item === 'string');
-  return texts.length > 0 ? texts.join('; ') : String(failure?.message ?? error);
-}
+export { errorText };
 
 /** Loading and empty states of a screen part. */
 export function Loading({
@@ -222,12 +217,6 @@ export function CheckList<V extends string | number>({
       </Flex>
     </Checkbox.Group>
   );
-}
-
-/** One page of records as the paged queries answer it. */
-export interface Page<T> {
-  records: T[];
-  total: number;
 }
 
 /** A table of one page of records (keyed by id) with the pager below it. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Page } from '../api.js';
+import type { Page } from '../../engine/api-types.js';
 import { usePortal } from '../context.js';
 import { Icon } from './icons.js';
 import {

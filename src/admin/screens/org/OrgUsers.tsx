@@ -4,7 +4,8 @@ import type { RecordScreenProps } from '../../entity/extensions.js';
 import { useT } from '../../i18n.js';
 import { useApiGet } from '../api.js';
 import { API, Loading } from '../common.js';
-import { filterTree, orgKeys, users, type OrgUserNode } from '../role/orgUserTree.js';
+import type { OrgUserNode } from '../../../engine/api-types.js';
+import { filterTree, orgKeys, users } from '../role/orgUserTree.js';
 
 function find(nodes: readonly OrgUserNode[], key: string): OrgUserNode | undefined {
   for (const node of nodes) {

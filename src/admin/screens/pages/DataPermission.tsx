@@ -1,9 +1,10 @@
 import { Card, Col, Empty, Input, Row, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
-import type { AppRoute, MenuNode } from '../../lib/menus.js';
-import { useApiGet, useCanButton } from '../api.js';
-import { API, Loading, menuTitle, treeKeys } from '../common.js';
+import type { MenuNode } from '../../../engine/api-types.js';
+import type { AppRoute } from '../../lib/menus.js';
+import { useCanButton, useTree } from '../api.js';
+import { Loading, menuTitle, treeKeys } from '../common.js';
 import { DataFieldEditor } from '../datafields/DataFieldEditor.js';
 import { menuEntity } from '../menu/MenuAuthority.js';
 
@@ -26,7 +27,7 @@ function toTreeData(t: Translate, nodes: readonly MenuNode[], search: string): T
 export default function DataPermission({ route }: { route: AppRoute }) {
   const t = useT();
   const can = useCanButton(route.code);
-  const tree = useApiGet<MenuNode[]>(`${API.menu}/querySysMenuTree`);
+  const tree = useTree<MenuNode>('sysmenu');
   const [search, setSearch] = useState('');
   const [entity, setEntity] = useState<string | undefined>(undefined);
   const treeData = useMemo(() => toTreeData(t, tree.data ?? [], search), [t, tree.data, search]);

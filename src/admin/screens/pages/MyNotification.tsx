@@ -5,7 +5,8 @@ import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, withQuery, type ApiQuery } from '../api.js';
-import { API, fieldTitle, PagedTable, useSubmit, type Page } from '../common.js';
+import type { Page } from '../../../engine/api-types.js';
+import { API, fieldTitle, PagedTable, useSubmit } from '../common.js';
 
 /** A notification as queryMyNotification answers it. */
 export interface MyNotificationRecord {

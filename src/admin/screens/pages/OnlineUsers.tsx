@@ -5,23 +5,9 @@ import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../api.js';
-import { API, PagedTable, useSubmit, type Page } from '../common.js';
+import type { OnlineSession, Page } from '../../../engine/api-types.js';
+import { API, PagedTable, useSubmit } from '../common.js';
 import { browserOf } from './userAgent.js';
-
-/** A live session as queryOnlineSysUser answers it. */
-interface OnlineSession {
-  id: number;
-  userId: number;
-  username: string;
-  nickname: string | null;
-  clientCode: string;
-  ip: string | null;
-  userAgent: string | null;
-  loginAt: string;
-  lastSeenAt: string | null;
-  expiresAt: string;
-  isCurrent: boolean;
-}
 
 const PAGE_SIZE = 20;
 

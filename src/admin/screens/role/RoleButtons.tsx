@@ -1,7 +1,7 @@
 import type { TreeDataNode } from 'antd';
 import { useMemo } from 'react';
 import { useT, type Translate } from '../../i18n.js';
-import type { MenuNode } from '../../lib/menus.js';
+import type { MenuNode } from '../../../engine/api-types.js';
 import { useApiGet, useApiWrite } from '../api.js';
 import { API, CheckTree, menuTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';
 

@@ -1,8 +1,8 @@
 import { App, type TreeDataNode } from 'antd';
 import { useMemo } from 'react';
 import { useT, type Translate } from '../../i18n.js';
-import type { MenuNode } from '../../lib/menus.js';
-import { useApiGet, useApiWrite } from '../api.js';
+import type { MenuNode } from '../../../engine/api-types.js';
+import { useApiGet, useApiWrite, useTree } from '../api.js';
 import { API, CheckTree, menuTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';
 import { tickedIds, withAncestors } from './menuTree.js';
 
@@ -25,7 +25,7 @@ function toTreeData(t: Translate, nodes: readonly MenuNode[]): TreeDataNode[] {
 export function RoleMenus({ roleId, canSave }: { roleId: number; canSave: boolean }) {
   const t = useT();
   const { message } = App.useApp();
-  const tree = useApiGet<MenuNode[]>(`${API.menu}/querySysMenuTree`);
+  const tree = useTree<MenuNode>('sysmenu');
   const granted = useApiGet<number[]>(`${API.menu}/queryMenuIdByRoleId`, { roleId });
   const ticked = useMemo(
     () => (tree.data && granted.data ? tickedIds(tree.data, new Set(granted.data)).map(String) : undefined),

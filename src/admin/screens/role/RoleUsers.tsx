@@ -3,7 +3,8 @@ import { useMemo, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite } from '../api.js';
 import { API, CheckTree, SavePanel, useDraft, useSubmit } from '../common.js';
-import { filterTree, orgKeys, users, type OrgUserNode } from './orgUserTree.js';
+import type { OrgUserNode } from '../../../engine/api-types.js';
+import { filterTree, orgKeys, users } from './orgUserTree.js';
 
 const TREE_HEIGHT = 460;
 

@@ -1,27 +1,5 @@
-/** The org-user tree of GET …/sysorg/queryOrgUserTree and pure helpers over it. */
-
-export interface OrgNode {
-  key: string;
-  type: 'org';
-  id: number;
-  title: string;
-  children: OrgUserNode[];
-}
-
-export interface UserLeaf {
-  key: string;
-  type: 'user';
-  id: number;
-  title: string;
-  username: string;
-  nickname: string | null;
-  /** Holds the role (queryOrgUserTree?roleId). */
-  checked: boolean;
-  /** The role is the user's own role (sysuser.roleId), which the role's user list cannot take away. */
-  isMainRole: boolean;
-}
-
-export type OrgUserNode = OrgNode | UserLeaf;
+/** Pure helpers over the org-user tree of GET …/sysorg/queryOrgUserTree. */
+import type { OrgUserNode, UserLeaf } from '../../../engine/api-types.js';
 
 export function users(nodes: readonly OrgUserNode[]): UserLeaf[] {
   return nodes.flatMap((node) => (node.type === 'user' ? [node] : users(node.children)));

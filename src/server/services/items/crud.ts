@@ -37,6 +37,7 @@ import {
 import { entityTitle } from '../../lib/titles.js';
 import { readListPage } from './list-page.js';
 import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
+import { applySessionEffects } from '../sessions/changes.js';
 
 export interface CrudRequest {
   db: Db;
@@ -175,14 +176,15 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     }
     await runChecks({ ...request, trx }, values, key);
     await hashSecrets(entity, values);
-    const assignments = entity.fields
-      .filter(
-        (field) =>
-          !field.isReadOnly &&
-          !field.isKey &&
-          (values[field.name] !== undefined || cleared.includes(field.name)),
-      )
-      .map((field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`);
+    const assigned = entity.fields.filter(
+      (field) =>
+        !field.isReadOnly &&
+        !field.isKey &&
+        (values[field.name] !== undefined || cleared.includes(field.name)),
+    );
+    const assignments = assigned.map(
+      (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,
+    );
     assignments.push(
       sql`version = version + 1`,
       sql`updated_at = now()`,
@@ -193,6 +195,13 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
       returning ${selectList(entity)}`.execute(trx);
     const row = updated.rows[0];
     if (!row) throw new Error(`update of ${entity.table} returned nothing`);
+    // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
+    await applySessionEffects(trx, request.registry, {
+      entity,
+      before,
+      after: row,
+      assigned: new Set(assigned.map((field) => field.name)),
+    });
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: key, action: 'update', before, after: row },
     ]);
@@ -263,6 +272,8 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
       trx,
     );
+    for (const row of found.rows)
+      await applySessionEffects(trx, registry, { entity, before: row, after: null, assigned: new Set() });
     await writeAudit(
       trx,
       actor,

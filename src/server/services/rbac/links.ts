@@ -5,6 +5,7 @@ import type { Db } from '../../lib/db/database.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { column, scopeCondition, table, whereClause } from '../../lib/sql/toolkit.js';
 import type { Localizer } from '../../lib/i18n.js';
+import { rescopeUsers } from '../sessions/changes.js';
 
 /** A role assignment table: sys_role_user, sys_role_url, sys_role_menu or sys_role_post. */
 export interface RoleLink {
@@ -86,6 +87,11 @@ export async function replaceLinks(
       await sql`insert into ${sql.table(link.table)} (tenant_code, ${sql.ref(fixedColumn)}, ${sql.ref(listColumn)}) values ${sql.join(rows)}`.execute(
         trx,
       );
+    }
+    if (link.table === 'sys_role_user') {
+      // Whoever gained or lost a role holds exactly the new roles from their next request on.
+      const users = side === 'role' ? [...new Set([...before, ...ids])] : [id];
+      await rescopeUsers(trx, { userTable: link.other.table, roleTable: link.role.table }, users);
     }
     await writeAudit(trx, request.actor, [
       {

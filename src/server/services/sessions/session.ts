@@ -123,7 +123,7 @@ export class SessionCache {
 
 /**
  * The live session of an access token, or undefined when the token is unknown, expired or
- * revoked, or its user is disabled or gone.
+ * revoked, or its user is disabled, gone or in another tenant now.
  */
 export async function findSession({
   db,
@@ -144,7 +144,8 @@ export async function findSession({
   const result =
     await sql<SessionRow>`select s.id, s.user_id, s.username, s.tenant_code, s.roles, s.client_code, s.expires_at,
       s.last_seen_at < now() - interval '60 seconds' as is_stale
-    from sys_session s join ${sql.table(userTable)} u on u.id = s.user_id and u.status = '1'
+    from sys_session s join ${sql.table(userTable)} u
+      on u.id = s.user_id and u.status = '1' and u.tenant_code = s.tenant_code
     where s.token_hash = ${tokenHash} and s.revoked_at is null and s.expires_at > now()`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;

@@ -10,8 +10,8 @@ import type { SessionCache } from './session.js';
  * Every server process keeps a cache of checked sessions (SessionCache); this keeps it exact.
  *
  * Triggers in the database announce each change that can end a session on the channel
- * ecobid_session ("u:<user id>:<backend pid of the writer>"): a session revoked or deleted, a
- * user whose status changed or who was deleted. Notifications go out when the change commits,
+ * ecobid_session ("u:<user id>:<backend pid of the writer>"): a session revoked, re-scoped to
+ * other roles or deleted, a user whose status or tenant changed or who was deleted. Notifications go out when the change commits,
  * whoever made it (this server, another process, an administrator with psql), and reach every
  * listening connection in commit order.
  *
@@ -123,10 +123,18 @@ async function installTriggers(db: Db, userTable: string): Promise<void> {
         for each row when (old.revoked_at is null) execute function ecobid_session_changed()`,
     },
     {
-      name: 'sys_user_status_notify',
+      // Re-scoped sessions (services/sessions/changes.ts): the roles a cached session holds changed.
+      name: 'sys_session_roles_notify',
+      table: 'sys_session',
+      create: sql`create trigger sys_session_roles_notify after update of roles on sys_session
+        for each row when (old.revoked_at is null and new.roles is distinct from old.roles)
+        execute function ecobid_session_changed()`,
+    },
+    {
+      name: 'sys_user_session_notify',
       table: userTable,
-      create: sql`create trigger sys_user_status_notify after update of status or delete on ${sql.table(userTable)}
-        for each row execute function ecobid_session_changed()`,
+      create: sql`create trigger sys_user_session_notify after update of status, tenant_code or delete
+        on ${sql.table(userTable)} for each row execute function ecobid_session_changed()`,
     },
   ];
   await db.transaction().execute(async (trx) => {
@@ -139,7 +147,7 @@ async function installTriggers(db: Db, userTable: string): Promise<void> {
           user_id := old.user_id;
         elsif tg_op = 'DELETE' then
           user_id := old.id;
-        elsif new.status is distinct from old.status then
+        elsif new.status is distinct from old.status or new.tenant_code is distinct from old.tenant_code then
           user_id := old.id;
         else
           return null;
@@ -147,6 +155,11 @@ async function installTriggers(db: Db, userTable: string): Promise<void> {
         perform pg_notify('ecobid_session', 'u:' || user_id || ':' || pg_backend_pid());
         return null;
       end $$`.execute(trx);
+    // Superseded by sys_user_session_notify, which also hears a user moved to another tenant.
+    const superseded = await sql`select 1 from pg_trigger
+      where tgname = 'sys_user_status_notify' and tgrelid = to_regclass(${userTable})`.execute(trx);
+    if (superseded.rows.length > 0)
+      await sql`drop trigger sys_user_status_notify on ${sql.table(userTable)}`.execute(trx);
     for (const trigger of triggers) {
       const found = await sql`select 1 from pg_trigger
         where tgname = ${trigger.name} and tgrelid = to_regclass(${trigger.table})`.execute(trx);

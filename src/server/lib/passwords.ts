@@ -31,3 +31,20 @@ export async function verifySecret(secret: string, stored: string | null | undef
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password of a user who may not exist: without a stored hash it hashes against a dummy
+ * computed once, so that an unknown name costs the same work as a wrong password and the time of
+ * the answer does not tell which names exist. Always false without a stored hash.
+ */
+export async function verifySecretOrDummy(
+  secret: string,
+  stored: string | null | undefined,
+): Promise<boolean> {
+  if (stored) return verifySecret(secret, stored);
+  dummyHash ??= hashSecret('dummy password');
+  await verifySecret(secret, await dummyHash);
+  return false;
+}

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import { ok, queryOf, requireAuth } from '../lib/http.js';
 import { translatorFor } from '../lib/i18n.js';
 import { ONE_MINUTE_MS, registerRateLimit } from '../services/sessions/guard.js';
@@ -36,15 +36,23 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   await registerRateLimit(app);
 
   const tokenLimit = { max: ctx.config.abuse.tokenPerMinute, timeWindow: ONE_MINUTE_MS };
-  app.post('/api/uaa/oauth/token', { config: { isPublic: true, rateLimit: tokenLimit } }, async (request) =>
-    grantToken({
-      ctx,
-      params: tokenParams(request),
-      basic: basicCredentials(request),
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-      t: translatorFor(request),
-    }),
+  // RFC 6749 §5.1: no cache may keep a token answer, a refused one included.
+  const noStore: onSendHookHandler = (_request, reply, payload, done) => {
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    done(null, payload);
+  };
+  app.post(
+    '/api/uaa/oauth/token',
+    { config: { isPublic: true, rateLimit: tokenLimit }, onSend: noStore },
+    async (request) =>
+      grantToken({
+        ctx,
+        params: tokenParams(request),
+        basic: basicCredentials(request),
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        t: translatorFor(request),
+      }),
   );
 
   app.post('/api/uaa/oauth/logout', { config: { isSelfService: true } }, async (request) => {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { containsNul, EntityInputError, type FieldError } from '../../../engine/index.js';
-import { writeAudit } from '../../lib/audit.js';
-import { hashSecret, verifySecret } from '../../lib/passwords.js';
 import { AppError } from '../../lib/errors.js';
 import { ok, queryOf, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
+import { changeOwnPassword } from '../../services/accounts/password.js';
 import { currentAuthority } from '../../services/permissions/authority.js';
 import { identityRoutes } from './identity.js';
 import { notificationRoutes } from '../notifications.js';
@@ -63,7 +61,6 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return ok({ roles: auth.heldRoles, currentRoles: auth.roles, currentRole: auth.roles[0] ?? null });
   });
 
-  const user = app.ctx.registry.require('sysuser');
   const newPasswordRule = fieldRule(app.ctx, 'sysuser', 'password');
 
   /**
@@ -84,26 +81,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       : [{ field: '/password', message: l10n.t('validation.required') }];
     errors.push(...newPasswordRule(newPassword ?? '', '/newPassword', l10n.t));
     if (errors.length > 0 || newPassword === undefined) throw new EntityInputError(errors);
-    await app.ctx.db.transaction().execute(async (trx) => {
-      const found = await sql<{ password: string | null }>`select password from ${sql.table(user.table)}
-        where id = ${auth.userId} and tenant_code = ${auth.tenantCode} for update`.execute(trx);
-      if (!(await verifySecret(current, found.rows[0]?.password))) {
-        throw new EntityInputError([{ field: '/password', message: l10n.t('errors.wrongPassword') }]);
-      }
-      await sql`update ${sql.table(user.table)} set password = ${await hashSecret(newPassword)}, version = version + 1,
-        updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
-      await sql`update sys_session set revoked_at = now()
-        where user_id = ${auth.userId} and id <> ${auth.sessionId} and revoked_at is null`.execute(trx);
-      await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
-        {
-          entity: user.name,
-          recordKey: auth.userId,
-          action: 'update',
-          before: null,
-          after: { passwordChanged: true },
-        },
-      ]);
-    });
+    await changeOwnPassword({ ctx: app.ctx, auth, current, newPassword, t: l10n.t });
     return ok(null);
   });
 }

@@ -1,131 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import {
-  EntityInputError,
-  OWN_PROFILE_FIELDS,
-  prepareInput,
-  type FieldError,
-} from '../../../engine/index.js';
-import { writeAudit } from '../../lib/audit.js';
-import { checkUnique } from '../../services/items/checks.js';
-import { column, selectList, table, toDbValue } from '../../lib/sql/toolkit.js';
-import type { Row } from '../../lib/db/database.js';
-import { AppError } from '../../lib/errors.js';
-import { actorOf, ok, requireAuth } from '../../lib/http.js';
+import { EntityInputError } from '../../../engine/index.js';
+import { ok, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
-import { checkSmsCode, smsCodeError } from './captcha.js';
-import { consumeCode, type LiveCode } from '../../services/accounts/codes.js';
-import { inTransaction } from './register.js';
+import { updateOwnProfile } from '../../services/accounts/profile.js';
 
-/**
- * Fields that identify the record rather than change it (sent back by forms, they are checked, not
- * written), and smsCaptcha, the proof that goes with a new mobile number.
- */
-const IDENTITY_FIELDS = new Set(['id', 'version', 'username', 'smsCaptcha']);
-
-/**
- * updateSysUserDetail: the caller edits their own profile, checked by the user schema's rules. A
- * new mobile number needs smsCaptcha, a live SMS code sent to that number (getSmsCaptcha), used up
- * by the change: nobody gets a number they cannot receive texts on, and so its SMS sign-in.
- */
+/** updateSysUserDetail: the caller edits their own profile (a new mobile needs its SMS code). */
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
-  const ctx = app.ctx;
-  const entity = ctx.registry.require('sysuser');
-  const allowed = new Set<string>(OWN_PROFILE_FIELDS);
-
   app.put(
     '/api/account/sysuserdetail/updateSysUserDetail',
     { config: { isSelfService: true } },
     async (request) => {
-      const auth = requireAuth(request);
       const l10n = localizerFor(request);
       const body = request.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new EntityInputError([{ field: '/', message: l10n.t('validation.type', { type: 'object' }) }]);
       }
       const input = body as Record<string, unknown>;
-      const refused: FieldError[] = Object.keys(input)
-        .filter((name) => !allowed.has(name) && !IDENTITY_FIELDS.has(name))
-        .map((name) => ({ field: `/${name}`, message: l10n.t('account.notEditable') }));
-      if (refused.length > 0) throw new EntityInputError(refused);
-      if (input.id !== undefined && input.id !== null && Number(input.id) !== auth.userId) {
-        throw new AppError('forbidden');
-      }
-      if (input.username !== undefined && input.username !== auth.username) {
-        throw new EntityInputError([{ field: '/username', message: l10n.t('account.notEditable') }]);
-      }
-      const changes: Record<string, unknown> = { id: auth.userId };
-      for (const name of OWN_PROFILE_FIELDS) if (name in input) changes[name] = input[name];
-      // version is optional here: sent, it guards against a stale form; absent, the change applies as is.
-      const hasVersion = input.version !== undefined && input.version !== null;
-      changes.version = hasVersion ? input.version : 0;
-      const { values, cleared } = prepareInput(
-        entity,
-        ctx.registry.validators(entity),
-        changes,
-        'update',
-        l10n.t,
-      );
-      const version = hasVersion ? values.version : undefined;
-      delete values.id;
-      delete values.version;
-      const actor = actorOf(request);
-      const where = sql`where ${column(entity.key)} = ${auth.userId} and tenant_code = ${auth.tenantCode}`;
-      if (cleared.includes('mobile')) {
-        throw new EntityInputError([{ field: '/mobile', message: l10n.t('validation.required') }]);
-      }
-      const newMobile = typeof values.mobile === 'string' ? values.mobile : undefined;
-      // Checked before the transaction, so that a wrong guess counts even though the change fails.
-      let smsCode: LiveCode | undefined;
-      if (newMobile !== undefined) {
-        const current = (
-          await sql<{ mobile: string | null }>`select mobile from ${table(entity)} ${where}`.execute(ctx.db)
-        ).rows[0];
-        if (current && current.mobile !== newMobile) {
-          const smsCaptcha = typeof input.smsCaptcha === 'string' ? input.smsCaptcha.trim() : '';
-          if (smsCaptcha === '') {
-            throw new EntityInputError([{ field: '/smsCaptcha', message: l10n.t('validation.required') }]);
-          }
-          smsCode = await checkSmsCode(ctx, l10n.t, {
-            tenantCode: auth.tenantCode,
-            mobile: newMobile,
-            smsCaptcha,
-          });
-        }
-      }
-      const updated = await inTransaction(ctx.db, async (trx) => {
-        const before = (
-          await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} for update`.execute(trx)
-        ).rows[0];
-        if (!before) throw new AppError('invalidToken');
-        if (version !== undefined && before.version !== version) {
-          throw new AppError('staleVersion', {}, [
-            { field: '/version', message: l10n.t('errors.staleVersion') },
-          ]);
-        }
-        if (newMobile !== undefined && before.mobile !== newMobile) {
-          if (!smsCode || !(await consumeCode(trx, smsCode.id))) throw smsCodeError(l10n.t);
-        }
-        await checkUnique({ trx, entity, registry: ctx.registry, actor, l10n }, values, auth.userId);
-        const assignments = OWN_PROFILE_FIELDS.flatMap((name) => {
-          const field = entity.fieldsByName.get(name);
-          if (!field || (values[name] === undefined && !cleared.includes(name))) return [];
-          return [sql`${column(field)} = ${toDbValue(field, values[name] ?? null)}`];
-        });
-        if (assignments.length === 0) return before;
-        const after = (
-          await sql<Row>`update ${table(entity)} set ${sql.join(assignments)}, version = version + 1,
-            updated_at = now(), updated_by = ${auth.username} ${where} returning ${selectList(entity)}`.execute(
-            trx,
-          )
-        ).rows[0];
-        if (!after) throw new AppError('invalidToken');
-        await writeAudit(trx, actor, [
-          { entity: entity.name, recordKey: auth.userId, action: 'update', before, after },
-        ]);
-        return after;
-      });
-      return ok(updated);
+      return ok(await updateOwnProfile({ ctx: app.ctx, auth: requireAuth(request), input, l10n }));
     },
   );
 }

@@ -13,6 +13,7 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router'
 import { configureHttp, TOAST_MS } from '../web/http.js';
 import { hasToken, portalHome } from '../web/session.js';
 import { i18nProvider, t, useT } from './i18n.js';
+import { ConsultButton } from './layout/ConsultButton.js';
 import { Layout } from './layout/Layout.js';
 import { RouteLoading } from './layout/RouteLoading.js';
 import { MenuProvider } from './layout/MenuProvider.js';
@@ -162,6 +163,7 @@ function RefineApp() {
       options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}
     >
       <HttpBridge />
+      <ConsultButton />
       <Suspense fallback={<RouteLoading />}>
         <Routes location={location}>
           <Route

@@ -9,6 +9,7 @@ import { IdleDetail, IdleList } from './pages/Idle.js';
 import { PurchaseDetail, PurchaseList } from './pages/Purchase.js';
 import { ErrorPage } from './pages/ErrorPage.js';
 import { ToastHost, toast } from './ui/toast.js';
+import { ConsultButton } from './layout/ConsultButton.js';
 import { configureHttp } from '../web/http.js';
 import { titleKeyOf } from './routes.js';
 
@@ -17,6 +18,7 @@ const StaticPage = lazy(() => import('./pages/StaticPages.js'));
 const Login = lazy(() => import('./auth/Login.js'));
 const Register = lazy(() => import('./auth/Register.js'));
 const ForgetPwd = lazy(() => import('./auth/ForgetPwd.js'));
+const PersonalCentre = lazy(() => import('./personal/PersonalCentre.js'));
 
 NProgress.configure({ showSpinner: false, trickleSpeed: 120 });
 
@@ -33,18 +35,17 @@ function Loading() {
 
 /** SPEC §2.1: translated route title - product title; progress bar and scroll reset on each navigation. */
 function NavigationEffects() {
-  const { t, params, language } = usePortal();
+  const { t, params, productTitle } = usePortal();
   const location = useLocation();
   useEffect(() => {
     NProgress.start();
     const key = titleKeyOf(location.pathname, params.product);
-    const product = params.productTitle || t('title');
-    document.title = key ? `${t(key)} - ${product}` : product;
+    document.title = key ? `${t(key)} - ${productTitle}` : productTitle;
     // /comproblem scrolls to its anchor itself; everything else starts at the top
     if (!location.hash) window.scrollTo(0, 0);
     const timer = setTimeout(() => NProgress.done(), 120);
     return () => clearTimeout(timer);
-  }, [location.pathname, location.hash, params, t, language]);
+  }, [location.pathname, location.hash, params, t, productTitle]);
   return null;
 }
 
@@ -79,6 +80,7 @@ export function App() {
       <HttpBridge />
       <NavigationEffects />
       <ToastHost />
+      <ConsultButton />
       <Routes>
         <Route path="/" element={<PortalLayout />}>
           <Route index element={<Navigate to={home} replace />} />
@@ -91,6 +93,14 @@ export function App() {
           {/* rendered by the layout, which keeps it alive between visits */}
           <Route path="noticeList" element={null} />
           <Route path="noticeDetail" element={<NoticeDetail />} />
+          <Route
+            path="personal/:section?"
+            element={
+              <Lazy>
+                <PersonalCentre />
+              </Lazy>
+            }
+          />
           {[
             'buysettlein',
             'sellsettlein',

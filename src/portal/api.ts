@@ -18,11 +18,16 @@ export type Idle = Public<IdleequipmentRecord>;
 export interface PortalParams {
   product: string;
   productTitle?: string;
+  /** The product's name in traditional Chinese and English, when the site renamed it. */
+  productTitleTw?: string;
+  productTitleEn?: string;
   hotline?: string;
   mailbox?: string;
   buyerProgramUrl?: string;
   supplierProgramUrl?: string;
   customerServiceUrl?: string;
+  /** The widget's query: names of the visitor's id, name and mobile (src/web/consult.ts). */
+  customerServiceParams?: string;
   companyOperator?: string;
   icpRegistration?: string;
   publicSecurityRecord?: string;
@@ -34,6 +39,8 @@ export interface PageQuery {
 }
 
 const NOTICE = '/api/notification/notice';
+/** Detail pages show their own failure in the page (ui/detail.tsx): no toast besides it. */
+const QUIET = { silent: true };
 const HOME = '/api/notification/home';
 
 // SPEC §7 "Notification and home": public, read-only.
@@ -42,16 +49,16 @@ export const portalApi = {
   first4: () => apiGet<Notice[]>(`${NOTICE}/queryFirst4`),
   notices: (query: PageQuery & { title?: string }) =>
     apiGet<Page<Notice>>(`${NOTICE}/queryNotices`, { ...query }),
-  notice: (id: number) => apiGet<Notice>(`${NOTICE}/queryNotice`, { id }),
+  notice: (id: number) => apiGet<Notice>(`${NOTICE}/queryNotice`, { id }, QUIET),
   noticeDetail: (id: number) =>
-    apiPost<{ notice: Notice; latest: Notice[] }>(`${NOTICE}/queryNoticeDetail`, { id }),
+    apiPost<{ notice: Notice; latest: Notice[] }>(`${NOTICE}/queryNoticeDetail`, { id }, QUIET),
   orderRotation: (limit = 10) => apiPost<Purchase[]>(`${NOTICE}/queryOrderRotation`, { limit }),
   pictures: () => apiPost<Picture[]>(`${HOME}/pictures`, {}),
   purchases: (query: PageQuery & { title?: string; category?: string; region?: string }) =>
     apiPost<Page<Purchase>>(`${HOME}/order/notices`, undefined, { params: { ...query } }),
-  purchase: (id: number) => apiPost<Purchase>(`${HOME}/order/detail`, { id }),
+  purchase: (id: number) => apiPost<Purchase>(`${HOME}/order/detail`, { id }, QUIET),
   idle: (query: PageQuery & { name?: string; category?: string }) =>
     apiPost<Page<Idle>>(`${HOME}/show/attr`, { ...query }),
   idleRank: (limit = 8) => apiPost<Idle[]>(`${HOME}/show/attr/rank`, undefined, { params: { limit } }),
-  idleDetail: (id: number) => apiPost<Idle>(`${HOME}/show/detail`, { id }),
+  idleDetail: (id: number) => apiPost<Idle>(`${HOME}/show/detail`, { id }, QUIET),
 };

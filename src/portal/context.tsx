@@ -1,6 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PortalParams } from './api.js';
-import { htmlLang, loadSection, saveLanguage, translator, type Language, type Section } from './i18n.js';
+import {
+  htmlLang,
+  loadSection,
+  productTitleOf,
+  saveLanguage,
+  translator,
+  type Language,
+  type Section,
+} from './i18n.js';
 import { loadUser, type PortalUser } from './session.js';
 import { getToken, onSessionChange } from '../web/session.js';
 
@@ -13,9 +21,13 @@ interface PortalContextValue {
   language: Language;
   setLanguage(language: Language): void;
   params: PortalParams;
+  /** The product's name in the current language (productTitleOf). */
+  productTitle: string;
   /** Home path, /{product}. */
   home: string;
   user: PortalUser | null;
+  /** False until the first check of the stored token has answered. */
+  isUserKnown: boolean;
   /** Re-reads the signed-in user (after sign-in). */
   refreshUser(): Promise<PortalUser | null>;
 }
@@ -48,10 +60,12 @@ export function PortalProvider({
     section: initialSection,
   });
   const [user, setUser] = useState<PortalUser | null>(null);
+  const [isUserKnown, setIsUserKnown] = useState(() => !getToken());
 
   const refreshUser = useCallback(async (): Promise<PortalUser | null> => {
     const next = getToken() ? await loadUser() : null;
     setUser(next);
+    setIsUserKnown(true);
     return next;
   }, []);
 
@@ -68,6 +82,7 @@ export function PortalProvider({
     return {
       t,
       list,
+      productTitle: productTitleOf(params, language, t('title')),
       language,
       setLanguage: (next) => {
         saveLanguage(next);
@@ -79,9 +94,10 @@ export function PortalProvider({
       params,
       home: `/${params.product}`,
       user,
+      isUserKnown,
       refreshUser,
     };
-  }, [language, section, params, user, refreshUser]);
+  }, [language, section, params, user, isUserKnown, refreshUser]);
 
   return <PortalContext.Provider value={value}>{children}</PortalContext.Provider>;
 }

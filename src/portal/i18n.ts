@@ -67,3 +67,27 @@ export function translator(section: Section): Translator {
 export function htmlLang(language: Language): string {
   return language === 'en' ? 'en' : language === 'tw' ? 'zh-TW' : 'zh-CN';
 }
+
+/** The params that may name the product per language (a site that renamed it names it in each). */
+export interface ProductTitles {
+  productTitle?: string | undefined;
+  productTitleTw?: string | undefined;
+  productTitleEn?: string | undefined;
+}
+
+/**
+ * The product's name in a language: the site's own name for that language when it gave one; the
+ * Chinese name (productTitle) when the site renamed the product; else the translated default.
+ * The seeded Chinese name is the default's Chinese, so tw and en readers see their own language.
+ */
+export function productTitleOf(params: ProductTitles, language: Language, translated: string): string {
+  const own =
+    language === 'zh'
+      ? params.productTitle
+      : language === 'tw'
+        ? params.productTitleTw
+        : params.productTitleEn;
+  if (own) return own;
+  const chinese = params.productTitle;
+  return chinese && chinese !== zhPortal.title ? chinese : translated;
+}

@@ -9,6 +9,9 @@ export const TABS = [
 
 export const CURRENT_INDEX_KEY = 'currentIndex';
 
+/** The portal's own personal centre, used until a site configures buyer and supplier programs. */
+export const PERSONAL_PATH = '/personal';
+
 export function tabPath(path: string, product: string): string {
   return path === 'home' ? `/${product}` : path;
 }
@@ -51,6 +54,7 @@ const TITLES: Record<string, string> = {
   newRegister: 'routes.newRegister',
   touristRegister: 'routes.touristRegister',
   forgetPwd: 'routes.forgetPwd',
+  personal: 'routes.personal',
   '502': 'routes.502',
   '404': 'routes.404',
 };
@@ -59,5 +63,6 @@ const TITLES: Record<string, string> = {
 export function titleKeyOf(pathname: string, product: string): string | undefined {
   const name = pathname.replace(/^\/+|\/+$/g, '');
   if (name === product || name === `${product}2`) return 'routes.home';
-  return TITLES[name];
+  // the personal centre's sections share its title
+  return TITLES[name] ?? (name.startsWith('personal/') ? TITLES.personal : undefined);
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, formatDateTime, formatRelative, parseTime, thousands } from './format.js';
+import {
+  abbreviateNumber,
+  formatAmount,
+  formatDateTime,
+  formatRelative,
+  parseTime,
+  thousands,
+} from './format.js';
+import en from '../../locales/en.json';
+import tw from '../../locales/tw.json';
+import zh from '../../locales/zh.json';
 
 const texts = {
   justNow: 'just now',
@@ -41,5 +51,23 @@ describe('formatters (SPEC §9)', () => {
     expect(abbreviateNumber(2e18)).toBe('2E');
     expect(thousands(1234567.5)).toBe('1,234,567.5');
     expect(thousands(12)).toBe('12');
+  });
+});
+
+describe('formatAmount (issue 19: the amount unit in each language)', () => {
+  it('counts in 万元 and 亿元 in Chinese, 萬元 in traditional Chinese', () => {
+    expect(formatAmount(12_860_000, zh.portal.common.amount, 'zh-CN')).toBe('1,286 万元');
+    expect(formatAmount(3_450_000, zh.portal.common.amount, 'zh-CN')).toBe('345 万元');
+    expect(formatAmount(260_000_000, zh.portal.common.amount, 'zh-CN')).toBe('2.6 亿元');
+    expect(formatAmount(8_600, zh.portal.common.amount, 'zh-CN')).toBe('8,600 元');
+    expect(formatAmount(3_450_000, tw.portal.common.amount, 'zh-TW')).toBe('345 萬元');
+  });
+
+  it('says CNY and millions in English, never a Chinese unit', () => {
+    expect(formatAmount(3_450_000, en.portal.common.amount, 'en')).toBe('CNY 3.45 million');
+    expect(formatAmount(12_860_000, en.portal.common.amount, 'en')).toBe('CNY 12.86 million');
+    expect(formatAmount(1_200_000_000, en.portal.common.amount, 'en')).toBe('CNY 1.2 billion');
+    expect(formatAmount(960_000, en.portal.common.amount, 'en')).toBe('CNY 960,000');
+    expect(formatAmount(0, en.portal.common.amount, 'en')).toBe('CNY 0');
   });
 });

@@ -90,3 +90,21 @@ export function thousands(value: number | string): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
+
+/** One unit of money a language counts in: from divisor up, text with {{amount}} (万元, CNY … million). */
+export interface AmountScale {
+  divisor: number;
+  text: string;
+}
+
+/**
+ * An amount of yuan in the units a reader of the language expects: Chinese counts in 万 and 亿
+ * (1286 万元), English in millions with the currency code (CNY 12.86 million). The scales come
+ * from the language's texts, largest first; the amount keeps up to two decimals.
+ */
+export function formatAmount(value: number, scales: readonly AmountScale[], locale: string): string {
+  const scale = scales.find((item) => Math.abs(value) >= item.divisor) ?? scales[scales.length - 1];
+  const divisor = scale?.divisor ?? 1;
+  const amount = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value / divisor);
+  return scale ? scale.text.replace('{{amount}}', amount) : amount;
+}

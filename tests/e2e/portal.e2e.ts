@@ -413,8 +413,9 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           `137${String(Date.now() + 7).slice(-8)}`,
         );
         for (const [username, userType, label, address] of [
-          [`buyer${stamp}`, 1, '采购商', '/buyer/'],
-          [`supplier${stamp}`, 2, '供应商', '/supplier/'],
+          // no buyer or supplier program configured: the portal's own personal centre
+          [`buyer${stamp}`, 1, '采购商', '/personal'],
+          [`supplier${stamp}`, 2, '供应商', '/personal'],
         ] as const) {
           const { context, page } = await open(browser, `${server.url}/${PRODUCT}`);
           await page.getByTestId('login-button').click();
@@ -517,10 +518,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
-      name: 'the 在线咨询 button opens the contact page without a widget, and passes id, name and mobile to one',
+      name: 'the 在线咨询 button opens the contact panel without a widget, and passes id, name and mobile to one',
       run: async () => {
         const { context, page } = await open(browser, `${server.url}/${PRODUCT}`);
         await page.getByTestId('consult-button').click();
+        await page.getByTestId('consult-panel').getByText('400-863-1218').waitFor();
+        await page.getByTestId('consult-panel').getByRole('link', { name: '查看全部联系方式' }).click();
         await page.waitForURL('**/contactus');
         await page.getByTestId('contact-cards').waitFor();
         await context.close();

@@ -11,7 +11,8 @@ import {
   NewPasswordFields,
   SubmitButton,
 } from './fields.js';
-import { AuthShell, Field, FormAlert, passwordError, RULES, TextInput, type Errors } from './forms.js';
+import { AuthShell, Field, FormAlert, TextInput, type Errors } from './forms.js';
+import { collect, confirmError, emailError, mobileError, passwordError, smsError } from './rules.js';
 import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'mobile' | 'smsCaptcha' | 'password' | 'confirm' | 'email' | 'charCaptcha';
@@ -40,10 +41,10 @@ function ResetWithCode({ code }: { code: string }) {
   const [isDone, setIsDone] = useState(false);
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    const found: Errors<'password' | 'confirm'> = {};
-    const password = passwordError(t, values.password);
-    if (password) found.password = password;
-    if (values.confirm !== values.password) found.confirm = t('auth.rules.confirm');
+    const found = collect({
+      password: passwordError(t, values.password),
+      confirm: confirmError(t, values.password, values.confirm),
+    });
     await form.submit(found, async () => {
       await apiPost(
         '/api/account/sysuserdetail/resetPassword',
@@ -102,18 +103,17 @@ function RequestReset() {
   }, [mode, loadCaptcha]);
 
   const validate = (): Errors<Key> => {
-    const found: Errors<Key> = {};
-    if (mode === 'mobile') {
-      if (!RULES.mobile.test(values.mobile.trim())) found.mobile = t('auth.rules.mobile');
-      if (!RULES.sms.test(values.smsCaptcha.trim())) found.smsCaptcha = t('auth.rules.sms');
-      const password = passwordError(t, values.password);
-      if (password) found.password = password;
-      if (values.confirm !== values.password) found.confirm = t('auth.rules.confirm');
-    } else {
-      if (!RULES.email.test(values.email.trim())) found.email = t('auth.rules.email');
-      if (!values.charCaptcha.trim()) found.charCaptcha = t('auth.rules.required');
-    }
-    return found;
+    if (mode === 'mobile')
+      return collect<Key>({
+        mobile: mobileError(t, values.mobile),
+        smsCaptcha: smsError(t, values.smsCaptcha),
+        password: passwordError(t, values.password),
+        confirm: confirmError(t, values.password, values.confirm),
+      });
+    return collect<Key>({
+      email: emailError(t, values.email),
+      charCaptcha: values.charCaptcha.trim() ? undefined : t('auth.rules.charCaptchaRequired'),
+    });
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();

@@ -1,46 +1,57 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { usePortal } from '../context.js';
+import { resetToken } from '../../web/session.js';
 import { signIn, type SignInMode, type UserType } from '../session.js';
 import { MobileSmsFields, ModeTabs, RoleSwitch, SubmitButton } from './fields.js';
-import { AuthShell, Field, FormAlert, RULES, TextInput, type Errors } from './forms.js';
+import { AuthShell, Field, FormAlert, TextInput, type Errors } from './forms.js';
+import { collect, mobileError, smsError, usernameError } from './rules.js';
 import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'username' | 'password' | 'mobile' | 'smsCaptcha';
 
 /** Sign-in: buyer or supplier (userType 1 or 2), account-and-password or mobile-and-code (SPEC §1, §6). */
 export default function Login() {
-  const { t, home, refreshUser } = usePortal();
+  const { t, home, user, isUserKnown, refreshUser } = usePortal();
   const navigate = useNavigate();
   const [search] = useSearchParams();
+  const redirect = search.get('redirect');
+  // only a path of this site: an address elsewhere would make the sign-in page an open redirect
+  const target = redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : home;
   const [userType, setUserType] = useState<UserType>(search.get('userType') === '2' ? 2 : 1);
   const [mode, setMode] = useState<SignInMode>('account');
   const form = useAuthForm<Key>({ username: '', password: '', mobile: '', smsCaptcha: '' });
   const { values, errors, set } = form;
 
   const validate = (): Errors<Key> => {
-    const found: Errors<Key> = {};
-    if (mode === 'account') {
-      if (!values.username.trim()) found.username = t('auth.rules.required');
-      if (!values.password) found.password = t('auth.rules.required');
-    } else {
-      if (!RULES.mobile.test(values.mobile.trim())) found.mobile = t('auth.rules.mobile');
-      // SPEC §5: the verification code is required
-      if (!RULES.sms.test(values.smsCaptcha.trim())) found.smsCaptcha = t('auth.rules.sms');
-    }
-    return found;
+    if (mode === 'account')
+      return collect({
+        username: usernameError(t, values.username, false),
+        // signing in checks only that a password was typed: its rules are the server's
+        password: values.password ? undefined : t('auth.rules.passwordRequired'),
+      });
+    // SPEC §5: the verification code is required
+    return collect({ mobile: mobileError(t, values.mobile), smsCaptcha: smsError(t, values.smsCaptcha) });
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     await form.submit(validate(), async () => {
       await signIn({ mode, userType, ...values });
-      const user = await refreshUser();
-      if (!user) throw new Error(t('auth.verifyFailed'));
-      if (user.roles.length === 0) throw new Error(t('auth.noRoles'));
-      const redirect = search.get('redirect');
-      void navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : home);
+      const signedIn = await refreshUser();
+      if (!signedIn) throw new Error(t('auth.verifyFailed'));
+      if (signedIn.roles.length === 0) {
+        // SPEC §8: a user without roles is not signed in
+        resetToken();
+        await refreshUser();
+        throw new Error(t('auth.noRoles'));
+      }
+      void navigate(target);
     });
   };
+
+  // SPEC §2.1: a signed-in user does not see the form again; a token still being checked shows nothing yet
+  if (user && !form.isBusy) return <Navigate to={target} replace />;
+  if (!isUserKnown) return null;
 
   return (
     <AuthShell

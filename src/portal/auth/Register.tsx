@@ -11,7 +11,16 @@ import {
   RoleSwitch,
   SubmitButton,
 } from './fields.js';
-import { AuthShell, Field, FormAlert, passwordError, RULES, TextInput, type Errors } from './forms.js';
+import { AuthShell, Field, FormAlert, TextInput, type Errors } from './forms.js';
+import {
+  collect,
+  confirmError,
+  emailError,
+  mobileError,
+  passwordError,
+  smsError,
+  usernameError,
+} from './rules.js';
 import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'companyName' | 'username' | 'mobile' | 'smsCaptcha' | 'email' | 'password' | 'confirm' | 'agree';
@@ -40,17 +49,16 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
   const [done, setDone] = useState<string>();
 
   const validate = (): Errors<Key> => {
-    const found: Errors<Key> = {};
-    if (!isTourist && values.companyName.trim().length < 2) found.companyName = t('auth.rules.company');
-    if (!RULES.username.test(values.username.trim())) found.username = t('auth.rules.username');
-    if (!RULES.mobile.test(values.mobile.trim())) found.mobile = t('auth.rules.mobile');
-    if (!RULES.sms.test(values.smsCaptcha.trim())) found.smsCaptcha = t('auth.rules.sms');
-    if (!isTourist && !RULES.email.test(values.email.trim())) found.email = t('auth.rules.email');
-    const password = passwordError(t, values.password);
-    if (password) found.password = password;
-    if (values.confirm !== values.password) found.confirm = t('auth.rules.confirm');
-    if (!agree) found.agree = t('auth.rules.agree');
-    return found;
+    return collect<Key>({
+      companyName: !isTourist && values.companyName.trim().length < 2 ? t('auth.rules.company') : undefined,
+      username: usernameError(t, values.username, true),
+      mobile: mobileError(t, values.mobile),
+      smsCaptcha: smsError(t, values.smsCaptcha),
+      email: isTourist ? undefined : emailError(t, values.email),
+      password: passwordError(t, values.password),
+      confirm: confirmError(t, values.password, values.confirm),
+      agree: agree ? undefined : t('auth.rules.agree'),
+    });
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { usePortal } from '../context.js';
 import type { UserType } from '../session.js';
 import { AuthShell, Field, FormAlert, SmsButton, TextInput, type Errors } from './forms.js';
+import { MOBILE_INPUT_MAX } from './rules.js';
 
 type MobileKey = 'mobile' | 'smsCaptcha';
 
@@ -32,7 +33,7 @@ export function MobileSmsFields({
           autoComplete={mobileAutoComplete}
           inputMode="numeric"
           value={values.mobile}
-          maxLength={11}
+          maxLength={MOBILE_INPUT_MAX}
           placeholder={t('auth.mobilePlaceholder')}
           onChange={(event) => onChange('mobile', event.target.value)}
         />

@@ -3,16 +3,7 @@ import { Link } from 'react-router';
 import { usePortal } from '../context.js';
 import { ApiError, apiGet } from '../../web/http.js';
 import { Logo } from '../ui/Logo.js';
-
-/** Field rules a person expects (SPEC §5 lengths where the spec gives them). */
-export const RULES = {
-  username: /^[A-Za-z0-9_.@-]{3,64}$/,
-  mobile: /^1[3-9]\d{9}$/,
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/,
-  sms: /^\d{4,8}$/,
-  passwordMin: 6,
-  passwordMax: 31,
-};
+import { mobileError } from './rules.js';
 
 export type Errors<K extends string> = Partial<Record<K, string>>;
 
@@ -64,8 +55,9 @@ export function SmsButton({ mobile, onError }: { mobile: string; onError: (messa
     return () => clearTimeout(timer);
   }, [seconds]);
   const send = async (): Promise<void> => {
-    if (!RULES.mobile.test(mobile.trim())) {
-      onError(t('auth.rules.mobile'));
+    const invalid = mobileError(t, mobile);
+    if (invalid) {
+      onError(invalid);
       return;
     }
     setIsSending(true);
@@ -116,13 +108,13 @@ export function AuthShell({
   children: ReactNode;
   footer?: ReactNode;
 }) {
-  const { t, params, home } = usePortal();
+  const { t, params, home, productTitle } = usePortal();
   return (
     <div className="auth-page">
       <header className="auth-top">
         <Link to={home} className="brand">
           <Logo size={34} />
-          <strong>{params.productTitle || t('title')}</strong>
+          <strong>{productTitle}</strong>
         </Link>
         <Link to={home} className="auth-home">
           {t('auth.backHome')}
@@ -149,14 +141,4 @@ export function AuthShell({
       </p>
     </div>
   );
-}
-
-export function passwordError(
-  t: (key: string, options?: Record<string, unknown>) => string,
-  password: string,
-): string | undefined {
-  if (!password) return t('auth.rules.required');
-  if (password.length < RULES.passwordMin || password.length > RULES.passwordMax)
-    return t('auth.rules.password');
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { usePortal } from '../context.js';
+import { ApiError } from '../../web/http.js';
 import { serverMessage, type Errors } from './forms.js';
 
 /**
@@ -39,7 +40,15 @@ export function useAuthForm<K extends string, E extends string = K>(initial: Rec
     try {
       await call();
     } catch (error) {
-      setMessage(serverMessage(error, t('auth.failed')));
+      // the server names the field (/email): its message goes under that field when the form has it
+      const onFields: Errors<E | K> = {};
+      if (error instanceof ApiError)
+        for (const item of error.errors) {
+          const key = item.field.replace(/^\//, '');
+          if (key in values) onFields[key as E | K] = item.message;
+        }
+      if (Object.keys(onFields).length > 0) setErrors(onFields);
+      else setMessage(serverMessage(error, t('auth.failed')));
       onFailure?.();
     } finally {
       setIsBusy(false);

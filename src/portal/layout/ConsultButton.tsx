@@ -1,40 +1,105 @@
-import { useNavigate } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { usePortal } from '../context.js';
 import { Icon } from '../ui/icons.js';
+import { QrCode } from '../ui/QrCode.js';
+import { consultUrl, openConsultWidget } from '../../web/consult.js';
 
-/** The customer-service widget's address with the visitor's identity (SPEC §1: id, name or display name, mobile). */
-export function consultUrl(
-  base: string,
-  user: { id: number; name: string; zname: string; mobile: string | null } | null,
-): string {
-  const url = new URL(base, window.location.origin);
-  if (user) {
-    url.searchParams.set('userId', String(user.id));
-    url.searchParams.set('name', user.name || user.zname);
-    url.searchParams.set('mobile', user.mobile ?? '');
-  }
-  return url.toString();
-}
-
-/** 在线咨询 on every screen; without a configured widget it opens the contact details. */
+/**
+ * 在线咨询 on every screen (SPEC §1). With a widget configured it opens the widget with the
+ * visitor's identity; without one, a small panel with the hotline, mailbox and QR code, so a
+ * visitor half-way through a form is not sent away from it.
+ */
 export function ConsultButton() {
   const { t, params, user } = usePortal();
-  const navigate = useNavigate();
+  const [isOpen, setIsOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!isOpen) return;
+    const closeOutside = (event: MouseEvent): void => {
+      if (!box.current?.contains(event.target as Node)) setIsOpen(false);
+    };
+    const closeOnEscape = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') setIsOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('mousedown', closeOutside);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
+  }, [isOpen]);
   const open = (): void => {
-    if (!params.customerServiceUrl) {
-      void navigate('/contactus');
+    if (params.customerServiceUrl) {
+      openConsultWidget(
+        consultUrl(params.customerServiceUrl, params.customerServiceParams, user, window.location.origin),
+      );
       return;
     }
-    window.open(
-      consultUrl(params.customerServiceUrl, user),
-      'ecobid-consult',
-      'noopener,width=420,height=640',
-    );
+    setIsOpen(!isOpen);
   };
   return (
-    <button type="button" className="consult-button" data-testid="consult-button" onClick={open}>
-      <Icon name="chat" size={20} />
-      <span>{t('consult')}</span>
-    </button>
+    <div className="consult" ref={box}>
+      <button
+        type="button"
+        className="consult-button"
+        data-testid="consult-button"
+        aria-expanded={params.customerServiceUrl ? undefined : isOpen}
+        aria-controls={params.customerServiceUrl ? undefined : 'consult-panel'}
+        onClick={open}
+      >
+        <Icon name="chat" size={20} />
+        <span>{t('consult')}</span>
+      </button>
+      {isOpen && (
+        <section
+          id="consult-panel"
+          className="consult-panel"
+          data-testid="consult-panel"
+          aria-label={t('consultPanel.title')}
+        >
+          <header>
+            <strong>{t('consultPanel.title')}</strong>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={t('consultPanel.close')}
+              onClick={() => setIsOpen(false)}
+            >
+              <Icon name="close" size={16} />
+            </button>
+          </header>
+          <p className="muted">{t('consultPanel.text')}</p>
+          {params.hotline && (
+            <p>
+              <span className="label">
+                <Icon name="phone" size={16} /> {t('footer.hotline')}
+              </span>
+              <a href={`tel:${params.hotline}`} data-testid="consult-hotline">
+                {params.hotline}
+              </a>
+            </p>
+          )}
+          {params.mailbox && (
+            <p>
+              <span className="label">
+                <Icon name="mail" size={16} /> {t('footer.mailbox')}
+              </span>
+              <a href={`mailto:${params.mailbox}`} data-testid="consult-mailbox">
+                {params.mailbox}
+              </a>
+            </p>
+          )}
+          <p className="muted">{t('footer.serviceHours')}</p>
+          <figure>
+            <QrCode param="buyerAccountUrl" size={104} label={t('consultPanel.qr')} isLazy={false} />
+            <figcaption>{t('consultPanel.qr')}</figcaption>
+          </figure>
+          <Link to="/contactus" onClick={() => setIsOpen(false)}>
+            {t('side.moreContact')}
+          </Link>
+        </section>
+      )}
+    </div>
   );
 }

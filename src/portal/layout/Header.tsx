@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { usePortal } from '../context.js';
 import { PORTAL_LANGUAGES, type Language } from '../i18n.js';
-import { CURRENT_INDEX_KEY, TABS, tabIndexOf, tabPath } from '../routes.js';
+import { CURRENT_INDEX_KEY, PERSONAL_PATH, TABS, tabIndexOf, tabPath } from '../routes.js';
 import { loadUser, logout } from '../session.js';
 import { Icon } from '../ui/icons.js';
 import { Logo } from '../ui/Logo.js';
@@ -45,6 +45,7 @@ function useIsMobile(): boolean {
 
 function UserMenu() {
   const { t, user, params, home } = usePortal();
+  const navigate = useNavigate();
   const [isOpen, setIsOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -59,7 +60,8 @@ function UserMenu() {
   const isBuyer = (localStorage.getItem('userType') ?? String(user.userType)) === '1';
   const roleLabel = t(isBuyer ? 'header.buyer' : 'header.supplier');
   const programUrl = (isBuyer ? params.buyerProgramUrl : params.supplierProgramUrl) || '';
-  // SPEC §2.2: entering the personal centre without a valid login logs the user out.
+  // SPEC §2.2: entering the personal centre without a valid login logs the user out. A site
+  // without programs of its own (params) gets the portal's personal centre.
   const enterPersonalCentre = async (): Promise<void> => {
     setIsOpen(false);
     const current = await loadUser();
@@ -67,7 +69,8 @@ function UserMenu() {
       await logout(home);
       return;
     }
-    window.location.assign(programUrl || home);
+    if (programUrl) window.location.assign(programUrl);
+    else void navigate(PERSONAL_PATH);
   };
   return (
     <div className={`user-menu${isOpen ? ' is-open' : ''}`} ref={box}>
@@ -93,7 +96,7 @@ function UserMenu() {
             type="button"
             role="menuitem"
             data-testid="personal-centre"
-            data-href={programUrl}
+            data-href={programUrl || PERSONAL_PATH}
             onClick={() => void enterPersonalCentre()}
           >
             {t('header.personalCentre')}
@@ -126,8 +129,11 @@ function LanguageSelect() {
 }
 
 export function Header() {
-  const { t, params, user, home } = usePortal();
+  const { t, params, user, home, productTitle } = usePortal();
   const navigate = useNavigate();
+  // after a logout the home page carries the page that was wanted (SPEC §2.3): sign-in returns there
+  const wanted = new URLSearchParams(useLocation().search).get('redirect');
+  const loginPath = wanted ? `/login?redirect=${encodeURIComponent(wanted)}` : '/login';
   const [currentIndex, setCurrentIndex] = useCurrentIndex(params.product);
   const isMobile = useIsMobile();
   const [isDrawerOpen, setIsDrawerOpen] = useState(false);
@@ -154,9 +160,7 @@ export function Header() {
     <header className="portal-header">
       <div className="topbar">
         <div className="container topbar-inner">
-          <span className="topbar-welcome">
-            {t('header.welcome', { product: params.productTitle || t('title') })}
-          </span>
+          <span className="topbar-welcome">{t('header.welcome', { product: productTitle })}</span>
           <span className="topbar-right">
             {params.hotline && (
               <a href={`tel:${params.hotline}`} className="topbar-phone">
@@ -171,7 +175,7 @@ export function Header() {
         <Link to={home} className="brand" onClick={() => setCurrentIndex(0)}>
           <Logo />
           <span className="brand-text">
-            <strong>{params.productTitle || t('title')}</strong>
+            <strong>{productTitle}</strong>
             <small>{t('header.slogan')}</small>
           </span>
         </Link>
@@ -188,7 +192,7 @@ export function Header() {
               type="button"
               className="btn btn-primary btn-login"
               data-testid="login-button"
-              onClick={() => void navigate('/login')}
+              onClick={() => void navigate(loginPath)}
             >
               {t('header.login')}
             </button>

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { NoticeList } from '../pages/NoticeList.js';
-import { ConsultButton } from './ConsultButton.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 import { SidePanel } from './SidePanel.js';
 
 /**
- * The public layout of SPEC §2.2: header tabs, the page, footer, side panel, back-to-top and the
- * consultation button. The notice list stays mounted once visited (kept alive), so its page,
+ * The public layout of SPEC §2.2: header tabs, the page, footer, side panel and back-to-top (the
+ * consultation button is on every screen: App). The notice list stays mounted once visited (kept alive), so its page,
  * search and scroll position survive a visit to a notice.
  */
 export function PortalLayout() {
@@ -31,7 +30,6 @@ export function PortalLayout() {
       </main>
       <Footer />
       <SidePanel />
-      <ConsultButton />
     </div>
   );
 }

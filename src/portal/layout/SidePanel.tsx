@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { usePortal } from '../context.js';
 import { Icon, type IconName } from '../ui/icons.js';
@@ -22,8 +22,27 @@ export function SidePanel() {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
-  const item = (icon: IconName, label: string, popover: React.ReactNode, testId: string) => (
-    <div className="side-item" tabIndex={0} data-testid={testId}>
+  // One popover at a time: the one under the pointer, else the one focused or tapped; CSS
+  // :hover and :focus-within together left a clicked one open under the hovered one.
+  const [openItem, setOpenItem] = useState<string>();
+  const close = (testId: string): void =>
+    setOpenItem((current) => (current === testId ? undefined : current));
+  const item = (icon: IconName, label: string, popover: ReactNode, testId: string) => (
+    <div
+      className={`side-item${openItem === testId ? ' is-open' : ''}`}
+      tabIndex={0}
+      data-testid={testId}
+      onMouseEnter={() => setOpenItem(testId)}
+      onMouseLeave={() => close(testId)}
+      onFocus={() => setOpenItem(testId)}
+      onClick={() => setOpenItem(testId)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) close(testId);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') close(testId);
+      }}
+    >
       <Icon name={icon} size={22} />
       <span className="side-label">{label}</span>
       <div className="side-popover" role="tooltip">

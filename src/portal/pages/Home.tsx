@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { portalApi, type Idle, type Picture, type Purchase } from '../api.js';
 import { usePortal } from '../context.js';
 import { Icon, type IconName } from '../ui/icons.js';
-import { day, Empty, money, SkeletonLines, useAsync } from '../ui/common.js';
+import { day, Empty, SkeletonLines, useAsync, useMoney } from '../ui/common.js';
 import { IdleCard } from './Idle.js';
 
 const SLIDE_MS = 5000;
@@ -175,7 +175,7 @@ function Promises() {
 }
 
 function PurchaseRotation({ items }: { items: Purchase[] }) {
-  const { t } = usePortal();
+  const money = useMoney();
   const [offset, setOffset] = useState(0);
   const [isPaused, setIsPaused] = useState(false);
   const visible = 5;
@@ -205,7 +205,7 @@ function PurchaseRotation({ items }: { items: Purchase[] }) {
           <span className="rotation-meta">
             <span className="ellipsis">{item.buyerName}</span>
             <span>{item.region}</span>
-            <span className="budget">{money(item.budget, t('common.tenThousandYuan'))}</span>
+            <span className="budget">{money(item.budget)}</span>
             <time>{day(item.publishTime)}</time>
           </span>
         </li>

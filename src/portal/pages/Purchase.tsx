@@ -4,7 +4,7 @@ import { usePortal } from '../context.js';
 import { formatDateTime } from '../../web/format.js';
 import { Icon } from '../ui/icons.js';
 import { RichText } from '../ui/RichText.js';
-import { day, money, useAsync } from '../ui/common.js';
+import { day, useAsync, useMoney } from '../ui/common.js';
 import { ListItem, ListPage, PagedResults, SearchBar, SearchInput, useListSearch } from '../ui/list.js';
 import { DetailArticle, DetailPage, Facts, useDetail } from '../ui/detail.js';
 
@@ -12,6 +12,7 @@ const PAGE_SIZE = 10;
 
 export function PurchaseList() {
   const { t } = usePortal();
+  const money = useMoney();
   const { page, setPage, filters, draft, setDraft, search } = useListSearch(
     { title: '', region: '' },
     (value) => ({ title: value.title.trim(), region: value.region.trim() }),
@@ -61,10 +62,10 @@ export function PurchaseList() {
                 )}
                 {item.category && <span>{item.category}</span>}
                 <span className="budget">
-                  {t('purchase.budget')}：{money(item.budget, t('common.tenThousandYuan'))}
+                  {t('common.labelled', { label: t('purchase.budget'), value: money(item.budget) })}
                 </span>
                 <span>
-                  {t('purchase.deadline')}：{day(item.deadline)}
+                  {t('common.labelled', { label: t('purchase.deadline'), value: day(item.deadline) })}
                 </span>
               </ListItem>
             ))}
@@ -77,6 +78,7 @@ export function PurchaseList() {
 
 export function PurchaseDetail() {
   const { t } = usePortal();
+  const money = useMoney();
   const detail = useDetail(portalApi.purchase);
   const item = detail.data;
   const rows: [string, string][] = item
@@ -86,7 +88,7 @@ export function PurchaseDetail() {
         [t('purchase.category'), item.category ?? '—'],
         [t('purchase.mode'), item.purchaseMode ?? '—'],
         [t('purchase.region'), item.region ?? '—'],
-        [t('purchase.budget'), money(item.budget, t('common.tenThousandYuan'))],
+        [t('purchase.budget'), money(item.budget)],
         [t('purchase.publishTime'), formatDateTime(item.publishTime)],
         [t('purchase.deadline'), formatDateTime(item.deadline)],
         [t('purchase.contact'), [item.contactName, item.contactPhone].filter(Boolean).join(' ') || '—'],

@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../web/format.js';
-import { useT } from '../context.js';
+import { formatAmount, formatDateTime, type AmountScale } from '../../web/format.js';
+import { usePortal, useT } from '../context.js';
+import { htmlLang } from '../i18n.js';
 import { Icon } from './icons.js';
 
 export interface AsyncState<T> {
@@ -38,11 +39,12 @@ export function day(value: string | null | undefined): string {
   return formatDateTime(value ?? '').slice(0, 10);
 }
 
-export function money(value: number | null | undefined, unit: string): string {
-  if (value === null || value === undefined) return '—';
-  if (value >= 10_000)
-    return `${(value / 10_000).toLocaleString('zh-CN', { maximumFractionDigits: 2 })} ${unit}`;
-  return `${value.toLocaleString('zh-CN')}`;
+/** Formats an amount of yuan in the current language's units (1,286 万元, CNY 12.86 million). */
+export function useMoney(): (value: number | null | undefined) => string {
+  const { list, language } = usePortal();
+  const scales = list<AmountScale>('common.amount');
+  const locale = htmlLang(language);
+  return (value) => (value === null || value === undefined ? '—' : formatAmount(value, scales, locale));
 }
 
 export function Empty({ text }: { text?: string }) {

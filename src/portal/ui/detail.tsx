@@ -1,17 +1,26 @@
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePortal } from '../context.js';
+import { ApiError } from '../../web/http.js';
 import { Breadcrumb, ErrorNote, idParam, SkeletonLines, useAsync, type AsyncState } from './common.js';
 
-/** The record of a detail page's ?id=, or "not found" without one. */
+/**
+ * The record of a detail page's ?id=. A missing id and a record that does not exist or is no
+ * longer published read the same to a visitor: 内容不存在或已下线, once, in the page.
+ */
 export function useDetail<T>(load: (id: number) => Promise<T>): AsyncState<T> {
   const { t } = usePortal();
   const [search] = useSearchParams();
   const id = idParam(search);
-  return useAsync(
-    () => (id === undefined ? Promise.reject(new Error(t('common.notFound'))) : load(id)),
-    [id],
-  );
+  return useAsync(async () => {
+    const notFound = new Error(t('common.notFound'));
+    if (id === undefined) throw notFound;
+    try {
+      return await load(id);
+    } catch (error) {
+      throw error instanceof ApiError && (error.status === 404 || error.status === 400) ? notFound : error;
+    }
+  }, [id]);
 }
 
 /** A detail page: the way back through home and its list, then the content. */

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import { ok, queryOf } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import { publicParams } from '../../services/portal/params.js';
+import { myPurchaseRoutes } from './my-purchases.js';
 import { qrCodeRoutes } from './qrcode.js';
 
 export { PUBLIC_PARAM_KEYS } from '../../services/portal/params.js';
@@ -150,6 +151,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   /** The whitelisted portal params (hotline, mailbox, program addresses, …) and the product slug. */
   app.get('/api/notification/home/params', PUBLIC, async () => ok(await publicParams(app.ctx)));
   await app.register(qrCodeRoutes);
+  await app.register(myPurchaseRoutes);
 
   const notice = registry.get('notice');
   const picture = registry.get('homepicture');

@@ -5,11 +5,14 @@ import { column, table } from '../../lib/sql/toolkit.js';
 /** Params the portal may read without signing in (SPEC §1 footer, §2.2 personal centre, §1 consultation). */
 export const PUBLIC_PARAM_KEYS = [
   'productTitle',
+  'productTitleTw',
+  'productTitleEn',
   'hotline',
   'mailbox',
   'buyerProgramUrl',
   'supplierProgramUrl',
   'customerServiceUrl',
+  'customerServiceParams',
   'companyOperator',
   'icpRegistration',
   'publicSecurityRecord',

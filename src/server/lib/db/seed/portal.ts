@@ -47,7 +47,27 @@ interface SeedIdle {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-const at = (days: number): string => new Date(Date.now() + days * DAY).toISOString();
+const dayFromNow = (days: number): Date => new Date(Date.now() + days * DAY);
+const at = (days: number): string => dayFromNow(days).toISOString();
+
+/**
+ * Seed texts name years and dates relative to the record's own date ({{year}}, {{lastYear}},
+ * {{year-3}}, {{mmdd}}), so a site first started in any year shows believable content: an annual
+ * review of the year before, project codes of the day they were published.
+ */
+function dated<T extends object>(record: T, date: Date): T {
+  const year = date.getFullYear();
+  const mmdd = `${String(date.getMonth() + 1).padStart(2, '0')}${String(date.getDate()).padStart(2, '0')}`;
+  const fill = (text: string): string =>
+    text
+      .replace(/\{\{year-(\d+)\}\}/g, (_match, back: string) => String(year - Number(back)))
+      .replaceAll('{{lastYear}}', String(year - 1))
+      .replaceAll('{{year}}', String(year))
+      .replaceAll('{{mmdd}}', mmdd);
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [key, typeof value === 'string' ? fill(value) : value]),
+  ) as T;
+}
 
 /** A decorative banner (gradient and soft hills), so a first start shows a finished home page without image files. */
 function bannerImage([dark = '#0b5d46', mid = '#14906b', light = '#7fd3b0']: string[]): string {
@@ -88,7 +108,7 @@ export async function seedPortalContent(ctx: AppContext, trx: AppContext['db'], 
   await seed(
     'notice',
     (portal.notices as SeedNotice[]).map(({ daysAgo, pinned, ...notice }) => ({
-      ...notice,
+      ...dated(notice, dayFromNow(-daysAgo)),
       publishTime: at(-daysAgo),
       pinned: pinned ?? false,
       published: true,
@@ -105,18 +125,21 @@ export async function seedPortalContent(ctx: AppContext, trx: AppContext['db'], 
   );
   await seed(
     'purchase',
-    (portal.purchases as SeedPurchase[]).map(({ daysAgo, deadlineDays, ...item }) => ({
-      ...item,
-      publishTime: at(-daysAgo),
-      deadline: at(deadlineDays),
-      content: purchaseContent({ daysAgo, deadlineDays, ...item }),
-      published: true,
-    })),
+    (portal.purchases as SeedPurchase[]).map((seeded) => {
+      const { daysAgo, deadlineDays, ...item } = dated(seeded, dayFromNow(-seeded.daysAgo));
+      return {
+        ...item,
+        publishTime: at(-daysAgo),
+        deadline: at(deadlineDays),
+        content: purchaseContent({ daysAgo, deadlineDays, ...item }),
+        published: true,
+      };
+    }),
   );
   await seed(
     'idleequipment',
     (portal.idle as SeedIdle[]).map(({ daysAgo, ...item }) => ({
-      ...item,
+      ...dated(item, dayFromNow(-daysAgo)),
       publishTime: at(-daysAgo),
       published: true,
     })),

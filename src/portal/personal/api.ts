@@ -1,0 +1,71 @@
+import { apiGet, apiPost, apiPut } from '../../web/http.js';
+import type { Purchase } from '../api.js';
+
+/** The caller's own record as querySysUserDetail returns it (the fields they may edit). */
+export interface OwnDetail {
+  id: number;
+  username: string;
+  version: number;
+  nickname: string | null;
+  email: string | null;
+  mobile: string | null;
+  phone: string | null;
+  geographic: string | null;
+  address: string | null;
+  profile: string | null;
+  avatar: string | null;
+}
+
+export type ProfileChange = Partial<Pick<OwnDetail, 'nickname' | 'email' | 'phone' | 'address' | 'profile'>>;
+
+export interface MyNotification {
+  id: number;
+  title: string;
+  content: string;
+  type: string | null;
+  priority: string | null;
+  publisher: string | null;
+  publishTime: string | null;
+  isRead: boolean;
+}
+
+export interface MyPage<T> {
+  records: T[];
+  total: number;
+  currentPage: number;
+  pageSize: number;
+}
+
+const ACCOUNT = '/api/account/sysuserdetail';
+const NOTIFICATION = '/api/admin/notification';
+// Forms and pages show their own failures: no toast on top of them.
+const QUIET = { silent: true };
+
+/** The account endpoints every signed-in user has (SPEC §7 "Sign-in and account"). */
+export const personalApi = {
+  detail: () => apiGet<OwnDetail>(`${ACCOUNT}/querySysUserDetail`, undefined, QUIET),
+  updateProfile: (change: ProfileChange & { version: number }) =>
+    apiPut<OwnDetail>(`${ACCOUNT}/updateSysUserDetail`, change, QUIET),
+  /** A new mobile number takes a live SMS code sent to it. */
+  updateMobile: (change: { mobile: string; smsCaptcha: string; version: number }) =>
+    apiPut<OwnDetail>(`${ACCOUNT}/updateSysUserDetail`, change, QUIET),
+  updatePassword: (id: number, password: string, newPassword: string) =>
+    apiPut<null>(`${ACCOUNT}/updatePassword`, undefined, { ...QUIET, params: { id, password, newPassword } }),
+  notifications: (currentPage: number, pageSize: number) =>
+    apiGet<MyPage<MyNotification> & { unread: number }>(
+      `${NOTIFICATION}/queryMyNotification`,
+      { currentPage, pageSize, sort: '-publishTime' },
+      QUIET,
+    ),
+  markRead: (id: number) =>
+    apiPost<{ read: number }>(`${NOTIFICATION}/markNotificationRead`, undefined, {
+      ...QUIET,
+      params: { id },
+    }),
+  purchases: (currentPage: number, pageSize: number) =>
+    apiGet<MyPage<Purchase & { published: boolean }>>(
+      '/api/notification/purchase/queryMyPurchase',
+      { currentPage, pageSize },
+      QUIET,
+    ),
+};

@@ -69,7 +69,8 @@ export function ConsultButton() {
       <FloatButton
         icon={<CustomerServiceOutlined />}
         type="primary"
-        tooltip={t('admin.consult.label')}
+        // the open panel names itself; a tooltip over it would hide its last line
+        tooltip={panel ? undefined : t('admin.consult.label')}
         aria-label={t('admin.consult.label')}
         data-testid="consult-button"
         style={{ insetInlineEnd: 24, insetBlockEnd: 24 }}

@@ -43,7 +43,9 @@ export function NotificationsSection() {
                 aria-expanded={openId === item.id}
                 onClick={() => void open(item.id, item.isRead)}
               >
-                {!item.isRead && <span className="dot" aria-label={t('personal.notifications.new')} />}
+                {!item.isRead && (
+                  <span className="dot" role="img" aria-label={t('personal.notifications.new')} />
+                )}
                 <span className="ellipsis">{item.title}</span>
                 <time>{day(item.publishTime)}</time>
               </button>

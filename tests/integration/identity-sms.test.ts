@@ -8,6 +8,7 @@ import {
   outboxEnv,
   readJsonLines,
   sendSms,
+  solvedCaptcha,
   tokenRequest,
 } from '../support/identity.js';
 
@@ -158,7 +159,7 @@ describe('getSmsCaptcha limits', () => {
     const tooSoon = await t.request({
       method: 'POST',
       url: '/api/account/captcha/getSmsCaptcha',
-      payload: { mobile },
+      payload: { mobile, ...(await solvedCaptcha(t)) },
     });
     expect(tooSoon.statusCode).toBe(429);
     expect(tooSoon.json()).toEqual({
@@ -172,7 +173,7 @@ describe('getSmsCaptcha limits', () => {
     const posted = await t.request({
       method: 'POST',
       url: '/api/account/captcha/getSmsCaptcha',
-      payload: { mobile },
+      payload: { mobile, ...(await solvedCaptcha(t)) },
     });
     expect(posted.statusCode).toBe(200);
   });
@@ -188,7 +189,7 @@ describe('getSmsCaptcha limits', () => {
     expect(capped.json().message).toBe('该手机号今日获取验证码次数已达上限（3 次），请明天再试');
     const english = await t.request({
       method: 'GET',
-      url: `/api/account/captcha/getSmsCaptcha?mobile=${mobile}`,
+      url: `/api/account/captcha/getSmsCaptcha?${new URLSearchParams({ mobile, ...(await solvedCaptcha(t)) })}`,
       headers: { 'accept-language': 'en' },
     });
     expect(english.json().message).toMatch(/tomorrow/);
@@ -219,5 +220,92 @@ describe('getSmsCaptcha limits', () => {
     const mobile = freshMobile();
     const answers = await Promise.all(Array.from({ length: 5 }, () => sendSms(t, mobile)));
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 429, 429, 429, 429]);
+  });
+});
+
+describe('getSmsCaptcha abuse (issue 11, point 6)', () => {
+  const sentTo = (mobile: string): number =>
+    readJsonLines<{ mobile: string }>(outbox.smsOutbox).filter((line) => line.mobile === mobile).length;
+
+  it('sends to a number no user has only with a solved character captcha, used up by the send', async () => {
+    const stranger = freshMobile();
+    const bare = await sendSms(t, stranger, { captcha: false });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().errors.map((error: { field: string }) => error.field)).toEqual([
+      '/charCaptcha',
+      '/captchaId',
+    ]);
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/api/account/captcha/getSmsCaptcha',
+      payload: {
+        mobile: stranger,
+        captchaId: (await solvedCaptcha(t, 'ab3d')).captchaId,
+        charCaptcha: 'zzzz',
+      },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors).toEqual([
+      { field: '/charCaptcha', message: '图形验证码错误或已失效，请刷新后重试' },
+    ]);
+    expect(sentTo(stranger)).toBe(0);
+
+    const captcha = await solvedCaptcha(t);
+    const solved = await t.request({
+      method: 'POST',
+      url: '/api/account/captcha/getSmsCaptcha',
+      payload: { mobile: stranger, ...captcha },
+    });
+    expect(solved.statusCode, solved.body).toBe(200);
+    expect(sentTo(stranger)).toBe(1);
+    // One captcha, one send: it does not open the way to a second number.
+    const reused = await t.request({
+      method: 'POST',
+      url: '/api/account/captcha/getSmsCaptcha',
+      payload: { mobile: freshMobile(), ...captcha },
+    });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().errors[0].field).toBe('/charCaptcha');
+  });
+
+  it('needs no captcha for a number a user of the tenant has, or for a signed-in caller', async () => {
+    const mobile = freshMobile();
+    await userWithMobile('registered_texter', mobile);
+    expect((await sendSms(t, mobile, { captcha: false })).statusCode).toBe(200);
+    const newNumber = freshMobile();
+    const signedIn = await t.request({
+      method: 'GET',
+      url: `/api/account/captcha/getSmsCaptcha?mobile=${newNumber}`,
+      headers: t.auth,
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    // A number registered in one tenant is a stranger's in another.
+    const otherTenant = await t.request({
+      method: 'GET',
+      url: `/api/account/captcha/getSmsCaptcha?mobile=${mobile}&tenantCode=nosuchtenant`,
+    });
+    expect(otherTenant.statusCode).toBe(400);
+    expect(otherTenant.json().errors[0].field).toBe('/tenantCode');
+  });
+
+  it('counts GET and POST on one rate limit per client address', async () => {
+    await t.sql("delete from sys_counter where counter_key like 'rate:%'");
+    // RATE_LIMIT_CAPTCHA=100 calls a minute, half by GET and half by POST (refused for a missing number).
+    for (let call = 0; call < 100; call += 1) {
+      const answer =
+        call % 2 === 0
+          ? await t.request({ method: 'GET', url: '/api/account/captcha/getSmsCaptcha' })
+          : await t.request({ method: 'POST', url: '/api/account/captcha/getSmsCaptcha', payload: {} });
+      expect(answer.statusCode).toBe(400);
+    }
+    for (const method of ['GET', 'POST'] as const) {
+      const limited = await t.request({
+        method,
+        url: '/api/account/captcha/getSmsCaptcha',
+        payload: method === 'POST' ? {} : undefined,
+      });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 429 });
+    }
   });
 });

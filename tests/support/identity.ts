@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { hashCode } from '../../src/server/services/accounts/codes.js';
 import { BROWSER_CLIENT, type TestApp } from './app.js';
 
 /** Outbox files of one test app, in a directory of their own (it does not exist until a first send). */
@@ -46,8 +47,35 @@ export function tokenRequest(
   });
 }
 
-export async function sendSms(t: TestApp, mobile: string): Promise<LightMyRequestResponse> {
-  return t.request({ method: 'GET', url: `/api/account/captcha/getSmsCaptcha?mobile=${mobile}` });
+/**
+ * A character captcha solved as a person would: the image cannot be read back and only a hash of
+ * the answer is stored, so the test gives it an answer of its own.
+ */
+export async function solvedCaptcha(
+  t: TestApp,
+  answer = 'k7pm',
+): Promise<{ captchaId: string; charCaptcha: string }> {
+  const issued = await t.request({ method: 'GET', url: '/api/account/captcha/getCharCaptcha' });
+  const { captchaId } = issued.json<{ data: { captchaId: string } }>().data;
+  await t.sql('update sys_verification_code set code_hash = $1 where target = $2', [
+    hashCode(answer),
+    captchaId,
+  ]);
+  return { captchaId, charCaptcha: answer };
+}
+
+/**
+ * GET getSmsCaptcha?mobile=, with a solved character captcha as the registration form sends it
+ * (a number no user has needs one); `captcha: false` sends none.
+ */
+export async function sendSms(
+  t: TestApp,
+  mobile: string,
+  options: { captcha?: boolean } = {},
+): Promise<LightMyRequestResponse> {
+  const captcha = options.captcha === false ? {} : await solvedCaptcha(t);
+  const query = new URLSearchParams({ mobile, ...captcha });
+  return t.request({ method: 'GET', url: `/api/account/captcha/getSmsCaptcha?${query}` });
 }
 
 let mobiles = 0;

@@ -3,13 +3,16 @@ import { ok } from '../../lib/http.js';
 import { localizerFor, type Translate } from '../../lib/i18n.js';
 import { assertField, fieldRule, inputOf, requireFields, textOf } from '../../lib/input.js';
 import type { SmsProvider } from '../../lib/sms.js';
+import { bearerToken } from '../../plugins/auth.js';
 import {
+  assertMaySendSms,
   captchaError,
   checkCharCaptcha,
   newCharCaptcha,
   sendSmsCode,
 } from '../../services/accounts/captcha.js';
 import { markVerified } from '../../services/accounts/codes.js';
+import { findSession } from '../../services/sessions/session.js';
 
 export interface CaptchaRoutesOptions {
   sms: SmsProvider;
@@ -39,6 +42,17 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
     return ok(true);
   });
 
+  const userTable = ctx.registry.require('sysuser').table;
+  /** A public route: a bearer token, when sent, is checked here (signed-in callers need no captcha). */
+  const isSignedIn = async (request: FastifyRequest): Promise<boolean> => {
+    const token = bearerToken(request);
+    if (!token) return false;
+    return (
+      (await findSession({ db: ctx.db, userTable, accessToken: token, cache: ctx.sessionCache })) !==
+      undefined
+    );
+  };
+
   const smsCaptcha = async (request: FastifyRequest): Promise<unknown> => {
     const t = localizerFor(request).t;
     const input = inputOf(request);
@@ -46,8 +60,11 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
     const tenantCode = textOf(input, 'tenantCode') || ctx.config.defaultTenant;
     requireFields(t, { mobile });
     checkMobile(mobile, t);
+    await assertMaySendSms({ ctx, t, tenantCode, mobile, input, isSignedIn: await isSignedIn(request) });
     return ok(await sendSmsCode({ ctx, sms: options.sms, tenantCode, mobile, ip: request.ip, t }));
   };
-  app.get('/api/account/captcha/getSmsCaptcha', publicLimited, smsCaptcha);
-  app.post('/api/account/captcha/getSmsCaptcha', publicLimited, smsCaptcha);
+  // GET and POST draw on one counter per client address (and the code quota is per number).
+  const smsLimited = { config: { isPublic: true, rateLimit: { ...options.rateLimit, groupId: 'sms' } } };
+  app.get('/api/account/captcha/getSmsCaptcha', smsLimited, smsCaptcha);
+  app.post('/api/account/captcha/getSmsCaptcha', smsLimited, smsCaptcha);
 }

@@ -1,10 +1,21 @@
+import { sql } from 'kysely';
 import svgCaptcha from 'svg-captcha';
+import { EntityInputError } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
+import { inTransaction } from '../../lib/db/transaction.js';
 import { AppError } from '../../lib/errors.js';
 import type { Translate } from '../../lib/i18n.js';
 import { requireFields, textOf } from '../../lib/input.js';
 import type { SmsProvider } from '../../lib/sms.js';
-import { burnCode, checkCode, digitCode, issueCode, randomToken, type LiveCode } from './codes.js';
+import {
+  burnCode,
+  checkCode,
+  consumeCode,
+  digitCode,
+  issueCode,
+  randomToken,
+  type LiveCode,
+} from './codes.js';
 
 /** Character captchas are not tied to a tenant; they are filed under the default one. */
 const captchaTenant = (ctx: AppContext): string => ctx.config.defaultTenant;
@@ -116,4 +127,43 @@ export async function sendSmsCode({
     throw new AppError('smsTooSoon', { seconds: issued.seconds });
   if (!issued.issued) throw new AppError('smsDailyLimit', { limit: limits.smsDailyLimit });
   return { mobile, expiresIn: limits.smsCodeSeconds, interval: limits.smsIntervalSeconds };
+}
+
+/**
+ * Whether an SMS code may go to a mobile number, before any is sent. The tenant must exist (a
+ * made-up tenant code would be a fresh quota for the same number). A number that no user of the
+ * tenant has costs money and may belong to a stranger: unless the caller is signed in, it needs a
+ * solved character captcha (captchaId, charCaptcha), used up here, as registration asks for.
+ */
+export async function assertMaySendSms({
+  ctx,
+  t,
+  tenantCode,
+  mobile,
+  input,
+  isSignedIn,
+}: {
+  ctx: AppContext;
+  t: Translate;
+  tenantCode: string;
+  mobile: string;
+  /** The request's parameters, where the captcha's answer is. */
+  input: Record<string, unknown>;
+  isSignedIn: boolean;
+}): Promise<void> {
+  const tenants = ctx.registry.require('systenant');
+  const users = ctx.registry.require('sysuser');
+  const found = await sql<{ is_tenant: boolean; is_registered: boolean }>`select
+      exists (select 1 from ${sql.table(tenants.table)} where tenant_code = ${tenantCode}) as is_tenant,
+      exists (select 1 from ${sql.table(users.table)} where tenant_code = ${tenantCode} and mobile = ${mobile})
+        as is_registered`.execute(ctx.db);
+  const row = found.rows[0];
+  if (!row?.is_tenant) {
+    throw new EntityInputError([
+      { field: '/tenantCode', message: t('errors.refMissing', { entity: tenants.name, key: tenantCode }) },
+    ]);
+  }
+  if (row.is_registered || isSignedIn) return;
+  const captcha = await checkCharCaptcha(ctx, t, input);
+  if (!(await inTransaction(ctx.db, (trx) => consumeCode(trx, captcha.id)))) throw captchaError(t);
 }

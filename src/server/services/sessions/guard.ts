@@ -30,8 +30,12 @@ export function sharedRateLimitStore(shared: SharedStore): FastifyRateLimitStore
     child(routeOptions: {
       method?: unknown;
       url?: unknown;
+      groupId?: unknown;
       routeInfo?: { method?: unknown; url?: unknown };
     }) {
+      // Routes of one group (config.rateLimit.groupId) count on one counter, whatever their method.
+      if (typeof routeOptions.groupId === 'string')
+        return new SharedRateLimitStore(undefined, `rate:group:${routeOptions.groupId}:`);
       const info = routeOptions.routeInfo ?? routeOptions;
       return new SharedRateLimitStore(undefined, `rate:${String(info.method)}:${String(info.url)}:`);
     }

@@ -1,4 +1,4 @@
-import { Layout, Menu, type MenuProps } from 'antd';
+import { ConfigProvider, Layout, Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { routeTitle, useT } from '../i18n.js';
@@ -8,6 +8,7 @@ import { useApp } from '../store.js';
 import { MenuIcon } from './icons.js';
 import { LogoMark } from './Logo.js';
 import { useMenus } from './MenuProvider.js';
+import { sidebarMenuTheme } from './sidebarTheme.js';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -43,6 +44,7 @@ export function Sidebar() {
     if (isMobile) app.closeSidebar(false);
   }, [location.pathname, routes]);
 
+  const menuTheme = useMemo(() => sidebarMenuTheme(app.settings.theme), [app.settings.theme]);
   const onClick: MenuProps['onClick'] = ({ key }) => navigate(String(key));
   const collapsed = !app.isSidebarOpened;
 
@@ -70,16 +72,19 @@ export function Sidebar() {
             {!collapsed && <h1>{t('admin.platformTitle')}</h1>}
           </a>
         )}
-        <Menu
-          theme="dark"
-          mode="inline"
-          items={items}
-          selectedKeys={[activeMenuPath(routes, location.pathname)]}
-          openKeys={collapsed ? undefined : openKeys}
-          onOpenChange={setOpenKeys}
-          onClick={onClick}
-          inlineIndent={20}
-        />
+        <ConfigProvider theme={menuTheme}>
+          <Menu
+            theme="dark"
+            mode="inline"
+            items={items}
+            selectedKeys={[activeMenuPath(routes, location.pathname)]}
+            openKeys={collapsed ? undefined : openKeys}
+            onOpenChange={setOpenKeys}
+            onClick={onClick}
+            inlineIndent={20}
+            className="admin-sider-menu"
+          />
+        </ConfigProvider>
       </Layout.Sider>
     </>
   );

@@ -1,4 +1,4 @@
-import type { EntityDef, FieldDef } from './types.js';
+import type { EntityDef, FieldDef, ListDisplay } from './types.js';
 
 /** i18n keys for an entity's title and fields (locales/<lang>.json). */
 export function entityTitleKey(entity: EntityDef): string {
@@ -26,6 +26,10 @@ export interface ListColumn {
   dict?: string;
   ref?: string;
   format?: string;
+  /** How the cell shows a value (x-list.format). */
+  display?: ListDisplay;
+  /** Unit after the value (x-list.unit), an i18n key under units. */
+  unit?: string;
   isVisible: boolean;
 }
 
@@ -56,6 +60,8 @@ export function listColumns(entity: EntityDef): ListColumn[] {
       if (field.dict) column.dict = field.dict;
       if (field.ref) column.ref = field.ref;
       if (field.schema.format) column.format = field.schema.format;
+      if (hints.format) column.display = hints.format;
+      if (hints.unit) column.unit = hints.unit;
       return column;
     });
 }

@@ -10,7 +10,13 @@ export interface ListHints {
   filter?: FilterKind | 'none';
   fixed?: 'left' | 'right';
   ellipsis?: boolean;
+  /** amount: thousands separators (12,860,000). */
+  format?: ListDisplay;
+  /** Unit after the value, translated from units.<unit>. */
+  unit?: string;
 }
+
+export type ListDisplay = 'amount';
 
 export type Widget =
   | 'text'

@@ -206,7 +206,7 @@ export interface IdleequipmentRecord {
    */
   quantity: number | null;
   /**
-   * Price (yuan)
+   * Price
    */
   price: number | null;
   /**
@@ -289,7 +289,7 @@ export interface IdleequipmentCreate {
    */
   quantity?: number;
   /**
-   * Price (yuan)
+   * Price
    */
   price?: number;
   /**
@@ -568,7 +568,7 @@ export interface PurchaseRecord {
    */
   region: string | null;
   /**
-   * Budget (yuan)
+   * Budget
    */
   budget: number | null;
   /**
@@ -647,7 +647,7 @@ export interface PurchaseCreate {
    */
   region?: string;
   /**
-   * Budget (yuan)
+   * Budget
    */
   budget?: number;
   /**

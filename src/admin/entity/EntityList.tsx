@@ -17,6 +17,7 @@ import { filtersOf, type FilterValues } from './filters.js';
 import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
 import { useResources } from './resources.js';
+import { useApp } from '../store.js';
 
 import './entity.css';
 
@@ -25,7 +26,41 @@ const EntityForm = lazy(() => import('./EntityForm.js'));
 /** Above this many rows the table renders only what is on screen. */
 const VIRTUAL_FROM = 200;
 const DEFAULT_COLUMN_WIDTH = 160;
+/** Height of the fixed header (navbar 50, tags 34) that a sticky table head stays below. */
+const NAVBAR_HEIGHT = 50;
+const TAGS_HEIGHT = 34;
+
+/** A column's width: the schema's, else one that suits what it shows (a tag, a date, a text). */
+function widthOf(column: ListColumn): number {
+  if (column.width !== undefined) return column.width;
+  if (column.dict) return 110;
+  if (column.format === 'date-time') return 170;
+  if (column.format === 'date') return 110;
+  if (column.display === 'amount') return 150;
+  return DEFAULT_COLUMN_WIDTH;
+}
 const PAGE_SIZES = ['10', '20', '50', '100', '1000', '10000'];
+
+/**
+ * The rows a person opened in a tree list, kept for the browser tab's session: coming back to
+ * 行政区域 or 组织机构 (a closed tag, a reload) shows the tree as it was left, not folded up.
+ */
+function useExpandedRows(entity: string): [readonly React.Key[], (keys: readonly React.Key[]) => void] {
+  const storageKey = `admin.expanded.${entity}`;
+  const [keys, setKeys] = useState<readonly React.Key[]>(() => {
+    try {
+      const stored: unknown = JSON.parse(sessionStorage.getItem(storageKey) ?? '[]');
+      return Array.isArray(stored) ? stored.filter((key): key is string => typeof key === 'string') : [];
+    } catch {
+      return [];
+    }
+  });
+  const remember = (next: readonly React.Key[]): void => {
+    sessionStorage.setItem(storageKey, JSON.stringify(next.map(String)));
+    setKeys(next);
+  };
+  return [keys, remember];
+}
 
 type FormState = { mode: 'create' } | { mode: 'update'; record: BaseRecord } | undefined;
 
@@ -41,7 +76,7 @@ function columnsOf(
       key: column.field,
       dataIndex: column.field,
       title: titleOf(t, column.titleKeys, column.fallbackTitle),
-      width: column.width ?? DEFAULT_COLUMN_WIDTH,
+      width: widthOf(column),
       fixed: column.fixed,
       ellipsis: true,
       sorter: isSortable && column.isSortable,
@@ -63,6 +98,7 @@ function flatten(records: readonly BaseRecord[]): BaseRecord[] {
 
 function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDef; route: AppRoute }) {
   const t = useT();
+  const app = useApp();
   const { message, modal } = App.useApp();
   const can = useCanButton(route.code);
   const columns = useMemo(() => listColumns(entity).filter((column) => column.isVisible), [entity]);
@@ -106,6 +142,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   );
 
   const [selectedKeys, setSelectedKeys] = useState<React.Key[]>([]);
+  const [expandedKeys, setExpandedKeys] = useExpandedRows(entity.name);
   const [form, setForm] = useState<FormState>(undefined);
   const [action, setAction] = useState<{ action: RecordAction; record: BaseRecord } | undefined>();
   const { mutateAsync: deleteMany } = useDeleteMany();
@@ -156,6 +193,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   };
   const actions = (RECORD_ACTIONS[entity.name] ?? []).filter((item) => !item.button || can(item.button));
   const isVirtual = records.length > VIRTUAL_FROM;
+  const headerOffset = app.settings.fixedHeader
+    ? NAVBAR_HEIGHT + (app.settings.tagsView ? TAGS_HEIGHT : 0)
+    : 0;
   const width = tableColumns.reduce((sum, column) => sum + Number(column.width ?? DEFAULT_COLUMN_WIDTH), 64);
 
   return (
@@ -225,7 +265,18 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
         }
         rowKey={(record) => String(record[keyName])}
         columns={tableColumns}
-        rowSelection={{ selectedRowKeys: selectedKeys, onChange: setSelectedKeys, checkStrictly: true }}
+        rowSelection={{
+          selectedRowKeys: selectedKeys,
+          onChange: setSelectedKeys,
+          checkStrictly: true,
+          // each row's checkbox is named after its record (WCAG 4.1.2); antd puts the title on the input
+          getCheckboxProps: (record) => ({
+            title: t('admin.crud.selectRow', { label: String(record[entity.label] ?? record[keyName]) }),
+          }),
+        }}
+        expandable={
+          isTree ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: setExpandedKeys } : undefined
+        }
         onRow={(record) => ({
           onDoubleClick: () => {
             if (can('update')) setForm({ mode: 'update', record });
@@ -233,6 +284,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
         })}
         virtual={isVirtual}
         scroll={isVirtual ? { x: width, y: 560 } : { x: 'max-content' }}
+        // A wide table's scrollbar stays at the window's bottom, so its last columns are in reach
+        // without scrolling past twenty rows first; the head stays under the fixed header.
+        sticky={isVirtual ? undefined : { offsetHeader: headerOffset }}
         size="middle"
         data-testid="entity-table"
       />

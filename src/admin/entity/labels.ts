@@ -19,12 +19,21 @@ export function entityTitle(t: Translate, name: string, fallback: string): strin
 /** Labels of a dictionary's values and of a referenced entity's records, by value. */
 export type LabelLookup = (value: unknown) => string | undefined;
 
+/** Zh, tw and en group digits alike: 12,860,000. */
+const AMOUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** An amount with thousands separators and its unit (x-list format amount, unit yuan: 12,860,000 元). */
+export function amountText(value: number, unit: string | undefined, t: Translate): string {
+  const number = AMOUNT.format(value);
+  return unit ? `${number} ${t(`units.${unit}`, { defaultValue: unit })}` : number;
+}
+
 /**
  * The text of a list cell: dictionary and reference labels, dates as YYYY-MM-DD HH:mm:ss,
- * booleans as yes/no; an empty value or a dash as is.
+ * booleans as yes/no, amounts grouped with their unit; an empty value or a dash as is.
  */
 export function cellText(
-  column: Pick<ListColumn, 'dict' | 'ref' | 'format'>,
+  column: Pick<ListColumn, 'dict' | 'ref' | 'format' | 'display' | 'unit'>,
   value: unknown,
   t: Translate,
   label?: LabelLookup,
@@ -35,6 +44,11 @@ export function cellText(
   if (column.format === 'date') return String(value).slice(0, 10);
   if (column.format === 'date-time') return formatDateTime(typeof value === 'number' ? value : String(value));
   if (typeof value === 'boolean') return t(value ? 'admin.crud.yes' : 'admin.crud.no');
+  // numeric columns may arrive as text (PostgreSQL numeric)
+  if (column.display === 'amount' && (typeof value === 'number' || typeof value === 'string')) {
+    const number = Number(value);
+    if (String(value).trim() !== '' && Number.isFinite(number)) return amountText(number, column.unit, t);
+  }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

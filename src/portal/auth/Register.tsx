@@ -143,6 +143,7 @@ export default function Register({ variant }: { variant: RegisterVariant }) {
           onChange={set}
           onError={form.setMessage}
           mobileAutoComplete="tel"
+          withCaptcha
         />
         {!isTourist && (
           <EmailField

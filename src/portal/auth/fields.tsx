@@ -1,12 +1,18 @@
+import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { usePortal } from '../context.js';
+import { apiGet } from '../../web/http.js';
 import type { UserType } from '../session.js';
 import { AuthShell, Field, FormAlert, SmsButton, TextInput, type Errors } from './forms.js';
 import { MOBILE_INPUT_MAX } from './rules.js';
 
 type MobileKey = 'mobile' | 'smsCaptcha';
 
-/** Mobile number and SMS code, with the "get code" button and its countdown. */
+/**
+ * Mobile number and SMS code, with the "get code" button and its countdown. With `withCaptcha`
+ * (registration: the number is nobody's yet) a character captcha comes first, sent with the
+ * request for a code and drawn anew after each one.
+ */
 export function MobileSmsFields({
   idPrefix,
   values,
@@ -14,6 +20,7 @@ export function MobileSmsFields({
   onChange,
   onError,
   mobileAutoComplete,
+  withCaptcha = false,
 }: {
   idPrefix: string;
   values: Record<MobileKey, string>;
@@ -21,8 +28,20 @@ export function MobileSmsFields({
   onChange: (key: MobileKey, value: string) => void;
   onError: (message: string) => void;
   mobileAutoComplete?: string;
+  withCaptcha?: boolean;
 }) {
   const { t } = usePortal();
+  const [captcha, setCaptcha] = useState<{ captchaId: string; svg: string }>();
+  const [charCaptcha, setCharCaptcha] = useState('');
+  const loadCaptcha = useCallback((): void => {
+    setCharCaptcha('');
+    apiGet<{ captchaId: string; svg: string }>('/api/account/captcha/getCharCaptcha', undefined, {
+      silent: true,
+    }).then(setCaptcha, () => setCaptcha(undefined));
+  }, []);
+  useEffect(() => {
+    if (withCaptcha) loadCaptcha();
+  }, [withCaptcha, loadCaptcha]);
   return (
     <>
       <Field label={t('auth.mobile')} error={errors.mobile} htmlFor={`${idPrefix}-mobile`}>
@@ -38,6 +57,32 @@ export function MobileSmsFields({
           onChange={(event) => onChange('mobile', event.target.value)}
         />
       </Field>
+      {withCaptcha && (
+        <Field label={t('auth.charCaptcha')} htmlFor={`${idPrefix}-captcha`}>
+          <div className="input-group">
+            <TextInput
+              id={`${idPrefix}-captcha`}
+              name="charCaptcha"
+              value={charCaptcha}
+              maxLength={8}
+              placeholder={t('auth.charCaptchaPlaceholder')}
+              onChange={(event) => setCharCaptcha(event.target.value)}
+            />
+            {captcha && (
+              <img
+                className="captcha-image"
+                src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.svg)}`}
+                alt={t('auth.charCaptcha')}
+                width={100}
+                height={38}
+                title={t('auth.refreshCaptcha')}
+                data-testid="char-captcha"
+                onClick={loadCaptcha}
+              />
+            )}
+          </div>
+        </Field>
+      )}
       <Field label={t('auth.smsCaptcha')} error={errors.smsCaptcha} htmlFor={`${idPrefix}-sms`}>
         <div className="input-group">
           <TextInput
@@ -50,7 +95,13 @@ export function MobileSmsFields({
             placeholder={t('auth.smsPlaceholder')}
             onChange={(event) => onChange('smsCaptcha', event.target.value)}
           />
-          <SmsButton mobile={values.mobile} onError={onError} />
+          <SmsButton
+            mobile={values.mobile}
+            onError={onError}
+            {...(withCaptcha
+              ? { captcha: { captchaId: captcha?.captchaId ?? '', charCaptcha }, onTried: loadCaptcha }
+              : {})}
+          />
         </div>
       </Field>
     </>

@@ -44,8 +44,27 @@ export function TextInput(props: InputHTMLAttributes<HTMLInputElement> & { id: s
   return <input className="input" {...props} />;
 }
 
-/** The "get code" button: GET /api/account/captcha/getSmsCaptcha?mobile= with a 60 s countdown. */
-export function SmsButton({ mobile, onError }: { mobile: string; onError: (message: string) => void }) {
+/** A solved character captcha, sent with a code to a number no user has yet (registration). */
+export interface CaptchaAnswer {
+  captchaId: string;
+  charCaptcha: string;
+}
+
+/**
+ * The "get code" button: GET /api/account/captcha/getSmsCaptcha?mobile= with a 60 s countdown.
+ * With `captcha`, its answer goes along and `onTried` follows every attempt (a captcha works once).
+ */
+export function SmsButton({
+  mobile,
+  onError,
+  captcha,
+  onTried,
+}: {
+  mobile: string;
+  onError: (message: string) => void;
+  captcha?: CaptchaAnswer | undefined;
+  onTried?: () => void;
+}) {
   const { t } = usePortal();
   const [seconds, setSeconds] = useState(0);
   const [isSending, setIsSending] = useState(false);
@@ -60,14 +79,24 @@ export function SmsButton({ mobile, onError }: { mobile: string; onError: (messa
       onError(invalid);
       return;
     }
+    if (captcha && !captcha.charCaptcha.trim()) {
+      onError(t('auth.rules.charCaptchaRequired'));
+      return;
+    }
     setIsSending(true);
     try {
-      await apiGet('/api/account/captcha/getSmsCaptcha', { mobile: mobile.trim() }, { silent: true });
+      const answer = captcha ? { captchaId: captcha.captchaId, charCaptcha: captcha.charCaptcha.trim() } : {};
+      await apiGet(
+        '/api/account/captcha/getSmsCaptcha',
+        { mobile: mobile.trim(), ...answer },
+        { silent: true },
+      );
       setSeconds(60);
     } catch (error) {
       onError(serverMessage(error, t('auth.failed')));
     } finally {
       setIsSending(false);
+      onTried?.();
     }
   };
   return (

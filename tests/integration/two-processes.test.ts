@@ -7,7 +7,6 @@
  * (TEST_REDIS_URL, default redis://127.0.0.1:6379); with TEST_DATABASE_URL set, an unreachable
  * Redis fails the suite. Keys go under a prefix of their own, removed at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,50 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCode } from '../../src/server/services/accounts/codes.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from '../support/app.js';
 import { lastSmsCode } from '../support/identity.js';
-import { freePort } from '../support/net.js';
+import { startServerProcess as startServer, type ServerProcess } from '../support/server-process.js';
 
 // Collected only with TEST_DATABASE_URL set (vitest.config.ts): PostgreSQL and Redis are needed.
 const serverUrl = process.env.TEST_DATABASE_URL ?? '';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-interface Server {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `node --import tsx src/server/main.ts` and waits for its "is running" line. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 90 s:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('EcoBid is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+type Server = ServerProcess;
 
 interface Answer {
   status: number;
@@ -234,6 +196,60 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     expectRefused(await whoAmI(b, second));
   });
 
+  it('a password set or a role taken away by an administrator on one reaches the sessions on both at once', async () => {
+    const kept = await tokenOf(a, 'admin', 'admin-pass-2');
+    const [buyer] = await sqlRows<{ id: number }>(
+      "select id from sys_role where role_code = 'ROLE_SYS_BUYER' and tenant_code = 'default'",
+    );
+    const [adminRole] = await sqlRows<{ id: number }>(
+      "select id from sys_role where role_code = 'ROLE_ADMIN' and tenant_code = 'default'",
+    );
+    const added = await call(a, 'POST', '/api/admin/sysuser/add', {
+      token: kept,
+      json: {
+        username: 'third_user',
+        nickname: 'third',
+        password: 'secret-1',
+        email: 'third@example.com',
+        mobile: '13700000003',
+        phone: '010-1234',
+        roleId: Number(buyer?.id),
+        orgId: 1,
+      },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const user = (added.body.data ?? {}) as { id: number; version: number };
+    const authorize = (roleIds: number[]): Promise<Answer> =>
+      call(b, 'POST', '/api/admin/sysrole/authorizeRoleToUser', {
+        token: kept,
+        json: { userId: user.id, roleIds },
+      });
+    expect((await authorize([Number(adminRole?.id)])).status).toBe(200);
+    const signedIn = await signIn(a, 'third_user', 'secret-1');
+    const token = signedIn.body.access_token as string;
+    const listUsers = (server: Server): Promise<Answer> =>
+      call(server, 'GET', '/api/admin/sysuser/query', { token });
+    for (const server of [a, b]) expect((await listUsers(server)).status).toBe(200);
+    // Taken away on b: neither process grants it on the user's next request.
+    expect((await authorize([])).status).toBe(200);
+    for (const server of [a, b]) expect((await listUsers(server)).status).toBe(403);
+
+    // A password set by the administrator on b ends the session on both; its refresh token mints nothing.
+    const reset = await call(b, 'PUT', '/api/admin/sysuser/update', {
+      token: kept,
+      json: { id: user.id, version: user.version, password: 'secret-2' },
+    });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expectRefused(await whoAmI(a, token));
+    expectRefused(await whoAmI(b, token));
+    const refreshed = await call(a, 'POST', '/api/uaa/oauth/token', {
+      basic: true,
+      form: { grant_type: 'refresh_token', refresh_token: signedIn.body.refresh_token as string },
+    });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.access_token).toBeUndefined();
+  });
+
   it('a captcha issued by one is checked by the other, once; it lives in Redis, not in the database', async () => {
     const issued = await call(a, 'GET', '/api/account/captcha/getCharCaptcha');
     expect(issued.status).toBe(200);
@@ -255,11 +271,26 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     expect(again.body).toMatchObject({ message: '图形验证码错误或已失效，请刷新后重试' });
   });
 
+  /** A character captcha issued by one process, given an answer the test knows (in Redis). */
+  const solvedCaptcha = async (server: Server): Promise<{ captchaId: string; charCaptcha: string }> => {
+    const issued = await call(server, 'GET', '/api/account/captcha/getCharCaptcha');
+    const captchaId = (issued.body.data as { captchaId: string }).captchaId;
+    await redis.hset(`${prefix}code:default:captcha:${captchaId}`, 'hash', hashCode('k7pm'));
+    return { captchaId, charCaptcha: 'k7pm' };
+  };
+
   it('counts SMS codes to one number across both, and the code sent by one signs in on the other', async () => {
+    // Nobody has this number: each request for a code carries a solved captcha.
     const mobile = '13700000002';
-    const first = await call(a, 'GET', `/api/account/captcha/getSmsCaptcha?mobile=${mobile}`);
+    const first = await call(
+      a,
+      'GET',
+      `/api/account/captcha/getSmsCaptcha?${new URLSearchParams({ mobile, ...(await solvedCaptcha(b)) })}`,
+    );
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const tooSoon = await call(b, 'POST', '/api/account/captcha/getSmsCaptcha', { json: { mobile } });
+    const tooSoon = await call(b, 'POST', '/api/account/captcha/getSmsCaptcha', {
+      json: { mobile, ...(await solvedCaptcha(a)) },
+    });
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.body.message).toMatch(/^短信发送过于频繁，请 (59|60) 秒后再试$/);
     const code = lastSmsCode(smsOutbox, mobile);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { usePortal } from '../context.js';
 import { PORTAL_LANGUAGES, type Language } from '../i18n.js';
@@ -6,6 +6,7 @@ import { CURRENT_INDEX_KEY, PERSONAL_PATH, TABS, tabIndexOf, tabPath } from '../
 import { loadUser, logout } from '../session.js';
 import { Icon } from '../ui/icons.js';
 import { Logo } from '../ui/Logo.js';
+import { useDialogFocus } from '../ui/useDialogFocus.js';
 
 const MOBILE_QUERY = '(max-width: 991.98px)';
 
@@ -137,6 +138,9 @@ export function Header() {
   const [currentIndex, setCurrentIndex] = useCurrentIndex(params.product);
   const isMobile = useIsMobile();
   const [isDrawerOpen, setIsDrawerOpen] = useState(false);
+  const drawer = useRef<HTMLDivElement>(null);
+  const closeDrawer = useCallback(() => setIsDrawerOpen(false), []);
+  useDialogFocus(isDrawerOpen, drawer, closeDrawer);
   useEffect(() => {
     if (!isMobile) setIsDrawerOpen(false);
   }, [isMobile]);
@@ -202,6 +206,7 @@ export function Header() {
               type="button"
               className="icon-btn"
               aria-label={t('header.openMenu')}
+              aria-expanded={isDrawerOpen}
               data-testid="drawer-toggle"
               onClick={() => setIsDrawerOpen(true)}
             >
@@ -212,8 +217,12 @@ export function Header() {
       </div>
       {isMobile && (
         <div
+          ref={drawer}
           className={`drawer-mask${isDrawerOpen ? ' is-open' : ''}`}
-          onClick={() => setIsDrawerOpen(false)}
+          onClick={closeDrawer}
+          role="dialog"
+          aria-modal="true"
+          aria-label={t('header.menu')}
           aria-hidden={!isDrawerOpen}
         >
           <nav

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { usePortal } from '../context.js';
 import { NoticeList } from '../pages/NoticeList.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -12,6 +13,7 @@ import { SidePanel } from './SidePanel.js';
  */
 export function PortalLayout() {
   const { pathname } = useLocation();
+  const { t } = usePortal();
   const isNoticeList = pathname === '/noticeList';
   const [hasVisitedNotices, setHasVisitedNotices] = useState(isNoticeList);
   useEffect(() => {
@@ -19,8 +21,19 @@ export function PortalLayout() {
   }, [isNoticeList]);
   return (
     <div className="portal">
+      {/* WCAG 2.4.1: keyboard users jump over the header; focus moves, the URL keeps no hash */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {t('header.skipToMain')}
+      </a>
       <Header />
-      <main className="portal-main">
+      <main className="portal-main" id="main" tabIndex={-1}>
         {hasVisitedNotices && (
           <div hidden={!isNoticeList}>
             <NoticeList isActive={isNoticeList} />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { portalApi, type Idle, type Picture, type Purchase } from '../api.js';
 import { usePortal } from '../context.js';
@@ -195,6 +195,9 @@ function PurchaseRotation({ items }: { items: Purchase[] }) {
       data-testid="purchase-rotation"
       onMouseEnter={() => setIsPaused(true)}
       onMouseLeave={() => setIsPaused(false)}
+      // WCAG 2.2.2: keyboard users stop the rotation as mouse users do
+      onFocus={() => setIsPaused(true)}
+      onBlur={() => setIsPaused(false)}
     >
       {shown.map((item) => (
         <li key={item.id}>
@@ -219,57 +222,82 @@ function MarketTabs({ initialTab }: { initialTab: 'purchase' | 'idle' }) {
   const [tab, setTab] = useState(initialTab);
   const rotation = useAsync(() => portalApi.orderRotation(12), []);
   const idle = useAsync<Idle[]>(() => portalApi.idleRank(8), []);
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
+    event.preventDefault();
+    const next =
+      event.key === 'Home'
+        ? 'purchase'
+        : event.key === 'End'
+          ? 'idle'
+          : tab === 'purchase'
+            ? 'idle'
+            : 'purchase';
+    setTab(next);
+    document.getElementById(`market-tab-${next}`)?.focus();
+  };
   return (
     <section className="card market" aria-label={t('home.market')}>
-      <div className="card-head market-head" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'purchase'}
-          className={tab === 'purchase' ? 'is-active' : undefined}
-          onClick={() => setTab('purchase')}
-        >
-          {t('home.purchaseTab')}
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'idle'}
-          data-testid="idle-tab"
-          className={tab === 'idle' ? 'is-active' : undefined}
-          onClick={() => setTab('idle')}
-        >
-          {t('home.idleTab')}
-          <span className="tag tag-new">{t('home.idleBadge')}</span>
-        </button>
+      <div className="card-head market-head">
+        {/* WAI-ARIA tabs: arrow keys move between the two, the panel follows */}
+        <div role="tablist" aria-label={t('home.market')} className="market-tabs" onKeyDown={onTabKey}>
+          <button
+            type="button"
+            role="tab"
+            id="market-tab-purchase"
+            aria-selected={tab === 'purchase'}
+            aria-controls="market-panel"
+            tabIndex={tab === 'purchase' ? 0 : -1}
+            className={tab === 'purchase' ? 'is-active' : undefined}
+            onClick={() => setTab('purchase')}
+          >
+            {t('home.purchaseTab')}
+          </button>
+          <button
+            type="button"
+            role="tab"
+            id="market-tab-idle"
+            aria-selected={tab === 'idle'}
+            aria-controls="market-panel"
+            tabIndex={tab === 'idle' ? 0 : -1}
+            data-testid="idle-tab"
+            className={tab === 'idle' ? 'is-active' : undefined}
+            onClick={() => setTab('idle')}
+          >
+            {t('home.idleTab')}
+            <span className="tag tag-new">{t('home.idleBadge')}</span>
+          </button>
+        </div>
         <Link to={tab === 'purchase' ? '/purchaseList' : '/huanxianbaoList'} className="more">
           {t('common.more')} <Icon name="right" size={12} />
         </Link>
       </div>
-      {tab === 'purchase' ? (
-        rotation.data ? (
-          <PurchaseRotation items={rotation.data} />
-        ) : (
-          <SkeletonLines count={5} />
-        )
-      ) : (
-        <div role="tabpanel">
-          <p className="market-intro">{t('home.idleIntro')}</p>
-          {idle.data ? (
-            idle.data.length > 0 ? (
-              <div className="idle-grid" data-testid="idle-grid">
-                {idle.data.map((item) => (
-                  <IdleCard key={item.id} item={item} />
-                ))}
-              </div>
-            ) : (
-              <Empty />
-            )
+      <div role="tabpanel" id="market-panel" aria-labelledby={`market-tab-${tab}`}>
+        {tab === 'purchase' ? (
+          rotation.data ? (
+            <PurchaseRotation items={rotation.data} />
           ) : (
-            <SkeletonLines count={4} />
-          )}
-        </div>
-      )}
+            <SkeletonLines count={5} />
+          )
+        ) : (
+          <>
+            <p className="market-intro">{t('home.idleIntro')}</p>
+            {idle.data ? (
+              idle.data.length > 0 ? (
+                <div className="idle-grid" data-testid="idle-grid">
+                  {idle.data.map((item) => (
+                    <IdleCard key={item.id} item={item} />
+                  ))}
+                </div>
+              ) : (
+                <Empty />
+              )
+            ) : (
+              <SkeletonLines count={4} />
+            )}
+          </>
+        )}
+      </div>
     </section>
   );
 }

@@ -1,0 +1,46 @@
+import { useEffect, type RefObject } from 'react';
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * What a modal dialog owes keyboard users (WCAG 2.1.2, 2.4.3): focus moves into it when it opens,
+ * Tab and Shift+Tab stay inside, Escape closes it, and focus goes back to where it was.
+ */
+export function useDialogFocus(
+  isOpen: boolean,
+  container: RefObject<HTMLElement | null>,
+  onClose: () => void,
+): void {
+  useEffect(() => {
+    const box = container.current;
+    if (!isOpen || !box) return;
+    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const focusables = (): HTMLElement[] => [...box.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    focusables()[0]?.focus();
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusables();
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (!first || !last) return;
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    box.addEventListener('keydown', onKey);
+    return () => {
+      box.removeEventListener('keydown', onKey);
+      returnTo?.focus();
+    };
+  }, [isOpen, container, onClose]);
+}

@@ -18,6 +18,7 @@ import { Layout } from './layout/Layout.js';
 import { RouteLoading } from './layout/RouteLoading.js';
 import { MenuProvider } from './layout/MenuProvider.js';
 import { antdSize } from './lib/settings.js';
+import { themeTokens } from './lib/themeTokens.js';
 import { AuthRedirect } from './pages/AuthRedirect.js';
 import { MenuPage } from './pages/MenuPage.js';
 import { RedirectPage } from './pages/Redirect.js';
@@ -236,16 +237,18 @@ export function AdminApp() {
   useClientErrorLog();
   // Date pickers name their months and weekdays through dayjs.
   dayjs.locale(DAYJS_LOCALES[app.language]);
+  // Text shades of the chosen theme colour that meet 4.5:1 (issue 21).
+  const tokens = useMemo(() => themeTokens(app.settings.theme), [app.settings.theme]);
   return (
     <ConfigProvider
       locale={ANTD_LOCALES[app.language]}
       componentSize={antdSize(app.size)}
       theme={{
-        token: { colorPrimary: app.settings.theme, borderRadius: 4 },
+        token: { ...tokens, borderRadius: 4 },
         algorithm: antdTheme.defaultAlgorithm,
       }}
     >
-      <AntdApp className="admin-root" style={{ ['--admin-theme' as string]: app.settings.theme }}>
+      <AntdApp className="admin-root" style={{ ['--admin-theme' as string]: tokens.colorPrimary }}>
         <RefineApp />
       </AntdApp>
     </ConfigProvider>

@@ -39,6 +39,7 @@ export function Layout() {
   const [isPasswordOpen, setPasswordOpen] = useState(false);
   const [isErrorLogOpen, setErrorLogOpen] = useState(false);
   useNavigationEffects(main);
+  const t = useT();
 
   const classes = [
     'admin-layout',
@@ -49,6 +50,17 @@ export function Layout() {
 
   return (
     <AntLayout className={classes} hasSider>
+      {/* WCAG 2.4.1: keyboard users jump over the sidebar and the top bar; the URL keeps no hash */}
+      <a
+        className="admin-skip-link"
+        href="#admin-main"
+        onClick={(event) => {
+          event.preventDefault();
+          main?.focus();
+        }}
+      >
+        {t('admin.navbar.skipToMain')}
+      </a>
       <Sidebar />
       <AntLayout className="admin-main-container">
         <header className="admin-header">
@@ -58,7 +70,7 @@ export function Layout() {
           />
           {app.settings.tagsView && <TagsView />}
         </header>
-        <main className="admin-app-main" ref={setMain}>
+        <main className="admin-app-main" id="admin-main" tabIndex={-1} ref={setMain}>
           <KeepAliveOutlet />
         </main>
       </AntLayout>

@@ -47,6 +47,7 @@ export function SettingsPanel() {
                 className="admin-swatch"
                 style={{ background: color }}
                 aria-label={color}
+                aria-pressed={app.settings.theme.toLowerCase() === color.toLowerCase()}
                 onClick={() => set({ theme: color })}
               >
                 {app.settings.theme.toLowerCase() === color.toLowerCase() && <CheckOutlined />}
@@ -57,7 +58,11 @@ export function SettingsPanel() {
         {flags.map((flag) => (
           <div className="admin-settings-item" key={flag}>
             <span>{t(`admin.settings.${flag}`)}</span>
-            <Switch checked={app.settings[flag]} onChange={(checked) => set({ [flag]: checked })} />
+            <Switch
+              aria-label={t(`admin.settings.${flag}`)}
+              checked={app.settings[flag]}
+              onChange={(checked) => set({ [flag]: checked })}
+            />
           </div>
         ))}
       </Drawer>

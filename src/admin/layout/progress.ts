@@ -1,7 +1,8 @@
 import NProgress from 'nprogress';
 import 'nprogress/nprogress.css';
+import { PROGRESS_TEMPLATE } from '../../web/progress.js';
 
-NProgress.configure({ showSpinner: false });
+NProgress.configure({ showSpinner: false, template: PROGRESS_TEMPLATE });
 
 /** SPEC §2.1: a progress bar while a navigation (and its route chunk) is under way. */
 export const progress = {

@@ -134,6 +134,7 @@ export default function MyNotification({ route }: { route: AppRoute }) {
     <Select
       allowClear
       placeholder={field(name)}
+      aria-label={field(name)}
       value={value}
       onChange={filterChanged(set)}
       options={(items ?? []).map((item) => ({
@@ -170,6 +171,7 @@ export default function MyNotification({ route }: { route: AppRoute }) {
         <Input.Search
           allowClear
           placeholder={field('title')}
+          aria-label={field('title')}
           onSearch={(value) => filterChanged(setTitle)(value.trim())}
           className="admin-screen-search-inline"
         />

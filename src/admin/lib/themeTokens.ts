@@ -1,0 +1,82 @@
+/**
+ * The antd tokens of the back-office for a theme colour of the settings panel, chosen so that
+ * text meets WCAG 2.1 AA (4.5:1): the presets stay what the panel shows, but the shade the UI
+ * writes text with (links, selected items) or writes white text on (primary buttons, the active
+ * tag) is darkened until it reads on white and on the light tints antd puts under it.
+ */
+
+export const TEXT_RATIO = 4.5;
+
+/** Backgrounds primary-coloured text stands on: cards, the light tint of a selected item, the page. */
+const LIGHT_BACKGROUNDS = ['#ffffff', '#e6f4ff', '#f0f2f5'] as const;
+
+type Rgb = [number, number, number];
+
+function rgbOf(hex: string): Rgb {
+  const value = /^#?([0-9a-f]{6})$/i.exec(hex.trim())?.[1];
+  if (!value) throw new Error(`not a #rrggbb colour: ${hex}`);
+  return [0, 2, 4].map((start) => parseInt(value.slice(start, start + 2), 16)) as Rgb;
+}
+
+function hexOf(rgb: Rgb): string {
+  return `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
+}
+
+function luminance(hex: string): number {
+  const [r, g, b] = rgbOf(hex).map((channel) => {
+    const c = channel / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as Rgb;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
+export function contrastOf(foreground: string, background: string): number {
+  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [
+    number,
+    number,
+  ];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** The colour mixed with black by the share (0..1). */
+function darker(color: string, share: number): string {
+  return hexOf(rgbOf(color).map((channel) => channel * (1 - share)) as Rgb);
+}
+
+/** The colour, darkened in small steps until it reads on every light background. */
+export function readableOnLight(color: string, ratio = TEXT_RATIO): string {
+  for (let step = 0; step <= 40; step += 1) {
+    const shade = darker(color, step / 40);
+    if (LIGHT_BACKGROUNDS.every((background) => contrastOf(shade, background) >= ratio)) return shade;
+  }
+  return '#000000';
+}
+
+/** Text that is secondary but still text (descriptions, breadcrumbs, captions): 5.7:1 on white. */
+const SECONDARY_TEXT = 'rgba(0, 0, 0, 0.6)';
+/** antd's red (#ff4d4f) reads 3.3:1; this one 5.6:1 on white and on its own light tint. */
+const ERROR = '#cf1322';
+
+/** The global antd tokens for a theme colour. */
+export function themeTokens(theme: string) {
+  const primary = readableOnLight(theme);
+  // hover and press go darker, not lighter (antd's default), so that they keep the contrast
+  const hover = darker(primary, 0.12);
+  const active = darker(primary, 0.22);
+  return {
+    colorPrimary: primary,
+    colorPrimaryHover: hover,
+    colorPrimaryActive: active,
+    colorPrimaryText: primary,
+    colorPrimaryTextHover: hover,
+    colorPrimaryTextActive: active,
+    colorInfo: primary,
+    colorLink: primary,
+    colorLinkHover: hover,
+    colorLinkActive: active,
+    colorError: ERROR,
+    colorTextDescription: SECONDARY_TEXT,
+    colorTextTertiary: SECONDARY_TEXT,
+  };
+}

@@ -78,8 +78,11 @@ export type MenuNode = TreeNode<{
   menuMeta?: RouteMeta | null;
 }>;
 
-/** POST /api/account/sysuserdetail/queryCurrentAuthority: what the caller's roles may see. */
-export interface CurrentAuthority {
+/**
+ * POST /api/account/sysuserdetail/queryCurrentAuthority: what the caller's roles may see. Menu is
+ * the menu record as the reader knows it (the server builds it from rows).
+ */
+export interface CurrentAuthority<Menu = MenuNode> {
   /** The roles the answer is for: the roles acted in (RoleCode header), narrowed by the post. */
   roles: string[];
   /** The role acted in now (the first of roles), null when the post leaves none. */
@@ -87,7 +90,7 @@ export interface CurrentAuthority {
   /** The post the answer is for, or null. */
   postCode: string | null;
   /** The menu tree the roles allow (enabled menus only). */
-  menus: MenuNode[];
+  menus: Menu[];
   /** Every allowed menu path, nested routes included (SPEC §3 "menu-for-user response"). */
   menu: string[];
   /** Buttons the roles may use, by menu code. */

@@ -1,13 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import type { Envelope } from '../../engine/api-types.js';
 import { AppError } from './errors.js';
 import type { Actor } from './sql/toolkit.js';
 import type { RequestAuth } from '../plugins/auth.js';
-
-export interface Envelope<T> {
-  code: 200;
-  message: 'success';
-  data: T;
-}
 
 export function ok<T>(data: T): Envelope<T> {
   return { code: 200, message: 'success', data };

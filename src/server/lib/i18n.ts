@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import i18next, { type i18n } from 'i18next';
+import { DEFAULT_LANGUAGE, LANGUAGES, matchLanguage, type Language } from '../../engine/language.js';
 
-export const LANGUAGES = ['zh', 'tw', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'zh';
+export { DEFAULT_LANGUAGE, type Language };
 
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
@@ -42,16 +41,6 @@ export function loadI18n(localesDir: string): I18n {
       return undefined;
     },
   };
-}
-
-/** zh-TW, zh-HK and tw are traditional Chinese; other zh is simplified; en is English. */
-export function matchLanguage(value: string | undefined): Language | undefined {
-  if (!value) return undefined;
-  const lower = value.toLowerCase();
-  if (lower.includes('tw') || lower.includes('hk') || lower.includes('hant')) return 'tw';
-  if (lower.includes('zh')) return 'zh';
-  if (lower.includes('en')) return 'en';
-  return undefined;
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {

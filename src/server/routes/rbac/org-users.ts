@@ -1,39 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { OrgNode, UserLeaf } from '../../../engine/api-types.js';
 import { EntityInputError, type FieldError } from '../../../engine/index.js';
 import { table } from '../../lib/sql/toolkit.js';
 import { entityTitle } from '../../lib/titles.js';
 import { actorOf, ok, queryOf } from '../../lib/http.js';
 import { localizerFor, type Localizer } from '../../lib/i18n.js';
-
-/** An organisation with its sub-organisations and then its users. */
-export interface OrgNode {
-  key: string;
-  type: 'org';
-  id: number;
-  title: string;
-  orgName: string;
-  orgType: string | null;
-  orgParent: number;
-  children: (OrgNode | UserLeaf)[];
-}
-
-/** A user under their organisation. */
-export interface UserLeaf {
-  key: string;
-  type: 'user';
-  id: number;
-  title: string;
-  username: string;
-  nickname: string | null;
-  orgId: number | null;
-  status: string | null;
-  /** Assigned: holds the role (queryOrgUserTree), or is assigned to the model (queryModelOrgUserTree). */
-  checked: boolean;
-  /** The role is the user's main role (sysuser.roleId), which the role's user list cannot take away. */
-  isMainRole: boolean;
-  isLeaf: true;
-}
 
 interface OrgRow {
   id: number;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { PostOption } from '../../../engine/api-types.js';
 import { EntityInputError, toFieldErrors, type FieldError } from '../../../engine/index.js';
 import { writeAudit } from '../../lib/audit.js';
 import { insertRecords } from '../../lib/sql/insert-records.js';
@@ -94,17 +95,13 @@ export async function postRoutes(app: FastifyInstance): Promise<void> {
     { config: { isSelfService: true } },
     async (request) => {
       const auth = requireAuth(request);
-      const rows = await sql<{
-        id: number;
-        postCode: string;
-        postName: string;
-        postType: string;
-      }>`select p.id, p.post_code as "postCode", p.post_name as "postName", up.post_type as "postType"
+      const rows =
+        await sql<PostOption>`select p.id, p.post_code as "postCode", p.post_name as "postName", up.post_type as "postType"
       from ${table(userPost)} up join ${table(post)} p on p.id = up.post_id and p.tenant_code = up.tenant_code
       where up.user_id = ${auth.userId} and up.tenant_code = ${auth.tenantCode}
       order by case when up.post_type = 'main' then 0 else 1 end, p.post_sequence asc nulls first, p.id asc`.execute(
-        app.ctx.db,
-      );
+          app.ctx.db,
+        );
       return ok(rows.rows);
     },
   );

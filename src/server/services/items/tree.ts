@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { parseListQuery, type EntityDef, type RawParams } from '../../../engine/index.js';
+import { buildTree as nest, type TreeNode as Nested } from '../../../engine/tree.js';
 import type { Row } from '../../lib/db/database.js';
 import type { CrudRequest } from './crud.js';
 import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
@@ -12,21 +13,17 @@ import {
   whereClause,
 } from '../../lib/sql/toolkit.js';
 
-export type TreeNode = Row & { children?: TreeNode[] };
+export type TreeNode = Nested<Row>;
 
-/** Nests rows under their parents; a node whose parent is the root or not among the rows is top-level. */
+/** Rows nested by the entity's parent field (x-entity.tree); an entity without one stays flat. */
 export function buildTree(entity: EntityDef, rows: Row[]): TreeNode[] {
   const tree = entity.tree;
   if (!tree) return rows;
-  const nodes = new Map<unknown, TreeNode>(rows.map((row) => [row[entity.key.name], { ...row }]));
-  const roots: TreeNode[] = [];
-  for (const node of nodes.values()) {
-    const parentKey = node[tree.parent];
-    const parent = parentKey === tree.root ? undefined : nodes.get(parentKey);
-    if (parent && parent !== node) (parent.children ??= []).push(node);
-    else roots.push(node);
-  }
-  return roots;
+  return nest(rows, {
+    key: (row) => row[entity.key.name],
+    parent: (row) => row[tree.parent],
+    root: tree.root,
+  });
 }
 
 /** The whole tree (of the caller's tenant), optionally filtered, siblings in sequence order. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { CurrentAuthority } from '../../../engine/api-types.js';
 import type { Row } from '../../lib/db/database.js';
 import type { AppContext } from '../../lib/context.js';
 import { buildTree, type TreeNode } from '../items/tree.js';
@@ -7,21 +8,6 @@ import type { AuthContext } from '../sessions/session.js';
 import { AppError } from '../../lib/errors.js';
 
 export const ADMIN_ROLE = 'ROLE_ADMIN';
-
-export interface CurrentAuthority {
-  /** The roles the answer is for: the roles acted in (RoleCode header), narrowed by the post. */
-  roles: string[];
-  /** The role acted in now (the first of roles), null when the post leaves none. */
-  currentRole: string | null;
-  /** The post the answer is for, or null. */
-  postCode: string | null;
-  /** The menu tree the roles allow (enabled menus only). */
-  menus: TreeNode[];
-  /** Every allowed menu path, nested routes included (SPEC §3 "menu-for-user response"). */
-  menu: string[];
-  /** Buttons the roles may use, by menu code. */
-  buttons: Record<string, string[]>;
-}
 
 export interface AuthorityOptions {
   /** Narrows the tree to one top-level menu (the menu-switch select). */
@@ -63,7 +49,7 @@ export async function currentAuthority(
   ctx: AppContext,
   auth: AuthContext,
   options: AuthorityOptions = {},
-): Promise<CurrentAuthority> {
+): Promise<CurrentAuthority<TreeNode>> {
   const { parentId, postCode } = options;
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');

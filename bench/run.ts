@@ -5,6 +5,7 @@
  *   export   rows/s and peak server RSS of POST /api/admin/sysuser/export (100 000 users)
  *   start    cold and warm start of src/server/main.ts on PGlite
  *   ui       keystroke-to-paint on a 100-field generated form, scroll frame of a 10 000-row list (Chromium)
+ *   scale    the user list at 1,000,000+ users (BENCH_SCALE_ROWS): latency, rps, export; only when named
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -18,10 +19,13 @@ import { runExport } from './export.js';
 import { formatTable, type SuiteResult } from './lib/report.js';
 import { cleanupAll, isPostgresReachable, PG_SERVER_URL, ROOT, type DbKind } from './lib/util.js';
 import { runQuery } from './query.js';
+import { runScale } from './scale.js';
 import { runStart } from './start.js';
 import { runUi } from './ui.js';
 
-const SUITES = ['query', 'export', 'start', 'ui'] as const;
+const SUITES = ['query', 'export', 'start', 'ui', 'scale'] as const;
+/** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
+const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
 const DB_ALIASES: Record<string, DbKind> = {
   pglite: 'pglite',
@@ -35,7 +39,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   const kinds = new Set<DbKind>();
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
-      console.log('usage: node --import tsx bench/run.ts [query|export|start|ui]… [pglite|postgres]');
+      console.log('usage: node --import tsx bench/run.ts [query|export|start|ui|scale]… [pglite|postgres]');
       process.exit(0);
     }
     const kind = DB_ALIASES[arg];
@@ -53,7 +57,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
     for (const suite of matches) suites.add(suite);
   }
   return {
-    suites: suites.size > 0 ? SUITES.filter((suite) => suites.has(suite)) : [...SUITES],
+    suites: suites.size > 0 ? SUITES.filter((suite) => suites.has(suite)) : [...DEFAULT_SUITES],
     kinds: kinds.size > 0 ? [...kinds] : ['pglite', 'postgres'],
   };
 }
@@ -88,7 +92,7 @@ async function main(): Promise<number> {
   let postgresNote: string | undefined;
   if (
     kinds.includes('postgres') &&
-    suites.some((suite) => suite === 'query' || suite === 'export') &&
+    suites.some((suite) => suite === 'query' || suite === 'export' || suite === 'scale') &&
     !(await isPostgresReachable())
   ) {
     postgresNote = `PostgreSQL not reachable at ${PG_SERVER_URL} (set BENCH_DATABASE_URL)`;
@@ -102,16 +106,21 @@ async function main(): Promise<number> {
     const began = Date.now();
     log(`\n[${suite}]`);
     try {
-      if (suite === 'query' || suite === 'export') {
+      if (suite === 'query' || suite === 'export' || suite === 'scale') {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
           continue;
         }
-        results.push(await (suite === 'query' ? runQuery(kinds, log) : runExport(kinds, log)));
+        const run = { query: runQuery, export: runExport, scale: runScale }[suite];
+        results.push(await run(kinds, log));
       } else {
         results.push(await (suite === 'ui' ? runUi(log) : runStart(log)));
       }
-      if (postgresNote && (suite === 'query' || suite === 'export') && wantedKinds.includes('postgres')) {
+      if (
+        postgresNote &&
+        (suite === 'query' || suite === 'export' || suite === 'scale') &&
+        wantedKinds.includes('postgres')
+      ) {
         results.push({ suite, figures: [], details: {}, skipped: postgresNote });
       }
     } catch (error) {

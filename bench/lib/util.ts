@@ -109,6 +109,8 @@ export function spawnNode(
     nodeArgs?: string[];
     ipc?: boolean;
     isTypeScript?: boolean;
+    /** Another checkout to run from (the scale suite's "before"); the repository root otherwise. */
+    cwd?: string;
   } = {},
 ): Child {
   const loader = options.isTypeScript === false || script.endsWith('.js') ? [] : ['--import', 'tsx'];
@@ -116,7 +118,7 @@ export function spawnNode(
     process.execPath,
     [...(options.nodeArgs ?? []), ...loader, script, ...(options.args ?? [])],
     {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: options.env ?? process.env,
       stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
     },

@@ -21,6 +21,11 @@ export const PLAIN_OFFSET_LIMIT = 2_000;
 export interface CountPolicy {
   exactLimit: number;
   timeoutMs: number;
+  /**
+   * False on PGlite, whose statement_timeout never fires: the exact count is then taken in
+   * chunks along the key and gives up between chunks once the time is up.
+   */
+  hasStatementTimeout?: boolean;
 }
 
 export type CountPlan = 'exact' | 'estimate';

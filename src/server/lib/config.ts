@@ -26,6 +26,12 @@ export interface Config {
   /** The project's own sources (src/engine/formats.ts goes into the browser's form validators). */
   engineDir: string;
   abuse: AbuseLimits;
+  /**
+   * Lists count exactly below `exactLimit` rows by the planner's estimate (LIST_EXACT_COUNT_LIMIT,
+   * 100000) and give the estimate above it; an exact count asked for gives up after `timeoutMs`
+   * (LIST_COUNT_TIMEOUT_MS, 5000).
+   */
+  listCount: { exactLimit: number; timeoutMs: number };
 }
 
 /** Limits against guessing and flooding (sign-in, captchas, SMS); counters live in the shared store (lib/store). */
@@ -119,6 +125,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tokenPerMinute: positiveInteger(env, 'RATE_LIMIT_TOKEN', 60, problems),
     captchaPerMinute: positiveInteger(env, 'RATE_LIMIT_CAPTCHA', 30, problems),
   };
+  const listCount = {
+    exactLimit: positiveInteger(env, 'LIST_EXACT_COUNT_LIMIT', 100_000, problems),
+    timeoutMs: positiveInteger(env, 'LIST_COUNT_TIMEOUT_MS', 5_000, problems),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>
@@ -138,6 +148,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     localesDir: resolve(cwd, 'locales'),
     engineDir: resolve(cwd, 'src/engine'),
     abuse,
+    listCount,
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
   if (redisUrl) config.redisUrl = redisUrl;

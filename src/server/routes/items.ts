@@ -50,6 +50,7 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
       actor: actorOf(request),
       l10n: localizerFor(request),
       hiddenFields: await hiddenFieldsFor(app.ctx.db, requireAuth(request), entity),
+      countPolicy: { ...app.ctx.config.listCount, hasStatementTimeout: app.ctx.dbKind === 'postgres' },
     };
   };
 

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { EntityDef, FieldDef, Filter, SortTerm } from '../../../engine/index.js';
-import { readableFields } from '../../../engine/index.js';
+import type { EntityDef, FieldDef, Filter, OrderTerm, SortTerm } from '../../../engine/index.js';
+import { orderTerms, readableFields } from '../../../engine/index.js';
 
 /**
  * SQL fragments of the generated CRUD. Identifiers come only from entity definitions (checked
@@ -66,23 +66,23 @@ export function filterCondition(filter: Filter): Condition {
   }
 }
 
-/** Columns that are never NULL: their order needs no NULLS clause, which lets an index serve it. */
-const NOT_NULL_SYSTEM_FIELDS = new Set(['tenantCode', 'createdAt', 'updatedAt', 'version']);
-
-/** The order of a list; `alias` qualifies the columns (a table of that alias in a join). */
+/**
+ * The order of a list (the engine's order terms: the sort, then the key in the direction of the
+ * last term, so one index scan serves it); `alias` qualifies the columns (a table in a join).
+ * Empty values sort as the smallest: first ascending, last descending.
+ */
 export function orderByClause(entity: EntityDef, sort: SortTerm[], alias?: string): RawBuilder<unknown> {
-  const ref = (field: FieldDef): RawBuilder<unknown> =>
-    alias === undefined ? column(field) : sql.ref(`${alias}.${field.column}`);
-  const terms = sort.map((term) => {
-    const field = entity.fieldsByName.get(term.field);
-    if (!field) throw new Error(`sort field ${term.field} was not checked`);
-    const isNeverNull = field.isKey || (field.isSystem && NOT_NULL_SYSTEM_FIELDS.has(field.name));
-    // Empty values sort as the smallest: first ascending, last descending.
-    if (isNeverNull) return sql`${ref(field)} ${term.isDescending ? sql`desc` : sql`asc`}`;
-    return sql`${ref(field)} ${term.isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;
+  return orderBySql(orderTerms(entity, sort), alias);
+}
+
+export function orderBySql(terms: OrderTerm[], alias?: string): RawBuilder<unknown> {
+  const parts = terms.map(({ field, isDescending, isNullable }) => {
+    const ref = alias === undefined ? column(field) : sql.ref(`${alias}.${field.column}`);
+    // A column that is never empty needs no NULLS clause, which lets any index on it serve it.
+    if (!isNullable) return sql`${ref} ${isDescending ? sql`desc` : sql`asc`}`;
+    return sql`${ref} ${isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;
   });
-  if (!sort.some((term) => term.field === entity.key.name)) terms.push(sql`${ref(entity.key)} asc`);
-  return sql`order by ${sql.join(terms)}`;
+  return sql`order by ${sql.join(parts)}`;
 }
 
 /** A JavaScript value as the column takes it: JSON columns get JSON text. */

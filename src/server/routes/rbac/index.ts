@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { EntityInputError, toFieldErrors } from '../../../engine/index.js';
-import { writeAudit } from '../../lib/audit.js';
-import { buildTree } from '../../services/items/tree.js';
-import { selectList, table } from '../../lib/sql/toolkit.js';
-import type { Row } from '../../lib/db/database.js';
 import { actorOf, ok, queryOf } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
+import { grantButtons, menuButtons, menuButtonTree, roleButtons } from '../../services/rbac/buttons.js';
+import {
+  deleteHiddenFields,
+  hiddenFieldRows,
+  saveHiddenFields,
+  type HiddenFieldsRow,
+} from '../../services/rbac/data-permissions.js';
 import { linkedIds, replaceLinks, type LinkRequest, type RoleLink } from '../../services/rbac/links.js';
+import { roleChoices, roleLinks } from '../../services/rbac/roles.js';
 import { orgUserRoutes } from './org-users.js';
 import { postRoutes } from './posts.js';
 
@@ -21,18 +24,14 @@ const IDS = { type: 'array', items: ID, uniqueItems: true, maxItems: 10000 } as 
 export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   await app.register(postRoutes);
   await app.register(orgUserRoutes);
-  const { registry } = app.ctx;
+  const { ctx } = app;
+  const { registry } = ctx;
   const role = registry.require('sysrole');
   const menu = registry.require('sysmenu');
-  const links = {
-    user: { table: 'sys_role_user', otherColumn: 'user_id', role, other: registry.require('sysuser') },
-    url: { table: 'sys_role_url', otherColumn: 'url_id', role, other: registry.require('sysurl') },
-    menu: { table: 'sys_role_menu', otherColumn: 'menu_id', role, other: menu },
-    post: { table: 'sys_role_post', otherColumn: 'post_id', role, other: registry.require('syspost') },
-  } satisfies Record<string, RoleLink>;
+  const links = roleLinks(ctx);
 
   const linkRequest = (request: FastifyRequest): LinkRequest => ({
-    db: app.ctx.db,
+    db: ctx.db,
     actor: actorOf(request),
     l10n: localizerFor(request),
   });
@@ -147,55 +146,17 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     ['authorizeRoleToPost', 'postId', 'roleIds', 0],
   );
 
-  /**
-   * The roles of the tenant, each marked checked: with userId, when the user holds it; with
-   * postCode, when it is attached to the post; with both, when both hold. assign=true keeps the
-   * checked ones only.
-   */
+  /** The roles of the tenant, checked for userId and/or postCode; assign=true keeps the checked ones. */
   const rolesForUser = async (request: FastifyRequest) => {
-    const actor = actorOf(request);
     const query = queryOf(request);
-    const userId = query.userId === undefined ? undefined : idParam(request, 'userId');
-    const postCode = query.postCode === undefined ? undefined : textParam(request, 'postCode');
-    const held =
-      userId === undefined
-        ? undefined
-        : new Set(await linkedIds(linkRequest(request), links.user, 'other', userId));
-    let attached: Set<number> | undefined;
-    if (postCode !== undefined) {
-      const post = links.post.other;
-      const found = await sql<{
-        id: number;
-      }>`select id from ${table(post)} where post_code = ${postCode} and tenant_code = ${actor.tenantCode}`.execute(
-        app.ctx.db,
-      );
-      const postId = found.rows[0]?.id;
-      if (postId === undefined) {
-        throw new EntityInputError([
-          {
-            field: '/postCode',
-            message: localizerFor(request).t('errors.refMissing', { entity: post.name, key: postCode }),
-          },
-        ]);
-      }
-      attached = new Set(await linkedIds(linkRequest(request), links.post, 'other', postId));
-    }
-    const isAssignedOnly = query.assign === 'true';
-    const rows = await sql<{
-      id: number;
-      roleCode: string;
-      roleName: string;
-    }>`select id, role_code as "roleCode", role_name as "roleName"
-      from ${table(role)} where tenant_code = ${actor.tenantCode} order by role_code`.execute(app.ctx.db);
-    return rows.rows
-      .map((row) => ({
-        ...row,
-        checked:
-          (held !== undefined || attached !== undefined) &&
-          (held?.has(row.id) ?? true) &&
-          (attached?.has(row.id) ?? true),
-      }))
-      .filter((row) => !isAssignedOnly || row.checked);
+    return roleChoices({
+      ctx,
+      actor: actorOf(request),
+      l10n: localizerFor(request),
+      userId: query.userId === undefined ? undefined : idParam(request, 'userId'),
+      postCode: query.postCode === undefined ? undefined : textParam(request, 'postCode'),
+      isAssignedOnly: query.assign === 'true',
+    });
   };
   app.get(`/api/${role.api}/queryRoleName`, async (request) => ok(await rolesForUser(request)));
   app.get(`/api/${role.api}/queryRoleNameCheckbox`, async (request) => ok(await rolesForUser(request)));
@@ -204,29 +165,13 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Buttons: a role is granted buttons of a menu, out of the buttons the menu has (menuButton).
-  const menuRows = async (): Promise<Row[]> =>
-    (
-      await sql<Row>`select ${selectList(menu)} from ${table(menu)} order by menu_sequence, id`.execute(
-        app.ctx.db,
-      )
-    ).rows;
-  app.get(`/api/${menu.api}/querySysMenuButtonTree`, async () => ok(buildTree(menu, await menuRows())));
-  app.get(`/api/${menu.api}/queryCheckedMenuButton`, async (request) => {
-    const code = textParam(request, 'menuCode');
-    return ok((await menuRows()).find((row) => row.menuCode === code)?.menuButton ?? []);
-  });
-  app.get(`/api/${menu.api}/queryMenuButtonByRoleCode`, async (request) => {
-    const code = textParam(request, 'roleCode');
-    const rows = await sql<{
-      menuCode: string;
-      button: string;
-    }>`select m.menu_code as "menuCode", rb.button from sys_role_button rb
-      join ${table(role)} r on r.id = rb.role_id join ${table(menu)} m on m.id = rb.menu_id
-      where r.role_code = ${code} and r.tenant_code = ${actorOf(request).tenantCode} order by 1, 2`.execute(
-      app.ctx.db,
-    );
-    return ok(rows.rows.map((row) => `${row.menuCode}:${row.button}`));
-  });
+  app.get(`/api/${menu.api}/querySysMenuButtonTree`, async () => ok(await menuButtonTree({ ctx })));
+  app.get(`/api/${menu.api}/queryCheckedMenuButton`, async (request) =>
+    ok(await menuButtons({ ctx, menuCode: textParam(request, 'menuCode') })),
+  );
+  app.get(`/api/${menu.api}/queryMenuButtonByRoleCode`, async (request) =>
+    ok(await roleButtons({ ctx, actor: actorOf(request), roleCode: textParam(request, 'roleCode') })),
+  );
   const validateButtons = registry.ajv.compile({
     type: 'object',
     properties: {
@@ -243,66 +188,14 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   });
   app.post(`/api/${menu.api}/authorizeMenuButtonToRole`, async (request) => {
     const body = bodyOf<{ roleCode: string; buttons: string[] }>(request, validateButtons);
-    const actor = actorOf(request);
     const l10n = localizerFor(request);
-    const menus = new Map((await menuRows()).map((row) => [String(row.menuCode), row]));
-    const grants: { menuId: unknown; button: string }[] = [];
-    for (const item of body.buttons) {
-      const [menuCode = '', button = ''] = item.split(':');
-      const owner = menus.get(menuCode);
-      if (!owner || !(Array.isArray(owner.menuButton) && owner.menuButton.includes(button))) {
-        throw new EntityInputError([
-          { field: '/buttons', message: l10n.t('errors.refMissing', { entity: 'menuButton', key: item }) },
-        ]);
-      }
-      grants.push({ menuId: owner.id, button });
-    }
-    return ok(
-      await app.ctx.db.transaction().execute(async (trx) => {
-        const found = await sql<{
-          id: number;
-        }>`select id from ${table(role)} where role_code = ${body.roleCode} and tenant_code = ${actor.tenantCode}`.execute(
-          trx,
-        );
-        const roleId = found.rows[0]?.id;
-        if (roleId === undefined)
-          throw new EntityInputError([
-            {
-              field: '/roleCode',
-              message: l10n.t('errors.refMissing', { entity: role.name, key: body.roleCode }),
-            },
-          ]);
-        await sql`delete from sys_role_button where role_id = ${roleId}`.execute(trx);
-        if (grants.length > 0) {
-          await sql`insert into sys_role_button (tenant_code, role_id, menu_id, button)
-            values ${sql.join(grants.map((grant) => sql`(${actor.tenantCode}, ${roleId}, ${grant.menuId}, ${grant.button})`))}`.execute(
-            trx,
-          );
-        }
-        await writeAudit(trx, actor, [
-          {
-            entity: 'sys_role_button',
-            recordKey: `role_id=${roleId}`,
-            action: 'update',
-            before: null,
-            after: { buttons: body.buttons },
-          },
-        ]);
-        return { linked: grants.length };
-      }),
-    );
+    return ok(await grantButtons({ ctx, actor: actorOf(request), l10n, ...body }));
   });
 
   // Data fields: per menu, one row per role code listing the fields hidden from that role.
-  app.get(`/api/${menu.api}/queryDataFieldByMenuCode`, async (request) => {
-    const code = textParam(request, 'menuCode');
-    const rows =
-      await sql<Row>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields"
-      from sys_data_permission where menu_code = ${code} and tenant_code = ${actorOf(request).tenantCode} order by role_code`.execute(
-        app.ctx.db,
-      );
-    return ok(rows.rows);
-  });
+  app.get(`/api/${menu.api}/queryDataFieldByMenuCode`, async (request) =>
+    ok(await hiddenFieldRows({ ctx, actor: actorOf(request), menuCode: textParam(request, 'menuCode') })),
+  );
   const validateDataFields = registry.ajv.compile({
     type: 'object',
     properties: {
@@ -329,57 +222,11 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     additionalProperties: false,
   });
   app.post(`/api/${menu.api}/authorizeMenuDataToRole`, async (request) => {
-    const body = bodyOf<{ menuCode: string; rows: { roleCode: string; dataFields: string[] }[] }>(
-      request,
-      validateDataFields,
-    );
-    const actor = actorOf(request);
+    const body = bodyOf<{ menuCode: string; rows: HiddenFieldsRow[] }>(request, validateDataFields);
     const l10n = localizerFor(request);
-    const seen = new Set<string>();
-    body.rows.forEach((row, index) => {
-      if (seen.has(row.roleCode)) {
-        throw new EntityInputError([
-          {
-            field: `/rows/${index}/roleCode`,
-            message: l10n.t('errors.uniqueClash', { value: row.roleCode }),
-          },
-        ]);
-      }
-      seen.add(row.roleCode);
-    });
-    return ok(
-      await app.ctx.db.transaction().execute(async (trx) => {
-        await sql`delete from sys_data_permission where menu_code = ${body.menuCode} and tenant_code = ${actor.tenantCode}`.execute(
-          trx,
-        );
-        if (body.rows.length > 0) {
-          await sql`insert into sys_data_permission (tenant_code, role_code, menu_code, data_fields) values ${sql.join(
-            body.rows.map(
-              (row) =>
-                sql`(${actor.tenantCode}, ${row.roleCode}, ${body.menuCode}, ${JSON.stringify(row.dataFields)}::jsonb)`,
-            ),
-          )}`.execute(trx);
-        }
-        await writeAudit(trx, actor, [
-          {
-            entity: 'sys_data_permission',
-            recordKey: body.menuCode,
-            action: 'update',
-            before: null,
-            after: { rows: body.rows },
-          },
-        ]);
-        return { saved: body.rows.length };
-      }),
-    );
+    return ok(await saveHiddenFields({ ctx, actor: actorOf(request), l10n, ...body }));
   });
-  app.post(`/api/${menu.api}/deleteDataField`, async (request) => {
-    const id = idParam(request, 'id');
-    const actor = actorOf(request);
-    const result =
-      await sql`delete from sys_data_permission where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(
-        app.ctx.db,
-      );
-    return ok({ deleted: Number(result.numAffectedRows ?? 0) });
-  });
+  app.post(`/api/${menu.api}/deleteDataField`, async (request) =>
+    ok(await deleteHiddenFields({ ctx, actor: actorOf(request), id: idParam(request, 'id') })),
+  );
 }

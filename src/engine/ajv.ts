@@ -10,6 +10,7 @@ export const ENTITY_KEYWORDS = [
   'x-secret',
   'x-list',
   'x-ui',
+  'x-maxDepth',
 ] as const;
 
 /**

@@ -30,12 +30,29 @@ export type RawParams = Record<string, unknown>;
 
 const PAGING = new Set(['currentPage', 'pageSize', 'sort', 'after', 'totalExact']);
 
+/**
+ * A structured value as text, iteratively (no JSON.stringify: an export body may nest deep
+ * enough to overflow a recursive walk). No client sends one as a filter; its text only has to be
+ * something the filter parser can judge.
+ */
+function structuredText(value: object): string {
+  const parts: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && parts.length < 1000) {
+    const item = pending.pop();
+    if (typeof item === 'object' && item !== null)
+      for (const child of Object.values(item)) pending.push(child);
+    else parts.push(String(item));
+  }
+  return `[${parts.join(',')}]`;
+}
+
 function asStrings(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   return list
     .filter((item) => item !== undefined && item !== null)
     .map((item) =>
-      typeof item === 'string' ? item.trim() : typeof item === 'object' ? JSON.stringify(item) : String(item),
+      typeof item === 'string' ? item.trim() : typeof item === 'object' ? structuredText(item) : String(item),
     )
     .filter((item) => item.length > 0);
 }

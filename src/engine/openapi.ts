@@ -1,12 +1,36 @@
 import { readableFields } from './columns.js';
 import { treeEndpointName } from './naming.js';
-import type { EntityDef } from './types.js';
+import type { EntityDef, FieldDef } from './types.js';
 import { createSchemaOf, updateSchemaOf } from './validators.js';
 import { MAX_PAGE_SIZE } from './list-query.js';
 
 type Json = Record<string, unknown>;
 
-const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+/**
+ * A route's schema in Fastify's shape (querystring, params, body, response are what Fastify
+ * validates and serializes with) plus what only the API document reads: tags, summary,
+ * `bodyDocument` (the body as documented, when the route validates a looser shape and its
+ * service checks the rest), `produces` (a non-JSON answer) and `security` ([] for public routes).
+ */
+export interface RouteSchema {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  security?: Json[];
+  querystring?: Json;
+  params?: Json;
+  body?: Json;
+  bodyDocument?: Json;
+  response?: Record<string, Json>;
+  produces?: string;
+  consumes?: string[];
+}
+
+export interface RouteDeclaration {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  schema: RouteSchema;
+}
 
 const ALWAYS_SET = new Set(['tenantCode', 'createdAt', 'updatedAt', 'version']);
 
@@ -32,200 +56,427 @@ export function recordSchemaOf(entity: EntityDef): Json {
   };
 }
 
-const envelope = (data: Json): Json => ({
-  type: 'object',
-  required: ['code', 'message', 'data'],
-  properties: { code: { const: 200 }, message: { const: 'success' }, data },
-});
-
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-
-function errorResponses(...statuses: number[]): Json {
-  const text: Record<number, string> = {
-    400: 'Invalid input; errors[] names each field by JSON pointer',
-    401: 'Missing, expired or revoked token (error: invalid_token)',
-    403: 'Not allowed',
-    404: 'No such record',
-    409: 'Unique clash, stale version, or the record is in use',
+/** The answer envelope around `data`; Fastify compiles it into the route's serializer. */
+export function envelopeSchema(data: Json = {}): Json {
+  return {
+    type: 'object',
+    required: ['code', 'message', 'data'],
+    properties: {
+      code: { type: 'integer', enum: [200] },
+      message: { type: 'string', enum: ['success'] },
+      data,
+    },
   };
-  return Object.fromEntries(
-    statuses.map((status) => [
-      String(status),
-      { description: text[status], content: { 'application/json': { schema: ref('Error') } } },
-    ]),
-  );
 }
 
-function queryParameters(entity: EntityDef): Json[] {
-  const paging: Json[] = [
-    { name: 'currentPage', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+/** The error envelope every failure answers with (see the server's errors module). */
+export const ERROR_SCHEMA: Json = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'integer' },
+    message: { type: 'string' },
+    error: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: {
+          field: { type: 'string', description: 'JSON pointer of the field at fault' },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+  examples: [{ code: 400, message: '参数校验失败', errors: [{ field: '/username', message: '不能为空' }] }],
+};
+
+/**
+ * A record as the serializer writes it: every field named and described, values written as they
+ * are (typed serialization would refuse a database value of another JSON type instead of
+ * writing it), unknown extra fields kept.
+ */
+function serializedRecordOf(entity: EntityDef): Json {
+  const properties: Record<string, Json> = {};
+  for (const field of readableFields(entity)) {
+    properties[field.name] = {
+      title: field.schema.title ?? field.name,
+      description: `${field.type}${field.schema.format ? ` (${field.schema.format})` : ''}${field.isKey ? ', key' : ''}`,
+    };
+  }
+  return { type: 'object', title: entity.title, properties, additionalProperties: true };
+}
+
+const filterText = (field: FieldDef): string =>
+  field.filter === 'text'
+    ? 'contains, case-insensitive'
+    : field.filter === 'dateRange'
+      ? 'from,to (either may be empty)'
+      : 'equals; repeat for any of several values';
+
+const INTEGER_TEXT = '^\\s*-?[0-9]{1,16}\\s*$';
+
+/** Paging, sort and the filters of a list: the query string of query and tree, the body of export. */
+export function listQuerySchemaOf(entity: EntityDef): Json {
+  const properties: Record<string, Json> = {
+    // Integers in text: the list parser names the rule a value breaks (at least 1, at most …).
+    currentPage: { type: 'string', pattern: INTEGER_TEXT, description: '1-based; default 1' },
+    pageSize: { type: 'string', pattern: INTEGER_TEXT, description: `1 to ${MAX_PAGE_SIZE}; default 20` },
+    sort: { type: 'string', maxLength: 1000, description: 'field or -field, comma-separated' },
+    totalExact: { type: 'string', enum: ['true', 'false', '1', '0'], description: 'count every row' },
+    after: { type: 'string', maxLength: 4000, description: 'keyset cursor of the previous page' },
+  };
+  for (const field of entity.fields) {
+    if (!field.filter) continue;
+    properties[field.name] = {
+      type: ['string', 'array'],
+      items: { type: 'string' },
+      maxItems: 1000,
+      description: filterText(field),
+    };
+  }
+  // Unknown names pass on to the list parser, which names them ("not a filter of this list").
+  return { type: 'object', properties };
+}
+
+/**
+ * An export body: the list's filters and sort as JSON values. Paging does not apply to an
+ * export, but a bad page number is still refused as on the query endpoint.
+ */
+function exportBodySchemaOf(entity: EntityDef): Json {
+  const scalar = { type: ['string', 'number', 'boolean', 'null'], maxLength: 1000 };
+  const properties: Record<string, Json> = {
+    currentPage: {
+      type: ['integer', 'string'],
+      pattern: '^[0-9]{1,10}$',
+      minimum: 1,
+      maximum: 1_000_000_000,
+    },
+    pageSize: { type: ['integer', 'string'], pattern: '^[0-9]{1,6}$', minimum: 1, maximum: MAX_PAGE_SIZE },
+    sort: { type: 'string', maxLength: 1000 },
+  };
+  for (const field of entity.fields) {
+    if (field.filter)
+      properties[field.name] = { anyOf: [scalar, { type: 'array', items: scalar, maxItems: 1000 }] };
+  }
+  return { type: 'object', properties, description: 'The filters and sort of the query endpoint' };
+}
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * The route schemas of an entity's generated API, derived from its schema alone: what the
+ * server validates and serializes with and what the API document shows.
+ */
+export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
+  const base = `/api/${entity.api}`;
+  const tags = [entity.name];
+  const record = serializedRecordOf(entity);
+  const page = {
+    type: 'object',
+    properties: {
+      records: { type: 'array', items: record },
+      total: { description: 'integer; estimated above a size threshold unless totalExact' },
+      totalExact: { type: 'boolean' },
+      currentPage: { type: 'integer' },
+      pageSize: { type: 'integer' },
+    },
+    additionalProperties: true,
+  };
+  const listQuery = listQuerySchemaOf(entity);
+  // A tree is never paged, but a page parameter it is sent must still be a page number.
+  const positive = { type: 'string', pattern: '^\\s*[1-9][0-9]{0,15}\\s*$' };
+  const treeQuery = {
+    ...listQuery,
+    properties: {
+      ...(listQuery.properties as Json),
+      currentPage: { ...positive, description: 'ignored: a tree is not paged' },
+      pageSize: { ...positive, description: 'ignored: a tree is not paged' },
+    },
+  };
+  const routes: RouteDeclaration[] = [
     {
-      name: 'pageSize',
-      in: 'query',
-      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
+      method: 'GET',
+      url: `${base}/query`,
+      schema: {
+        tags,
+        summary: `List ${entity.title}`,
+        querystring: listQuery,
+        response: { 200: envelopeSchema(page) },
+      },
     },
     {
-      name: 'sort',
-      in: 'query',
-      description: 'field or -field, comma-separated',
-      schema: { type: 'string' },
+      method: 'POST',
+      url: `${base}/add`,
+      schema: {
+        tags,
+        summary: `Create ${entity.title}`,
+        // Read-only fields a form sends back are dropped and "" means "no value": the service
+        // normalises, then validates against the create schema (bodyDocument).
+        body: { type: 'object' },
+        bodyDocument: { title: `${pascal(entity.name)}Create`, ...createSchemaOf(entity) },
+        response: { 200: envelopeSchema(record) },
+      },
+    },
+    {
+      method: 'PUT',
+      url: `${base}/update`,
+      schema: {
+        tags,
+        summary: `Update ${entity.title}`,
+        body: { type: 'object' },
+        bodyDocument: { title: `${pascal(entity.name)}Update`, ...updateSchemaOf(entity) },
+        response: { 200: envelopeSchema(record) },
+      },
+    },
+    {
+      method: 'POST',
+      url: `${base}/delete`,
+      schema: {
+        tags,
+        summary: `Delete ${entity.title}`,
+        querystring: {
+          type: 'object',
+          properties: {
+            [entity.key.name]: {
+              type: 'array',
+              // the delete service types the keys itself (its messages name the key field)
+              items: { type: 'string', maxLength: 1000 },
+              maxItems: 10_000,
+              description: 'repeat for a batch',
+            },
+          },
+          required: [entity.key.name],
+        },
+        response: { 200: envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } }) },
+      },
+    },
+    {
+      method: 'POST',
+      url: `${base}/export`,
+      schema: {
+        tags,
+        summary: `Export ${entity.title} as .xlsx`,
+        body: exportBodySchemaOf(entity),
+        produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     },
   ];
-  const filters = entity.fields
-    .filter((field) => field.filter)
-    .map((field) => ({
-      name: field.name,
-      in: 'query',
-      description:
-        field.filter === 'text'
-          ? 'contains, case-insensitive'
-          : field.filter === 'dateRange'
-            ? 'from,to (either may be empty)'
-            : 'equals; repeat for any of several values',
-      schema: { type: 'string' },
-    }));
-  return [...paging, ...filters];
+  if (entity.tree) {
+    routes.push({
+      method: 'GET',
+      url: `${base}/${treeEndpointName(entity.name)}`,
+      schema: {
+        tags,
+        summary: `${entity.title} tree`,
+        querystring: treeQuery,
+        response: {
+          200: envelopeSchema({ type: 'array', items: { ...record, description: 'with children' } }),
+        },
+      },
+    });
+  }
+  return routes;
+}
+
+/** A value that fits a schema, for the document's examples. */
+export function exampleOf(schema: unknown, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 6) return undefined;
+  const s = schema as Json;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.anyOf)) return exampleOf(s.anyOf[0], depth + 1);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'object': {
+      const out: Json = {};
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      for (const [name, property] of Object.entries(properties)) {
+        const value = exampleOf(property, depth + 1);
+        if (value !== undefined) out[name] = value;
+      }
+      return out;
+    }
+    case 'array': {
+      const item = exampleOf(s.items, depth + 1);
+      return item === undefined ? [] : [item];
+    }
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      if (s.format === 'date-time') return '2026-01-01T08:00:00.000Z';
+      if (s.format === 'date') return '2026-01-01';
+      if (s.format === 'email') return 'name@example.com';
+      if (typeof s.title === 'string') return s.title;
+      return 'text';
+    default:
+      return undefined;
+  }
+}
+
+const ERROR_STATUSES: Record<string, string> = {
+  400: 'Invalid input; errors[] names each field by JSON pointer',
+  401: 'Missing, expired or revoked token (error: invalid_token)',
+  403: 'Not allowed',
+  404: 'No such record or route',
+  409: 'Unique clash, stale version, or the record is in use',
+  413: 'Body over 1 MB',
+  415: 'Not a JSON body',
+  429: 'Rate limited',
+};
+
+const withExample = (schema: Json): Json => {
+  const example = exampleOf(schema);
+  return example === undefined ? { schema } : { schema, example };
+};
+
+/** The OpenAPI operation of one route schema. */
+export function openApiOperation(method: string, url: string, schema: RouteSchema, isPublic: boolean): Json {
+  const parameters: Json[] = [];
+  const pathParams = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
+  for (const [where, part] of [
+    ['query', schema.querystring],
+    ['path', schema.params],
+  ] as const) {
+    const properties = (part?.properties ?? {}) as Record<string, Json>;
+    const required = new Set((part?.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(typeof property.description === 'string' ? { description: property.description } : {}),
+        schema: property,
+        ...(property.type === 'array' || (Array.isArray(property.type) && property.type.includes('array'))
+          ? { style: 'form', explode: true }
+          : {}),
+      });
+    }
+  }
+  for (const name of pathParams) {
+    if (!parameters.some((item) => item.name === name && item.in === 'path'))
+      parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  const operation: Json = {
+    tags: schema.tags ?? [],
+    summary: schema.summary ?? `${method} ${url}`,
+    operationId: `${method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    ...(schema.description ? { description: schema.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  const body = schema.bodyDocument ?? schema.body;
+  if (body) {
+    const types = schema.consumes ?? ['application/json'];
+    operation.requestBody = {
+      required: schema.bodyDocument !== undefined,
+      content: Object.fromEntries(types.map((type) => [type, withExample(body)])),
+    };
+  }
+  const ok = schema.response?.['200'];
+  const responses: Json = {
+    200: schema.produces
+      ? {
+          description: 'OK',
+          content: { [schema.produces]: { schema: { type: 'string', format: 'binary' } } },
+        }
+      : { description: 'OK', content: { 'application/json': withExample(ok ?? envelopeSchema()) } },
+  };
+  const statuses = ['400', ...(isPublic ? [] : ['401', '403']), '404', '429'];
+  if (method !== 'GET' && body) statuses.push('413', '415');
+  if (method !== 'GET' && !isPublic) statuses.push('409');
+  for (const status of statuses.sort()) {
+    responses[status] = {
+      description: ERROR_STATUSES[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  operation.responses = responses;
+  if (isPublic) operation.security = [];
+  return operation;
+}
+
+export interface DocumentedRoute extends RouteDeclaration {
+  isPublic: boolean;
+}
+
+/**
+ * Moves every titled object schema (records, create and update bodies) into components and
+ * refers to it, so that an entity's record is written once however many routes answer it.
+ */
+function hoistTitled(value: unknown, components: Record<string, Json>, names: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => hoistTitled(item, components, names));
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Json;
+  const out: Json = {};
+  for (const [key, item] of Object.entries(object)) {
+    out[key] = key === 'example' ? item : hoistTitled(item, components, names);
+  }
+  if (typeof object.title !== 'string' || object.type !== 'object' || !object.properties) return out;
+  const text = JSON.stringify(out);
+  let name = names.get(text);
+  if (!name) {
+    const base = object.title.replace(/[^A-Za-z0-9]+/g, '') || 'Schema';
+    name = base;
+    for (let index = 2; components[name]; index += 1) name = `${base}${index}`;
+    components[name] = out;
+    names.set(text, name);
+  }
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** OpenAPI 3.1 of the given routes (the server passes every route it registered). */
+export function openApiDocumentOf(routes: readonly DocumentedRoute[], info: Json): Json {
+  const paths: Record<string, Json> = {};
+  const tags = new Set<string>();
+  const schemas: Record<string, Json> = { Error: ERROR_SCHEMA };
+  const names = new Map<string, string>();
+  for (const route of routes) {
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const operation = hoistTitled(
+      openApiOperation(route.method, route.url, route.schema, route.isPublic),
+      schemas,
+      names,
+    ) as Json;
+    for (const tag of route.schema.tags ?? []) tags.add(tag);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    tags: [...tags].sort().map((name) => ({ name })),
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'access_token of POST /api/uaa/oauth/token',
+        },
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'The app client (browser: for the built-in one), on the token endpoint',
+        },
+      },
+    },
+    security: [{ bearer: [] }],
+    paths,
+  };
 }
 
 /** The OpenAPI 3.1 document of the generated API, derived from the entity definitions alone. */
 export function openApiDocument(
   entities: readonly EntityDef[],
-  info: { title: string; version: string },
+  info: Json & { title: string; version: string },
 ): Json {
-  const schemas: Json = {
-    Error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'integer' },
-        message: { type: 'string' },
-        error: { type: 'string' },
-        errors: {
-          type: 'array',
-          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
-  };
-  const paths: Json = {};
-  for (const entity of entities) {
-    const name = pascal(entity.name);
-    schemas[name] = recordSchemaOf(entity);
-    schemas[`${name}Create`] = createSchemaOf(entity);
-    schemas[`${name}Update`] = updateSchemaOf(entity);
-    const base = `/api/${entity.api}`;
-    const tags = [entity.name];
-    const json = (schema: Json): Json => ({ content: { 'application/json': { schema } } });
-    paths[`${base}/query`] = {
-      get: {
-        tags,
-        summary: `List ${entity.title}`,
-        parameters: queryParameters(entity),
-        responses: {
-          200: {
-            description: 'A page of records',
-            ...json(
-              envelope({
-                type: 'object',
-                properties: {
-                  records: { type: 'array', items: ref(name) },
-                  total: { type: 'integer' },
-                  currentPage: { type: 'integer' },
-                  pageSize: { type: 'integer' },
-                },
-              }),
-            ),
-          },
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    };
-    paths[`${base}/add`] = {
-      post: {
-        tags,
-        summary: `Create ${entity.title}`,
-        requestBody: { required: true, ...json(ref(`${name}Create`)) },
-        responses: {
-          200: { description: 'The created record', ...json(envelope(ref(name))) },
-          ...errorResponses(400, 401, 403, 409),
-        },
-      },
-    };
-    paths[`${base}/update`] = {
-      put: {
-        tags,
-        summary: `Update ${entity.title}`,
-        requestBody: { required: true, ...json(ref(`${name}Update`)) },
-        responses: {
-          200: { description: 'The updated record', ...json(envelope(ref(name))) },
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
-      },
-    };
-    paths[`${base}/delete`] = {
-      post: {
-        tags,
-        summary: `Delete ${entity.title}`,
-        parameters: [
-          {
-            name: entity.key.name,
-            in: 'query',
-            required: true,
-            style: 'form',
-            explode: true,
-            schema: { type: 'array', items: { type: entity.key.type } },
-          },
-        ],
-        responses: {
-          200: {
-            description: 'How many were deleted',
-            ...json(envelope({ type: 'object', properties: { deleted: { type: 'integer' } } })),
-          },
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
-      },
-    };
-    paths[`${base}/export`] = {
-      post: {
-        tags,
-        summary: `Export ${entity.title} as .xlsx`,
-        requestBody: {
-          ...json({ type: 'object', description: 'The filters and sort of the query endpoint' }),
-        },
-        responses: {
-          200: {
-            description: 'Spreadsheet',
-            content: {
-              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
-                schema: { type: 'string', format: 'binary' },
-              },
-            },
-          },
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    };
-    if (entity.tree) {
-      paths[`${base}/${treeEndpointName(entity.name)}`] = {
-        get: {
-          tags,
-          summary: `${entity.title} tree`,
-          responses: {
-            200: {
-              description: 'Nested records with children',
-              ...json(envelope({ type: 'array', items: ref(name) })),
-            },
-            ...errorResponses(401, 403),
-          },
-        },
-      };
-    }
-  }
-  return {
-    openapi: '3.1.0',
+  return openApiDocumentOf(
+    entities.flatMap((entity) => entityRouteSchemas(entity).map((route) => ({ ...route, isPublic: false }))),
     info,
-    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    security: [{ bearer: [] }],
-    paths,
-  };
+  );
 }

@@ -55,22 +55,63 @@ export interface PreparedInput {
   cleared: string[];
 }
 
-/** PostgreSQL text cannot hold NUL characters; such input is refused instead of failing in SQL. */
+/**
+ * PostgreSQL text cannot hold NUL characters; such input is refused instead of failing in SQL.
+ * Iterative: a value nested thousands of levels deep must not overflow the stack.
+ */
 export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  // Keys count too: PostgreSQL refuses \u0000 anywhere in a jsonb value.
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) pending.push(child);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        // Keys count too: PostgreSQL refuses \u0000 anywhere in a jsonb value.
+        if (key.includes('\u0000')) return true;
+        pending.push(child);
+      }
+    }
+  }
   return false;
 }
 
 const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
+/** Limits of a free-form object field (x-maxDepth, maxProperties) when its schema names none. */
+export const FREE_OBJECT_LIMITS = { depth: 4, properties: 100, stringLength: 2000 } as const;
+
+/**
+ * A JSON value of at most `levels` levels of objects and arrays (itself included), each object holding
+ * at most `size` entries and each string at most FREE_OBJECT_LIMITS.stringLength characters, in
+ * standard keywords (so the browser's precompiled validators enforce it too).
+ */
+function boundedJson(levels: number, size: number): Record<string, unknown> {
+  const leaf = { maxLength: FREE_OBJECT_LIMITS.stringLength };
+  if (levels <= 0) return { ...leaf, not: { type: ['object', 'array'] } };
+  const inner = boundedJson(levels - 1, size);
+  // Arrays are bounded by depth and the body limit only: maxItems would read as a tuple to type generators.
+  return { ...leaf, maxProperties: size, additionalProperties: inner, items: inner };
+}
+
 /** Integers travel as JavaScript numbers and bigint columns (or jsonb arrays of ids): keep them exact. */
 export function boundedSchema(schema: FieldSchema): FieldSchema {
   if (schema.type === 'array' && schema.items?.type === 'integer')
     return { ...schema, items: { ...SAFE_INTEGER, ...schema.items } };
+  if (schema.type === 'object') {
+    // A free-form object (route meta and such) gets a depth and size limit.
+    const size = schema.maxProperties ?? FREE_OBJECT_LIMITS.properties;
+    const depth = schema['x-maxDepth'] ?? FREE_OBJECT_LIMITS.depth;
+    // if/then: validators apply it, type generators leave the field's type as the schema says.
+    return {
+      ...schema,
+      maxProperties: size,
+      if: { type: 'object' },
+      then: { additionalProperties: boundedJson(depth - 1, size) },
+    } as FieldSchema;
+  }
   if (schema.type !== 'integer') return schema;
   return { ...SAFE_INTEGER, ...schema };
 }

@@ -23,6 +23,8 @@ import { loadI18n } from './lib/i18n.js';
 import { tenantAdded } from './services/tenants/provision.js';
 import { openSharedState, type SharedState } from './lib/store/index.js';
 import { securityHeaders } from './plugins/security-headers.js';
+import { clientErrorHandler, inputLimits } from './plugins/input-limits.js';
+import { routeSchemas } from './plugins/route-schemas.js';
 import { webRoutes } from './routes/web.js';
 
 export interface BuildOptions {
@@ -74,7 +76,13 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   }
 
   const trustProxy: FastifyServerOptions['trustProxy'] = config.trustProxy;
-  const app = Fastify({ logger, bodyLimit: ONE_MEBIBYTE, trustProxy });
+  const app = Fastify({
+    logger,
+    bodyLimit: ONE_MEBIBYTE,
+    trustProxy,
+    // Requests Node's parser refuses (URL or headers over 16 KB, …) still get the envelope.
+    clientErrorHandler: clientErrorHandler(i18n),
+  });
   app.decorate('ctx', ctx);
   app.decorate('i18n', i18n);
   // The route table, for the permission matrix test and the API documentation.
@@ -90,6 +98,8 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     await database.close();
   });
   await app.register(errorsHandler);
+  await app.register(inputLimits);
+  await app.register(routeSchemas);
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   await app.register(authHook);

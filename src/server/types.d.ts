@@ -2,12 +2,15 @@ import type { AppContext } from './lib/context.js';
 import type { I18n } from './lib/i18n.js';
 import type { RequestAuth } from './plugins/auth.js';
 import type { RouteEntry } from './lib/context.js';
+import type { DocumentedRoute } from '../engine/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     i18n: I18n;
     ctx: AppContext;
     routeTable: readonly RouteEntry[];
+    /** Every /api route with its schema, for the API document (plugins/route-schemas.ts). */
+    routeSchemas: readonly DocumentedRoute[];
   }
   interface FastifyRequest {
     auth: RequestAuth | null;

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { EntityInputError, type FieldError } from '../../engine/index.js';
-import { translatorFor } from './i18n.js';
+import type { ErrorObject } from 'ajv';
+import { EntityInputError, toFieldErrors, type FieldError } from '../../engine/index.js';
+import { translatorFor, type Translate } from './i18n.js';
 
 /**
  * The one error catalogue of the API: a stable code, the HTTP status and the i18n key of the
@@ -64,7 +65,7 @@ export interface ErrorBody {
 }
 
 /** Fastify's own 4xx errors, mapped onto the catalogue. */
-function fromFastifyError(error: FastifyError): AppError | undefined {
+function fromFastifyError(error: FastifyError, t: Translate): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('tooLarge');
@@ -78,22 +79,15 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
       break;
   }
   if (error.validation) {
-    return new AppError(
-      'validation',
-      {},
-      error.validation.map((item) => ({
-        field:
-          item.instancePath ||
-          `/${String((item.params as { missingProperty?: unknown }).missingProperty ?? '')}`,
-        message: item.message ?? 'is invalid',
-      })),
-    );
+    // A route schema refused the input: the same field pointers and messages as entity forms.
+    return new AppError('validation', {}, toFieldErrors(error.validation as ErrorObject[], t));
   }
   if (error instanceof SyntaxError) return new AppError('badJson');
   // PostgreSQL "data exception" (class 22): a value the checks let through but the database refuses.
   const sqlState = (error as { code?: unknown }).code;
+  // The database's own text never reaches a client.
   if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
-    return new AppError('validation', {}, [{ field: '/', message: error.message }]);
+    return new AppError('validation', {}, [{ field: '/', message: t('validation.invalid') }]);
   }
   const status = error.statusCode ?? 500;
   if (status === 429) return new AppError('rateLimited');
@@ -121,7 +115,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     let error: AppError | undefined;
     if (raw instanceof AppError) error = raw;
     else if (raw instanceof EntityInputError) error = new AppError('validation', {}, raw.errors);
-    else error = fromFastifyError(raw as FastifyError);
+    else error = fromFastifyError(raw as FastifyError, translatorFor(request));
     if (!error) {
       request.log.error({ err: raw }, 'unhandled error');
       error = new AppError('internal');

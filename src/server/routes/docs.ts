@@ -1,20 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { openApiDocument } from '../../engine/index.js';
+import { openApiDocumentOf } from '../../engine/index.js';
 import { ok } from '../lib/http.js';
 import { formValidatorsModule } from '../services/docs/form-validators.js';
 
 /**
- * GET /api/openapi.json: the OpenAPI document of the running schemas (dropped-in entities included).
+ * GET /api/openapi.json: the OpenAPI document of every route of the API, made from the route
+ * schemas the server validates and serializes with (dropped-in entities included).
  * GET /api/schemas: the entity schemas themselves, from which the back-office derives its list
  * columns, filters and forms with the same engine functions as the server.
  * GET /api/schemas/validators.js: the forms' validators, compiled here (see form-validators.ts).
  */
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
-  const document = openApiDocument(app.ctx.registry.all, { title: 'EcoBid API', version: '1' });
+  // Made on first use: by then every route of the app is registered with its schema.
+  let document: Record<string, unknown> | undefined;
   const schemas = ok({
     entities: app.ctx.registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })),
   });
-  app.get('/api/openapi.json', { config: { isPublic: true } }, async () => document);
+  app.get('/api/openapi.json', { config: { isPublic: true } }, async () => {
+    document ??= openApiDocumentOf(app.routeSchemas, {
+      title: 'EcoBid API',
+      version: '1',
+      description:
+        'Every answer is the envelope {code, message, data}; errors are {code, message, errors:[{field, message}]} with the field as a JSON pointer.',
+    });
+    return document;
+  });
   app.get('/api/schemas', { config: { isPublic: true } }, async () => schemas);
   // Built on first use (a second or two) and kept: the schemas change only with a restart.
   let validators: Promise<string> | undefined;

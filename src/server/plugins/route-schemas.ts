@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createAjv, type DocumentedRoute, type RouteSchema } from '../../engine/index.js';
+import { routeSchemaManifest } from '../routes/schemas.js';
+
+/**
+ * Route schemas: Fastify validates params, query string and body with them and compiles the
+ * 200 answer's serializer from them; the API document is made of the same objects.
+ *
+ * Bodies are checked with the entity ajv's options (no coercion: a JSON body has its types);
+ * query strings and path parameters are text, so "12" becomes 12 where an integer is declared.
+ * A route that declares no schema itself gets the one of the manifest (routes/schemas.ts);
+ * every registered /api route is recorded for the document.
+ */
+async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
+  const bodyAjv = createAjv();
+  const textAjv = createAjv({ coerceTypes: 'array' });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as Record<string, unknown>),
+  );
+  const manifest = routeSchemaManifest(app.ctx);
+  const declared: DocumentedRoute[] = [];
+  app.decorate('routeSchemas', declared);
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat().filter((method) => method !== 'HEAD');
+    for (const method of methods) {
+      route.schema ??= manifest.get(`${method} ${route.url}`);
+      if (!route.url.startsWith('/api/')) continue;
+      declared.push({
+        method: method as DocumentedRoute['method'],
+        url: route.url,
+        schema: (route.schema ?? {}) as RouteSchema,
+        isPublic: route.config?.isPublic === true,
+      });
+    }
+  });
+}
+
+export const routeSchemas = fp(routeSchemasPlugin, { name: 'route-schemas' });

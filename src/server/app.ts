@@ -53,17 +53,21 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   let shared: SharedState | undefined;
   try {
     const table = (name: string): string => registry.require(name).table;
-    await migrate(database.db, [
-      ...registry.all.map(entityTableSpec),
-      ...coreTableSpecs({
-        role: table('sysrole'),
-        user: table('sysuser'),
-        menu: table('sysmenu'),
-        url: table('sysurl'),
-        post: table('syspost'),
-        notification: table('notification'),
-      }),
-    ]);
+    await migrate(
+      database.db,
+      [
+        ...registry.all.map(entityTableSpec),
+        ...coreTableSpecs({
+          role: table('sysrole'),
+          user: table('sysuser'),
+          menu: table('sysmenu'),
+          url: table('sysurl'),
+          post: table('syspost'),
+          notification: table('notification'),
+        }),
+      ],
+      { isConcurrent: database.kind === 'postgres' },
+    );
     shared = await openSharedState(config, database, table('sysuser'));
     const { store, sessionCache } = shared;
     ctx = { config, db: database.db, dbKind: database.kind, registry, store, sessionCache };

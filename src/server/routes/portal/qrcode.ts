@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import QRCode from 'qrcode';
-import { column, table } from '../../lib/sql/toolkit.js';
 import { AppError } from '../../lib/errors.js';
 import { queryOf } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
+import { paramValue } from '../../services/portal/params.js';
 
 /**
  * The QR codes of the footer and the side panel (SPEC §1: two official-account codes), by the
@@ -23,23 +22,9 @@ const MAX_AGE_SECONDS = 600;
 /** GET /api/notification/home/qrcode?param=…: the code as an SVG image, public and cacheable. */
 export async function qrCodeRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const entity = ctx.registry.require('sysparam');
-
-  const paramValue = async (key: string): Promise<string> => {
-    const keyField = entity.fieldsByName.get('paramKey');
-    const valueField = entity.fieldsByName.get('paramValue');
-    if (!keyField || !valueField) return '';
-    const tenant = entity.isTenantScoped ? sql`tenant_code = ${ctx.config.defaultTenant} and` : sql``;
-    const found = await sql<{
-      value: string | null;
-    }>`select ${column(valueField)} as value from ${table(entity)}
-      where ${tenant} ${column(keyField)} = ${key} limit 1`.execute(ctx.db);
-    return found.rows[0]?.value?.trim() ?? '';
-  };
-
   /** Where a code leads, and whether that address is the same for every visitor. */
   const target = async (request: FastifyRequest, key: string, fallbackPath: string) => {
-    const configured = await paramValue(key);
+    const configured = await paramValue({ ctx, key });
     if (configured) return { text: configured, isShared: true };
     if (ctx.config.publicUrl) return { text: `${ctx.config.publicUrl}${fallbackPath}`, isShared: true };
     // Without PUBLIC_URL the site's address is the one this visitor used; not for shared caches.

@@ -36,3 +36,17 @@ export async function publicParams(ctx: AppContext): Promise<Record<string, stri
   for (const row of rows.rows) values[row.key] = row.value ?? '';
   return values;
 }
+
+/** One param of the portal's tenant, trimmed; empty when unset. */
+export async function paramValue({ ctx, key }: { ctx: AppContext; key: string }): Promise<string> {
+  const entity = ctx.registry.require('sysparam');
+  const keyField = entity.fieldsByName.get('paramKey');
+  const valueField = entity.fieldsByName.get('paramValue');
+  if (!keyField || !valueField) return '';
+  const tenant = entity.isTenantScoped ? sql`tenant_code = ${ctx.config.defaultTenant} and` : sql``;
+  const found = await sql<{
+    value: string | null;
+  }>`select ${column(valueField)} as value from ${table(entity)}
+    where ${tenant} ${column(keyField)} = ${key} limit 1`.execute(ctx.db);
+  return found.rows[0]?.value?.trim() ?? '';
+}

@@ -73,10 +73,6 @@ export interface FieldSchema {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
-  /** Entries of a free-form object field (each level). */
-  maxProperties?: number;
-  /** Nesting levels of a free-form object field (the field itself is one). */
-  'x-maxDepth'?: number;
   'x-ref'?: string;
   'x-dict'?: string;
   'x-unique'?: boolean;
@@ -95,6 +91,8 @@ export interface MenuPlacement {
   parent: string;
   icon?: string;
   sequence?: number;
+  /** Back-office path of the screen (default /<name>). */
+  path?: string;
 }
 
 export interface EntityOptions {

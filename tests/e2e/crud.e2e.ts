@@ -51,7 +51,8 @@ function labelTitle(entity: EntityDef): string {
  * record created, found by the filter, edited, exported with the filter, deleted.
  */
 export async function entityRound(page: Page, server: RunningServer, entity: EntityDef, shots: string) {
-  await openList(page, server, entity.name);
+  // a screen's path: its menu's (x-entity.menu.path, /tenant/systenant), else /<name>
+  await openList(page, server, entity.menu?.path?.slice(1) ?? entity.name);
   // the menu's title, e.g. 用户管理 for the entity 用户
   const title = await page.getByTestId('page-title').locator('.ant-card-head-title').innerText();
   const squeeze = (value: string): string => value.replace(/\s+/g, '');

@@ -117,6 +117,16 @@ function homeRoute(routes: readonly AppRoute[]): AppRoute {
   );
 }
 
+/**
+ * The page a group's own path opens (/codegenerator → its first visible page), so that a parent
+ * path typed or bookmarked does not end on 404; undefined when no group has that path.
+ */
+export function firstPageUnder(routes: readonly AppRoute[], path: string): AppRoute | undefined {
+  const group = flatten(routes).find((route) => isGroup(route) && route.path === path);
+  if (!group) return undefined;
+  return flatten(group.children).find((route) => !isGroup(route) && !route.meta.hidden);
+}
+
 /** The sidebar's tree: hidden routes removed; a group with one visible child shows the child unless alwaysShow. */
 export function sidebarTree(routes: readonly AppRoute[]): AppRoute[] {
   return routes

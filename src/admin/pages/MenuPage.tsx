@@ -2,7 +2,7 @@ import { Spin } from 'antd';
 import { lazy } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useT } from '../i18n.js';
-import { entityOf, findPage, type AppRoute } from '../lib/menus.js';
+import { entityOf, findPage, firstPageUnder, type AppRoute } from '../lib/menus.js';
 import { useMenus } from '../layout/MenuProvider.js';
 
 const Workbench = lazy(() => import('./Workbench.js'));
@@ -46,6 +46,8 @@ export function MenuPage({ path: keptPath }: { path?: string }) {
   useT();
   const route = findPage(routes, path) ?? CONSTANT[path];
   if (route) return <Page route={route} />;
+  const first = firstPageUnder(routes, path);
+  if (first) return <Navigate to={first.path} replace />;
   if (isLoading) return <Spin className="admin-page-spin" />;
   return <Navigate to="/404" replace />;
 }

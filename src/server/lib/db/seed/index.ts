@@ -238,7 +238,7 @@ export async function syncEntityMenus(ctx: AppContext, i18n: I18n): Promise<void
           menuCode: entity.name,
           menuName: name,
           menuIcon: entity.menu.icon,
-          menuPath: `/${entity.name}`,
+          menuPath: entity.menu.path ?? `/${entity.name}`,
           menuComponent: `entity/${entity.name}`,
           menuSequence: entity.menu.sequence ?? 100,
           menuParent: idByCode.get(entity.menu.parent) ?? 0,

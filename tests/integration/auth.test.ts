@@ -123,12 +123,17 @@ describe('a session lives only as long as its user', () => {
       payload: { id, version: disabled.json().data.version, status: '1' },
     });
     expect(enabled.statusCode).toBe(200);
-    expect((await t.request(roleInfo)).statusCode).toBe(200);
+    // Disabling ended the session: enabled again, the user signs in anew.
+    expect((await t.request(roleInfo)).statusCode).toBe(401);
+    const again = await t.signIn('shortlived', 'secret-1');
+    expect(again.statusCode).toBe(200);
+    const fresh = { ...roleInfo, headers: { authorization: `Bearer ${again.json().access_token}` } };
+    expect((await t.request(fresh)).statusCode).toBe(200);
     expect(
       (await t.request({ method: 'POST', url: `/api/admin/sysuser/delete?id=${id}`, headers: t.auth }))
         .statusCode,
     ).toBe(200);
-    expect((await t.request(roleInfo)).statusCode).toBe(401);
+    expect((await t.request(fresh)).statusCode).toBe(401);
   });
 });
 

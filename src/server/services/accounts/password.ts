@@ -5,6 +5,7 @@ import type { AppContext } from '../../lib/context.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import type { Translate } from '../../lib/i18n.js';
 import { hashSecret, verifySecret } from '../../lib/passwords.js';
+import { endSessions } from '../sessions/changes.js';
 import type { AuthContext } from '../sessions/session.js';
 
 /**
@@ -34,8 +35,7 @@ export async function changeOwnPassword({
     }
     await sql`update ${users} set password = ${await hashSecret(newPassword)}, version = version + 1,
       updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
-    await sql`update sys_session set revoked_at = now()
-      where user_id = ${auth.userId} and id <> ${auth.sessionId} and revoked_at is null`.execute(trx);
+    await endSessions(trx, [auth.userId], { exceptSessionId: auth.sessionId });
     await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
       {
         entity: user.name,

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Localizer, Translate } from '../../lib/i18n.js';
 import type { Mailer } from '../../lib/mail.js';
 import { hashSecret } from '../../lib/passwords.js';
+import { endSessions } from '../sessions/changes.js';
 import { signInKey } from '../sessions/guard.js';
 import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError } from './captcha.js';
 import { checkCode, consumeCode, issueCode, randomToken } from './codes.js';
@@ -36,9 +37,7 @@ async function setPassword(
   const entity = ctx.registry.require('sysuser');
   await sql`update ${sql.table(entity.table)} set password = ${await hashSecret(password)}, version = version + 1,
     updated_at = now(), updated_by = ${user.username} where id = ${user.id}`.execute(trx);
-  await sql`update sys_session set revoked_at = now() where user_id = ${user.id} and revoked_at is null`.execute(
-    trx,
-  );
+  await endSessions(trx, [user.id]);
   await ctx.store.forget(signInKey(tenantCode, user.username), trx);
   await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
     {

@@ -116,6 +116,57 @@ describe('data provider over HTTP (the API answers through a stand-in adapter)',
     expect(seen).toContain(`get /api/admin/sysmenu/querySysMenuTree?menuName=${encodeURIComponent('系统')}`);
   });
 
+  it('reads the next page of a list after the cursor of the page before, and says when the total is estimated', async () => {
+    serve({
+      '/api/schemas': {
+        status: 200,
+        data: {
+          code: 200,
+          message: 'success',
+          data: {
+            entities: realSources()
+              .filter((source) => source.name === 'sysuser')
+              .map((source) => ({ name: source.name, schema: source.json })),
+          },
+        },
+      },
+      '/api/admin/sysuser/query': {
+        status: 200,
+        data: {
+          code: 200,
+          message: 'success',
+          data: {
+            records: [{ id: 9 }],
+            total: 1234567,
+            totalExact: false,
+            cursor: 'after-p1',
+            currentPage: 1,
+            pageSize: 1,
+          },
+        },
+      },
+    });
+    const list = (currentPage: number, status = '1') =>
+      dataProvider.getList({
+        resource: 'sysuser',
+        pagination: { currentPage, pageSize: 1 },
+        filters: [{ field: 'status', operator: 'eq', value: status }],
+      });
+    expect(await list(1)).toEqual({
+      data: [{ id: 9 }],
+      total: 1234567,
+      totalExact: false,
+      countTimedOut: false,
+    });
+    await list(2);
+    await list(2, '0');
+    const queries = seen.filter((line) => line.includes('/sysuser/query'));
+    expect(queries[0]).not.toContain('after=');
+    expect(queries[1]).toContain('after=after-p1');
+    // Another filter is another list: its page 2 is not "after" page 1 of this one.
+    expect(queries[2]).not.toContain('after=');
+  });
+
   it('answers a custom call with the envelope data, and a failure as HttpError keyed by field', async () => {
     serve({
       '/api/account/sysuserdetail/querySysUserDetail': {

@@ -2,7 +2,7 @@ import { useTable } from '@refinedev/antd';
 import { useDeleteMany, type BaseRecord } from '@refinedev/core';
 import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { listColumns, listFilters, type EntityDef, type ListColumn } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
@@ -13,6 +13,7 @@ import { useCanButton, useTree } from '../screens/api.js';
 import { RECORD_ACTIONS, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';
 import { FilterBar } from './FilterBar.js';
+import { ListTotal } from './ListTotal.js';
 import { filtersOf, type FilterValues } from './filters.js';
 import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
@@ -104,6 +105,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const columns = useMemo(() => listColumns(entity).filter((column) => column.isVisible), [entity]);
   const filters = useMemo(() => listFilters(entity), [entity]);
   const keyName = entity.key.name;
+  // Which list (its filters) the exact count was asked for: another filter shows its estimate again.
+  const [exactCountOf, setExactCountOf] = useState<string | undefined>();
+  const [countKey, setCountKey] = useState('');
 
   const {
     tableProps,
@@ -115,10 +119,19 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     resource: entity.name,
     syncWithLocation: false,
     pagination: { pageSize: 20 },
+    // The user asked for the exact count of an estimated total (a click on 「约 … 条」).
+    ...(exactCountOf === countKey ? { meta: { params: { totalExact: 'true' } } } : {}),
     // The filter bar holds every filter of the list: what it leaves out (重置) is no filter.
     filters: { defaultBehavior: 'replace' },
     onSearch: (values) => filtersOf(filters, values),
   });
+  const listAnswer = tableQuery.data;
+  const filterKey = JSON.stringify(activeFilters);
+  if (filterKey !== countKey) setCountKey(filterKey);
+  const isCountTimedOut = listAnswer?.countTimedOut === true;
+  useEffect(() => {
+    if (isCountTimedOut) void message.warning(t('admin.crud.countTimedOut'));
+  }, [isCountTimedOut, message, t]);
   // Tree entities show their whole tree until a filter narrows them to a flat, paged list.
   const isTree = api.treeEndpoint !== undefined && activeFilters.length === 0;
   const tree = useTree<BaseRecord>(entity.name, isTree);
@@ -260,7 +273,14 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
                 ...tableProps.pagination,
                 showSizeChanger: true,
                 pageSizeOptions: PAGE_SIZES,
-                showTotal: (total) => t('admin.crud.total', { total }),
+                showTotal: (total) => (
+                  <ListTotal
+                    total={total}
+                    isExact={listAnswer?.totalExact !== false}
+                    isCounting={exactCountOf === countKey && tableQuery.isFetching}
+                    onCountExactly={() => setExactCountOf(countKey)}
+                  />
+                ),
               }
         }
         rowKey={(record) => String(record[keyName])}

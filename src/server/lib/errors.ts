@@ -80,7 +80,15 @@ function fromFastifyError(error: FastifyError, t: Translate): AppError | undefin
   }
   if (error.validation) {
     // A route schema refused the input: the same field pointers and messages as entity forms.
-    return new AppError('validation', {}, toFieldErrors(error.validation as ErrorObject[], t));
+    const errors = toFieldErrors(error.validation as ErrorObject[], t);
+    if (error.validationContext === 'body') return new AppError('validation', {}, errors);
+    // A query parameter is named as a whole (/id, not /id/1 for its second repeat).
+    const byParameter = new Map<string, FieldError>();
+    for (const item of errors) {
+      const field = `/${item.field.split('/')[1] ?? ''}`;
+      if (!byParameter.has(field)) byParameter.set(field, { ...item, field });
+    }
+    return new AppError('validation', {}, [...byParameter.values()]);
   }
   if (error instanceof SyntaxError) return new AppError('badJson');
   // PostgreSQL "data exception" (class 22): a value the checks let through but the database refuses.

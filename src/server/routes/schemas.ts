@@ -5,6 +5,7 @@ import {
   flag,
   id,
   ids,
+  integer,
   integerText,
   object,
   PUBLIC_SECURITY,
@@ -271,8 +272,8 @@ function accountSchemas(put: Put): void {
     tags: users,
     summary: 'Live sessions of the tenant (ROLE_ADMIN)',
     querystring: object({
-      currentPage: integerText(7),
-      pageSize: integerText(4),
+      currentPage: integer(1, 1_000_000),
+      pageSize: integer(1, 500),
       username: text(128, { description: 'contains' }),
     }),
     response: answer(),
@@ -294,7 +295,11 @@ function accountSchemas(put: Put): void {
 /** Ids as a repeated or comma-separated query parameter. */
 const idList = (description: string): Json => ({
   type: 'array',
-  items: { type: 'string', pattern: '^[0-9,\\s]*$', maxLength: 16_000 },
+  items: {
+    type: 'string',
+    pattern: '^[\\s,]*([0-9]{1,15}[\\s,]+)*([0-9]{1,15})?[\\s,]*$',
+    maxLength: 16_000,
+  },
   maxItems: 1000,
   description,
 });
@@ -326,7 +331,7 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
     put('GET', api(entity, queryName), {
       tags,
       summary: `Ids linked to one ${param}`,
-      querystring: object({ [param]: integerText(15) }, [param]),
+      querystring: object({ [param]: id() }, [param]),
       response: answer({ type: 'array', items: { type: 'integer' } }),
     });
     put('POST', api(entity, authorizeName), {
@@ -355,7 +360,7 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
       tags: [role.name],
       summary: 'Roles of the tenant, checked when the user or post holds them',
       querystring: object({
-        userId: integerText(15),
+        userId: id(),
         postCode: text(64),
         assign: flag('true: the checked ones only'),
       }),
@@ -439,7 +444,7 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
     put('POST', api(menu, 'deleteDataField'), {
       tags,
       summary: 'Deletes one data-field row',
-      querystring: object({ id: integerText(15) }, ['id']),
+      querystring: object({ id: id() }, ['id']),
       response: answer(object({ deleted: { type: 'integer' } })),
     });
   }
@@ -448,7 +453,7 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
     put('GET', api(org, 'queryOrgUserTree'), {
       tags,
       summary: 'Organisations with their users; with roleId the holders are checked',
-      querystring: object({ roleId: integerText(15), assign: flag() }),
+      querystring: object({ roleId: id(), assign: flag() }),
       response: answer(),
     });
     put('GET', api(org, 'queryModelOrgUserTree'), {
@@ -463,7 +468,7 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
     put('GET', api(userPost, 'querySysUserPostTree'), {
       tags,
       summary: "The post tree with the user's posts marked",
-      querystring: object({ userId: integerText(15) }, ['userId']),
+      querystring: object({ userId: id() }, ['userId']),
       response: answer(),
     });
     put('POST', api(userPost, 'authorizePostToUser'), {

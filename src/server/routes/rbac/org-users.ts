@@ -35,12 +35,10 @@ export async function orgUserRoutes(app: FastifyInstance): Promise<void> {
   app.get(`/api/${org.api}/queryOrgUserTree`, async (request) => {
     const l10n = localizerFor(request);
     const { tenantCode } = actorOf(request);
+    // the route schema (routes/schemas.ts) has made roleId a whole number from 1 up
     const raw = queryOf(request).roleId;
-    const text = typeof raw === 'string' ? raw.trim() : '';
-    if (raw !== undefined && !/^\d{1,15}$/.test(text))
-      throw badParam(l10n, 'roleId', 'validation.type', { type: 'integer' });
     const isAssignedOnly = assignParam(request);
-    const roleId = raw === undefined ? undefined : Number(text);
+    const roleId = raw === undefined ? undefined : Number(raw);
     const holders =
       roleId === undefined ? new Set<number>() : await roleHolders({ ctx, tenantCode, roleId, l10n });
     return ok(

@@ -13,16 +13,8 @@ export async function postRoutes(app: FastifyInstance): Promise<void> {
   const { registry } = ctx;
   const userPost = registry.require('sysuserpost');
 
-  const userIdParam = (request: FastifyRequest): number => {
-    const raw = queryOf(request).userId;
-    const text = typeof raw === 'string' ? raw.trim() : '';
-    if (!/^\d{1,15}$/.test(text)) {
-      throw new EntityInputError([
-        { field: '/userId', message: localizerFor(request).t('validation.type', { type: 'integer' }) },
-      ]);
-    }
-    return Number(text);
-  };
+  /** The route schema (routes/schemas.ts) has made userId a whole number from 1 up. */
+  const userIdParam = (request: FastifyRequest): number => Number(queryOf(request).userId);
 
   /**
    * GET querySysUserPostTree?userId=: every post of the tenant as a tree; each node carries

@@ -11,7 +11,7 @@ import { ErrorPage } from './pages/ErrorPage.js';
 import { ToastHost, toast } from './ui/toast.js';
 import { ConsultButton } from './layout/ConsultButton.js';
 import { configureHttp } from '../web/http.js';
-import { PROGRESS_TEMPLATE } from '../web/progress.js';
+import { PROGRESS_OPTIONS } from '../web/progress.js';
 import { titleKeyOf } from './routes.js';
 
 // Static pages and the account screens load on demand: the home page stays light.
@@ -21,7 +21,7 @@ const Register = lazy(() => import('./auth/Register.js'));
 const ForgetPwd = lazy(() => import('./auth/ForgetPwd.js'));
 const PersonalCentre = lazy(() => import('./personal/PersonalCentre.js'));
 
-NProgress.configure({ showSpinner: false, trickleSpeed: 120, template: PROGRESS_TEMPLATE });
+NProgress.configure({ showSpinner: false, trickleSpeed: 120, ...PROGRESS_OPTIONS });
 
 /** Shown while a lazy page loads: the progress bar runs until it is replaced. */
 function Loading() {

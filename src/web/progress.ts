@@ -1,5 +1,8 @@
 /**
- * NProgress's bar without its default role="bar", which is no ARIA role (axe: aria-roles). The bar
- * is decoration: the page's own content says when it has loaded.
+ * NProgress's bar without its default role="bar", which is no ARIA role (axe: aria-roles), and the
+ * selector NProgress then finds the bar by. The bar is decoration: the page says when it has loaded.
  */
-export const PROGRESS_TEMPLATE = '<div class="bar" aria-hidden="true"><div class="peg"></div></div>';
+export const PROGRESS_OPTIONS = {
+  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+  barSelector: '.bar',
+} as const;

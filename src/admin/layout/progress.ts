@@ -1,8 +1,8 @@
 import NProgress from 'nprogress';
 import 'nprogress/nprogress.css';
-import { PROGRESS_TEMPLATE } from '../../web/progress.js';
+import { PROGRESS_OPTIONS } from '../../web/progress.js';
 
-NProgress.configure({ showSpinner: false, template: PROGRESS_TEMPLATE });
+NProgress.configure({ showSpinner: false, ...PROGRESS_OPTIONS });
 
 /** SPEC §2.1: a progress bar while a navigation (and its route chunk) is under way. */
 export const progress = {

@@ -61,8 +61,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  // a loaded machine (2 cores shared by parallel suites) can take a minute and more to start
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`server not listening after 180 s:\n${output}`);
+    }
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       const response = await fetch(`${url}/admin/`);

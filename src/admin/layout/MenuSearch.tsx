@@ -50,12 +50,17 @@ export function MenuSearch() {
 
   return (
     <div className={`admin-menu-search${isOpen ? ' is-open' : ''}`}>
-      <SearchOutlined
+      <button
+        type="button"
         className="admin-navbar-icon"
         title={t('admin.navbar.search')}
+        aria-label={t('admin.navbar.search')}
+        aria-expanded={isOpen}
         data-testid="menu-search-toggle"
         onClick={() => setOpen((open) => !open)}
-      />
+      >
+        <SearchOutlined />
+      </button>
       {isOpen && (
         <Select
           ref={(instance) => {

@@ -211,15 +211,17 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
 
   return (
     <div className="admin-navbar">
-      <span
+      {/* the top bar's icons are buttons: reachable and pressed with the keyboard (WCAG 2.1.1) */}
+      <button
+        type="button"
         className="admin-hamburger admin-navbar-icon"
-        role="button"
         aria-label={t('admin.navbar.toggleSidebar')}
+        aria-expanded={app.isSidebarOpened}
         data-testid="hamburger"
         onClick={app.toggleSidebar}
       >
         {app.isSidebarOpened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
-      </span>
+      </button>
       <BreadcrumbBar />
       <div className="admin-navbar-right">
         {!isMobile && groups.length > 1 && (
@@ -241,17 +243,28 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
         <MenuSearch />
         {app.errorLog.length > 0 && (
           <Badge count={app.errorLog.length} size="small" offset={[-4, 4]}>
-            <BugOutlined
+            <button
+              type="button"
               className="admin-navbar-icon admin-bug"
               title={t('admin.errorLog.title')}
+              aria-label={t('admin.errorLog.title')}
               onClick={onShowErrorLog}
-            />
+            >
+              <BugOutlined />
+            </button>
           </Badge>
         )}
         {!isMobile && (
-          <span className="admin-navbar-icon" title={t('admin.navbar.fullscreen')} onClick={toggleFullscreen}>
+          <button
+            type="button"
+            className="admin-navbar-icon"
+            title={t('admin.navbar.fullscreen')}
+            aria-label={t('admin.navbar.fullscreen')}
+            aria-pressed={isFull}
+            onClick={toggleFullscreen}
+          >
             {isFull ? <CompressOutlined /> : <ExpandOutlined />}
-          </span>
+          </button>
         )}
         {!isMobile && (
           <Dropdown
@@ -263,9 +276,15 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
               onClick: ({ key }) => changeSize(key as Size),
             }}
           >
-            <span className="admin-navbar-icon" title={t('admin.navbar.size')} data-testid="size-select">
+            <button
+              type="button"
+              className="admin-navbar-icon"
+              title={t('admin.navbar.size')}
+              aria-label={t('admin.navbar.size')}
+              data-testid="size-select"
+            >
               <FontSizeOutlined />
-            </span>
+            </button>
           </Dropdown>
         )}
         <Dropdown
@@ -277,13 +296,15 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
             onClick: ({ key }) => changeLanguage(key as Language),
           }}
         >
-          <span
+          <button
+            type="button"
             className="admin-navbar-icon"
             title={t('admin.navbar.language')}
+            aria-label={t('admin.navbar.language')}
             data-testid="language-select"
           >
             <TranslationOutlined />
-          </span>
+          </button>
         </Dropdown>
         <Dropdown
           trigger={['click']}
@@ -304,11 +325,16 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
             },
           }}
         >
-          <span className={`admin-avatar${isUserMenuOpen ? ' is-open' : ''}`} data-testid="avatar-menu">
+          <button
+            type="button"
+            className={`admin-avatar${isUserMenuOpen ? ' is-open' : ''}`}
+            aria-label={isMobile ? t('admin.navbar.profile') : undefined}
+            data-testid="avatar-menu"
+          >
             <img src={avatar} alt="" onError={() => setAvatar(DEFAULT_AVATAR)} />
             {!isMobile && <span className="admin-username">{user?.nickname || user?.username}</span>}
             {isUserMenuOpen ? <CaretUpOutlined /> : <CaretDownOutlined />}
-          </span>
+          </button>
         </Dropdown>
       </div>
     </div>

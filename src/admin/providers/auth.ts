@@ -2,6 +2,7 @@ import type { AuthProvider } from '@refinedev/core';
 import type { CurrentAuthority, CurrentUser, MenuNode, TokenAnswer } from '../../engine/api-types.js';
 import { ApiError, apiGet, apiPost, http } from '../../web/http.js';
 import { getRoles, getToken, portalHome, resetToken, setRoles, setToken } from '../../web/session.js';
+import { loadResources } from './resources.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
 export type SysUser = CurrentUser;
@@ -67,6 +68,8 @@ export interface AuthOptions {
 
 let identity: Promise<SysUser> | undefined;
 let authority: Promise<CurrentAuthority> | undefined;
+/** Asked for beside the user at sign-in or page load, handed to the first getPermissions. */
+let prefetched: Promise<CurrentAuthority> | undefined;
 
 const LEAVE_DELAY_MS = 2000;
 
@@ -90,6 +93,7 @@ export function loadUser(options: AuthOptions): Promise<SysUser> {
 export function forgetUser(): void {
   identity = undefined;
   authority = undefined;
+  prefetched = undefined;
 }
 
 /** What getPermissions takes: the post the post-switch select narrowed the roles to. */
@@ -129,6 +133,19 @@ export function currentAuthority(): Promise<CurrentAuthority> {
   return authority ?? loadAuthority(undefined);
 }
 
+/**
+ * What every back-office page needs, asked for at once rather than one after another: the menus
+ * (beside the user) and the entity schemas the screens are made from.
+ */
+function prefetch(): Promise<CurrentAuthority> {
+  prefetched ??= loadAuthority(undefined);
+  void loadResources();
+  return prefetched;
+}
+
+/** A sign-in that worked for a user the back-office has nothing for (a portal buyer). */
+class NoBackOffice extends Error {}
+
 function messageOf(error: unknown, options: AuthOptions): string {
   if (error instanceof Error && error.message) return error.message;
   return options.t('admin.auth.hasError');
@@ -148,7 +165,12 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
         forgetUser();
         setToken(token);
-        await loadUser(options);
+        const [, granted] = await Promise.all([loadUser(options), prefetch()]);
+        // No back-office menu (a portal buyer or supplier): no empty shell, the portal instead.
+        if (granted.menus.length === 0) {
+          await http.post('/api/uaa/oauth/logout', undefined, { silent: true }).catch(() => undefined);
+          throw new NoBackOffice(options.t('admin.auth.noBackOffice'));
+        }
         options.onSignedIn?.();
         const redirect = form.redirect && form.redirect.startsWith('/') ? form.redirect : '/workbench';
         return { success: true, redirectTo: redirect };
@@ -156,8 +178,11 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         // The HTTP client has already toasted server answers; a roles problem is ours to show.
         if (!(error instanceof ApiError)) {
           resetToken();
+          forgetUser();
           options.notify(messageOf(error, options));
         }
+        // Let the message be read before leaving for the portal home.
+        if (error instanceof NoBackOffice) setTimeout(() => options.leave(portalHome()), LEAVE_DELAY_MS);
         return { success: false, error: { name: 'signIn', message: messageOf(error, options) } };
       }
     },
@@ -176,6 +201,8 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
 
     check: async () => {
       if (!getToken()) return { authenticated: false, redirectTo: '/login' };
+      // On the first check of a page load only: later checks (navigation) find the menus loaded.
+      if (!authority) void prefetch();
       if (getRoles().length > 0) return { authenticated: true };
       try {
         await loadUser(options);
@@ -198,6 +225,10 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
     getIdentity: async () => (getToken() ? loadUser(options) : null),
 
     // The menus and buttons of the roles acted in (MenuProvider reads them through usePermissions).
-    getPermissions: (params?: PermissionParams) => loadAuthority(params?.postCode),
+    getPermissions: (params?: PermissionParams) => {
+      const ready = params?.postCode ? undefined : prefetched;
+      prefetched = undefined;
+      return ready ?? loadAuthority(params?.postCode);
+    },
   };
 }

@@ -258,8 +258,11 @@ function accountSchemas(put: Put): void {
     tags: users,
     summary: "Sign-ins per day of the caller's tenant",
     querystring: object({
-      days: integerText(6, { description: 'how many days, 1 to 92 (default 14)' }),
-      utcOffset: integerText(6, { description: 'minutes east of UTC of the caller (480 in China)' }),
+      days: integer(1, 92, { description: 'how many days (default 14)' }),
+      // time-zone offsets run from -12:00 to +14:00
+      utcOffset: integer(-12 * 60, 14 * 60, {
+        description: 'minutes east of UTC of the caller (480 in China)',
+      }),
     }),
     response: answer(),
   });

@@ -262,8 +262,9 @@ async function measure(
           scenario: scenario.name,
           path,
           rps: result.requests.total / result.duration,
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
+          // No answer within the run is no latency figure at all, not a latency of 0 ms.
+          p50Ms: result.requests.total === 0 ? Infinity : result.latency.p50,
+          p99Ms: result.requests.total === 0 ? Infinity : result.latency.p99,
           requests: result.requests.total,
           total: check.body.data.total,
           records: check.body.data.records.length,

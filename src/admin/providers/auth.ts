@@ -165,7 +165,14 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
         forgetUser();
         setToken(token);
-        const [, granted] = await Promise.all([loadUser(options), prefetch()]);
+        const [, granted] = await Promise.all([
+          loadUser(options),
+          // a user whose roles may not even read their menus has no back-office either
+          prefetch().catch((error: unknown) => {
+            if (error instanceof ApiError && error.status === 403) return { menus: [] };
+            throw error;
+          }),
+        ]);
         // No back-office menu (a portal buyer or supplier): no empty shell, the portal instead.
         if (granted.menus.length === 0) {
           await http.post('/api/uaa/oauth/logout', undefined, { silent: true }).catch(() => undefined);

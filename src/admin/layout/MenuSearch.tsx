@@ -70,6 +70,7 @@ export function MenuSearch() {
           filterOption={false}
           value={null}
           placeholder={t('admin.navbar.search')}
+          aria-label={t('admin.navbar.search')}
           searchValue={query}
           onSearch={setQuery}
           onSelect={(path: string | null) => {

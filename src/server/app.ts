@@ -21,7 +21,7 @@ import { loadRegistry } from './lib/registry.js';
 import { errorsHandler } from './lib/errors.js';
 import { loadI18n } from './lib/i18n.js';
 import { tenantAdded } from './services/tenants/provision.js';
-import { openSharedState, type SharedState } from './lib/store/index.js';
+import { openSharedState, type SharedState } from './services/sessions/shared-state.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { clientErrorHandler, inputLimits } from './plugins/input-limits.js';
 import { routeSchemas } from './plugins/route-schemas.js';

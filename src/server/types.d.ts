@@ -1,6 +1,6 @@
 import type { AppContext } from './lib/context.js';
 import type { I18n } from './lib/i18n.js';
-import type { RequestAuth } from './plugins/auth.js';
+import type { RequestAuth } from './lib/auth.js';
 import type { RouteEntry } from './lib/context.js';
 import type { DocumentedRoute } from '../engine/index.js';
 

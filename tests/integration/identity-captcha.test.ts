@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashCode } from '../../src/server/services/accounts/codes.js';
+import { hashCode } from '../../src/server/lib/store/codes.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashCode } from '../../src/server/services/accounts/codes.js';
+import { hashCode } from '../../src/server/lib/store/codes.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from '../support/app.js';
 import { lastSmsCode } from '../support/identity.js';
 import { startServerProcess as startServer, type ServerProcess } from '../support/server-process.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { hashCode } from '../../src/server/services/accounts/codes.js';
+import { hashCode } from '../../src/server/lib/store/codes.js';
 import { BROWSER_CLIENT, type TestApp } from './app.js';
 
 /** Outbox files of one test app, in a directory of their own (it does not exist until a first send). */

@@ -1,15 +1,8 @@
-import type { BaseRecord } from '@refinedev/core';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
-/** What a screen opened from a generated list receives. */
-export interface RecordScreenProps {
-  /** The one checked record of the list. */
-  record: BaseRecord;
-  /** The entity name of the list (e.g. sysrole). */
-  resource: string;
-  /** Closes the drawer; `hasChanged` refreshes the list. */
-  onClose: (hasChanged?: boolean) => void;
-}
+// The screens import their props from record-screen.ts, not from here: this module lazy-loads them.
+export type { RecordScreenProps } from './record-screen.js';
+import type { RecordScreenProps } from './record-screen.js';
 
 /**
  * A toolbar action of a generated list that opens a hand-written screen about exactly one

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EntityRegistry } from './registry.js';
-import type { SessionCache } from '../services/sessions/session.js';
+import type { SessionCache } from './store/session-cache.js';
 import type { SharedStore } from './store/index.js';
 
 /** What every feature plugin needs, built once by buildApp. */

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Envelope } from '../../engine/api-types.js';
 import { AppError } from './errors.js';
 import type { Actor } from './sql/toolkit.js';
-import type { RequestAuth } from '../plugins/auth.js';
+import type { RequestAuth } from './auth.js';
 
 export function ok<T>(data: T): Envelope<T> {
   return { code: 200, message: 'success', data };
@@ -23,4 +23,12 @@ export function actorOf(request: FastifyRequest): Actor {
 export function queryOf(request: FastifyRequest): Record<string, unknown> {
   const query = request.query;
   return typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+}
+
+/** The bearer token of the Authorization header; never read from a cookie. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
+  return match?.[1];
 }

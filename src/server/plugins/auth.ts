@@ -1,20 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
-import { findSession, type AuthContext } from '../services/sessions/session.js';
+import { bearerToken } from '../lib/http.js';
+import { findSession } from '../services/sessions/session.js';
 
-/**
- * The caller of a request: the session, with `roles` narrowed to the roles the caller acts in now
- * (RoleCode header) and `heldRoles` all the roles of the session.
- */
-export type RequestAuth = AuthContext & { heldRoles: string[] };
-
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
-  return match?.[1];
-}
+export type { RequestAuth } from '../lib/auth.js';
 
 /**
  * The RoleCode header (SPEC §6) names the roles the caller acts in now, comma-separated: switching

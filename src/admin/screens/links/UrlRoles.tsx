@@ -1,4 +1,4 @@
-import type { RecordScreenProps } from '../../entity/extensions.js';
+import type { RecordScreenProps } from '../../entity/record-screen.js';
 import { useCanButton } from '../api.js';
 import { API } from '../common.js';
 import { RoleLinks } from './RoleLinks.js';

@@ -1,5 +1,5 @@
 import { Empty, Tabs } from 'antd';
-import type { RecordScreenProps } from '../../entity/extensions.js';
+import type { RecordScreenProps } from '../../entity/record-screen.js';
 import { useT } from '../../i18n.js';
 import { useCanButton } from '../api.js';
 import { tab } from '../common.js';

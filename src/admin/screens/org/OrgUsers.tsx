@@ -1,6 +1,6 @@
 import { Input, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
-import type { RecordScreenProps } from '../../entity/extensions.js';
+import type { RecordScreenProps } from '../../entity/record-screen.js';
 import { useT } from '../../i18n.js';
 import { useApiGet } from '../api.js';
 import { API, Loading } from '../common.js';

@@ -1,6 +1,6 @@
 import { Checkbox, Input, Radio, Table } from 'antd';
 import { useMemo } from 'react';
-import type { RecordScreenProps } from '../../entity/extensions.js';
+import type { RecordScreenProps } from '../../entity/record-screen.js';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton } from '../api.js';
 import { API, fieldTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../common.js';

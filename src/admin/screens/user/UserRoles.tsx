@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { RecordScreenProps } from '../../entity/extensions.js';
+import type { RecordScreenProps } from '../../entity/record-screen.js';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton } from '../api.js';
 import { API, CheckList, roleLabel, SavePanel, useDraft, useSubmit, type RoleOption } from '../common.js';

@@ -8,11 +8,9 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { enablePGliteRawRows, enablePostgresRawRows } from './raw-rows.js';
+import type { Database, Db } from './types.js';
 
-/** Tables are derived from schemas at run time, so rows are plain records. */
-export type Row = Record<string, unknown>;
-export type Database = Record<string, Row>;
-export type Db = Kysely<Database>;
+export type { Database, Db, Row } from './types.js';
 
 export type NotificationHandler = (payload: string, connectionPid: number | null) => void;
 

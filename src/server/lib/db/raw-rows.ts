@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import type { Db } from './database.js';
+import type { Db } from './types.js';
 
 /**
  * Reading rows as bytes, for bulk reads (exports). Values arrive in PostgreSQL's text form as

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { codeMatches, hashCode } from '../../services/accounts/codes.js';
+import { codeMatches, hashCode } from './codes.js';
 import type { Db } from '../db/database.js';
 import {
   MAX_CODE_ATTEMPTS,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { codeMatches, hashCode } from '../../services/accounts/codes.js';
+import { codeMatches, hashCode } from './codes.js';
 import {
   MAX_CODE_ATTEMPTS,
   type CodeId,

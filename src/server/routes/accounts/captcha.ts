@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok } from '../../lib/http.js';
+import { bearerToken, ok } from '../../lib/http.js';
 import { localizerFor, type Translate } from '../../lib/i18n.js';
 import { assertField, fieldRule, inputOf, requireFields, textOf } from '../../lib/input.js';
 import type { SmsProvider } from '../../lib/sms.js';
-import { bearerToken } from '../../plugins/auth.js';
 import {
   assertMaySendSms,
   captchaError,
@@ -11,7 +10,7 @@ import {
   newCharCaptcha,
   sendSmsCode,
 } from '../../services/accounts/captcha.js';
-import { markVerified } from '../../services/accounts/codes.js';
+import { markVerified } from '../../lib/store/codes.js';
 import { findSession } from '../../services/sessions/session.js';
 
 export interface CaptchaRoutesOptions {

@@ -15,7 +15,7 @@ import {
   issueCode,
   randomToken,
   type LiveCode,
-} from './codes.js';
+} from '../../lib/store/codes.js';
 
 /** Character captchas are not tied to a tenant; they are filed under the default one. */
 const captchaTenant = (ctx: AppContext): string => ctx.config.defaultTenant;

@@ -15,7 +15,7 @@ import type { AppContext } from '../../lib/context.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import type { AuthContext } from '../sessions/session.js';
 import { checkSmsCode, smsCodeError } from './captcha.js';
-import { consumeCode, type LiveCode } from './codes.js';
+import { consumeCode, type LiveCode } from '../../lib/store/codes.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 
 /**

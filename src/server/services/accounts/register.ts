@@ -17,7 +17,7 @@ import { AppError } from '../../lib/errors.js';
 import { DEFAULT_LANGUAGE, type I18n, type Localizer } from '../../lib/i18n.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { checkSmsCode, smsCodeError } from './captcha.js';
-import { consumeCode } from './codes.js';
+import { consumeCode } from '../../lib/store/codes.js';
 import { secretOf, textOf } from '../../lib/input.js';
 
 /** The three kinds of portal account (SPEC §1, §6): userType and the role that goes with it. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { parseListQuery, type EntityDef, type RawParams } from '../../../engine/index.js';
-import { buildTree as nest, type TreeNode as Nested } from '../../../engine/tree.js';
+import { parseListQuery, type RawParams } from '../../../engine/index.js';
+import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 import type { Row } from '../../lib/db/database.js';
 import type { CrudRequest } from './crud.js';
 import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
@@ -13,18 +13,7 @@ import {
   whereClause,
 } from '../../lib/sql/toolkit.js';
 
-export type TreeNode = Nested<Row>;
-
-/** Rows nested by the entity's parent field (x-entity.tree); an entity without one stays flat. */
-export function buildTree(entity: EntityDef, rows: Row[]): TreeNode[] {
-  const tree = entity.tree;
-  if (!tree) return rows;
-  return nest(rows, {
-    key: (row) => row[entity.key.name],
-    parent: (row) => row[tree.parent],
-    root: tree.root,
-  });
-}
+export { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 
 /** The whole tree (of the caller's tenant), optionally filtered, siblings in sequence order. */
 export async function queryTree(request: CrudRequest, params: RawParams): Promise<TreeNode[]> {

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import type { CurrentAuthority } from '../../../engine/api-types.js';
+import { ADMIN_ROLE, type CurrentAuthority } from '../../../engine/index.js';
 import type { Row } from '../../lib/db/database.js';
 import type { AppContext } from '../../lib/context.js';
-import { buildTree, type TreeNode } from '../items/tree.js';
+import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 import { column, selectList, table } from '../../lib/sql/toolkit.js';
 import type { AuthContext } from '../sessions/session.js';
 import { AppError } from '../../lib/errors.js';
 
-export const ADMIN_ROLE = 'ROLE_ADMIN';
+export { ADMIN_ROLE } from '../../../engine/index.js';
 
 export interface AuthorityOptions {
   /** Narrows the tree to one top-level menu (the menu-switch select). */

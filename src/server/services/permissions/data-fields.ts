@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { EntityInputError, type EntityDef, type RawParams } from '../../../engine/index.js';
-import { ADMIN_ROLE } from './authority.js';
+import { ADMIN_ROLE, EntityInputError, type EntityDef, type RawParams } from '../../../engine/index.js';
 import type { AuthContext } from '../sessions/session.js';
 import type { Db, Row } from '../../lib/db/database.js';
 import type { Localizer } from '../../lib/i18n.js';

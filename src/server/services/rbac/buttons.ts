@@ -6,7 +6,7 @@ import type { Row } from '../../lib/db/database.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import type { Localizer } from '../../lib/i18n.js';
 import { selectList, table, type Actor } from '../../lib/sql/toolkit.js';
-import { buildTree, type TreeNode } from '../items/tree.js';
+import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 
 /** Every menu with its buttons (menuButton), in menu order. */
 async function menuRows(ctx: AppContext): Promise<Row[]> {

@@ -10,7 +10,7 @@ import { insertRecords } from '../../lib/sql/insert-records.js';
 import { selectList, table, type Actor } from '../../lib/sql/toolkit.js';
 import { entityTitle } from '../../lib/titles.js';
 import type { AuthContext } from '../sessions/session.js';
-import { buildTree, type TreeNode } from '../items/tree.js';
+import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 
 interface UserPostRow {
   id: number;

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Translate } from '../../lib/i18n.js';
 import { requireFields } from '../../lib/input.js';
 import { verifySecret, verifySecretOrDummy } from '../../lib/passwords.js';
-import { checkCode, consumeCode } from '../accounts/codes.js';
+import { checkCode, consumeCode } from '../../lib/store/codes.js';
 import { signInGuard, type SignInGuard } from './guard.js';
 import { createSession, hashToken } from './session.js';
 import { loadUserRoles } from './users.js';

@@ -138,7 +138,8 @@ function RefineApp() {
     () =>
       createAuthProvider({
         t: (key) => t(key),
-        notify: (text) => void message.error(text, TOAST_MS / 1000),
+        // antd's static message renders nothing under React 19: the App context's one does
+        notify: (text) => void toastsRef.current.error(text, TOAST_MS / 1000),
         leave,
         currentPath: () => `${window.location.pathname.replace(/^\/admin/, '')}${window.location.search}`,
         onLogout: () => app.setTags(() => ({ visited: [], cached: [] })),

@@ -241,14 +241,10 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // the user list: the user name stays in view while the last column is scrolled to
         await page.goto(admin('/sysuser'));
         await table.locator('tr.ant-table-row').first().waitFor();
-        const bar = page.locator('.ant-table-sticky-scroll');
         // a sticky table scrolls its body under a separate head
         const content = table.locator('.ant-table-body, .ant-table-content').first();
         const isWide = await content.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
         if (isWide) {
-          await bar.waitFor();
-          const box = await bar.boundingBox();
-          assert.ok(box && box.y + box.height <= 900, 'the horizontal scrollbar is on screen');
           await content.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
           await page.waitForTimeout(200);
         }

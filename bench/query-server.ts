@@ -1,16 +1,22 @@
 /**
  * Child process of the query benchmark: in ONE process it boots the real app (buildApp, as
- * main.ts does) and a bare Fastify server whose only route runs the same two SQL statements
- * through the same Kysely instance, with no auth, no parsing and no validation. Both listen on
- * loopback; the parent drives them with autocannon. Talks to the parent over IPC.
+ * main.ts does) and a bare Fastify server whose only route runs the same SQL statements through
+ * the same Kysely instance, with no auth, no parsing and no validation. Both listen on loopback;
+ * the parent drives them with autocannon. Talks to the parent over IPC.
  *
- * The SQL of the bare route is captured from a real request of the app (the statements that
- * touch the entity's table), so it stays the same SQL when service.ts changes.
+ * The SQL of the bare route is captured from a real (steady-state) request of the app: every
+ * statement its route handler sends, however many (a page, a count, a planner estimate, …), in
+ * the same waves (statements issued together run together, the next wave after they answered),
+ * so it stays the same SQL when the service changes. What runs outside the handler (the auth and
+ * permission hooks) is the framework's cost and is reported, not replayed.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics from 'node:diagnostics_channel';
 import Fastify from 'fastify';
-import type { CompiledQuery, QueryResult } from 'kysely';
+import type { CompiledQuery, QueryExecutor, QueryResult } from 'kysely';
 import { buildApp } from '../src/server/app.js';
 import { readConfig } from '../src/server/lib/config.js';
+import type { Db } from '../src/server/lib/db/database.js';
 import { seedUsers } from './lib/seed.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from './lib/util.js';
 
@@ -19,7 +25,10 @@ export interface QueryServerReady {
   appUrl: string;
   bareUrl: string;
   token: string;
-  queries: { sql: string; parameters: unknown[] }[];
+  /** The handler's statements, replayed by the bare route; wave 1 first, one wave's together. */
+  queries: { sql: string; parameters: unknown[]; wave: number }[];
+  /** Statements the app ran outside the handler in the captured request (auth, permissions). */
+  outsideHandler: string[];
   seedMs: number;
   bootMs: number;
 }
@@ -27,6 +36,83 @@ export interface QueryServerReady {
 const send = (message: unknown): void => {
   process.send?.(message);
 };
+
+interface Captured {
+  query: CompiledQuery;
+  /** Statements of the handler that had answered when this one was issued. */
+  answeredBefore: number;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Runs one request and returns the statements its route handler sent (in the order issued) and
+ * those sent outside it. Fastify's `fastify.request.handler` tracing channel runs the handler in
+ * an AsyncLocalStorage bound to it, so a statement knows whether the handler issued it; the
+ * binding is removed afterwards, so that the measured requests take Fastify's usual path.
+ */
+async function captureRequest<T>(
+  db: Db,
+  request: () => Promise<T>,
+): Promise<{ reference: T; handler: Captured[]; outside: CompiledQuery[] }> {
+  const inHandler = new AsyncLocalStorage<boolean>();
+  const handlerChannel = diagnostics.tracingChannel('fastify.request.handler').start;
+  const executor = db.getExecutor();
+  // On the prototype, so that a statement in a transaction (its own executor) is seen too.
+  const prototype = Object.getPrototypeOf(executor) as QueryExecutor;
+  const inherited = Reflect.get(prototype, 'executeQuery') as QueryExecutor['executeQuery'];
+  const handler: Captured[] = [];
+  const outside: CompiledQuery[] = [];
+  let answered = 0;
+  let foreign: string | undefined;
+  async function executeQuery(
+    this: QueryExecutor,
+    query: CompiledQuery,
+    options?: Parameters<QueryExecutor['executeQuery']>[1],
+  ): Promise<QueryResult<unknown>> {
+    const run = (): Promise<QueryResult<unknown>> => inherited.call(this, query, options);
+    if (inHandler.getStore() !== true) {
+      outside.push(query);
+      return run();
+    }
+    if (this !== executor) foreign ??= query.sql;
+    const captured: Captured = { query, answeredBefore: answered, rows: [] };
+    handler.push(captured);
+    const result = await run();
+    answered += 1;
+    captured.rows = result.rows as Record<string, unknown>[];
+    return result;
+  }
+  handlerChannel.bindStore(inHandler, () => true);
+  Object.defineProperty(prototype, 'executeQuery', {
+    value: executeQuery,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    const reference = await request();
+    if (foreign !== undefined) {
+      throw new Error(
+        `the handler ran a statement in a transaction or on a reserved connection, which the bare route cannot replay alike:\n${foreign}`,
+      );
+    }
+    return { reference, handler, outside };
+  } finally {
+    Reflect.deleteProperty(prototype, 'executeQuery');
+    handlerChannel.unbindStore(inHandler);
+  }
+}
+
+/** The statements in waves: those issued before any of them answered went together. */
+function byWave(statements: Captured[]): Captured[][] {
+  const waves: Captured[][] = [];
+  let last: number | undefined;
+  for (const statement of statements) {
+    if (statement.answeredBefore !== last) waves.push([]);
+    waves.at(-1)?.push(statement);
+    last = statement.answeredBefore;
+  }
+  return waves;
+}
 
 async function main(): Promise<void> {
   const users = Number(process.env.BENCH_USERS ?? '10000');
@@ -65,47 +151,57 @@ async function main(): Promise<void> {
   const token = (signedIn.json() as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}` };
 
-  // Capture what the service sends to the database for one request.
-  const executor = db.getExecutor();
-  const original = executor.executeQuery.bind(executor);
-  const captured: CompiledQuery[] = [];
-  Object.assign(executor, {
-    executeQuery: (query: CompiledQuery, options?: Parameters<typeof original>[1]) => {
-      captured.push(query);
-      return original(query, options);
-    },
-  });
-  const reference = await app.inject({ method: 'GET', url: queryPath, headers });
-  Reflect.deleteProperty(executor, 'executeQuery');
+  // A first request warms what the app keeps between requests (the session cache); the second
+  // one, a steady-state request, is the one captured.
+  const warm = await app.inject({ method: 'GET', url: queryPath, headers });
+  if (warm.statusCode !== 200) throw new Error(`${queryPath} answered ${warm.statusCode}: ${warm.body}`);
+  const { reference, handler, outside } = await captureRequest(db, () =>
+    app.inject({ method: 'GET', url: queryPath, headers }),
+  );
   if (reference.statusCode !== 200)
     throw new Error(`${queryPath} answered ${reference.statusCode}: ${reference.body}`);
-  const tableName = `"${entity.table}"`;
-  const queries = captured.filter((query) => query.sql.includes(tableName));
-  const countQuery = queries.find((query) => /count\(/i.test(query.sql));
-  const pageQuery = queries.find((query) => query !== countQuery);
-  if (queries.length !== 2 || !countQuery || !pageQuery) {
+  const expected = (
+    reference.json() as { data: Record<string, unknown> & { records: Record<string, unknown>[] } }
+  ).data;
+  const waves = byWave(handler);
+  // Which statement gave the records and which the total, to build the same answer from them.
+  const recordKeys = Object.keys(expected.records[0] ?? {});
+  const pageIndex = handler.findIndex(
+    (statement) =>
+      statement.rows.length === expected.records.length &&
+      statement.rows.every((row) => recordKeys.every((key) => key in row)),
+  );
+  const countIndex = handler.findIndex(
+    (statement) => statement.rows.length === 1 && statement.rows[0]?.total === expected.total,
+  );
+  if (pageIndex < 0) {
     throw new Error(
-      `expected a count and a page query on ${tableName}, captured:\n${captured.map((q) => q.sql).join('\n---\n')}`,
+      `no statement of the handler gave the page's records, captured:\n${handler.map((q) => q.query.sql).join('\n---\n')}`,
     );
   }
-  const expected = (reference.json() as { data: { currentPage: number; pageSize: number } }).data;
 
   const bare = Fastify({ logger: false });
   bare.get('/bare', async () => {
-    // Issued together, as the service does.
-    const [count, page] = (await Promise.all([db.executeQuery(countQuery), db.executeQuery(pageQuery)])) as [
-      QueryResult<{ total: number }>,
-      QueryResult<Record<string, unknown>>,
-    ];
+    // The handler's statements, each wave issued together as the service did, the next wave
+    // once the previous one answered.
+    const results: QueryResult<Record<string, unknown>>[] = [];
+    for (const wave of waves) {
+      const answered = await Promise.all(
+        wave.map((statement) => db.executeQuery<Record<string, unknown>>(statement.query)),
+      );
+      results.push(...answered);
+    }
+    const page = results[pageIndex]?.rows ?? [];
+    const count = countIndex < 0 ? undefined : results[countIndex]?.rows[0]?.total;
+    const records = page.map((row) => {
+      const record: Record<string, unknown> = {};
+      for (const key of recordKeys) record[key] = row[key];
+      return record;
+    });
     return {
       code: 200,
       message: 'success',
-      data: {
-        records: page.rows,
-        total: count.rows[0]?.total ?? 0,
-        currentPage: expected.currentPage,
-        pageSize: expected.pageSize,
-      },
+      data: { ...expected, records, ...(count === undefined ? {} : { total: count }) },
     };
   });
 
@@ -124,7 +220,10 @@ async function main(): Promise<void> {
     appUrl: `${appAddress}${queryPath}`,
     bareUrl: `${bareAddress}/bare`,
     token,
-    queries: queries.map((query) => ({ sql: query.sql, parameters: [...query.parameters] })),
+    queries: waves.flatMap((wave, index) =>
+      wave.map(({ query }) => ({ sql: query.sql, parameters: [...query.parameters], wave: index + 1 })),
+    ),
+    outsideHandler: outside.map((query) => query.sql),
     seedMs,
     bootMs,
   };

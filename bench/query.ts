@@ -1,7 +1,8 @@
 /**
  * query: GET /api/admin/sysuser/query (page of 20, status=1, default sort) over 10 000 seeded
  * users, through the real app with a bearer token, against a bare Fastify route in the same
- * process that runs the same SQL through the same Kysely instance. Measured alternately
+ * process that runs the same SQL (every statement of the app's route handler, captured from a real
+ * request) through the same Kysely instance. Measured alternately
  * (app, bare, app, bare, …) with autocannon; the figure is median(app rps) / median(bare rps).
  */
 import autocannon from 'autocannon';
@@ -101,6 +102,11 @@ async function measure(
   const { ready, stop } = await startServer(kind, users, serverScript);
   try {
     log(`  ${kind}: app booted in ${ready.bootMs} ms, ${users} users seeded in ${ready.seedMs} ms`);
+    const waves = new Set(ready.queries.map((query) => query.wave)).size;
+    log(
+      `  ${kind}: the bare route runs the handler's ${ready.queries.length} statements in ${waves} waves; ` +
+        `outside the handler a request ran ${ready.outsideHandler.length}`,
+    );
     const auth = { authorization: `Bearer ${ready.token}` };
     const targets = {
       app: { url: ready.appUrl, headers: auth },
@@ -167,6 +173,7 @@ async function measure(
         connections,
         appUrl: ready.appUrl,
         queries: ready.queries,
+        outsideHandler: ready.outsideHandler,
         runs,
         ratio,
         roundRatios,

@@ -260,7 +260,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await shot('sysuser-1440');
 
         // a tree list opened, left and come back to: as it was left
-        await page.goto(admin('/sysorg'));
+        await page.goto(admin('/sysregion'));
         const expander = table.locator('.ant-table-row-expand-icon-collapsed').first();
         await expander.waitFor();
         const before = await table.locator('tr.ant-table-row').count();
@@ -273,7 +273,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const opened = await table.locator('tr.ant-table-row').count();
         // left for another page and back by address: a fresh load of the back-office
         await page.goto(admin('/sysuser'));
-        await page.goto(admin('/sysorg'));
+        await page.goto(admin('/sysregion'));
         await table.locator('tr.ant-table-row').first().waitFor();
         await page.waitForTimeout(300);
         assert.equal(await table.locator('tr.ant-table-row').count(), opened);

@@ -73,6 +73,10 @@ export interface FieldSchema {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
+  /** Entries of a free-form object field (each level). */
+  maxProperties?: number;
+  /** Nesting levels of a free-form object field (the field itself is one). */
+  'x-maxDepth'?: number;
   'x-ref'?: string;
   'x-dict'?: string;
   'x-unique'?: boolean;

@@ -48,7 +48,8 @@ interface Captured {
  * Runs one request and returns the statements its route handler sent (in the order issued) and
  * those sent outside it. Fastify's `fastify.request.handler` tracing channel runs the handler in
  * an AsyncLocalStorage bound to it, so a statement knows whether the handler issued it; the
- * binding is removed afterwards, so that the measured requests take Fastify's usual path.
+ * binding and the storage are removed afterwards, so that the measured requests take Fastify's
+ * usual path with no async hooks.
  */
 async function captureRequest<T>(
   db: Db,
@@ -99,6 +100,8 @@ async function captureRequest<T>(
   } finally {
     Reflect.deleteProperty(prototype, 'executeQuery');
     handlerChannel.unbindStore(inHandler);
+    // An AsyncLocalStorage once used keeps promise hooks on for the whole process until disabled.
+    inHandler.disable();
   }
 }
 

@@ -65,7 +65,11 @@ async function startServer(
     env.DATA_DIR = dir.path;
     cleanups.push(database.drop, dir.remove);
   }
-  const child = spawnNode(serverScript, { env, ipc: true });
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process (app and bare route) when it stops.
+  const nodeArgs = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawnNode(serverScript, { env, ipc: true, nodeArgs });
   cleanups.unshift(child.stop);
   const stop = async (): Promise<void> => {
     if (child.process.connected) child.process.send({ type: 'stop' });

@@ -8,7 +8,7 @@ import zhTW from 'antd/es/locale/zh_TW';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
-import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { configureHttp, TOAST_MS } from '../web/http.js';
 import { hasToken, portalHome } from '../web/session.js';
@@ -165,7 +165,6 @@ function RefineApp() {
       options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}
     >
       <HttpBridge />
-      <ConsultButton />
       <Suspense fallback={<RouteLoading />}>
         <Routes location={location}>
           <Route
@@ -197,6 +196,8 @@ function RefineApp() {
           </Route>
         </Routes>
       </Suspense>
+      {/* after the page in the tab order: the skip link stays the first stop (WCAG 2.4.1, 2.4.3) */}
+      <ConsultButton />
     </Refine>
   );
 }
@@ -233,8 +234,24 @@ function useClientErrorLog(): void {
   }, [addErrorLog]);
 }
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  const query = window.matchMedia(REDUCED_MOTION);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** Whether the user asked the system for less motion (WCAG 2.3.3). */
+function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(subscribeReducedMotion, () => window.matchMedia(REDUCED_MOTION).matches);
+}
+
 export function AdminApp() {
   const app = useApp();
+  // antd's own switch: popups open without their zoom or slide (the stylesheet's near-zero
+  // durations alone left a dropdown unaligned, off-screen, since its motion never settled)
+  const isMotionReduced = usePrefersReducedMotion();
   useClientErrorLog();
   // Date pickers name their months and weekdays through dayjs.
   dayjs.locale(DAYJS_LOCALES[app.language]);
@@ -245,7 +262,7 @@ export function AdminApp() {
       locale={ANTD_LOCALES[app.language]}
       componentSize={antdSize(app.size)}
       theme={{
-        token: { ...tokens, borderRadius: 4 },
+        token: { ...tokens, borderRadius: 4, motion: !isMotionReduced },
         algorithm: antdTheme.defaultAlgorithm,
       }}
     >

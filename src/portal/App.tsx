@@ -81,7 +81,6 @@ export function App() {
       <HttpBridge />
       <NavigationEffects />
       <ToastHost />
-      <ConsultButton />
       <Routes>
         <Route path="/" element={<PortalLayout />}>
           <Route index element={<Navigate to={home} replace />} />
@@ -168,6 +167,8 @@ export function App() {
         <Route path="404" element={<ErrorPage code={404} />} />
         <Route path="*" element={<Navigate to="/404" replace />} />
       </Routes>
+      {/* after the page in the tab order: the skip link stays the first stop (WCAG 2.4.1, 2.4.3) */}
+      <ConsultButton />
     </>
   );
 }

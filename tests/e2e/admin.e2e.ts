@@ -241,12 +241,15 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
-      name: 'menu search: pinyin "yonghu" finds 用户管理 and Enter goes there',
+      name: 'menu search: pinyin "yonghu" finds 用户管理 (shown under 系统管理) and Enter goes there',
       run: async () => {
         await page.getByTestId('menu-search-toggle').click();
         await page.keyboard.type('yonghu');
         await page.locator('.ant-select-item-option').first().waitFor();
-        assert.equal(await page.locator('.ant-select-item-option').first().innerText(), '用户管理');
+        assert.equal(
+          await page.locator('.ant-select-item-option').first().innerText(),
+          '系统管理 > 用户管理',
+        );
         await shot('search');
         await page.keyboard.press('Enter');
         await page.waitForURL(/\/admin\/sysuser$/);

@@ -2,7 +2,7 @@ import { useTable } from '@refinedev/antd';
 import { useDeleteMany, type BaseRecord } from '@refinedev/core';
 import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { listColumns, listFilters, type EntityDef, type ListColumn } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
@@ -126,6 +126,20 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     onSearch: (values) => filtersOf(filters, values),
   });
   const listAnswer = tableQuery.data;
+  // The table's scrolling body (a wide or virtual table, also when it is empty) is a named region
+  // reached with Tab, so that it scrolls from the keyboard (WCAG 2.1.1, axe scrollable-region-focusable).
+  const tableBox = useRef<HTMLDivElement>(null);
+  const regionName = t('admin.crud.tableRegion', { title: routeTitle(route) });
+  useEffect(() => {
+    const scrollers = tableBox.current?.querySelectorAll<HTMLElement>(
+      '.ant-table-content, .ant-table-body, .ant-table-tbody-virtual-holder',
+    );
+    scrollers?.forEach((scroller) => {
+      scroller.tabIndex = 0;
+      scroller.setAttribute('role', 'region');
+      scroller.setAttribute('aria-label', regionName);
+    });
+  });
   const filterKey = JSON.stringify(activeFilters);
   if (filterKey !== countKey) setCountKey(filterKey);
   const isCountTimedOut = listAnswer?.countTimedOut === true;
@@ -262,54 +276,56 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
           <span className="entity-checked">{t('admin.crud.checked', { count: selectedKeys.length })}</span>
         ) : null}
       </Space>
-      <Table<BaseRecord>
-        {...tableProps}
-        dataSource={records}
-        loading={isTree ? tree.isLoading : tableProps.loading}
-        pagination={
-          isTree
-            ? false
-            : {
-                ...tableProps.pagination,
-                showSizeChanger: true,
-                pageSizeOptions: PAGE_SIZES,
-                showTotal: (total) => (
-                  <ListTotal
-                    total={total}
-                    isExact={listAnswer?.totalExact !== false}
-                    isCounting={exactCountOf === countKey && tableQuery.isFetching}
-                    onCountExactly={() => setExactCountOf(countKey)}
-                  />
-                ),
-              }
-        }
-        rowKey={(record) => String(record[keyName])}
-        columns={tableColumns}
-        rowSelection={{
-          selectedRowKeys: selectedKeys,
-          onChange: setSelectedKeys,
-          checkStrictly: true,
-          // each row's checkbox is named after its record (WCAG 4.1.2); antd puts the title on the input
-          getCheckboxProps: (record) => ({
-            title: t('admin.crud.selectRow', { label: String(record[entity.label] ?? record[keyName]) }),
-          }),
-        }}
-        expandable={
-          isTree ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: setExpandedKeys } : undefined
-        }
-        onRow={(record) => ({
-          onDoubleClick: () => {
-            if (can('update')) setForm({ mode: 'update', record });
-          },
-        })}
-        virtual={isVirtual}
-        scroll={isVirtual ? { x: width, y: 560 } : { x: 'max-content' }}
-        // A wide table's scrollbar stays at the window's bottom, so its last columns are in reach
-        // without scrolling past twenty rows first; the head stays under the fixed header.
-        sticky={isVirtual ? undefined : { offsetHeader: headerOffset }}
-        size="middle"
-        data-testid="entity-table"
-      />
+      <div ref={tableBox}>
+        <Table<BaseRecord>
+          {...tableProps}
+          dataSource={records}
+          loading={isTree ? tree.isLoading : tableProps.loading}
+          pagination={
+            isTree
+              ? false
+              : {
+                  ...tableProps.pagination,
+                  showSizeChanger: true,
+                  pageSizeOptions: PAGE_SIZES,
+                  showTotal: (total) => (
+                    <ListTotal
+                      total={total}
+                      isExact={listAnswer?.totalExact !== false}
+                      isCounting={exactCountOf === countKey && tableQuery.isFetching}
+                      onCountExactly={() => setExactCountOf(countKey)}
+                    />
+                  ),
+                }
+          }
+          rowKey={(record) => String(record[keyName])}
+          columns={tableColumns}
+          rowSelection={{
+            selectedRowKeys: selectedKeys,
+            onChange: setSelectedKeys,
+            checkStrictly: true,
+            // each row's checkbox is named after its record (WCAG 4.1.2); antd puts the title on the input
+            getCheckboxProps: (record) => ({
+              title: t('admin.crud.selectRow', { label: String(record[entity.label] ?? record[keyName]) }),
+            }),
+          }}
+          expandable={
+            isTree ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: setExpandedKeys } : undefined
+          }
+          onRow={(record) => ({
+            onDoubleClick: () => {
+              if (can('update')) setForm({ mode: 'update', record });
+            },
+          })}
+          virtual={isVirtual}
+          scroll={isVirtual ? { x: width, y: 560 } : { x: 'max-content' }}
+          // A wide table's scrollbar stays at the window's bottom, so its last columns are in reach
+          // without scrolling past twenty rows first; the head stays under the fixed header.
+          sticky={isVirtual ? undefined : { offsetHeader: headerOffset }}
+          size="middle"
+          data-testid="entity-table"
+        />
+      </div>
       {form ? (
         <Suspense fallback={<Spin />}>
           <EntityForm

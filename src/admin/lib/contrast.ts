@@ -7,15 +7,15 @@
 /** WCAG AA for normal text. */
 export const READABLE_RATIO = 4.5;
 
-type Rgb = [number, number, number];
+export type Rgb = [number, number, number];
 
-function rgbOf(hex: string): Rgb {
+export function rgbOf(hex: string): Rgb {
   const value = /^#?([0-9a-f]{6})$/i.exec(hex.trim())?.[1];
   if (!value) throw new Error(`not a #rrggbb colour: ${hex}`);
   return [0, 2, 4].map((start) => parseInt(value.slice(start, start + 2), 16)) as Rgb;
 }
 
-function hexOf(rgb: Rgb): string {
+export function hexOf(rgb: Rgb): string {
   return `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -27,6 +27,7 @@ function luminance(rgb: Rgb): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
 export function contrastRatio(foreground: string, background: string): number {
   const [light, dark] = [luminance(rgbOf(foreground)), luminance(rgbOf(background))].sort(
     (a, b) => b - a,

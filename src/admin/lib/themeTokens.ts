@@ -5,39 +5,15 @@
  * tag) is darkened until it reads on white and on the light tints antd puts under it.
  */
 
+import { contrastRatio, hexOf, rgbOf, type Rgb } from './contrast.js';
+
 export const TEXT_RATIO = 4.5;
 
 /** Backgrounds primary-coloured text stands on: cards, the light tint of a selected item, the page. */
 const LIGHT_BACKGROUNDS = ['#ffffff', '#e6f4ff', '#f0f2f5'] as const;
 
-type Rgb = [number, number, number];
-
-function rgbOf(hex: string): Rgb {
-  const value = /^#?([0-9a-f]{6})$/i.exec(hex.trim())?.[1];
-  if (!value) throw new Error(`not a #rrggbb colour: ${hex}`);
-  return [0, 2, 4].map((start) => parseInt(value.slice(start, start + 2), 16)) as Rgb;
-}
-
-function hexOf(rgb: Rgb): string {
-  return `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
-}
-
-function luminance(hex: string): number {
-  const [r, g, b] = rgbOf(hex).map((channel) => {
-    const c = channel / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as Rgb;
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** WCAG 2 contrast ratio of two #rrggbb colours. */
-export function contrastOf(foreground: string, background: string): number {
-  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [
-    number,
-    number,
-  ];
-  return (light + 0.05) / (dark + 0.05);
-}
+/** WCAG 2 contrast ratio of two #rrggbb colours (the sidebar's helper: one formula for both). */
+export const contrastOf = contrastRatio;
 
 /** The colour mixed with black by the share (0..1). */
 function darker(color: string, share: number): string {

@@ -17,7 +17,15 @@ export function useDialogFocus(
     if (!isOpen || !box) return;
     const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const focusables = (): HTMLElement[] => [...box.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    focusables()[0]?.focus();
+    // A box that fades in may not be visible yet and its items not focusable (with reduced motion
+    // every element transitions the inherited visibility for a moment): tried again for a few frames.
+    let frame = 0;
+    const focusFirst = (triesLeft: number): void => {
+      focusables()[0]?.focus();
+      if (!box.contains(document.activeElement) && triesLeft > 0)
+        frame = requestAnimationFrame(() => focusFirst(triesLeft - 1));
+    };
+    focusFirst(10);
     const onKey = (event: KeyboardEvent): void => {
       if (event.key === 'Escape') {
         event.preventDefault();
@@ -39,6 +47,7 @@ export function useDialogFocus(
     };
     box.addEventListener('keydown', onKey);
     return () => {
+      cancelAnimationFrame(frame);
       box.removeEventListener('keydown', onKey);
       returnTo?.focus();
     };

@@ -247,7 +247,8 @@ export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
               description: 'repeat for a batch',
             },
           },
-          required: [entity.key.name],
+          // required and unknown names are checked by the delete service, which names every
+          // field at fault at once (a region deleted with ?id= hears of /id and of /regionCode)
         },
         response: { 200: envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } }) },
       },

@@ -1,3 +1,4 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAjv, type DocumentedRoute, type RouteSchema } from '../../engine/index.js';
@@ -16,7 +17,9 @@ async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
   const bodyAjv = createAjv();
   const textAjv = createAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as Record<string, unknown>),
+    httpPart === 'body'
+      ? bodyAjv.compile(schema as Record<string, unknown>)
+      : finiteNumbersOnly(textAjv.compile(schema as Record<string, unknown>)),
   );
   const manifest = routeSchemaManifest(app.ctx);
   const declared: DocumentedRoute[] = [];
@@ -34,6 +37,37 @@ async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
       });
     }
   });
+}
+
+/**
+ * Text coerced to a number can be infinite ("1e400"), which ajv's integer and range checks let
+ * through; such a value is refused here, named, before it reaches a handler or SQL.
+ */
+function finiteNumbersOnly(validate: ValidateFunction): (data: unknown) => boolean {
+  const check = (data: unknown): boolean => {
+    if (!validate(data)) {
+      check.errors = validate.errors;
+      return false;
+    }
+    const entries = typeof data === 'object' && data !== null ? Object.entries(data) : [];
+    const infinite = entries.find(([, value]) =>
+      [value].flat().some((item) => typeof item === 'number' && !Number.isFinite(item)),
+    );
+    check.errors = infinite ? [infiniteNumber(infinite[0])] : null;
+    return infinite === undefined;
+  };
+  check.errors = null as ErrorObject[] | null | undefined;
+  return check;
+}
+
+function infiniteNumber(name: string): ErrorObject {
+  return {
+    instancePath: `/${name}`,
+    schemaPath: '#/type',
+    keyword: 'type',
+    params: { type: 'integer' },
+    message: 'must be integer',
+  };
 }
 
 export const routeSchemas = fp(routeSchemasPlugin, { name: 'route-schemas' });

@@ -312,6 +312,12 @@ async function portalKeyboard(browser: Browser, server: RunningServer): Promise<
   await phone.getByTestId('drawer-toggle').focus();
   await phone.keyboard.press('Enter');
   await phone.waitForFunction(() => document.querySelector('.drawer-mask')?.classList.contains('is-open'));
+  // focus moves in as soon as the fading menu's buttons can take it (within a second)
+  await phone
+    .waitForFunction(() => document.activeElement?.closest('.drawer-mask') !== null, undefined, {
+      timeout: 2_000,
+    })
+    .catch(() => undefined);
   assert.ok((await focused(phone, '.drawer-mask')).isInside, 'focus moves into the open menu');
   for (let index = 0; index < 8; index += 1) {
     await phone.keyboard.press('Tab');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { readableOnLight } from '../../src/admin/lib/themeTokens.js';
 import { newContext, passwordToken, signedIn, type Check, type E2eContext } from './support.js';
 
 /** The last SMS code the e2e server sent to a mobile number (DATA_DIR/sms-outbox.jsonl). */
@@ -334,10 +335,14 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('settings-button').click();
         const drawer = page.locator('.ant-drawer-content');
         await drawer.getByRole('button', { name: '#11a983' }).click();
+        // the active tag takes the preset's shade that white text reads on at 4.5:1 (issue 21)
+        const shade = readableOnLight('#11a983');
+        const rgb = `rgb(${[1, 3, 5].map((start) => parseInt(shade.slice(start, start + 2), 16)).join(', ')})`;
+        assert.notEqual(rgb, 'rgb(17, 169, 131)');
         await page.waitForFunction(
-          () =>
-            getComputedStyle(document.querySelector('.admin-tag.is-active')!).backgroundColor ===
-            'rgb(17, 169, 131)',
+          (expected) =>
+            getComputedStyle(document.querySelector('.admin-tag.is-active')!).backgroundColor === expected,
+          rgb,
         );
         await shot('settings');
         await drawer.locator('.admin-settings-item', { hasText: 'Tags-View' }).getByRole('switch').click();

@@ -55,6 +55,8 @@ function AvatarImage({ src, size }: { src: string | null | undefined; size: numb
     <Avatar
       size={size}
       src={!failed && src ? src : DEFAULT_AVATAR}
+      // decorative: the name is beside it, the address in the field next to the preview (WCAG 1.1.1)
+      alt=""
       data-testid="profile-avatar"
       onError={() => {
         // SPEC §8: a broken avatar falls back to the default image.

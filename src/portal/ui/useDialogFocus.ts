@@ -18,14 +18,14 @@ export function useDialogFocus(
     const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const focusables = (): HTMLElement[] => [...box.querySelectorAll<HTMLElement>(FOCUSABLE)];
     // A box that fades in may not be visible yet and its items not focusable (with reduced motion
-    // every element transitions the inherited visibility for a moment): tried again for a few frames.
-    let frame = 0;
+    // every element transitions the inherited visibility for a moment): tried again for up to 1 s.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const focusFirst = (triesLeft: number): void => {
       focusables()[0]?.focus();
       if (!box.contains(document.activeElement) && triesLeft > 0)
-        frame = requestAnimationFrame(() => focusFirst(triesLeft - 1));
+        timer = setTimeout(() => focusFirst(triesLeft - 1), 20);
     };
-    focusFirst(10);
+    focusFirst(50);
     const onKey = (event: KeyboardEvent): void => {
       if (event.key === 'Escape') {
         event.preventDefault();
@@ -47,7 +47,7 @@ export function useDialogFocus(
     };
     box.addEventListener('keydown', onKey);
     return () => {
-      cancelAnimationFrame(frame);
+      clearTimeout(timer);
       box.removeEventListener('keydown', onKey);
       returnTo?.focus();
     };

@@ -253,8 +253,11 @@ async function backOfficePages(browser: Browser, server: RunningServer, language
           await closeOverlay(page);
         });
       }
+      // A record action opens on a chosen row: lists that a fresh database leaves empty (URLs,
+      // posts) have none to choose, so only lists with rows open their record actions here.
       const actions = page.locator('[data-testid^="entity-action-"]');
-      for (let index = 0; index < (await actions.count()); index += 1) {
+      const actionCount = (await firstRow.count()) > 0 ? await actions.count() : 0;
+      for (let index = 0; index < actionCount; index += 1) {
         const action = actions.nth(index);
         const name = (await action.getAttribute('data-testid'))?.replace('entity-action-', '') ?? '';
         await sweep.step(label(`${path} ${name}`), async () => {

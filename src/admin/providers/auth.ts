@@ -1,7 +1,15 @@
 import type { AuthProvider } from '@refinedev/core';
 import type { CurrentAuthority, CurrentUser, MenuNode, TokenAnswer } from '../../engine/api-types.js';
 import { ApiError, apiGet, apiPost, http } from '../../web/http.js';
-import { getRoles, getToken, portalHome, resetToken, setRoles, setToken } from '../../web/session.js';
+import {
+  getRoles,
+  getToken,
+  portalHome,
+  getActingRole,
+  resetToken,
+  setRoles,
+  setToken,
+} from '../../web/session.js';
 import { loadResources } from './resources.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
@@ -70,6 +78,11 @@ let identity: Promise<SysUser> | undefined;
 let authority: Promise<CurrentAuthority> | undefined;
 /** Asked for beside the user at sign-in or page load, handed to the first getPermissions. */
 let prefetched: Promise<CurrentAuthority> | undefined;
+/**
+ * The role the prefetch acted in: on a page load it starts before the user's roles are known, so
+ * a role chosen for the tab is not yet in its RoleCode header and its answer is not that role's.
+ */
+let prefetchedRole = '';
 
 const LEAVE_DELAY_MS = 2000;
 
@@ -138,6 +151,7 @@ export function currentAuthority(): Promise<CurrentAuthority> {
  * (beside the user) and the entity schemas the screens are made from.
  */
 function prefetch(): Promise<CurrentAuthority> {
+  if (!prefetched) prefetchedRole = getActingRole() ?? '';
   prefetched ??= loadAuthority(undefined);
   void loadResources();
   return prefetched;
@@ -233,7 +247,8 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
 
     // The menus and buttons of the roles acted in (MenuProvider reads them through usePermissions).
     getPermissions: (params?: PermissionParams) => {
-      const ready = params?.postCode ? undefined : prefetched;
+      const isPrefetchForThese = !params?.postCode && prefetchedRole === (getActingRole() ?? '');
+      const ready = isPrefetchForThese ? prefetched : undefined;
       prefetched = undefined;
       return ready ?? loadAuthority(params?.postCode);
     },

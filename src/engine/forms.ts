@@ -178,7 +178,15 @@ export function formSchemaOf(entity: EntityDef, mode: FormMode): Record<string, 
   for (const formField of formFields(entity, mode)) {
     const source = entity.fieldsByName.get(formField.options.confirms ?? formField.name);
     if (!source) continue;
-    const { default: defaultValue, readOnly: _readOnly, ...rest } = boundedSchema(source.schema);
+    // A free-form object's depth limit (if/then) stays with the server: RJSF resolves every `if`
+    // against a validator of its own, which the precompiled module does not hold.
+    const {
+      default: defaultValue,
+      readOnly: _readOnly,
+      if: _if,
+      then: _then,
+      ...rest
+    } = boundedSchema(source.schema) as FieldSchema & { if?: unknown; then?: unknown };
     const schema: FieldSchema =
       mode === 'create' && defaultValue !== undefined ? { ...rest, default: defaultValue } : rest;
     properties[formField.name] = formField.options.confirms ? { ...schema, writeOnly: true } : schema;

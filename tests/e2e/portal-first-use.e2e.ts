@@ -55,7 +55,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     username: string,
     roleCode: 'ROLE_SYS_BUYER' | 'ROLE_SYS_SUPPLIER',
     mobile: string,
-  ): Promise<string> => {
+  ): Promise<{ orgName: string; userId: number }> => {
     const roles = await api<{ records: { id: number; roleCode: string }[] }>(
       'GET',
       `/api/admin/sysrole/query?roleCode=${roleCode}`,
@@ -68,7 +68,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       orgType: 'company',
       orgSequence: 1,
     });
-    await api('POST', '/api/admin/sysuser/add', {
+    const user = await api<{ id: number }>('POST', '/api/admin/sysuser/add', {
       username,
       nickname: username,
       password: PASSWORD,
@@ -81,7 +81,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       roleId,
       orgId: org.id,
     });
-    return orgName;
+    return { orgName, userId: user.id };
   };
   /** The last SMS code this server sent to a number (DATA_DIR/sms-outbox.jsonl). */
   const smsCodeFor = async (mobile: string): Promise<string> => {
@@ -132,14 +132,15 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         const username = `pcbuyer${stamp}`;
         const mobile = newMobile();
-        const orgName = await createUser(username, 'ROLE_SYS_BUYER', mobile);
-        const notice = `E2E 个人消息 ${stamp}`;
+        const { orgName, userId } = await createUser(username, 'ROLE_SYS_BUYER', mobile);
+        // addressed to this buyer alone: other checks count the messages of their own users
+        const notice = `E2E 认证通知 ${stamp}`;
         await api('POST', '/api/admin/notification/add', {
           title: notice,
           content: '<p>您的企业认证资料已审核通过。</p>',
           type: 'system',
           priority: '1',
-          publishObject: [],
+          publishObject: [userId],
         });
         const purchase = `E2E 我的采购公告 ${stamp}`;
         await api('POST', '/api/notification/purchase/add', {
@@ -422,7 +423,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         try {
           const username = `consult${stamp}`;
           const mobile = newMobile();
-          const orgName = await createUser(username, 'ROLE_SYS_BUYER', mobile);
+          const { orgName } = await createUser(username, 'ROLE_SYS_BUYER', mobile);
           const visitor = await open();
           await visitor.context.route('https://kefu.example.com/**', (route) =>
             route.fulfill({ status: 200, body: 'ok' }),

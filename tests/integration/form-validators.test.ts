@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
+import { createSchemaUtils, type RJSFSchema } from '@rjsf/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildEntity,
+  formSchemaId,
+  formSchemaOf,
+  type EntitySchema,
+  type FormMode,
+} from '../../src/engine/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { USER_FORM } from '../support/sample-values.js';
 
@@ -43,6 +52,29 @@ describe('the form validators the server compiles for the browser', () => {
       expect(typeof validators[`${name}_update`]).toBe('function');
     }
     expect(code).not.toMatch(/new Function|\beval\(/);
+  });
+
+  it('opens every entity form as RJSF does: each schema it resolves has its validator', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/schemas' });
+    const body = response.json<{ data: { entities: { name: string; schema: EntitySchema }[] } }>();
+    expect(body.data.entities.length).toBeGreaterThan(10);
+    for (const { name, schema } of body.data.entities) {
+      const entity = buildEntity(name, schema);
+      for (const mode of ['create', 'update'] as FormMode[]) {
+        const form = { ...formSchemaOf(entity, mode), $id: formSchemaId(name, mode) } as RJSFSchema;
+        const validator = createPrecompiledValidator(validators as unknown as ValidatorFunctions, form);
+        const utils = createSchemaUtils(validator, form);
+        // the first render: defaults, every field's resolved schema, then a submit's validation
+        const values = utils.getDefaultFormState(form, {}) as Record<string, unknown>;
+        for (const property of Object.values(form.properties ?? {})) {
+          expect(
+            () => utils.retrieveSchema(property as RJSFSchema, undefined),
+            `${name} ${mode}`,
+          ).not.toThrow();
+        }
+        expect(() => validator.validateFormData(values, form), `${name} ${mode}`).not.toThrow();
+      }
+    }
   });
 
   it('applies the server rules: lengths, formats, required fields, the tightened dates', () => {

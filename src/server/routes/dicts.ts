@@ -4,6 +4,7 @@ import { ok, queryOf } from '../lib/http.js';
 import { localizerFor } from '../lib/i18n.js';
 import { actorOf } from '../lib/http.js';
 import { queryRecords } from '../services/items/crud.js';
+import { openRecordPolicy } from '../services/permissions/policy.js';
 
 /**
  * The option endpoints of SPEC §7 that read one dictionary: GET <base>/<name> → its items.
@@ -31,8 +32,10 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
   const { parent, root, sequence } = dict.tree;
   const itemsOf = async (request: FastifyRequest, dictType: string) => {
     const l10n = localizerFor(request);
+    // reference data: every field of an item is read, whatever the dictionary screen hides
+    const policy = openRecordPolicy(dict, l10n);
     const page = await queryRecords(
-      { db: app.ctx.db, registry: app.ctx.registry, entity: dict, actor: actorOf(request), l10n },
+      { db: app.ctx.db, registry: app.ctx.registry, entity: dict, actor: actorOf(request), l10n, policy },
       { dictType, pageSize: '10000', ...(sequence ? { sort: sequence } : {}) },
     );
     // the group row (at the root) names the dictionary; its items hang below it

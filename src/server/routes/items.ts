@@ -2,9 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, Row } from '../lib/db/database.js';
 import { treeEndpointName, type EntityDef } from '../../engine/index.js';
 import { actorOf, ok, queryOf, requireAuth } from '../lib/http.js';
-import { hiddenFieldsFor } from '../services/permissions/data-fields.js';
-import { ADMIN_ROLE } from '../services/permissions/authority.js';
-import { AppError } from '../lib/errors.js';
+import { recordPolicy, type RecordAccessMode } from '../services/permissions/policy.js';
 import { localizerFor } from '../lib/i18n.js';
 import { exportRecords } from '../services/export/records.js';
 import {
@@ -27,29 +25,21 @@ export interface CrudRoutesOptions {
  * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
  */
 export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
-  // Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
-  // platform administrator only: ROLE_ADMIN of the default tenant.
-  const assertTenantRules = (request: FastifyRequest, entity: EntityDef, mode: 'read' | 'write'): void => {
-    const auth = requireAuth(request);
-    const isPlatformAdmin =
-      auth.roles.includes(ADMIN_ROLE) && auth.tenantCode === app.ctx.config.defaultTenant;
-    const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
-    if (isRestricted && !isPlatformAdmin) throw new AppError('forbidden');
-  };
-
+  /** The service call of one request, with the permission policy of the caller on the entity. */
   const crudRequest = async (
     request: FastifyRequest,
     entity: EntityDef,
-    mode: 'read' | 'write' = 'read',
+    mode: RecordAccessMode = 'read',
   ): Promise<CrudRequest> => {
-    assertTenantRules(request, entity, mode);
+    const l10n = localizerFor(request);
+    const policy = await recordPolicy({ ctx: app.ctx, auth: requireAuth(request), entity, mode, l10n });
     return {
       db: app.ctx.db,
       registry: app.ctx.registry,
       entity,
       actor: actorOf(request),
-      l10n: localizerFor(request),
-      hiddenFields: await hiddenFieldsFor(app.ctx.db, requireAuth(request), entity),
+      l10n,
+      policy,
       countPolicy: { ...app.ctx.config.listCount, hasStatementTimeout: app.ctx.dbKind === 'postgres' },
     };
   };

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthContext } from '../services/sessions/session.js';
+import type { RequestAuth } from '../lib/auth.js';
 import { AppError } from '../lib/errors.js';
 import { ok, queryOf, requireAuth } from '../lib/http.js';
 import { localizerFor } from '../lib/i18n.js';
-import { ADMIN_ROLE } from '../../engine/index.js';
+import { assertAdmin } from '../services/permissions/policy.js';
 import { isUsernameTaken } from '../services/accounts/register.js';
 import { forceLogout, onlineSessions, touchSession } from '../services/sessions/online.js';
 
-function requireAdmin(request: FastifyRequest): AuthContext {
+/** The caller, when the permission policy counts them as an administrator (403 otherwise). */
+function requireAdmin(request: FastifyRequest): RequestAuth {
   const auth = requireAuth(request);
-  if (!auth.roles.includes(ADMIN_ROLE)) throw new AppError('forbidden');
+  assertAdmin(auth);
   return auth;
 }
 

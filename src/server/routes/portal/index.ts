@@ -7,6 +7,7 @@ import { entityTitle } from '../../lib/titles.js';
 import { AppError } from '../../lib/errors.js';
 import { ok, queryOf } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
+import { openRecordPolicy } from '../../services/permissions/policy.js';
 import { publicParams } from '../../services/portal/params.js';
 import { myPurchaseRoutes } from './my-purchases.js';
 import { qrCodeRoutes } from './qrcode.js';
@@ -104,13 +105,11 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   // Visitors read the default tenant's portal.
   const visitor: Actor = { userId: null, username: 'anonymous', tenantCode: config.defaultTenant };
 
-  const crud = (request: FastifyRequest, entity: EntityDef): CrudRequest => ({
-    db,
-    registry,
-    entity,
-    actor: visitor,
-    l10n: localizerFor(request),
-  });
+  const crud = (request: FastifyRequest, entity: EntityDef): CrudRequest => {
+    const l10n = localizerFor(request);
+    // Published records are public; each endpoint projects the fields a visitor reads.
+    return { db, registry, entity, actor: visitor, l10n, policy: openRecordPolicy(entity, l10n) };
+  };
 
   /** One page of published records; filters are only the ones each endpoint names. */
   const publishedPage = async (

@@ -3,7 +3,6 @@ import { sql, type RawBuilder } from 'kysely';
 import {
   EntityInputError,
   exportColumns,
-  parseListQuery,
   type EntityDef,
   type FieldDef,
   type RawParams,
@@ -12,7 +11,6 @@ import type { Db } from '../../lib/db/database.js';
 import type { EntityRegistry } from '../../lib/registry.js';
 import type { Localizer } from '../../lib/i18n.js';
 import type { CrudRequest } from '../items/crud.js';
-import { rejectHiddenParams } from '../permissions/data-fields.js';
 import {
   column,
   filterCondition,
@@ -166,15 +164,14 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const params: RawParams = isFilterObject ? { ...(body as RawParams) } : {};
   delete params.currentPage;
   delete params.pageSize;
-  rejectHiddenParams(params, request.hiddenFields, l10n);
-  const query = parseListQuery(entity, params, l10n.t);
+  const query = request.policy.listQuery(params);
   const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
   const reader = rawRowReader(request.db);
   if (!reader) throw new Error('export needs a database opened by openDatabase');
 
   const joins: RawBuilder<unknown>[] = [];
   const columns: ExportColumn[] = [];
-  const visibleColumns = exportColumns(entity).filter((col) => !request.hiddenFields?.has(col.field));
+  const visibleColumns = exportColumns(entity).filter((col) => request.policy.isVisible(col.field));
   for (const [index, listColumn] of visibleColumns.entries()) {
     const field = entity.fieldsByName.get(listColumn.field);
     if (!field) continue;

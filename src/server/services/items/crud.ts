@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import {
   EntityInputError,
-  parseListQuery,
   prepareInput,
   type CountPolicy,
   type EntityDef,
@@ -36,7 +35,7 @@ import {
 } from '../../lib/sql/toolkit.js';
 import { entityTitle } from '../../lib/titles.js';
 import { readListPage } from './list-page.js';
-import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
+import type { RecordPolicy } from '../permissions/policy.js';
 import { applySessionEffects } from '../sessions/changes.js';
 
 export interface CrudRequest {
@@ -45,8 +44,8 @@ export interface CrudRequest {
   entity: EntityDef;
   actor: Actor;
   l10n: Localizer;
-  /** Fields the caller may not see (data-field permissions); absent means none. */
-  hiddenFields?: ReadonlySet<string>;
+  /** What the caller may see of the records and filter on (services/permissions/policy.ts). */
+  policy: RecordPolicy;
   /** When a list's count is exact (the server's LIST_* settings); the engine's defaults otherwise. */
   countPolicy?: CountPolicy;
   /**
@@ -68,12 +67,11 @@ const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promi
 
 export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
   const { entity, actor } = request;
-  rejectHiddenParams(params, request.hiddenFields, request.l10n);
-  const query = parseListQuery(entity, params, request.l10n.t);
+  const query = request.policy.listQuery(params);
   const conditions = [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)];
   const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
   return {
-    records: request.hiddenFields?.size ? rows.map((row) => withoutHidden(row, request.hiddenFields)) : rows,
+    records: rows.map((row) => request.policy.shown(row)),
     ...page,
     currentPage: query.currentPage,
     pageSize: query.pageSize,
@@ -99,7 +97,7 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
   const row = await findOne(request.db, request.entity, request.actor, key);
   if (!row)
     throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
-  return withoutHidden(row, request.hiddenFields);
+  return request.policy.shown(row);
 }
 
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
@@ -147,7 +145,7 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
     ]);
-    const answer = withoutHidden(row, request.hiddenFields);
+    const answer = request.policy.shown(row);
     return request.afterAdd ? request.afterAdd(trx, answer) : answer;
   });
 }
@@ -205,7 +203,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: key, action: 'update', before, after: row },
     ]);
-    return withoutHidden(row, request.hiddenFields);
+    return request.policy.shown(row);
   });
 }
 

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { parseListQuery, type RawParams } from '../../../engine/index.js';
+import type { RawParams } from '../../../engine/index.js';
 import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 import type { Row } from '../../lib/db/database.js';
 import type { CrudRequest } from './crud.js';
-import { rejectHiddenParams, withoutHidden } from '../permissions/data-fields.js';
 import {
   filterCondition,
   orderByClause,
@@ -19,13 +18,7 @@ export { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 export async function queryTree(request: CrudRequest, params: RawParams): Promise<TreeNode[]> {
   const { entity } = request;
   const { currentPage: _page, pageSize: _size, ...filters } = params;
-  const sortField = entity.tree?.sequence;
-  rejectHiddenParams(filters, request.hiddenFields, request.l10n);
-  const query = parseListQuery(
-    entity,
-    { ...filters, ...(sortField && !filters.sort ? { sort: sortField } : {}) },
-    request.l10n.t,
-  );
+  const query = request.policy.listQuery(filters, entity.tree?.sequence);
   const where = whereClause([
     ...scopeCondition(entity, request.actor),
     ...query.filters.map(filterCondition),
@@ -36,8 +29,6 @@ export async function queryTree(request: CrudRequest, params: RawParams): Promis
     );
   return buildTree(
     entity,
-    request.hiddenFields?.size
-      ? result.rows.map((row) => withoutHidden(row, request.hiddenFields))
-      : result.rows,
+    result.rows.map((row) => request.policy.shown(row)),
   );
 }

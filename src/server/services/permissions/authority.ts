@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
-import { ADMIN_ROLE, type CurrentAuthority } from '../../../engine/index.js';
+import type { CurrentAuthority } from '../../../engine/index.js';
 import type { Row } from '../../lib/db/database.js';
 import type { AppContext } from '../../lib/context.js';
 import { buildTree, type TreeNode } from '../../lib/entity-tree.js';
 import { column, selectList, table } from '../../lib/sql/toolkit.js';
 import type { AuthContext } from '../sessions/session.js';
 import { AppError } from '../../lib/errors.js';
-
-export { ADMIN_ROLE } from '../../../engine/index.js';
+import { grantedButtons, grantedMenuIds, isAdmin } from './policy.js';
 
 export interface AuthorityOptions {
   /** Narrows the tree to one top-level menu (the menu-switch select). */
@@ -52,25 +51,18 @@ export async function currentAuthority(
 ): Promise<CurrentAuthority<TreeNode>> {
   const { parentId, postCode } = options;
   const menu = ctx.registry.require('sysmenu');
-  const role = ctx.registry.require('sysrole');
   const roles = postCode === undefined ? auth.roles : await postRoles(ctx, auth, postCode);
-  const isAdmin = roles.includes(ADMIN_ROLE);
   const all = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
     order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
   const byId = new Map(all.rows.map((row) => [row.id, row]));
   let allowed = new Set<unknown>(all.rows.map((row) => row.id));
   const buttons: Record<string, string[]> = {};
-  if (isAdmin) {
+  if (isAdmin(roles)) {
     for (const row of all.rows)
       buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? (row.menuButton as string[]) : [];
   } else {
-    const granted = await sql<{ menu_id: number }>`select distinct rm.menu_id from sys_role_menu rm
-      join ${table(role)} r on r.id = rm.role_id
-      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(roles.length > 0 ? roles : [''])})`.execute(
-      ctx.db,
-    );
     allowed = new Set();
-    for (const { menu_id: id } of granted.rows) {
+    for (const id of await grantedMenuIds(ctx, auth.tenantCode, roles)) {
       // a granted menu brings its ancestors, so the tree has no holes
       for (let current: unknown = id; current !== undefined && current !== 0 && !allowed.has(current);) {
         if (!byId.has(current)) break;
@@ -78,16 +70,8 @@ export async function currentAuthority(
         current = byId.get(current)?.menuParent;
       }
     }
-    const grantedButtons = await sql<{
-      menu_id: number;
-      button: string;
-    }>`select distinct rb.menu_id, rb.button from sys_role_button rb
-      join ${table(role)} r on r.id = rb.role_id
-      where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(roles.length > 0 ? roles : [''])})`.execute(
-      ctx.db,
-    );
-    for (const { menu_id: id, button } of grantedButtons.rows) {
-      const code = String(byId.get(id)?.menuCode ?? '');
+    for (const { menuId, button } of await grantedButtons(ctx, auth.tenantCode, roles)) {
+      const code = String(byId.get(menuId)?.menuCode ?? '');
       if (code) (buttons[code] ??= []).push(button);
     }
   }

@@ -11,6 +11,7 @@ export const ENTITY_KEYWORDS = [
   'x-list',
   'x-ui',
   'x-maxDepth',
+  'x-auto',
 ] as const;
 
 /**

@@ -64,7 +64,8 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     type: schema.type,
     sqlType: sqlTypeOf(schema),
     isKey,
-    isReadOnly: schema.readOnly === true,
+    // A value the server fills (x-auto) is the server's alone, like a generated key.
+    isReadOnly: schema.readOnly === true || schema['x-auto'] !== undefined,
     isSystem,
     isSecret,
     isUnique: schema['x-unique'] === true,
@@ -75,6 +76,7 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   if (hinted !== 'none' && filter) field.filter = filter;
   if (schema['x-ref']) field.ref = schema['x-ref'];
   if (schema['x-dict']) field.dict = schema['x-dict'];
+  if (schema['x-auto']) field.auto = schema['x-auto'];
   return field;
 }
 

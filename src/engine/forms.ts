@@ -34,6 +34,7 @@ export type FormWidget =
   | 'image'
   | 'icon'
   | 'json'
+  | 'recipients'
   | 'hidden';
 
 export interface FormFieldOptions {
@@ -62,7 +63,7 @@ export interface FormField {
 }
 
 const LONG_TEXT = 255;
-const FULL_ROW_WIDGETS: ReadonlySet<FormWidget> = new Set(['textarea', 'json', 'image']);
+const FULL_ROW_WIDGETS: ReadonlySet<FormWidget> = new Set(['textarea', 'json', 'image', 'recipients']);
 
 function isEditable(field: FieldDef, mode: FormMode): boolean {
   if (field.isReadOnly || field.isSystem) return false;
@@ -95,6 +96,8 @@ function widgetOf(entity: EntityDef, field: FieldDef): FormWidget {
       return 'icon';
     case 'json':
       return 'json';
+    case 'recipients':
+      return 'recipients';
     case 'hidden':
       return 'hidden';
     case 'treeSelect':
@@ -282,6 +285,7 @@ const CHOSEN_WIDGETS: ReadonlySet<FormWidget> = new Set([
   'refSelect',
   'refTreeSelect',
   'select',
+  'recipients',
 ]);
 
 export function entryOf(widget: FormWidget): FieldEntry {

@@ -180,6 +180,25 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
         `a "${filterHint}" filter does not fit a ${property.format ?? property.type} field`,
       );
     }
+    const auto = property['x-auto'];
+    if (auto === 'actor' && (property.type !== 'string' || property.format !== undefined)) {
+      problem(`${pointer}/x-auto`, 'x-auto "actor" needs a plain string field');
+    }
+    if (
+      auto === 'now' &&
+      (property.type !== 'string' || !['date', 'date-time'].includes(property.format ?? ''))
+    ) {
+      problem(`${pointer}/x-auto`, 'x-auto "now" needs a date or date-time string field');
+    }
+    if (auto && (field === options.key || property['x-secret'] || property['x-ref'] || property['x-dict'])) {
+      problem(`${pointer}/x-auto`, 'x-auto cannot fill a key, a secret, a reference or a dictionary value');
+    }
+    if (
+      property['x-ui']?.widget === 'recipients' &&
+      (property.type !== 'array' || property.items?.type !== 'integer')
+    ) {
+      problem(`${pointer}/x-ui/widget`, 'the recipients widget needs an array of integer user ids');
+    }
     if (property['x-unique'] && (property.type === 'array' || property.type === 'object')) {
       problem(pointer, 'x-unique needs a scalar field');
     }

@@ -34,6 +34,7 @@ export type Widget =
   | 'image'
   | 'richtext'
   | 'json'
+  | 'recipients'
   | 'hidden';
 
 export interface UiHints {
@@ -45,6 +46,13 @@ export interface UiHints {
   confirm?: boolean;
   createOnly?: boolean;
 }
+
+/**
+ * A value the server fills when a record is created: actor = the signed-in user's name,
+ * now = the time of the create. Clients never send it (it is not in create or update bodies
+ * or forms; a value sent anyway is dropped like any read-only field).
+ */
+export type AutoValue = 'actor' | 'now';
 
 export interface ItemSchema {
   type: ScalarType;
@@ -77,6 +85,8 @@ export interface FieldSchema {
   maxProperties?: number;
   /** Nesting levels of a free-form object field (the field itself is one). */
   'x-maxDepth'?: number;
+  /** Set by the server on create (see AutoValue); read-only for clients. */
+  'x-auto'?: AutoValue;
   'x-ref'?: string;
   'x-dict'?: string;
   'x-unique'?: boolean;
@@ -144,6 +154,8 @@ export interface FieldDef {
   isRequired: boolean;
   ref?: string;
   dict?: string;
+  /** Filled by the server on create (x-auto); such a field is also read-only. */
+  auto?: AutoValue;
   /** Filter kind, or undefined when the field cannot be filtered. */
   filter?: FilterKind;
   isSortable: boolean;

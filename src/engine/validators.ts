@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { EntityDef, FieldSchema } from './types.js';
+import type { EntityDef, FieldDef, FieldSchema } from './types.js';
 import { EntityInputError, type FieldError } from './types.js';
 import { englishTranslate, toFieldErrors, type Translate } from './messages.js';
 
@@ -167,4 +167,36 @@ export function prepareInput(
   }
   if (errors.length > 0) throw new EntityInputError(errors);
   return { values, cleared };
+}
+
+/** Who creates a record and when: what x-auto fields are filled with. */
+export interface AutoContext {
+  /** The signed-in user's name. */
+  actor: string;
+  now: Date;
+}
+
+function autoValue(field: FieldDef, context: AutoContext): unknown {
+  switch (field.auto) {
+    case 'actor':
+      return context.actor;
+    case 'now':
+      return field.schema.format === 'date'
+        ? context.now.toISOString().slice(0, 10)
+        : context.now.toISOString();
+    case undefined:
+      return undefined;
+  }
+}
+
+/**
+ * The values the server gives the x-auto fields of a new record (publisher = the caller, publish
+ * time = now). They overwrite whatever the body held: clients cannot set them.
+ */
+export function autoValues(entity: EntityDef, context: AutoContext): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of entity.fields) {
+    if (field.auto) values[field.name] = autoValue(field, context);
+  }
+  return values;
 }

@@ -513,14 +513,6 @@ export interface NotificationCreate {
    */
   priority: string;
   /**
-   * Publisher
-   */
-  publisher?: string;
-  /**
-   * Publish time
-   */
-  publishTime?: string;
-  /**
    * Start time
    */
   startTime?: string;

@@ -91,7 +91,9 @@ describe('the form validators the server compiles for the browser', () => {
 
     const notice = validators.notification_create;
     const valid = { title: 'T', content: 'C', type: '1', priority: '1' };
-    expect(notice?.({ ...valid, publishTime: '2026-11-21T08:00:00Z' })).toBe(true);
-    expect(notice?.({ ...valid, publishTime: '0000-01-01T00:00:00Z' })).toBe(false);
+    expect(notice?.({ ...valid, startTime: '2026-11-21T08:00:00Z' })).toBe(true);
+    expect(notice?.({ ...valid, startTime: '0000-01-01T00:00:00Z' })).toBe(false);
+    // publisher and publish time are the server's (x-auto): not in the form
+    expect(notice?.({ ...valid, publishTime: '2026-11-21T08:00:00Z' })).toBe(false);
   });
 });

@@ -39,6 +39,19 @@ export const integer = (minimum = 1, maximum = Number.MAX_SAFE_INTEGER, extra: J
   ...extra,
 });
 
+/**
+ * A whole number a body may send as its digits ("5", as a form or a loose client sends it): it
+ * reaches the handler as the number (lib/route-validators.ts reads the text by these bounds).
+ */
+export const integerOrText = (minimum = 1, maximum = Number.MAX_SAFE_INTEGER, extra: Json = {}): Json => ({
+  type: ['integer', 'string'],
+  minimum,
+  maximum,
+  pattern: '^\\s*-?[0-9]+\\s*$',
+  maxLength: 40,
+  ...extra,
+});
+
 /** A record key. */
 export const id = (description?: string): Json =>
   integer(1, Number.MAX_SAFE_INTEGER, description ? { description } : {});
@@ -51,13 +64,25 @@ export const ids = (maxItems = 1000, description?: string): Json => ({
   ...(description ? { description } : {}),
 });
 
-/** An integer in text, for handlers that still read their parameters as text. */
+/** An integer in text, for parameters the engine's list parser reads as text (paging). */
 export const integerText = (digits = 15, extra: Json = {}): Json => ({
   type: 'string',
   pattern: `^\\s*[+-]?[0-9]{0,${digits}}\\s*$`,
   maxLength: digits + 10,
   ...extra,
 });
+
+/**
+ * A whole number that may be sent empty (?parentId=): the handler gets null then, meaning
+ * "not given", as an HTML form or a client leaving a field blank sends it.
+ */
+export const optionalInteger = (minimum = 1, maximum = Number.MAX_SAFE_INTEGER, extra: Json = {}): Json => ({
+  ...integer(minimum, maximum, extra),
+  type: ['integer', 'null'],
+});
+
+/** The largest record key a query parameter carries: 15 digits, as keys were always read. */
+export const MAX_KEY = 999_999_999_999_999;
 
 export const flag = (description?: string): Json => ({
   type: 'string',

@@ -6,8 +6,11 @@ import {
   id,
   ids,
   integer,
+  integerOrText,
   integerText,
+  MAX_KEY,
   object,
+  optionalInteger,
   PUBLIC_SECURITY,
   text,
   textOrNumber,
@@ -28,6 +31,7 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   for (const entity of ctx.registry.all) {
     for (const route of entityRouteSchemas(entity))
       manifest.set(`${route.method} ${route.url}`, route.schema);
+    withWholeNumberDeleteKeys(manifest, entity);
   }
   const put = (method: string, url: string, schema: RouteSchema): void => {
     manifest.set(`${method} ${url}`, schema);
@@ -41,6 +45,33 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
 }
 
 type Put = (method: string, url: string, schema: RouteSchema) => void;
+
+const MAX_DELETE_KEYS = 1000;
+
+/**
+ * Whole-number keys of a delete (?id=1&id=2) are read and bounded by the route schema, so the
+ * delete service gets numbers; presence and unknown names stay with the service, which names
+ * every field at fault at once.
+ */
+function withWholeNumberDeleteKeys(manifest: Manifest, entity: EntityDef): void {
+  if (entity.key.type !== 'integer') return;
+  const route = `POST /api/${entity.api}/delete`;
+  const schema = manifest.get(route);
+  const querystring = schema?.querystring as Json | undefined;
+  const properties = querystring?.properties as Record<string, Json> | undefined;
+  const keys = properties?.[entity.key.name];
+  if (!schema || !querystring || !properties || !keys) return;
+  manifest.set(route, {
+    ...schema,
+    querystring: {
+      ...querystring,
+      properties: {
+        ...properties,
+        [entity.key.name]: { ...keys, items: integer(0, MAX_KEY), maxItems: MAX_DELETE_KEYS },
+      },
+    },
+  });
+}
 
 const api = (entity: EntityDef | undefined, name: string): string =>
   entity ? `/api/${entity.api}/${name}` : '';
@@ -229,8 +260,8 @@ function accountSchemas(put: Put): void {
     tags,
     summary: "The caller's menus, paths and buttons",
     querystring: object({
-      parentId: integerText(15, { description: 'narrows the tree to one top-level menu' }),
-      userId: integerText(15, { description: "the caller's own id" }),
+      parentId: optionalInteger(0, MAX_KEY, { description: 'narrows the tree to one top-level menu' }),
+      userId: optionalInteger(0, MAX_KEY, { description: "the caller's own id" }),
       username: text(128, { description: "the caller's own user name" }),
       postCode: text(64, { description: "narrows to the roles of one of the caller's posts" }),
     }),
@@ -244,7 +275,12 @@ function accountSchemas(put: Put): void {
   put('PUT', `${detail}/updatePassword`, {
     tags,
     summary: "Changes the caller's own password; every other session of the user ends",
-    querystring: object({ password: text(256), newPassword: text(256), id: integerText(15) }),
+    querystring: object({
+      password: text(256),
+      newPassword: text(256),
+      // another user's id is refused with 403, a negative one too
+      id: optionalInteger(-MAX_KEY, MAX_KEY, { description: "the caller's own id" }),
+    }),
     response: answer(),
   });
   put('GET', `${detail}/queryPostOptions`, {
@@ -547,13 +583,18 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
 
 // Portal ----------------------------------------------------------------------------------------
 
-/** Portal paging and ids: numbers in a query string, numbers or text in a JSON body. */
-const portalNumber = (max: number): Json => ({
-  type: ['integer', 'string'],
-  pattern: '^\\s*[0-9]{1,9}\\s*$',
-  minimum: 1,
-  maximum: max,
-});
+/** Portal paging and ids: whole numbers, which a JSON body may send as text ("5"). */
+const portalNumber = (max: number): Json => integerOrText(1, max);
+
+/** Portal parameters in a query string: all text there, read as a number where one is declared. */
+function asQuery(properties: Record<string, Json>, required: string[] = []): Json {
+  const query = Object.entries(properties).map(([name, schema]): [string, Json] =>
+    [schema.type].flat().includes('integer')
+      ? [name, integer(Number(schema.minimum ?? 1), Number(schema.maximum ?? Number.MAX_SAFE_INTEGER))]
+      : [name, schema],
+  );
+  return object(Object.fromEntries(query), required);
+}
 
 function portalSchemas(ctx: AppContext, put: Put): void {
   const tags = ['portal'];
@@ -566,7 +607,7 @@ function portalSchemas(ctx: AppContext, put: Put): void {
   });
   const paging = { currentPage: portalNumber(100_000), pageSize: portalNumber(50) };
   const both = (properties: Record<string, Json>): RouteSchema => ({
-    querystring: object(properties),
+    querystring: asQuery(properties),
     body: object(properties),
   });
   const home = '/api/notification/home';
@@ -599,12 +640,12 @@ function portalSchemas(ctx: AppContext, put: Put): void {
     put(
       'GET',
       api(notice, 'queryNotices'),
-      open('Published notices, paged', { querystring: object({ ...paging, title: text(100) }) }),
+      open('Published notices, paged', { querystring: asQuery({ ...paging, title: text(100) }) }),
     );
     put(
       'GET',
       api(notice, 'queryNotice'),
-      open('One published notice', { querystring: object({ id: portalNumber(2_000_000_000) }, ['id']) }),
+      open('One published notice', { querystring: asQuery({ id: portalNumber(2_000_000_000) }, ['id']) }),
     );
     put(
       'POST',

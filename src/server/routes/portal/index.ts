@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EntityInputError, type EntityDef, type FieldError } from '../../../engine/index.js';
+import { EntityInputError, type EntityDef } from '../../../engine/index.js';
 import type { Row } from '../../lib/db/database.js';
 import { queryRecords, type CrudRequest, type Page } from '../../services/items/crud.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
@@ -16,7 +16,6 @@ export { PUBLIC_PARAM_KEYS } from '../../services/portal/params.js';
 
 /** Bookkeeping columns a visitor has no business seeing. */
 const HIDDEN_FIELDS = ['tenantCode', 'createdBy', 'updatedBy', 'version'];
-const MAX_PUBLIC_PAGE_SIZE = 50;
 const DEFAULT_PUBLIC_PAGE_SIZE = 10;
 const PUBLIC = { config: { isPublic: true } } as const;
 
@@ -40,23 +39,10 @@ function bodyOf(request: FastifyRequest): Params {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Params) : {};
 }
 
-function readInt(
-  params: Params,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  errors: FieldError[],
-): number {
-  const raw = first(params[name]);
-  if (raw === undefined || raw === null || raw === '') return fallback;
-  const text = String(raw).trim();
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  if (Number.isNaN(value) || value < min || value > max) {
-    errors.push({ field: `/${name}`, message: `must be an integer from ${min} to ${max}` });
-    return fallback;
-  }
-  return value;
+/** A whole number the route schema read from the query string or the body, or the fallback. */
+function wholeNumber(params: Params, name: string, fallback: number): number {
+  const value = params[name];
+  return typeof value === 'number' ? value : fallback;
 }
 
 function readText(params: Params, name: string, maxLength = 100): string | undefined {
@@ -71,26 +57,17 @@ interface Paging {
   pageSize: number;
 }
 
+/** Paging in range by the route schema (routes/schemas.ts), or the defaults. */
 function readPaging(params: Params, defaultSize = DEFAULT_PUBLIC_PAGE_SIZE): Paging {
-  const errors: FieldError[] = [];
-  const currentPage = readInt(params, 'currentPage', 1, 1, 100_000, errors);
-  const pageSize = readInt(params, 'pageSize', defaultSize, 1, MAX_PUBLIC_PAGE_SIZE, errors);
-  if (errors.length > 0) throw new EntityInputError(errors);
-  return { currentPage, pageSize };
-}
-
-function readLimit(params: Params, fallback: number, max: number): number {
-  const errors: FieldError[] = [];
-  const limit = readInt(params, 'limit', fallback, 1, max, errors);
-  if (errors.length > 0) throw new EntityInputError(errors);
-  return limit;
+  return {
+    currentPage: wholeNumber(params, 'currentPage', 1),
+    pageSize: wholeNumber(params, 'pageSize', defaultSize),
+  };
 }
 
 function readId(params: Params): number {
-  const errors: FieldError[] = [];
-  const id = readInt(params, 'id', 0, 1, 2_000_000_000, errors);
-  if (errors.length > 0 || id === 0)
-    throw new EntityInputError(errors.length > 0 ? errors : [{ field: '/id', message: 'is required' }]);
+  const id = wholeNumber(params, 'id', 0);
+  if (id === 0) throw new EntityInputError([{ field: '/id', message: 'is required' }]);
   return id;
 }
 
@@ -191,7 +168,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
 
   /** The purchase announcements scrolling on the home page. */
   app.post(`${noticeBase}/queryOrderRotation`, PUBLIC, async (request) => {
-    const limit = readLimit({ ...queryOf(request), ...bodyOf(request) }, 10, 30);
+    const limit = wholeNumber({ ...queryOf(request), ...bodyOf(request) }, 'limit', 10);
     const page = await publishedPage(request, purchase, { currentPage: 1, pageSize: limit });
     return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
   });
@@ -200,7 +177,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   const home = '/api/notification/home';
 
   app.post(`${home}/pictures`, PUBLIC, async (request) => {
-    const limit = readLimit({ ...queryOf(request), ...bodyOf(request) }, 8, 20);
+    const limit = wholeNumber({ ...queryOf(request), ...bodyOf(request) }, 'limit', 8);
     const page = await publishedPage(request, picture, { currentPage: 1, pageSize: limit });
     return ok(page.records.map((row) => project(row)));
   });
@@ -232,7 +209,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
 
   /** The recommended idle equipment of the home marketing tab: highest rank first, then newest. */
   app.post(`${home}/show/attr/rank`, PUBLIC, async (request) => {
-    const limit = readLimit({ ...bodyOf(request), ...queryOf(request) }, 8, 20);
+    const limit = wholeNumber({ ...bodyOf(request), ...queryOf(request) }, 'limit', 8);
     const page = await publishedPage(
       request,
       idle,

@@ -10,7 +10,7 @@ import { hashSecret } from '../../lib/passwords.js';
 import { endSessions } from '../sessions/changes.js';
 import { signInKey } from '../sessions/guard.js';
 import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError } from './captcha.js';
-import { checkCode, consumeCode, issueCode, randomToken } from './codes.js';
+import { checkCode, consumeCode, issueCode, randomToken } from '../../lib/store/codes.js';
 
 interface UserRow {
   id: number;
@@ -122,9 +122,10 @@ export async function resetPasswordByCode({
 }): Promise<void> {
   const invalid = (): AppError =>
     new AppError('resetCodeInvalid', {}, [{ field: '/code', message: t('errors.resetCodeInvalid') }]);
+  // A mailed code is "<user id>.<secret>": the secret is filed under the user id as text.
   const dot = code.indexOf('.');
   const userId = dot > 0 ? code.slice(0, dot) : '';
-  if (!/^\d{1,15}$/.test(userId)) throw invalid();
+  if (userId === '') throw invalid();
   const live = await checkCode(ctx.store, {
     tenantCode,
     purpose: 'reset',
@@ -134,8 +135,10 @@ export async function resetPasswordByCode({
   if (!live) throw invalid();
   await inTransaction(ctx.db, async (trx) => {
     if (!(await consumeCode(trx, live.id))) throw invalid();
+    // Only a live code vouches for the id: it was filed under the id's own digits, which the
+    // database reads as the key.
     const found = await sql<UserRow>`select id, username, email, status from ${userTable(ctx)}
-      where id = ${Number(userId)} and tenant_code = ${tenantCode} for update`.execute(trx);
+      where id = cast(${userId} as bigint) and tenant_code = ${tenantCode} for update`.execute(trx);
     const user = found.rows[0];
     if (!user) throw invalid();
     await setPassword(ctx, trx, user, tenantCode, password, 'mail');

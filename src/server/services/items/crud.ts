@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import {
-  autoValues,
   EntityInputError,
   prepareInput,
   type CountPolicy,
@@ -136,8 +135,6 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
   return transact(request, async (trx) => {
     await runChecks({ ...request, trx }, values);
     await hashSecrets(entity, values);
-    // x-auto fields (publisher, publish time): the server's values, never the client's
-    Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
     const fields = entity.fields.filter((field) => values[field.name] !== undefined);
     const { columns, params } = insertRow(entity, values, fields, actor);
     const inserted =
@@ -210,30 +207,27 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
   });
 }
 
-/** Reads the keys of a delete request (?id=1&id=2, or the entity's key name) and checks their type. */
+/**
+ * Reads the keys of a delete request (?id=1&id=2, or the entity's key name) and checks them.
+ * Whole-number keys arrive as numbers: the route schema (routes/schemas.ts) read and bounded them.
+ */
 export function parseDeleteKeys(entity: EntityDef, query: RawParams, l10n: Localizer): unknown[] {
   const raw = query[entity.key.name];
-  const texts = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((item) =>
-    String(item).trim(),
+  const keys = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((item: unknown) =>
+    typeof item === 'string' ? item.trim() : item,
   );
   const pointer = `/${entity.key.name}`;
   const errors: FieldError[] = [];
-  if (texts.length === 0) errors.push({ field: pointer, message: l10n.t('validation.required') });
+  if (keys.length === 0) errors.push({ field: pointer, message: l10n.t('validation.required') });
   for (const name of Object.keys(query)) {
     if (name !== entity.key.name)
       errors.push({ field: `/${name}`, message: l10n.t('validation.additionalProperties') });
   }
-  const keys = texts.map((text) =>
-    entity.key.type === 'integer' ? (/^\d{1,15}$/.test(text) ? Number(text) : NaN) : text,
-  );
-  if (
-    keys.some(
-      (key) =>
-        (typeof key === 'number' && Number.isNaN(key)) ||
-        key === '' ||
-        (typeof key === 'string' && key.includes('\u0000')),
-    )
-  ) {
+  const isKey = (key: unknown): boolean =>
+    entity.key.type === 'integer'
+      ? Number.isSafeInteger(key)
+      : typeof key === 'string' && key !== '' && !key.includes('\u0000');
+  if (!keys.every(isKey)) {
     errors.push({ field: pointer, message: l10n.t('validation.type', { type: entity.key.type }) });
   }
   if (keys.length > 1000)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  autoValues,
   EntityInputError,
   prepareInput,
   type CountPolicy,
@@ -135,6 +136,8 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
   return transact(request, async (trx) => {
     await runChecks({ ...request, trx }, values);
     await hashSecrets(entity, values);
+    // x-auto fields (publisher, publish time): the server's values, never the client's
+    Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
     const fields = entity.fields.filter((field) => values[field.name] !== undefined);
     const { columns, params } = insertRow(entity, values, fields, actor);
     const inserted =

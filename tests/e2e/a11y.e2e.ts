@@ -292,6 +292,28 @@ async function focused(page: Page, inside = 'body'): Promise<{ name: string; isI
   }, inside);
 }
 
+/**
+ * Tabs through a page `count` times: every element that takes the focus shows it (an outline
+ * or a focus ring drawn as a box shadow), as WCAG 2.4.7 asks.
+ */
+async function expectVisibleFocus(page: Page, count: number): Promise<void> {
+  for (let index = 0; index < count; index += 1) {
+    await page.keyboard.press('Tab');
+    // antd draws some rings in a transition: read the styles once it has run
+    await page.waitForTimeout(120);
+    const state = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return { name: 'body', visible: true };
+      const style = getComputedStyle(element);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      const ring = style.boxShadow !== 'none' && style.boxShadow !== '';
+      const name = (element.getAttribute('aria-label') ?? element.innerText ?? element.tagName).trim();
+      return { name: `${element.tagName} ${name.slice(0, 40)}`, visible: outline || ring };
+    });
+    assert.ok(state.visible, `Tab ${index + 1}: ${state.name} shows no focus`);
+  }
+}
+
 async function portalKeyboard(browser: Browser, server: RunningServer): Promise<void> {
   const context = await languageContext(browser, server, 'zh');
   const page = await context.newPage();
@@ -305,6 +327,7 @@ async function portalKeyboard(browser: Browser, server: RunningServer): Promise<
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
   assert.equal(new URL(page.url()).hash, '');
+  await expectVisibleFocus(page, 30);
   await context.close();
 
   // the mobile menu: opened from the keyboard, focus stays inside, Escape returns it
@@ -346,6 +369,11 @@ async function backOfficeKeyboard(browser: Browser, server: RunningServer): Prom
   assert.equal((await focused(page)).name, '跳到主要内容');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'admin-main');
+  // a list page from the top: sidebar, top bar, tags, filter bar, toolbar, table
+  await page.goto(`${server.url}/admin/sysuser`);
+  await page.getByTestId('entity-table').locator('tr.ant-table-row').first().waitFor();
+  await page.locator('body').focus();
+  await expectVisibleFocus(page, 45);
 
   // the top bar's buttons work from the keyboard
   await page.getByTestId('hamburger').focus();

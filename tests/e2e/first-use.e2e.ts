@@ -277,6 +277,22 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await table.locator('tr.ant-table-row').first().waitFor();
         await page.waitForTimeout(300);
         assert.equal(await table.locator('tr.ant-table-row').count(), opened);
+
+        // 新增 reuses the tree the list read for its 上级 select: the tree is asked for once
+        const treeReads: string[] = [];
+        const countTreeReads = (request: Request) => {
+          if (request.url().includes('/querySysRegionTree')) treeReads.push(request.url());
+        };
+        page.on('request', countTreeReads);
+        await page.goto(admin('/sysuser'));
+        await page.goto(admin('/sysregion'));
+        await table.locator('tr.ant-table-row').first().waitFor();
+        await page.getByTestId('entity-add').click();
+        await formModal(page).waitFor();
+        await page.waitForTimeout(500);
+        page.off('request', countTreeReads);
+        assert.equal(treeReads.length, 1, treeReads.join(', '));
+        await formModal(page).locator('.ant-modal-close').click();
         await page.setViewportSize({ width: 1360, height: 820 });
       },
     },

@@ -1,6 +1,6 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { Dropdown } from 'antd';
-import { useEffect, useMemo, useRef, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { routeTitle, useT } from '../i18n.js';
 import { findPage, flatten, HOME_PATH, isGroup, type AppRoute } from '../lib/menus.js';
@@ -68,6 +68,15 @@ export function TagsView() {
     navigate(`/redirect${tag.fullPath}`, { replace: true });
   };
 
+  // The tag whose context menu is open: a right click, or the context-menu key / Shift+F10 on a focused tag.
+  const [menuFor, setMenuFor] = useState<string | null>(null);
+  const onKeyDown = (event: KeyboardEvent, tag: Tag): void => {
+    if (event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) {
+      event.preventDefault();
+      setMenuFor(tag.path);
+    }
+  };
+
   const onMouseUp = (event: MouseEvent, tag: Tag): void => {
     // Middle click closes, as in browsers.
     if (event.button === 1 && !tag.affix) {
@@ -86,6 +95,8 @@ export function TagsView() {
             <Dropdown
               key={tag.path}
               trigger={['contextMenu']}
+              open={menuFor === tag.path}
+              onOpenChange={(open) => setMenuFor(open ? tag.path : null)}
               overlayStyle={{ width: 105 }}
               menu={{
                 items: [
@@ -95,6 +106,7 @@ export function TagsView() {
                   { key: 'all', label: t('admin.tags.closeAll') },
                 ],
                 onClick: ({ key }) => {
+                  setMenuFor(null);
                   if (key === 'refresh') refresh(tag);
                   if (key === 'close') apply((state) => closeTag(state, tag.path));
                   if (key === 'others') {
@@ -110,6 +122,7 @@ export function TagsView() {
                 to={tag.fullPath}
                 className={`admin-tag${isActive ? ' is-active' : ''}`}
                 onMouseUp={(event) => onMouseUp(event, tag)}
+                onKeyDown={(event) => onKeyDown(event, tag)}
                 data-path={tag.path}
               >
                 {isActive && <span className="admin-tag-dot" />}

@@ -2,7 +2,7 @@ import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-d
 import { useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
-import { OWN_PROFILE_FIELDS, type FieldDef, type OwnProfileField } from '../../engine/index.js';
+import { fieldMessage, OWN_PROFILE_FIELDS, type FieldDef, type OwnProfileField } from '../../engine/index.js';
 import { useEntity } from '../entity/resources.js';
 import { useT, type Translate } from '../i18n.js';
 import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
@@ -30,18 +30,24 @@ type Values = { [K in OwnProfileField]: string } & { smsCaptcha?: string };
 
 const SMS_WAIT_SECONDS = 60;
 
-/** antd rules from the user schema's own rules for a field (the same ones the server checks). */
-function rulesOf(t: Translate, field: FieldDef | undefined): FormRule[] {
+/**
+ * antd rules from the user schema's own rules for a field (the same ones the server checks),
+ * worded as the generated forms word them (请输入昵称, 请输入正确的邮箱地址).
+ */
+function rulesOf(t: Translate, field: FieldDef | undefined, title: string): FormRule[] {
   const rules: FormRule[] = [];
   const schema = field?.schema;
-  if (field?.isRequired) rules.push({ required: true, whitespace: true, message: t('validation.required') });
+  const say = (keyword: string, params: Record<string, unknown> = {}): string => {
+    const message = fieldMessage(keyword, params, { title, entry: 'input' });
+    return t(message.key, message.params);
+  };
+  if (field?.isRequired) rules.push({ required: true, whitespace: true, message: say('required') });
   if (schema?.minLength)
-    rules.push({ min: schema.minLength, message: t('validation.minLength', { limit: schema.minLength }) });
+    rules.push({ min: schema.minLength, message: say('minLength', { limit: schema.minLength }) });
   if (schema?.maxLength)
-    rules.push({ max: schema.maxLength, message: t('validation.maxLength', { limit: schema.maxLength }) });
-  if (schema?.pattern) rules.push({ pattern: new RegExp(schema.pattern), message: t('validation.pattern') });
-  if (schema?.format === 'email')
-    rules.push({ type: 'email', message: t('validation.format', { format: 'email' }) });
+    rules.push({ max: schema.maxLength, message: say('maxLength', { limit: schema.maxLength }) });
+  if (schema?.pattern) rules.push({ pattern: new RegExp(schema.pattern), message: say('pattern') });
+  if (schema?.format === 'email') rules.push({ type: 'email', message: say('format', { format: 'email' }) });
   return rules;
 }
 
@@ -151,7 +157,11 @@ export default function Profile() {
 
   const field = (name: string): string => t(`entities.sysuser.fields.${name}`);
   const item = (name: OwnProfileField, input: ReactNode) => (
-    <Form.Item name={name} label={field(name)} rules={rulesOf(t, userEntity?.fieldsByName.get(name))}>
+    <Form.Item
+      name={name}
+      label={field(name)}
+      rules={rulesOf(t, userEntity?.fieldsByName.get(name), field(name))}
+    >
       {input}
     </Form.Item>
   );
@@ -259,7 +269,7 @@ export default function Profile() {
                     <Form.Item
                       name="avatar"
                       noStyle
-                      rules={rulesOf(t, userEntity?.fieldsByName.get('avatar'))}
+                      rules={rulesOf(t, userEntity?.fieldsByName.get('avatar'), field('avatar'))}
                     >
                       <Input placeholder="https://" className="admin-profile-avatar-input" />
                     </Form.Item>

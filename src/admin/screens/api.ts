@@ -32,6 +32,8 @@ export function useApiGet<T>(url: string, query?: ApiQuery, enabled = true): Api
   };
 }
 
+const TREE_FRESH_MS = 5 * 60_000;
+
 /**
  * The whole tree of a tree entity (its querySys<Name>Tree) through the data provider's getList
  * (meta.tree): the top-level records with their children.
@@ -41,7 +43,9 @@ export function useTree<T extends BaseRecord>(resource: string, enabled = true):
     resource,
     pagination: { mode: 'off' },
     meta: { tree: true },
-    queryOptions: { enabled, retry: false, refetchOnWindowFocus: false },
+    // One read serves the list and every form's parent select (writes through the data
+    // provider invalidate it); a large tree (行政区域) is not read again for 新增.
+    queryOptions: { enabled, retry: false, refetchOnWindowFocus: false, staleTime: TREE_FRESH_MS },
   });
   return {
     data: query.data ? result.data : undefined,

@@ -163,8 +163,6 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           content: '<p>面向<strong>全部用户</strong>的公告</p>',
           type: 'announcement',
           priority: '2',
-          publisher: 'admin',
-          publishTime: published,
           publishObject: [],
         });
         await admin.post('/api/admin/notification/add', {
@@ -172,8 +170,6 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           content: '<p>只发给审计员的消息</p><script>window.hacked = true</script>',
           type: 'message',
           priority: '4',
-          publisher: 'admin',
-          publishTime: published,
           startTime: published,
           endTime: new Date(Date.now() + 86_400_000).toISOString(),
           publishObject: [userId],

@@ -11,6 +11,7 @@ import {
   useRefOptions,
   useTreeOptions,
 } from './options.js';
+import { RecipientsWidget } from './RecipientsWidget.js';
 
 /**
  * The widgets of the generated form. Typing must not re-render the whole form (a 100-field form
@@ -335,4 +336,5 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
   dictSelect: DictSelectWidget,
   refSelect: RefSelectWidget,
   refTreeSelect: RefTreeSelectWidget,
+  recipients: RecipientsWidget,
 };

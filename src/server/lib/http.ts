@@ -25,6 +25,23 @@ export function queryOf(request: FastifyRequest): Record<string, unknown> {
   return typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
 }
 
+/**
+ * A whole-number query parameter as its route schema (routes/schemas.ts) read it, undefined
+ * when not sent (or sent empty where the schema takes empty as not given).
+ */
+export function numberParam(request: FastifyRequest, name: string): number | undefined {
+  const value = queryOf(request)[name];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** A whole-number query parameter its route schema requires (a route without that rule is a bug). */
+export function requiredNumberParam(request: FastifyRequest, name: string): number {
+  const value = numberParam(request, name);
+  if (value === undefined)
+    throw new Error(`${request.url.split('?')[0] ?? ''}: the route schema must require ${name}`);
+  return value;
+}
+
 /** The bearer token of the Authorization header; never read from a cookie. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

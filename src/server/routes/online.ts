@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestAuth } from '../lib/auth.js';
 import { AppError } from '../lib/errors.js';
-import { ok, queryOf, requireAuth } from '../lib/http.js';
+import { numberParam, ok, queryOf, requireAuth } from '../lib/http.js';
 import { localizerFor } from '../lib/i18n.js';
 import { assertAdmin } from '../services/permissions/policy.js';
 import { isUsernameTaken } from '../services/accounts/register.js';
@@ -23,12 +23,6 @@ function idsOf(request: FastifyRequest, name: string): number[] {
     .map(Number);
 }
 
-/** A page parameter, a whole number in range by its route schema, or the default. */
-function pageParam(request: FastifyRequest, name: string, fallback: number): number {
-  const raw = queryOf(request)[name];
-  return raw === undefined ? fallback : Number(raw);
-}
-
 /** Online users of the tenant (live sessions), forced logout, session registration, user-name check. */
 export async function onlineRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
@@ -42,8 +36,8 @@ export async function onlineRoutes(app: FastifyInstance): Promise<void> {
   /** Live sessions of the caller's tenant, most recently seen first (ROLE_ADMIN). */
   app.get('/api/admin/sysuser/queryOnlineSysUser', async (request) => {
     const auth = requireAdmin(request);
-    const currentPage = pageParam(request, 'currentPage', 1);
-    const pageSize = pageParam(request, 'pageSize', 20);
+    const currentPage = numberParam(request, 'currentPage') ?? 1;
+    const pageSize = numberParam(request, 'pageSize') ?? 20;
     const raw = queryOf(request).username;
     const username = typeof raw === 'string' ? raw.trim() : '';
     return ok(await onlineSessions({ ctx, auth, currentPage, pageSize, username }));

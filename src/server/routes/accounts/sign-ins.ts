@@ -1,14 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, queryOf, requireAuth } from '../../lib/http.js';
+import type { FastifyInstance } from 'fastify';
+import { numberParam, ok, requireAuth } from '../../lib/http.js';
 import { signInsPerDay } from '../../services/accounts/sign-ins.js';
 
 const DEFAULT_DAYS = 14;
-
-/** days and utcOffset, whole numbers in range by the route schema (routes/schemas.ts), or the defaults. */
-function intParam(request: FastifyRequest, name: string, fallback: number): number {
-  const raw = queryOf(request)[name];
-  return raw === undefined ? fallback : Number(raw);
-}
 
 /**
  * Sign-ins per day of the caller's tenant, from the sign-in entries of the audit log (which
@@ -18,8 +12,9 @@ function intParam(request: FastifyRequest, name: string, fallback: number): numb
 export async function signInRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/admin/sysuser/querySignInsPerDay', async (request) => {
     const auth = requireAuth(request);
-    const days = intParam(request, 'days', DEFAULT_DAYS);
-    const offset = intParam(request, 'utcOffset', 0);
+    // whole numbers in range by the route schema (routes/schemas.ts), or the defaults
+    const days = numberParam(request, 'days') ?? DEFAULT_DAYS;
+    const offset = numberParam(request, 'utcOffset') ?? 0;
     return ok(await signInsPerDay({ ctx: app.ctx, tenantCode: auth.tenantCode, days, offset }));
   });
 }

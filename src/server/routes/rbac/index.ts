@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError, toFieldErrors } from '../../../engine/index.js';
-import { actorOf, ok, queryOf } from '../../lib/http.js';
+import { actorOf, numberParam, ok, queryOf, requiredNumberParam } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import { grantButtons, menuButtons, menuButtonTree, roleButtons } from '../../services/rbac/buttons.js';
 import {
@@ -43,7 +43,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   };
 
   /** An id parameter: its route schema (routes/schemas.ts) has made it a whole number from 1 up. */
-  const idParam = (request: FastifyRequest, name: string): number => Number(queryOf(request)[name]);
+  const idParam = (request: FastifyRequest, name: string): number => requiredNumberParam(request, name);
 
   const textParam = (request: FastifyRequest, name: string): string => {
     const raw = queryOf(request)[name];
@@ -145,7 +145,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
       ctx,
       actor: actorOf(request),
       l10n: localizerFor(request),
-      userId: query.userId === undefined ? undefined : idParam(request, 'userId'),
+      userId: numberParam(request, 'userId'),
       postCode: query.postCode === undefined ? undefined : textParam(request, 'postCode'),
       isAssignedOnly: query.assign === 'true',
     });

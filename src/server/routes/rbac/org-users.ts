@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError } from '../../../engine/index.js';
-import { actorOf, ok, queryOf } from '../../lib/http.js';
+import { actorOf, numberParam, ok, queryOf } from '../../lib/http.js';
 import { localizerFor, type Localizer } from '../../lib/i18n.js';
 import { orgUserTree, roleHolders } from '../../services/rbac/org-users.js';
 
@@ -36,9 +36,8 @@ export async function orgUserRoutes(app: FastifyInstance): Promise<void> {
     const l10n = localizerFor(request);
     const { tenantCode } = actorOf(request);
     // the route schema (routes/schemas.ts) has made roleId a whole number from 1 up
-    const raw = queryOf(request).roleId;
+    const roleId = numberParam(request, 'roleId');
     const isAssignedOnly = assignParam(request);
-    const roleId = raw === undefined ? undefined : Number(raw);
     const holders =
       roleId === undefined ? new Set<number>() : await roleHolders({ ctx, tenantCode, roleId, l10n });
     return ok(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError, toFieldErrors } from '../../../engine/index.js';
-import { actorOf, ok, queryOf, requireAuth } from '../../lib/http.js';
+import { actorOf, ok, requireAuth, requiredNumberParam } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import { postOptions, replaceUserPosts, userPostTree, type HeldPost } from '../../services/rbac/posts.js';
 
@@ -14,7 +14,7 @@ export async function postRoutes(app: FastifyInstance): Promise<void> {
   const userPost = registry.require('sysuserpost');
 
   /** The route schema (routes/schemas.ts) has made userId a whole number from 1 up. */
-  const userIdParam = (request: FastifyRequest): number => Number(queryOf(request).userId);
+  const userIdParam = (request: FastifyRequest): number => requiredNumberParam(request, 'userId');
 
   /**
    * GET querySysUserPostTree?userId=: every post of the tenant as a tree; each node carries

@@ -255,6 +255,8 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
       okText={t('admin.crud.save')}
       cancelText={t('admin.common.cancel')}
       confirmLoading={creating.isPending || updating.isPending}
+      // until the validators arrive the form is a spinner: a click then would be lost
+      okButtonProps={{ disabled: !validator }}
       onOk={() => formRef.current?.submit()}
       onCancel={() => onClose(false)}
       destroyOnHidden

@@ -186,3 +186,8 @@ export const OWN_PROFILE_FIELDS = [
 ] as const;
 
 export type OwnProfileField = (typeof OWN_PROFILE_FIELDS)[number];
+
+/** The caller's own record as querySysUserDetail returns it: who they are and what they may edit. */
+export type OwnDetail = { id: number; username: string; version: number } & {
+  [K in OwnProfileField]: string | null;
+};

@@ -2,7 +2,13 @@ import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-d
 import { useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import { App, Avatar, Button, Card, Col, Form, Input, Row, Space, Tag, type FormRule } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
-import { fieldMessage, OWN_PROFILE_FIELDS, type FieldDef, type OwnProfileField } from '../../engine/index.js';
+import {
+  fieldMessage,
+  OWN_PROFILE_FIELDS,
+  type FieldDef,
+  type OwnDetail,
+  type OwnProfileField,
+} from '../../engine/index.js';
 import { useEntity } from '../entity/resources.js';
 import { useT, type Translate } from '../i18n.js';
 import { ChangePasswordDialog } from '../layout/ChangePasswordDialog.js';
@@ -10,21 +16,6 @@ import { DEFAULT_AVATAR } from '../layout/Logo.js';
 import { useApiCall } from '../providers/api.js';
 import { forgetUser, SIGN_IN, type SysUser } from '../providers/auth.js';
 import { errorMessage, fieldMessages } from '../providers/data.js';
-
-/** The caller's own record (GET /api/account/sysuserdetail/querySysUserDetail). */
-interface OwnDetail {
-  id: number;
-  username: string;
-  version: number;
-  nickname: string | null;
-  email: string | null;
-  mobile: string | null;
-  phone: string | null;
-  geographic: string | null;
-  address: string | null;
-  profile: string | null;
-  avatar: string | null;
-}
 
 type Values = { [K in OwnProfileField]: string } & { smsCaptcha?: string };
 

@@ -1,20 +1,8 @@
 import { apiGet, apiPost, apiPut } from '../../web/http.js';
+import type { OwnDetail } from '../../engine/api-types.js';
 import type { Purchase } from '../api.js';
 
-/** The caller's own record as querySysUserDetail returns it (the fields they may edit). */
-export interface OwnDetail {
-  id: number;
-  username: string;
-  version: number;
-  nickname: string | null;
-  email: string | null;
-  mobile: string | null;
-  phone: string | null;
-  geographic: string | null;
-  address: string | null;
-  profile: string | null;
-  avatar: string | null;
-}
+export type { OwnDetail };
 
 export type ProfileChange = Partial<Pick<OwnDetail, 'nickname' | 'email' | 'phone' | 'address' | 'profile'>>;
 

@@ -9,6 +9,12 @@ describe('back-office theme tokens (issue 21: text at 4.5:1 on every preset)', (
     expect(contrastOf('#ffffff', '#409eff')).toBeLessThan(TEXT_RATIO);
   });
 
+  it('writes the hints of empty fields at 4.5:1 on white (antd draws them at 1.8:1)', () => {
+    expect(contrastOf(themeTokens('#409eff').colorTextPlaceholder, '#ffffff')).toBeGreaterThanOrEqual(
+      TEXT_RATIO,
+    );
+  });
+
   it('keeps a preset that reads already', () => {
     expect(readableOnLight('#304156')).toBe('#304156');
   });

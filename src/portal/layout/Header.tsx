@@ -179,7 +179,7 @@ export function Header() {
         <Link to={home} className="brand" onClick={() => setCurrentIndex(0)}>
           <Logo />
           <span className="brand-text">
-            <strong>{productTitle}</strong>
+            <strong title={productTitle}>{productTitle}</strong>
             <small>{t('header.slogan')}</small>
           </span>
         </Link>

@@ -393,6 +393,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await menuItem({ name: 'Log Out' }).click();
         const url = new URL((await landing).url());
         assert.equal(url.searchParams.get('redirect'), '/admin/sysuser');
+        // the portal home has arrived (a goto before then would be cut off by that navigation)
+        await page.waitForURL((address) => address.pathname === '/ecobid');
         await page.waitForLoadState();
         const token = (await context!.cookies()).find((cookie) => cookie.name === 'token');
         assert.ok(!token?.value, 'the token cookie is cleared');

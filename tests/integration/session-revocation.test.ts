@@ -212,3 +212,69 @@ describe('sessions after a role change', () => {
     expect((await whoAmI(user.access)).json().data.roles).toEqual(['ROLE_REGION_VIEWER']);
   });
 });
+
+describe('sessions after a delete', () => {
+  it('a deleted user is signed out at once', async () => {
+    const user = await signedInUser('deleted_user', 'ROLE_SYS_BUYER');
+    expect((await whoAmI(user.access)).statusCode).toBe(200);
+    const deleted = await t.request({
+      method: 'POST',
+      url: `/api/admin/sysuser/delete?id=${user.id}`,
+      headers: t.auth,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await expectEnded(user);
+  });
+
+  it('a deleted role stops granting its URLs to the users it was linked to', async () => {
+    const role = await t.request({
+      method: 'POST',
+      url: '/api/admin/sysrole/add',
+      headers: t.auth,
+      payload: { roleCode: 'ROLE_POST_READER', roleName: '岗位查看' },
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    const address = '/api/admin/syspost/query';
+    const [known] = await t.sql<{ id: number }>(
+      "select id from sys_url where url = $1 and tenant_code = 'default'",
+      [address],
+    );
+    const urlId =
+      known?.id ??
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/admin/sysurl/add',
+          headers: t.auth,
+          payload: { url: address, description: 'posts' },
+        })
+      ).json().data.id;
+    const granted = await t.request({
+      method: 'POST',
+      url: '/api/admin/sysurl/authorizeRoleToUrl',
+      headers: t.auth,
+      payload: { urlId: Number(urlId), roleIds: [role.json().data.id] },
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const user = await signedInUser('post_reader', 'ROLE_SYS_BUYER');
+    const linked = await t.request({
+      method: 'POST',
+      url: '/api/admin/sysrole/authorizeRoleToUser',
+      headers: t.auth,
+      payload: { userId: user.id, roleIds: [role.json().data.id] },
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const posts = () => t.request({ method: 'GET', url: address, headers: bearer(user.access) });
+    expect((await posts()).statusCode).toBe(200);
+
+    const deleted = await t.request({
+      method: 'POST',
+      url: `/api/admin/sysrole/delete?id=${role.json().data.id}`,
+      headers: t.auth,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    // the same session, no new sign-in: the role is gone from it
+    expect((await posts()).statusCode).toBe(403);
+    expect((await whoAmI(user.access)).json().data.roles).toEqual(['ROLE_SYS_BUYER']);
+  });
+});

@@ -13,6 +13,7 @@ import type { AppContext, RouteEntry } from './lib/context.js';
 import { dictRoutes } from './routes/dicts.js';
 import { docsRoutes } from './routes/docs.js';
 import { crudRoutes } from './routes/items.js';
+import { fileRoutes } from './routes/files.js';
 import { coreTableSpecs } from './lib/db/core-tables.js';
 import { openDatabase } from './lib/db/database.js';
 import { migrate } from './lib/db/migrate.js';
@@ -116,6 +117,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(dictRoutes);
   await app.register(docsRoutes);
   await app.register(portalRoutes);
+  await app.register(fileRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

@@ -32,7 +32,45 @@ export interface Config {
    * (LIST_COUNT_TIMEOUT_MS, 5000).
    */
   listCount: { exactLimit: number; timeoutMs: number };
+  files: FileLimits;
 }
+
+/** Uploaded files (services/files): where they are kept and what is accepted. */
+export interface FileLimits {
+  /** Largest upload in bytes (FILE_MAX_MB, default 10 MB), enforced while the upload streams. */
+  maxBytes: number;
+  /** Directory of the local storage backend (FILES_DIR, default DATA_DIR/files). */
+  dir: string;
+  /**
+   * Extensions accepted as attachments (FILE_ATTACHMENT_TYPES, comma-separated); each is checked
+   * against the type sniffed from the bytes. Images are always jpg, jpeg, gif, png and bmp.
+   */
+  attachmentTypes: string[];
+}
+
+/** What attachments may be unless FILE_ATTACHMENT_TYPES says otherwise. */
+export const DEFAULT_ATTACHMENT_TYPES = [
+  'jpg',
+  'jpeg',
+  'gif',
+  'png',
+  'bmp',
+  'webp',
+  'pdf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'odt',
+  'ods',
+  'txt',
+  'csv',
+  'zip',
+  'rar',
+  '7z',
+];
 
 /** Limits against guessing and flooding (sign-in, captchas, SMS); counters live in the shared store (lib/store). */
 export interface AbuseLimits {
@@ -129,6 +167,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     exactLimit: positiveInteger(env, 'LIST_EXACT_COUNT_LIMIT', 100_000, problems),
     timeoutMs: positiveInteger(env, 'LIST_COUNT_TIMEOUT_MS', 5_000, problems),
   };
+  const fileMaxMb = positiveInteger(env, 'FILE_MAX_MB', 10, problems);
+  const attachmentText = env.FILE_ATTACHMENT_TYPES?.trim();
+  const attachmentTypes = attachmentText
+    ? attachmentText
+        .split(',')
+        .map((item) => item.trim().toLowerCase().replace(/^\./, ''))
+        .filter((item) => item !== '')
+    : DEFAULT_ATTACHMENT_TYPES;
+  if (attachmentTypes.some((item) => !/^[a-z0-9]{1,10}$/.test(item)))
+    problems.push(
+      `FILE_ATTACHMENT_TYPES must be file extensions separated by commas, got "${attachmentText}"`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>
@@ -149,6 +199,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     engineDir: resolve(cwd, 'src/engine'),
     abuse,
     listCount,
+    files: {
+      maxBytes: fileMaxMb * 1024 * 1024,
+      dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),
+      attachmentTypes,
+    },
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
   if (redisUrl) config.redisUrl = redisUrl;

@@ -40,6 +40,7 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   accountSchemas(put);
   rbacSchemas(ctx, put);
   portalSchemas(ctx, put);
+  fileSchemas(put);
   docsSchemas(put);
   return manifest;
 }
@@ -682,6 +683,105 @@ function portalSchemas(ctx: AppContext, put: Put): void {
     open('Recommended idle equipment', both({ limit: portalNumber(20) })),
   );
   put('POST', `${home}/show/detail`, open('One idle equipment', both({ id: portalNumber(2_000_000_000) })));
+}
+
+// Files -----------------------------------------------------------------------------------------
+
+const FILE_SORT = '(id|originalFilename|size|fileType|contentType|ownerName|createdAt)';
+
+/** A file as upload, query and download describe it (services/files/files.ts FileRecord). */
+const FILE_RECORD = object(
+  {
+    id: { type: 'integer' },
+    originalFilename: { type: 'string' },
+    size: { type: 'number', description: 'Size in KB' },
+    sizeBytes: { type: 'integer' },
+    contentType: { type: 'string', description: 'Sniffed from the bytes' },
+    fileType: { type: 'string', description: 'jpg, png, pdf, docx, …' },
+    use: { type: 'string', enum: ['image', 'attachment'] },
+    ownerName: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    url: { type: 'string', description: 'Where the file is downloaded' },
+  },
+  [
+    'id',
+    'originalFilename',
+    'size',
+    'sizeBytes',
+    'contentType',
+    'fileType',
+    'use',
+    'ownerName',
+    'createdAt',
+    'url',
+  ],
+);
+
+const FILE_USE = text(16, {
+  enum: ['image', 'attachment'],
+  description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
+});
+
+function fileSchemas(put: Put): void {
+  const tags = ['file'];
+  const base = '/api/file/file';
+  const upload = (summary: string): RouteSchema => ({
+    tags,
+    summary,
+    description:
+      'multipart/form-data with the part "file" (one file, at most FILE_MAX_MB); "use" may come in the query or as a part before the file. 400 empty or missing file, 413 too large, 415 a type the use does not accept (sniffed from the bytes).',
+    querystring: object({ use: FILE_USE }),
+    bodyDocument: object(
+      { use: FILE_USE, file: { type: 'string', format: 'binary', description: 'The file' } },
+      ['file'],
+    ),
+    consumes: ['multipart/form-data'],
+    response: answer(FILE_RECORD),
+  });
+  put('POST', `${base}/upload`, upload('Uploads a file (streamed to the file storage)'));
+  put('POST', `${base}/uploadTransFile`, upload('Uploads a file (SPEC §7; the same as upload)'));
+  put('GET', `${base}/download`, {
+    tags,
+    summary: 'Downloads a file under its original name (ETag, range requests, inline for images and PDF)',
+    querystring: object({ id: id('The file') }, ['id']),
+    produces: 'application/octet-stream',
+    response: {},
+  });
+  put('GET', `${base}/query`, {
+    tags,
+    summary: 'Files the caller may reach, paged',
+    querystring: object({
+      currentPage: integer(1, 1_000_000),
+      pageSize: integer(1, 1000),
+      sort: text(200, {
+        pattern: `^\\s*(-?${FILE_SORT}(\\s*,\\s*-?${FILE_SORT})*)?\\s*$`,
+        description: 'field or -field, comma-separated',
+      }),
+      originalFilename: text(200),
+      fileType: text(16),
+      contentType: text(100),
+      ownerName: text(100),
+      use: text(16, { enum: ['image', 'attachment', ''] }),
+    }),
+    response: answer(
+      object(
+        {
+          records: { type: 'array', items: FILE_RECORD },
+          total: { type: 'integer' },
+          totalExact: { type: 'boolean' },
+          currentPage: { type: 'integer' },
+          pageSize: { type: 'integer' },
+        },
+        ['records', 'total', 'currentPage', 'pageSize'],
+      ),
+    ),
+  });
+  put('POST', `${base}/delete`, {
+    tags,
+    summary: 'Deletes files (the record and the stored bytes); repeat id for several',
+    querystring: object({ id: { ...ids(1000, 'The files'), minItems: 1 } }, ['id']),
+    response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
+  });
 }
 
 // Docs ------------------------------------------------------------------------------------------

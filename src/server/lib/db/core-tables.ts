@@ -45,7 +45,7 @@ function link(table: string, left: [string, string], right: [string, string]): T
 
 /**
  * Tables that are not entities: role assignments, per-role data-field permissions, read marks of
- * notifications, sessions and the audit log. They refer to the role, user, menu, url, post and
+ * notifications, sessions, uploaded files and the audit log. They refer to the role, user, menu, url, post and
  * notification entities, whose tables come first.
  */
 export function coreTableSpecs(tables: {
@@ -189,6 +189,33 @@ export function coreTableSpecs(tables: {
       ],
       primaryKey: ['id'],
       indexes: [{ name: 'sys_counter_key_uq', columns: ['counter_key'], isUnique: true }],
+      foreignKeys: [],
+    },
+    {
+      // Uploaded files (services/files): the object's key in the file storage (never derived from
+      // the client's name), the name shown and sent back on download, and what the bytes are.
+      // No foreign key to the owner: a removed user's files stay until someone deletes them.
+      name: 'sys_file',
+      columns: [
+        id,
+        tenant,
+        { name: 'owner_id', type: 'bigint', isNullable: false },
+        { name: 'owner_name', type: 'text', isNullable: false },
+        { name: 'file_use', type: 'text', isNullable: false },
+        { name: 'original_filename', type: 'text', isNullable: false },
+        { name: 'size_bytes', type: 'bigint', isNullable: false },
+        { name: 'content_type', type: 'text', isNullable: false },
+        { name: 'file_type', type: 'text', isNullable: false },
+        { name: 'sha256', type: 'text', isNullable: false },
+        { name: 'storage_key', type: 'text', isNullable: false },
+        createdAt,
+      ],
+      primaryKey: ['id'],
+      indexes: [
+        { name: 'sys_file_storage_key_uq', columns: ['storage_key'], isUnique: true },
+        { name: 'sys_file_tenant_idx', columns: ['tenant_code', 'created_at'], isUnique: false },
+        { name: 'sys_file_owner_idx', columns: ['owner_id'], isUnique: false },
+      ],
       foreignKeys: [],
     },
     {

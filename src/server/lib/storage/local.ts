@@ -1,0 +1,84 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertStorageKey,
+  ObjectTooLargeError,
+  type ByteRange,
+  type FileStorage,
+  type PutOptions,
+  type StoredObject,
+} from './types.js';
+
+const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
+
+/**
+ * Files in a local directory: objects under `objects/<key>`, a put written to `partial/` first
+ * and renamed into place when complete (a rename within one file system is atomic), so a reader
+ * never sees half an object and a failed put leaves only a partial file, which it removes.
+ */
+export class LocalFileStorage implements FileStorage {
+  private readonly objects: string;
+  private readonly partial: string;
+
+  constructor(root: string) {
+    this.objects = join(root, 'objects');
+    this.partial = join(root, 'partial');
+  }
+
+  private pathOf(key: string): string {
+    assertStorageKey(key);
+    return join(this.objects, key);
+  }
+
+  async put(key: string, source: AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    await mkdir(this.partial, { recursive: true });
+    const temporary = join(this.partial, `${randomUUID()}.part`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const { maxBytes } = options;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source) {
+        size += chunk.length;
+        if (maxBytes !== undefined && size > maxBytes) throw new ObjectTooLargeError(maxBytes);
+        hash.update(chunk);
+        yield chunk;
+      }
+    }
+    // Opened before the stream starts, so a source failing at once cannot race the removal below.
+    const handle = await open(temporary, 'wx');
+    try {
+      await pipeline(counted, handle.createWriteStream());
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size, sha256: hash.digest('hex') };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    const path = this.pathOf(key);
+    if (!(await this.stat(key))) return undefined;
+    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | undefined> {
+    try {
+      const found = await stat(this.pathOf(key));
+      return found.isFile() ? { size: found.size } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}

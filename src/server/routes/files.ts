@@ -1,0 +1,176 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.js';
+import { ok, queryOf, requireAuth, requiredNumberParam } from '../lib/http.js';
+import { localizerFor } from '../lib/i18n.js';
+import { openFileStorage, type ByteRange } from '../lib/storage/index.js';
+import {
+  deleteFiles,
+  fileForDownload,
+  queryFiles,
+  uploadFile,
+  type FileRecord,
+} from '../services/files/files.js';
+import { FILE_USES, type FileUse } from '../services/files/rules.js';
+
+const BASE = '/api/file/file';
+
+/** Multipart parts an upload may have: the file and a few fields (use, later folderId). */
+const MAX_PARTS = 10;
+
+const isFileUse = (value: unknown): value is FileUse =>
+  typeof value === 'string' && (FILE_USES as readonly string[]).includes(value);
+
+function useOf(value: unknown, request: FastifyRequest): FileUse {
+  if (value === undefined || value === '') return 'attachment';
+  if (isFileUse(value)) return value;
+  throw new AppError('validation', {}, [
+    { field: '/use', message: localizerFor(request).t('validation.enum', { allowed: FILE_USES.join(', ') }) },
+  ]);
+}
+
+/**
+ * The Range header's one range of a file of `size` bytes: undefined for none or one this server
+ * does not serve (several ranges, a malformed header: the whole file is sent, as RFC 9110
+ * allows), 'unsatisfiable' for a range past the end.
+ */
+export function rangeOf(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match) return undefined;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return undefined;
+  return { start, end };
+}
+
+/** Content-Disposition with the original name: an ASCII fallback and the RFC 5987 UTF-8 name. */
+export function contentDisposition(name: string, isInline: boolean): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${isInline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+const isPreviewable = (contentType: string): boolean =>
+  /^image\/(jpeg|png|gif|bmp|webp)$/.test(contentType) || contentType === 'application/pdf';
+
+/**
+ * Files (issue 16, SPEC §7 file/file): upload (streamed to the file storage), download, list and
+ * delete. Multipart parsing is registered in this plugin only, so every other route still
+ * refuses multipart bodies with 415.
+ */
+export async function fileRoutes(app: FastifyInstance): Promise<void> {
+  const { ctx } = app;
+  const storage = openFileStorage(ctx.config);
+  await app.register(multipart, {
+    // A backstop only: the upload service counts the bytes and refuses the first one too many.
+    limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },
+  });
+
+  const upload = async (request: FastifyRequest): Promise<ReturnType<typeof ok<FileRecord>>> => {
+    const auth = requireAuth(request);
+    const l10n = localizerFor(request);
+    if (!request.isMultipart()) throw new AppError('notMultipart');
+    let use = useOf(queryOf(request).use, request);
+    // Parts after the file are not read: "use" (and later folderId) come before it.
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'use') use = useOf(part.value, request);
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        continue;
+      }
+      return ok(
+        await uploadFile({ ctx, storage, auth, l10n, use, filename: part.filename, source: part.file }),
+      );
+    }
+    throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
+  };
+  app.post(`${BASE}/upload`, upload);
+  app.post(`${BASE}/uploadTransFile`, upload);
+
+  app.get(`${BASE}/download`, async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = await fileForDownload({
+      ctx,
+      storage,
+      auth: requireAuth(request),
+      id: requiredNumberParam(request, 'id'),
+      l10n: localizerFor(request),
+    });
+    const { record } = file;
+    const etag = `"${file.sha256}"`;
+    void reply
+      .header('etag', etag)
+      .header('cache-control', 'private, no-cache')
+      .header('accept-ranges', 'bytes')
+      .header('x-content-type-options', 'nosniff');
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
+      return reply.code(304).send();
+    const isInline = isPreviewable(record.contentType);
+    void reply
+      .header('content-type', isInline ? record.contentType : 'application/octet-stream')
+      .header('content-disposition', contentDisposition(record.originalFilename, isInline));
+    const ifRange = request.headers['if-range'];
+    const range = ifRange && ifRange !== etag ? undefined : rangeOf(request.headers.range, record.sizeBytes);
+    if (range === 'unsatisfiable') {
+      void reply.header('content-range', `bytes */${record.sizeBytes}`);
+      throw new AppError('rangeNotSatisfiable');
+    }
+    if (range) {
+      const stream = await file.open(range);
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(stream);
+    }
+    const stream = await file.open();
+    return reply.header('content-length', record.sizeBytes).send(stream);
+  });
+
+  app.get(`${BASE}/query`, async (request) => {
+    const query = queryOf(request);
+    const textParam = (name: string): string | undefined => {
+      const value = query[name];
+      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    };
+    const use = textParam('use');
+    const sort = textParam('sort');
+    return ok(
+      await queryFiles({
+        ctx,
+        storage,
+        auth: requireAuth(request),
+        currentPage: typeof query.currentPage === 'number' ? query.currentPage : 1,
+        pageSize: typeof query.pageSize === 'number' ? query.pageSize : 10,
+        sort: sort ? sort.split(',').map((term) => term.trim()) : [],
+        filters: {
+          ...(textParam('originalFilename') ? { originalFilename: textParam('originalFilename') } : {}),
+          ...(textParam('fileType') ? { fileType: textParam('fileType') } : {}),
+          ...(textParam('contentType') ? { contentType: textParam('contentType') } : {}),
+          ...(textParam('ownerName') ? { ownerName: textParam('ownerName') } : {}),
+          ...(isFileUse(use) ? { use } : {}),
+        },
+      }),
+    );
+  });
+
+  app.post(`${BASE}/delete`, async (request) => {
+    const raw = queryOf(request).id;
+    const ids = [raw].flat().filter((value): value is number => typeof value === 'number');
+    return ok(await deleteFiles({ ctx, storage, auth: requireAuth(request), ids }));
+  });
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_ATTACHMENT_TYPES, readConfig } from '../../src/server/lib/config.js';
+import { contentDisposition, rangeOf } from '../../src/server/routes/files.js';
+import { acceptedType, cleanFileName, IMAGE_TYPES } from '../../src/server/services/files/rules.js';
+
+describe('file configuration', () => {
+  it('takes FILE_MAX_MB (default 10), FILES_DIR and FILE_ATTACHMENT_TYPES', () => {
+    const defaults = readConfig({ DATA_DIR: '/srv/ecobid' });
+    expect(defaults.files).toEqual({
+      maxBytes: 10 * 1024 * 1024,
+      dir: '/srv/ecobid/files',
+      attachmentTypes: DEFAULT_ATTACHMENT_TYPES,
+    });
+    const set = readConfig({
+      FILE_MAX_MB: '25',
+      FILES_DIR: '/mnt/files',
+      FILE_ATTACHMENT_TYPES: 'PDF, .docx',
+    });
+    expect(set.files).toEqual({
+      maxBytes: 25 * 1024 * 1024,
+      dir: '/mnt/files',
+      attachmentTypes: ['pdf', 'docx'],
+    });
+  });
+
+  it('names a bad value', () => {
+    expect(() => readConfig({ FILE_MAX_MB: '0' })).toThrow(ConfigError);
+    expect(() => readConfig({ FILE_MAX_MB: 'ten' })).toThrow(/FILE_MAX_MB/);
+    expect(() => readConfig({ FILE_ATTACHMENT_TYPES: 'pdf,../x' })).toThrow(/FILE_ATTACHMENT_TYPES/);
+  });
+});
+
+describe('file names', () => {
+  it.each([
+    ['报价单.xlsx', '报价单.xlsx'],
+    ['C:\\Users\\a\\报价单.xlsx', '报价单.xlsx'],
+    ['../../../etc/passwd', 'passwd'],
+    ['a\u0000b.png', 'ab.png'],
+    ['new\r\nline.txt', 'newline.txt'],
+    ['..', 'file'],
+    ['...hidden', 'hidden'],
+    ['what?.pdf', 'what_.pdf'],
+    ['', 'file'],
+  ])('%j is shown as %j', (sent, shown) => {
+    expect(cleanFileName(sent)).toBe(shown);
+  });
+
+  it('bounds the length by characters', () => {
+    expect([...cleanFileName(`${'文'.repeat(500)}.txt`)]).toHaveLength(200);
+  });
+});
+
+describe('sniffed types', () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+  it('trusts the bytes, not the name', async () => {
+    expect(await acceptedType(png, 'photo.jpg', IMAGE_TYPES)).toEqual({
+      fileType: 'png',
+      contentType: 'image/png',
+    });
+    expect(await acceptedType(Buffer.from('%PDF-1.7\n'), 'a.png', IMAGE_TYPES)).toBeUndefined();
+    expect(await acceptedType(Buffer.from('hello'), 'a.txt', ['txt'])).toEqual({
+      fileType: 'txt',
+      contentType: 'text/plain; charset=utf-8',
+    });
+    expect(await acceptedType(Buffer.from([1, 0, 2, 0, 255]), 'a.txt', ['txt'])).toBeUndefined();
+    expect(await acceptedType(Buffer.from('hello'), 'a.bin', ['txt'])).toBeUndefined();
+  });
+});
+
+describe('downloads', () => {
+  it('reads one byte range of the Range header', () => {
+    expect(rangeOf('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
+    expect(rangeOf('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(rangeOf('bytes=90-500', 100)).toEqual({ start: 90, end: 99 });
+    expect(rangeOf('bytes=-5', 100)).toEqual({ start: 95, end: 99 });
+    expect(rangeOf('bytes=-500', 100)).toEqual({ start: 0, end: 99 });
+    expect(rangeOf('bytes=100-', 100)).toBe('unsatisfiable');
+    expect(rangeOf('bytes=-0', 100)).toBe('unsatisfiable');
+    expect(rangeOf('bytes=0-1,5-6', 100)).toBeUndefined();
+    expect(rangeOf('bytes=9-3', 100)).toBeUndefined();
+    expect(rangeOf('items=0-1', 100)).toBeUndefined();
+    expect(rangeOf(undefined, 100)).toBeUndefined();
+  });
+
+  it('names the file in ASCII and in RFC 5987 UTF-8', () => {
+    expect(contentDisposition('采购 "公告".pdf', true)).toBe(
+      `inline; filename="__ ____.pdf"; filename*=UTF-8''%E9%87%87%E8%B4%AD%20%22%E5%85%AC%E5%91%8A%22.pdf`,
+    );
+    expect(contentDisposition("it's (1).txt", false)).toBe(
+      `attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`,
+    );
+  });
+});

@@ -1,5 +1,11 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ATTACHMENT_TYPES, readConfig } from '../../src/server/lib/config.js';
+import { LocalFileStorage } from '../../src/server/lib/storage/local.js';
+import { ObjectTooLargeError } from '../../src/server/lib/storage/index.js';
 import { contentDisposition, rangeOf } from '../../src/server/routes/files.js';
 import { acceptedType, cleanFileName, IMAGE_TYPES } from '../../src/server/services/files/rules.js';
 
@@ -89,5 +95,63 @@ describe('downloads', () => {
     expect(contentDisposition("it's (1).txt", false)).toBe(
       `attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`,
     );
+  });
+});
+
+describe('the local storage', () => {
+  it('removes partial files older than the given age, and keeps younger ones and objects', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ecobid-storage-'));
+    try {
+      const storage = new LocalFileStorage(root);
+      const stored = await storage.put(
+        'ab/kept',
+        (async function* () {
+          yield Buffer.from('bytes');
+        })(),
+      );
+      expect(stored).toEqual({ size: 5, sha256: createHash('sha256').update('bytes').digest('hex') });
+      mkdirSync(join(root, 'partial'), { recursive: true });
+      writeFileSync(join(root, 'partial', 'old.part'), 'x');
+      writeFileSync(join(root, 'partial', 'young.part'), 'x');
+      const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+      utimesSync(join(root, 'partial', 'old.part'), dayAgo, dayAgo);
+      expect(await storage.sweepPartials(24 * 60 * 60 * 1000)).toBe(1);
+      expect(readdirSync(join(root, 'partial'))).toEqual(['young.part']);
+      expect(await storage.stat('ab/kept')).toEqual({ size: 5 });
+      const range = await storage.get('ab/kept', { start: 1, end: 3 });
+      const chunks: Buffer[] = [];
+      for await (const chunk of range ?? []) chunks.push(Buffer.from(chunk as Uint8Array));
+      expect(Buffer.concat(chunks).toString()).toBe('yte');
+      await storage.delete('ab/kept');
+      expect(await storage.stat('ab/kept')).toBeUndefined();
+      expect(await storage.get('ab/kept')).toBeUndefined();
+      await expect(storage.put('../escape', (async function* () {})())).rejects.toThrow(/storage key/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps nothing of a put whose source fails or is too large', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ecobid-storage-'));
+    try {
+      const storage = new LocalFileStorage(root);
+      const failing = (async function* () {
+        yield Buffer.alloc(1000);
+        throw new Error('client gone');
+      })();
+      await expect(storage.put('ab/failed', failing)).rejects.toThrow('client gone');
+      const large = (async function* () {
+        yield Buffer.alloc(600);
+        yield Buffer.alloc(600);
+      })();
+      await expect(storage.put('ab/large', large, { maxBytes: 1000 })).rejects.toBeInstanceOf(
+        ObjectTooLargeError,
+      );
+      expect(readdirSync(join(root, 'partial'))).toEqual([]);
+      expect(await storage.stat('ab/failed')).toBeUndefined();
+      expect(await storage.stat('ab/large')).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

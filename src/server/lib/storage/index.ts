@@ -6,9 +6,18 @@ export type { ByteRange, FileStorage, PutOptions, StoredObject } from './types.j
 export { ObjectTooLargeError } from './types.js';
 
 /**
+ * A partial file this old belongs to no live upload (an upload of FILE_MAX_MB takes far less):
+ * its process died. Younger ones may be another process's upload in progress.
+ */
+const PARTIAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
  * The storage of uploaded files for this configuration: the local directory (FILES_DIR, by
  * default DATA_DIR/files). An S3-compatible backend (S3_*) is another FileStorage chosen here.
+ * Opening the local one removes partial files that died with their process.
  */
-export function openFileStorage(config: Pick<Config, 'files'>): FileStorage {
-  return new LocalFileStorage(config.files.dir);
+export async function openFileStorage(config: Pick<Config, 'files'>): Promise<FileStorage> {
+  const storage = new LocalFileStorage(config.files.dir);
+  await storage.sweepPartials(PARTIAL_MAX_AGE_MS);
+  return storage;
 }

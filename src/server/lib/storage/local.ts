@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -80,5 +80,28 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Removes partial files older than `olderThanMs`: what puts left when their process died
+   * mid-upload (a put that fails while its process lives removes its own). Returns how many.
+   */
+  async sweepPartials(olderThanMs: number, now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.partial);
+    } catch (error) {
+      if (isMissing(error)) return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names.filter((item) => item.endsWith('.part'))) {
+      const path = join(this.partial, name);
+      const found = await stat(path).catch(() => undefined);
+      if (!found || now - found.mtimeMs < olderThanMs) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 }

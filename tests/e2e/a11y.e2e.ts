@@ -304,11 +304,22 @@ async function expectVisibleFocus(page: Page, count: number): Promise<void> {
     const state = await page.evaluate(() => {
       const element = document.activeElement as HTMLElement | null;
       if (!element || element === document.body) return { name: 'body', visible: true };
-      const style = getComputedStyle(element);
-      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-      const ring = style.boxShadow !== 'none' && style.boxShadow !== '';
+      // a select's or picker's inner input shows its focus on the field around it (antd's
+      // *-focused wrapper, or the selector inside that wrapper); no named helper: the page has
+      // no __name of the TypeScript loader
+      const field = element.closest(
+        '.ant-select-focused, .ant-picker-focused, [class*="-affix-wrapper-focused"], .ant-input-number-focused',
+      );
+      const candidates = field
+        ? [element, field, ...Array.from(field.querySelectorAll('.ant-select-selector'))]
+        : [element];
+      const visible = candidates.some((node) => {
+        const style = getComputedStyle(node);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+        return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+      });
       const name = (element.getAttribute('aria-label') ?? element.innerText ?? element.tagName).trim();
-      return { name: `${element.tagName} ${name.slice(0, 40)}`, visible: outline || ring };
+      return { name: `${element.tagName} ${name.slice(0, 40)}`, visible };
     });
     assert.ok(state.visible, `Tab ${index + 1}: ${state.name} shows no focus`);
   }

@@ -190,8 +190,12 @@ export async function deleteChecked(page: Page, question: RegExp): Promise<void>
   const confirm = page.locator('.ant-modal-confirm').last();
   await confirm.waitFor();
   assert.match(await confirm.innerText(), question);
+  // watched from before the click: on a loaded machine the 3 s message can come and go while
+  // the click's own waits finish
+  const deleted = expectSuccess(page, /删除成功|Delete successfully/);
+  deleted.catch(() => undefined); // awaited below; a failed click must not leave it unhandled
   await confirm.locator('.ant-btn-primary').click();
-  await expectSuccess(page, /删除成功|Delete successfully/);
+  await deleted;
 }
 
 /** The list's visible column titles. */

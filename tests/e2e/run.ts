@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { launchBrowser, runChecks, startServer, type Check, type E2eContext } from './support.js';
 
 // Browser tests: the real server with its built front-ends, driven in Debian's Chromium.
-// Every tests/e2e/*.e2e.ts exports checks(context); an optional argument filters files by name.
+// Every tests/e2e/*.e2e.ts exports checks(context); an optional argument filters files by name,
+// a second one checks by name (`npm run test:e2e a11y keyboard`).
 const here = fileURLToPath(new URL('.', import.meta.url));
 const filter = process.argv[2];
+const checkFilter = process.argv[3];
 const files = readdirSync(here)
   .filter((file) => file.endsWith('.e2e.ts') && (!filter || file.includes(filter)))
   .sort();
@@ -22,6 +24,7 @@ for (const file of files) {
   checks.push(
     ...module
       .checks(context)
+      .filter((check) => !checkFilter || check.name.includes(checkFilter))
       .map((check) => ({ ...check, name: `${file.replace('.e2e.ts', '')}: ${check.name}` })),
   );
 }

@@ -282,6 +282,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // After a reload the drawer reads the grants back from the server.
         await page.reload();
         drawer = await openAction(page, ROLE, 'authorize');
+        await drawer.getByTestId('role-users').locator('.admin-screen-search input').fill(USER);
         const assigned = treeNode(drawer.getByTestId('role-users'), `[data-username="${USER}"]`);
         await assigned.waitFor();
         assert.equal(await isTicked(assigned), true);

@@ -12,7 +12,7 @@ import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../tests/e2e/support.js';
+import { CHROMIUM_ARGS, passwordToken } from '../tests/e2e/support.js';
 import { figure, type SuiteResult } from './lib/report.js';
 import {
   ADMIN_PASSWORD,
@@ -205,22 +205,7 @@ async function measureHome(browser: Browser, baseUrl: string, runs: number): Pro
 async function measureAdminCold(browser: Browser, baseUrl: string, runs: number): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < runs; run += 1) {
-    const response = await fetch(`${baseUrl}/api/uaa/oauth/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${btoa('browser:')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        scope: 'ui',
-        client_id: 'browser',
-        username: 'admin',
-        password: ADMIN_PASSWORD,
-      }),
-    });
-    const { access_token: token } = (await response.json()) as { access_token?: string };
-    if (!token) throw new Error('bench sign-in failed');
+    const token = await passwordToken(baseUrl, 'admin', ADMIN_PASSWORD);
     const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
     await context.addCookies([{ name: 'token', value: token, url: baseUrl }]);
     const page = await context.newPage();

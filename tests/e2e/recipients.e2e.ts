@@ -3,7 +3,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { EntityDef } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
 import { expectSuccess, fillRequired, formModal, saveForm, serverEntities } from './entity-driver.js';
-import { passwordToken, signedIn, type Check, type E2eContext } from './support.js';
+import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
  * Issue 19.6: 通知公告's 发布对象 is a picker over the organisation–user tree (ticking an
@@ -15,26 +15,6 @@ import { passwordToken, signedIn, type Check, type E2eContext } from './support.
 const PASSWORD = 'recipient-pass-1';
 const VIEWPORT = { width: 1440, height: 900 };
 const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
-
-interface Api {
-  get<T>(path: string): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-}
-
-async function apiOf(url: string, username: string, password: string): Promise<Api> {
-  const token = await passwordToken(url, username, password);
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    assert.equal(response.status, 200, `${method} ${path}: ${text}`);
-    return (JSON.parse(text) as { data: T }).data;
-  };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
-}
 
 /** The tree node of the open picker dropdown whose title holds this text. */
 function pickerNode(page: Page, text: string): Locator {
@@ -52,7 +32,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   const orgName = `E2E 收件部门 ${stamp}`;
   const roleName = `E2E 收件角色 ${stamp}`;
   const titles = { one: `E2E 点名消息 ${stamp}`, many: `E2E 部门与角色消息 ${stamp}` };
-  let admin: Api;
+  let admin: ApiClient;
   let context: BrowserContext | undefined;
   let page: Page;
   let notification: EntityDef | undefined;
@@ -89,7 +69,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   };
 
   const inbox = async (username: string): Promise<string[]> => {
-    const api = await apiOf(server.url, username, PASSWORD);
+    const api = await apiClient(server.url, username, PASSWORD);
     const page1 = await api.get<{ records: { title: string }[] }>(
       `/api/admin/notification/queryMyNotification?pageSize=100&title=${encodeURIComponent(stamp)}`,
     );
@@ -100,7 +80,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     {
       name: 'prepares an organisation, a role and four users (through the API)',
       run: async () => {
-        admin = await apiOf(server.url, 'admin', server.adminPassword);
+        admin = await apiClient(server.url, 'admin', server.adminPassword);
         const roles = await admin.get<{ records: { id: number; roleCode: string }[] }>(
           '/api/admin/sysrole/query?roleCode=ROLE_SYS_TOURIST',
         );

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { passwordToken, signedIn, type Check, type E2eContext } from './support.js';
+import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
  * The hand-written screens around the generated ones (issue 5 item 4) in Chromium against the
@@ -13,31 +13,6 @@ const ROLE = 'ROLE_E2E_AUDIT';
 const USER = 'e2eaudit';
 const USER_PASSWORD = 'audit-pass-1';
 const VIEWPORT = { width: 1360, height: 860 };
-
-interface Api {
-  token: string;
-  get<T>(path: string): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-}
-
-async function signInApi(url: string, username: string, password: string): Promise<Api> {
-  const token = await passwordToken(url, username, password);
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    assert.equal(response.status, 200, `${method} ${path}: ${text}`);
-    return (JSON.parse(text) as { data: T }).data;
-  };
-  return {
-    token,
-    get: (path) => call('GET', path),
-    post: (path, body) => call('POST', path, body),
-  };
-}
 
 /** The open antd select dropdown's option with this text. */
 function option(page: Page, text: string | RegExp): Locator {
@@ -95,7 +70,7 @@ async function success(page: Page, text: string): Promise<void> {
 }
 
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
-  let admin: Api;
+  let admin: ApiClient;
   let adminContext: BrowserContext | undefined;
   let page: Page;
   let roleId = 0;
@@ -109,7 +84,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     {
       name: 'prepares a role and a user (through the API) and signs the administrator in',
       run: async () => {
-        admin = await signInApi(server.url, 'admin', server.adminPassword);
+        admin = await apiClient(server.url, 'admin', server.adminPassword);
         const role = await admin.post<{ id: number }>('/api/admin/sysrole/add', {
           roleCode: ROLE,
           roleName: 'E2E 审计员',

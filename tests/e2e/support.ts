@@ -110,6 +110,29 @@ export async function passwordToken(url: string, username: string, password: str
   return body.access_token;
 }
 
+/** The JSON API as one signed-in user calls it: each answer's data, any status but 200 a failure. */
+export interface ApiClient {
+  token: string;
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
+/** Signs the user in (password grant) and returns an ApiClient with their bearer token. */
+export async function apiClient(url: string, username: string, password: string): Promise<ApiClient> {
+  const token = await passwordToken(url, username, password);
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    assert.equal(response.status, 200, `${method} ${path}: ${text}`);
+    return (JSON.parse(text) as { data: T }).data;
+  };
+  return { token, get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+}
+
 /** A fresh browser context as the admin checks use it: Chinese, 1360 × 820 unless told otherwise. */
 export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 820 }, ...options });

@@ -43,6 +43,19 @@ export const ERRORS = {
   accountLocked: { status: 429, key: 'accountLocked' },
   smsTooSoon: { status: 429, key: 'smsTooSoon' },
   smsDailyLimit: { status: 429, key: 'smsDailyLimit' },
+  // Workflow (services/workflow) --------------------------------------------------------------
+  wfBadProcess: { status: 400, key: 'workflow.badProcess' },
+  wfModelEmpty: { status: 400, key: 'workflow.modelEmpty' },
+  wfNotCandidate: { status: 403, key: 'workflow.notCandidate' },
+  wfNotAssignee: { status: 403, key: 'workflow.notAssignee' },
+  wfDefinitionSuspended: { status: 409, key: 'workflow.definitionSuspended' },
+  wfInstanceSuspended: { status: 409, key: 'workflow.instanceSuspended' },
+  wfInstanceEnded: { status: 409, key: 'workflow.instanceEnded' },
+  wfDeploymentInUse: { status: 409, key: 'workflow.deploymentInUse' },
+  wfTaskClaimed: { status: 409, key: 'workflow.taskClaimed' },
+  wfTaskDone: { status: 409, key: 'workflow.taskDone' },
+  wfTaskDelegated: { status: 409, key: 'workflow.taskDelegated' },
+  wfTaskNotDelegated: { status: 409, key: 'workflow.taskNotDelegated' },
   internal: { status: 500, key: 'internal' },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { TableSpec } from '../../../engine/index.js';
+import { workflowTableSpecs } from './workflow-tables.js';
 
 const id = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true } as const;
 const tenant = { name: 'tenant_code', type: 'text', isNullable: false } as const;
@@ -240,5 +241,6 @@ export function coreTableSpecs(tables: {
       ],
       foreignKeys: [],
     },
+    ...workflowTableSpecs(),
   ];
 }

@@ -1,0 +1,250 @@
+import type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../../../engine/index.js';
+
+/**
+ * The workflow engine's tables (services/workflow): its whole state is rows, so any server
+ * process on the database can carry an instance on. Every row carries its tenant.
+ */
+
+const id: ColumnSpec = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true };
+const tenant: ColumnSpec = { name: 'tenant_code', type: 'text', isNullable: false };
+const createdAt: ColumnSpec = { name: 'created_at', type: 'timestamptz', isNullable: false, defaultSql: 'now()' };
+const text = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'text', isNullable });
+const bigint = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'bigint', isNullable });
+const time = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'timestamptz', isNullable });
+const int = (name: string, defaultSql: '0' | '1' = '0'): ColumnSpec => ({
+  name,
+  type: 'integer',
+  isNullable: false,
+  defaultSql,
+});
+const flag = (name: string): ColumnSpec => ({ name, type: 'boolean', isNullable: false, defaultSql: 'false' });
+const json = (name: string, defaultSql: "'{}'::jsonb" | "'[]'::jsonb" | undefined = undefined): ColumnSpec => ({
+  name,
+  type: 'jsonb',
+  isNullable: defaultSql === undefined,
+  ...(defaultSql ? { defaultSql } : {}),
+});
+
+const index = (table: string, columns: string[], isUnique = false, suffix?: string): IndexSpec => ({
+  name: `${table}_${suffix ?? columns.filter((c) => c !== 'tenant_code').join('_')}_${isUnique ? 'uq' : 'idx'}`,
+  columns,
+  isUnique,
+});
+
+const cascade = (table: string, column: string, refTable: string): ForeignKeySpec => ({
+  name: `${table}_${column}_fk`,
+  columns: [column],
+  refTable,
+  refColumns: ['id'],
+  onDelete: 'cascade',
+});
+
+function spec(
+  name: string,
+  columns: ColumnSpec[],
+  indexes: IndexSpec[] = [],
+  foreignKeys: ForeignKeySpec[] = [],
+): TableSpec {
+  return { name, columns: [id, tenant, ...columns], primaryKey: ['id'], indexes, foreignKeys };
+}
+
+export function workflowTableSpecs(): TableSpec[] {
+  return [
+    // Models: what the designer edits; deploying one makes a deployment and a definition version.
+    spec(
+      'wf_model',
+      [
+        text('name', false),
+        text('model_key', false),
+        text('category'),
+        text('description'),
+        int('version'),
+        int('revision', '1'),
+        bigint('org_id'),
+        text('refer_group'),
+        json('refer_users', "'[]'::jsonb"),
+        text('used_form'),
+        text('xml'),
+        bigint('deployment_id'),
+        time('deployed_at'),
+        createdAt,
+        time('updated_at', false),
+      ],
+      [index('wf_model', ['tenant_code', 'model_key'], true)],
+    ),
+    spec(
+      'wf_deployment',
+      [
+        text('name', false),
+        text('category'),
+        text('resource_name', false),
+        text('xml', false),
+        bigint('model_id'),
+        text('deployed_by'),
+        json('warnings', "'[]'::jsonb"),
+        createdAt,
+      ],
+      [index('wf_deployment', ['tenant_code', 'created_at'])],
+    ),
+    // One version of a process per deployment; the parsed graph is what the interpreter reads.
+    spec(
+      'wf_definition',
+      [
+        bigint('deployment_id', false),
+        text('process_key', false),
+        text('name'),
+        text('category'),
+        int('version', '1'),
+        text('resource_name', false),
+        json('graph', "'{}'::jsonb"),
+        flag('suspended'),
+        createdAt,
+      ],
+      [
+        index('wf_definition', ['tenant_code', 'process_key', 'version'], true),
+        index('wf_definition', ['deployment_id']),
+      ],
+      [cascade('wf_definition', 'deployment_id', 'wf_deployment')],
+    ),
+    // Instances; row_version counts changes (every operation locks the row first).
+    spec(
+      'wf_instance',
+      [
+        bigint('definition_id', false),
+        text('process_key', false),
+        text('name'),
+        text('business_key'),
+        text('description'),
+        bigint('start_user_id'),
+        text('start_username'),
+        text('status', false),
+        flag('suspended'),
+        json('incident'),
+        time('start_time', false),
+        time('end_time'),
+        int('row_version', '1'),
+      ],
+      [
+        index('wf_instance', ['tenant_code', 'start_time']),
+        index('wf_instance', ['definition_id']),
+        index('wf_instance', ['tenant_code', 'start_username']),
+      ],
+      [cascade('wf_instance', 'definition_id', 'wf_definition')],
+    ),
+    // Tokens: where an instance stands. state: active (at a wait state), joining (waits at a
+    // gateway for its siblings), incident (stopped at a gateway that could not choose).
+    spec(
+      'wf_execution',
+      [bigint('instance_id', false), text('activity_id', false), text('state', false), createdAt],
+      [index('wf_execution', ['instance_id', 'activity_id'])],
+      [cascade('wf_execution', 'instance_id', 'wf_instance')],
+    ),
+    // Open and finished tasks (finished ones are the task history).
+    spec(
+      'wf_task',
+      [
+        bigint('instance_id', false),
+        bigint('execution_id'),
+        bigint('definition_id', false),
+        text('activity_id', false),
+        text('name'),
+        text('description'),
+        text('assignee'),
+        text('owner'),
+        text('delegation'),
+        text('form_key'),
+        text('status', false),
+        text('end_reason'),
+        time('claim_time'),
+        time('start_time', false),
+        time('end_time'),
+        int('row_version', '1'),
+      ],
+      [
+        index('wf_task', ['instance_id']),
+        index('wf_task', ['tenant_code', 'assignee', 'end_time'], false, 'assignee'),
+        index('wf_task', ['tenant_code', 'end_time']),
+      ],
+      [cascade('wf_task', 'instance_id', 'wf_instance')],
+    ),
+    // Candidates of a task: a user name, or a group "role:X", "post:X", "org:N".
+    spec(
+      'wf_identity_link',
+      [bigint('task_id', false), bigint('instance_id', false), text('user_name'), text('group_key'), createdAt],
+      [
+        index('wf_identity_link', ['task_id']),
+        index('wf_identity_link', ['tenant_code', 'user_name']),
+        index('wf_identity_link', ['tenant_code', 'group_key']),
+      ],
+      [cascade('wf_identity_link', 'task_id', 'wf_task')],
+    ),
+    spec(
+      'wf_variable',
+      [bigint('instance_id', false), text('name', false), text('type', false), json('value'), time('updated_at', false)],
+      [index('wf_variable', ['instance_id', 'name'], true)],
+      [cascade('wf_variable', 'instance_id', 'wf_instance')],
+    ),
+    spec(
+      'wf_comment',
+      [
+        bigint('instance_id', false),
+        bigint('task_id'),
+        text('username'),
+        text('action', false),
+        text('message'),
+        createdAt,
+      ],
+      [index('wf_comment', ['instance_id'])],
+      [cascade('wf_comment', 'instance_id', 'wf_instance')],
+    ),
+    spec(
+      'wf_hist_activity',
+      [
+        bigint('instance_id', false),
+        bigint('execution_id'),
+        text('activity_id', false),
+        text('activity_name'),
+        text('activity_type', false),
+        text('assignee'),
+        bigint('task_id'),
+        time('start_time', false),
+        time('end_time'),
+        text('end_reason'),
+      ],
+      [index('wf_hist_activity', ['instance_id', 'start_time'])],
+      [cascade('wf_hist_activity', 'instance_id', 'wf_instance')],
+    ),
+    // Every change of a variable (history/detail): who set what, where.
+    spec(
+      'wf_hist_detail',
+      [
+        bigint('instance_id', false),
+        bigint('task_id'),
+        text('activity_id'),
+        text('name', false),
+        text('type', false),
+        json('value'),
+        text('username'),
+        createdAt,
+      ],
+      [index('wf_hist_detail', ['instance_id', 'created_at'])],
+      [cascade('wf_hist_detail', 'instance_id', 'wf_instance')],
+    ),
+    // Timer jobs, taken with FOR UPDATE SKIP LOCKED by whichever process comes first.
+    spec(
+      'wf_job',
+      [
+        bigint('instance_id', false),
+        bigint('execution_id'),
+        text('activity_id', false),
+        text('kind', false),
+        time('due_at', false),
+        int('attempts'),
+        text('last_error'),
+        createdAt,
+      ],
+      [index('wf_job', ['due_at'])],
+      [cascade('wf_job', 'instance_id', 'wf_instance')],
+    ),
+  ];
+}

@@ -1,0 +1,79 @@
+/**
+ * A deployed process as the interpreter reads it: the BPMN file parsed once at deployment and
+ * kept as JSON in the definition row (wf_definition.graph). Only supported elements appear.
+ */
+
+export type NodeType =
+  | 'startEvent'
+  | 'endEvent'
+  | 'userTask'
+  | 'serviceTask'
+  | 'exclusiveGateway'
+  | 'parallelGateway'
+  | 'inclusiveGateway';
+
+/** A built-in service task: an inbox notification, or variables set. */
+export interface ServiceCall {
+  kind: 'notify' | 'setVariables';
+  /** Field name → text (may hold `${…}`). */
+  fields: Record<string, string>;
+}
+
+export interface ProcessNode {
+  id: string;
+  type: NodeType;
+  name?: string;
+  documentation?: string;
+  incoming: string[];
+  outgoing: string[];
+  /** Gateways: the default flow. */
+  defaultFlow?: string;
+  /** End event: a terminate end ends every branch. */
+  isTerminate?: boolean;
+  /** Start event: the variable that receives the starting user's name. */
+  initiator?: string;
+  /** User task people: user names, groups (role:X, post:X, org:N, bare = role), may hold `${…}`. */
+  assignee?: string;
+  candidateUsers?: string[];
+  candidateGroups?: string[];
+  formKey?: string;
+  service?: ServiceCall;
+}
+
+export interface ProcessFlow {
+  id: string;
+  name?: string;
+  source: string;
+  target: string;
+  condition?: string;
+}
+
+export interface ProcessGraph {
+  key: string;
+  name?: string;
+  startId: string;
+  nodes: Record<string, ProcessNode>;
+  flows: Record<string, ProcessFlow>;
+}
+
+/** Nodes from which `target` can be reached (for the inclusive join). */
+export function nodesReaching(graph: ProcessGraph, target: string): Set<string> {
+  const found = new Set<string>();
+  const queue = [target];
+  while (queue.length > 0) {
+    const id = queue.pop() ?? '';
+    for (const flowId of graph.nodes[id]?.incoming ?? []) {
+      const source = graph.flows[flowId]?.source;
+      if (source && !found.has(source)) {
+        found.add(source);
+        queue.push(source);
+      }
+    }
+  }
+  return found;
+}
+
+/** User tasks before a node, nearest first (for regress: where a task may be sent back). */
+export function userTasksBefore(graph: ProcessGraph, nodeId: string): string[] {
+  return [...nodesReaching(graph, nodeId)].filter((id) => graph.nodes[id]?.type === 'userTask' && id !== nodeId);
+}

@@ -1,0 +1,256 @@
+import { createRequire } from 'node:module';
+import { BpmnModdle, type ModdleElement, type Moddle } from 'bpmn-moddle';
+import { expressionProblem } from './expressions.js';
+import type { NodeType, ProcessFlow, ProcessGraph, ProcessNode, ServiceCall } from './graph.js';
+
+/**
+ * BPMN 2.0 XML → ProcessGraph. Activiti, Flowable and Camunda Modeler files all read the same:
+ * the activiti: and flowable: namespaces are read as camunda:, whose descriptor knows assignee,
+ * candidateUsers, candidateGroups, formKey, initiator, class, type, fields and listeners.
+ * What this engine cannot run is a problem (the deployment is refused, naming the element);
+ * what it only ignores (listeners, unknown markup) is a warning.
+ */
+
+const require = createRequire(import.meta.url);
+const camunda = require('camunda-bpmn-moddle/resources/camunda.json') as { uri: string };
+
+const DIALECT_URIS = ['http://activiti.org/bpmn', 'http://flowable.org/bpmn'];
+
+/** One finding about one element: its id (or "xml"), an i18n key under workflow.problems, params. */
+export interface Finding {
+  field: string;
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+export interface ParseOutcome {
+  graph?: ProcessGraph;
+  problems: Finding[];
+  warnings: Finding[];
+}
+
+let moddle: Moddle | undefined;
+const reader = (): Moddle => (moddle ??= BpmnModdle({ camunda }));
+
+/** The XML with the Activiti and Flowable extension namespaces bound to Camunda's URI. */
+export function normaliseNamespaces(xml: string): string {
+  let out = xml;
+  for (const uri of DIALECT_URIS) {
+    out = out.replace(new RegExp(`(xmlns:[\\w.-]+\\s*=\\s*)(["'])${uri.replace(/[./]/g, '\\$&')}\\2`, 'g'), `$1$2${camunda.uri}$2`);
+  }
+  return out;
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+const list = (value: unknown): ModdleElement[] => (Array.isArray(value) ? (value as ModdleElement[]) : []);
+const ref = (value: unknown): string | undefined =>
+  value && typeof value === 'object' ? str((value as ModdleElement).id) : undefined;
+const short = (type: string): string => type.replace(/^bpmn:/, '');
+const csv = (value: unknown): string[] | undefined => {
+  const text = str(value);
+  return text
+    ? text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : undefined;
+};
+
+const NODE_TYPES: Record<string, NodeType> = {
+  'bpmn:StartEvent': 'startEvent',
+  'bpmn:EndEvent': 'endEvent',
+  'bpmn:UserTask': 'userTask',
+  'bpmn:ServiceTask': 'serviceTask',
+  'bpmn:ExclusiveGateway': 'exclusiveGateway',
+  'bpmn:ParallelGateway': 'parallelGateway',
+  'bpmn:InclusiveGateway': 'inclusiveGateway',
+};
+
+const BUILT_IN_SERVICES = new Set(['notify', 'setVariables']);
+
+/** Listeners and other extension content that cannot run here: a warning each. */
+function droppedExtensions(element: ModdleElement, warnings: Finding[]): void {
+  const extensions = element.extensionElements as ModdleElement | undefined;
+  for (const value of list(extensions?.values)) {
+    if (value.$type === 'camunda:ExecutionListener' || value.$type === 'camunda:TaskListener') {
+      warnings.push({
+        field: element.id ?? 'process',
+        key: 'listenerDropped',
+        params: { type: value.$type.replace('camunda:', ''), event: str(value.event) ?? '' },
+      });
+    }
+  }
+}
+
+function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
+  const id = element.id ?? '';
+  if (str(element.class) || str(element.delegateExpression) || str(element.expression)) {
+    problems.push({ field: id, key: 'javaServiceTask', params: { id, type: 'serviceTask' } });
+    return undefined;
+  }
+  const type = str(element.type);
+  if (!type || !BUILT_IN_SERVICES.has(type)) {
+    problems.push({ field: id, key: 'serviceType', params: { id, type: type ?? '' } });
+    return undefined;
+  }
+  const fields: Record<string, string> = {};
+  const extensions = element.extensionElements as ModdleElement | undefined;
+  for (const value of list(extensions?.values)) {
+    if (value.$type !== 'camunda:Field') continue;
+    const name = str(value.name);
+    const text = str(value.stringValue) ?? str(value.string) ?? str(value.expression) ?? '';
+    if (name) fields[name] = text;
+  }
+  return { kind: type as ServiceCall['kind'], fields };
+}
+
+function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]): ProcessNode | undefined {
+  const id = element.id ?? '';
+  const type = NODE_TYPES[element.$type];
+  if (!type) {
+    problems.push({
+      field: id,
+      key: element.$type === 'bpmn:ScriptTask' ? 'scriptTask' : 'unsupported',
+      params: { id, type: short(element.$type) },
+    });
+    return undefined;
+  }
+  droppedExtensions(element, warnings);
+  const definitions = list(element.eventDefinitions);
+  const node: ProcessNode = { id, type, incoming: [], outgoing: [] };
+  const name = str(element.name);
+  if (name) node.name = name;
+  const documentation = str(list(element.documentation)[0]?.text);
+  if (documentation) node.documentation = documentation;
+  const formKey = str(element.formKey);
+  if (formKey && (type === 'userTask' || type === 'startEvent')) node.formKey = formKey;
+  if (element.loopCharacteristics) {
+    problems.push({ field: id, key: 'unsupported', params: { id, type: 'multiInstance' } });
+  }
+  if (type === 'startEvent') {
+    if (definitions.length > 0)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: short(definitions[0]?.$type ?? '') } });
+    const initiator = str(element.initiator);
+    if (initiator) node.initiator = initiator;
+  } else if (type === 'endEvent') {
+    const [definition] = definitions;
+    if (definition?.$type === 'bpmn:TerminateEventDefinition') node.isTerminate = true;
+    else if (definition) problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
+  } else if (type === 'userTask') {
+    const assignee = str(element.assignee);
+    if (assignee) node.assignee = assignee;
+    const users = csv(element.candidateUsers);
+    if (users) node.candidateUsers = users;
+    const groups = csv(element.candidateGroups);
+    if (groups) node.candidateGroups = groups;
+    for (const text of [assignee, ...(users ?? []), ...(groups ?? [])]) {
+      const problem = text ? expressionProblem(text) : undefined;
+      if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+    }
+  } else if (type === 'serviceTask') {
+    const service = serviceCall(element, problems);
+    if (service) node.service = service;
+  } else {
+    const defaultFlow = ref(element.default);
+    if (defaultFlow) node.defaultFlow = defaultFlow;
+  }
+  return node;
+}
+
+/** Checks the graph's shape: one none start, flows between known nodes, no dead ends. */
+function checkShape(
+  graph: ProcessGraph,
+  starts: string[],
+  refused: Set<string>,
+  problems: Finding[],
+  warnings: Finding[],
+): void {
+  if (starts.length !== 1) problems.push({ field: graph.key, key: 'oneStart', params: { count: starts.length } });
+  for (const flow of Object.values(graph.flows)) {
+    const source = graph.nodes[flow.source];
+    const target = graph.nodes[flow.target];
+    if (!source || !target) {
+      // An element already refused: its neighbours are not dead ends on its account.
+      if (source && refused.has(flow.target)) source.outgoing.push(flow.id);
+      if (target && refused.has(flow.source)) target.incoming.push(flow.id);
+      continue;
+    }
+    source.outgoing.push(flow.id);
+    target.incoming.push(flow.id);
+    if (flow.condition) {
+      const problem = expressionProblem(flow.condition);
+      if (problem) problems.push({ field: flow.id, key: 'badExpression', params: { id: flow.id, reason: problem } });
+      if (source.type === 'parallelGateway')
+        warnings.push({ field: flow.id, key: 'conditionIgnored', params: { id: flow.id } });
+    }
+  }
+  for (const node of Object.values(graph.nodes)) {
+    if (node.type !== 'endEvent' && node.outgoing.length === 0)
+      problems.push({ field: node.id, key: 'noOutgoing', params: { id: node.id } });
+    if (node.type !== 'startEvent' && node.incoming.length === 0)
+      problems.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
+    if (node.defaultFlow && !node.outgoing.includes(node.defaultFlow))
+      problems.push({ field: node.id, key: 'badDefault', params: { id: node.id, flow: node.defaultFlow } });
+  }
+}
+
+/** Parses a BPMN file: its graph when it has no problems, and what was found. */
+export async function parseBpmn(xml: string): Promise<ParseOutcome> {
+  const problems: Finding[] = [];
+  const warnings: Finding[] = [];
+  let root: ModdleElement;
+  try {
+    const parsed = await reader().fromXML(normaliseNamespaces(xml));
+    root = parsed.rootElement;
+    for (const warning of parsed.warnings)
+      warnings.push({ field: 'xml', key: 'ignoredMarkup', params: { reason: warning.message.split('\n')[0] ?? '' } });
+  } catch (error) {
+    problems.push({ field: 'xml', key: 'unreadable', params: { reason: (error as Error).message.split('\n')[0] ?? '' } });
+    return { problems, warnings };
+  }
+  const processes = list(root.rootElements).filter((element) => element.$type === 'bpmn:Process');
+  const executable = processes.filter((element) => element.isExecutable !== false);
+  if (executable.length !== 1) {
+    problems.push({ field: 'xml', key: 'oneProcess', params: { count: executable.length } });
+    return { problems, warnings };
+  }
+  const [process] = executable as [ModdleElement];
+  const key = str(process.id) ?? '';
+  if (!/^[A-Za-z_][\w.-]{0,99}$/.test(key)) problems.push({ field: key || 'process', key: 'badKey', params: { key } });
+  droppedExtensions(process, warnings);
+  const graph: ProcessGraph = { key, startId: '', nodes: {}, flows: {} };
+  const name = str(process.name);
+  if (name) graph.name = name;
+  const starts: string[] = [];
+  const refused = new Set<string>();
+  for (const element of list(process.flowElements)) {
+    const id = element.id ?? '';
+    if (element.$type === 'bpmn:SequenceFlow') {
+      const flow: ProcessFlow = { id, source: ref(element.sourceRef) ?? '', target: ref(element.targetRef) ?? '' };
+      const flowName = str(element.name);
+      if (flowName) flow.name = flowName;
+      const condition = str((element.conditionExpression as ModdleElement | undefined)?.body);
+      if (condition) flow.condition = condition;
+      droppedExtensions(element, warnings);
+      graph.flows[id] = flow;
+      continue;
+    }
+    if (element.$type === 'bpmn:BoundaryEvent') {
+      problems.push({ field: id, key: 'unsupported', params: { id, type: 'BoundaryEvent' } });
+      refused.add(id);
+      continue;
+    }
+    if (element.$type === 'bpmn:TextAnnotation' || element.$type === 'bpmn:Association') continue;
+    const node = nodeOf(element, problems, warnings);
+    if (!node) {
+      refused.add(id);
+      continue;
+    }
+    graph.nodes[id] = node;
+    if (node.type === 'startEvent') starts.push(id);
+  }
+  checkShape(graph, starts, refused, problems, warnings);
+  graph.startId = starts[0] ?? '';
+  return problems.length > 0 ? { problems, warnings } : { graph, problems, warnings };
+}

@@ -1,0 +1,255 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../lib/context.js';
+import type { Db } from '../../lib/db/database.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import { AppError } from '../../lib/errors.js';
+import type { Localizer } from '../../lib/i18n.js';
+import type { Actor } from '../../lib/sql/toolkit.js';
+import { checkedFormData } from './forms.js';
+import { userTasksBefore } from './graph.js';
+import { endInstance, enterNode, historyEndTask, leaveNode, openRun, setVariables } from './interpreter.js';
+import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
+import { taskById } from './queries.js';
+import { addComment, assertRunning, definitionGraph, lockTask, type InstanceRow, type TaskRow } from './store.js';
+
+/**
+ * Task actions. Each is one transaction that locks the instance, then the task: of two people
+ * acting on one task at once, the second waits, then finds it changed and gets 409.
+ */
+
+type TaskAnswer = Record<string, unknown>;
+
+/** The task, open, of a running instance (409 otherwise), locked. */
+async function openTask(trx: Db, actor: Actor, id: number): Promise<{ task: TaskRow; instance: InstanceRow }> {
+  const locked = await lockTask(trx, actor.tenantCode, id);
+  if (locked.task.end_time) throw new AppError('wfTaskDone', { id });
+  assertRunning(locked.instance);
+  return locked;
+}
+
+function assertAssignee(task: TaskRow, actor: Actor): void {
+  if (task.assignee !== actor.username) throw new AppError('wfNotAssignee', { id: task.id });
+}
+
+async function isCandidate(trx: Db, taskId: number, who: Candidate): Promise<boolean> {
+  const groups = who.groups.length > 0 ? who.groups : [''];
+  const rows = await sql`select 1 from wf_identity_link where task_id = ${taskId}
+    and (user_name = ${who.username} or group_key in (${sql.join(groups)})) limit 1`.execute(trx);
+  return rows.rows.length > 0;
+}
+
+async function setAssignee(trx: Db, taskId: number, assignee: string | null): Promise<void> {
+  await sql`update wf_hist_activity set assignee = ${assignee} where task_id = ${taskId} and end_time is null`.execute(trx);
+}
+
+export async function claimTask(ctx: AppContext, actor: Actor, who: Candidate, id: number): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task } = await openTask(trx, actor, id);
+    if (task.assignee) throw new AppError('wfTaskClaimed', { id });
+    if (!(await isCandidate(trx, id, who))) throw new AppError('wfNotCandidate', { id });
+    await sql`update wf_task set assignee = ${actor.username}, claim_time = now(), status = 'assigned',
+        row_version = row_version + 1 where id = ${id}`.execute(trx);
+    await setAssignee(trx, id, actor.username);
+  });
+  return taskById(ctx.db, actor.tenantCode, id);
+}
+
+export async function unclaimTask(ctx: AppContext, actor: Actor, id: number): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task } = await openTask(trx, actor, id);
+    assertAssignee(task, actor);
+    if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id });
+    await sql`update wf_task set assignee = null, claim_time = null, status = 'created', row_version = row_version + 1
+      where id = ${id}`.execute(trx);
+    await setAssignee(trx, id, null);
+  });
+  return taskById(ctx.db, actor.tenantCode, id);
+}
+
+export interface CompleteInput {
+  id: number;
+  comment: string;
+  variables?: Record<string, unknown> | undefined;
+  formData?: Record<string, unknown> | undefined;
+}
+
+export async function completeTask(ctx: AppContext, actor: Actor, l10n: Localizer, input: CompleteInput): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    assertAssignee(task, actor);
+    if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
+    const formValues = checkedFormData(ctx, l10n, task.form_key, input.formData);
+    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    await setVariables(run, { ...(input.variables ?? {}), ...formValues }, { taskId: task.id, activityId: task.activity_id });
+    await sql`update wf_task set end_time = now(), status = 'completed', end_reason = 'completed',
+        row_version = row_version + 1 where id = ${task.id}`.execute(trx);
+    await historyEndTask(run, task.id, 'completed');
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: 'complete',
+      message: input.comment,
+    });
+    if (task.execution_id !== null) await leaveNode(run, task.execution_id, task.activity_id);
+  });
+  return taskById(ctx.db, actor.tenantCode, input.id);
+}
+
+export async function delegateTask(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: { id: number; username: string; comment: string },
+): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    assertAssignee(task, actor);
+    if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
+    if (input.username === actor.username || !(await userExists(ctx, trx, actor.tenantCode, input.username)))
+      throw new AppError('validation', {}, [
+        { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
+      ]);
+    await sql`update wf_task set owner = ${task.owner ?? actor.username}, assignee = ${input.username},
+        delegation = 'pending', status = 'delegated', row_version = row_version + 1 where id = ${task.id}`.execute(trx);
+    await setAssignee(trx, task.id, input.username);
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: 'delegate',
+      message: input.comment,
+    });
+    const recipients = await userIdsOf(ctx, trx, actor.tenantCode, [input.username], []);
+    await notifyUsers(ctx, trx, actor, recipients, {
+      title: task.name ?? task.activity_id,
+      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+    });
+  });
+  return taskById(ctx.db, actor.tenantCode, input.id);
+}
+
+export async function resolveTask(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: number; comment: string; variables?: Record<string, unknown> | undefined },
+): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    assertAssignee(task, actor);
+    if (task.delegation !== 'pending') throw new AppError('wfTaskNotDelegated', { id: input.id });
+    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    await setVariables(run, input.variables ?? {}, { taskId: task.id, activityId: task.activity_id });
+    await sql`update wf_task set assignee = owner, delegation = 'resolved', status = 'assigned',
+        row_version = row_version + 1 where id = ${task.id}`.execute(trx);
+    await setAssignee(trx, task.id, task.owner);
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: 'resolve',
+      message: input.comment,
+    });
+  });
+  return taskById(ctx.db, actor.tenantCode, input.id);
+}
+
+export interface RegressNode {
+  activityId: string;
+  name: string | null;
+  assignee: string | null;
+}
+
+async function regressNodesOf(trx: Db, task: TaskRow, instance: InstanceRow): Promise<RegressNode[]> {
+  const graph = await definitionGraph(trx, instance.definition_id);
+  const before = userTasksBefore(graph, task.activity_id);
+  if (before.length === 0) return [];
+  const rows = await sql<RegressNode & { end_time: Date }>`select distinct on (activity_id) activity_id as "activityId",
+      activity_name as name, assignee, end_time
+    from wf_hist_activity where instance_id = ${instance.id} and activity_type = 'userTask' and end_time is not null
+      and end_reason = 'completed' and activity_id in (${sql.join(before)})
+    order by activity_id, end_time desc`.execute(trx);
+  return rows.rows
+    .sort((a, b) => new Date(b.end_time).getTime() - new Date(a.end_time).getTime())
+    .map(({ activityId, name, assignee }) => ({ activityId, name, assignee }));
+}
+
+/** Earlier user tasks of the instance the task may be sent back to, with their last assignee. */
+export async function regressNodes(ctx: AppContext, actor: Actor, id: number): Promise<RegressNode[]> {
+  return inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, id);
+    assertAssignee(task, actor);
+    return regressNodesOf(trx, task, instance);
+  });
+}
+
+/**
+ * Sends the instance back to an earlier completed user task: the open tasks end as regressed,
+ * the other branches' tokens are removed, and the earlier task comes again to its last assignee.
+ */
+export async function regressTask(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: { id: number; activityId: string; comment: string },
+): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    assertAssignee(task, actor);
+    const target = (await regressNodesOf(trx, task, instance)).find((node) => node.activityId === input.activityId);
+    if (!target || task.execution_id === null)
+      throw new AppError('validation', {}, [
+        { field: '/activityId', message: l10n.t('workflow.problems.noRegressTarget', { activityId: input.activityId }) },
+      ]);
+    const open = await sql<{ id: number }>`update wf_task set end_time = now(),
+        status = case when id = ${task.id} then 'regressed' else 'canceled' end, end_reason = 'regressed',
+        row_version = row_version + 1
+      where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
+    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    for (const row of open.rows) await historyEndTask(run, row.id, 'regressed');
+    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}`.execute(trx);
+    await sql`update wf_instance set incident = null where id = ${instance.id}`.execute(trx);
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: 'regress',
+      message: input.comment,
+    });
+    await enterNode(run, task.execution_id, input.activityId);
+    if (target.assignee) {
+      const again = await sql<{ id: number }>`update wf_task set assignee = ${target.assignee}, status = 'assigned'
+        where instance_id = ${instance.id} and activity_id = ${input.activityId} and end_time is null returning id`.execute(trx);
+      for (const row of again.rows) await setAssignee(trx, row.id, target.assignee);
+    }
+  });
+  return taskById(ctx.db, actor.tenantCode, input.id);
+}
+
+/** Ends the task's instance as rejected or terminated (the assignee only). */
+export async function endByTask(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: number; comment: string; status: 'rejected' | 'terminated' },
+): Promise<TaskAnswer> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    assertAssignee(task, actor);
+    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: input.status === 'rejected' ? 'reject' : 'terminate',
+      message: input.comment,
+    });
+    await endInstance(run, input.status, input.status);
+    await sql`update wf_task set status = ${input.status} where id = ${task.id}`.execute(trx);
+  });
+  return taskById(ctx.db, actor.tenantCode, input.id);
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { createUserWithRole } from '../support/users.js';
+import { bearer, bpmn, call, deploy, fixture, flow, start } from '../support/workflow.js';
+
+/**
+ * Workflow models and deployments (issue 12): BPMN files of the three dialects deploy unchanged,
+ * elements that cannot run are refused naming the element, listeners are dropped with a warning,
+ * versions count per key, suspended definitions refuse starts, deployments in use stay.
+ */
+let t: TestApp;
+let plain: { authorization: string };
+beforeAll(async () => {
+  t = await startTestApp();
+  plain = bearer((await createUserWithRole(t, 'wfplain', 'ROLE_SYS_BUYER')).token);
+}, 300_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const SIMPLE = bpmn(
+  'simple',
+  `<startEvent id="s"/>${flow('f1', 's', 'task')}<userTask id="task" name="Do it" camunda:assignee="\${initiator}"/>${flow('f2', 'task', 'e')}<endEvent id="e"/>`,
+);
+
+describe('deploying BPMN files of the three dialects', () => {
+  it('deploys an Activiti Modeler file, dropping its task listener with a warning', async () => {
+    const answer = await deploy(t, fixture('activiti-leave.bpmn20.xml'));
+    expect(answer).toMatchObject({ key: 'leave', version: 1 });
+    expect(answer.warnings).toEqual([
+      expect.objectContaining({ field: 'apply', message: expect.stringContaining('TaskListener') }),
+    ]);
+    const [definition] = await t.sql<{ graph: { nodes: Record<string, Record<string, unknown>> } }>(
+      'select graph from wf_definition where id = $1',
+      [answer.processDefinitionId],
+    );
+    expect(definition?.graph.nodes.apply).toMatchObject({ assignee: '${applicant}', type: 'userTask' });
+    expect(definition?.graph.nodes.approve).toMatchObject({ candidateGroups: ['ROLE_ADMIN', 'post:DEPT_HEAD'] });
+    expect(definition?.graph.nodes.start).toMatchObject({ initiator: 'applicant' });
+    expect(definition?.graph.nodes.decision).toMatchObject({ defaultFlow: 'flowShort' });
+  });
+
+  it('deploys a Flowable file with flowable: attributes and fields of a built-in service task', async () => {
+    const answer = await deploy(t, fixture('flowable-purchase.bpmn20.xml'));
+    expect(answer).toMatchObject({ key: 'purchase', version: 1, warnings: [] });
+    const [definition] = await t.sql<{ graph: { nodes: Record<string, Record<string, unknown>> } }>(
+      'select graph from wf_definition where id = $1',
+      [answer.processDefinitionId],
+    );
+    expect(definition?.graph.nodes.mark).toMatchObject({
+      service: { kind: 'setVariables', fields: { stage: 'review', requester: '${buyer}' } },
+    });
+    expect(definition?.graph.nodes.tech).toMatchObject({ formKey: 'sysparam', assignee: '${buyer}' });
+  });
+
+  it('deploys a Camunda Modeler file; its process-level listener is a warning', async () => {
+    const answer = await deploy(t, fixture('camunda-approval.bpmn'));
+    expect(answer).toMatchObject({ key: 'contract_review', version: 1 });
+    expect(answer.warnings.map((warning) => warning.field)).toEqual(['contract_review']);
+  });
+
+  it('counts versions per key and answers the definitions with latestOnly', async () => {
+    const first = await deploy(t, SIMPLE);
+    const second = await deploy(t, SIMPLE);
+    expect(second.version).toBe(first.version + 1);
+    const all = await call(t, t.auth, 'GET', 'processdefinition/query?key=simple');
+    expect(all.json().data.records.map((row: { version: number }) => row.version)).toEqual([second.version, first.version]);
+    const latest = await call(t, t.auth, 'GET', 'processdefinition/query?key=simple&latestOnly=true');
+    expect(latest.json().data.records).toEqual([
+      expect.objectContaining({ id: second.processDefinitionId, key: 'simple', version: second.version, suspended: false, resourceName: 'simple.bpmn20.xml' }),
+    ]);
+    const xml = await call(t, t.auth, 'GET', `processdefinition/xml?id=${first.processDefinitionId}`);
+    expect(xml.json().data.xml).toBe(SIMPLE);
+  });
+});
+
+describe('refusing what cannot run', () => {
+  it('refuses a script task and a Java service task with 400 naming each element and its type', async () => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: fixture('refused-script-and-java.bpmn20.xml') });
+    expect(response.statusCode).toBe(400);
+    const errors = response.json().errors as { field: string; message: string }[];
+    expect(errors).toEqual([
+      { field: 'calc', message: expect.stringContaining('calc') },
+      { field: 'callErp', message: expect.stringContaining('Java') },
+    ]);
+    expect(await t.sql("select 1 from wf_definition where process_key = 'refused'")).toEqual([]);
+    expect(await t.sql("select 1 from wf_deployment where resource_name like 'refused%'")).toEqual([]);
+  });
+
+  it('names unreadable XML, a bad condition, a missing start and dead ends', async () => {
+    const broken = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: '<definitions' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().errors[0].field).toBe('xml');
+    const shape = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: bpmn('shape', `<userTask id="a"/>${flow('f1', 'a', 'g')}<exclusiveGateway id="g"/>${flow('f2', 'g', 'e', '${x >}')}<endEvent id="e"/><userTask id="lonely"/>`),
+    });
+    expect(shape.statusCode).toBe(400);
+    const fields = (shape.json().errors as { field: string }[]).map((error) => error.field).sort();
+    expect(fields).toEqual(['a', 'f2', 'lonely', 'lonely', 'shape'].sort());
+  });
+
+  it('refuses elements of later slices (timer boundary, multi-instance) naming them', async () => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: bpmn(
+        'later',
+        `<startEvent id="s"/>${flow('f1', 's', 'u')}<userTask id="u"><multiInstanceLoopCharacteristics camunda:collection="\${users}"/></userTask>${flow('f2', 'u', 'e')}<endEvent id="e"/><sendTask id="send"/>`,
+      ),
+    });
+    expect(response.statusCode).toBe(400);
+    expect((response.json().errors as { field: string }[]).map((error) => error.field)).toEqual(
+      expect.arrayContaining(['u', 'send']),
+    );
+  });
+});
+
+describe('models', () => {
+  it('adds, lists, saves a diagram (problems per element), deploys and deletes a model', async () => {
+    const added = await call(t, t.auth, 'POST', 'model/add', { name: '简单流程', key: 'simple_model', category: 'oa' });
+    expect(added.statusCode, added.body).toBe(200);
+    const model = added.json().data as { id: number; revision: number };
+    const clash = await call(t, t.auth, 'POST', 'model/add', { name: 'again', key: 'simple_model' });
+    expect(clash.statusCode).toBe(409);
+
+    const notYet = await call(t, t.auth, 'POST', `model/deploy?id=${model.id}`);
+    expect(notYet.statusCode).toBe(400);
+
+    const bad = await call(t, t.auth, 'PUT', 'model/saveXml', { id: model.id, xml: fixture('refused-script-and-java.bpmn20.xml') });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json().errors as { field: string }[]).map((error) => error.field)).toEqual(['calc', 'callErp']);
+
+    const xml = SIMPLE.replace('id="simple" name="simple"', 'id="simple_model" name="简单流程"');
+    const saved = await call(t, t.auth, 'PUT', 'model/saveXml', { id: model.id, xml });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ hasXml: true, revision: model.revision + 1 });
+
+    const stale = await call(t, t.auth, 'PUT', 'model/update', { id: model.id, name: 'x', key: 'simple_model', revision: model.revision });
+    expect(stale.statusCode).toBe(409);
+
+    const deployed = await call(t, t.auth, 'POST', `model/deploy?id=${model.id}`);
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    expect(deployed.json().data).toMatchObject({ key: 'simple_model', version: 1 });
+    const listed = await call(t, t.auth, 'GET', 'model/query?key=simple_model');
+    expect(listed.json().data.records[0]).toMatchObject({
+      id: model.id,
+      version: 1,
+      deploymentId: deployed.json().data.deploymentId,
+    });
+    expect(listed.json().data.records[0].deploymentTime).toBeTruthy();
+
+    const deleted = await call(t, t.auth, 'POST', `model/delete?id=${model.id}`);
+    expect(deleted.json().data).toEqual({ deleted: 1 });
+    expect((await call(t, t.auth, 'GET', 'model/query?key=simple_model')).json().data.records).toEqual([]);
+  });
+});
+
+describe('definitions and deployments in use', () => {
+  it('a suspended definition refuses starts with 409 until activated', async () => {
+    const answer = await deploy(t, SIMPLE.replaceAll('simple', 'suspendable'));
+    expect((await call(t, t.auth, 'POST', `processdefinition/suspend?id=${answer.processDefinitionId}`)).statusCode).toBe(200);
+    const refused = await call(t, t.auth, 'POST', 'processinstance/start', { processDefinitionKey: 'suspendable', description: 'd' });
+    expect(refused.statusCode).toBe(409);
+    expect((await call(t, t.auth, 'POST', `processdefinition/activate?id=${answer.processDefinitionId}`)).statusCode).toBe(200);
+    await start(t, t.auth, 'suspendable');
+  });
+
+  it('refuses to delete a deployment while an instance runs (409), deletes it once ended', async () => {
+    const answer = await deploy(t, SIMPLE.replaceAll('simple', 'deletable'));
+    const instance = await start(t, t.auth, 'deletable');
+    const refused = await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`);
+    expect(refused.statusCode).toBe(409);
+    await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: 'done with it' });
+    const deleted = await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await t.sql('select 1 from wf_definition where deployment_id = $1', [answer.deploymentId])).toEqual([]);
+    expect((await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`)).statusCode).toBe(404);
+    const listed = await call(t, t.auth, 'GET', 'deployment/query?pageSize=100');
+    expect(listed.json().data.records.map((row: { id: number }) => row.id)).not.toContain(answer.deploymentId);
+  });
+
+  it('keeps the administrators\' calls from users without a grant (403), lets them list definitions to start', async () => {
+    expect((await call(t, plain, 'POST', 'deployment/deployXml', { xml: SIMPLE })).statusCode).toBe(403);
+    expect((await call(t, plain, 'GET', 'model/query')).statusCode).toBe(403);
+    expect((await call(t, plain, 'GET', 'deployment/query')).statusCode).toBe(403);
+    const definitions = await call(t, plain, 'GET', 'processdefinition/query?latestOnly=true');
+    expect(definitions.statusCode).toBe(200);
+    expect(definitions.json().data.total).toBeGreaterThan(0);
+  });
+});

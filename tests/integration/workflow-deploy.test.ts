@@ -99,6 +99,16 @@ describe('refusing what cannot run', () => {
     expect(fields).toEqual(['a', 'f2', 'lonely', 'lonely', 'shape'].sort());
   });
 
+  it('refuses a file where an element is lost to a duplicate id', async () => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: bpmn('dup', `<startEvent id="s"/>${flow('f1', 's', 'dup')}<userTask id="dup"/>${flow('f2', 'dup', 'e')}<endEvent id="e"/>`),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual(
+      expect.arrayContaining([{ field: 'xml', message: expect.stringContaining('duplicate ID') }]),
+    );
+  });
+
   it('refuses elements of later slices (timer boundary, multi-instance) naming them', async () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
       xml: bpmn(

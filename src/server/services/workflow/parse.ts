@@ -203,8 +203,15 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   try {
     const parsed = await reader().fromXML(normaliseNamespaces(xml));
     root = parsed.rootElement;
-    for (const warning of parsed.warnings)
-      warnings.push({ field: 'xml', key: 'ignoredMarkup', params: { reason: warning.message.split('\n')[0] ?? '' } });
+    for (const warning of parsed.warnings) {
+      // "unparsable content <x> detected … nested error: why": both lines say what happened.
+      const lines = warning.message.split('\n').map((line) => line.trim());
+      const reason = [lines[0], lines.find((line) => line.startsWith('nested error'))].filter(Boolean).join('; ');
+      // A BPMN element lost to a duplicate id or an unknown type would change the process: refused.
+      // Unknown extension markup (another tool's listeners, properties) is only ignored.
+      const isLoss = /duplicate ID|unknown type <bpmn:/.test(warning.message);
+      (isLoss ? problems : warnings).push({ field: 'xml', key: isLoss ? 'unparsable' : 'ignoredMarkup', params: { reason } });
+    }
   } catch (error) {
     problems.push({ field: 'xml', key: 'unreadable', params: { reason: (error as Error).message.split('\n')[0] ?? '' } });
     return { problems, warnings };

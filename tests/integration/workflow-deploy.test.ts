@@ -35,7 +35,9 @@ describe('deploying BPMN files of the three dialects', () => {
       [answer.processDefinitionId],
     );
     expect(definition?.graph.nodes.apply).toMatchObject({ assignee: '${applicant}', type: 'userTask' });
-    expect(definition?.graph.nodes.approve).toMatchObject({ candidateGroups: ['ROLE_ADMIN', 'post:DEPT_HEAD'] });
+    expect(definition?.graph.nodes.approve).toMatchObject({
+      candidateGroups: ['ROLE_ADMIN', 'post:DEPT_HEAD'],
+    });
     expect(definition?.graph.nodes.start).toMatchObject({ initiator: 'applicant' });
     expect(definition?.graph.nodes.decision).toMatchObject({ defaultFlow: 'flowShort' });
   });
@@ -64,10 +66,19 @@ describe('deploying BPMN files of the three dialects', () => {
     const second = await deploy(t, SIMPLE);
     expect(second.version).toBe(first.version + 1);
     const all = await call(t, t.auth, 'GET', 'processdefinition/query?key=simple');
-    expect(all.json().data.records.map((row: { version: number }) => row.version)).toEqual([second.version, first.version]);
+    expect(all.json().data.records.map((row: { version: number }) => row.version)).toEqual([
+      second.version,
+      first.version,
+    ]);
     const latest = await call(t, t.auth, 'GET', 'processdefinition/query?key=simple&latestOnly=true');
     expect(latest.json().data.records).toEqual([
-      expect.objectContaining({ id: second.processDefinitionId, key: 'simple', version: second.version, suspended: false, resourceName: 'simple.bpmn20.xml' }),
+      expect.objectContaining({
+        id: second.processDefinitionId,
+        key: 'simple',
+        version: second.version,
+        suspended: false,
+        resourceName: 'simple.bpmn20.xml',
+      }),
     ]);
     const xml = await call(t, t.auth, 'GET', `processdefinition/xml?id=${first.processDefinitionId}`);
     expect(xml.json().data.xml).toBe(SIMPLE);
@@ -76,7 +87,9 @@ describe('deploying BPMN files of the three dialects', () => {
 
 describe('refusing what cannot run', () => {
   it('refuses a script task and a Java service task with 400 naming each element and its type', async () => {
-    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: fixture('refused-script-and-java.bpmn20.xml') });
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: fixture('refused-script-and-java.bpmn20.xml'),
+    });
     expect(response.statusCode).toBe(400);
     const errors = response.json().errors as { field: string; message: string }[];
     expect(errors).toEqual([
@@ -92,7 +105,10 @@ describe('refusing what cannot run', () => {
     expect(broken.statusCode).toBe(400);
     expect(broken.json().errors[0].field).toBe('xml');
     const shape = await call(t, t.auth, 'POST', 'deployment/deployXml', {
-      xml: bpmn('shape', `<userTask id="a"/>${flow('f1', 'a', 'g')}<exclusiveGateway id="g"/>${flow('f2', 'g', 'e', '${x >}')}<endEvent id="e"/><userTask id="lonely"/>`),
+      xml: bpmn(
+        'shape',
+        `<userTask id="a"/>${flow('f1', 'a', 'g')}<exclusiveGateway id="g"/>${flow('f2', 'g', 'e', '${x >}')}<endEvent id="e"/><userTask id="lonely"/>`,
+      ),
     });
     expect(shape.statusCode).toBe(400);
     const fields = (shape.json().errors as { field: string }[]).map((error) => error.field).sort();
@@ -101,7 +117,10 @@ describe('refusing what cannot run', () => {
 
   it('refuses a file where an element is lost to a duplicate id', async () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
-      xml: bpmn('dup', `<startEvent id="s"/>${flow('f1', 's', 'dup')}<userTask id="dup"/>${flow('f2', 'dup', 'e')}<endEvent id="e"/>`),
+      xml: bpmn(
+        'dup',
+        `<startEvent id="s"/>${flow('f1', 's', 'dup')}<userTask id="dup"/>${flow('f2', 'dup', 'e')}<endEvent id="e"/>`,
+      ),
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual(
@@ -125,7 +144,11 @@ describe('refusing what cannot run', () => {
 
 describe('models', () => {
   it('adds, lists, saves a diagram (problems per element), deploys and deletes a model', async () => {
-    const added = await call(t, t.auth, 'POST', 'model/add', { name: '简单流程', key: 'simple_model', category: 'oa' });
+    const added = await call(t, t.auth, 'POST', 'model/add', {
+      name: '简单流程',
+      key: 'simple_model',
+      category: 'oa',
+    });
     expect(added.statusCode, added.body).toBe(200);
     const model = added.json().data as { id: number; revision: number };
     const clash = await call(t, t.auth, 'POST', 'model/add', { name: 'again', key: 'simple_model' });
@@ -134,16 +157,27 @@ describe('models', () => {
     const notYet = await call(t, t.auth, 'POST', `model/deploy?id=${model.id}`);
     expect(notYet.statusCode).toBe(400);
 
-    const bad = await call(t, t.auth, 'PUT', 'model/saveXml', { id: model.id, xml: fixture('refused-script-and-java.bpmn20.xml') });
+    const bad = await call(t, t.auth, 'PUT', 'model/saveXml', {
+      id: model.id,
+      xml: fixture('refused-script-and-java.bpmn20.xml'),
+    });
     expect(bad.statusCode).toBe(400);
-    expect((bad.json().errors as { field: string }[]).map((error) => error.field)).toEqual(['calc', 'callErp']);
+    expect((bad.json().errors as { field: string }[]).map((error) => error.field)).toEqual([
+      'calc',
+      'callErp',
+    ]);
 
     const xml = SIMPLE.replace('id="simple" name="simple"', 'id="simple_model" name="简单流程"');
     const saved = await call(t, t.auth, 'PUT', 'model/saveXml', { id: model.id, xml });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data).toMatchObject({ hasXml: true, revision: model.revision + 1 });
 
-    const stale = await call(t, t.auth, 'PUT', 'model/update', { id: model.id, name: 'x', key: 'simple_model', revision: model.revision });
+    const stale = await call(t, t.auth, 'PUT', 'model/update', {
+      id: model.id,
+      name: 'x',
+      key: 'simple_model',
+      revision: model.revision,
+    });
     expect(stale.statusCode).toBe(409);
 
     const deployed = await call(t, t.auth, 'POST', `model/deploy?id=${model.id}`);
@@ -166,10 +200,19 @@ describe('models', () => {
 describe('definitions and deployments in use', () => {
   it('a suspended definition refuses starts with 409 until activated', async () => {
     const answer = await deploy(t, SIMPLE.replaceAll('simple', 'suspendable'));
-    expect((await call(t, t.auth, 'POST', `processdefinition/suspend?id=${answer.processDefinitionId}`)).statusCode).toBe(200);
-    const refused = await call(t, t.auth, 'POST', 'processinstance/start', { processDefinitionKey: 'suspendable', description: 'd' });
+    expect(
+      (await call(t, t.auth, 'POST', `processdefinition/suspend?id=${answer.processDefinitionId}`))
+        .statusCode,
+    ).toBe(200);
+    const refused = await call(t, t.auth, 'POST', 'processinstance/start', {
+      processDefinitionKey: 'suspendable',
+      description: 'd',
+    });
     expect(refused.statusCode).toBe(409);
-    expect((await call(t, t.auth, 'POST', `processdefinition/activate?id=${answer.processDefinitionId}`)).statusCode).toBe(200);
+    expect(
+      (await call(t, t.auth, 'POST', `processdefinition/activate?id=${answer.processDefinitionId}`))
+        .statusCode,
+    ).toBe(200);
     await start(t, t.auth, 'suspendable');
   });
 
@@ -181,13 +224,19 @@ describe('definitions and deployments in use', () => {
     await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: 'done with it' });
     const deleted = await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
-    expect(await t.sql('select 1 from wf_definition where deployment_id = $1', [answer.deploymentId])).toEqual([]);
-    expect((await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`)).statusCode).toBe(404);
+    expect(
+      await t.sql('select 1 from wf_definition where deployment_id = $1', [answer.deploymentId]),
+    ).toEqual([]);
+    expect((await call(t, t.auth, 'POST', `deployment/delete?id=${answer.deploymentId}`)).statusCode).toBe(
+      404,
+    );
     const listed = await call(t, t.auth, 'GET', 'deployment/query?pageSize=100');
-    expect(listed.json().data.records.map((row: { id: number }) => row.id)).not.toContain(answer.deploymentId);
+    expect(listed.json().data.records.map((row: { id: number }) => row.id)).not.toContain(
+      answer.deploymentId,
+    );
   });
 
-  it('keeps the administrators\' calls from users without a grant (403), lets them list definitions to start', async () => {
+  it("keeps the administrators' calls from users without a grant (403), lets them list definitions to start", async () => {
     expect((await call(t, plain, 'POST', 'deployment/deployXml', { xml: SIMPLE })).statusCode).toBe(403);
     expect((await call(t, plain, 'GET', 'model/query')).statusCode).toBe(403);
     expect((await call(t, plain, 'GET', 'deployment/query')).statusCode).toBe(403);

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bpmn, call, complete, deploy, fixture, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+import {
+  bpmn,
+  call,
+  complete,
+  deploy,
+  fixture,
+  flow,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
 
 /**
  * The token interpreter (issue 12): gateway semantics with their joins, incidents, terminate
@@ -17,7 +27,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const task = (id: string, extra = ''): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}" ${extra}/>`;
+const task = (id: string, extra = ''): string =>
+  `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}" ${extra}/>`;
 
 async function onlyTask(instanceId: number, activityId: string): Promise<number> {
   const tasks = await openTasks(t, instanceId);
@@ -32,7 +43,9 @@ describe('exclusive gateway', () => {
       [2, undefined],
     ] as const) {
       const instance = await start(t, t.auth, 'leave');
-      expect((await complete(t, t.auth, await onlyTask(instance.id, 'apply'), { days })).statusCode).toBe(200);
+      expect((await complete(t, t.auth, await onlyTask(instance.id, 'apply'), { days })).statusCode).toBe(
+        200,
+      );
       const approve = await onlyTask(instance.id, 'approve');
       // approve has candidate groups only (ROLE_ADMIN among them): claimed before it is completed
       expect((await complete(t, t.auth, approve)).statusCode).toBe(403);
@@ -40,7 +53,12 @@ describe('exclusive gateway', () => {
       expect((await complete(t, t.auth, approve)).statusCode).toBe(200);
       if (next) {
         await onlyTask(instance.id, next);
-        expect(await t.sql('select user_name from wf_identity_link l join wf_task k on k.id = l.task_id where k.instance_id = $1 and k.activity_id = $2', [instance.id, next])).toEqual([{ user_name: 'hruser' }]);
+        expect(
+          await t.sql(
+            'select user_name from wf_identity_link l join wf_task k on k.id = l.task_id where k.instance_id = $1 and k.activity_id = $2',
+            [instance.id, next],
+          ),
+        ).toEqual([{ user_name: 'hruser' }]);
       } else {
         expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
       }
@@ -75,14 +93,24 @@ describe('exclusive gateway', () => {
     await deploy(t, xml);
     const none = await start(t, t.auth, 'stuck', { choice: 'maybe' });
     expect(none.status).toBe('running');
-    expect(none.incident).toEqual({ activityId: 'g', flowId: null, message: expect.stringContaining('no outgoing flow') });
+    expect(none.incident).toEqual({
+      activityId: 'g',
+      flowId: null,
+      message: expect.stringContaining('no outgoing flow'),
+    });
 
     const failing = await start(t, t.auth, 'stuck');
-    expect(failing.incident).toEqual({ activityId: 'g', flowId: 'fYes', message: expect.stringContaining('choice') });
+    expect(failing.incident).toEqual({
+      activityId: 'g',
+      flowId: 'fYes',
+      message: expect.stringContaining('choice'),
+    });
     const detail = await call(t, t.auth, 'GET', `processinstance/detail?id=${failing.id}`);
     expect(detail.statusCode).toBe(200);
     expect(detail.json().data).toMatchObject({ status: 'running', incident: { flowId: 'fYes' }, tasks: [] });
-    expect(await t.sql("select state from wf_execution where instance_id = $1", [failing.id])).toEqual([{ state: 'incident' }]);
+    expect(await t.sql('select state from wf_execution where instance_id = $1', [failing.id])).toEqual([
+      { state: 'incident' },
+    ]);
   });
 });
 
@@ -92,7 +120,12 @@ describe('parallel gateway', () => {
     const tasks = await openTasks(t, instance.id);
     expect(tasks.map((row) => row.activity_id)).toEqual(['finance', 'tech']);
     // the built-in service task set its variables on the way
-    const variables = await call(t, t.auth, 'GET', `history/variableinstance/query?processInstanceId=${instance.id}`);
+    const variables = await call(
+      t,
+      t.auth,
+      'GET',
+      `history/variableinstance/query?processInstanceId=${instance.id}`,
+    );
     expect(variables.json().data).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'stage', value: 'review' }),
@@ -101,14 +134,22 @@ describe('parallel gateway', () => {
     );
     const [finance, tech] = tasks;
     expect((await complete(t, t.auth, finance?.id ?? 0)).statusCode).toBe(200);
-    expect(await t.sql("select activity_id, state from wf_execution where instance_id = $1", [instance.id])).toEqual(
-      expect.arrayContaining([{ activity_id: 'join', state: 'joining' }, { activity_id: 'tech', state: 'active' }]),
+    expect(
+      await t.sql('select activity_id, state from wf_execution where instance_id = $1', [instance.id]),
+    ).toEqual(
+      expect.arrayContaining([
+        { activity_id: 'join', state: 'joining' },
+        { activity_id: 'tech', state: 'active' },
+      ]),
     );
     expect((await instanceRow(t, instance.id)).status).toBe('running');
     expect((await complete(t, t.auth, tech?.id ?? 0)).statusCode).toBe(200);
     expect((await instanceRow(t, instance.id)).status).toBe('over');
     expect(await t.sql('select 1 from wf_execution where instance_id = $1', [instance.id])).toEqual([]);
-    const joins = await t.sql("select 1 from wf_hist_activity where instance_id = $1 and activity_id = 'join'", [instance.id]);
+    const joins = await t.sql(
+      "select 1 from wf_hist_activity where instance_id = $1 and activity_id = 'join'",
+      [instance.id],
+    );
     expect(joins).toHaveLength(1);
   });
 });
@@ -160,43 +201,72 @@ describe('instances', () => {
   it('suspend refuses task actions with 409 until activated; terminate closes the open tasks', async () => {
     const instance = await start(t, t.auth, 'purchase');
     const [first] = await openTasks(t, instance.id);
-    expect((await call(t, t.auth, 'POST', `processinstance/suspend?id=${instance.id}`)).json().data.suspended).toBe(true);
+    expect(
+      (await call(t, t.auth, 'POST', `processinstance/suspend?id=${instance.id}`)).json().data.suspended,
+    ).toBe(true);
     expect((await complete(t, t.auth, first?.id ?? 0)).statusCode).toBe(409);
-    expect((await call(t, t.auth, 'POST', `processinstance/activate?id=${instance.id}`)).json().data.suspended).toBe(false);
+    expect(
+      (await call(t, t.auth, 'POST', `processinstance/activate?id=${instance.id}`)).json().data.suspended,
+    ).toBe(false);
     expect((await complete(t, t.auth, first?.id ?? 0)).statusCode).toBe(200);
-    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: '不再需要' });
+    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+      id: instance.id,
+      comment: '不再需要',
+    });
     expect(terminated.json().data).toMatchObject({ status: 'terminated', ended: true });
     expect(await openTasks(t, instance.id)).toEqual([]);
-    expect((await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: 'again' })).statusCode).toBe(409);
+    expect(
+      (await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: 'again' }))
+        .statusCode,
+    ).toBe(409);
     const query = await call(t, t.auth, 'GET', 'processinstance/query?status=terminated');
     expect(query.json().data.records.map((row: { id: number }) => row.id)).toContain(instance.id);
   });
 
   it('starts by definition id, answers 404 for an unknown key and 400 without a description', async () => {
-    const [definition] = await t.sql<{ id: number }>("select id from wf_definition where process_key = 'purchase'");
-    const byId = await call(t, t.auth, 'POST', 'processinstance/start', { processDefinitionId: definition?.id, description: 'x' });
+    const [definition] = await t.sql<{ id: number }>(
+      "select id from wf_definition where process_key = 'purchase'",
+    );
+    const byId = await call(t, t.auth, 'POST', 'processinstance/start', {
+      processDefinitionId: definition?.id,
+      description: 'x',
+    });
     expect(byId.statusCode, byId.body).toBe(200);
-    expect((await call(t, t.auth, 'POST', 'processinstance/start', { processDefinitionKey: 'nope', description: 'x' })).statusCode).toBe(404);
-    const noDescription = await call(t, t.auth, 'POST', 'processinstance/start', { processDefinitionKey: 'purchase' });
+    expect(
+      (
+        await call(t, t.auth, 'POST', 'processinstance/start', {
+          processDefinitionKey: 'nope',
+          description: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
+    const noDescription = await call(t, t.auth, 'POST', 'processinstance/start', {
+      processDefinitionKey: 'purchase',
+    });
     expect(noDescription.statusCode).toBe(400);
     expect(noDescription.json().errors[0].field).toBe('/description');
   });
 
-  it('checks the start form with the entity\'s validators (formKey sysparam)', async () => {
+  it("checks the start form with the entity's validators (formKey sysparam)", async () => {
     const bad = await call(t, t.auth, 'POST', 'processinstance/start', {
       processDefinitionKey: 'purchase',
       description: 'with a form',
       formData: { paramName: 'n' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['/paramKey']));
+    expect(bad.json().errors.map((error: { field: string }) => error.field)).toEqual(
+      expect.arrayContaining(['/paramKey']),
+    );
     const good = await call(t, t.auth, 'POST', 'processinstance/start', {
       processDefinitionKey: 'purchase',
       description: 'with a form',
       formData: { paramName: 'Budget', paramKey: 'budget', paramValue: '100' },
     });
     expect(good.statusCode, good.body).toBe(200);
-    const variables = await t.sql<{ name: string; value: unknown }>('select name, value from wf_variable where instance_id = $1 order by name', [good.json().data.id]);
+    const variables = await t.sql<{ name: string; value: unknown }>(
+      'select name, value from wf_variable where instance_id = $1 order by name',
+      [good.json().data.id],
+    );
     expect(variables).toEqual(expect.arrayContaining([{ name: 'paramKey', value: 'budget' }]));
   });
 
@@ -204,22 +274,48 @@ describe('instances', () => {
     const instance = await start(t, t.auth, 'excl', { amount: 200 });
     const taskId = await onlyTask(instance.id, 'big');
     await complete(t, t.auth, taskId, { approved: true });
-    const activities = await call(t, t.auth, 'GET', `history/activityinstance/query?processInstanceId=${instance.id}`);
-    expect(activities.json().data.map((row: { key: string; type: string }) => `${row.type}:${row.key}`)).toEqual([
-      'startEvent:s',
-      'exclusiveGateway:g',
-      'userTask:big',
-      'endEvent:e',
-    ]);
-    expect(activities.json().data[2]).toMatchObject({ assignee: 'admin', taskId, endTime: expect.any(String) });
+    const activities = await call(
+      t,
+      t.auth,
+      'GET',
+      `history/activityinstance/query?processInstanceId=${instance.id}`,
+    );
+    expect(
+      activities.json().data.map((row: { key: string; type: string }) => `${row.type}:${row.key}`),
+    ).toEqual(['startEvent:s', 'exclusiveGateway:g', 'userTask:big', 'endEvent:e']);
+    expect(activities.json().data[2]).toMatchObject({
+      assignee: 'admin',
+      taskId,
+      endTime: expect.any(String),
+    });
     const details = await call(t, t.auth, 'GET', `history/detail/query?processInstanceId=${instance.id}`);
-    expect(details.json().data.map((row: { name: string }) => row.name)).toEqual(['amount', 'initiator', 'approved']);
-    expect(details.json().data[2]).toMatchObject({ taskId, activityId: 'big', username: 'admin', value: true });
+    expect(details.json().data.map((row: { name: string }) => row.name)).toEqual([
+      'amount',
+      'initiator',
+      'approved',
+    ]);
+    expect(details.json().data[2]).toMatchObject({
+      taskId,
+      activityId: 'big',
+      username: 'admin',
+      value: true,
+    });
     const tasks = await call(t, t.auth, 'GET', `history/taskinstance/query?processInstanceId=${instance.id}`);
-    expect(tasks.json().data.records).toEqual([expect.objectContaining({ id: taskId, status: 'completed', assignee: 'admin' })]);
-    const historic = await call(t, t.auth, 'GET', `history/processinstance/query?processInstanceId=${instance.id}&finished=true`);
-    expect(historic.json().data.records).toEqual([expect.objectContaining({ id: instance.id, status: 'over', ended: true })]);
+    expect(tasks.json().data.records).toEqual([
+      expect.objectContaining({ id: taskId, status: 'completed', assignee: 'admin' }),
+    ]);
+    const historic = await call(
+      t,
+      t.auth,
+      'GET',
+      `history/processinstance/query?processInstanceId=${instance.id}&finished=true`,
+    );
+    expect(historic.json().data.records).toEqual([
+      expect.objectContaining({ id: instance.id, status: 'over', ended: true }),
+    ]);
     const detail = await call(t, t.auth, 'GET', `processinstance/detail?id=${instance.id}`);
-    expect(detail.json().data.comments).toEqual([expect.objectContaining({ action: 'complete', message: 'ok', username: 'admin' })]);
+    expect(detail.json().data.comments).toEqual([
+      expect.objectContaining({ action: 'complete', message: 'ok', username: 'admin' }),
+    ]);
   });
 });

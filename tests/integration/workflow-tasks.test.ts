@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
-import { bearer, bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+import {
+  bearer,
+  bpmn,
+  call,
+  complete,
+  deploy,
+  flow,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
 
 /**
  * Task actions of the personal office (issue 12): candidates by user, role, post and
@@ -61,7 +71,11 @@ describe('candidates and claiming', () => {
       const candidate = await call(t, who.headers, 'GET', 'task/queryCandidateTask?pageSize=100');
       expect(candidate.statusCode).toBe(200);
       expect(ids(candidate)).toContain(reviewId);
-      const inbox = await t.request({ method: 'GET', url: '/api/admin/notification/queryMyNotification?pageSize=50', headers: who.headers });
+      const inbox = await t.request({
+        method: 'GET',
+        url: '/api/admin/notification/queryMyNotification?pageSize=50',
+        headers: who.headers,
+      });
       expect(inbox.json().data.records.map((row: { title: string }) => row.title)).toContain('审核');
     }
     expect(ids(await call(t, alice.headers, 'GET', 'task/queryCandidateTask'))).not.toContain(reviewId);
@@ -69,7 +83,12 @@ describe('candidates and claiming', () => {
   });
 
   it('a user holding the post is a candidate too', async () => {
-    const post = await t.request({ method: 'POST', url: '/api/admin/syspost/add', headers: t.auth, payload: { postCode: 'QA', postName: '质检', postParent: 0 } });
+    const post = await t.request({
+      method: 'POST',
+      url: '/api/admin/syspost/add',
+      headers: t.auth,
+      payload: { postCode: 'QA', postName: '质检', postParent: 0 },
+    });
     expect(post.statusCode, post.body).toBe(200);
     const dave = await user('dave', 'ROLE_SYS_TOURIST');
     const held = await t.request({
@@ -80,7 +99,9 @@ describe('candidates and claiming', () => {
     });
     expect(held.statusCode, held.body).toBe(200);
     const { reviewId } = await atReview();
-    expect(ids(await call(t, dave.headers, 'GET', 'task/queryCandidateTask?pageSize=100'))).toContain(reviewId);
+    expect(ids(await call(t, dave.headers, 'GET', 'task/queryCandidateTask?pageSize=100'))).toContain(
+      reviewId,
+    );
     expect((await call(t, dave.headers, 'POST', `task/claimTask?id=${reviewId}`)).statusCode).toBe(200);
   });
 
@@ -89,14 +110,20 @@ describe('candidates and claiming', () => {
     expect((await call(t, alice.headers, 'POST', `task/claimTask?id=${reviewId}`)).statusCode).toBe(403);
     const claimed = await call(t, bob.headers, 'POST', `task/claimTask?id=${reviewId}`);
     expect(claimed.statusCode).toBe(200);
-    expect(claimed.json().data).toMatchObject({ assignee: 'bob', status: 'assigned', claimTime: expect.any(String) });
+    expect(claimed.json().data).toMatchObject({
+      assignee: 'bob',
+      status: 'assigned',
+      claimTime: expect.any(String),
+    });
     expect((await call(t, carol.headers, 'POST', `task/claimTask?id=${reviewId}`)).statusCode).toBe(409);
     expect((await call(t, bob.headers, 'POST', `task/claimTask?id=${reviewId}`)).statusCode).toBe(409);
     expect((await call(t, bob.headers, 'POST', 'task/claimTask?id=999999')).statusCode).toBe(404);
     expect(ids(await call(t, bob.headers, 'GET', 'task/queryPersonalTask'))).toContain(reviewId);
     expect(ids(await call(t, carol.headers, 'GET', 'task/queryCandidateTask'))).not.toContain(reviewId);
     expect((await call(t, carol.headers, 'POST', `task/unclaimTask?id=${reviewId}`)).statusCode).toBe(403);
-    expect((await call(t, bob.headers, 'POST', `task/unclaimTask?id=${reviewId}`)).json().data).toMatchObject({ assignee: null, status: 'created' });
+    expect((await call(t, bob.headers, 'POST', `task/unclaimTask?id=${reviewId}`)).json().data).toMatchObject(
+      { assignee: null, status: 'created' },
+    );
     expect(ids(await call(t, carol.headers, 'GET', 'task/queryCandidateTask'))).toContain(reviewId);
   });
 });
@@ -124,16 +151,25 @@ describe('completing', () => {
   it('two completes of one task at once: one 200, one 409, the next task made once', async () => {
     const { instanceId, reviewId } = await atReview();
     await call(t, bob.headers, 'POST', `task/claimTask?id=${reviewId}`);
-    const answers = await Promise.all([complete(t, bob.headers, reviewId), complete(t, bob.headers, reviewId)]);
+    const answers = await Promise.all([
+      complete(t, bob.headers, reviewId),
+      complete(t, bob.headers, reviewId),
+    ]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     expect((await openTasks(t, instanceId)).map((row) => row.activity_id)).toEqual(['sign']);
-    expect(await t.sql("select 1 from wf_comment where task_id = $1 and action = 'complete'", [reviewId])).toHaveLength(1);
+    expect(
+      await t.sql("select 1 from wf_comment where task_id = $1 and action = 'complete'", [reviewId]),
+    ).toHaveLength(1);
   });
 
-  it('validates the task form with the entity\'s validators', async () => {
+  it("validates the task form with the entity's validators", async () => {
     const instance = await start(t, alice.headers, 'review_flow');
     const [apply] = await openTasks(t, instance.id);
-    const bad = await call(t, alice.headers, 'POST', 'task/completeTask', { id: apply?.id, comment: 'c', formData: { paramKey: 'k' } });
+    const bad = await call(t, alice.headers, 'POST', 'task/completeTask', {
+      id: apply?.id,
+      comment: 'c',
+      formData: { paramKey: 'k' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.map((error: { field: string }) => error.field)).toContain('/paramName');
     expect((await openTasks(t, instance.id))[0]?.activity_id).toBe('apply');
@@ -147,15 +183,38 @@ describe('delegate, resolve, regress, reject, terminate', () => {
   it('delegates to another user, who resolves it back to the owner', async () => {
     const { reviewId } = await atReview();
     await call(t, bob.headers, 'POST', `task/claimTask?id=${reviewId}`);
-    const nobody = await call(t, bob.headers, 'POST', 'task/delegateTask', { id: reviewId, username: 'nobody', comment: 'c' });
+    const nobody = await call(t, bob.headers, 'POST', 'task/delegateTask', {
+      id: reviewId,
+      username: 'nobody',
+      comment: 'c',
+    });
     expect(nobody.statusCode).toBe(400);
     expect(nobody.json().errors[0].field).toBe('/username');
-    const delegated = await call(t, bob.headers, 'POST', 'task/delegateTask', { id: reviewId, username: 'carol', comment: '请协助' });
-    expect(delegated.json().data).toMatchObject({ assignee: 'carol', owner: 'bob', delegationState: 'pending', status: 'delegated' });
+    const delegated = await call(t, bob.headers, 'POST', 'task/delegateTask', {
+      id: reviewId,
+      username: 'carol',
+      comment: '请协助',
+    });
+    expect(delegated.json().data).toMatchObject({
+      assignee: 'carol',
+      owner: 'bob',
+      delegationState: 'pending',
+      status: 'delegated',
+    });
     expect((await complete(t, carol.headers, reviewId)).statusCode).toBe(409);
-    expect((await call(t, bob.headers, 'POST', 'task/resolveTask', { id: reviewId, comment: 'c' })).statusCode).toBe(403);
-    const resolved = await call(t, carol.headers, 'POST', 'task/resolveTask', { id: reviewId, comment: '已处理', variables: { note: 'fine' } });
-    expect(resolved.json().data).toMatchObject({ assignee: 'bob', delegationState: 'resolved', status: 'assigned' });
+    expect(
+      (await call(t, bob.headers, 'POST', 'task/resolveTask', { id: reviewId, comment: 'c' })).statusCode,
+    ).toBe(403);
+    const resolved = await call(t, carol.headers, 'POST', 'task/resolveTask', {
+      id: reviewId,
+      comment: '已处理',
+      variables: { note: 'fine' },
+    });
+    expect(resolved.json().data).toMatchObject({
+      assignee: 'bob',
+      delegationState: 'resolved',
+      status: 'assigned',
+    });
     expect((await complete(t, bob.headers, reviewId)).statusCode).toBe(200);
   });
 
@@ -169,13 +228,23 @@ describe('delegate, resolve, regress, reject, terminate', () => {
       { activityId: 'review', name: '审核', assignee: 'bob' },
       { activityId: 'apply', name: '申请', assignee: 'alice' },
     ]);
-    const wrong = await call(t, alice.headers, 'POST', 'task/regressTask', { id: sign?.id, activityId: 'sign', comment: 'c' });
+    const wrong = await call(t, alice.headers, 'POST', 'task/regressTask', {
+      id: sign?.id,
+      activityId: 'sign',
+      comment: 'c',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors[0].field).toBe('/activityId');
-    const back = await call(t, alice.headers, 'POST', 'task/regressTask', { id: sign?.id, activityId: 'review', comment: '退回重审' });
+    const back = await call(t, alice.headers, 'POST', 'task/regressTask', {
+      id: sign?.id,
+      activityId: 'review',
+      comment: '退回重审',
+    });
     expect(back.statusCode, back.body).toBe(200);
     expect(back.json().data).toMatchObject({ status: 'regressed' });
-    expect(await openTasks(t, instanceId)).toEqual([expect.objectContaining({ activity_id: 'review', assignee: 'bob', status: 'assigned' })]);
+    expect(await openTasks(t, instanceId)).toEqual([
+      expect.objectContaining({ activity_id: 'review', assignee: 'bob', status: 'assigned' }),
+    ]);
   });
 
   it('reject and terminate end the instance with their status; only the assignee may', async () => {
@@ -185,8 +254,13 @@ describe('delegate, resolve, regress, reject, terminate', () => {
     ] as const) {
       const instance = await start(t, alice.headers, 'review_flow');
       const [apply] = await openTasks(t, instance.id);
-      expect((await call(t, bob.headers, 'POST', `task/${action}`, { id: apply?.id, comment: 'no' })).statusCode).toBe(403);
-      const ended = await call(t, alice.headers, 'POST', `task/${action}`, { id: apply?.id, comment: '不同意' });
+      expect(
+        (await call(t, bob.headers, 'POST', `task/${action}`, { id: apply?.id, comment: 'no' })).statusCode,
+      ).toBe(403);
+      const ended = await call(t, alice.headers, 'POST', `task/${action}`, {
+        id: apply?.id,
+        comment: '不同意',
+      });
       expect(ended.json().data).toMatchObject({ status });
       expect(await instanceRow(t, instance.id)).toMatchObject({ status });
       const mine = await call(t, alice.headers, 'GET', `processinstance/queryMyProcess?status=${status}`);
@@ -196,16 +270,22 @@ describe('delegate, resolve, regress, reject, terminate', () => {
 });
 
 describe('who sees what', () => {
-  it('a non-participant gets 403 on a task and an instance; the administrators\' list is theirs only', async () => {
+  it("a non-participant gets 403 on a task and an instance; the administrators' list is theirs only", async () => {
     const { instanceId, reviewId } = await atReview();
     expect((await call(t, outsider, 'GET', `task/detail?id=${reviewId}`)).statusCode).toBe(403);
     expect((await call(t, outsider, 'GET', `processinstance/detail?id=${instanceId}`)).statusCode).toBe(403);
     expect((await call(t, carol.headers, 'GET', `task/detail?id=${reviewId}`)).statusCode).toBe(200);
-    expect((await call(t, alice.headers, 'GET', `processinstance/detail?id=${instanceId}`)).statusCode).toBe(200);
+    expect((await call(t, alice.headers, 'GET', `processinstance/detail?id=${instanceId}`)).statusCode).toBe(
+      200,
+    );
     expect((await call(t, alice.headers, 'GET', 'task/query')).statusCode).toBe(403);
     expect((await call(t, alice.headers, 'GET', 'processinstance/query')).statusCode).toBe(403);
-    expect((await call(t, alice.headers, 'POST', `processinstance/suspend?id=${instanceId}`)).statusCode).toBe(403);
-    expect(ids(await call(t, t.auth, 'GET', `task/query?processInstanceId=${instanceId}&finished=false`))).toEqual([reviewId]);
+    expect(
+      (await call(t, alice.headers, 'POST', `processinstance/suspend?id=${instanceId}`)).statusCode,
+    ).toBe(403);
+    expect(
+      ids(await call(t, t.auth, 'GET', `task/query?processInstanceId=${instanceId}&finished=false`)),
+    ).toEqual([reviewId]);
     expect(ids(await call(t, t.auth, 'GET', `task/query?processInstanceId=${instanceId}`))).toHaveLength(2);
   });
 
@@ -214,7 +294,12 @@ describe('who sees what', () => {
       method: 'POST',
       url: '/api/admin/systenant/add',
       headers: t.auth,
-      payload: { tenantCode: 'wfother', tenantName: '其他', tenantEmail: 'a@wfother.example', tenantTel: '010-1' },
+      payload: {
+        tenantCode: 'wfother',
+        tenantName: '其他',
+        tenantEmail: 'a@wfother.example',
+        tenantTel: '010-1',
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const admin = created.json().data.admin as { username: string; initialPassword: string };
@@ -224,8 +309,18 @@ describe('who sees what', () => {
     expect((await call(t, other, 'GET', `task/detail?id=${reviewId}`)).statusCode).toBe(404);
     expect((await call(t, other, 'POST', `task/claimTask?id=${reviewId}`)).statusCode).toBe(404);
     expect((await call(t, other, 'GET', `processinstance/detail?id=${instanceId}`)).statusCode).toBe(404);
-    expect((await call(t, other, 'POST', 'processinstance/terminate', { id: instanceId, comment: 'x' })).statusCode).toBe(404);
-    expect((await call(t, other, 'POST', 'processinstance/start', { processDefinitionKey: 'review_flow', description: 'x' })).statusCode).toBe(404);
+    expect(
+      (await call(t, other, 'POST', 'processinstance/terminate', { id: instanceId, comment: 'x' }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await call(t, other, 'POST', 'processinstance/start', {
+          processDefinitionKey: 'review_flow',
+          description: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await call(t, other, 'GET', 'processdefinition/query')).json().data.total).toBe(0);
     expect((await call(t, other, 'GET', 'task/query')).json().data.total).toBe(0);
     // the same key deploys as version 1 in the other tenant

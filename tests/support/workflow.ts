@@ -49,7 +49,16 @@ export async function call(
 }
 
 /** Deploys a file as the admin and answers the deploy answer (fails the test on an error). */
-export async function deploy(t: TestApp, xml: string): Promise<{ processDefinitionId: number; key: string; version: number; deploymentId: number; warnings: { field: string; message: string }[] }> {
+export async function deploy(
+  t: TestApp,
+  xml: string,
+): Promise<{
+  processDefinitionId: number;
+  key: string;
+  version: number;
+  deploymentId: number;
+  warnings: { field: string; message: string }[];
+}> {
   const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;
@@ -102,7 +111,10 @@ export async function complete(
   return call(t, caller, 'POST', 'task/completeTask', { id: taskId, variables, comment: 'ok' });
 }
 
-export async function instanceRow(t: TestApp, id: number): Promise<{ status: string; end_time: Date | null; incident: unknown }> {
+export async function instanceRow(
+  t: TestApp,
+  id: number,
+): Promise<{ status: string; end_time: Date | null; incident: unknown }> {
   const [row] = await t.sql<{ status: string; end_time: Date | null; incident: unknown }>(
     'select status, end_time, incident from wf_instance where id = $1',
     [id],

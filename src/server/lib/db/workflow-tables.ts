@@ -7,7 +7,12 @@ import type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../../../
 
 const id: ColumnSpec = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true };
 const tenant: ColumnSpec = { name: 'tenant_code', type: 'text', isNullable: false };
-const createdAt: ColumnSpec = { name: 'created_at', type: 'timestamptz', isNullable: false, defaultSql: 'now()' };
+const createdAt: ColumnSpec = {
+  name: 'created_at',
+  type: 'timestamptz',
+  isNullable: false,
+  defaultSql: 'now()',
+};
 const text = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'text', isNullable });
 const bigint = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'bigint', isNullable });
 const time = (name: string, isNullable = true): ColumnSpec => ({ name, type: 'timestamptz', isNullable });
@@ -17,8 +22,16 @@ const int = (name: string, defaultSql: '0' | '1' = '0'): ColumnSpec => ({
   isNullable: false,
   defaultSql,
 });
-const flag = (name: string): ColumnSpec => ({ name, type: 'boolean', isNullable: false, defaultSql: 'false' });
-const json = (name: string, defaultSql: "'{}'::jsonb" | "'[]'::jsonb" | undefined = undefined): ColumnSpec => ({
+const flag = (name: string): ColumnSpec => ({
+  name,
+  type: 'boolean',
+  isNullable: false,
+  defaultSql: 'false',
+});
+const json = (
+  name: string,
+  defaultSql: "'{}'::jsonb" | "'[]'::jsonb" | undefined = undefined,
+): ColumnSpec => ({
   name,
   type: 'jsonb',
   isNullable: defaultSql === undefined,
@@ -170,7 +183,13 @@ export function workflowTableSpecs(): TableSpec[] {
     // Candidates of a task: a user name, or a group "role:X", "post:X", "org:N".
     spec(
       'wf_identity_link',
-      [bigint('task_id', false), bigint('instance_id', false), text('user_name'), text('group_key'), createdAt],
+      [
+        bigint('task_id', false),
+        bigint('instance_id', false),
+        text('user_name'),
+        text('group_key'),
+        createdAt,
+      ],
       [
         index('wf_identity_link', ['task_id']),
         index('wf_identity_link', ['tenant_code', 'user_name']),
@@ -180,7 +199,13 @@ export function workflowTableSpecs(): TableSpec[] {
     ),
     spec(
       'wf_variable',
-      [bigint('instance_id', false), text('name', false), text('type', false), json('value'), time('updated_at', false)],
+      [
+        bigint('instance_id', false),
+        text('name', false),
+        text('type', false),
+        json('value'),
+        time('updated_at', false),
+      ],
       [index('wf_variable', ['instance_id', 'name'], true)],
       [cascade('wf_variable', 'instance_id', 'wf_instance')],
     ),

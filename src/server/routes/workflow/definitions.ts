@@ -12,25 +12,42 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
     `${BASE}/processdefinition/query`,
     {
       ...SELF,
-      ...schema('Process definitions of the tenant, paged (every signed-in user: the start screen lists them)', {
-        querystring: object({
-          ...PAGING,
-          key: text(100),
-          name: text(100),
-          category: text(100),
-          latestOnly: flag('Only the latest version of each key'),
-        }),
-      }, PAGE),
+      ...schema(
+        'Process definitions of the tenant, paged (every signed-in user: the start screen lists them)',
+        {
+          querystring: object({
+            ...PAGING,
+            key: text(100),
+            name: text(100),
+            category: text(100),
+            latestOnly: flag('Only the latest version of each key'),
+          }),
+        },
+        PAGE,
+      ),
     },
     async (request) => {
-      const query = request.query as { key?: string; name?: string; category?: string; latestOnly?: string; currentPage?: number; pageSize?: number };
-      return ok(await queryDefinitions(ctx.db, actorOf(request), { ...query, latestOnly: query.latestOnly === 'true' }));
+      const query = request.query as {
+        key?: string;
+        name?: string;
+        category?: string;
+        latestOnly?: string;
+        currentPage?: number;
+        pageSize?: number;
+      };
+      return ok(
+        await queryDefinitions(ctx.db, actorOf(request), {
+          ...query,
+          latestOnly: query.latestOnly === 'true',
+        }),
+      );
     },
   );
   app.get(
     `${BASE}/processdefinition/xml`,
     schema('The BPMN file a definition was deployed from', { querystring: BY_ID('The definition') }),
-    async (request) => ok(await definitionXml(ctx.db, actorOf(request), (request.query as { id: number }).id)),
+    async (request) =>
+      ok(await definitionXml(ctx.db, actorOf(request), (request.query as { id: number }).id)),
   );
   for (const [action, suspended] of [
     ['suspend', true],
@@ -42,7 +59,14 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         querystring: BY_ID('The definition'),
       }),
       async (request) =>
-        ok(await setDefinitionSuspended(ctx, actorOf(request), (request.query as { id: number }).id, suspended)),
+        ok(
+          await setDefinitionSuspended(
+            ctx,
+            actorOf(request),
+            (request.query as { id: number }).id,
+            suspended,
+          ),
+        ),
     );
   }
 }

@@ -21,15 +21,19 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
   const H = `${BASE}/history`;
   app.get(
     `${H}/processinstance/query`,
-    schema('Historic process instances (running and ended), paged', {
-      querystring: object({
-        ...PAGING,
-        processInstanceId: id('An instance'),
-        processDefinitionKey: text(100),
-        startUserId: text(64),
-        finished: flag('Ended (true) or running (false) only'),
-      }),
-    }, PAGE),
+    schema(
+      'Historic process instances (running and ended), paged',
+      {
+        querystring: object({
+          ...PAGING,
+          processInstanceId: id('An instance'),
+          processDefinitionKey: text(100),
+          startUserId: text(64),
+          finished: flag('Ended (true) or running (false) only'),
+        }),
+      },
+      PAGE,
+    ),
     async (request) => {
       const query = request.query as InstanceFilters & { finished?: string };
       const ended = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
@@ -40,29 +44,58 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
     `${H}/activityinstance/query`,
     schema('The activities an instance passed, in order', { querystring: BY_INSTANCE }, LIST),
     async (request) =>
-      ok(await historyActivities(ctx.db, actorOf(request).tenantCode, (request.query as { processInstanceId: number }).processInstanceId)),
+      ok(
+        await historyActivities(
+          ctx.db,
+          actorOf(request).tenantCode,
+          (request.query as { processInstanceId: number }).processInstanceId,
+        ),
+      ),
   );
   app.get(
     `${H}/taskinstance/query`,
-    schema('Tasks of an instance, open and finished, paged', {
-      querystring: object({ ...PAGING, processInstanceId: id('An instance'), assignee: text(64), finished: flag() }),
-    }, PAGE),
+    schema(
+      'Tasks of an instance, open and finished, paged',
+      {
+        querystring: object({
+          ...PAGING,
+          processInstanceId: id('An instance'),
+          assignee: text(64),
+          finished: flag(),
+        }),
+      },
+      PAGE,
+    ),
     async (request) => {
       const query = request.query as Omit<TaskFilters, 'finished'> & { finished?: string };
       const finished = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
-      return ok(await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }));
+      return ok(
+        await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }),
+      );
     },
   );
   app.get(
     `${H}/variableinstance/query`,
     schema('The variables of an instance (their last values)', { querystring: BY_INSTANCE }, LIST),
     async (request) =>
-      ok(await historyVariables(ctx.db, actorOf(request).tenantCode, (request.query as { processInstanceId: number }).processInstanceId)),
+      ok(
+        await historyVariables(
+          ctx.db,
+          actorOf(request).tenantCode,
+          (request.query as { processInstanceId: number }).processInstanceId,
+        ),
+      ),
   );
   app.get(
     `${H}/detail/query`,
     schema('Every change of the variables of an instance, in order', { querystring: BY_INSTANCE }, LIST),
     async (request) =>
-      ok(await historyDetails(ctx.db, actorOf(request).tenantCode, (request.query as { processInstanceId: number }).processInstanceId)),
+      ok(
+        await historyDetails(
+          ctx.db,
+          actorOf(request).tenantCode,
+          (request.query as { processInstanceId: number }).processInstanceId,
+        ),
+      ),
   );
 }

@@ -3,9 +3,32 @@ import { AppError } from '../../lib/errors.js';
 import { localizerFor } from '../../lib/i18n.js';
 import { ok, requireAuth } from '../../lib/http.js';
 import { flag, id, object, text } from '../../lib/route-schema.js';
-import { finishInstance, setInstanceSuspended, startInstance, type StartInput } from '../../services/workflow/instances.js';
-import { instanceDetail, queryInstances, takesPart, type InstanceFilters } from '../../services/workflow/queries.js';
-import { actorOf, BASE, BY_ID, candidate, COMMENT, FORM_DATA, oversees, PAGE, PAGING, schema, SELF, VARIABLES } from './shared.js';
+import {
+  finishInstance,
+  setInstanceSuspended,
+  startInstance,
+  type StartInput,
+} from '../../services/workflow/instances.js';
+import {
+  instanceDetail,
+  queryInstances,
+  takesPart,
+  type InstanceFilters,
+} from '../../services/workflow/queries.js';
+import {
+  actorOf,
+  BASE,
+  BY_ID,
+  candidate,
+  COMMENT,
+  FORM_DATA,
+  oversees,
+  PAGE,
+  PAGING,
+  schema,
+  SELF,
+  VARIABLES,
+} from './shared.js';
 
 const INSTANCE_FILTERS = {
   ...PAGING,
@@ -30,48 +53,81 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
     `${BASE}/processinstance/start`,
     {
       ...SELF,
-      ...schema('Starts the latest version of a process (or the definition named); 409 when it is suspended', {
-        body: object(
-          {
-            processDefinitionKey: text(100, { minLength: 1 }),
-            processDefinitionId: id('A definition'),
-            businessKey: text(200),
-            description: text(512, { minLength: 1, description: 'Required, at most 512 characters (SPEC §5)' }),
-            variables: VARIABLES,
-            formData: FORM_DATA,
-          },
-          ['description'],
-          { anyOf: [{ required: ['processDefinitionKey'] }, { required: ['processDefinitionId'] }] },
-        ),
-      }),
+      ...schema(
+        'Starts the latest version of a process (or the definition named); 409 when it is suspended',
+        {
+          body: object(
+            {
+              processDefinitionKey: text(100, { minLength: 1 }),
+              processDefinitionId: id('A definition'),
+              businessKey: text(200),
+              description: text(512, {
+                minLength: 1,
+                description: 'Required, at most 512 characters (SPEC §5)',
+              }),
+              variables: VARIABLES,
+              formData: FORM_DATA,
+            },
+            ['description'],
+            { anyOf: [{ required: ['processDefinitionKey'] }, { required: ['processDefinitionId'] }] },
+          ),
+        },
+      ),
     },
     async (request) => {
       const auth = requireAuth(request);
-      return ok(await startInstance(ctx, { ...actorOf(request), userId: auth.userId }, localizerFor(request), request.body as StartInput));
+      return ok(
+        await startInstance(
+          ctx,
+          { ...actorOf(request), userId: auth.userId },
+          localizerFor(request),
+          request.body as StartInput,
+        ),
+      );
     },
   );
   app.get(
     `${BASE}/processinstance/query`,
-    schema('Process instances of the tenant, paged', {
-      querystring: object({ ...INSTANCE_FILTERS, startUserId: text(64) }),
-    }, PAGE),
-    async (request) => ok(await queryInstances(ctx.db, actorOf(request), filtersOf(request.query as FilterQuery))),
+    schema(
+      'Process instances of the tenant, paged',
+      {
+        querystring: object({ ...INSTANCE_FILTERS, startUserId: text(64) }),
+      },
+      PAGE,
+    ),
+    async (request) =>
+      ok(await queryInstances(ctx.db, actorOf(request), filtersOf(request.query as FilterQuery))),
   );
   app.get(
     `${BASE}/processinstance/queryMyProcess`,
-    { ...SELF, ...schema('The instances the caller started, paged (personal office: 我的流程)', { querystring: object(INSTANCE_FILTERS) }, PAGE) },
+    {
+      ...SELF,
+      ...schema(
+        'The instances the caller started, paged (personal office: 我的流程)',
+        { querystring: object(INSTANCE_FILTERS) },
+        PAGE,
+      ),
+    },
     async (request) => {
       const actor = actorOf(request);
-      return ok(await queryInstances(ctx.db, actor, { ...filtersOf(request.query as FilterQuery), startUserId: actor.username }));
+      return ok(
+        await queryInstances(ctx.db, actor, {
+          ...filtersOf(request.query as FilterQuery),
+          startUserId: actor.username,
+        }),
+      );
     },
   );
   app.get(
     `${BASE}/processinstance/detail`,
     {
       ...SELF,
-      ...schema('An instance with its activities, variables, open tasks and comments (its participants and administrators)', {
-        querystring: BY_ID('The instance'),
-      }),
+      ...schema(
+        'An instance with its activities, variables, open tasks and comments (its participants and administrators)',
+        {
+          querystring: BY_ID('The instance'),
+        },
+      ),
     },
     async (request) => {
       const actor = actorOf(request);
@@ -88,10 +144,16 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
   ] as const) {
     app.post(
       `${BASE}/processinstance/${action}`,
-      schema(suspended ? 'Suspends an instance: its tasks refuse actions (409)' : 'Activates a suspended instance', {
-        querystring: BY_ID('The instance'),
-      }),
-      async (request) => ok(await setInstanceSuspended(ctx, actorOf(request), (request.query as { id: number }).id, suspended)),
+      schema(
+        suspended ? 'Suspends an instance: its tasks refuse actions (409)' : 'Activates a suspended instance',
+        {
+          querystring: BY_ID('The instance'),
+        },
+      ),
+      async (request) =>
+        ok(
+          await setInstanceSuspended(ctx, actorOf(request), (request.query as { id: number }).id, suspended),
+        ),
     );
   }
   app.post(

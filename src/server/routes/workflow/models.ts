@@ -20,7 +20,10 @@ const MAX_XML = 900_000;
 
 const MODEL_FIELDS = {
   name: text(100, { minLength: 1 }),
-  key: text(100, { pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$', description: 'Process key (the BPMN process id)' }),
+  key: text(100, {
+    pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$',
+    description: 'Process key (the BPMN process id)',
+  }),
   category: text(100),
   description: text(512),
   orgId: { type: ['integer', 'null'], minimum: 1 },
@@ -35,7 +38,10 @@ const DEPLOY_ANSWER = object(
     processDefinitionId: { type: 'integer' },
     key: { type: 'string' },
     version: { type: 'integer' },
-    warnings: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+    warnings: {
+      type: 'array',
+      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
   },
   ['deploymentId', 'processDefinitionId', 'key', 'version', 'warnings'],
 );
@@ -45,10 +51,15 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   app.get(
     `${BASE}/model/query`,
-    schema('Process models of the tenant, paged', {
-      querystring: object({ ...PAGING, name: text(100), key: text(100), category: text(100) }),
-    }, PAGE),
-    async (request) => ok(await queryModels(ctx, actorOf(request), request.query as Parameters<typeof queryModels>[2])),
+    schema(
+      'Process models of the tenant, paged',
+      {
+        querystring: object({ ...PAGING, name: text(100), key: text(100), category: text(100) }),
+      },
+      PAGE,
+    ),
+    async (request) =>
+      ok(await queryModels(ctx, actorOf(request), request.query as Parameters<typeof queryModels>[2])),
   );
   app.post(
     `${BASE}/model/add`,
@@ -60,11 +71,14 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
     schema('Changes a process model (revision: the one read, 409 when it changed meanwhile)', {
       body: object({ id: id(), revision: integer(0), ...MODEL_FIELDS }, ['id', 'name', 'key']),
     }),
-    async (request) => ok(await updateModel(ctx, actorOf(request), request.body as ModelInput & { id: number })),
+    async (request) =>
+      ok(await updateModel(ctx, actorOf(request), request.body as ModelInput & { id: number })),
   );
   app.post(
     `${BASE}/model/delete`,
-    schema('Deletes process models (deployments stay)', { querystring: object({ id: ids(1000, 'The models') }, ['id']) }),
+    schema('Deletes process models (deployments stay)', {
+      querystring: object({ id: ids(1000, 'The models') }, ['id']),
+    }),
     async (request) => ok(await deleteModels(ctx, actorOf(request), (request.query as { id: number[] }).id)),
   );
   app.get(
@@ -74,7 +88,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   );
   app.put(
     `${BASE}/model/saveXml`,
-    schema('Stores a model\'s BPMN diagram; 400 lists the problems per element {field: element id, message}', {
+    schema("Stores a model's BPMN diagram; 400 lists the problems per element {field: element id, message}", {
       body: object({ id: id(), xml: { type: 'string', minLength: 1, maxLength: MAX_XML } }, ['id', 'xml']),
     }),
     async (request) => {
@@ -84,33 +98,62 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   );
   app.post(
     `${BASE}/model/deploy`,
-    schema('Deploys a model as the next version of its process', { querystring: BY_ID('The model') }, DEPLOY_ANSWER),
+    schema(
+      'Deploys a model as the next version of its process',
+      { querystring: BY_ID('The model') },
+      DEPLOY_ANSWER,
+    ),
     async (request) =>
-      ok(await deployModel(ctx, actorOf(request), localizerFor(request), (request.query as { id: number }).id)),
+      ok(
+        await deployModel(ctx, actorOf(request), localizerFor(request), (request.query as { id: number }).id),
+      ),
   );
   app.post(
     `${BASE}/deployment/deployXml`,
-    schema('Deploys a BPMN 2.0 file (Activiti, Flowable or Camunda Modeler) directly', {
-      body: object(
-        { xml: { type: 'string', minLength: 1, maxLength: MAX_XML }, name: text(100), category: text(100) },
-        ['xml'],
-      ),
-    }, DEPLOY_ANSWER),
+    schema(
+      'Deploys a BPMN 2.0 file (Activiti, Flowable or Camunda Modeler) directly',
+      {
+        body: object(
+          { xml: { type: 'string', minLength: 1, maxLength: MAX_XML }, name: text(100), category: text(100) },
+          ['xml'],
+        ),
+      },
+      DEPLOY_ANSWER,
+    ),
     async (request) =>
-      ok(await deployXml(ctx, actorOf(request), localizerFor(request), request.body as { xml: string; name?: string; category?: string })),
+      ok(
+        await deployXml(
+          ctx,
+          actorOf(request),
+          localizerFor(request),
+          request.body as { xml: string; name?: string; category?: string },
+        ),
+      ),
   );
   app.get(
     `${BASE}/deployment/query`,
-    schema('Deployments of the tenant, paged', {
-      querystring: object({ ...PAGING, name: text(100), category: text(100) }),
-    }, PAGE),
-    async (request) => ok(await queryDeployments(ctx.db, actorOf(request), request.query as Parameters<typeof queryDeployments>[2])),
+    schema(
+      'Deployments of the tenant, paged',
+      {
+        querystring: object({ ...PAGING, name: text(100), category: text(100) }),
+      },
+      PAGE,
+    ),
+    async (request) =>
+      ok(
+        await queryDeployments(
+          ctx.db,
+          actorOf(request),
+          request.query as Parameters<typeof queryDeployments>[2],
+        ),
+      ),
   );
   app.post(
     `${BASE}/deployment/delete`,
     schema('Deletes a deployment with its definitions and finished instances (409 while one runs)', {
       querystring: BY_ID('The deployment'),
     }),
-    async (request) => ok(await deleteDeployment(ctx, actorOf(request), (request.query as { id: number }).id)),
+    async (request) =>
+      ok(await deleteDeployment(ctx, actorOf(request), (request.query as { id: number }).id)),
   );
 }

@@ -29,7 +29,10 @@ export const PAGE: Json = object(
   ['records', 'total', 'currentPage', 'pageSize'],
 );
 
-export const PAGING: Record<string, Json> = { currentPage: integer(1, 1_000_000), pageSize: integer(1, 1000) };
+export const PAGING: Record<string, Json> = {
+  currentPage: integer(1, 1_000_000),
+  pageSize: integer(1, 1000),
+};
 
 /** Variables a caller sets: names as JUEL can read them. */
 export const VARIABLES: Json = {
@@ -40,13 +43,21 @@ export const VARIABLES: Json = {
 };
 
 /** Form data of a formKey naming an entity: checked by that entity's validators. */
-export const FORM_DATA: Json = { type: 'object', maxProperties: 500, description: 'The form of the formKey, as its entity API takes it' };
+export const FORM_DATA: Json = {
+  type: 'object',
+  maxProperties: 500,
+  description: 'The form of the formKey, as its entity API takes it',
+};
 
 export const COMMENT = text(2000, { minLength: 1, description: 'Required (SPEC §5: task comment required)' });
 
 export const BY_ID = (what: string): Json => object({ id: id(what) }, ['id']);
 
-export const schema = (summary: string, parts: Partial<RouteSchema> = {}, data: Json = RECORD): { schema: RouteSchema } => ({
+export const schema = (
+  summary: string,
+  parts: Partial<RouteSchema> = {},
+  data: Json = RECORD,
+): { schema: RouteSchema } => ({
   schema: { tags: TAGS, summary, response: answer(data), ...parts } as RouteSchema,
 });
 
@@ -62,7 +73,12 @@ export function candidate(request: FastifyRequest): Promise<Candidate> {
  */
 export async function oversees(request: FastifyRequest): Promise<boolean> {
   try {
-    await assertUrlGranted({ ctx: request.server.ctx, auth: requireAuth(request), path: `${BASE}/task/query`, isSelfService: false });
+    await assertUrlGranted({
+      ctx: request.server.ctx,
+      auth: requireAuth(request),
+      path: `${BASE}/task/query`,
+      isSelfService: false,
+    });
     return true;
   } catch (error) {
     if (error instanceof AppError && error.code === 'forbidden') return false;

@@ -4,7 +4,14 @@ import { localizerFor } from '../../lib/i18n.js';
 import { ok } from '../../lib/http.js';
 import { flag, id, object, text } from '../../lib/route-schema.js';
 import { formInfo } from '../../services/workflow/forms.js';
-import { queryTasks, takesPart, taskById, taskCandidates, type TaskFilters, type TaskList } from '../../services/workflow/queries.js';
+import {
+  queryTasks,
+  takesPart,
+  taskById,
+  taskCandidates,
+  type TaskFilters,
+  type TaskList,
+} from '../../services/workflow/queries.js';
 import {
   claimTask,
   completeTask,
@@ -15,7 +22,20 @@ import {
   resolveTask,
   unclaimTask,
 } from '../../services/workflow/tasks.js';
-import { actorOf, BASE, BY_ID, candidate, COMMENT, FORM_DATA, oversees, PAGE, PAGING, schema, SELF, VARIABLES } from './shared.js';
+import {
+  actorOf,
+  BASE,
+  BY_ID,
+  candidate,
+  COMMENT,
+  FORM_DATA,
+  oversees,
+  PAGE,
+  PAGING,
+  schema,
+  SELF,
+  VARIABLES,
+} from './shared.js';
 
 const TASK_FILTERS = { ...PAGING, processInstanceId: id('An instance'), name: text(100) };
 
@@ -34,23 +54,46 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       `${BASE}/task/${name}`,
       { ...SELF, ...schema(summary, { querystring: object(TASK_FILTERS) }, PAGE) },
       async (request) =>
-        ok(await queryTasks(ctx.db, actorOf(request), await candidate(request), list, request.query as TaskFilters)),
+        ok(
+          await queryTasks(
+            ctx.db,
+            actorOf(request),
+            await candidate(request),
+            list,
+            request.query as TaskFilters,
+          ),
+        ),
     );
   }
   app.get(
     `${BASE}/task/query`,
-    schema('Every task of the tenant, paged (administrators)', {
-      querystring: object({ ...TASK_FILTERS, assignee: text(64), finished: flag('Finished (true) or open (false) only') }),
-    }, PAGE),
+    schema(
+      'Every task of the tenant, paged (administrators)',
+      {
+        querystring: object({
+          ...TASK_FILTERS,
+          assignee: text(64),
+          finished: flag('Finished (true) or open (false) only'),
+        }),
+      },
+      PAGE,
+    ),
     async (request) => {
       const query = request.query as Omit<TaskFilters, 'finished'> & { finished?: string };
       const finished = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
-      return ok(await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }));
+      return ok(
+        await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }),
+      );
     },
   );
   app.get(
     `${BASE}/task/detail`,
-    { ...SELF, ...schema('A task with its candidates and form (its participants and administrators)', { querystring: BY_ID('The task') }) },
+    {
+      ...SELF,
+      ...schema('A task with its candidates and form (its participants and administrators)', {
+        querystring: BY_ID('The task'),
+      }),
+    },
     async (request) => {
       const actor = actorOf(request);
       const task = await taskById(ctx.db, actor.tenantCode, byId(request));
@@ -58,40 +101,78 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
         throw new AppError('forbidden');
       const formKey = typeof task.formKey === 'string' ? task.formKey : null;
-      return ok({ ...task, candidates: await taskCandidates(ctx.db, byId(request)), form: formInfo(ctx, formKey) });
+      return ok({
+        ...task,
+        candidates: await taskCandidates(ctx.db, byId(request)),
+        form: formInfo(ctx, formKey),
+      });
     },
   );
   app.post(
     `${BASE}/task/claimTask`,
-    { ...SELF, ...schema('Claims a task (its candidates only: 403; claimed already: 409)', { querystring: BY_ID('The task') }) },
+    {
+      ...SELF,
+      ...schema('Claims a task (its candidates only: 403; claimed already: 409)', {
+        querystring: BY_ID('The task'),
+      }),
+    },
     async (request) => ok(await claimTask(ctx, actorOf(request), await candidate(request), byId(request))),
   );
   app.post(
     `${BASE}/task/unclaimTask`,
-    { ...SELF, ...schema('Gives a claimed task back to its candidates (its assignee only)', { querystring: BY_ID('The task') }) },
+    {
+      ...SELF,
+      ...schema('Gives a claimed task back to its candidates (its assignee only)', {
+        querystring: BY_ID('The task'),
+      }),
+    },
     async (request) => ok(await unclaimTask(ctx, actorOf(request), byId(request))),
   );
   app.post(
     `${BASE}/task/completeTask`,
     {
       ...SELF,
-      ...schema('Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey\'s entity', {
-        body: object({ id: id('The task'), variables: VARIABLES, formData: FORM_DATA, comment: COMMENT }, ['id', 'comment']),
-      }),
+      ...schema(
+        "Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey's entity",
+        {
+          body: object({ id: id('The task'), variables: VARIABLES, formData: FORM_DATA, comment: COMMENT }, [
+            'id',
+            'comment',
+          ]),
+        },
+      ),
     },
     async (request) =>
-      ok(await completeTask(ctx, actorOf(request), localizerFor(request), request.body as Parameters<typeof completeTask>[3])),
+      ok(
+        await completeTask(
+          ctx,
+          actorOf(request),
+          localizerFor(request),
+          request.body as Parameters<typeof completeTask>[3],
+        ),
+      ),
   );
   app.post(
     `${BASE}/task/delegateTask`,
     {
       ...SELF,
       ...schema('Delegates a task to another user, who resolves it back to the owner', {
-        body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: COMMENT }, ['id', 'username', 'comment']),
+        body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: COMMENT }, [
+          'id',
+          'username',
+          'comment',
+        ]),
       }),
     },
     async (request) =>
-      ok(await delegateTask(ctx, actorOf(request), localizerFor(request), request.body as Parameters<typeof delegateTask>[3])),
+      ok(
+        await delegateTask(
+          ctx,
+          actorOf(request),
+          localizerFor(request),
+          request.body as Parameters<typeof delegateTask>[3],
+        ),
+      ),
   );
   app.post(
     `${BASE}/task/resolveTask`,
@@ -101,15 +182,27 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         body: object({ id: id('The task'), variables: VARIABLES, comment: COMMENT }, ['id', 'comment']),
       }),
     },
-    async (request) => ok(await resolveTask(ctx, actorOf(request), request.body as Parameters<typeof resolveTask>[2])),
+    async (request) =>
+      ok(await resolveTask(ctx, actorOf(request), request.body as Parameters<typeof resolveTask>[2])),
   );
   app.get(
     `${BASE}/task/queryRegressNodes`,
     {
       ...SELF,
-      ...schema('Earlier completed user tasks the task may be sent back to, with their last assignee', {
-        querystring: BY_ID('The task'),
-      }, { type: 'array', items: object({ activityId: { type: 'string' }, name: { type: ['string', 'null'] }, assignee: { type: ['string', 'null'] } }) }),
+      ...schema(
+        'Earlier completed user tasks the task may be sent back to, with their last assignee',
+        {
+          querystring: BY_ID('The task'),
+        },
+        {
+          type: 'array',
+          items: object({
+            activityId: { type: 'string' },
+            name: { type: ['string', 'null'] },
+            assignee: { type: ['string', 'null'] },
+          }),
+        },
+      ),
     },
     async (request) => ok(await regressNodes(ctx, actorOf(request), byId(request))),
   );
@@ -118,11 +211,22 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
     {
       ...SELF,
       ...schema('Sends the instance back to an earlier completed user task, assigned to its last assignee', {
-        body: object({ id: id('The task'), activityId: text(100, { minLength: 1 }), comment: COMMENT }, ['id', 'activityId', 'comment']),
+        body: object({ id: id('The task'), activityId: text(100, { minLength: 1 }), comment: COMMENT }, [
+          'id',
+          'activityId',
+          'comment',
+        ]),
       }),
     },
     async (request) =>
-      ok(await regressTask(ctx, actorOf(request), localizerFor(request), request.body as Parameters<typeof regressTask>[3])),
+      ok(
+        await regressTask(
+          ctx,
+          actorOf(request),
+          localizerFor(request),
+          request.body as Parameters<typeof regressTask>[3],
+        ),
+      ),
   );
   for (const [name, status, summary] of [
     ['rejectTask', 'rejected', 'Rejects: the instance ends with status rejected'],
@@ -130,7 +234,10 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
   ] as const) {
     app.post(
       `${BASE}/task/${name}`,
-      { ...SELF, ...schema(summary, { body: object({ id: id('The task'), comment: COMMENT }, ['id', 'comment']) }) },
+      {
+        ...SELF,
+        ...schema(summary, { body: object({ id: id('The task'), comment: COMMENT }, ['id', 'comment']) }),
+      },
       async (request) => {
         const body = request.body as { id: number; comment: string };
         return ok(await endByTask(ctx, actorOf(request), { ...body, status }));

@@ -20,7 +20,10 @@ export interface DeployAnswer {
 }
 
 export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldError[] =>
-  findings.map((finding) => ({ field: finding.field, message: l10n.t(`workflow.problems.${finding.key}`, finding.params ?? {}) }));
+  findings.map((finding) => ({
+    field: finding.field,
+    message: l10n.t(`workflow.problems.${finding.key}`, finding.params ?? {}),
+  }));
 
 /** Parses a file and refuses it with 400 listing the problems per element. */
 export async function checkedGraph(xml: string, l10n: Localizer) {
@@ -78,7 +81,11 @@ export async function deployXml(
 }
 
 /** Deletes a deployment and its definitions; 409 while an instance of them runs. */
-export async function deleteDeployment(ctx: AppContext, actor: Actor, id: number): Promise<{ deleted: number }> {
+export async function deleteDeployment(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number; name: string }>`select id, name from wf_deployment
       where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
@@ -91,7 +98,13 @@ export async function deleteDeployment(ctx: AppContext, actor: Actor, id: number
     if (count > 0) throw new AppError('wfDeploymentInUse', { count });
     await sql`delete from wf_deployment where id = ${id}`.execute(trx);
     await writeAudit(trx, actor, [
-      { entity: 'wfDeployment', recordKey: id, action: 'delete', before: { name: deployment.name }, after: null },
+      {
+        entity: 'wfDeployment',
+        recordKey: id,
+        action: 'delete',
+        before: { name: deployment.name },
+        after: null,
+      },
     ]);
     return { deleted: 1 };
   });
@@ -109,7 +122,13 @@ export async function setDefinitionSuspended(
       where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(trx);
     if (rows.rows.length === 0) throw new AppError('notFound', { entity: 'processDefinition', key: id });
     await writeAudit(trx, actor, [
-      { entity: 'wfDefinition', recordKey: id, action: 'update', before: { suspended: !suspended }, after: { suspended } },
+      {
+        entity: 'wfDefinition',
+        recordKey: id,
+        action: 'update',
+        before: { suspended: !suspended },
+        after: { suspended },
+      },
     ]);
     return { id, suspended };
   });

@@ -76,7 +76,8 @@ export function toFiltrex(body: string): string {
       }
       out.push(word ? ` ${word} ` : `'${identifier.name}'`);
       i = identifier.end;
-      if (!word && body[i] === '(') throw new ExpressionError(`methods are not supported: ${identifier.name}()`);
+      if (!word && body[i] === '(')
+        throw new ExpressionError(`methods are not supported: ${identifier.name}()`);
     } else if (two === '&&' || two === '||') {
       out.push(two === '&&' ? ' and ' : ' or ');
       i += 2;
@@ -144,7 +145,9 @@ export const isExpression = (text: string): boolean => WHOLE.test(text);
 
 /** Checks an expression at deploy time (syntax only): the error, or undefined. */
 export function expressionProblem(text: string): string | undefined {
-  const parts = isExpression(text) ? [WHOLE.exec(text)?.[1] ?? ''] : [...text.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1] ?? '');
+  const parts = isExpression(text)
+    ? [WHOLE.exec(text)?.[1] ?? '']
+    : [...text.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1] ?? '');
   for (const part of parts) {
     try {
       compile(part);

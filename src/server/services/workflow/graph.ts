@@ -75,5 +75,7 @@ export function nodesReaching(graph: ProcessGraph, target: string): Set<string> 
 
 /** User tasks before a node, nearest first (for regress: where a task may be sent back). */
 export function userTasksBefore(graph: ProcessGraph, nodeId: string): string[] {
-  return [...nodesReaching(graph, nodeId)].filter((id) => graph.nodes[id]?.type === 'userTask' && id !== nodeId);
+  return [...nodesReaching(graph, nodeId)].filter(
+    (id) => graph.nodes[id]?.type === 'userTask' && id !== nodeId,
+  );
 }

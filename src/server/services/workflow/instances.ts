@@ -30,7 +30,11 @@ interface DefinitionRow {
 }
 
 /** The definition a start names: by id, or the latest version of a key (in the caller's tenant). */
-async function definitionToStart(db: AppContext['db'], tenantCode: string, input: StartInput): Promise<DefinitionRow> {
+async function definitionToStart(
+  db: AppContext['db'],
+  tenantCode: string,
+  input: StartInput,
+): Promise<DefinitionRow> {
   const rows =
     input.processDefinitionId !== undefined
       ? await sql<DefinitionRow>`select id, process_key, name, suspended, graph from wf_definition
@@ -59,7 +63,10 @@ export async function startInstance(
     const { graph } = definition;
     const start = graph.nodes[graph.startId];
     const formValues = checkedFormData(ctx, l10n, start?.formKey, input.formData);
-    const rows = await sql<{ id: number; tenant_code: string }>`insert into wf_instance (tenant_code, definition_id,
+    const rows = await sql<{
+      id: number;
+      tenant_code: string;
+    }>`insert into wf_instance (tenant_code, definition_id,
         process_key, name, business_key, description, start_user_id, start_username, status, start_time)
       values (${actor.tenantCode}, ${definition.id}, ${definition.process_key}, ${definition.name},
         ${input.businessKey ?? null}, ${input.description}, ${actor.userId}, ${actor.username}, 'running', now())
@@ -93,7 +100,9 @@ export async function setInstanceSuspended(
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance(trx, actor.tenantCode, id);
     if (instance.end_time) throw new AppError('wfInstanceEnded', { id });
-    await sql`update wf_instance set suspended = ${suspended}, row_version = row_version + 1 where id = ${id}`.execute(trx);
+    await sql`update wf_instance set suspended = ${suspended}, row_version = row_version + 1 where id = ${id}`.execute(
+      trx,
+    );
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: id,

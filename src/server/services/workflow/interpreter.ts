@@ -72,7 +72,12 @@ export async function setVariables(
   Object.assign(run.variables, values);
 }
 
-async function historyStart(run: Run, step: Step, node: ProcessNode, extra: { assignee?: string | null; taskId?: number } = {}): Promise<number> {
+async function historyStart(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  extra: { assignee?: string | null; taskId?: number } = {},
+): Promise<number> {
   const rows = await sql<{ id: number }>`insert into wf_hist_activity
       (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, assignee, task_id, start_time)
     values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
@@ -96,7 +101,9 @@ export async function historyEndTask(run: Run, taskId: number, reason: string | 
 }
 
 async function newExecution(run: Run, nodeId: string): Promise<number> {
-  const rows = await sql<{ id: number }>`insert into wf_execution (tenant_code, instance_id, activity_id, state)
+  const rows = await sql<{
+    id: number;
+  }>`insert into wf_execution (tenant_code, instance_id, activity_id, state)
     values (${run.tenantCode}, ${run.instanceId}, ${nodeId}, 'active') returning id`.execute(run.trx);
   return rows.rows[0]?.id ?? 0;
 }
@@ -170,14 +177,18 @@ async function joined(run: Run, step: Step, node: ProcessNode): Promise<boolean>
   if (node.incoming.length <= 1) return true;
   await sql`update wf_execution set state = 'joining' where id = ${step.executionId}`.execute(run.trx);
   const waiting = await sql<{ id: number }>`select id from wf_execution
-    where instance_id = ${run.instanceId} and activity_id = ${node.id} and state = 'joining' order by id`.execute(run.trx);
+    where instance_id = ${run.instanceId} and activity_id = ${node.id} and state = 'joining' order by id`.execute(
+    run.trx,
+  );
   if (node.type === 'parallelGateway') {
     if (waiting.rows.length < node.incoming.length) return false;
   } else {
     // Inclusive: go on once no other token can still arrive here.
     const reaching = nodesReaching(run.graph, node.id);
     const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
-      where instance_id = ${run.instanceId} and not (activity_id = ${node.id} and state = 'joining')`.execute(run.trx);
+      where instance_id = ${run.instanceId} and not (activity_id = ${node.id} and state = 'joining')`.execute(
+      run.trx,
+    );
     if (others.rows.some((row) => reaching.has(row.activity_id))) return false;
   }
   const rest = waiting.rows.map((row) => row.id).filter((id) => id !== step.executionId);
@@ -188,14 +199,19 @@ async function joined(run: Run, step: Step, node: ProcessNode): Promise<boolean>
 
 /** Inclusive joins whose last possible branch has gone elsewhere: they go on now. */
 async function releasableJoins(run: Run): Promise<Step[]> {
-  const waiting = await sql<{ id: number; activity_id: string }>`select min(id) as id, activity_id from wf_execution
+  const waiting = await sql<{
+    id: number;
+    activity_id: string;
+  }>`select min(id) as id, activity_id from wf_execution
     where instance_id = ${run.instanceId} and state = 'joining' group by activity_id`.execute(run.trx);
   const steps: Step[] = [];
   for (const row of waiting.rows) {
     if (run.graph.nodes[row.activity_id]?.type !== 'inclusiveGateway') continue;
     const reaching = nodesReaching(run.graph, row.activity_id);
     const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
-      where instance_id = ${run.instanceId} and not (activity_id = ${row.activity_id} and state = 'joining')`.execute(run.trx);
+      where instance_id = ${run.instanceId} and not (activity_id = ${row.activity_id} and state = 'joining')`.execute(
+      run.trx,
+    );
     if (!others.rows.some((other) => reaching.has(other.activity_id)))
       steps.push({ executionId: row.id, nodeId: row.activity_id });
   }
@@ -204,7 +220,9 @@ async function releasableJoins(run: Run): Promise<Step[]> {
 
 /** Ends the instance: remaining tokens removed, open tasks closed with the reason. */
 export async function endInstance(run: Run, status: string, reason: string): Promise<void> {
-  const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+  const open = await sql<{
+    id: number;
+  }>`update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
       row_version = row_version + 1
     where instance_id = ${run.instanceId} and end_time is null returning id`.execute(run.trx);
   for (const task of open.rows) await historyEndTask(run, task.id, reason);
@@ -217,7 +235,9 @@ export async function endInstance(run: Run, status: string, reason: string): Pro
 
 const asList = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value])
-    .flatMap((item) => (typeof item === 'string' ? item.split(',') : item === null || item === undefined ? [] : [String(item)]))
+    .flatMap((item) =>
+      typeof item === 'string' ? item.split(',') : item === null || item === undefined ? [] : [String(item)],
+    )
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
@@ -229,7 +249,9 @@ async function createTask(run: Run, step: Step, node: ProcessNode): Promise<void
   const groups = (node.candidateGroups ?? []).flatMap((text) => asList(value(text))).map(groupKey);
   const definition = await sql<{ definition_id: number }>`select definition_id from wf_instance
     where id = ${run.instanceId}`.execute(run.trx);
-  const rows = await sql<{ id: number }>`insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
+  const rows = await sql<{
+    id: number;
+  }>`insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
       activity_id, name, description, assignee, form_key, status, start_time, claim_time)
     values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${definition.rows[0]?.definition_id ?? 0}, ${node.id},
       ${node.name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
@@ -245,8 +267,16 @@ async function createTask(run: Run, step: Step, node: ProcessNode): Promise<void
       values (${run.tenantCode}, ${taskId}, ${run.instanceId}, ${link.user}, ${link.group})`.execute(run.trx);
   }
   await historyStart(run, step, node, { assignee, taskId });
-  const recipients = await userIdsOf(run.ctx, run.trx, run.tenantCode, assignee ? [assignee] : users, assignee ? [] : groups);
-  const instance = await sql<{ name: string | null }>`select name from wf_instance where id = ${run.instanceId}`.execute(run.trx);
+  const recipients = await userIdsOf(
+    run.ctx,
+    run.trx,
+    run.tenantCode,
+    assignee ? [assignee] : users,
+    assignee ? [] : groups,
+  );
+  const instance = await sql<{
+    name: string | null;
+  }>`select name from wf_instance where id = ${run.instanceId}`.execute(run.trx);
   await notifyUsers(run.ctx, run.trx, run.actor, recipients, {
     title: `${node.name ?? node.id}`,
     content: `${instance.rows[0]?.name ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
@@ -294,7 +324,10 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
           if (node.isTerminate) {
             await endInstance(run, 'over', 'terminateEnd');
           } else {
-            const left = await sql`select 1 from wf_execution where instance_id = ${run.instanceId} limit 1`.execute(run.trx);
+            const left =
+              await sql`select 1 from wf_execution where instance_id = ${run.instanceId} limit 1`.execute(
+                run.trx,
+              );
             if (left.rows.length === 0) await endInstance(run, 'over', 'end');
           }
           break;

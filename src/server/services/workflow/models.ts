@@ -34,7 +34,12 @@ export async function queryModels(
     and ${when(params.name, sql`name ilike ${containing(params.name ?? '')}`)}
     and ${when(params.key, sql`model_key = ${optional(params.key)}`)}
     and ${when(params.category, sql`category = ${optional(params.category)}`)}`;
-  return pageOf(ctx.db, sql`select ${MODEL_COLUMNS} from wf_model where ${where}`, sql`"updateTime" desc, id desc`, params);
+  return pageOf(
+    ctx.db,
+    sql`select ${MODEL_COLUMNS} from wf_model where ${where}`,
+    sql`"updateTime" desc, id desc`,
+    params,
+  );
 }
 
 async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise<Record<string, unknown>> {
@@ -45,11 +50,17 @@ async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise
   return row;
 }
 
-export async function addModel(ctx: AppContext, actor: Actor, input: ModelInput): Promise<Record<string, unknown>> {
+export async function addModel(
+  ctx: AppContext,
+  actor: Actor,
+  input: ModelInput,
+): Promise<Record<string, unknown>> {
   return inTransaction(
     ctx.db,
     async (trx) => {
-      const rows = await sql<{ id: number }>`insert into wf_model (tenant_code, name, model_key, category, description, org_id,
+      const rows = await sql<{
+        id: number;
+      }>`insert into wf_model (tenant_code, name, model_key, category, description, org_id,
           refer_group, refer_users, used_form, updated_at)
         values (${actor.tenantCode}, ${input.name}, ${input.key}, ${input.category ?? null}, ${input.description ?? null},
           ${input.orgId ?? null}, ${input.referGroup ?? null}, ${JSON.stringify(input.referUsers ?? [])}::jsonb,
@@ -57,7 +68,9 @@ export async function addModel(ctx: AppContext, actor: Actor, input: ModelInput)
         returning id`.execute(trx);
       const id = rows.rows[0]?.id ?? 0;
       const row = await modelRow(trx, actor, id);
-      await writeAudit(trx, actor, [{ entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row }]);
+      await writeAudit(trx, actor, [
+        { entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row },
+      ]);
       return row;
     },
     { clashSubject: input.key },
@@ -73,28 +86,43 @@ export async function updateModel(
     ctx.db,
     async (trx) => {
       const before = await modelRow(trx, actor, input.id);
-      if (input.revision !== undefined && input.revision !== before.revision) throw new AppError('staleVersion');
+      if (input.revision !== undefined && input.revision !== before.revision)
+        throw new AppError('staleVersion');
       await sql`update wf_model set name = ${input.name}, model_key = ${input.key}, category = ${input.category ?? null},
           description = ${input.description ?? null}, org_id = ${input.orgId ?? null}, refer_group = ${input.referGroup ?? null},
           refer_users = ${JSON.stringify(input.referUsers ?? [])}::jsonb, used_form = ${input.usedForm ?? null},
           revision = revision + 1, updated_at = now()
         where id = ${input.id}`.execute(trx);
       const after = await modelRow(trx, actor, input.id);
-      await writeAudit(trx, actor, [{ entity: 'wfModel', recordKey: input.id, action: 'update', before, after }]);
+      await writeAudit(trx, actor, [
+        { entity: 'wfModel', recordKey: input.id, action: 'update', before, after },
+      ]);
       return after;
     },
     { clashSubject: input.key },
   );
 }
 
-export async function deleteModels(ctx: AppContext, actor: Actor, ids: number[]): Promise<{ deleted: number }> {
+export async function deleteModels(
+  ctx: AppContext,
+  actor: Actor,
+  ids: number[],
+): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number }>`delete from wf_model
-      where tenant_code = ${actor.tenantCode} and id in (${sql.join(ids.length > 0 ? ids : [0])}) returning id`.execute(trx);
+      where tenant_code = ${actor.tenantCode} and id in (${sql.join(ids.length > 0 ? ids : [0])}) returning id`.execute(
+      trx,
+    );
     await writeAudit(
       trx,
       actor,
-      rows.rows.map((row) => ({ entity: 'wfModel', recordKey: row.id, action: 'delete' as const, before: null, after: null })),
+      rows.rows.map((row) => ({
+        entity: 'wfModel',
+        recordKey: row.id,
+        action: 'delete' as const,
+        before: null,
+        after: null,
+      })),
     );
     return { deleted: rows.rows.length };
   });
@@ -114,13 +142,23 @@ export async function saveModelXml(
       where id = ${input.id}`.execute(trx);
     const after = await modelRow(trx, actor, input.id);
     await writeAudit(trx, actor, [
-      { entity: 'wfModel', recordKey: input.id, action: 'update', before: null, after: { revision: after.revision } },
+      {
+        entity: 'wfModel',
+        recordKey: input.id,
+        action: 'update',
+        before: null,
+        after: { revision: after.revision },
+      },
     ]);
     return { ...after, warnings };
   });
 }
 
-export async function modelXml(ctx: AppContext, actor: Actor, id: number): Promise<{ id: number; xml: string | null }> {
+export async function modelXml(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number; xml: string | null }> {
   const rows = await sql<{ xml: string | null }>`select xml from wf_model
     where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(ctx.db);
   const row = rows.rows[0];
@@ -129,14 +167,28 @@ export async function modelXml(ctx: AppContext, actor: Actor, id: number): Promi
 }
 
 /** Deploys a model's saved diagram as the next version of its process. */
-export async function deployModel(ctx: AppContext, actor: Actor, l10n: Localizer, id: number): Promise<DeployAnswer> {
+export async function deployModel(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  id: number,
+): Promise<DeployAnswer> {
   return inTransaction(ctx.db, async (trx) => {
-    const rows = await sql<{ xml: string | null; name: string; category: string | null }>`select xml, name, category
+    const rows = await sql<{
+      xml: string | null;
+      name: string;
+      category: string | null;
+    }>`select xml, name, category
       from wf_model where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
     const model = rows.rows[0];
     if (!model) throw new AppError('notFound', { entity: 'model', key: id });
     if (!model.xml) throw new AppError('wfModelEmpty', { id });
-    const answer = await deployIn(trx, actor, l10n, { xml: model.xml, name: model.name, category: model.category ?? undefined, modelId: id });
+    const answer = await deployIn(trx, actor, l10n, {
+      xml: model.xml,
+      name: model.name,
+      category: model.category ?? undefined,
+      modelId: id,
+    });
     await sql`update wf_model set deployment_id = ${answer.deploymentId}, deployed_at = now(), version = ${answer.version}
       where id = ${id}`.execute(trx);
     return answer;

@@ -30,13 +30,18 @@ export async function pageOf<T = Record<string, unknown>>(
   const pageSize = params.pageSize ?? 10;
   const [count, page] = await Promise.all([
     sql<{ total: number }>`select count(*)::int as total from (${select}) q`.execute(db),
-    sql<T>`select * from (${select}) q order by ${order} limit ${pageSize} offset ${(currentPage - 1) * pageSize}`.execute(db),
+    sql<T>`select * from (${select}) q order by ${order} limit ${pageSize} offset ${(currentPage - 1) * pageSize}`.execute(
+      db,
+    ),
   ]);
   return { records: page.rows, total: count.rows[0]?.total ?? 0, totalExact: true, currentPage, pageSize };
 }
 
-export const optional = (value: string | number | boolean | undefined): string | number | boolean | null => value ?? null;
+export const optional = (value: string | number | boolean | undefined): string | number | boolean | null =>
+  value ?? null;
 
 /** A filter that holds when its value is not given (absent or empty). */
-export const when = (value: string | number | boolean | undefined, condition: RawBuilder<unknown>): RawBuilder<unknown> =>
-  value === undefined || value === '' ? sql`true` : condition;
+export const when = (
+  value: string | number | boolean | undefined,
+  condition: RawBuilder<unknown>,
+): RawBuilder<unknown> => (value === undefined || value === '' ? sql`true` : condition);

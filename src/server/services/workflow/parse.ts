@@ -36,7 +36,10 @@ const reader = (): Moddle => (moddle ??= BpmnModdle({ camunda }));
 export function normaliseNamespaces(xml: string): string {
   let out = xml;
   for (const uri of DIALECT_URIS) {
-    out = out.replace(new RegExp(`(xmlns:[\\w.-]+\\s*=\\s*)(["'])${uri.replace(/[./]/g, '\\$&')}\\2`, 'g'), `$1$2${camunda.uri}$2`);
+    out = out.replace(
+      new RegExp(`(xmlns:[\\w.-]+\\s*=\\s*)(["'])${uri.replace(/[./]/g, '\\$&')}\\2`, 'g'),
+      `$1$2${camunda.uri}$2`,
+    );
   }
   return out;
 }
@@ -130,13 +133,18 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   }
   if (type === 'startEvent') {
     if (definitions.length > 0)
-      problems.push({ field: id, key: 'unsupported', params: { id, type: short(definitions[0]?.$type ?? '') } });
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: short(definitions[0]?.$type ?? '') },
+      });
     const initiator = str(element.initiator);
     if (initiator) node.initiator = initiator;
   } else if (type === 'endEvent') {
     const [definition] = definitions;
     if (definition?.$type === 'bpmn:TerminateEventDefinition') node.isTerminate = true;
-    else if (definition) problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
+    else if (definition)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
   } else if (type === 'userTask') {
     const assignee = str(element.assignee);
     if (assignee) node.assignee = assignee;
@@ -166,7 +174,8 @@ function checkShape(
   problems: Finding[],
   warnings: Finding[],
 ): void {
-  if (starts.length !== 1) problems.push({ field: graph.key, key: 'oneStart', params: { count: starts.length } });
+  if (starts.length !== 1)
+    problems.push({ field: graph.key, key: 'oneStart', params: { count: starts.length } });
   for (const flow of Object.values(graph.flows)) {
     const source = graph.nodes[flow.source];
     const target = graph.nodes[flow.target];
@@ -180,7 +189,8 @@ function checkShape(
     target.incoming.push(flow.id);
     if (flow.condition) {
       const problem = expressionProblem(flow.condition);
-      if (problem) problems.push({ field: flow.id, key: 'badExpression', params: { id: flow.id, reason: problem } });
+      if (problem)
+        problems.push({ field: flow.id, key: 'badExpression', params: { id: flow.id, reason: problem } });
       if (source.type === 'parallelGateway')
         warnings.push({ field: flow.id, key: 'conditionIgnored', params: { id: flow.id } });
     }
@@ -206,14 +216,24 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
     for (const warning of parsed.warnings) {
       // "unparsable content <x> detected … nested error: why": both lines say what happened.
       const lines = warning.message.split('\n').map((line) => line.trim());
-      const reason = [lines[0], lines.find((line) => line.startsWith('nested error'))].filter(Boolean).join('; ');
+      const reason = [lines[0], lines.find((line) => line.startsWith('nested error'))]
+        .filter(Boolean)
+        .join('; ');
       // A BPMN element lost to a duplicate id or an unknown type would change the process: refused.
       // Unknown extension markup (another tool's listeners, properties) is only ignored.
       const isLoss = /duplicate ID|unknown type <bpmn:/.test(warning.message);
-      (isLoss ? problems : warnings).push({ field: 'xml', key: isLoss ? 'unparsable' : 'ignoredMarkup', params: { reason } });
+      (isLoss ? problems : warnings).push({
+        field: 'xml',
+        key: isLoss ? 'unparsable' : 'ignoredMarkup',
+        params: { reason },
+      });
     }
   } catch (error) {
-    problems.push({ field: 'xml', key: 'unreadable', params: { reason: (error as Error).message.split('\n')[0] ?? '' } });
+    problems.push({
+      field: 'xml',
+      key: 'unreadable',
+      params: { reason: (error as Error).message.split('\n')[0] ?? '' },
+    });
     return { problems, warnings };
   }
   const processes = list(root.rootElements).filter((element) => element.$type === 'bpmn:Process');
@@ -224,7 +244,8 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   }
   const [process] = executable as [ModdleElement];
   const key = str(process.id) ?? '';
-  if (!/^[A-Za-z_][\w.-]{0,99}$/.test(key)) problems.push({ field: key || 'process', key: 'badKey', params: { key } });
+  if (!/^[A-Za-z_][\w.-]{0,99}$/.test(key))
+    problems.push({ field: key || 'process', key: 'badKey', params: { key } });
   droppedExtensions(process, warnings);
   const graph: ProcessGraph = { key, startId: '', nodes: {}, flows: {} };
   const name = str(process.name);
@@ -234,7 +255,11 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   for (const element of list(process.flowElements)) {
     const id = element.id ?? '';
     if (element.$type === 'bpmn:SequenceFlow') {
-      const flow: ProcessFlow = { id, source: ref(element.sourceRef) ?? '', target: ref(element.targetRef) ?? '' };
+      const flow: ProcessFlow = {
+        id,
+        source: ref(element.sourceRef) ?? '',
+        target: ref(element.targetRef) ?? '',
+      };
       const flowName = str(element.name);
       if (flowName) flow.name = flowName;
       const condition = str((element.conditionExpression as ModdleElement | undefined)?.body);

@@ -15,7 +15,9 @@ const GROUP_PREFIXES = ['role', 'post', 'org'] as const;
 /** The stored form of a candidate group: a bare role code gets its "role:" prefix. */
 export function groupKey(group: string): string {
   const [prefix] = group.split(':');
-  return group.includes(':') && (GROUP_PREFIXES as readonly string[]).includes(prefix ?? '') ? group : `role:${group}`;
+  return group.includes(':') && (GROUP_PREFIXES as readonly string[]).includes(prefix ?? '')
+    ? group
+    : `role:${group}`;
 }
 
 const columnOf = (entity: EntityDef, field: string): string => {
@@ -40,9 +42,13 @@ export async function candidateOf(
   const userPosts = ctx.registry.require('sysuserpost');
   const posts = ctx.registry.require('syspost');
   const [org, postRows] = await Promise.all([
-    sql<{ org_id: number | null }>`select ${sql.ref(columnOf(users, 'orgId'))} as org_id from ${sql.table(users.table)}
+    sql<{
+      org_id: number | null;
+    }>`select ${sql.ref(columnOf(users, 'orgId'))} as org_id from ${sql.table(users.table)}
       where id = ${user.userId}`.execute(db),
-    sql<{ code: string }>`select p.${sql.ref(columnOf(posts, 'postCode'))} as code from ${sql.table(userPosts.table)} up
+    sql<{
+      code: string;
+    }>`select p.${sql.ref(columnOf(posts, 'postCode'))} as code from ${sql.table(userPosts.table)} up
       join ${sql.table(posts.table)} p on p.id = up.${sql.ref(columnOf(userPosts, 'postId'))}
       where up.${sql.ref(columnOf(userPosts, 'userId'))} = ${user.userId}`.execute(db),
   ]);
@@ -76,12 +82,19 @@ export async function userIdsOf(
       or ${roleId} in (select r.id from ${sql.table(roles.table)} r where r.tenant_code = ${tenantCode}
         and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)}))
       or u.id in (select ru.user_id from sys_role_user ru join ${sql.table(roles.table)} r on r.id = ru.role_id
-        where r.tenant_code = ${tenantCode} and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)})))`.execute(db);
+        where r.tenant_code = ${tenantCode} and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)})))`.execute(
+    db,
+  );
   return rows.rows.map((row) => row.id);
 }
 
 /** Whether a user name exists in the tenant. */
-export async function userExists(ctx: AppContext, db: Db, tenantCode: string, username: string): Promise<boolean> {
+export async function userExists(
+  ctx: AppContext,
+  db: Db,
+  tenantCode: string,
+  username: string,
+): Promise<boolean> {
   const users = ctx.registry.require('sysuser');
   const rows = await sql`select 1 from ${sql.table(users.table)}
     where tenant_code = ${tenantCode} and ${sql.ref(columnOf(users, 'username'))} = ${username}`.execute(db);

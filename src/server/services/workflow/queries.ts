@@ -7,7 +7,6 @@ import { containing, optional, pageOf, when, type Paged, type PageParams } from 
 
 /** The read side: deployments, definitions, instances, tasks and the five history views. */
 
-
 // Deployments and definitions ------------------------------------------------------------------
 
 export async function queryDeployments(
@@ -46,15 +45,26 @@ export async function queryDefinitions(
         and ${when(params.key, sql`d.process_key = ${optional(params.key)}`)}
         and ${when(params.name, sql`d.name ilike ${containing(params.name ?? '')}`)}
         and ${when(params.category, sql`d.category = ${optional(params.category)}`)}
-        and ${params.latestOnly ? sql`d.version = (select max(v.version) from wf_definition v
-          where v.tenant_code = d.tenant_code and v.process_key = d.process_key)` : sql`true`}`,
+        and ${
+          params.latestOnly
+            ? sql`d.version = (select max(v.version) from wf_definition v
+          where v.tenant_code = d.tenant_code and v.process_key = d.process_key)`
+            : sql`true`
+        }`,
     sql`key, version desc`,
     params,
   );
 }
 
-export async function definitionXml(db: Db, actor: Actor, id: number): Promise<{ id: number; resourceName: string; xml: string }> {
-  const rows = await sql<{ resourceName: string; xml: string }>`select d.resource_name as "resourceName", p.xml
+export async function definitionXml(
+  db: Db,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number; resourceName: string; xml: string }> {
+  const rows = await sql<{
+    resourceName: string;
+    xml: string;
+  }>`select d.resource_name as "resourceName", p.xml
     from wf_definition d join wf_deployment p on p.id = d.deployment_id
     where d.id = ${id} and d.tenant_code = ${actor.tenantCode}`.execute(db);
   const row = rows.rows[0];
@@ -88,7 +98,10 @@ const INSTANCE_SELECT = sql`select i.id, i.name, i.definition_id as "processDefi
   from wf_instance i join wf_definition d on d.id = i.definition_id`;
 
 export async function instanceById(db: Db, tenantCode: string, id: number): Promise<InstanceView> {
-  const rows = await sql<InstanceView>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(db);
+  const rows =
+    await sql<InstanceView>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
+      db,
+    );
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'processInstance', key: id });
   return row;
@@ -123,7 +136,8 @@ export async function queryInstances(db: Db, actor: Actor, params: InstanceFilte
 /** Whether a user takes part in an instance: started it, holds or held a task, or is a candidate. */
 export async function takesPart(db: Db, instanceId: number, who: Candidate): Promise<boolean> {
   const groups = who.groups.length > 0 ? who.groups : [''];
-  const rows = await sql`select 1 from wf_instance i where i.id = ${instanceId} and (i.start_username = ${who.username}
+  const rows =
+    await sql`select 1 from wf_instance i where i.id = ${instanceId} and (i.start_username = ${who.username}
       or exists (select 1 from wf_task t where t.instance_id = i.id and (t.assignee = ${who.username} or t.owner = ${who.username}))
       or exists (select 1 from wf_identity_link l where l.instance_id = i.id
         and (l.user_name = ${who.username} or l.group_key in (${sql.join(groups)}))))`.execute(db);
@@ -135,7 +149,9 @@ export async function instanceDetail(db: Db, tenantCode: string, id: number) {
   const [activities, variables, tasks, comments] = await Promise.all([
     historyActivities(db, tenantCode, id),
     historyVariables(db, tenantCode, id),
-    sql<Record<string, unknown>>`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
+    sql<
+      Record<string, unknown>
+    >`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
     sql<Record<string, unknown>>`select id, task_id as "taskId", username, action, message, created_at as time
       from wf_comment where instance_id = ${id} order by id`.execute(db),
   ]);
@@ -166,7 +182,13 @@ const taskFilters = (params: TaskFilters): RawBuilder<unknown> => sql`
 
 export type TaskList = 'personal' | 'candidate' | 'finished' | 'all';
 
-export async function queryTasks(db: Db, actor: Actor, who: Candidate, list: TaskList, params: TaskFilters): Promise<Paged> {
+export async function queryTasks(
+  db: Db,
+  actor: Actor,
+  who: Candidate,
+  list: TaskList,
+  params: TaskFilters,
+): Promise<Paged> {
   const groups = who.groups.length > 0 ? who.groups : [''];
   const scope =
     list === 'personal'
@@ -186,7 +208,9 @@ export async function queryTasks(db: Db, actor: Actor, who: Candidate, list: Tas
 }
 
 export async function taskById(db: Db, tenantCode: string, id: number): Promise<Record<string, unknown>> {
-  const rows = await sql<Record<string, unknown>>`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(db);
+  const rows = await sql<
+    Record<string, unknown>
+  >`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(db);
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'task', key: id });
   return row;
@@ -207,20 +231,26 @@ export async function historyActivities(db: Db, tenantCode: string, instanceId: 
   const rows = await sql<Record<string, unknown>>`select id, activity_id as key, activity_name as name,
       activity_type as type, assignee, task_id as "taskId", execution_id as "executionId", start_time as "startTime",
       end_time as "endTime", end_reason as "endReason", instance_id as "processInstanceId"
-    from wf_hist_activity where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by start_time, id`.execute(db);
+    from wf_hist_activity where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by start_time, id`.execute(
+    db,
+  );
   return rows.rows;
 }
 
 export async function historyVariables(db: Db, tenantCode: string, instanceId: number) {
   const rows = await sql<Record<string, unknown>>`select id, name, type, value, updated_at as "updateTime",
       instance_id as "processInstanceId"
-    from wf_variable where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by name`.execute(db);
+    from wf_variable where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by name`.execute(
+    db,
+  );
   return rows.rows;
 }
 
 export async function historyDetails(db: Db, tenantCode: string, instanceId: number) {
   const rows = await sql<Record<string, unknown>>`select id, name, type, value, task_id as "taskId",
       activity_id as "activityId", username, created_at as time, instance_id as "processInstanceId"
-    from wf_hist_detail where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by id`.execute(db);
+    from wf_hist_detail where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by id`.execute(
+    db,
+  );
   return rows.rows;
 }

@@ -35,7 +35,8 @@ export interface TaskRow {
 
 /** The instance, locked for this transaction: every change of an instance goes through here. */
 export async function lockInstance(trx: Db, tenantCode: string, id: number): Promise<InstanceRow> {
-  const rows = await sql<InstanceRow>`select id, tenant_code, definition_id, process_key, name, status, suspended,
+  const rows =
+    await sql<InstanceRow>`select id, tenant_code, definition_id, process_key, name, status, suspended,
       start_username, end_time
     from wf_instance where id = ${id} and tenant_code = ${tenantCode} for update`.execute(trx);
   const row = rows.rows[0];
@@ -50,13 +51,18 @@ export function assertRunning(instance: InstanceRow): void {
 }
 
 /** A task of the tenant, locked (after its instance: instance first, then task, everywhere). */
-export async function lockTask(trx: Db, tenantCode: string, id: number): Promise<{ task: TaskRow; instance: InstanceRow }> {
+export async function lockTask(
+  trx: Db,
+  tenantCode: string,
+  id: number,
+): Promise<{ task: TaskRow; instance: InstanceRow }> {
   const found = await sql<{ instance_id: number }>`select instance_id from wf_task
     where id = ${id} and tenant_code = ${tenantCode}`.execute(trx);
   const instanceId = found.rows[0]?.instance_id;
   if (instanceId === undefined) throw new AppError('notFound', { entity: 'task', key: id });
   const instance = await lockInstance(trx, tenantCode, instanceId);
-  const rows = await sql<TaskRow>`select id, tenant_code, instance_id, execution_id, definition_id, activity_id, name,
+  const rows =
+    await sql<TaskRow>`select id, tenant_code, instance_id, execution_id, definition_id, activity_id, name,
       assignee, owner, delegation, form_key, status, end_time
     from wf_task where id = ${id} for update`.execute(trx);
   const task = rows.rows[0];
@@ -65,7 +71,9 @@ export async function lockTask(trx: Db, tenantCode: string, id: number): Promise
 }
 
 export async function definitionGraph(trx: Db, definitionId: number): Promise<ProcessGraph> {
-  const rows = await sql<{ graph: ProcessGraph }>`select graph from wf_definition where id = ${definitionId}`.execute(trx);
+  const rows = await sql<{
+    graph: ProcessGraph;
+  }>`select graph from wf_definition where id = ${definitionId}`.execute(trx);
   const graph = rows.rows[0]?.graph;
   if (!graph) throw new Error(`definition ${definitionId} has no graph`);
   return graph;
@@ -93,7 +101,11 @@ export interface VariableChange {
 }
 
 /** Sets variables of an instance (insert or replace), each change also kept in wf_hist_detail. */
-export async function writeVariables(trx: Db, change: VariableChange, values: Record<string, unknown>): Promise<void> {
+export async function writeVariables(
+  trx: Db,
+  change: VariableChange,
+  values: Record<string, unknown>,
+): Promise<void> {
   const entries = Object.entries(values).filter(([, value]) => value !== undefined);
   for (const [name, value] of entries) {
     const type = typeOfValue(value);
@@ -111,7 +123,14 @@ export async function writeVariables(trx: Db, change: VariableChange, values: Re
 
 export async function addComment(
   trx: Db,
-  entry: { tenantCode: string; instanceId: number; taskId: number | null; username: string; action: string; message: string },
+  entry: {
+    tenantCode: string;
+    instanceId: number;
+    taskId: number | null;
+    username: string;
+    action: string;
+    message: string;
+  },
 ): Promise<void> {
   await sql`insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
     values (${entry.tenantCode}, ${entry.instanceId}, ${entry.taskId}, ${entry.username}, ${entry.action}, ${entry.message})`.execute(

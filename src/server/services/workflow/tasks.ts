@@ -10,7 +10,14 @@ import { userTasksBefore } from './graph.js';
 import { endInstance, enterNode, historyEndTask, leaveNode, openRun, setVariables } from './interpreter.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
 import { taskById } from './queries.js';
-import { addComment, assertRunning, definitionGraph, lockTask, type InstanceRow, type TaskRow } from './store.js';
+import {
+  addComment,
+  assertRunning,
+  definitionGraph,
+  lockTask,
+  type InstanceRow,
+  type TaskRow,
+} from './store.js';
 
 /**
  * Task actions. Each is one transaction that locks the instance, then the task: of two people
@@ -20,7 +27,11 @@ import { addComment, assertRunning, definitionGraph, lockTask, type InstanceRow,
 type TaskAnswer = Record<string, unknown>;
 
 /** The task, open, of a running instance (409 otherwise), locked. */
-async function openTask(trx: Db, actor: Actor, id: number): Promise<{ task: TaskRow; instance: InstanceRow }> {
+async function openTask(
+  trx: Db,
+  actor: Actor,
+  id: number,
+): Promise<{ task: TaskRow; instance: InstanceRow }> {
   const locked = await lockTask(trx, actor.tenantCode, id);
   if (locked.task.end_time) throw new AppError('wfTaskDone', { id });
   assertRunning(locked.instance);
@@ -39,10 +50,17 @@ async function isCandidate(trx: Db, taskId: number, who: Candidate): Promise<boo
 }
 
 async function setAssignee(trx: Db, taskId: number, assignee: string | null): Promise<void> {
-  await sql`update wf_hist_activity set assignee = ${assignee} where task_id = ${taskId} and end_time is null`.execute(trx);
+  await sql`update wf_hist_activity set assignee = ${assignee} where task_id = ${taskId} and end_time is null`.execute(
+    trx,
+  );
 }
 
-export async function claimTask(ctx: AppContext, actor: Actor, who: Candidate, id: number): Promise<TaskAnswer> {
+export async function claimTask(
+  ctx: AppContext,
+  actor: Actor,
+  who: Candidate,
+  id: number,
+): Promise<TaskAnswer> {
   await inTransaction(ctx.db, async (trx) => {
     const { task } = await openTask(trx, actor, id);
     if (task.assignee) throw new AppError('wfTaskClaimed', { id });
@@ -73,14 +91,23 @@ export interface CompleteInput {
   formData?: Record<string, unknown> | undefined;
 }
 
-export async function completeTask(ctx: AppContext, actor: Actor, l10n: Localizer, input: CompleteInput): Promise<TaskAnswer> {
+export async function completeTask(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: CompleteInput,
+): Promise<TaskAnswer> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
     const formValues = checkedFormData(ctx, l10n, task.form_key, input.formData);
     const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
-    await setVariables(run, { ...(input.variables ?? {}), ...formValues }, { taskId: task.id, activityId: task.activity_id });
+    await setVariables(
+      run,
+      { ...(input.variables ?? {}), ...formValues },
+      { taskId: task.id, activityId: task.activity_id },
+    );
     await sql`update wf_task set end_time = now(), status = 'completed', end_reason = 'completed',
         row_version = row_version + 1 where id = ${task.id}`.execute(trx);
     await historyEndTask(run, task.id, 'completed');
@@ -112,7 +139,9 @@ export async function delegateTask(
         { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
       ]);
     await sql`update wf_task set owner = ${task.owner ?? actor.username}, assignee = ${input.username},
-        delegation = 'pending', status = 'delegated', row_version = row_version + 1 where id = ${task.id}`.execute(trx);
+        delegation = 'pending', status = 'delegated', row_version = row_version + 1 where id = ${task.id}`.execute(
+      trx,
+    );
     await setAssignee(trx, task.id, input.username);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
@@ -167,7 +196,9 @@ async function regressNodesOf(trx: Db, task: TaskRow, instance: InstanceRow): Pr
   const graph = await definitionGraph(trx, instance.definition_id);
   const before = userTasksBefore(graph, task.activity_id);
   if (before.length === 0) return [];
-  const rows = await sql<RegressNode & { end_time: Date }>`select distinct on (activity_id) activity_id as "activityId",
+  const rows = await sql<
+    RegressNode & { end_time: Date }
+  >`select distinct on (activity_id) activity_id as "activityId",
       activity_name as name, assignee, end_time
     from wf_hist_activity where instance_id = ${instance.id} and activity_type = 'userTask' and end_time is not null
       and end_reason = 'completed' and activity_id in (${sql.join(before)})
@@ -199,10 +230,15 @@ export async function regressTask(
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
-    const target = (await regressNodesOf(trx, task, instance)).find((node) => node.activityId === input.activityId);
+    const target = (await regressNodesOf(trx, task, instance)).find(
+      (node) => node.activityId === input.activityId,
+    );
     if (!target || task.execution_id === null)
       throw new AppError('validation', {}, [
-        { field: '/activityId', message: l10n.t('workflow.problems.noRegressTarget', { activityId: input.activityId }) },
+        {
+          field: '/activityId',
+          message: l10n.t('workflow.problems.noRegressTarget', { activityId: input.activityId }),
+        },
       ]);
     const open = await sql<{ id: number }>`update wf_task set end_time = now(),
         status = case when id = ${task.id} then 'regressed' else 'canceled' end, end_reason = 'regressed',
@@ -210,7 +246,9 @@ export async function regressTask(
       where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
     const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
     for (const row of open.rows) await historyEndTask(run, row.id, 'regressed');
-    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}`.execute(trx);
+    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}`.execute(
+      trx,
+    );
     await sql`update wf_instance set incident = null where id = ${instance.id}`.execute(trx);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
@@ -222,8 +260,12 @@ export async function regressTask(
     });
     await enterNode(run, task.execution_id, input.activityId);
     if (target.assignee) {
-      const again = await sql<{ id: number }>`update wf_task set assignee = ${target.assignee}, status = 'assigned'
-        where instance_id = ${instance.id} and activity_id = ${input.activityId} and end_time is null returning id`.execute(trx);
+      const again = await sql<{
+        id: number;
+      }>`update wf_task set assignee = ${target.assignee}, status = 'assigned'
+        where instance_id = ${instance.id} and activity_id = ${input.activityId} and end_time is null returning id`.execute(
+        trx,
+      );
       for (const row of again.rows) await setAssignee(trx, row.id, target.assignee);
     }
   });

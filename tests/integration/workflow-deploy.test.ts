@@ -128,17 +128,30 @@ describe('refusing what cannot run', () => {
     );
   });
 
-  it('refuses elements of later slices (timer boundary, multi-instance) naming them', async () => {
+  it('refuses elements of later slices (timer boundary, send task) naming them', async () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
       xml: bpmn(
         'later',
-        `<startEvent id="s"/>${flow('f1', 's', 'u')}<userTask id="u"><multiInstanceLoopCharacteristics camunda:collection="\${users}"/></userTask>${flow('f2', 'u', 'e')}<endEvent id="e"/><sendTask id="send"/>`,
+        `<startEvent id="s"/>${flow('f1', 's', 'u')}<userTask id="u"/>${flow('f2', 'u', 'e')}<endEvent id="e"/>
+         <boundaryEvent id="timer" attachedToRef="u"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>
+         <sendTask id="send"/>`,
       ),
     });
     expect(response.statusCode).toBe(400);
     expect((response.json().errors as { field: string }[]).map((error) => error.field)).toEqual(
-      expect.arrayContaining(['u', 'send']),
+      expect.arrayContaining(['timer', 'send']),
     );
+  });
+
+  it('refuses a multi-instance task without a collection', async () => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: bpmn(
+        'loopless',
+        `<startEvent id="s"/>${flow('f1', 's', 'u')}<userTask id="u"><multiInstanceLoopCharacteristics isSequential="false"/></userTask>${flow('f2', 'u', 'e')}<endEvent id="e"/>`,
+      ),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([{ field: 'u', message: expect.stringContaining('u') }]);
   });
 });
 

@@ -269,6 +269,77 @@ describe('delegate, resolve, regress, reject, terminate', () => {
   });
 });
 
+describe('multi-instance user tasks', () => {
+  const loop = (key: string, attributes: string, completion = ''): string =>
+    bpmn(
+      key,
+      `<startEvent id="s"/>${flow('f0', 's', 'vote')}
+       <userTask id="vote" name="会签" camunda:assignee="\${voter}">
+         <multiInstanceLoopCharacteristics ${attributes} camunda:collection="\${voters}" camunda:elementVariable="voter">${
+           completion ? `<completionCondition>${completion}</completionCondition>` : ''
+         }</multiInstanceLoopCharacteristics>
+       </userTask>${flow('f1', 'vote', 'after')}<userTask id="after" camunda:assignee="alice"/>${flow('f2', 'after', 'e')}<endEvent id="e"/>`,
+    );
+  const voters = { voters: ['alice', 'bob', 'carol'] };
+  const headersOf = (name: string) => ({ alice, bob, carol })[name as 'alice']?.headers ?? t.auth;
+
+  it('countersign (会签): one task per voter at once; the process goes on when all are done', async () => {
+    await deploy(t, loop('countersign', 'isSequential="false"'));
+    const instance = await start(t, alice.headers, 'countersign', voters);
+    const tasks = await openTasks(t, instance.id);
+    expect(tasks.map((row) => row.assignee).sort()).toEqual(['alice', 'bob', 'carol']);
+    for (const [index, task] of tasks.entries()) {
+      expect((await complete(t, headersOf(task.assignee ?? ''), task.id)).statusCode).toBe(200);
+      const open = await openTasks(t, instance.id);
+      if (index < 2) expect(open.every((row) => row.activity_id === 'vote')).toBe(true);
+      else expect(open.map((row) => row.activity_id)).toEqual(['after']);
+    }
+    const history = await t.sql(
+      "select count(*)::int as n from wf_hist_activity where instance_id = $1 and activity_id = 'vote' and end_reason = 'completed'",
+      [instance.id],
+    );
+    expect(history).toEqual([{ n: 3 }]);
+  });
+
+  it('any-one (或签): the first completion ends the loop and cancels the other tasks', async () => {
+    await deploy(t, loop('anyone', 'isSequential="false"', '${nrOfCompletedInstances >= 1}'));
+    const instance = await start(t, alice.headers, 'anyone', voters);
+    const tasks = await openTasks(t, instance.id);
+    const bobs = tasks.find((row) => row.assignee === 'bob');
+    expect((await complete(t, bob.headers, bobs?.id ?? 0)).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['after']);
+    const others = await t.sql<{ status: string; end_reason: string }>(
+      "select status, end_reason from wf_task where instance_id = $1 and activity_id = 'vote' and id <> $2",
+      [instance.id, bobs?.id],
+    );
+    expect(others).toEqual([
+      { status: 'canceled', end_reason: 'completionCondition' },
+      { status: 'canceled', end_reason: 'completionCondition' },
+    ]);
+    const carols = tasks.find((row) => row.assignee === 'carol');
+    expect((await complete(t, carol.headers, carols?.id ?? 0)).statusCode).toBe(409);
+  });
+
+  it('sequential: one voter after the other, in the order of the collection', async () => {
+    await deploy(t, loop('sequential', 'isSequential="true"'));
+    const instance = await start(t, alice.headers, 'sequential', voters);
+    for (const name of ['alice', 'bob', 'carol']) {
+      const open = await openTasks(t, instance.id);
+      expect(open.map((row) => row.assignee)).toEqual([name]);
+      expect((await complete(t, headersOf(name), open[0]?.id ?? 0)).statusCode).toBe(200);
+    }
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['after']);
+  });
+
+  it('a collection that is not a list is an incident, not an error', async () => {
+    const instance = await start(t, alice.headers, 'countersign', { voters: 'alice' });
+    expect(instance.incident).toMatchObject({
+      activityId: 'vote',
+      message: expect.stringContaining('not a list'),
+    });
+  });
+});
+
 describe('who sees what', () => {
   it("a non-participant gets 403 on a task and an instance; the administrators' list is theirs only", async () => {
     const { instanceId, reviewId } = await atReview();

@@ -145,10 +145,21 @@ export function workflowTableSpecs(): TableSpec[] {
       [cascade('wf_instance', 'definition_id', 'wf_definition')],
     ),
     // Tokens: where an instance stands. state: active (at a wait state), joining (waits at a
-    // gateway for its siblings), incident (stopped at a gateway that could not choose).
+    // gateway for its siblings), incident (stopped at a gateway that could not choose), loop
+    // (waits at a multi-instance task for its children).
     spec(
       'wf_execution',
-      [bigint('instance_id', false), text('activity_id', false), text('state', false), createdAt],
+      [
+        bigint('instance_id', false),
+        text('activity_id', false),
+        text('state', false),
+        // Multi-instance: the children of a loop point at the token that waits at the task
+        // (loop_state: items, counts); each child has its element variable and loopCounter.
+        bigint('parent_id'),
+        json('local_vars'),
+        json('loop_state'),
+        createdAt,
+      ],
       [index('wf_execution', ['instance_id', 'activity_id'])],
       [cascade('wf_execution', 'instance_id', 'wf_instance')],
     ),

@@ -19,6 +19,17 @@ export interface ServiceCall {
   fields: Record<string, string>;
 }
 
+/** A multi-instance user task: one task per item (parallel) or one after another (sequential). */
+export interface MultiInstance {
+  isSequential: boolean;
+  /** `${list}` or a variable name; or loopCardinality instead. */
+  collection?: string;
+  cardinality?: string;
+  elementVariable?: string;
+  /** Ends the loop early (any-one 或签: `${nrOfCompletedInstances >= 1}`). */
+  completionCondition?: string;
+}
+
 export interface ProcessNode {
   id: string;
   type: NodeType;
@@ -38,6 +49,7 @@ export interface ProcessNode {
   candidateGroups?: string[];
   formKey?: string;
   service?: ServiceCall;
+  multi?: MultiInstance;
 }
 
 export interface ProcessFlow {

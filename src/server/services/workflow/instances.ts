@@ -6,7 +6,8 @@ import type { Localizer } from '../../lib/i18n.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import type { ProcessGraph } from './graph.js';
-import { endInstance, openRun, setVariables, startTokens } from './interpreter.js';
+import { openRun, setVariables } from './activity.js';
+import { endInstance, startTokens } from './interpreter.js';
 import { instanceById, type InstanceView } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance } from './store.js';
 

@@ -1,11 +1,18 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../lib/context.js';
-import type { Db } from '../../lib/db/database.js';
-import type { Actor } from '../../lib/sql/toolkit.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
-import { nodesReaching, type ProcessGraph, type ProcessNode } from './graph.js';
+import { nodesReaching, type ProcessNode } from './graph.js';
+import {
+  asList,
+  createTask,
+  historyEndTask,
+  historyPass,
+  setVariables,
+  type Incident,
+  type Run,
+  type Step,
+} from './activity.js';
+import { startLoop, tokenToLeave } from './multi-instance.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
-import { readVariables, writeVariables } from './store.js';
 
 /**
  * The token interpreter. An instance's state is its rows: tokens (wf_execution) stand at
@@ -13,92 +20,6 @@ import { readVariables, writeVariables } from './store.js';
  * caller's transaction, after the caller has locked the instance row, so two operations on
  * one instance never interleave; nothing is kept in memory between calls.
  */
-
-export interface Run {
-  ctx: AppContext;
-  trx: Db;
-  tenantCode: string;
-  instanceId: number;
-  graph: ProcessGraph;
-  actor: Actor;
-  variables: Record<string, unknown>;
-  /** Set once the instance has ended (terminate end, last token gone). */
-  hasEnded: boolean;
-}
-
-/** What stopped a token at a gateway: the instance shows it until someone deals with it. */
-export interface Incident {
-  activityId: string;
-  flowId: string | null;
-  message: string;
-}
-
-interface Step {
-  executionId: number;
-  nodeId: string;
-}
-
-export async function openRun(
-  ctx: AppContext,
-  trx: Db,
-  instance: { id: number; tenant_code: string },
-  graph: ProcessGraph,
-  actor: Actor,
-): Promise<Run> {
-  return {
-    ctx,
-    trx,
-    tenantCode: instance.tenant_code,
-    instanceId: instance.id,
-    graph,
-    actor,
-    variables: await readVariables(trx, instance.id),
-    hasEnded: false,
-  };
-}
-
-/** Sets variables for the rest of the run and in the rows. */
-export async function setVariables(
-  run: Run,
-  values: Record<string, unknown>,
-  where: { taskId?: number | null; activityId?: string | null } = {},
-): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await writeVariables(
-    run.trx,
-    { tenantCode: run.tenantCode, instanceId: run.instanceId, username: run.actor.username, ...where },
-    values,
-  );
-  Object.assign(run.variables, values);
-}
-
-async function historyStart(
-  run: Run,
-  step: Step,
-  node: ProcessNode,
-  extra: { assignee?: string | null; taskId?: number } = {},
-): Promise<number> {
-  const rows = await sql<{ id: number }>`insert into wf_hist_activity
-      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, assignee, task_id, start_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-      ${extra.assignee ?? null}, ${extra.taskId ?? null}, now())
-    returning id`.execute(run.trx);
-  return rows.rows[0]?.id ?? 0;
-}
-
-/** An activity passed at once (events, gateways, service tasks). */
-async function historyPass(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await sql`insert into wf_hist_activity
-      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, start_time, end_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-      now(), now())`.execute(run.trx);
-}
-
-/** Ends the open history rows of a task's activity. */
-export async function historyEndTask(run: Run, taskId: number, reason: string | null): Promise<void> {
-  await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
-    where task_id = ${taskId} and end_time is null`.execute(run.trx);
-}
 
 async function newExecution(run: Run, nodeId: string): Promise<number> {
   const rows = await sql<{
@@ -114,11 +35,28 @@ export async function startTokens(run: Run): Promise<void> {
   await advance(run, [{ executionId, nodeId: run.graph.startId }]);
 }
 
-/** Moves a token that waited at a node (a user task done) on along the node's flows. */
-export async function leaveNode(run: Run, executionId: number, nodeId: string): Promise<void> {
+/**
+ * A user task was done on a token: the token moves on along the node's flows (for a
+ * multi-instance task, once its loop is over). A completion condition that cannot be evaluated
+ * stops the loop's token with an incident.
+ */
+export async function taskDone(run: Run, executionId: number, nodeId: string): Promise<void> {
   const node = run.graph.nodes[nodeId];
   if (!node) throw new Error(`no node ${nodeId}`);
-  await advance(run, await take(run, executionId, node.outgoing));
+  let leaving: number | null;
+  try {
+    leaving = await tokenToLeave(run, executionId, node);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    await raiseIncident(
+      run,
+      { executionId, nodeId },
+      { activityId: nodeId, flowId: null, message: error.message },
+    );
+    return;
+  }
+  if (leaving === null) return;
+  await advance(run, await take(run, leaving, node.outgoing));
 }
 
 /** Puts a token at a node (regress: back to an earlier user task) and runs it from there. */
@@ -233,56 +171,6 @@ export async function endInstance(run: Run, status: string, reason: string): Pro
   run.hasEnded = true;
 }
 
-const asList = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value])
-    .flatMap((item) =>
-      typeof item === 'string' ? item.split(',') : item === null || item === undefined ? [] : [String(item)],
-    )
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-
-/** Creates the task of a user task, with its candidates, and tells the people concerned. */
-async function createTask(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  const value = (text: string): unknown => interpolate(text, run.variables);
-  const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
-  const users = (node.candidateUsers ?? []).flatMap((text) => asList(value(text)));
-  const groups = (node.candidateGroups ?? []).flatMap((text) => asList(value(text))).map(groupKey);
-  const definition = await sql<{ definition_id: number }>`select definition_id from wf_instance
-    where id = ${run.instanceId}`.execute(run.trx);
-  const rows = await sql<{
-    id: number;
-  }>`insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
-      activity_id, name, description, assignee, form_key, status, start_time, claim_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${definition.rows[0]?.definition_id ?? 0}, ${node.id},
-      ${node.name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
-      ${assignee ? 'assigned' : 'created'}, now(), null)
-    returning id`.execute(run.trx);
-  const taskId = rows.rows[0]?.id ?? 0;
-  const links = [
-    ...[...new Set(users)].map((user) => ({ user, group: null })),
-    ...[...new Set(groups)].map((group) => ({ user: null, group })),
-  ];
-  for (const link of links) {
-    await sql`insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)
-      values (${run.tenantCode}, ${taskId}, ${run.instanceId}, ${link.user}, ${link.group})`.execute(run.trx);
-  }
-  await historyStart(run, step, node, { assignee, taskId });
-  const recipients = await userIdsOf(
-    run.ctx,
-    run.trx,
-    run.tenantCode,
-    assignee ? [assignee] : users,
-    assignee ? [] : groups,
-  );
-  const instance = await sql<{
-    name: string | null;
-  }>`select name from wf_instance where id = ${run.instanceId}`.execute(run.trx);
-  await notifyUsers(run.ctx, run.trx, run.actor, recipients, {
-    title: `${node.name ?? node.id}`,
-    content: `${instance.rows[0]?.name ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
-  });
-}
-
 /** A built-in service task: an inbox notice to users, or variables set. */
 async function runService(run: Run, step: Step, node: ProcessNode): Promise<void> {
   const service = node.service;
@@ -316,7 +204,8 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
     try {
       switch (node.type) {
         case 'userTask':
-          await createTask(run, step, node);
+          if (!node.multi) await createTask(run, step, node);
+          else if (!(await startLoop(run, step, node))) await goOn(run, step, node, queue);
           break;
         case 'endEvent':
           await historyPass(run, step, node);

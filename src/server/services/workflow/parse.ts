@@ -1,7 +1,14 @@
 import { createRequire } from 'node:module';
 import { BpmnModdle, type ModdleElement, type Moddle } from 'bpmn-moddle';
 import { expressionProblem } from './expressions.js';
-import type { NodeType, ProcessFlow, ProcessGraph, ProcessNode, ServiceCall } from './graph.js';
+import type {
+  MultiInstance,
+  NodeType,
+  ProcessFlow,
+  ProcessGraph,
+  ProcessNode,
+  ServiceCall,
+} from './graph.js';
 
 /**
  * BPMN 2.0 XML → ProcessGraph. Activiti, Flowable and Camunda Modeler files all read the same:
@@ -108,6 +115,27 @@ function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall |
   return { kind: type as ServiceCall['kind'], fields };
 }
 
+function multiInstanceOf(id: string, loop: ModdleElement, problems: Finding[]): MultiInstance | undefined {
+  const multi: MultiInstance = { isSequential: loop.isSequential === true };
+  const collection = str(loop.collection);
+  const cardinality = str((loop.loopCardinality as ModdleElement | undefined)?.body);
+  const elementVariable = str(loop.elementVariable);
+  const completion = str((loop.completionCondition as ModdleElement | undefined)?.body);
+  if (collection) multi.collection = collection;
+  if (cardinality) multi.cardinality = cardinality;
+  if (elementVariable) multi.elementVariable = elementVariable;
+  if (completion) multi.completionCondition = completion;
+  if (!collection && !cardinality) {
+    problems.push({ field: id, key: 'noCollection', params: { id } });
+    return undefined;
+  }
+  for (const text of [collection, cardinality, completion]) {
+    const problem = text && text.includes('${') ? expressionProblem(text) : undefined;
+    if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+  }
+  return multi;
+}
+
 function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]): ProcessNode | undefined {
   const id = element.id ?? '';
   const type = NODE_TYPES[element.$type];
@@ -128,8 +156,12 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   if (documentation) node.documentation = documentation;
   const formKey = str(element.formKey);
   if (formKey && (type === 'userTask' || type === 'startEvent')) node.formKey = formKey;
-  if (element.loopCharacteristics) {
-    problems.push({ field: id, key: 'unsupported', params: { id, type: 'multiInstance' } });
+  const loop = element.loopCharacteristics as ModdleElement | undefined;
+  if (loop && (type !== 'userTask' || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics')) {
+    problems.push({ field: id, key: 'unsupported', params: { id, type: short(loop.$type) } });
+  } else if (loop) {
+    const multi = multiInstanceOf(id, loop, problems);
+    if (multi) node.multi = multi;
   }
   if (type === 'startEvent') {
     if (definitions.length > 0)

@@ -7,7 +7,8 @@ import type { Localizer } from '../../lib/i18n.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { userTasksBefore } from './graph.js';
-import { endInstance, enterNode, historyEndTask, leaveNode, openRun, setVariables } from './interpreter.js';
+import { historyEndTask, openRun, setVariables } from './activity.js';
+import { endInstance, enterNode, taskDone } from './interpreter.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
 import { taskById } from './queries.js';
 import {
@@ -119,7 +120,7 @@ export async function completeTask(
       action: 'complete',
       message: input.comment,
     });
-    if (task.execution_id !== null) await leaveNode(run, task.execution_id, task.activity_id);
+    if (task.execution_id !== null) await taskDone(run, task.execution_id, task.activity_id);
   });
   return taskById(ctx.db, actor.tenantCode, input.id);
 }

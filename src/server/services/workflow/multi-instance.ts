@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import { createTask, historyEndTask, type Run, type Step } from './activity.js';
+import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
+import type { ProcessNode } from './graph.js';
+
+/**
+ * Multi-instance user tasks: the token that reaches the task waits there (state loop, the
+ * counts in loop_state) while child tokens each carry one task, all at once (parallel:
+ * countersign 会签) or one after another (sequential). The completion condition sees
+ * nrOfInstances, nrOfActiveInstances and nrOfCompletedInstances (any-one 或签:
+ * `${nrOfCompletedInstances >= 1}`); when it holds or every child is done, the open siblings
+ * are canceled and the waiting token goes on.
+ */
+
+interface LoopState {
+  items: unknown[];
+  total: number;
+  completed: number;
+  active: number;
+  next: number;
+}
+
+const counts = (state: LoopState): Record<string, number> => ({
+  nrOfInstances: state.total,
+  nrOfActiveInstances: state.active,
+  nrOfCompletedInstances: state.completed,
+});
+
+function itemsOf(run: Run, node: ProcessNode): unknown[] {
+  const multi = node.multi;
+  if (!multi) return [];
+  if (multi.collection) {
+    const value = multi.collection.includes('${')
+      ? evaluate(multi.collection, run.variables)
+      : run.variables[multi.collection];
+    if (!Array.isArray(value)) throw new ExpressionError(`the collection ${multi.collection} is not a list`);
+    return value as unknown[];
+  }
+  const count = Number(interpolate(multi.cardinality ?? '0', run.variables));
+  if (!Number.isInteger(count) || count < 0 || count > 1000)
+    throw new ExpressionError(
+      `the loop cardinality ${multi.cardinality ?? ''} is not a whole number up to 1000`,
+    );
+  return Array.from({ length: count }, (_, index) => index);
+}
+
+async function saveState(run: Run, executionId: number, state: LoopState): Promise<void> {
+  await sql`update wf_execution set loop_state = ${JSON.stringify(state)}::jsonb where id = ${executionId}`.execute(
+    run.trx,
+  );
+}
+
+async function spawnChild(
+  run: Run,
+  parentId: number,
+  node: ProcessNode,
+  state: LoopState,
+  index: number,
+): Promise<void> {
+  const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
+  if (node.multi?.elementVariable) locals[node.multi.elementVariable] = state.items[index];
+  const rows = await sql<{
+    id: number;
+  }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
+    values (${run.tenantCode}, ${run.instanceId}, ${node.id}, 'active', ${parentId}, ${JSON.stringify(locals)}::jsonb)
+    returning id`.execute(run.trx);
+  await createTask(run, { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id }, node, locals);
+}
+
+/** The token reached a multi-instance task: its children and their tasks. False: no items, go on. */
+export async function startLoop(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
+  const items = itemsOf(run, node);
+  if (items.length === 0) return false;
+  const batch = node.multi?.isSequential ? 1 : items.length;
+  const state: LoopState = { items, total: items.length, completed: 0, active: batch, next: batch };
+  await sql`update wf_execution set state = 'loop' where id = ${step.executionId}`.execute(run.trx);
+  await saveState(run, step.executionId, state);
+  for (let index = 0; index < batch; index++) await spawnChild(run, step.executionId, node, state, index);
+  return true;
+}
+
+/**
+ * A task was done on a token: the token to move on (the task's own, or a loop's once it is
+ * over), or null while the loop waits for more.
+ */
+export async function tokenToLeave(run: Run, executionId: number, node: ProcessNode): Promise<number | null> {
+  const rows = await sql<{
+    parent_id: number | null;
+  }>`select parent_id from wf_execution where id = ${executionId}`.execute(run.trx);
+  const parentId = rows.rows[0]?.parent_id ?? null;
+  if (parentId === null) return executionId;
+  const parents = await sql<{ loop_state: LoopState | null }>`select loop_state from wf_execution
+    where id = ${parentId}`.execute(run.trx);
+  const state = parents.rows[0]?.loop_state;
+  if (!state) return executionId;
+  await sql`delete from wf_execution where id = ${executionId}`.execute(run.trx);
+  state.completed += 1;
+  state.active -= 1;
+  const condition = node.multi?.completionCondition;
+  const isOver =
+    state.completed >= state.total ||
+    (condition !== undefined && evaluateCondition(condition, { ...run.variables, ...counts(state) }));
+  if (isOver) {
+    const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
+        end_reason = 'completionCondition', row_version = row_version + 1
+      where end_time is null and execution_id in (select id from wf_execution where parent_id = ${parentId})
+      returning id`.execute(run.trx);
+    for (const task of open.rows) await historyEndTask(run, task.id, 'completionCondition');
+    await sql`delete from wf_execution where parent_id = ${parentId}`.execute(run.trx);
+    await sql`update wf_execution set state = 'active', loop_state = null where id = ${parentId}`.execute(
+      run.trx,
+    );
+    return parentId;
+  }
+  if (node.multi?.isSequential && state.next < state.total) {
+    state.active += 1;
+    state.next += 1;
+    await saveState(run, parentId, state);
+    await spawnChild(run, parentId, node, state, state.next - 1);
+    return null;
+  }
+  await saveState(run, parentId, state);
+  return null;
+}

@@ -6,6 +6,7 @@
  *   start    cold and warm start of src/server/main.ts on PGlite
  *   ui       keystroke-to-paint on a 100-field generated form, scroll frame of a 10 000-row list (Chromium)
  *   scale    the user list at 1,000,000+ users (BENCH_SCALE_ROWS): latency, rps, export; only when named
+ *   workflow instances/s of start + two user tasks through the API, 10 clients, PGlite and PostgreSQL
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -22,8 +23,9 @@ import { runQuery } from './query.js';
 import { runScale } from './scale.js';
 import { runStart } from './start.js';
 import { runUi } from './ui.js';
+import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale'] as const;
+const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow'] as const;
 /** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
@@ -39,7 +41,9 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   const kinds = new Set<DbKind>();
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
-      console.log('usage: node --import tsx bench/run.ts [query|export|start|ui|scale]… [pglite|postgres]');
+      console.log(
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow]… [pglite|postgres]',
+      );
       process.exit(0);
     }
     const kind = DB_ALIASES[arg];
@@ -92,7 +96,9 @@ async function main(): Promise<number> {
   let postgresNote: string | undefined;
   if (
     kinds.includes('postgres') &&
-    suites.some((suite) => suite === 'query' || suite === 'export' || suite === 'scale') &&
+    suites.some(
+      (suite) => suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow',
+    ) &&
     !(await isPostgresReachable())
   ) {
     postgresNote = `PostgreSQL not reachable at ${PG_SERVER_URL} (set BENCH_DATABASE_URL)`;
@@ -106,19 +112,19 @@ async function main(): Promise<number> {
     const began = Date.now();
     log(`\n[${suite}]`);
     try {
-      if (suite === 'query' || suite === 'export' || suite === 'scale') {
+      if (suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow') {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
           continue;
         }
-        const run = { query: runQuery, export: runExport, scale: runScale }[suite];
+        const run = { query: runQuery, export: runExport, scale: runScale, workflow: runWorkflow }[suite];
         results.push(await run(kinds, log));
       } else {
         results.push(await (suite === 'ui' ? runUi(log) : runStart(log)));
       }
       if (
         postgresNote &&
-        (suite === 'query' || suite === 'export' || suite === 'scale') &&
+        (suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow') &&
         wantedKinds.includes('postgres')
       ) {
         results.push({ suite, figures: [], details: {}, skipped: postgresNote });

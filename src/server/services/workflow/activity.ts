@@ -17,6 +17,8 @@ export interface Run {
   trx: Db;
   tenantCode: string;
   instanceId: number;
+  definitionId: number;
+  instanceName: string | null;
   graph: ProcessGraph;
   actor: Actor;
   variables: Record<string, unknown>;
@@ -39,7 +41,7 @@ export interface Step {
 export async function openRun(
   ctx: AppContext,
   trx: Db,
-  instance: { id: number; tenant_code: string },
+  instance: { id: number; tenant_code: string; definition_id: number; name: string | null },
   graph: ProcessGraph,
   actor: Actor,
 ): Promise<Run> {
@@ -48,6 +50,8 @@ export async function openRun(
     trx,
     tenantCode: instance.tenant_code,
     instanceId: instance.id,
+    definitionId: instance.definition_id,
+    instanceName: instance.name,
     graph,
     actor,
     variables: await readVariables(trx, instance.id),
@@ -117,13 +121,11 @@ export async function createTask(
   const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
   const users = (node.candidateUsers ?? []).flatMap((text) => asList(value(text)));
   const groups = (node.candidateGroups ?? []).flatMap((text) => asList(value(text))).map(groupKey);
-  const definition = await sql<{ definition_id: number }>`select definition_id from wf_instance
-    where id = ${run.instanceId}`.execute(run.trx);
   const rows = await sql<{
     id: number;
   }>`insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
       activity_id, name, description, assignee, form_key, status, start_time, claim_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${definition.rows[0]?.definition_id ?? 0}, ${node.id},
+    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${run.definitionId}, ${node.id},
       ${node.name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
       ${assignee ? 'assigned' : 'created'}, now(), null)
     returning id`.execute(run.trx);
@@ -144,11 +146,8 @@ export async function createTask(
     assignee ? [assignee] : users,
     assignee ? [] : groups,
   );
-  const instance = await sql<{
-    name: string | null;
-  }>`select name from wf_instance where id = ${run.instanceId}`.execute(run.trx);
   await notifyUsers(run.ctx, run.trx, run.actor, recipients, {
     title: `${node.name ?? node.id}`,
-    content: `${instance.rows[0]?.name ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
+    content: `${run.instanceName ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
   });
 }

@@ -67,11 +67,13 @@ export async function startInstance(
     const rows = await sql<{
       id: number;
       tenant_code: string;
+      definition_id: number;
+      name: string | null;
     }>`insert into wf_instance (tenant_code, definition_id,
         process_key, name, business_key, description, start_user_id, start_username, status, start_time)
       values (${actor.tenantCode}, ${definition.id}, ${definition.process_key}, ${definition.name},
         ${input.businessKey ?? null}, ${input.description}, ${actor.userId}, ${actor.username}, 'running', now())
-      returning id, tenant_code`.execute(trx);
+      returning id, tenant_code, definition_id, name`.execute(trx);
     const instance = rows.rows[0];
     if (!instance) throw new Error('no instance row');
     const run = await openRun(ctx, trx, instance, graph, actor);

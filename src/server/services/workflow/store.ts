@@ -107,18 +107,25 @@ export async function writeVariables(
   values: Record<string, unknown>,
 ): Promise<void> {
   const entries = Object.entries(values).filter(([, value]) => value !== undefined);
-  for (const [name, value] of entries) {
-    const type = typeOfValue(value);
-    const json = JSON.stringify(value);
-    await sql`insert into wf_variable (tenant_code, instance_id, name, type, value, updated_at)
-      values (${change.tenantCode}, ${change.instanceId}, ${name}, ${type}, ${json}::jsonb, now())
-      on conflict (instance_id, name) do update set type = excluded.type, value = excluded.value, updated_at = now()`.execute(
-      trx,
-    );
-    await sql`insert into wf_hist_detail (tenant_code, instance_id, task_id, activity_id, name, type, value, username)
-      values (${change.tenantCode}, ${change.instanceId}, ${change.taskId ?? null}, ${change.activityId ?? null}, ${name},
-        ${type}, ${json}::jsonb, ${change.username})`.execute(trx);
-  }
+  if (entries.length === 0) return;
+  const typed = entries.map(([name, value]) => ({
+    name,
+    type: typeOfValue(value),
+    json: JSON.stringify(value),
+  }));
+  // One statement for the values, one for their history, however many variables.
+  await sql`insert into wf_variable (tenant_code, instance_id, name, type, value, updated_at)
+    values ${sql.join(typed.map((item) => sql`(${change.tenantCode}, ${change.instanceId}, ${item.name}, ${item.type}, ${item.json}::jsonb, now())`))}
+    on conflict (instance_id, name) do update set type = excluded.type, value = excluded.value, updated_at = now()`.execute(
+    trx,
+  );
+  await sql`insert into wf_hist_detail (tenant_code, instance_id, task_id, activity_id, name, type, value, username)
+    values ${sql.join(
+      typed.map(
+        (item) =>
+          sql`(${change.tenantCode}, ${change.instanceId}, ${change.taskId ?? null}, ${change.activityId ?? null}, ${item.name}, ${item.type}, ${item.json}::jsonb, ${change.username})`,
+      ),
+    )}`.execute(trx);
 }
 
 export async function addComment(

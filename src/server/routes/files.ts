@@ -72,6 +72,9 @@ const isPreviewable = (contentType: string): boolean =>
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const storage = await openFileStorage(ctx.config);
+  app.addHook('onClose', () => {
+    storage.close();
+  });
   await app.register(multipart, {
     // A backstop only: the upload service counts the bytes and refuses the first one too many.
     limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },

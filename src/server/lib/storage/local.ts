@@ -6,9 +6,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
+  isStorageKey,
   ObjectTooLargeError,
   type ByteRange,
   type FileStorage,
+  type ListedObject,
   type PutOptions,
   type StoredObject,
 } from './types.js';
@@ -81,6 +83,30 @@ export class LocalFileStorage implements FileStorage {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+
+  async *list(): AsyncIterable<ListedObject> {
+    const objects = this.objects;
+    async function* walk(relative: string): AsyncGenerator<ListedObject> {
+      let entries;
+      try {
+        entries = await readdir(join(objects, relative), { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const key = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) yield* walk(key);
+        else if (entry.isFile() && isStorageKey(key)) {
+          const found = await stat(join(objects, key)).catch(() => undefined);
+          if (found) yield { key, modifiedAt: found.mtime };
+        }
+      }
+    }
+    yield* walk('');
+  }
+
+  close(): void {}
 
   /**
    * Removes partial files older than `olderThanMs`: what puts left when their process died

@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
+import { openFileStorage } from '../../src/server/lib/storage/index.js';
+import { sweepOrphans } from '../../src/server/services/files/sweep.js';
 import type { StorageBackend } from './files-backends.js';
 
 /**
@@ -396,6 +398,62 @@ export function filesSuite(makeBackend: () => StorageBackend): void {
         expect(remaining.some((key) => key.endsWith(storage_key))).toBe(false);
       const gone = await t.request({ method: 'GET', url: `${BASE}/download?id=${ids[0]}`, headers: t.auth });
       expect(gone.statusCode).toBe(404);
+    });
+  });
+
+  describe('HEAD and the sweep of objects without a row', () => {
+    it('answers HEAD with the headers of a download and no bytes', async () => {
+      const body = Buffer.from('head check '.repeat(100));
+      const uploaded = await upload('head.txt', body);
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const url = String(uploaded.json().data.url);
+      const head = await t.request({ method: 'HEAD', url, headers: t.auth });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(body.length));
+      expect(head.headers.etag).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
+      expect(String(head.headers['content-disposition'])).toContain('head.txt');
+      expect(head.rawPayload.length).toBe(0);
+      const ranged = await t.request({ method: 'HEAD', url, headers: { ...t.auth, range: 'bytes=0-9' } });
+      expect(ranged.statusCode).toBe(206);
+      expect(ranged.headers['content-range']).toBe(`bytes 0-9/${body.length}`);
+      const id = Number(uploaded.json().data.id);
+      const missing = await t.request({
+        method: 'HEAD',
+        url: `${BASE}/download?id=${id + 1000}`,
+        headers: t.auth,
+      });
+      expect(missing.statusCode).toBe(404);
+    });
+
+    it('removes an object stored before a crash kept its row from being written, once it is an hour old', async () => {
+      const uploaded = await upload('kept.txt', Buffer.from('kept'));
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const [row] = await t.sql<{ storage_key: string }>('select storage_key from sys_file where id = $1', [
+        uploaded.json().data.id,
+      ]);
+      const storage = await openFileStorage(t.app.ctx.config);
+      try {
+        // What a process leaves when it dies between storing the object and committing the row.
+        const orphan = `zz/orphan-${Date.now()}`;
+        await storage.put(
+          orphan,
+          (async function* () {
+            yield Buffer.from('no row refers to me');
+          })(),
+        );
+        expect(await storedFiles()).toContain(orphan);
+        expect(await sweepOrphans({ ctx: t.app.ctx, storage })).toEqual([]);
+        expect(await storedFiles()).toContain(orphan);
+        const later = new Date(Date.now() + 61 * 60 * 1000);
+        expect(await sweepOrphans({ ctx: t.app.ctx, storage, now: later })).toEqual([orphan]);
+        const remaining = await storedFiles();
+        expect(remaining).not.toContain(orphan);
+        expect(remaining.some((key) => key.endsWith(row?.storage_key ?? '?'))).toBe(true);
+        const download = await t.request({ method: 'GET', url: uploaded.json().data.url, headers: t.auth });
+        expect(download.body).toBe('kept');
+      } finally {
+        storage.close();
+      }
     });
   });
 

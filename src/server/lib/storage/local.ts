@@ -15,6 +15,8 @@ import {
   type StoredObject,
 } from './types.js';
 
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
 
 /**
@@ -67,7 +69,11 @@ export class LocalFileStorage implements FileStorage {
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const path = this.pathOf(key);
     if (!(await this.stat(key))) return undefined;
-    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    // 1 MB reads: a tenth of the system calls of the default 64 KB for the same bytes.
+    return createReadStream(path, {
+      highWaterMark: READ_CHUNK_BYTES,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
   }
 
   async stat(key: string): Promise<{ size: number } | undefined> {

@@ -415,6 +415,19 @@ describe('sharing', () => {
     expect((await download(carol, single)).statusCode).toBe(404);
     expect((await call(carol, 'GET', `/list?folderId=${shared}`)).statusCode).toBe(404);
     expect(await data(alice, 'GET', `/shares?type=folder&id=${shared}`)).toEqual([]);
+
+    // A shared file deleted through the file API takes its shares with it.
+    await data(alice, 'POST', '/share', { type: 'file', id: single, targets: [{ type: 'user', id: bobId }] });
+    const removed = await t.request({
+      method: 'POST',
+      url: `/api/file/file/delete?id=${single}`,
+      headers: alice,
+    });
+    expect(removed.json().data).toEqual({ deleted: 1 });
+    expect(
+      await t.sql("select id from sys_netdisc_share where item_type = 'file' and item_id = $1", [single]),
+    ).toEqual([]);
+    expect((await download(bob, single)).statusCode).toBe(404);
   });
 });
 

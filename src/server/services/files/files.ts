@@ -352,6 +352,9 @@ export async function deleteFiles({ ctx, storage, auth, ids }: FilesContext & { 
   const removed = await inTransaction(ctx.db, async (trx) => {
     const rows = await sql<FileRow>`delete from sys_file
       where id in (${sql.join(ids)}) and ${deletableBy(auth)} returning *`.execute(trx);
+    if (rows.rows.length > 0)
+      await sql`delete from sys_netdisc_share where item_type = 'file'
+        and item_id in (${sql.join(rows.rows.map((row) => row.id))})`.execute(trx);
     await writeAudit(
       trx,
       actor,

@@ -7,6 +7,7 @@
  *   ui       keystroke-to-paint on a 100-field generated form, scroll frame of a 10 000-row list (Chromium)
  *   scale    the user list at 1,000,000+ users (BENCH_SCALE_ROWS): latency, rps, export; only when named
  *   workflow instances/s of start + two user tasks through the API, 10 clients, PGlite and PostgreSQL
+ *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -17,6 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runExport } from './export.js';
+import { runFiles } from './files.js';
 import { formatTable, type SuiteResult } from './lib/report.js';
 import { cleanupAll, isPostgresReachable, PG_SERVER_URL, ROOT, type DbKind } from './lib/util.js';
 import { runQuery } from './query.js';
@@ -25,7 +27,7 @@ import { runStart } from './start.js';
 import { runUi } from './ui.js';
 import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow'] as const;
+const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files'] as const;
 /** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
@@ -42,7 +44,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -120,7 +122,7 @@ async function main(): Promise<number> {
         const run = { query: runQuery, export: runExport, scale: runScale, workflow: runWorkflow }[suite];
         results.push(await run(kinds, log));
       } else {
-        results.push(await (suite === 'ui' ? runUi(log) : runStart(log)));
+        results.push(await (suite === 'ui' ? runUi(log) : suite === 'files' ? runFiles(log) : runStart(log)));
       }
       if (
         postgresNote &&

@@ -46,6 +46,23 @@ export interface FileLimits {
    * against the type sniffed from the bytes. Images are always jpg, jpeg, gif, png and bmp.
    */
   attachmentTypes: string[];
+  /** An S3-compatible store instead of the local directory (S3_BUCKET set; see S3Settings). */
+  s3?: S3Settings;
+}
+
+/**
+ * The S3-compatible file storage (lib/storage/s3.ts): S3_BUCKET, S3_REGION (default us-east-1),
+ * S3_ENDPOINT (unset: AWS itself), S3_FORCE_PATH_STYLE (default true with an endpoint),
+ * S3_PREFIX; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the AWS SDK's
+ * usual chain (profile, instance role) when they are unset.
+ */
+export interface S3Settings {
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  prefix: string;
 }
 
 /** What attachments may be unless FILE_ATTACHMENT_TYPES says otherwise. */
@@ -179,6 +196,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems.push(
       `FILE_ATTACHMENT_TYPES must be file extensions separated by commas, got "${attachmentText}"`,
     );
+  const s3 = s3Settings(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>
@@ -203,6 +221,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxBytes: fileMaxMb * 1024 * 1024,
       dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),
       attachmentTypes,
+      ...(s3 ? { s3 } : {}),
     },
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
@@ -210,4 +229,38 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (publicUrl) config.publicUrl = publicUrl;
   if (adminPassword) config.adminPassword = adminPassword;
   return config;
+}
+
+/** The S3 settings of the environment, or undefined without S3_BUCKET (local storage). */
+function s3Settings(env: Record<string, string | undefined>, problems: string[]): S3Settings | undefined {
+  const bucket = env.S3_BUCKET?.trim();
+  const endpoint = env.S3_ENDPOINT?.trim() || undefined;
+  if (!bucket) {
+    if (endpoint) problems.push('S3_ENDPOINT is set without S3_BUCKET');
+    return undefined;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    problems.push(
+      `S3_BUCKET must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens), got "${bucket}"`,
+    );
+  if (endpoint && !/^https?:\/\/[^\s]+$/.test(endpoint))
+    problems.push(`S3_ENDPOINT must be an http(s) address, got "${endpoint}"`);
+  const pathStyle = env.S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false')
+    problems.push(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  const prefix = env.S3_PREFIX?.trim() ?? '';
+  if (prefix && !/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/.test(prefix))
+    problems.push(`S3_PREFIX must be path segments ending with "/", got "${prefix}"`);
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  return {
+    bucket,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    forcePathStyle: pathStyle ? pathStyle === 'true' : endpoint !== undefined,
+    prefix,
+    ...(endpoint ? { endpoint } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+  };
 }

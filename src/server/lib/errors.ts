@@ -34,6 +34,7 @@ export const ERRORS = {
   hasChildren: { status: 409, key: 'hasChildren' },
   tooLarge: { status: 413, key: 'tooLarge' },
   fileTooLarge: { status: 413, key: 'fileTooLarge' },
+  netdiscQuotaExceeded: { status: 413, key: 'netdiscQuotaExceeded' },
   unsupportedMediaType: { status: 415, key: 'unsupportedMediaType' },
   notMultipart: { status: 415, key: 'notMultipart' },
   rangeNotSatisfiable: { status: 416, key: 'rangeNotSatisfiable' },

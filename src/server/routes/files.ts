@@ -3,7 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { ok, queryOf, requireAuth, requiredNumberParam } from '../lib/http.js';
 import { localizerFor } from '../lib/i18n.js';
-import { openFileStorage, type ByteRange } from '../lib/storage/index.js';
+import { answer, object, text, type RouteSchema } from '../lib/route-schema.js';
+import { openFileStorage, type ByteRange, type FileStorage } from '../lib/storage/index.js';
+import { purgeExpired } from '../services/files/netdisc.js';
+import { sweepOrphans } from '../services/files/sweep.js';
 import {
   deleteFiles,
   fileForDownload,
@@ -12,11 +15,94 @@ import {
   type FileRecord,
 } from '../services/files/files.js';
 import { FILE_USES, type FileUse } from '../services/files/rules.js';
+import { netdiscRoutes } from './netdisc.js';
 
 const BASE = '/api/file/file';
 
-/** Multipart parts an upload may have: the file and a few fields (use, later folderId). */
+/** Multipart parts an upload may have: the file and a few fields (use, folderId). */
 const MAX_PARTS = 10;
+
+/** How often stored objects without a row and expired recycle-bin items are looked for. */
+const HOUSEKEEPING_MS = 60 * 60 * 1000;
+
+/** A file as upload answers it (services/files/files.ts FileRecord). */
+const FILE_RECORD = object(
+  {
+    id: { type: 'integer' },
+    originalFilename: { type: 'string' },
+    size: { type: 'number', description: 'Size in KB' },
+    sizeBytes: { type: 'integer' },
+    contentType: { type: 'string', description: 'Sniffed from the bytes' },
+    fileType: { type: 'string', description: 'jpg, png, pdf, docx, …' },
+    use: { type: 'string', enum: ['image', 'attachment'] },
+    ownerName: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    url: { type: 'string', description: 'Where the file is downloaded' },
+  },
+  [
+    'id',
+    'originalFilename',
+    'size',
+    'sizeBytes',
+    'contentType',
+    'fileType',
+    'use',
+    'ownerName',
+    'createdAt',
+    'url',
+  ],
+);
+
+const FILE_USE = text(16, {
+  enum: ['image', 'attachment'],
+  description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
+});
+const FOLDER_ID = text(20, {
+  pattern: '^[0-9]{0,15}$',
+  description: "A netdisc folder of the caller's: the file goes into their netdisc (counted in the quota)",
+});
+
+function uploadSchema(summary: string, tags: string[], isNetdisc: boolean): RouteSchema {
+  const folderText = isNetdisc ? 'empty or absent: the netdisc root' : 'absent: not in the netdisc';
+  return {
+    tags,
+    summary,
+    description: `multipart/form-data with the part "file" (one file, at most FILE_MAX_MB); "use" and "folderId" (${folderText}) may come in the query or as parts before the file. 400 empty or missing file, 404 a folder that is not the caller's, 413 too large or past the netdisc quota, 415 a type the use does not accept (sniffed from the bytes).`,
+    querystring: object({ use: FILE_USE, folderId: FOLDER_ID }),
+    bodyDocument: object(
+      {
+        use: FILE_USE,
+        folderId: FOLDER_ID,
+        file: { type: 'string', format: 'binary', description: 'The file' },
+      },
+      ['file'],
+    ),
+    consumes: ['multipart/form-data'],
+    response: answer(FILE_RECORD),
+  };
+}
+
+/** A folderId sent as text: absent or empty is undefined, digits a folder; anything else is a 400. */
+function folderIdOf(value: unknown, request: FastifyRequest): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) && Number(value) > 0) return Number(value);
+  throw new AppError('validation', {}, [
+    { field: '/folderId', message: localizerFor(request).t('validation.type', { type: 'integer' }) },
+  ]);
+}
+
+/** Stored objects no row refers to (a crash between the two), expired recycle-bin items. */
+async function housekeeping(app: FastifyInstance, storage: FileStorage): Promise<void> {
+  const { ctx } = app;
+  try {
+    const orphans = await sweepOrphans({ ctx, storage });
+    const purged = await purgeExpired({ ctx, storage, now: new Date() });
+    if (orphans.length > 0 || purged > 0)
+      app.log.info({ orphans: orphans.length, purged }, 'files housekeeping');
+  } catch (error) {
+    app.log.warn({ err: error }, 'files housekeeping failed');
+  }
+}
 
 const isFileUse = (value: unknown): value is FileUse =>
   typeof value === 'string' && (FILE_USES as readonly string[]).includes(value);
@@ -72,73 +158,134 @@ const isPreviewable = (contentType: string): boolean =>
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const storage = await openFileStorage(ctx.config);
+  let running: Promise<void> = housekeeping(app, storage);
+  const timer = setInterval(() => {
+    running = running.then(() => housekeeping(app, storage));
+  }, HOUSEKEEPING_MS);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+    storage.close();
+  });
   await app.register(multipart, {
     // A backstop only: the upload service counts the bytes and refuses the first one too many.
     limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },
   });
 
-  const upload = async (request: FastifyRequest): Promise<ReturnType<typeof ok<FileRecord>>> => {
-    const auth = requireAuth(request);
-    const l10n = localizerFor(request);
-    if (!request.isMultipart()) throw new AppError('notMultipart');
-    let use = useOf(queryOf(request).use, request);
-    // Parts after the file are not read: "use" (and later folderId) come before it.
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'use') use = useOf(part.value, request);
-        continue;
+  /** An upload; into the netdisc when isNetdisc (the root unless a folder is given) or a folderId is given. */
+  const upload =
+    (isNetdisc: boolean) =>
+    async (request: FastifyRequest): Promise<ReturnType<typeof ok<FileRecord>>> => {
+      const auth = requireAuth(request);
+      const l10n = localizerFor(request);
+      if (!request.isMultipart()) throw new AppError('notMultipart');
+      const query = queryOf(request);
+      let use = useOf(query.use, request);
+      let folderId = folderIdOf(query.folderId, request);
+      // Parts after the file are not read: "use" and "folderId" come before it.
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname === 'use') use = useOf(part.value, request);
+          if (part.fieldname === 'folderId') folderId = folderIdOf(part.value, request);
+          continue;
+        }
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        const netdisc = isNetdisc || folderId !== undefined ? { folderId: folderId ?? null } : undefined;
+        return ok(
+          await uploadFile({
+            ctx,
+            storage,
+            auth,
+            l10n,
+            use,
+            filename: part.filename,
+            source: part.file,
+            ...(netdisc ? { netdisc } : {}),
+          }),
+        );
       }
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        continue;
-      }
-      return ok(
-        await uploadFile({ ctx, storage, auth, l10n, use, filename: part.filename, source: part.file }),
-      );
-    }
-    throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
-  };
-  app.post(`${BASE}/upload`, upload);
-  app.post(`${BASE}/uploadTransFile`, upload);
+      throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
+    };
+  app.post(
+    `${BASE}/upload`,
+    { schema: uploadSchema('Uploads a file (streamed to the file storage)', ['file'], false) },
+    upload(false),
+  );
+  app.post(
+    `${BASE}/uploadTransFile`,
+    { schema: uploadSchema('Uploads a file (SPEC §7; the same as upload)', ['file'], false) },
+    upload(false),
+  );
+  app.post(
+    '/api/file/netdisc/upload',
+    {
+      schema: uploadSchema(
+        "Uploads a file into the caller's netdisc (quota param netdiscQuotaMb)",
+        ['netdisc'],
+        true,
+      ),
+    },
+    upload(true),
+  );
+  await app.register(netdiscRoutes, { storage });
 
-  app.get(`${BASE}/download`, async (request: FastifyRequest, reply: FastifyReply) => {
-    const file = await fileForDownload({
-      ctx,
-      storage,
-      auth: requireAuth(request),
-      id: requiredNumberParam(request, 'id'),
-      l10n: localizerFor(request),
-    });
-    const { record } = file;
-    const etag = `"${file.sha256}"`;
-    void reply
-      .header('etag', etag)
-      .header('cache-control', 'private, no-cache')
-      .header('accept-ranges', 'bytes')
-      .header('x-content-type-options', 'nosniff');
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
-      return reply.code(304).send();
-    const isInline = isPreviewable(record.contentType);
-    void reply
-      .header('content-type', isInline ? record.contentType : 'application/octet-stream')
-      .header('content-disposition', contentDisposition(record.originalFilename, isInline));
-    const ifRange = request.headers['if-range'];
-    const range = ifRange && ifRange !== etag ? undefined : rangeOf(request.headers.range, record.sizeBytes);
-    if (range === 'unsatisfiable') {
-      void reply.header('content-range', `bytes */${record.sizeBytes}`);
-      throw new AppError('rangeNotSatisfiable');
-    }
-    if (range) {
-      const stream = await file.open(range);
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(stream);
-    }
-    const stream = await file.open();
-    return reply.header('content-length', record.sizeBytes).send(stream);
+  // GET, and HEAD: the same headers, no bytes read (Fastify's own HEAD route would read them).
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${BASE}/download`,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const file = await fileForDownload({
+        ctx,
+        storage,
+        auth: requireAuth(request),
+        id: requiredNumberParam(request, 'id'),
+        l10n: localizerFor(request),
+      });
+      const { record } = file;
+      const etag = `"${file.sha256}"`;
+      void reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('accept-ranges', 'bytes')
+        .header('x-content-type-options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
+        return reply.code(304).send();
+      const isInline = isPreviewable(record.contentType);
+      void reply
+        .header('content-type', isInline ? record.contentType : 'application/octet-stream')
+        .header('content-disposition', contentDisposition(record.originalFilename, isInline));
+      const ifRange = request.headers['if-range'];
+      const range =
+        ifRange && ifRange !== etag ? undefined : rangeOf(request.headers.range, record.sizeBytes);
+      if (range === 'unsatisfiable') {
+        void reply.header('content-range', `bytes */${record.sizeBytes}`);
+        throw new AppError('rangeNotSatisfiable');
+      }
+      if (request.method === 'HEAD') {
+        if (range)
+          void reply
+            .code(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
+            .header('content-length', range.end - range.start + 1);
+        else void reply.header('content-length', record.sizeBytes);
+        return reply.send();
+      }
+      if (range) {
+        const stream = await file.open(range);
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(stream);
+      }
+      const stream = await file.open();
+      return reply.header('content-length', record.sizeBytes).send(stream);
+    },
   });
 
   app.get(`${BASE}/query`, async (request) => {

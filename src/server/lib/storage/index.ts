@@ -1,8 +1,9 @@
 import type { Config } from '../config.js';
 import { LocalFileStorage } from './local.js';
+import { S3FileStorage } from './s3.js';
 import type { FileStorage } from './types.js';
 
-export type { ByteRange, FileStorage, PutOptions, StoredObject } from './types.js';
+export type { ByteRange, FileStorage, ListedObject, PutOptions, StoredObject } from './types.js';
 export { ObjectTooLargeError } from './types.js';
 
 /**
@@ -12,11 +13,12 @@ export { ObjectTooLargeError } from './types.js';
 const PARTIAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The storage of uploaded files for this configuration: the local directory (FILES_DIR, by
- * default DATA_DIR/files). An S3-compatible backend (S3_*) is another FileStorage chosen here.
- * Opening the local one removes partial files that died with their process.
+ * The storage of uploaded files for this configuration: an S3-compatible store when S3_BUCKET is
+ * set (what several server processes need), else the local directory (FILES_DIR, by default
+ * DATA_DIR/files). Opening the local one removes partial files that died with their process.
  */
 export async function openFileStorage(config: Pick<Config, 'files'>): Promise<FileStorage> {
+  if (config.files.s3) return new S3FileStorage(config.files.s3);
   const storage = new LocalFileStorage(config.files.dir);
   await storage.sweepPartials(PARTIAL_MAX_AGE_MS);
   return storage;

@@ -6,12 +6,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
+  isStorageKey,
   ObjectTooLargeError,
   type ByteRange,
   type FileStorage,
+  type ListedObject,
   type PutOptions,
   type StoredObject,
 } from './types.js';
+
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
 
@@ -65,7 +69,11 @@ export class LocalFileStorage implements FileStorage {
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const path = this.pathOf(key);
     if (!(await this.stat(key))) return undefined;
-    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    // 1 MB reads: a tenth of the system calls of the default 64 KB for the same bytes.
+    return createReadStream(path, {
+      highWaterMark: READ_CHUNK_BYTES,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
   }
 
   async stat(key: string): Promise<{ size: number } | undefined> {
@@ -81,6 +89,30 @@ export class LocalFileStorage implements FileStorage {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+
+  async *list(): AsyncIterable<ListedObject> {
+    const objects = this.objects;
+    async function* walk(relative: string): AsyncGenerator<ListedObject> {
+      let entries;
+      try {
+        entries = await readdir(join(objects, relative), { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const key = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) yield* walk(key);
+        else if (entry.isFile() && isStorageKey(key)) {
+          const found = await stat(join(objects, key)).catch(() => undefined);
+          if (found) yield { key, modifiedAt: found.mtime };
+        }
+      }
+    }
+    yield* walk('');
+  }
+
+  close(): void {}
 
   /**
    * Removes partial files older than `olderThanMs`: what puts left when their process died

@@ -12,6 +12,12 @@ export interface ByteRange {
   end: number;
 }
 
+/** An object as a listing gives it: its key and when it was last written. */
+export interface ListedObject {
+  key: string;
+  modifiedAt: Date;
+}
+
 export interface PutOptions {
   /** The put fails with ObjectTooLargeError as soon as the source passes this many bytes. */
   maxBytes?: number;
@@ -26,8 +32,8 @@ export class ObjectTooLargeError extends Error {
 }
 
 /**
- * Where uploaded files are kept: the local directory under DATA_DIR, or later an S3-compatible
- * store (several server processes). Keys are chosen by the server ([A-Za-z0-9/_-], never a name
+ * Where uploaded files are kept: the local directory under DATA_DIR, or an S3-compatible store
+ * (several server processes). Keys are chosen by the server ([A-Za-z0-9/_-], never a name
  * a client sent). A put is all or nothing: the object exists only once every byte is written,
  * and a source that fails or passes maxBytes leaves no object behind.
  */
@@ -40,11 +46,18 @@ export interface FileStorage {
   stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored object (for the sweep of objects no row refers to). */
+  list(): AsyncIterable<ListedObject>;
+  /** Releases connections; the storage is not used afterwards. */
+  close(): void;
 }
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
+/** Whether the key is in the storage alphabet. */
+export const isStorageKey = (key: string): boolean => KEY.test(key) && key.length <= 200;
+
 /** Refuses a key outside the storage alphabet (a bug in the caller, never client input). */
 export function assertStorageKey(key: string): void {
-  if (!KEY.test(key) || key.length > 200) throw new Error(`invalid storage key "${key}"`);
+  if (!isStorageKey(key)) throw new Error(`invalid storage key "${key}"`);
 }

@@ -10,6 +10,15 @@ import { AppError } from '../../lib/errors.js';
 import type { Localizer } from '../../lib/i18n.js';
 import { ObjectTooLargeError, type ByteRange, type FileStorage } from '../../lib/storage/index.js';
 import { isAdmin } from '../permissions/policy.js';
+import { fileSharedWith } from './access.js';
+import {
+  assertOwnFolder,
+  lockOwner,
+  netdiscParams,
+  quotaError,
+  usedBytes,
+  type NetdiscParams,
+} from './netdisc-rules.js';
 import {
   acceptedType,
   cleanFileName,
@@ -76,7 +85,8 @@ function recordOf(row: FileRow): FileRecord {
 
 /**
  * Which files a caller may reach: those of their tenant that they uploaded, pictures (shown in
- * shared content such as notices) and, for the tenant's administrators, every file. Anything
+ * shared content such as notices) and, for the tenant's administrators, every file; downloads
+ * also reach netdisc files shared with the caller (access.ts). Anything
  * else does not exist for them (404, never 403: a file id tells nothing).
  */
 function visibleTo(auth: AuthContext): RawBuilder<unknown> {
@@ -137,6 +147,8 @@ export interface UploadInput extends FilesContext {
   filename: string;
   /** The bytes, as they arrive. */
   source: AsyncIterable<Uint8Array>;
+  /** Into the caller's netdisc: a folder of theirs, or its root (null); counted in their quota. */
+  netdisc?: { folderId: number | null };
 }
 
 /**
@@ -153,8 +165,21 @@ export async function uploadFile({
   use,
   filename,
   source,
+  netdisc,
 }: UploadInput): Promise<FileRecord> {
-  const { maxBytes, attachmentTypes } = ctx.config.files;
+  const { attachmentTypes } = ctx.config.files;
+  let { maxBytes } = ctx.config.files;
+  let quota: { params: NetdiscParams; used: number } | undefined;
+  if (netdisc) {
+    if (netdisc.folderId !== null) await assertOwnFolder(ctx.db, auth, netdisc.folderId, l10n, '/folderId');
+    quota = {
+      params: await netdiscParams(ctx, ctx.db, auth.tenantCode),
+      used: await usedBytes(ctx.db, auth),
+    };
+    const remaining = quota.params.quotaBytes - quota.used;
+    if (remaining <= 0) throw quotaError(quota.params, quota.used);
+    maxBytes = Math.min(maxBytes, remaining);
+  }
   const name = cleanFileName(filename);
   const allowed = use === 'image' ? IMAGE_TYPES : attachmentTypes;
   let type: SniffedType | undefined;
@@ -169,8 +194,10 @@ export async function uploadFile({
   try {
     stored = await storage.put(key, sniffed(source, decide), { maxBytes });
   } catch (error) {
-    if (error instanceof ObjectTooLargeError)
+    if (error instanceof ObjectTooLargeError) {
+      if (quota && maxBytes < ctx.config.files.maxBytes) throw quotaError(quota.params, quota.used);
       throw new AppError('fileTooLarge', { maxMb: Math.round(maxBytes / 1024 / 1024) });
+    }
     throw error;
   }
   const sniffedType = type;
@@ -178,10 +205,18 @@ export async function uploadFile({
   const actor = { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode };
   try {
     const row = await inTransaction(ctx.db, async (trx) => {
+      if (netdisc && quota) {
+        // Checked again under the owner's lock: concurrent uploads cannot pass the quota together.
+        await lockOwner(trx, auth);
+        if (netdisc.folderId !== null) await assertOwnFolder(trx, auth, netdisc.folderId, l10n, '/folderId');
+        const used = await usedBytes(trx, auth);
+        if (used + stored.size > quota.params.quotaBytes) throw quotaError(quota.params, used);
+      }
       const inserted = await sql<FileRow>`insert into sys_file (tenant_code, owner_id, owner_name, file_use,
-          original_filename, size_bytes, content_type, file_type, sha256, storage_key)
+          original_filename, size_bytes, content_type, file_type, sha256, storage_key, is_netdisc, folder_id)
         values (${auth.tenantCode}, ${auth.userId}, ${auth.username}, ${use}, ${name}, ${stored.size},
-          ${sniffedType.contentType}, ${sniffedType.fileType}, ${stored.sha256}, ${key})
+          ${sniffedType.contentType}, ${sniffedType.fileType}, ${stored.sha256}, ${key},
+          ${netdisc !== undefined}, ${netdisc?.folderId ?? null})
         returning *`.execute(trx);
       const created = inserted.rows[0];
       if (!created) throw new Error('insert into sys_file returned no row');
@@ -204,9 +239,8 @@ async function visibleFile(
   id: number,
   l10n: Localizer,
 ): Promise<FileRow> {
-  const found = await sql<FileRow>`select * from sys_file where id = ${id} and ${visibleTo(auth)}`.execute(
-    ctx.db,
-  );
+  const found = await sql<FileRow>`select * from sys_file
+    where id = ${id} and (${visibleTo(auth)} or ${fileSharedWith(ctx, auth)})`.execute(ctx.db);
   const row = found.rows[0];
   if (!row) throw new AppError('notFound', { entity: l10n.t('files.title'), key: String(id) });
   return row;
@@ -318,6 +352,9 @@ export async function deleteFiles({ ctx, storage, auth, ids }: FilesContext & { 
   const removed = await inTransaction(ctx.db, async (trx) => {
     const rows = await sql<FileRow>`delete from sys_file
       where id in (${sql.join(ids)}) and ${deletableBy(auth)} returning *`.execute(trx);
+    if (rows.rows.length > 0)
+      await sql`delete from sys_netdisc_share where item_type = 'file'
+        and item_id in (${sql.join(rows.rows.map((row) => row.id))})`.execute(trx);
     await writeAudit(
       trx,
       actor,

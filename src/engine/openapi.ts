@@ -293,7 +293,10 @@ export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
               ...record,
               properties: {
                 ...(record.properties as Json),
-                hasChildren: { type: 'boolean', description: 'one level answered: whether the node has children' },
+                hasChildren: {
+                  type: 'boolean',
+                  description: 'one level answered: whether the node has children',
+                },
               },
               description: 'with children (the whole tree) or hasChildren (one level)',
             },

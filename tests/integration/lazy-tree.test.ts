@@ -29,12 +29,25 @@ let leaf: Node;
 let otherTop: number;
 
 const orgTree = (query = ''): Promise<LightMyRequestResponse> =>
-  t.request({ method: 'GET', url: `/api/admin/sysorg/${treeEndpointName('sysorg')}${query}`, headers: t.auth });
+  t.request({
+    method: 'GET',
+    url: `/api/admin/sysorg/${treeEndpointName('sysorg')}${query}`,
+    headers: t.auth,
+  });
 
 async function level(query: string): Promise<Node[]> {
   const response = await orgTree(query);
   expect(response.statusCode, response.body).toBe(200);
   return data<Node[]>(response);
+}
+
+async function orgNamed(name: string): Promise<Node> {
+  const [found] = await t.sql<Node>(
+    `select id, org_name as "orgName" from sys_org where tenant_code = 'default' and org_name = $1`,
+    [name],
+  );
+  if (!found) throw new Error(`no organisation ${name}`);
+  return { ...found, id: Number(found.id) };
 }
 
 beforeAll(async () => {
@@ -52,12 +65,8 @@ beforeAll(async () => {
      where top.tenant_code = 'default' and top.org_name like 'lazy-top-%'`,
     [CHILDREN],
   );
-  [firstTop] = await t.sql<Node>(
-    `select id, org_name as "orgName" from sys_org where tenant_code = 'default' and org_name = 'lazy-top-001'`,
-  );
-  [leaf] = await t.sql<Node>(
-    `select id, org_name as "orgName" from sys_org where tenant_code = 'default' and org_name = 'lazy-top-001-01'`,
-  );
+  firstTop = await orgNamed('lazy-top-001');
+  leaf = await orgNamed('lazy-top-001-01');
   // Another tenant: a top-level node of its own, and a child under one of this tenant's leaves.
   const [other] = await t.sql<{ id: number }>(
     `${insert} values ('other-top', 'dept', 1, 0, 'othertenant', 'test', 'test') returning id`,
@@ -101,7 +110,9 @@ describe('an organisation tree of 10,000 nodes', () => {
   it('answers the children of a node by parentId, in sequence order, with hasChildren', async () => {
     const children = await level(`?parentId=${firstTop.id}`);
     expect(children).toHaveLength(CHILDREN);
-    expect(children.every((node) => node.orgParent === firstTop.id && node.children === undefined)).toBe(true);
+    expect(children.every((node) => node.orgParent === firstTop.id && node.children === undefined)).toBe(
+      true,
+    );
     const sequences = children.map((node) => Number(node.orgSequence));
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect(children[0]?.orgName).toBe(`lazy-top-001-${String(CHILDREN).padStart(2, '0')}`);
@@ -146,7 +157,10 @@ describe('a small tree', () => {
     const whole = await postTree();
     expect(whole.statusCode, whole.body).toBe(200);
     const nested = data<Row[]>(whole).find((node) => node.id === parent?.id);
-    expect(nested).toMatchObject({ postName: 'lazy-post-parent', children: [{ postName: 'lazy-post-child' }] });
+    expect(nested).toMatchObject({
+      postName: 'lazy-post-parent',
+      children: [{ postName: 'lazy-post-child' }],
+    });
     expect(nested?.hasChildren).toBeUndefined();
     const top = await postTree('?lazyAbove=0');
     expect(top.statusCode, top.body).toBe(200);

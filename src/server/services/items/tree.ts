@@ -47,9 +47,10 @@ export async function queryTree(
     const rows = await treeLevel(request.db, entity, conditions, parentGiven ? parentId : tree.root, order);
     return rows.map((row) => request.policy.shown(row));
   }
-  const result = await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${whereClause(conditions)} ${order}`.execute(
-    request.db,
-  );
+  const result =
+    await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${whereClause(conditions)} ${order}`.execute(
+      request.db,
+    );
   return buildTree(
     entity,
     result.rows.map((row) => request.policy.shown(row)),
@@ -63,7 +64,9 @@ const limitOf = (lazyAbove: unknown): number =>
 /** At most `limit` nodes match: counted up to limit + 1 only, whatever the table's size. */
 async function isSmall(db: Db, entity: EntityDef, conditions: Condition[], limit: number): Promise<boolean> {
   const counted = await sql<{ nodes: number }>`select count(*)::int as nodes
-    from (select 1 from ${table(entity)} ${whereClause(conditions)} limit ${limit + 1}) as counted`.execute(db);
+    from (select 1 from ${table(entity)} ${whereClause(conditions)} limit ${limit + 1}) as counted`.execute(
+    db,
+  );
   return (counted.rows[0]?.nodes ?? 0) <= limit;
 }
 

@@ -104,11 +104,14 @@ export function useLazyTreeRows(
   return rows;
 }
 
-/** A TreeSelect option; isLeaf false: children not loaded yet (antd calls loadData on expand). */
+/**
+ * A TreeSelect option of a tree answered by levels: isLeaf false while its children are not
+ * loaded (antd calls loadData on expand), true when it has none (no expand button, no request).
+ */
 export interface LazyTreeOption {
   value: string | number;
   title: string;
-  isLeaf?: false;
+  isLeaf?: boolean;
   children?: LazyTreeOption[];
 }
 
@@ -118,7 +121,8 @@ export interface LazyTreeOption {
  */
 export function useLazyTreeOptions(ref: string): {
   options: LazyTreeOption[];
-  loadData: (node: { value?: unknown }) => Promise<void>;
+  /** Only for a tree answered by levels: with it, antd would take every childless node for unloaded. */
+  loadData: ((node: { value?: unknown }) => Promise<void>) | undefined;
 } {
   const resource = useResources()?.get(ref);
   const target = resource?.entity;
@@ -134,7 +138,8 @@ export function useLazyTreeOptions(ref: string): {
         const loaded = isUnloaded(node) ? levels.get(String(value)) : (node.children as BaseRecord[]);
         if (isUnloaded(node) && !loaded) return { value, title, isLeaf: false };
         const children = Array.isArray(loaded) ? loaded : [];
-        return { value, title, ...(children.length > 0 ? { children: convert(children) } : {}) };
+        if (children.length > 0) return { value, title, children: convert(children) };
+        return node.hasChildren === undefined ? { value, title } : { value, title, isLeaf: true };
       });
     return convert(data ?? []);
   }, [data, levels, target]);
@@ -143,5 +148,6 @@ export function useLazyTreeOptions(ref: string): {
       node.value === undefined || node.value === null ? Promise.resolve() : load(String(node.value)),
     [load],
   );
-  return { options, loadData };
+  const isByLevels = (data ?? []).some((node) => node.hasChildren !== undefined);
+  return { options, loadData: isByLevels ? loadData : undefined };
 }

@@ -290,18 +290,18 @@ function RefTreeSelectWidget(props: Props) {
     interface Node {
       value: string;
       title: string;
-      isLeaf?: false;
+      isLeaf?: boolean;
       children?: Node[];
     }
     const toStrings = (nodes: typeof tree): Node[] =>
       nodes.map((node) => ({
         value: String(node.value),
         title: node.title,
-        ...(node.isLeaf === false ? { isLeaf: false as const } : {}),
+        ...(node.isLeaf === undefined ? {} : { isLeaf: node.isLeaf }),
         ...(node.children ? { children: toStrings(node.children) } : {}),
       }));
     const nodes = toStrings(tree);
-    const root: Node = { value: String(options.root), title: t('admin.form.root') };
+    const root: Node = { value: String(options.root), title: t('admin.form.root'), isLeaf: true };
     return options.root === undefined ? nodes : [root, ...nodes];
   }, [tree, options.root, t]);
   return (

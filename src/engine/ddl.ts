@@ -157,6 +157,23 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
       });
     }
   }
+  const parent = entity.tree ? entity.fieldsByName.get(entity.tree.parent) : undefined;
+  if (entity.tree && parent) {
+    // A tree answered one level at a time: the children of a node in sequence order, and
+    // whether a node has children, are each one range of this index.
+    const sequence = entity.tree.sequence ? entity.fieldsByName.get(entity.tree.sequence) : undefined;
+    const ordered = [parent, ...(sequence && !sequence.isKey ? [sequence] : [])];
+    const columns = [...scope, ...ordered.map((field) => field.column), key];
+    indexes.push({
+      name: indexName(entity.table, ['tree', ...ordered.map((field) => field.column)], 'lx'),
+      columns,
+      isUnique: false,
+      list: {
+        method: 'btree',
+        nullsFirst: ordered.filter((field) => !isNeverNull(field)).map((field) => field.column),
+      },
+    });
+  }
   const sorted = entity.defaultSort
     .map((term) => ({ term, field: entity.fieldsByName.get(term.field) }))
     .filter(

@@ -3,6 +3,7 @@ import { treeEndpointName } from './naming.js';
 import type { EntityDef, FieldDef } from './types.js';
 import { createSchemaOf, updateSchemaOf } from './validators.js';
 import { MAX_PAGE_SIZE } from './list-query.js';
+import { DEFAULT_TREE_LAZY_ABOVE, MAX_TREE_LAZY_ABOVE } from './tree.js';
 
 type Json = Record<string, unknown>;
 
@@ -187,12 +188,25 @@ export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
   const listQuery = listQuerySchemaOf(entity);
   // A tree is never paged, but a page parameter it is sent must still be a page number.
   const positive = { type: 'string', pattern: '^\\s*[1-9][0-9]{0,15}\\s*$' };
+  const parent = entity.tree ? entity.fieldsByName.get(entity.tree.parent) : undefined;
   const treeQuery = {
     ...listQuery,
     properties: {
       ...(listQuery.properties as Json),
       currentPage: { ...positive, description: 'ignored: a tree is not paged' },
       pageSize: { ...positive, description: 'ignored: a tree is not paged' },
+      parentId: {
+        ...(parent?.type === 'integer'
+          ? { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER }
+          : { type: 'string', maxLength: 200, pattern: '^[^\\u0000]*$' }),
+        description: `one level: the children of this node (${JSON.stringify(entity.tree?.root ?? 0)}: the top level), each with hasChildren`,
+      },
+      lazyAbove: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        maximum: MAX_TREE_LAZY_ABOVE,
+        description: `the whole tree while it has at most this many nodes (default ${DEFAULT_TREE_LAZY_ABOVE}), otherwise its top level`,
+      },
     },
   };
   const routes: RouteDeclaration[] = [
@@ -273,7 +287,20 @@ export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
         summary: `${entity.title} tree`,
         querystring: treeQuery,
         response: {
-          200: envelopeSchema({ type: 'array', items: { ...record, description: 'with children' } }),
+          200: envelopeSchema({
+            type: 'array',
+            items: {
+              ...record,
+              properties: {
+                ...(record.properties as Json),
+                hasChildren: {
+                  type: 'boolean',
+                  description: 'one level answered: whether the node has children',
+                },
+              },
+              description: 'with children (the whole tree) or hasChildren (one level)',
+            },
+          }),
         },
       },
     });

@@ -31,3 +31,16 @@ export function buildTree<T extends object>(items: readonly T[], shape: TreeShap
   }
   return roots;
 }
+
+/**
+ * Trees at scale: a tree endpoint answers the whole tree while it has at most this many nodes
+ * (the `lazyAbove` parameter, default here), otherwise one level at a time (`parentId`), each
+ * node flagged `hasChildren`, so that an organisation tree of 10,000 (or a million) nodes is
+ * never read whole.
+ */
+export const DEFAULT_TREE_LAZY_ABOVE = 1_000;
+/** The largest `lazyAbove` a client may ask for: no request reads more nodes than this at once. */
+export const MAX_TREE_LAZY_ABOVE = 10_000;
+
+/** A node of a tree answered one level at a time: its children are asked for by its key. */
+export type TreeLevelNode<T> = T & { hasChildren: boolean };

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, data, errorFields, type Row } from '../support/api.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
 
 /**
  * Whole numbers of the hand-written routes are read by their route schemas: decimal digits only
@@ -134,5 +134,81 @@ describe('password reset code', () => {
       });
       expectRefused(response, '/code', code);
     }
+  });
+});
+
+describe('forceLogout', () => {
+  const url = '/api/admin/sysuser/forceLogout';
+
+  it('ends the sessions of ids sent comma-separated and repeated, skipping empty parts', async () => {
+    const tokens: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const signedIn = await t.signIn('admin', ADMIN_PASSWORD);
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      tokens.push((signedIn.json() as { access_token: string }).access_token);
+    }
+    const sessions = await t.sql<{ id: number }>(
+      'select id from sys_session where revoked_at is null order by id desc limit 3',
+    );
+    const [third, second, first] = sessions.map((row) => Number(row.id));
+    const ids = `${encodeURIComponent(` ${String(first)} ,, ${String(second)} ,`)}&id=${String(third)}&id=`;
+    const ended = await call('POST', `${url}?id=${ids}`);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(data(ended)).toEqual({ revoked: 3 });
+    for (const token of tokens) {
+      const after = await t.request({
+        method: 'GET',
+        url: '/api/uaa/users/getSysUser',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(after.statusCode).toBe(401);
+    }
+    expect((await call('GET', '/api/uaa/users/getSysUser')).statusCode).toBe(200);
+  });
+
+  it('refuses an id that is not written in decimal digits, naming the list', async () => {
+    for (const value of ['1e3', '+1', '0x10', '1.0', 'abc', '1,abc'])
+      expectRefused(await call('POST', `${url}?id=${encodeURIComponent(value)}`), '/id', value);
+    expectRefused(await call('POST', `${url}?userId=2,-1`), '/userId', 'userId -1');
+    // Nothing named at all (or only empty parts) is still a missing id.
+    expectRefused(await call('POST', `${url}?id=,`), '/id', 'only a comma');
+    const none = await call('POST', `${url}?id=0`);
+    expect(none.statusCode, none.body).toBe(200);
+    expect(data(none)).toEqual({ revoked: 0 });
+  });
+});
+
+describe('updateSysUserDetail', () => {
+  const url = '/api/account/sysuserdetail/updateSysUserDetail';
+
+  it('reads the own id sent as digits, refuses another id (403) and one that is no number (400)', async () => {
+    const me = data(await call('GET', '/api/uaa/users/getSysUser'));
+    const asText = await call('PUT', url, { id: ` ${String(adminId)} `, nickname: me.nickname });
+    expect(asText.statusCode, asText.body).toBe(200);
+    expect(data(asText)).toMatchObject({ id: adminId, nickname: me.nickname });
+    expect((await call('PUT', url, { id: String(adminId + 1000), nickname: 'x' })).statusCode).toBe(403);
+    expect((await call('PUT', url, { id: adminId + 1000, nickname: 'x' })).statusCode).toBe(403);
+    for (const value of [...NOT_DECIMAL, '', true])
+      expectRefused(await call('PUT', url, { id: value, nickname: 'x' }), '/id', String(value));
+  });
+});
+
+describe('queryMyPurchase', () => {
+  const url = '/api/notification/purchase/queryMyPurchase';
+
+  it('reads the paging as whole numbers, empty as not given', async () => {
+    const given = await call('GET', `${url}?currentPage=${encodeURIComponent(' 2 ')}&pageSize=5`);
+    expect(given.statusCode, given.body).toBe(200);
+    expect(data(given)).toMatchObject({ currentPage: 2, pageSize: 5 });
+    const empty = await call('GET', `${url}?currentPage=&pageSize=`);
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(data(empty)).toMatchObject({ currentPage: 1, pageSize: 20 });
+    for (const value of [...NOT_DECIMAL, '0', '10001'])
+      expectRefused(
+        await call('GET', `${url}?pageSize=${encodeURIComponent(value)}`),
+        '/pageSize',
+        `pageSize ${value}`,
+      );
+    expectRefused(await call('GET', `${url}?currentPage=-1`), '/currentPage', 'currentPage -1');
   });
 });

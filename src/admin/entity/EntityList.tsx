@@ -10,6 +10,7 @@ import { routeTitle } from '../i18n.js';
 import type { ResourceApi } from '../providers/resources.js';
 import { sortParam } from '../providers/data.js';
 import { useCanButton, useTree } from '../screens/api.js';
+import { useLazyTreeRows } from './lazy-tree.js';
 import { RECORD_ACTIONS, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';
 import { FilterBar } from './FilterBar.js';
@@ -149,9 +150,12 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   // Tree entities show their whole tree until a filter narrows them to a flat, paged list.
   const isTree = api.treeEndpoint !== undefined && activeFilters.length === 0;
   const tree = useTree<BaseRecord>(entity.name, isTree);
+  const [expandedKeys, setExpandedKeys] = useExpandedRows(entity.name);
+  // A large tree comes one level at a time: expanded nodes get their children loaded (lazy-tree.ts).
+  const treeRows = useLazyTreeRows(entity.name, keyName, tree.data, expandedKeys);
   const records = useMemo(
-    () => (isTree ? (tree.data ?? []) : [...(tableProps.dataSource ?? [])]),
-    [isTree, tree.data, tableProps.dataSource],
+    () => (isTree ? treeRows : [...(tableProps.dataSource ?? [])]),
+    [isTree, treeRows, tableProps.dataSource],
   );
   const allRecords = useMemo(() => flatten(records), [records]);
   // A field the role may not see (data-field permission) is absent from the answers: no column.
@@ -169,7 +173,6 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   );
 
   const [selectedKeys, setSelectedKeys] = useState<React.Key[]>([]);
-  const [expandedKeys, setExpandedKeys] = useExpandedRows(entity.name);
   const [form, setForm] = useState<FormState>(undefined);
   const [action, setAction] = useState<{ action: RecordAction; record: BaseRecord } | undefined>();
   const { mutateAsync: deleteMany } = useDeleteMany();

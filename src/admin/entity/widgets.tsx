@@ -4,13 +4,8 @@ import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { FormFieldOptions } from '../../engine/index.js';
 import { useT } from '../i18n.js';
-import {
-  stringOptions,
-  useDebouncedSearch,
-  useDictOptions,
-  useRefOptions,
-  useTreeOptions,
-} from './options.js';
+import { stringOptions, useDebouncedSearch, useDictOptions, useRefOptions } from './options.js';
+import { useLazyTreeOptions } from './lazy-tree.js';
 import { RecipientsWidget } from './RecipientsWidget.js';
 
 /**
@@ -289,21 +284,24 @@ function RefSelectWidget(props: Props) {
 function RefTreeSelectWidget(props: Props) {
   const t = useT();
   const options = fieldOptions(props);
-  const tree = useTreeOptions(options.ref ?? '');
+  // A large tree comes one level at a time, children loaded on expand (lazy-tree.ts).
+  const { options: tree, loadData } = useLazyTreeOptions(options.ref ?? '');
   const treeData = useMemo(() => {
     interface Node {
       value: string;
       title: string;
+      isLeaf?: boolean;
       children?: Node[];
     }
     const toStrings = (nodes: typeof tree): Node[] =>
       nodes.map((node) => ({
         value: String(node.value),
         title: node.title,
+        ...(node.isLeaf === undefined ? {} : { isLeaf: node.isLeaf }),
         ...(node.children ? { children: toStrings(node.children) } : {}),
       }));
     const nodes = toStrings(tree);
-    const root: Node = { value: String(options.root), title: t('admin.form.root') };
+    const root: Node = { value: String(options.root), title: t('admin.form.root'), isLeaf: true };
     return options.root === undefined ? nodes : [root, ...nodes];
   }, [tree, options.root, t]);
   return (
@@ -312,6 +310,7 @@ function RefTreeSelectWidget(props: Props) {
       showSearch
       treeNodeFilterProp="title"
       treeData={treeData}
+      loadData={loadData}
       value={asStrings(props.value) as string | undefined}
       onChange={(value: unknown) => choose(props, typedValue(props, value))}
     />

@@ -64,6 +64,22 @@ export const ids = (maxItems = 1000, description?: string): Json => ({
   ...(description ? { description } : {}),
 });
 
+/**
+ * The keyword of a query parameter whose values are lists written as one text with a separator
+ * (`id=1,2&id=3`): the route's validator splits the text there before the items are checked
+ * (lib/route-validators.ts), so the handler gets the list of values.
+ */
+export const SEPARATOR_KEYWORD = 'x-separator';
+
+/** Whole-number keys, repeated or comma-separated (id=1,2&id=3); empty parts are skipped. */
+export const separatedIds = (maxItems = 1000, description?: string): Json => ({
+  type: 'array',
+  items: integer(0, MAX_KEY),
+  maxItems,
+  [SEPARATOR_KEYWORD]: ',',
+  ...(description ? { description } : {}),
+});
+
 /** An integer in text, for parameters the engine's list parser reads as text (paging). */
 export const integerText = (digits = 15, extra: Json = {}): Json => ({
   type: 'string',

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../../engine/index.js';
+import { SEPARATOR_KEYWORD } from './route-schema.js';
 
 /**
  * The validators Fastify runs for route schemas (plugins/route-schemas.ts). Query strings and
@@ -41,13 +42,48 @@ export interface RouteValidators {
 export function createRouteValidators(): RouteValidators {
   const bodyAjv = createAjv();
   const textAjv = createAjv({ coerceTypes: 'array' });
+  // An annotation for the splitting below, not a rule ajv checks.
+  textAjv.addKeyword({ keyword: SEPARATOR_KEYWORD, schemaType: 'string' });
   // Reads the digits of a body field as its number; an array is never taken for its only item.
   const digitsAjv = createAjv({ coerceTypes: true });
   return {
-    text: (schema) => decimalIntegersOnly(schema, finiteNumbersOnly(textAjv.compile(schema))),
+    text: (schema) =>
+      separatedLists(schema, decimalIntegersOnly(schema, finiteNumbersOnly(textAjv.compile(schema)))),
     body: (schema) =>
       integersFromText(schema, bodyAjv.compile(schema), (digits) => digitsAjv.compile(digits)),
   };
+}
+
+/**
+ * Parameters declared with a separator (route-schema.ts separatedIds) are lists written as text:
+ * each text is split there and its empty parts dropped, in place, before the values are checked,
+ * so `id=1,2&id=3` reaches the handler as [1, 2, 3] and `id=` as [].
+ */
+function separatedLists(schema: Json, validate: Validator): Validator {
+  const lists = propertiesOf(schema).flatMap(([name, property]) => {
+    const separator = (property as Json)[SEPARATOR_KEYWORD];
+    return typeof separator === 'string' ? [[name, separator] as const] : [];
+  });
+  if (lists.length === 0) return validate;
+  const check: Validator = (data) => {
+    if (typeof data === 'object' && data !== null) {
+      const params = data as Json;
+      for (const [name, separator] of lists) {
+        const value = params[name];
+        if (value === undefined) continue;
+        params[name] = [value]
+          .flat()
+          .flatMap((item) => (typeof item === 'string' ? item.split(separator) : [item]))
+          .map((item) => (typeof item === 'string' ? item.trim() : item))
+          .filter((item) => item !== '');
+      }
+    }
+    const isValid = validate(data);
+    check.errors = validate.errors;
+    return isValid;
+  };
+  check.errors = null;
+  return check;
 }
 
 /**

@@ -14,13 +14,13 @@ function requireAdmin(request: FastifyRequest): RequestAuth {
   return auth;
 }
 
-/** Ids of a repeated or comma-separated parameter, whose route schema (routes/schemas.ts) checked them. */
+/**
+ * Ids of a repeated or comma-separated parameter: its route schema (routes/schemas.ts,
+ * separatedIds) split the text and read the numbers.
+ */
 function idsOf(request: FastifyRequest, name: string): number[] {
   const raw = queryOf(request)[name];
-  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
-    .flatMap((value) => String(value).split(','))
-    .filter((value) => value.trim() !== '')
-    .map(Number);
+  return Array.isArray(raw) ? raw.filter((value): value is number => typeof value === 'number') : [];
 }
 
 /** Online users of the tenant (live sessions), forced logout, session registration, user-name check. */

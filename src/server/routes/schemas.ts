@@ -1,4 +1,4 @@
-import { entityRouteSchemas, type EntityDef } from '../../engine/index.js';
+import { entityRouteSchemas, MAX_PAGE_SIZE, type EntityDef } from '../../engine/index.js';
 import type { AppContext } from '../lib/context.js';
 import {
   answer,
@@ -7,11 +7,11 @@ import {
   ids,
   integer,
   integerOrText,
-  integerText,
   MAX_KEY,
   object,
   optionalInteger,
   PUBLIC_SECURITY,
+  separatedIds,
   text,
   textOrNumber,
   type RouteSchema,
@@ -254,7 +254,14 @@ function accountSchemas(put: Put): void {
   put('PUT', `${detail}/updateSysUserDetail`, {
     tags,
     summary: 'The caller edits their own profile (a new mobile needs its SMS code)',
-    body: { type: 'object', description: 'Fields of the user form the caller may edit, id and version' },
+    body: object(
+      {
+        // The caller's own key, checked (403 for another one), never written; a form may send its digits.
+        id: { ...integerOrText(0, MAX_KEY), type: ['integer', 'string', 'null'] },
+      },
+      [],
+      { description: 'Fields of the user form the caller may edit, id and version' },
+    ),
     response: answer(),
   });
   put('POST', `${detail}/queryCurrentAuthority`, {
@@ -321,7 +328,7 @@ function accountSchemas(put: Put): void {
   put('POST', '/api/admin/sysuser/forceLogout', {
     tags: users,
     summary: 'Ends sessions by id or every session of users (ROLE_ADMIN)',
-    querystring: object({ id: idList('session ids'), userId: idList('user ids') }),
+    querystring: object({ id: separatedIds(1000, 'session ids'), userId: separatedIds(1000, 'user ids') }),
     response: answer(object({ revoked: { type: 'integer' } })),
   });
   put('GET', '/api/admin/sysuser/queryUsername', {
@@ -331,18 +338,6 @@ function accountSchemas(put: Put): void {
     response: answer(object({ username: { type: 'string' }, isTaken: { type: 'boolean' } })),
   });
 }
-
-/** Ids as a repeated or comma-separated query parameter. */
-const idList = (description: string): Json => ({
-  type: 'array',
-  items: {
-    type: 'string',
-    pattern: '^[\\s,]*([0-9]{1,15}[\\s,]+)*([0-9]{1,15})?[\\s,]*$',
-    maxLength: 16_000,
-  },
-  maxItems: 1000,
-  description,
-});
 
 // Authorization ---------------------------------------------------------------------------------
 
@@ -631,7 +626,11 @@ function portalSchemas(ctx: AppContext, put: Put): void {
     put('GET', api(purchase, 'queryMyPurchase'), {
       tags,
       summary: "Purchase notices of the caller's organisation",
-      querystring: object({ currentPage: integerText(9), pageSize: integerText(9) }),
+      // Empty text is "not given": page 1 of 20 rows.
+      querystring: object({
+        currentPage: optionalInteger(1, 1_000_000_000),
+        pageSize: optionalInteger(1, MAX_PAGE_SIZE),
+      }),
       response: answer(),
     });
   }

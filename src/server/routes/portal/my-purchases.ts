@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RawParams } from '../../../engine/index.js';
-import { ok, queryOf, requireAuth } from '../../lib/http.js';
-import { localizerFor } from '../../lib/i18n.js';
+import { numberParam, ok, requireAuth } from '../../lib/http.js';
 import { myPurchases } from '../../services/portal/my-purchases.js';
 
 /**
@@ -16,8 +14,9 @@ export async function myPurchaseRoutes(app: FastifyInstance): Promise<void> {
       await myPurchases({
         ctx: app.ctx,
         auth: requireAuth(request),
-        params: queryOf(request) as RawParams,
-        t: localizerFor(request).t,
+        // Whole numbers within the list bounds: the route schema (routes/schemas.ts) read them.
+        currentPage: numberParam(request, 'currentPage'),
+        pageSize: numberParam(request, 'pageSize'),
       }),
     ),
   );

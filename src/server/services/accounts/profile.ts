@@ -46,7 +46,8 @@ export async function updateOwnProfile({
     .filter((name) => !EDITABLE_FIELDS.has(name) && !IDENTITY_FIELDS.has(name))
     .map((name) => ({ field: `/${name}`, message: l10n.t('account.notEditable') }));
   if (refused.length > 0) throw new EntityInputError(refused);
-  if (input.id !== undefined && input.id !== null && Number(input.id) !== auth.userId) {
+  // id, when sent, is a whole number: the route schema read it (a form's digits included).
+  if (typeof input.id === 'number' && input.id !== auth.userId) {
     throw new AppError('forbidden');
   }
   if (input.username !== undefined && input.username !== auth.username) {

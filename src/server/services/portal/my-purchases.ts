@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Page } from '../../../engine/api-types.js';
-import { parseListQuery, type RawParams, type Translate } from '../../../engine/index.js';
+import { DEFAULT_PAGE_SIZE, parseSortExpression } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Row } from '../../lib/db/database.js';
 import {
@@ -21,22 +21,19 @@ import type { AuthContext } from '../sessions/session.js';
 export async function myPurchases({
   ctx,
   auth,
-  params,
-  t,
+  currentPage = 1,
+  pageSize = DEFAULT_PAGE_SIZE,
 }: {
   ctx: AppContext;
   auth: AuthContext;
-  params: RawParams;
-  t: Translate;
+  /** Whole numbers within the list bounds, as the route schema read them. */
+  currentPage?: number;
+  pageSize?: number;
 }): Promise<Page<Row>> {
   const purchase = ctx.registry.get('purchase');
   const buyer = purchase?.fieldsByName.get('buyerName');
   const query = purchase
-    ? parseListQuery(
-        purchase,
-        { currentPage: params.currentPage, pageSize: params.pageSize, sort: '-publishTime,-id' },
-        t,
-      )
+    ? { currentPage, pageSize, sort: parseSortExpression('-publishTime,-id') }
     : undefined;
   const empty = { records: [], total: 0, currentPage: 1, pageSize: 10 };
   if (!purchase || !buyer || !query) return empty;

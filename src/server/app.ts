@@ -14,6 +14,7 @@ import { dictRoutes } from './routes/dicts.js';
 import { docsRoutes } from './routes/docs.js';
 import { crudRoutes } from './routes/items.js';
 import { fileRoutes } from './routes/files.js';
+import { fileLinkRoutes } from './routes/file-links.js';
 import { coreTableSpecs } from './lib/db/core-tables.js';
 import { openDatabase } from './lib/db/database.js';
 import { migrate } from './lib/db/migrate.js';
@@ -118,6 +119,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(docsRoutes);
   await app.register(portalRoutes);
   await app.register(fileRoutes);
+  await app.register(fileLinkRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,6 +241,34 @@ describe('file fields take files the caller may see', () => {
     const crossTenant = await addNotice(t.auth, [foreign?.id ?? 0]);
     expect(crossTenant.statusCode, crossTenant.body).toBe(400);
     expect(crossTenant.json().errors).toEqual([expect.objectContaining({ field: '/attachments' })]);
+  });
+
+  it('exports the names of the files, in the field’s order', async () => {
+    const first = await upload('技术规范.txt', Buffer.from('规范 text\n'), 'attachment');
+    const second = await upload('报价单.txt', Buffer.from('报价 text\n'), 'attachment');
+    const title = '导出附件公告';
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/notification/notice/add',
+      headers: t.auth,
+      payload: { title, content: '<p>见附件</p>', attachments: [second.id, first.id] },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const exported = await t.request({
+      method: 'POST',
+      url: '/api/notification/notice/export',
+      headers: { ...t.auth, 'accept-language': 'zh' },
+      payload: { title },
+    });
+    expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const headers = (sheet?.getRow(1).values as unknown[]).map(String);
+    const column = headers.indexOf('附件');
+    expect(column).toBeGreaterThan(0);
+    expect(sheet?.rowCount).toBe(2);
+    expect(sheet?.getRow(2).getCell(column).value).toBe('报价单.txt, 技术规范.txt');
   });
 
   it('lets an administrator attach any file of the tenant', async () => {

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { fileFieldUse, fileIdsOf, type FieldError } from '../../../engine/index.js';
+import { sql, type RawBuilder } from 'kysely';
+import { fileFieldUse, fileIdsOf, type FieldDef, type FieldError } from '../../../engine/index.js';
 import { isAdmin } from '../permissions/policy.js';
 import type { CheckContext } from './checks.js';
 
@@ -38,4 +38,23 @@ export async function checkFileFields(
     }
   }
   return errors;
+}
+
+/**
+ * The names of the files a file field holds, as one text (an export cell): "a.pdf, b.docx" in
+ * the field's order; an id whose file is gone stays as its number. Undefined for other fields.
+ */
+export function fileNamesSelect(
+  field: FieldDef,
+  value: RawBuilder<unknown>,
+  tenantCode: string,
+): RawBuilder<unknown> | undefined {
+  if (!fileFieldUse(field)) return undefined;
+  if (field.type === 'integer') {
+    return sql`coalesce((select f.original_filename from sys_file f
+      where f.id = ${value} and f.tenant_code = ${tenantCode}), ${value}::text)`;
+  }
+  return sql`(select string_agg(coalesce(f.original_filename, e.v), ', ' order by e.n)
+    from jsonb_array_elements_text(${value}) with ordinality as e(v, n)
+    left join sys_file f on f.id::text = e.v and f.tenant_code = ${tenantCode})`;
 }

@@ -4,7 +4,7 @@ import { App, Button, Image, Input, Upload, type UploadFile } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../i18n.js';
 import { errorText } from '../providers/data.js';
-import { isImageName, saveFile, useFilesApi, type FileLink } from './file-api.js';
+import { isImageName, saveFile, useFilesApi, type FileLink, uploadProgress } from './file-api.js';
 
 /**
  * File fields of the generated form (x-ui widget upload / image, src/engine/file-fields.ts):
@@ -82,6 +82,7 @@ function FileIdsWidget({ props, use }: { props: WidgetProps; use: 'image' | 'att
       <Upload<Stored>
         listType={isPicture ? 'picture-card' : 'text'}
         multiple={multiple}
+        progress={uploadProgress(t('fileUi.progress'))}
         maxCount={maxCount}
         disabled={isDisabled}
         accept={isPicture ? '.jpg,.jpeg,.gif,.png,.bmp' : undefined}

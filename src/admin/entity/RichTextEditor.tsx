@@ -54,7 +54,9 @@ interface ToolProps {
   onClick: () => void;
 }
 
-function Tool({ label, icon, text, isActive, isDisabled, testId, onClick }: ToolProps) {
+function Tool({ label: name, icon, text, isActive, isDisabled, testId, onClick }: ToolProps) {
+  // a button showing text (H2) has that text in its name too (WCAG 2.5.3)
+  const label = text ? `${name} ${text}` : name;
   return (
     <Tooltip title={label}>
       <Button
@@ -109,6 +111,7 @@ function Toolbar({
       <Select<string>
         size="small"
         className="richtext-font-size"
+        style={{ width: 110, flex: 'none' }}
         aria-label={label('fontSize')}
         placeholder={label('fontSize')}
         disabled={isDisabled}

@@ -3,7 +3,7 @@ import { App, Modal, Upload, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
 import { useT } from '../i18n.js';
 import { errorText } from '../providers/data.js';
-import { isImageName, useFilesApi } from './file-api.js';
+import { isImageName, useFilesApi, uploadProgress } from './file-api.js';
 
 /** A picture ready to be inserted: its public address and name. */
 export interface InsertedPicture {
@@ -64,6 +64,7 @@ export function RichTextImageDialog({ isOpen, onClose, onInsert }: Props) {
         <Upload<InsertedPicture>
           listType="picture-card"
           multiple
+          progress={uploadProgress(t('fileUi.progress'))}
           accept=".jpg,.jpeg,.gif,.png,.bmp"
           fileList={list}
           onChange={({ fileList }) => setList(fileList)}

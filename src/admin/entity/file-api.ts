@@ -1,4 +1,5 @@
 import { useDataProvider } from '@refinedev/core';
+import type { UploadProps } from 'antd';
 import { useCallback, useMemo } from 'react';
 import type { DownloadedFile } from '../providers/data.js';
 
@@ -136,4 +137,9 @@ export function saveFile({ blob, fileName }: DownloadedFile): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The progress bar of an upload list, named for assistive technology (antd leaves it unnamed). */
+export function uploadProgress(label: string): UploadProps['progress'] {
+  return { size: 2, showInfo: true, 'aria-label': label } as UploadProps['progress'];
 }

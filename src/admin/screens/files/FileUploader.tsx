@@ -3,7 +3,7 @@ import { Upload, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
 import { useT } from '../../i18n.js';
 import { errorText } from '../../providers/data.js';
-import { useFilesApi, type UploadedFile } from '../../entity/file-api.js';
+import { useFilesApi, type UploadedFile, uploadProgress } from '../../entity/file-api.js';
 
 /**
  * Drag-and-drop (or chosen) files, several at once, each uploaded as it is added with its own
@@ -19,6 +19,7 @@ export function FileUploader({ onUploaded }: { onUploaded: (file: UploadedFile) 
     <div data-testid="file-uploader">
       <Upload.Dragger
         multiple
+        progress={uploadProgress(t('fileUi.progress'))}
         fileList={list}
         onChange={({ fileList }) => setList(fileList as UploadFile<UploadedFile>[])}
         showUploadList={{ showRemoveIcon: true }}

@@ -177,7 +177,9 @@ function PictureUrlWidget(props: WidgetProps) {
           {percent === undefined ? t('fileUi.field.uploadImage') : `${percent}%`}
         </Button>
       </Upload>
-      {url ? <Image src={url} width={64} height={64} alt={props.label} /> : null}
+      {url ? (
+        <Image src={url} width={64} height={64} alt={props.label} style={{ objectFit: 'contain' }} />
+      ) : null}
     </div>
   );
 }

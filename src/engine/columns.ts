@@ -1,3 +1,4 @@
+import { fileFieldUse, type FileFieldUse } from './file-fields.js';
 import type { EntityDef, FieldDef, ListDisplay } from './types.js';
 
 /** i18n keys for an entity's title and fields (locales/<lang>.json). */
@@ -30,6 +31,8 @@ export interface ListColumn {
   display?: ListDisplay;
   /** Unit after the value (x-list.unit), an i18n key under units. */
   unit?: string;
+  /** A file field (x-ui upload / image holding file ids): shown by name or thumbnail. */
+  file?: FileFieldUse;
   isVisible: boolean;
 }
 
@@ -62,6 +65,8 @@ export function listColumns(entity: EntityDef): ListColumn[] {
       if (field.schema.format) column.format = field.schema.format;
       if (hints.format) column.display = hints.format;
       if (hints.unit) column.unit = hints.unit;
+      const file = fileFieldUse(field);
+      if (file) column.file = file;
       return column;
     });
 }

@@ -1,4 +1,5 @@
 import { fieldTitleKeys } from './columns.js';
+import { holdsFileIds } from './file-fields.js';
 import { boundedSchema } from './validators.js';
 import type { EntityDef, FieldDef, FieldSchema, FilterKind } from './types.js';
 
@@ -32,6 +33,8 @@ export type FormWidget =
   | 'refTreeSelect'
   | 'select'
   | 'image'
+  | 'upload'
+  | 'richtext'
   | 'icon'
   | 'json'
   | 'recipients'
@@ -63,7 +66,14 @@ export interface FormField {
 }
 
 const LONG_TEXT = 255;
-const FULL_ROW_WIDGETS: ReadonlySet<FormWidget> = new Set(['textarea', 'json', 'image', 'recipients']);
+const FULL_ROW_WIDGETS: ReadonlySet<FormWidget> = new Set([
+  'textarea',
+  'json',
+  'image',
+  'upload',
+  'richtext',
+  'recipients',
+]);
 
 function isEditable(field: FieldDef, mode: FormMode): boolean {
   if (field.isReadOnly || field.isSystem) return false;
@@ -78,8 +88,11 @@ function widgetOf(entity: EntityDef, field: FieldDef): FormWidget {
     field.ref !== undefined && field.ref === entity.name && entity.tree?.parent === field.name;
   switch (hinted) {
     case 'textarea':
-    case 'richtext':
       return 'textarea';
+    case 'richtext':
+      return 'richtext';
+    case 'upload':
+      return holdsFileIds(schema) ? 'upload' : 'text';
     case 'password':
       return 'password';
     case 'switch':
@@ -286,6 +299,7 @@ const CHOSEN_WIDGETS: ReadonlySet<FormWidget> = new Set([
   'refTreeSelect',
   'select',
   'recipients',
+  'upload',
 ]);
 
 export function entryOf(widget: FormWidget): FieldEntry {

@@ -15,3 +15,4 @@ export * from './forms.js';
 export * from './language.js';
 export * from './tree.js';
 export * from './roles.js';
+export * from './file-fields.js';

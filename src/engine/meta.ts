@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.js';
+import { holdsFileIds } from './file-fields.js';
 import { SQL_IDENTIFIER, toColumnName } from './naming.js';
 import type { EntitySchema, FieldSchema } from './types.js';
 
@@ -198,6 +199,19 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
       (property.type !== 'array' || property.items?.type !== 'integer')
     ) {
       problem(`${pointer}/x-ui/widget`, 'the recipients widget needs an array of integer user ids');
+    }
+    const widget = property['x-ui']?.widget;
+    if (widget === 'upload' && !holdsFileIds(property)) {
+      problem(`${pointer}/x-ui/widget`, 'the upload widget needs an integer or an array of integer file ids');
+    }
+    if (widget === 'image' && property.type !== 'string' && !holdsFileIds(property)) {
+      problem(
+        `${pointer}/x-ui/widget`,
+        'the image widget needs file ids (integer or array of integers) or a URL string',
+      );
+    }
+    if (widget === 'richtext' && property.type !== 'string') {
+      problem(`${pointer}/x-ui/widget`, 'the richtext widget needs a string field');
     }
     if (property['x-unique'] && (property.type === 'array' || property.type === 'object')) {
       problem(pointer, 'x-unique needs a scalar field');

@@ -33,6 +33,7 @@ export type Widget =
   | 'icon'
   | 'image'
   | 'richtext'
+  | 'upload'
   | 'json'
   | 'recipients'
   | 'hidden';

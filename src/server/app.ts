@@ -15,6 +15,7 @@ import { docsRoutes } from './routes/docs.js';
 import { crudRoutes } from './routes/items.js';
 import { fileRoutes } from './routes/files.js';
 import { workflowRoutes } from './routes/workflow/index.js';
+import { fileLinkRoutes } from './routes/file-links.js';
 import { coreTableSpecs } from './lib/db/core-tables.js';
 import { openDatabase } from './lib/db/database.js';
 import { migrate } from './lib/db/migrate.js';
@@ -120,6 +121,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(portalRoutes);
   await app.register(fileRoutes);
   await app.register(workflowRoutes);
+  await app.register(fileLinkRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

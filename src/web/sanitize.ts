@@ -33,7 +33,10 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   IMG: ['src', 'alt', 'width', 'height'],
   TD: ['colspan', 'rowspan'],
   TH: ['colspan', 'rowspan'],
+  SPAN: ['style'],
 };
+/** The one inline style kept: the editor's font sizes, 8pt to 36pt (as src/server/lib/html.ts). */
+const FONT_SIZE_STYLE = /^\s*font-size:\s*((?:[89]|[12]\d|3[0-6])pt)\s*;?\s*$/i;
 const DROPPED_TAGS = new Set([
   'SCRIPT',
   'STYLE',
@@ -71,6 +74,11 @@ export function sanitizeHtml(html: string): string {
         const isUrl = attribute.name === 'href' || attribute.name === 'src';
         if (!allowed.includes(attribute.name) || (isUrl && !SAFE_URL.test(attribute.value.trim())))
           child.removeAttribute(attribute.name);
+        else if (attribute.name === 'style') {
+          const size = FONT_SIZE_STYLE.exec(attribute.value)?.[1];
+          if (size) child.setAttribute('style', `font-size: ${size}`);
+          else child.removeAttribute('style');
+        }
       }
       if (tag === 'A') {
         child.setAttribute('target', '_blank');

@@ -105,6 +105,15 @@ export async function fillRequired(page: Page, entity: EntityDef): Promise<Recor
       }
       case 'switch':
         break;
+      case 'richtext': {
+        // the editor is loaded on demand: its content area carries the field's id
+        const value = typedValue(entity, field, n);
+        await input.waitFor();
+        await input.click();
+        await page.keyboard.type(value);
+        typed[field.name] = value;
+        break;
+      }
       case 'date':
       case 'datetime': {
         const value = field.widget === 'date' ? '2026-11-21' : '2026-11-21 10:00:00';

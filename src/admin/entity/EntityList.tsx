@@ -18,6 +18,7 @@ import { ListTotal } from './ListTotal.js';
 import { filtersOf, type FilterValues } from './filters.js';
 import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
+import { usePageFileLinks, withFileCells } from './file-cells.js';
 import { useResources } from './resources.js';
 import { useApp } from '../store.js';
 
@@ -167,9 +168,10 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     [columns, allRecords],
   );
   const lookups = useLabelLookups(shownColumns, allRecords);
+  const fileLinks = usePageFileLinks(shownColumns, allRecords);
   const tableColumns = useMemo(
-    () => columnsOf(shownColumns, lookups, t, !isTree),
-    [shownColumns, lookups, t, isTree],
+    () => withFileCells(columnsOf(shownColumns, lookups, t, !isTree), shownColumns, fileLinks),
+    [shownColumns, lookups, t, isTree, fileLinks],
   );
 
   const [selectedKeys, setSelectedKeys] = useState<React.Key[]>([]);

@@ -1,5 +1,5 @@
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
-import { Checkbox, DatePicker, Image, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
+import { Checkbox, DatePicker, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { FormFieldOptions } from '../../engine/index.js';
@@ -7,6 +7,8 @@ import { useT } from '../i18n.js';
 import { stringOptions, useDebouncedSearch, useDictOptions, useRefOptions } from './options.js';
 import { useLazyTreeOptions } from './lazy-tree.js';
 import { RecipientsWidget } from './RecipientsWidget.js';
+import { ImageWidget, UploadWidget } from './FileWidgets.js';
+import { RichTextWidget } from './RichTextWidget.js';
 
 /**
  * The widgets of the generated form. Typing must not re-render the whole form (a 100-field form
@@ -94,17 +96,6 @@ function TextareaWidget(props: Props) {
   const deferred = useDeferredText(props);
   const rows = fieldOptions(props).rows ?? 4;
   return <Input.TextArea {...inputProps(props)} {...deferred} rows={rows} showCount />;
-}
-
-function ImageWidget(props: Props) {
-  const deferred = useDeferredText(props);
-  const url = typeof props.value === 'string' ? props.value : '';
-  return (
-    <div className="entity-form-image">
-      <Input {...inputProps(props)} {...deferred} allowClear />
-      {url ? <Image src={url} width={64} height={64} alt="" /> : null}
-    </div>
-  );
 }
 
 function UpDownWidget(props: Props) {
@@ -326,6 +317,8 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
   textarea: TextareaWidget,
   TextareaWidget,
   image: ImageWidget,
+  upload: UploadWidget,
+  richtext: RichTextWidget,
   updown: UpDownWidget,
   json: JsonWidget,
   switch: SwitchWidget,

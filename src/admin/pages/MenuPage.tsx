@@ -12,6 +12,7 @@ const Placeholder = lazy(() => import('./Placeholder.js'));
 const DataPermission = lazy(() => import('../screens/pages/DataPermission.js'));
 const OnlineUsers = lazy(() => import('../screens/pages/OnlineUsers.js'));
 const MyNotification = lazy(() => import('../screens/pages/MyNotification.js'));
+const FileManager = lazy(() => import('../screens/files/FileManager.js'));
 
 /** Pages that exist whatever the menus say (SPEC §2.3 constant routes). */
 const CONSTANT: Record<string, AppRoute> = {
@@ -31,6 +32,7 @@ function Page({ route }: { route: AppRoute }) {
   if (route.component === 'authority/datapermission') return <DataPermission route={route} />;
   if (route.component === 'admin/onlinesysuser') return <OnlineUsers route={route} />;
   if (route.component === 'mynotification') return <MyNotification route={route} />;
+  if (route.component === 'file/upload-download') return <FileManager route={route} />;
   return <Placeholder route={route} />;
 }
 

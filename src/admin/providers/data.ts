@@ -196,7 +196,8 @@ async function download(
  *   applied): data is the top-level records with their children, total their count.
  * - custom is every other call of SPEC §7 (the back-office's pages, layout and screens make no
  *   HTTP call of their own); meta.silent leaves the failure to the caller (no toast), meta.download
- *   answers a file as DownloadedFile.
+ *   answers a file as DownloadedFile; a FormData payload is an
+ *   upload, with meta.onUploadProgress and meta.signal (cancel).
  * Every failure arrives as HttpError {message, statusCode, errors keyed by field}.
  */
 export const dataProvider: DataProvider = {
@@ -296,6 +297,12 @@ export const dataProvider: DataProvider = {
               headers: headers as Record<string, string>,
               // meta.silent: the caller shows the failure itself (or not at all), no toast.
               silent: meta?.silent === true,
+              // uploads (a FormData payload): progress, cancel, and no time limit
+              ...(payload instanceof FormData ? { timeout: 0 } : {}),
+              ...(meta?.onUploadProgress
+                ? { onUploadProgress: meta.onUploadProgress as (event: AxiosProgressEvent) => void }
+                : {}),
+              ...(meta?.signal instanceof AbortSignal ? { signal: meta.signal } : {}),
             }),
     })),
 };

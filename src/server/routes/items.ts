@@ -32,7 +32,8 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
     mode: RecordAccessMode = 'read',
   ): Promise<CrudRequest> => {
     const l10n = localizerFor(request);
-    const policy = await recordPolicy({ ctx: app.ctx, auth: requireAuth(request), entity, mode, l10n });
+    const auth = requireAuth(request);
+    const policy = await recordPolicy({ ctx: app.ctx, auth, entity, mode, l10n });
     return {
       db: app.ctx.db,
       registry: app.ctx.registry,
@@ -40,6 +41,7 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
       actor: actorOf(request),
       l10n,
       policy,
+      roles: auth.roles,
       countPolicy: { ...app.ctx.config.listCount, hasStatementTimeout: app.ctx.dbKind === 'postgres' },
     };
   };

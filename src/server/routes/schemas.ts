@@ -41,6 +41,7 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   rbacSchemas(ctx, put);
   portalSchemas(ctx, put);
   fileSchemas(put);
+  fileLinkSchemas(put);
   docsSchemas(put);
   return manifest;
 }
@@ -780,6 +781,40 @@ function fileSchemas(put: Put): void {
     summary: 'Deletes files (the record and the stored bytes); repeat id for several',
     querystring: object({ id: { ...ids(1000, 'The files'), minItems: 1 } }, ['id']),
     response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
+  });
+}
+
+// File links (forms, lists, rich text) ------------------------------------------------------------
+
+function fileLinkSchemas(put: Put): void {
+  const tags = ['file'];
+  const base = '/api/file/file';
+  const link = object(
+    {
+      id: { type: 'integer' },
+      originalFilename: { type: 'string' },
+      size: { type: 'number', description: 'Size in KB' },
+      fileType: { type: 'string' },
+      contentType: { type: 'string' },
+      use: { type: 'string', enum: ['image', 'attachment'] },
+      url: { type: 'string', description: "The download address (with the caller's token)" },
+      pictureUrl: { type: 'string', description: 'The public address of a picture (use image only)' },
+    },
+    ['id', 'originalFilename', 'size', 'fileType', 'contentType', 'use', 'url'],
+  );
+  put('GET', `${base}/info`, {
+    tags,
+    summary: 'Names and addresses of files by id (the ones the caller may reach; others are left out)',
+    querystring: object({ id: { ...ids(200, 'The files'), minItems: 1 } }, ['id']),
+    response: answer(object({ records: { type: 'array', items: link } }, ['records'])),
+  });
+  put('GET', `${base}/picture`, {
+    tags,
+    summary: 'A picture by its public address (the id and the first 16 hex digits of its sha256)',
+    security: PUBLIC_SECURITY,
+    querystring: object({ id: id('The picture'), h: text(16, { pattern: '^[0-9a-f]{16}$' }) }, ['id', 'h']),
+    produces: 'image/*',
+    response: {},
   });
 }
 

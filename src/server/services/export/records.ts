@@ -11,6 +11,7 @@ import type { Db } from '../../lib/db/database.js';
 import type { EntityRegistry } from '../../lib/registry.js';
 import type { Localizer } from '../../lib/i18n.js';
 import type { CrudRequest } from '../items/crud.js';
+import { fileNamesSelect } from '../items/file-fields.js';
 import {
   column,
   filterCondition,
@@ -191,6 +192,12 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
         select: sql`coalesce(${qualified(joinAlias, labelField)}::text, ${qualified('t', field)}::text)`,
         write: writeText,
       });
+      continue;
+    }
+    const fileNames = fileNamesSelect(field, qualified('t', field), actor.tenantCode);
+    if (fileNames) {
+      // A file field shows the files' names (the id when a file is gone).
+      columns.push({ field, select: fileNames, write: writeText });
       continue;
     }
     columns.push({ field, select: textOf(field), write: await fieldWriter(request, field) });

@@ -16,6 +16,8 @@ export interface CheckContext {
   registry: EntityRegistry;
   actor: Actor;
   l10n: Localizer;
+  /** The caller's roles (file fields: an administrator may use every file of the tenant). */
+  roles?: readonly string[];
 }
 
 /** References (x-ref) must point at existing records the caller can see; a tree root needs no record. */

@@ -36,6 +36,8 @@ import {
 } from '../../lib/sql/toolkit.js';
 import { entityTitle } from '../../lib/titles.js';
 import { readListPage } from './list-page.js';
+import { checkFileFields } from './file-fields.js';
+import { sanitizeRichTextValues } from '../../lib/html.js';
 import type { RecordPolicy } from '../permissions/policy.js';
 import { applySessionEffects } from '../sessions/changes.js';
 
@@ -47,6 +49,8 @@ export interface CrudRequest {
   l10n: Localizer;
   /** What the caller may see of the records and filter on (services/permissions/policy.ts). */
   policy: RecordPolicy;
+  /** The caller's roles (file fields: an administrator may use every file of the tenant). */
+  roles?: readonly string[];
   /** When a list's count is exact (the server's LIST_* settings); the engine's defaults otherwise. */
   countPolicy?: CountPolicy;
   /**
@@ -108,6 +112,21 @@ async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): 
   }
 }
 
+/**
+ * Rich text is sanitised before anything is checked or stored; a required one left with nothing
+ * (it held only a script) is refused on its field.
+ */
+function cleanRichText(request: CrudRequest, values: Record<string, unknown>): void {
+  const emptied = sanitizeRichTextValues(request.entity, values).filter(
+    (name) => request.entity.fields.find((field) => field.name === name)?.isRequired === true,
+  );
+  if (emptied.length > 0) {
+    throw new EntityInputError(
+      emptied.map((name) => ({ field: `/${name}`, message: request.l10n.t('validation.required') })),
+    );
+  }
+}
+
 async function runChecks(
   ctx: CheckContext,
   values: Record<string, unknown>,
@@ -116,6 +135,7 @@ async function runChecks(
   const errors: FieldError[] = [
     ...(await checkReferences(ctx, values)),
     ...(await checkDictionaries(ctx, values)),
+    ...(await checkFileFields(ctx, values)),
   ];
   if (ownKey !== undefined && ctx.entity.tree) {
     errors.push(...(await checkTreeMove(ctx, ownKey, values[ctx.entity.tree.parent])));
@@ -133,6 +153,7 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     'create',
     request.l10n.t,
   );
+  cleanRichText(request, values);
   return transact(request, async (trx) => {
     await runChecks({ ...request, trx }, values);
     await hashSecrets(entity, values);
@@ -162,6 +183,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     'update',
     request.l10n.t,
   );
+  cleanRichText(request, values);
   const key = values[entity.key.name];
   const version = values.version;
   delete values[entity.key.name];

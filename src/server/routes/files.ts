@@ -16,6 +16,7 @@ import {
 } from '../services/files/files.js';
 import { FILE_USES, type FileUse } from '../services/files/rules.js';
 import { netdiscRoutes } from './netdisc.js';
+import { FILE_RECORD, FILE_USE } from './schemas.js';
 
 const BASE = '/api/file/file';
 
@@ -25,38 +26,6 @@ const MAX_PARTS = 10;
 /** How often stored objects without a row and expired recycle-bin items are looked for. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
-/** A file as upload answers it (services/files/files.ts FileRecord). */
-const FILE_RECORD = object(
-  {
-    id: { type: 'integer' },
-    originalFilename: { type: 'string' },
-    size: { type: 'number', description: 'Size in KB' },
-    sizeBytes: { type: 'integer' },
-    contentType: { type: 'string', description: 'Sniffed from the bytes' },
-    fileType: { type: 'string', description: 'jpg, png, pdf, docx, …' },
-    use: { type: 'string', enum: ['image', 'attachment'] },
-    ownerName: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    url: { type: 'string', description: 'Where the file is downloaded' },
-  },
-  [
-    'id',
-    'originalFilename',
-    'size',
-    'sizeBytes',
-    'contentType',
-    'fileType',
-    'use',
-    'ownerName',
-    'createdAt',
-    'url',
-  ],
-);
-
-const FILE_USE = text(16, {
-  enum: ['image', 'attachment'],
-  description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
-});
 const FOLDER_ID = text(20, {
   pattern: '^[0-9]{0,15}$',
   description: "A netdisc folder of the caller's: the file goes into their netdisc (counted in the quota)",

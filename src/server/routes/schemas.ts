@@ -690,7 +690,7 @@ function portalSchemas(ctx: AppContext, put: Put): void {
 const FILE_SORT = '(id|originalFilename|size|fileType|contentType|ownerName|createdAt)';
 
 /** A file as upload, query and download describe it (services/files/files.ts FileRecord). */
-const FILE_RECORD = object(
+export const FILE_RECORD = object(
   {
     id: { type: 'integer' },
     originalFilename: { type: 'string' },
@@ -717,7 +717,7 @@ const FILE_RECORD = object(
   ],
 );
 
-const FILE_USE = text(16, {
+export const FILE_USE = text(16, {
   enum: ['image', 'attachment'],
   description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
 });
@@ -725,21 +725,7 @@ const FILE_USE = text(16, {
 function fileSchemas(put: Put): void {
   const tags = ['file'];
   const base = '/api/file/file';
-  const upload = (summary: string): RouteSchema => ({
-    tags,
-    summary,
-    description:
-      'multipart/form-data with the part "file" (one file, at most FILE_MAX_MB); "use" may come in the query or as a part before the file. 400 empty or missing file, 413 too large, 415 a type the use does not accept (sniffed from the bytes).',
-    querystring: object({ use: FILE_USE }),
-    bodyDocument: object(
-      { use: FILE_USE, file: { type: 'string', format: 'binary', description: 'The file' } },
-      ['file'],
-    ),
-    consumes: ['multipart/form-data'],
-    response: answer(FILE_RECORD),
-  });
-  put('POST', `${base}/upload`, upload('Uploads a file (streamed to the file storage)'));
-  put('POST', `${base}/uploadTransFile`, upload('Uploads a file (SPEC §7; the same as upload)'));
+  // upload and uploadTransFile declare their schemas in routes/files.ts (with folderId).
   put('GET', `${base}/download`, {
     tags,
     summary: 'Downloads a file under its original name (ETag, range requests, inline for images and PDF)',

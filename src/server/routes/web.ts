@@ -4,6 +4,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { publicParams } from '../services/portal/params.js';
+import {
+  adminBootstrap,
+  bootstrapJson,
+  entityMenuPaths,
+  tokenCookie,
+  type AdminBootstrap,
+} from '../services/sessions/admin-bootstrap.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(
@@ -27,6 +34,61 @@ export function injectHead(html: string, params: Record<string, string>): string
   return withTitle.replace('</head>', `${metas}</head>`);
 }
 
+/** The id of the back-office's bootstrap block (src/admin/providers/bootstrap.ts reads it). */
+export const BOOTSTRAP_ID = 'ecobid-bootstrap';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * The files a lazily loaded module of the build needs (Vite's manifest, dist/web/.vite): its
+ * chunk, the chunks it imports that the page does not load already, and its stylesheets.
+ */
+export function lazyChunkFiles(
+  manifest: Record<string, ManifestChunk>,
+  page: string,
+  module: string,
+): { scripts: string[]; styles: string[] } {
+  const closure = (key: string, seen: Set<string>): Set<string> => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const imported of manifest[key].imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const loaded = closure(page, new Set());
+  const wanted = [...closure(module, new Set())].filter((key) => !loaded.has(key));
+  if (!manifest[module]) return { scripts: [], styles: [] };
+  return {
+    scripts: wanted.map((key) => `/${manifest[key]?.file ?? ''}`),
+    styles: wanted.flatMap((key) => (manifest[key]?.css ?? []).map((file) => `/${file}`)),
+  };
+}
+
+/**
+ * The back-office page for a signed-in user: the bootstrap block, and when the page opened is a
+ * generated list, the list screen's chunks preloaded beside the entry's (not after it has run).
+ */
+export function injectBootstrap(
+  html: string,
+  bootstrap: AdminBootstrap,
+  listChunks: { scripts: string[]; styles: string[] } | undefined,
+): string {
+  const preload = listChunks
+    ? listChunks.scripts
+        .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`)
+        .join('') +
+      listChunks.styles
+        .map((file) => `<link rel="preload" as="style" crossorigin href="${escapeHtml(file)}">`)
+        .join('')
+    : '';
+  const block = `<script type="application/json" id="${BOOTSTRAP_ID}">${bootstrapJson(bootstrap)}</script>`;
+  return html.replace('</head>', `${preload}${block}</head>`);
+}
+
 /**
  * Serves the built front-ends from dist/web: the back-office SPA under /admin/ and the portal
  * at /. Unknown paths fall back to the SPA's index.html (client-side routes); unknown /api paths
@@ -38,7 +100,18 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     app.log.warn(`No built front-end in ${root}: run "npm run build" (npm start does it for you).`);
     return;
   }
-  await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    maxAge: '1h',
+    immutable: false,
+    // Built files are named by their content's hash: a browser keeps them for good.
+    setHeaders: (reply, path) => {
+      if (path.startsWith(join(root, 'assets')))
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
   // The pages are small and change only with a build: read once, filled in per request.
   const pages = new Map<string, string>();
   const page = (file: string): string => {
@@ -49,18 +122,58 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     }
     return html;
   };
+  let listChunks: { scripts: string[]; styles: string[] } | undefined;
+  const listScreenChunks = (): { scripts: string[]; styles: string[] } => {
+    if (listChunks) return listChunks;
+    const manifestFile = join(root, '.vite/manifest.json');
+    listChunks = existsSync(manifestFile)
+      ? lazyChunkFiles(
+          JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>,
+          'admin/index.html',
+          'admin/entity/EntityList.tsx',
+        )
+      : { scripts: [], styles: [] };
+    return listChunks;
+  };
+  /** The signed-in caller's bootstrap (no session: none; a failure: none, the page asks itself). */
+  const bootstrapOf = async (request: FastifyRequest): Promise<AdminBootstrap | undefined> => {
+    const token = tokenCookie(request.headers.cookie);
+    if (!token) return undefined;
+    return adminBootstrap(app.ctx, token).catch((error: unknown) => {
+      request.log.error(error, 'back-office bootstrap for the page');
+      return undefined;
+    });
+  };
   const sendIndex = (file: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/api/'))
       throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
-    // Params change in the back-office at any time: the page is checked on every visit.
-    reply.header('cache-control', 'no-cache');
+    const isAdmin = file.startsWith('admin/');
+    // Params change in the back-office at any time: the page is checked on every visit. The
+    // back-office page carries the caller's own data: no cache keeps it, shared or not.
+    reply.header('cache-control', isAdmin ? 'private, no-store' : 'no-cache');
+    if (isAdmin) reply.header('vary', 'cookie');
     reply.type('text/html; charset=utf-8');
-    const params = await publicParams(app.ctx).catch((error: unknown) => {
-      // The page still works without them: the portal then asks the params endpoint.
-      request.log.error(error, 'public params for the page');
-      return undefined;
-    });
-    return params ? injectHead(page(file), params) : page(file);
+    const [params, bootstrap] = await Promise.all([
+      publicParams(app.ctx).catch((error: unknown) => {
+        // The page still works without them: the portal then asks the params endpoint.
+        request.log.error(error, 'public params for the page');
+        return undefined;
+      }),
+      isAdmin ? bootstrapOf(request) : undefined,
+    ]);
+    let html = params ? injectHead(page(file), params) : page(file);
+    if (bootstrap) {
+      const path = (request.url.split('?')[0] ?? '').replace(/^\/admin/, '').replace(/\/+$/, '');
+      let opened = path;
+      try {
+        opened = decodeURIComponent(path);
+      } catch {
+        // a malformed address opens no list
+      }
+      const isList = entityMenuPaths(bootstrap.authority).has(opened);
+      html = injectBootstrap(html, bootstrap, isList ? listScreenChunks() : undefined);
+    }
+    return html;
   };
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
   // The SPA fallbacks also catch unknown /api paths, which must answer 404 to anyone.

@@ -87,6 +87,9 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         );
         const tourist = roles.records.find((role) => role.roleCode === 'ROLE_SYS_TOURIST');
         assert.ok(tourist);
+        const orgs = await admin.get<{ records: { id: number }[] }>('/api/admin/sysorg/query?pageSize=1');
+        const orgId = orgs.records[0]?.id;
+        assert.ok(orgId);
         const digits = String(Date.now()).slice(-7);
         await admin.post('/api/admin/sysuser/add', {
           username: other.username,
@@ -98,6 +101,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           phone: '010-12345678',
           status: '1',
           roleId: tourist.id,
+          orgId,
         });
         const adminPage = await page(`${server.url}/admin/sysuser`, admin.token);
         const adminData = bootstrapOf(adminPage.html);
@@ -120,8 +124,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           !('sysuser' in otherData.authority.buttons) || otherData.authority.buttons.sysuser?.length === 0,
         );
         assert.ok(!otherPage.html.includes(`"username":"${me.username}"`));
-        // a page that is not a list preloads no list screen
-        assert.doesNotMatch(otherPage.html, /EntityList-[^"]+\.js/);
+        // a list's path preloads the list screen, the workbench does not
+        assert.match(otherPage.html, /rel="modulepreload" crossorigin href="\/assets\/EntityList-[^"]+\.js"/);
+        const workbench = await page(`${server.url}/admin/workbench`, token);
+        assert.equal(bootstrapOf(workbench.html)?.user.username, other.username);
+        assert.doesNotMatch(workbench.html, /EntityList-[^"]+\.js/);
 
         for (const html of [
           (await page(`${server.url}/admin/sysuser`)).html,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_ID, injectBootstrap, lazyChunkFiles } from '../../src/server/routes/web.js';
+import { BOOTSTRAP_ID, lazyChunkFiles, streamedPage } from '../../src/server/routes/web.js';
 import { tokenCookie, type AdminBootstrap } from '../../src/server/services/sessions/admin-bootstrap.js';
 
 const PAGE =
@@ -26,6 +26,15 @@ function bootstrapOf(nickname: string): AdminBootstrap {
   };
 }
 
+type Chunks = { scripts: string[]; styles: string[] } | undefined;
+
+/** The page as the browser receives it, part after part. */
+async function pageOf(data: AdminBootstrap | undefined, chunks: Chunks = undefined): Promise<string[]> {
+  const parts: string[] = [];
+  for await (const part of streamedPage(PAGE, chunks, Promise.resolve(data))) parts.push(part);
+  return parts;
+}
+
 /** The text of the page's bootstrap block, as the browser's parser sees it. */
 function blockText(html: string): string {
   const start = html.indexOf(`<script type="application/json" id="${BOOTSTRAP_ID}">`);
@@ -36,31 +45,52 @@ function blockText(html: string): string {
 }
 
 describe('the back-office bootstrap in the page', () => {
-  it('is a JSON block (never run: script-src stays self) that reads back as the data', () => {
+  it('is a JSON block (never run: script-src stays self) that reads back as the data', async () => {
     const data = bootstrapOf('王五');
-    const html = injectBootstrap(PAGE, data, undefined);
+    const html = (await pageOf(data)).join('');
     expect(JSON.parse(blockText(html))).toEqual(data);
-    expect(html.indexOf(BOOTSTRAP_ID)).toBeLessThan(html.indexOf('</head>'));
+    // in the body, so the head goes out before the data is read; the page stays whole
+    expect(html.indexOf(BOOTSTRAP_ID)).toBeGreaterThan(html.indexOf('</head>'));
+    expect(html.indexOf(BOOTSTRAP_ID)).toBeLessThan(html.indexOf('</body>'));
+    expect(html.replace(/<script type="application\/json"[^]*<\/script>/, '')).toBe(PAGE);
   });
 
-  it('cannot be closed or turned into markup by what a user typed', () => {
+  it('sends the head first, before the data is known', async () => {
+    let release: (data: AdminBootstrap) => void = () => undefined;
+    const data = new Promise<AdminBootstrap>((resolve) => {
+      release = resolve;
+    });
+    const parts = streamedPage(PAGE, undefined, data);
+    const first = await parts.next();
+    expect(first.value).toContain('</head>');
+    expect(first.value).not.toContain(BOOTSTRAP_ID);
+    release(bootstrapOf('x'));
+    expect((await parts.next()).value).toContain(BOOTSTRAP_ID);
+  });
+
+  it('is no block at all without a session', async () => {
+    expect((await pageOf(undefined)).join('')).toBe(PAGE);
+  });
+
+  it('cannot be closed or turned into markup by what a user typed', async () => {
     const nickname = '</script><script>alert(1)</script><!-- & \u2028';
-    const html = injectBootstrap(PAGE, bootstrapOf(nickname), undefined);
+    const html = (await pageOf(bootstrapOf(nickname))).join('');
     expect(html.match(/<script/g)).toHaveLength(1);
     const data = JSON.parse(blockText(html)) as AdminBootstrap;
     expect(data.user.nickname).toBe(nickname);
   });
 
-  it('preloads the list screen only when asked, as module preloads and a style preload', () => {
+  it('preloads the list screen only when asked, as module preloads and a style preload', async () => {
     const chunks = {
       scripts: ['/assets/EntityList-a.js', '/assets/table-b.js'],
       styles: ['/assets/EntityList-c.css'],
     };
-    const html = injectBootstrap(PAGE, bootstrapOf('x'), chunks);
+    const [head = ''] = await pageOf(bootstrapOf('x'), chunks);
+    const html = head.slice(0, head.indexOf('</head>'));
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/EntityList-a.js">');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/table-b.js">');
     expect(html).toContain('<link rel="preload" as="style" crossorigin href="/assets/EntityList-c.css">');
-    expect(injectBootstrap(PAGE, bootstrapOf('x'), undefined)).not.toContain('modulepreload');
+    expect((await pageOf(bootstrapOf('x'))).join('')).not.toContain('modulepreload');
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
@@ -7,7 +8,6 @@ import { publicParams } from '../services/portal/params.js';
 import {
   adminBootstrap,
   bootstrapJson,
-  entityMenuPaths,
   tokenCookie,
   type AdminBootstrap,
 } from '../services/sessions/admin-bootstrap.js';
@@ -68,25 +68,40 @@ export function lazyChunkFiles(
   };
 }
 
+/** The list screen's chunks as preloads for the page's head: fetched beside the entry, not after it ran. */
+export function preloadLinks(chunks: { scripts: string[]; styles: string[] }): string {
+  return (
+    chunks.scripts
+      .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`)
+      .join('') +
+    chunks.styles
+      .map((file) => `<link rel="preload" as="style" crossorigin href="${escapeHtml(file)}">`)
+      .join('')
+  );
+}
+
+/** The bootstrap block of a signed-in user's page. */
+export function bootstrapBlock(bootstrap: AdminBootstrap): string {
+  return `<script type="application/json" id="${BOOTSTRAP_ID}">${bootstrapJson(bootstrap)}</script>`;
+}
+
 /**
- * The back-office page for a signed-in user: the bootstrap block, and when the page opened is a
- * generated list, the list screen's chunks preloaded beside the entry's (not after it has run).
+ * The back-office page for a signed-in user, in two parts: the head (with the list screen's
+ * preloads when a list is opened) goes out at once, so the browser fetches the scripts while the
+ * server reads the caller's data; the bootstrap block follows at the end of the body. The module
+ * scripts run only once the whole page is parsed, so they always find it.
  */
-export function injectBootstrap(
+export async function* streamedPage(
   html: string,
-  bootstrap: AdminBootstrap,
   listChunks: { scripts: string[]; styles: string[] } | undefined,
-): string {
-  const preload = listChunks
-    ? listChunks.scripts
-        .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`)
-        .join('') +
-      listChunks.styles
-        .map((file) => `<link rel="preload" as="style" crossorigin href="${escapeHtml(file)}">`)
-        .join('')
-    : '';
-  const block = `<script type="application/json" id="${BOOTSTRAP_ID}">${bootstrapJson(bootstrap)}</script>`;
-  return html.replace('</head>', `${preload}${block}</head>`);
+  bootstrap: Promise<AdminBootstrap | undefined>,
+): AsyncGenerator<string> {
+  const withPreloads = listChunks ? html.replace('</head>', `${preloadLinks(listChunks)}</head>`) : html;
+  const at = withPreloads.lastIndexOf('</body>');
+  const cut = at === -1 ? withPreloads.length : at;
+  yield withPreloads.slice(0, cut);
+  const data = await bootstrap;
+  yield `${data ? bootstrapBlock(data) : ''}${withPreloads.slice(cut)}`;
 }
 
 /**
@@ -136,13 +151,23 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     return listChunks;
   };
   /** The signed-in caller's bootstrap (no session: none; a failure: none, the page asks itself). */
-  const bootstrapOf = async (request: FastifyRequest): Promise<AdminBootstrap | undefined> => {
-    const token = tokenCookie(request.headers.cookie);
-    if (!token) return undefined;
-    return adminBootstrap(app.ctx, token).catch((error: unknown) => {
+  const bootstrapOf = async (request: FastifyRequest, token: string): Promise<AdminBootstrap | undefined> =>
+    adminBootstrap(app.ctx, token).catch((error: unknown) => {
       request.log.error(error, 'back-office bootstrap for the page');
       return undefined;
     });
+  // The generated lists' paths (x-entity.menu, as the seed makes their menus): a preload hint only.
+  const listPaths = new Set(
+    app.ctx.registry.all.flatMap((entity) => (entity.menu ? [entity.menu.path ?? `/${entity.name}`] : [])),
+  );
+  const isListPath = (url: string): boolean => {
+    const path = (url.split('?')[0] ?? '').replace(/^\/admin/, '').replace(/\/+$/, '');
+    try {
+      return listPaths.has(decodeURIComponent(path));
+    } catch {
+      // a malformed address opens no list
+      return false;
+    }
   };
   const sendIndex = (file: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/api/'))
@@ -153,27 +178,18 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     reply.header('cache-control', isAdmin ? 'private, no-store' : 'no-cache');
     if (isAdmin) reply.header('vary', 'cookie');
     reply.type('text/html; charset=utf-8');
-    const [params, bootstrap] = await Promise.all([
-      publicParams(app.ctx).catch((error: unknown) => {
-        // The page still works without them: the portal then asks the params endpoint.
-        request.log.error(error, 'public params for the page');
-        return undefined;
-      }),
-      isAdmin ? bootstrapOf(request) : undefined,
-    ]);
-    let html = params ? injectHead(page(file), params) : page(file);
-    if (bootstrap) {
-      const path = (request.url.split('?')[0] ?? '').replace(/^\/admin/, '').replace(/\/+$/, '');
-      let opened = path;
-      try {
-        opened = decodeURIComponent(path);
-      } catch {
-        // a malformed address opens no list
-      }
-      const isList = entityMenuPaths(bootstrap.authority).has(opened);
-      html = injectBootstrap(html, bootstrap, isList ? listScreenChunks() : undefined);
-    }
-    return html;
+    const token = isAdmin ? tokenCookie(request.headers.cookie) : undefined;
+    // asked for at once: the page's head does not wait for it
+    const bootstrap = token ? bootstrapOf(request, token) : undefined;
+    const params = await publicParams(app.ctx).catch((error: unknown) => {
+      // The page still works without them: the portal then asks the params endpoint.
+      request.log.error(error, 'public params for the page');
+      return undefined;
+    });
+    const html = params ? injectHead(page(file), params) : page(file);
+    if (!bootstrap) return html;
+    const chunks = isListPath(request.url) ? listScreenChunks() : undefined;
+    return reply.send(Readable.from(streamedPage(html, chunks, bootstrap)));
   };
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
   // The SPA fallbacks also catch unknown /api paths, which must answer 404 to anyone.

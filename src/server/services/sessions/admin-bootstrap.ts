@@ -68,25 +68,6 @@ export async function adminBootstrap(ctx: AppContext, token: string): Promise<Ad
   };
 }
 
-/** Where on the back-office a list of entities opens: the menu paths whose component is entity/<name>. */
-export function entityMenuPaths(authority: CurrentAuthority<TreeNode>): Set<string> {
-  const paths = new Set<string>();
-  const walk = (nodes: readonly TreeNode[]): void => {
-    for (const node of nodes) {
-      const { menuComponent, menuPath } = node;
-      if (
-        typeof menuComponent === 'string' &&
-        menuComponent.startsWith('entity/') &&
-        typeof menuPath === 'string'
-      )
-        paths.add(menuPath.startsWith('/') ? menuPath : `/${menuPath}`);
-      walk(node.children ?? []);
-    }
-  };
-  walk(authority.menus);
-  return paths;
-}
-
 /**
  * The bootstrap as the text of a <script type="application/json"> block: never run (the CSP's
  * script-src 'self' stays), and no "<" in it, so no text of the data can close the block.

@@ -38,6 +38,7 @@ import {
 
 const FIELDS = 100;
 const GOAL_MS = 16;
+const LOAD_TIMEOUT_MS = 120_000;
 
 /** A dropped-in entity with 100 text fields, the form the goal speaks of. */
 function hundredFieldSchema(): unknown {
@@ -195,10 +196,11 @@ async function measureHome(browser: Browser, baseUrl: string): Promise<number> {
   try {
     const page = await context.newPage();
     const started = Date.now();
-    await page.goto(`${baseUrl}/`);
-    await page.getByTestId('home-notices').locator('li').first().waitFor();
-    await page.getByTestId('purchase-rotation').waitFor();
-    await page.getByTestId('home-pictures').locator('img').first().waitFor();
+    await page.goto(`${baseUrl}/`, { timeout: LOAD_TIMEOUT_MS });
+    // a loaded machine can take long: the figure is the time, the wait only a guard
+    await page.getByTestId('home-notices').locator('li').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('purchase-rotation').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('home-pictures').locator('img').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
     return Date.now() - started;
   } finally {
     await context.close();
@@ -232,9 +234,13 @@ async function measureAdminCold(
       });
     }
     const started = Date.now();
-    await page.goto(`${baseUrl}/admin/sysuser`);
-    await page.getByTestId('entity-table').locator('tr.ant-table-row').first().waitFor();
-    await page.getByTestId('entity-add').waitFor();
+    await page.goto(`${baseUrl}/admin/sysuser`, { timeout: LOAD_TIMEOUT_MS });
+    await page
+      .getByTestId('entity-table')
+      .locator('tr.ant-table-row')
+      .first()
+      .waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('entity-add').waitFor({ timeout: LOAD_TIMEOUT_MS });
     const took = Date.now() - started;
     if (timeline) {
       origin = Math.min(...requests.map((request) => request.start));
@@ -319,7 +325,7 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
     const port = await freePort();
     const child = spawnNode(SERVER_ENTRY, { env: { ...env, ...extra, PORT: String(port) }, cwd });
     servers.push({ label, port, child });
-    await waitForHttp(port, child);
+    await waitForHttp(port, child, 180_000);
     return `http://127.0.0.1:${port}`;
   };
   const browser = await chromium.launch({

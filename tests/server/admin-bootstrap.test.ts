@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ID, lazyChunkFiles, streamedPage } from '../../src/server/routes/web.js';
-import { tokenCookie, type AdminBootstrap } from '../../src/server/services/sessions/admin-bootstrap.js';
+import { tokenCookie, type AdminBootstrap } from '../../src/server/services/web/admin-bootstrap.js';
 
 const PAGE =
   '<!doctype html><html><head><title>EcoBid</title></head><body><div id="root"></div></body></html>';

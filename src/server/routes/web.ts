@@ -10,7 +10,7 @@ import {
   bootstrapJson,
   tokenCookie,
   type AdminBootstrap,
-} from '../services/sessions/admin-bootstrap.js';
+} from '../services/web/admin-bootstrap.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(

@@ -4,8 +4,8 @@ import type { AppContext } from '../../lib/context.js';
 import type { TreeNode } from '../../lib/entity-tree.js';
 import { currentAuthority } from '../permissions/authority.js';
 import { postOptions } from '../rbac/posts.js';
-import { findSession } from './session.js';
-import { currentUser } from './users.js';
+import { findSession } from '../sessions/session.js';
+import { currentUser } from '../sessions/users.js';
 
 /**
  * What every back-office page asks for before it can show anything, answered in the page itself

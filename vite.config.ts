@@ -16,6 +16,8 @@ export default defineConfig({
     outDir: here('./dist/web'),
     emptyOutDir: true,
     reportCompressedSize: false,
+    // dist/web/.vite/manifest.json: the server preloads a lazy screen's chunks for the page opened
+    manifest: true,
     rollupOptions: {
       input: {
         portal: here('./src/index.html'),

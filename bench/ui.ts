@@ -7,8 +7,15 @@
  * Chromium runs with its frame rate unlimited, so that a measured frame is the work it took and
  * not the wait for the next 60 Hz vsync: the time from an input (a key, a scroll step) to the end
  * of the frame that shows it is taken as requestAnimationFrame, then a task after it.
+ *
+ * BENCH_UI_BEFORE=<dir> also serves another build (a directory holding that build's dist/, its
+ * src/engine, and links to locales/ and node_modules/) on a copy of the same data, and takes the
+ * two cold loads of each build in turn, so both are measured under the same load of the machine.
+ * BENCH_UI_LOADS_ONLY=1 measures only the cold loads; BENCH_UI_TIMELINE=1 prints the requests of
+ * one cold back-office load (start and end from navigation start).
  */
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -26,10 +33,12 @@ import {
   spawnNode,
   tempDir,
   waitForHttp,
+  type Child,
 } from './lib/util.js';
 
 const FIELDS = 100;
 const GOAL_MS = 16;
+const LOAD_TIMEOUT_MS = 120_000;
 
 /** A dropped-in entity with 100 text fields, the form the goal speaks of. */
 function hundredFieldSchema(): unknown {
@@ -182,41 +191,98 @@ async function measureScroll(
 }
 
 /** The portal's home from a fresh browser context until its pictures, notices and purchases show. */
-async function measureHome(browser: Browser, baseUrl: string, runs: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 900 } });
+async function measureHome(browser: Browser, baseUrl: string): Promise<number> {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 900 } });
+  try {
     const page = await context.newPage();
     const started = Date.now();
-    await page.goto(`${baseUrl}/`);
-    await page.getByTestId('home-notices').locator('li').first().waitFor();
-    await page.getByTestId('purchase-rotation').waitFor();
-    await page.getByTestId('home-pictures').locator('img').first().waitFor();
-    times.push(Date.now() - started);
+    await page.goto(`${baseUrl}/`, { timeout: LOAD_TIMEOUT_MS });
+    // a loaded machine can take long: the figure is the time, the wait only a guard
+    await page.getByTestId('home-notices').locator('li').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('purchase-rotation').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('home-pictures').locator('img').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    return Date.now() - started;
+  } finally {
     await context.close();
   }
-  return times;
 }
 
 /**
  * A cold back-office load (fresh context: no cache, a valid session cookie) until the user list
- * is interactive: its first rows shown and 新增 ready.
+ * is interactive: its first rows shown and 新增 ready. With a log, the page's requests are listed.
  */
-async function measureAdminCold(browser: Browser, baseUrl: string, runs: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const token = await passwordToken(baseUrl, 'admin', ADMIN_PASSWORD);
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+async function measureAdminCold(
+  browser: Browser,
+  baseUrl: string,
+  timeline?: (line: string) => void,
+): Promise<number> {
+  const token = await passwordToken(baseUrl, 'admin', ADMIN_PASSWORD);
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  try {
     await context.addCookies([{ name: 'token', value: token, url: baseUrl }]);
     const page = await context.newPage();
+    const requests: { url: string; start: number; end: number }[] = [];
+    let origin = 0;
+    if (timeline) {
+      page.on('requestfinished', (request) => {
+        const timing = request.timing();
+        requests.push({
+          url: request.url().replace(baseUrl, ''),
+          start: timing.startTime,
+          end: timing.startTime + timing.responseEnd,
+        });
+      });
+    }
     const started = Date.now();
-    await page.goto(`${baseUrl}/admin/sysuser`);
-    await page.getByTestId('entity-table').locator('tr.ant-table-row').first().waitFor();
-    await page.getByTestId('entity-add').waitFor();
-    times.push(Date.now() - started);
+    await page.goto(`${baseUrl}/admin/sysuser`, { timeout: LOAD_TIMEOUT_MS });
+    await page
+      .getByTestId('entity-table')
+      .locator('tr.ant-table-row')
+      .first()
+      .waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.getByTestId('entity-add').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const took = Date.now() - started;
+    if (timeline) {
+      origin = Math.min(...requests.map((request) => request.start));
+      for (const request of requests.sort((a, b) => a.start - b.start))
+        timeline(
+          `    ${String(Math.round(request.start - origin)).padStart(5)} → ${String(Math.round(request.end - origin)).padStart(5)} ms  ${request.url.slice(0, 110)}`,
+        );
+      timeline(`    interactive at ${took} ms`);
+    }
+    return took;
+  } finally {
     await context.close();
   }
-  return times;
+}
+
+interface Served {
+  label: string;
+  baseUrl: string;
+  home: number[];
+  admin: number[];
+}
+
+/** The cold loads of each served build in turn, run after run: the same machine load for each. */
+async function measureLoads(
+  browser: Browser,
+  builds: Served[],
+  runs: number,
+  log: (line: string) => void,
+): Promise<void> {
+  // one load of each first, not counted: the server's first answers warm its caches
+  for (const build of builds) {
+    await measureHome(browser, build.baseUrl);
+    await measureAdminCold(browser, build.baseUrl);
+  }
+  for (let run = 0; run < runs; run += 1) {
+    for (const build of builds) {
+      build.home.push(await measureHome(browser, build.baseUrl));
+      const timeline = process.env.BENCH_UI_TIMELINE && run === 0 ? log : undefined;
+      if (timeline) log(`  timeline of a cold back-office load (${build.label}):`);
+      build.admin.push(await measureAdminCold(browser, build.baseUrl, timeline));
+    }
+  }
 }
 
 export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
@@ -249,44 +315,53 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
   if ((await seeding.exited) !== 0) throw new Error(`seeding failed:\n${seeding.output()}`);
   log(`  ${seeding.output().trim()}`);
   ensureServerBuilt();
-  const port = await freePort();
-  const server = spawnNode(SERVER_ENTRY, { env: { ...env, PORT: String(port) } });
+  const before = process.env.BENCH_UI_BEFORE;
+  if (before && !existsSync(join(before, SERVER_ENTRY)))
+    throw new Error(`BENCH_UI_BEFORE: no ${SERVER_ENTRY} in ${before}`);
+  // the other build gets its own copy of the seeded data (PGlite is one process's)
+  if (before) cpSync(join(dir.path, 'data'), join(dir.path, 'data-before'), { recursive: true });
+  const servers: { label: string; port: number; child: Child }[] = [];
+  const startServer = async (label: string, extra: NodeJS.ProcessEnv, cwd?: string): Promise<string> => {
+    const port = await freePort();
+    const child = spawnNode(SERVER_ENTRY, { env: { ...env, ...extra, PORT: String(port) }, cwd });
+    servers.push({ label, port, child });
+    await waitForHttp(port, child, 180_000);
+    return `http://127.0.0.1:${port}`;
+  };
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
     headless: true,
   });
   try {
-    await waitForHttp(port, server);
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const page = await (
-      await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 900 } })
-    ).newPage();
-    const floor = await measureFloor(page, baseUrl, keys);
-    log(
-      `  keystroke to paint on the sign-in page's one input (the floor): median ${round(median(floor), 1)} ms, p95 ${round(percentile(floor, 95), 1)} ms`,
-    );
-    await signIn(page, baseUrl);
-    const typing = await measureKeystrokes(page, baseUrl, keys);
-    log(
-      `  keystroke to paint (${FIELDS}-field form, ${typing.keys.length} keys): median ${round(median(typing.keys), 1)} ms, p95 ${round(percentile(typing.keys, 95), 1)} ms, max ${round(Math.max(...typing.keys), 1)} ms; hand-over on leaving a field (Tab): median ${round(median(typing.commits), 1)} ms`,
-    );
-    const scrolling = await measureScroll(page, baseUrl, steps);
-    log(
-      `  scroll frame (${scrolling.rows} rows, ${scrolling.frames.length} steps): median ${round(median(scrolling.frames), 1)} ms, p95 ${round(percentile(scrolling.frames, 95), 1)} ms, max ${round(Math.max(...scrolling.frames), 1)} ms`,
-    );
-    const home = await measureHome(browser, baseUrl, envNumber('BENCH_UI_HOME_RUNS', 5));
-    log(
-      `  portal home fully rendered (fresh context, ${home.length} loads): median ${median(home)} ms, max ${Math.max(...home)} ms`,
-    );
-    const admin = await measureAdminCold(browser, baseUrl, envNumber('BENCH_UI_ADMIN_RUNS', 5));
-    log(
-      `  cold back-office load to an interactive user list (fresh context, ${admin.length} loads): median ${median(admin)} ms, max ${Math.max(...admin)} ms`,
-    );
-    const goal = { op: '<' as const, value: GOAL_MS };
-    return {
-      suite: 'ui',
-      figures: [
+    const baseUrl = await startServer('this build', {});
+    const builds: Served[] = [{ label: 'this build', baseUrl, home: [], admin: [] }];
+    if (before) {
+      const beforeUrl = await startServer('before', { DATA_DIR: join(dir.path, 'data-before') }, before);
+      builds.unshift({ label: `before (${before})`, baseUrl: beforeUrl, home: [], admin: [] });
+    }
+    const figures = [];
+    const details: Record<string, unknown> = {};
+    if (!process.env.BENCH_UI_LOADS_ONLY) {
+      const page = await (
+        await browser.newContext({ locale: 'zh-CN', viewport: { width: 1360, height: 900 } })
+      ).newPage();
+      const floor = await measureFloor(page, baseUrl, keys);
+      log(
+        `  keystroke to paint on the sign-in page's one input (the floor): median ${round(median(floor), 1)} ms, p95 ${round(percentile(floor, 95), 1)} ms`,
+      );
+      await signIn(page, baseUrl);
+      const typing = await measureKeystrokes(page, baseUrl, keys);
+      log(
+        `  keystroke to paint (${FIELDS}-field form, ${typing.keys.length} keys): median ${round(median(typing.keys), 1)} ms, p95 ${round(percentile(typing.keys, 95), 1)} ms, max ${round(Math.max(...typing.keys), 1)} ms; hand-over on leaving a field (Tab): median ${round(median(typing.commits), 1)} ms`,
+      );
+      const scrolling = await measureScroll(page, baseUrl, steps);
+      log(
+        `  scroll frame (${scrolling.rows} rows, ${scrolling.frames.length} steps): median ${round(median(scrolling.frames), 1)} ms, p95 ${round(percentile(scrolling.frames, 95), 1)} ms, max ${round(Math.max(...scrolling.frames), 1)} ms`,
+      );
+      await page.context().close();
+      const goal = { op: '<' as const, value: GOAL_MS };
+      figures.push(
         figure('ui', `keystroke to paint, ${FIELDS}-field form, median`, ms(median(typing.keys)), 'ms', goal),
         figure('ui', `keystroke to paint, ${FIELDS}-field form, p95`, ms(percentile(typing.keys, 95)), 'ms'),
         figure(
@@ -319,35 +394,70 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
           ms(percentile(scrolling.frames, 95)),
           'ms',
         ),
-        figure(
-          'ui',
-          'portal home fully rendered, median',
-          median(home),
-          'ms',
-          { op: '<', value: 1500 },
-          'fresh context; pictures, notices, purchases',
-        ),
-        figure(
-          'ui',
-          'cold back-office load to an interactive user list, median',
-          median(admin),
-          'ms',
-          { op: '<', value: 1500 },
-          'fresh context with a session; first rows and 新增 shown',
-        ),
-      ],
-      details: {
-        home,
-        admin,
+      );
+      Object.assign(details, {
         floor,
         keystrokes: typing.keys,
         commits: typing.commits,
         scrollFrames: scrolling.frames,
-      },
-    };
+      });
+    }
+    const [load1, load5] = loadavg();
+    log(
+      `  load average before the cold loads: ${round(load1 ?? 0, 2)} (1 min), ${round(load5 ?? 0, 2)} (5 min)`,
+    );
+    await measureLoads(browser, builds, envNumber('BENCH_UI_LOAD_RUNS', 5), log);
+    for (const build of builds) {
+      log(
+        `  ${build.label}: portal home fully rendered (fresh context, ${build.home.length} loads): median ${median(build.home)} ms, max ${Math.max(...build.home)} ms`,
+      );
+      log(
+        `  ${build.label}: cold back-office load to an interactive user list (fresh context, ${build.admin.length} loads): median ${median(build.admin)} ms, max ${Math.max(...build.admin)} ms`,
+      );
+    }
+    const current = builds[builds.length - 1] as Served;
+    figures.push(
+      figure(
+        'ui',
+        'portal home fully rendered, median',
+        median(current.home),
+        'ms',
+        { op: '<', value: 1500 },
+        'fresh context; pictures, notices, purchases',
+      ),
+      figure(
+        'ui',
+        'cold back-office load to an interactive user list, median',
+        median(current.admin),
+        'ms',
+        { op: '<', value: 1500 },
+        'fresh context with a session; first rows and 新增 shown',
+      ),
+    );
+    const earlier = before ? builds[0] : undefined;
+    if (earlier) {
+      figures.push(
+        figure('ui', 'portal home fully rendered, median, before', median(earlier.home), 'ms'),
+        figure(
+          'ui',
+          'cold back-office load to an interactive user list, median, before',
+          median(earlier.admin),
+          'ms',
+        ),
+        figure(
+          'ui',
+          'cold back-office load, this build / before',
+          round(median(current.admin) / median(earlier.admin), 3),
+          'ratio',
+        ),
+      );
+      Object.assign(details, { homeBefore: earlier.home, adminBefore: earlier.admin });
+    }
+    Object.assign(details, { home: current.home, admin: current.admin });
+    return { suite: 'ui', figures, details };
   } finally {
     await browser.close();
-    await server.stop();
+    for (const server of servers) await server.child.stop();
     await dir.remove();
   }
 }

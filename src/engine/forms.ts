@@ -184,6 +184,32 @@ export function formFields(entity: EntityDef, mode: FormMode): FormField[] {
 }
 
 /**
+ * The fields the server fills (x-auto: who published, when): never in the form's schema, since no
+ * client sets them, but shown read-only on an existing record's form (and wherever a record is
+ * shown whole), in form order, with the widget their type asks for.
+ */
+export function autoFields(entity: EntityDef): FormField[] {
+  return entity.fields
+    .map((field, index) => ({ field, index }))
+    .filter(({ field }) => field.auto !== undefined && !field.isSecret)
+    .sort(
+      (a, b) =>
+        (a.field.schema['x-ui']?.order ?? Number.MAX_SAFE_INTEGER) -
+          (b.field.schema['x-ui']?.order ?? Number.MAX_SAFE_INTEGER) || a.index - b.index,
+    )
+    .map(({ field }) => {
+      const widget = widgetOf(entity, field);
+      return {
+        name: field.name,
+        titleKeys: fieldTitleKeys(entity, field),
+        fallbackTitle: field.schema.title ?? field.name,
+        widget,
+        options: optionsOf(entity, field, widget),
+      };
+    });
+}
+
+/**
  * The JSON Schema the form validates: the writable fields with the server's own rules, required
  * as the entity says in both modes (an edit may not clear a required field); confirm fields copy
  * the rules of the field they confirm. The key and version of an update travel beside it.

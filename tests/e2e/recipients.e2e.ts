@@ -192,6 +192,42 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: 'the edit form shows the publisher and publish time read-only, and saving keeps them',
+      run: async () => {
+        const row = page
+          .getByTestId('entity-table')
+          .locator('tr.ant-table-row')
+          .filter({ hasText: titles.many })
+          .first();
+        const listed = (await row.textContent()) ?? '';
+        await row.dblclick();
+        const modal = formModal(page);
+        await modal.locator('#root_title').waitFor();
+        const publisher = modal.getByLabel('发布人', { exact: true });
+        const publishTime = modal.getByLabel('发布时间', { exact: true });
+        await publisher.waitFor();
+        assert.equal(await publisher.inputValue(), 'admin');
+        const time = await publishTime.inputValue();
+        assert.match(time, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+        // the same text as the list's column
+        assert.ok(listed.includes(time), `the list row ${listed} shows ${time}`);
+        for (const field of [publisher, publishTime]) {
+          assert.equal(await field.getAttribute('readonly'), '');
+          await field.press('a').catch(() => undefined);
+        }
+        assert.equal(await publisher.inputValue(), 'admin');
+        // not form fields: the form has none of them, they are never sent
+        assert.equal(await modal.locator('#root_publisher, #root_publishTime').count(), 0);
+        await expectNoAxeViolations(page, 'notification edit form with its read-only publisher');
+        await shot('edit-auto-fields');
+        // saved as it is: the server keeps what it set
+        await saveForm(page);
+        await row.waitFor();
+        const text = (await row.textContent()) ?? '';
+        assert.ok(text.includes(time) && text.includes('admin'), `${text} keeps ${time} and admin`);
+      },
+    },
+    {
       name: 'each message reaches the chosen users and no one else',
       run: async () => {
         assert.deepEqual(await inbox(names.byName), [titles.one]);

@@ -26,6 +26,7 @@ import {
   type MessageField,
 } from '../../engine/index.js';
 import { useT, type Translate } from '../i18n.js';
+import { AutoFields } from './AutoFields.js';
 import { entityTitle, titleOf } from './labels.js';
 import { FORM_WIDGETS } from './widgets.js';
 
@@ -287,6 +288,8 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
       ) : (
         <Spin />
       )}
+      {/* what the server set (x-auto), read-only: an existing record only */}
+      {mode === 'update' && record && validator ? <AutoFields entity={entity} record={record} /> : null}
     </Modal>
   );
 }

@@ -23,6 +23,7 @@ import { SIZES, type Size } from '../lib/settings.js';
 import { emptyTags } from '../lib/tags.js';
 import { useApiCall } from '../providers/api.js';
 import { forgetUser, type SysUser } from '../providers/auth.js';
+import { takeBootstrap } from '../providers/bootstrap.js';
 import { useApp } from '../store.js';
 import { DEFAULT_AVATAR } from './Logo.js';
 import { useMenus } from './MenuProvider.js';
@@ -152,12 +153,17 @@ function PostSwitch({ user }: { user: SysUser }) {
   const call = useApiCall();
   const { data: posts = [] } = useQuery({
     queryKey: ['admin', 'post-options', user.id],
+    // the posts the server put in the page (providers/bootstrap.ts) on the first ask
     queryFn: () =>
-      call<PostOption[]>({
-        method: 'get',
-        url: '/api/account/sysuserdetail/queryPostOptions',
-        isSilent: true,
-      }),
+      Promise.resolve(takeBootstrap('posts')).then(
+        (seeded) =>
+          seeded ??
+          call<PostOption[]>({
+            method: 'get',
+            url: '/api/account/sysuserdetail/queryPostOptions',
+            isSilent: true,
+          }),
+      ),
     staleTime: 5 * 60_000,
     retry: false,
   });

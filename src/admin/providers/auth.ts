@@ -10,6 +10,7 @@ import {
   setRoles,
   setToken,
 } from '../../web/session.js';
+import { forgetBootstrap, takeBootstrap } from './bootstrap.js';
 import { loadResources } from './resources.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
@@ -88,7 +89,13 @@ const LEAVE_DELAY_MS = 2000;
 
 /** Loads the current user once per session and checks its roles (SPEC §4, §5). */
 export function loadUser(options: AuthOptions): Promise<SysUser> {
-  identity ??= apiGet<SysUser | undefined>('/api/uaa/users/getSysUser', undefined, { silent: true })
+  // the page's own answer when the server put one in it (bootstrap.ts), else the call
+  const seeded = identity ? undefined : takeBootstrap('user');
+  identity ??= (
+    seeded
+      ? Promise.resolve<SysUser | undefined>(seeded)
+      : apiGet<SysUser | undefined>('/api/uaa/users/getSysUser', undefined, { silent: true })
+  )
     .then((user) => {
       if (!user) throw new Error(options.t('admin.auth.verifyFailed'));
       if (!Array.isArray(user.roles)) throw new Error(options.t('admin.auth.rolesNotArray'));
@@ -107,6 +114,7 @@ export function forgetUser(): void {
   identity = undefined;
   authority = undefined;
   prefetched = undefined;
+  forgetBootstrap();
 }
 
 /** What getPermissions takes: the post the post-switch select narrowed the roles to. */
@@ -133,7 +141,9 @@ async function fetchAuthority(postCode: string | undefined): Promise<CurrentAuth
 }
 
 function loadAuthority(postCode: string | undefined): Promise<CurrentAuthority> {
-  const next = fetchAuthority(postCode);
+  // the page's answer is the one for every role held and no post: what a page load asks first
+  const seeded = postCode || getActingRole() ? undefined : takeBootstrap('authority');
+  const next = seeded ? Promise.resolve(seeded) : fetchAuthority(postCode);
   authority = next;
   next.catch(() => {
     if (authority === next) authority = undefined;

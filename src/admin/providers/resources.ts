@@ -6,6 +6,7 @@ import {
   type EntitySchema,
 } from '../../engine/index.js';
 import { http } from '../../web/http.js';
+import { takeBootstrap } from './bootstrap.js';
 
 /** Where an entity's generated API lives, and the entity itself for the generated screens. */
 export interface ResourceApi {
@@ -86,6 +87,9 @@ let loading: Promise<Map<string, ResourceApi>> | undefined;
 
 /** The resource table, fetched once per page load. */
 export function loadResources(): Promise<Map<string, ResourceApi>> {
+  // the schemas the server put in the page (bootstrap.ts), else GET /api/schemas
+  const seeded = loading ? undefined : takeBootstrap('schemas');
+  if (seeded) loading = Promise.resolve(resourcesFromSchemas({ data: seeded }));
   loading ??= http
     .get<SchemasAnswer>('/api/schemas', { silent: true })
     .then((response) => resourcesFromSchemas(response.data))

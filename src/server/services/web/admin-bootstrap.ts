@@ -1,0 +1,82 @@
+import type { CurrentAuthority, CurrentUser, PostOption } from '../../../engine/api-types.js';
+import type { EntitySchema } from '../../../engine/index.js';
+import type { AppContext } from '../../lib/context.js';
+import type { TreeNode } from '../../lib/entity-tree.js';
+import { currentAuthority } from '../permissions/authority.js';
+import { postOptions } from '../rbac/posts.js';
+import { findSession } from '../sessions/session.js';
+import { currentUser } from '../sessions/users.js';
+
+/**
+ * What every back-office page asks for before it can show anything, answered in the page itself
+ * (GET /admin/…): the signed-in user (getSysUser), the menus and buttons of all the roles held
+ * (queryCurrentAuthority without RoleCode or post), the posts (queryPostOptions) and the entity
+ * schemas (GET /api/schemas). The same services and the same shapes as those endpoints, for the
+ * caller only: the page is built per request, for the session of the token cookie.
+ */
+export interface AdminBootstrap {
+  user: CurrentUser;
+  authority: CurrentAuthority<TreeNode>;
+  posts: PostOption[];
+  schemas: { entities: { name: string; schema: EntitySchema }[] };
+}
+
+/** The session token of the "token" cookie (SPEC §9: the browser keeps it there). */
+export function tokenCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name !== 'token') continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
+    // the shape of a bearer token (lib/http.ts): anything else names no session
+    return /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The bootstrap for a token, or undefined without a live session (signed out, expired, disabled
+ * user): then the page carries nothing and the back-office asks as it always did.
+ */
+export async function adminBootstrap(ctx: AppContext, token: string): Promise<AdminBootstrap | undefined> {
+  const session = await findSession({
+    db: ctx.db,
+    userTable: ctx.registry.require('sysuser').table,
+    accessToken: token,
+    cache: ctx.sessionCache,
+  });
+  if (!session) return undefined;
+  // no RoleCode header on a page load: the caller acts in every role held (plugins/auth.ts)
+  const auth = { ...session, heldRoles: session.roles };
+  const [user, authority, posts] = await Promise.all([
+    currentUser({ ctx, auth }),
+    currentAuthority(ctx, auth),
+    postOptions({ ctx, auth }),
+  ]);
+  return {
+    user,
+    authority,
+    posts,
+    schemas: {
+      entities: ctx.registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })),
+    },
+  };
+}
+
+/**
+ * The bootstrap as the text of a <script type="application/json"> block: never run (the CSP's
+ * script-src 'self' stays), and no "<" in it, so no text of the data can close the block.
+ */
+export function bootstrapJson(bootstrap: AdminBootstrap): string {
+  return JSON.stringify(bootstrap)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

@@ -191,3 +191,35 @@ export type OwnProfileField = (typeof OWN_PROFILE_FIELDS)[number];
 export type OwnDetail = { id: number; username: string; version: number } & {
   [K in OwnProfileField]: string | null;
 };
+
+/** What a stored file is for: pictures (jpg, jpeg, gif, png, bmp) or attachments. */
+export type FileUse = 'image' | 'attachment';
+
+/** A file as upload and query answer it; size in KB as SPEC §3 has it, sizeBytes exact. */
+export interface FileRecord {
+  id: number;
+  originalFilename: string;
+  size: number;
+  sizeBytes: number;
+  contentType: string;
+  fileType: string;
+  use: FileUse;
+  ownerName: string;
+  createdAt: string;
+  /** The download address (needs the caller's token). */
+  url: string;
+}
+
+/** A file as forms and lists show it (/api/file/file/info): its name and where to fetch it. */
+export interface FileLink {
+  id: number;
+  originalFilename: string;
+  size: number;
+  fileType: string;
+  contentType: string;
+  use: FileUse;
+  /** The download address (needs the caller's token). */
+  url: string;
+  /** The public address of a picture; absent for attachments. */
+  pictureUrl?: string;
+}

@@ -1,6 +1,7 @@
 import { useDataProvider } from '@refinedev/core';
 import type { UploadProps } from 'antd';
 import { useCallback, useMemo } from 'react';
+import type { FileLink, FileRecord } from '../../engine/index.js';
 import type { DownloadedFile } from '../providers/data.js';
 
 /**
@@ -21,30 +22,8 @@ export function isImageName(name: string): boolean {
 }
 
 /** A file as upload and query answer it. */
-export interface UploadedFile {
-  id: number;
-  originalFilename: string;
-  size: number;
-  sizeBytes: number;
-  contentType: string;
-  fileType: string;
-  use: 'image' | 'attachment';
-  ownerName: string;
-  createdAt: string;
-  url: string;
-}
-
-/** A file as /info answers it: its name and where to fetch it (pictureUrl for pictures). */
-export interface FileLink {
-  id: number;
-  originalFilename: string;
-  size: number;
-  fileType: string;
-  contentType: string;
-  use: 'image' | 'attachment';
-  url: string;
-  pictureUrl?: string;
-}
+export type UploadedFile = FileRecord;
+export type { FileLink };
 
 export interface UploadOptions {
   use: 'image' | 'attachment';

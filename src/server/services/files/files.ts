@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
-import type { Page } from '../../../engine/index.js';
+import type { FileRecord, Page } from '../../../engine/index.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { AuthContext } from '../../lib/auth.js';
 import type { AppContext } from '../../lib/context.js';
@@ -31,19 +31,7 @@ import {
 /** Audit entity name of uploads. */
 const AUDIT_ENTITY = 'file';
 
-/** A file as the API answers it; size in KB as SPEC §3 has it, sizeBytes exact. */
-export interface FileRecord {
-  id: number;
-  originalFilename: string;
-  size: number;
-  sizeBytes: number;
-  contentType: string;
-  fileType: string;
-  use: FileUse;
-  ownerName: string;
-  createdAt: string;
-  url: string;
-}
+export type { FileRecord };
 
 interface FileRow {
   id: number;

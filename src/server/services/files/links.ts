@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
+import type { FileLink } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
 import { AppError } from '../../lib/errors.js';
 import type { Localizer } from '../../lib/i18n.js';
@@ -16,20 +17,6 @@ import { isAdmin } from '../permissions/policy.js';
 
 /** Hex digits of the sha256 in a picture's public address (64 bits). */
 const HASH_DIGITS = 16;
-
-/** A file as forms and lists show it: name, size and where to fetch it. */
-export interface FileLink {
-  id: number;
-  originalFilename: string;
-  size: number;
-  fileType: string;
-  contentType: string;
-  use: 'image' | 'attachment';
-  /** The download address (needs the caller's token). */
-  url: string;
-  /** The public address of a picture; absent for attachments. */
-  pictureUrl?: string;
-}
 
 interface LinkRow {
   id: number;

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
+import type { FileUse } from '../../../engine/index.js';
 
-/** What an upload is for: a picture (editor, image fields) or any accepted attachment. */
-export type FileUse = 'image' | 'attachment';
+export type { FileUse };
 export const FILE_USES: readonly FileUse[] = ['image', 'attachment'];
 
 /** Pictures as SPEC §5 allows them for the editor's dialog and image fields. */

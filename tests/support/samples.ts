@@ -1,9 +1,16 @@
 import { expect } from 'vitest';
-import type { EntityDef, FieldDef, FieldSchema } from '../../src/engine/index.js';
+import { fileFieldUse, type EntityDef, type FieldDef, type FieldSchema } from '../../src/engine/index.js';
 import { data, type Api, type Page, type Row } from './api.js';
 import { sampleString, token, type StringSchema } from './sample-values.js';
 
 export { sampleString, TAG, token } from './sample-values.js';
+
+/** A one-pixel PNG: a real picture the upload sniffs as png (accepted as image and attachment). */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const BOUNDARY = '----ecobid-samples-boundary';
 
 let counter = 0;
 /** Record numbers are unique in the whole test process, so unique fields never clash by accident. */
@@ -48,9 +55,33 @@ export class Samples {
     return created[target.key.name];
   }
 
+  /** Uploads a small picture through the file API (as the forms do) and answers its id. */
+  async uploadedFileId(use: 'image' | 'attachment', n: number): Promise<number> {
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="sample-${n}.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      ONE_PIXEL_PNG,
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const response = await this.api.call({
+      method: 'POST',
+      url: `/api/file/file/upload?use=${use}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      payload,
+    });
+    expect(response.statusCode, `upload a sample file: ${response.body}`).toBe(200);
+    return data<{ id: number }>(response).id;
+  }
+
   async fieldValue(entity: EntityDef, field: FieldDef, n: number): Promise<unknown> {
     const schema = field.schema;
     if (field.ref) return this.existingKey(entity, field);
+    const fileUse = fileFieldUse(field);
+    if (fileUse) {
+      const id = await this.uploadedFileId(fileUse, n);
+      return schema.type === 'array' ? [id] : id;
+    }
     if (schema.type === 'array') {
       const items = schema.items ?? { type: 'string' };
       const count = Math.max(1, schema.minItems ?? 0);

@@ -183,10 +183,21 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.keyboard.press('Escape');
         await preview.waitFor({ state: 'detached' });
 
+        // The PDF shows in a frame of the blob the page fetched: the CSP must not block it.
+        const refusals: string[] = [];
+        const onConsole = (message: { text: () => string }): void => {
+          if (message.text().includes('Content Security Policy')) refusals.push(message.text());
+        };
+        page.on('console', onConsole);
         await listRow(names.pdf).getByTestId('file-preview-button').click();
         await page.getByTestId('file-preview').locator('iframe').waitFor();
+        await page.waitForTimeout(1000);
+        page.off('console', onConsole);
+        assert.deepEqual(refusals, []);
         await shot('preview-pdf');
-        await page.keyboard.press('Escape');
+        // The PDF viewer may hold the focus (Escape would not reach the dialog): close it by its button.
+        await page.locator('.ant-modal-close').click();
+        await preview.waitFor({ state: 'detached' });
 
         const [download] = await Promise.all([
           page.waitForEvent('download'),

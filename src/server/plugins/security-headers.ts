@@ -16,7 +16,8 @@ const HELMET_OPTIONS: FastifyHelmetOptions = {
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
-      frameSrc: ["'self'"],
+      // blob: the file preview shows a PDF the page fetched with the caller's token
+      frameSrc: ["'self'", 'blob:'],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],

@@ -273,15 +273,10 @@ export async function createFolder(
       values (${auth.tenantCode}, ${auth.userId}, ${parentId}, ${name}) returning *`.execute(trx);
     const created = inserted.rows[0];
     if (!created) throw new Error('insert into sys_netdisc_folder returned no row');
-    await writeAudit(trx, actorOf(auth), [
-      {
-        entity: AUDIT_FOLDER,
-        recordKey: Number(created.id),
-        action: 'add',
-        before: null,
-        after: { name, parentId },
-      },
-    ]);
+    await auditItems(trx, auth, [{ type: 'folder', id: Number(created.id) }], 'add', null, {
+      name,
+      parentId,
+    });
     return created;
   });
   return folderOf(row);
@@ -301,15 +296,7 @@ export async function renameItem(input: NetdiscContext & { item: ItemRef; name: 
       if (!folder) throw notFound(l10n, item);
       await assertNameFree(trx, auth, toId(folder.parent_id), name, l10n, item.id);
       await sql`update sys_netdisc_folder set name = ${name} where id = ${item.id}`.execute(trx);
-      await writeAudit(trx, actorOf(auth), [
-        {
-          entity: AUDIT_FOLDER,
-          recordKey: item.id,
-          action: 'update',
-          before: { name: folder.name },
-          after: { name },
-        },
-      ]);
+      await auditItems(trx, auth, [item], 'update', { name: folder.name }, { name });
       return;
     }
     if (input.name.trim() === '')
@@ -318,16 +305,30 @@ export async function renameItem(input: NetdiscContext & { item: ItemRef; name: 
     const updated = await sql<FileRow>`update sys_file set original_filename = ${name}
       where id = ${item.id} and ${ownFile(auth)} and deleted_at is null returning *`.execute(trx);
     if (updated.rows.length === 0) throw notFound(l10n, item);
-    await writeAudit(trx, actorOf(auth), [
-      {
-        entity: AUDIT_FILE,
-        recordKey: item.id,
-        action: 'update',
-        before: null,
-        after: { originalFilename: name },
-      },
-    ]);
+    await auditItems(trx, auth, [item], 'update', null, { originalFilename: name });
   });
+}
+
+/** One audit row per file or folder a netdisc call changed, in the call's transaction. */
+function auditItems(
+  trx: Db,
+  auth: AuthContext,
+  items: readonly ItemRef[],
+  action: 'add' | 'update' | 'delete',
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): Promise<void> {
+  return writeAudit(
+    trx,
+    actorOf(auth),
+    items.map((item) => ({
+      entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
+      recordKey: item.id,
+      action,
+      before,
+      after,
+    })),
+  );
 }
 
 /** Ids of a folder and every folder below it (those in the recycle bin too). */
@@ -373,17 +374,7 @@ export async function moveItems(
         if (updated.rows.length === 0) throw notFound(l10n, item, '/items');
       }
     }
-    await writeAudit(
-      trx,
-      actorOf(auth),
-      items.map((item) => ({
-        entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
-        recordKey: item.id,
-        action: 'update' as const,
-        before: null,
-        after: { moveTo: targetFolderId },
-      })),
-    );
+    await auditItems(trx, auth, items, 'update', null, { moveTo: targetFolderId });
     return { moved: items.length };
   });
 }
@@ -413,17 +404,7 @@ export async function trashItems(input: NetdiscContext & { items: ItemRef[] }): 
         if (updated.rows.length === 0) throw notFound(l10n, item, '/items');
       }
     }
-    await writeAudit(
-      trx,
-      actorOf(auth),
-      items.map((item) => ({
-        entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
-        recordKey: item.id,
-        action: 'update' as const,
-        before: null,
-        after: { recycleBin: true },
-      })),
-    );
+    await auditItems(trx, auth, items, 'update', null, { recycleBin: true });
     return { deleted: items.length };
   });
 }
@@ -557,17 +538,7 @@ export async function restoreItems(
           trx,
         );
     }
-    await writeAudit(
-      trx,
-      actorOf(auth),
-      items.map((item) => ({
-        entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
-        recordKey: item.id,
-        action: 'update' as const,
-        before: { recycleBin: true },
-        after: { recycleBin: false },
-      })),
-    );
+    await auditItems(trx, auth, items, 'update', { recycleBin: true }, { recycleBin: false });
     return { restored: items.length };
   });
 }
@@ -610,17 +581,7 @@ export async function purgeItems(input: NetdiscContext & { items: ItemRef[] }): 
     const roots = [];
     for (const item of items) roots.push({ item, deletedAt: await ownRoot(trx, auth, item, l10n) });
     const removed = await purgeRows(trx, roots);
-    await writeAudit(
-      trx,
-      actorOf(auth),
-      items.map((item) => ({
-        entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
-        recordKey: item.id,
-        action: 'delete' as const,
-        before: { recycleBin: true },
-        after: null,
-      })),
-    );
+    await auditItems(trx, auth, items, 'delete', { recycleBin: true }, null);
     return removed;
   });
   await removeObjects(storage, keys);
@@ -760,15 +721,7 @@ export async function shareItem(
     for (const target of targets)
       await sql`insert into sys_netdisc_share (tenant_code, item_type, item_id, target_type, target_id)
         values (${auth.tenantCode}, ${item.type}, ${item.id}, ${target.type}, ${target.id})`.execute(trx);
-    await writeAudit(trx, actorOf(auth), [
-      {
-        entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
-        recordKey: item.id,
-        action: 'update',
-        before: null,
-        after: { sharedWith: targets },
-      },
-    ]);
+    await auditItems(trx, auth, [item], 'update', null, { sharedWith: targets });
   });
   return sharesOf(input);
 }

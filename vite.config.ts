@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { chinaGeo } from './scripts/vite-china-geo.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -11,7 +12,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('./src'),
   publicDir: false,
-  plugins: [react()],
+  plugins: [react(), chinaGeo()],
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,

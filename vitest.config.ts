@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 const NEEDS_SERVERS = [
   'tests/integration/two-processes.test.ts',
   'tests/integration/shared-store-redis.test.ts',
+  'tests/integration/forms-two-processes.test.ts',
+  'tests/integration/index-build.test.ts',
 ];
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { figure, type Figure, type SuiteResult } from './lib/report.js';
+import { figure, perDatabase, type Figure, type SuiteResult } from './lib/report.js';
 import { BENCH_USER_PREFIX } from './lib/seed.js';
 import { checkSheet } from './lib/xlsx.js';
 import {
@@ -218,12 +218,5 @@ async function measure(
 }
 
 export async function runExport(kinds: DbKind[], log: (line: string) => void): Promise<SuiteResult> {
-  const figures: Figure[] = [];
-  const details: Record<string, unknown> = {};
-  for (const kind of kinds) {
-    const measured = await measure(kind, log);
-    figures.push(...measured.figures);
-    details[kind] = measured.details;
-  }
-  return { suite: SUITE, figures, details };
+  return perDatabase(SUITE, kinds, (kind) => measure(kind, log));
 }

@@ -17,6 +17,7 @@ import {
   ensureServerBuilt,
   envNumber,
   freePort,
+  readCpuSeconds,
   readMemory,
   round,
   sampleMemory,
@@ -163,7 +164,11 @@ export async function runFiles(log: (line: string) => void): Promise<SuiteResult
 
     const port = await freePort();
     ensureServerBuilt();
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server when it stops.
     const server = spawnNode(SERVER_ENTRY, {
+      nodeArgs: process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : [],
       env: {
         ...process.env,
         ADMIN_PASSWORD,
@@ -186,11 +191,14 @@ export async function runFiles(log: (line: string) => void): Promise<SuiteResult
       const idleMb = readMemory(server.pid)?.rssMb ?? Number.NaN;
 
       const uploadMemory = sampleMemory(server.pid);
+      // The server's CPU time: less sensitive than MB/s to what else the machine runs.
+      const uploadCpuStart = readCpuSeconds(server.pid);
       const uploadStarted = performance.now();
       const ids: number[] = [];
       for (let index = 0; index < count; index += 1)
         ids.push(await uploadOnce(baseUrl, token, source, size, `bench-${index}.pdf`));
       const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+      const uploadCpuSeconds = readCpuSeconds(server.pid) - uploadCpuStart;
       const uploadPeak = uploadMemory.stop();
 
       const downloadMemory = sampleMemory(server.pid);
@@ -213,7 +221,7 @@ export async function runFiles(log: (line: string) => void): Promise<SuiteResult
       const peakMb = Math.max(uploadPeak.peakRssMb, downloadPeak.peakRssMb);
       const growthMb = peakMb - idleMb;
       log(
-        `  upload: ${uploadMbPerSecond.toFixed(0)} MB/s (${uploadSeconds.toFixed(2)} s), download: ${downloadMbPerSecond.toFixed(0)} MB/s (${downloadSeconds.toFixed(2)} s), ` +
+        `  upload: ${uploadMbPerSecond.toFixed(0)} MB/s (${uploadSeconds.toFixed(2)} s, server CPU ${uploadCpuSeconds.toFixed(2)} s), download: ${downloadMbPerSecond.toFixed(0)} MB/s (${downloadSeconds.toFixed(2)} s), ` +
           `RSS idle ${idleMb.toFixed(0)} MB → peak ${uploadPeak.peakRssMb.toFixed(0)} MB uploading, ${downloadPeak.peakRssMb.toFixed(0)} MB downloading`,
       );
       return {
@@ -243,6 +251,14 @@ export async function runFiles(log: (line: string) => void): Promise<SuiteResult
             undefined,
             'bytes checked (sha256 of the last)',
           ),
+          figure(
+            SUITE,
+            'server CPU per GB uploaded',
+            (uploadCpuSeconds * 1024) / totalMb,
+            's',
+            undefined,
+            'user + system, every thread of the server',
+          ),
           figure(SUITE, 'upload / plain copy', uploadMbPerSecond / copyMbPerSecond, 'ratio', {
             op: '>=',
             value: GOAL_COPY_RATIO,
@@ -265,6 +281,7 @@ export async function runFiles(log: (line: string) => void): Promise<SuiteResult
           megabytes,
           copySeconds,
           uploadSeconds,
+          uploadCpuSeconds,
           downloadSeconds,
           idleMb,
           upload: uploadPeak,

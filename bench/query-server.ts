@@ -123,11 +123,17 @@ async function main(): Promise<void> {
     process.env.BENCH_QUERY_PATH ?? '/api/admin/sysuser/query?currentPage=1&pageSize=20&status=1';
   const env: NodeJS.ProcessEnv = { ADMIN_PASSWORD, DATA_DIR: process.env.DATA_DIR };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  // Passed on: without it, MONITORING=off never reached the app.
+  if (process.env.MONITORING) env.MONITORING = process.env.MONITORING;
   const bootStarted = Date.now();
   // Same logger set-up as main.ts: pino to stdout at LOG_LEVEL (the parent discards stdout).
+  // BENCH_LOG_FILE: where the log goes instead (/dev/null: logged, not read by the parent).
   const { app } = await buildApp({
     config: readConfig(env),
-    logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+    logger: {
+      level: process.env.LOG_LEVEL ?? 'warn',
+      ...(process.env.BENCH_LOG_FILE ? { file: process.env.BENCH_LOG_FILE } : {}),
+    },
   });
   const bootMs = Date.now() - bootStarted;
   const db = app.ctx.db;

@@ -4,10 +4,16 @@
  * process that runs the same SQL (every statement of the app's route handler, captured from a real
  * request) through the same Kysely instance. Measured alternately
  * (app, bare, app, bare, …) with autocannon; the figure is median(app rps) / median(bare rps).
+ *
+ * BENCH_MONITORING: on (default), off (the app with MONITORING=off), or both: a second server
+ * process with MONITORING=off on its own copy of the data, measured in the same rounds (app,
+ * app without monitoring, bare, …); the overhead figure is median(on rps) / median(off rps).
+ * With monitoring on, the request lines are logged at LOG_LEVEL info (the server's default) to
+ * /dev/null, so their cost is in the figure without the parent reading them.
  */
 import autocannon from 'autocannon';
 import type { QueryServerReady } from './query-server.js';
-import { figure, type Figure, type SuiteResult } from './lib/report.js';
+import { figure, perDatabase, type Figure, type SuiteResult } from './lib/report.js';
 import {
   createDatabase,
   envNumber,
@@ -21,9 +27,19 @@ import {
 
 const SUITE = 'query';
 const GOAL_RATIO = 0.8;
+/** Issue 17: metrics and request logs cost less than 10 % of the requests per second. */
+const GOAL_MONITORING_RATIO = 0.9;
+
+type Monitoring = 'on' | 'off' | 'both';
+
+function monitoringMode(): Monitoring {
+  const value = (process.env.BENCH_MONITORING ?? 'on').trim().toLowerCase();
+  if (value === 'on' || value === 'off' || value === 'both') return value;
+  throw new Error(`BENCH_MONITORING must be on, off or both, got "${value}"`);
+}
 
 interface Run {
-  target: 'app' | 'bare';
+  target: 'app' | 'bare' | 'appOff';
   round: number;
   rps: number;
   p50Ms: number;
@@ -50,8 +66,14 @@ async function startServer(
   kind: DbKind,
   users: number,
   serverScript: string,
+  monitoring: 'on' | 'off',
 ): Promise<{ ready: QueryServerReady; stop: () => Promise<void> }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_USERS: String(users) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BENCH_USERS: String(users),
+    MONITORING: monitoring,
+    ...(monitoring === 'on' ? { LOG_LEVEL: 'info', BENCH_LOG_FILE: '/dev/null' } : {}),
+  };
   delete env.DATABASE_URL;
   const cleanups: (() => Promise<void>)[] = [];
   if (kind === 'pglite') {
@@ -103,8 +125,11 @@ async function measure(
   const warmup = envNumber('BENCH_WARMUP', 3);
   const rounds = envNumber('BENCH_ROUNDS', 3);
   const connections = envNumber('BENCH_CONNECTIONS', 10);
-  const { ready, stop } = await startServer(kind, users, serverScript);
+  const monitoring = monitoringMode();
+  const { ready, stop } = await startServer(kind, users, serverScript, monitoring === 'off' ? 'off' : 'on');
+  let withoutMonitoring: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    if (monitoring === 'both') withoutMonitoring = await startServer(kind, users, serverScript, 'off');
     log(`  ${kind}: app booted in ${ready.bootMs} ms, ${users} users seeded in ${ready.seedMs} ms`);
     const waves = new Set(ready.queries.map((query) => query.wave)).size;
     log(
@@ -112,15 +137,18 @@ async function measure(
         `outside the handler a request ran ${ready.outsideHandler.length}`,
     );
     const auth = { authorization: `Bearer ${ready.token}` };
-    const targets = {
+    const off = withoutMonitoring?.ready;
+    const targets: Record<Run['target'], { url: string; headers: Record<string, string> }> = {
       app: { url: ready.appUrl, headers: auth },
+      appOff: { url: off?.appUrl ?? '', headers: { authorization: `Bearer ${off?.token ?? ''}` } },
       bare: { url: ready.bareUrl, headers: {} },
-    } as const;
-    await fire(targets.app.url, targets.app.headers, warmup, connections);
-    await fire(targets.bare.url, targets.bare.headers, warmup, connections);
+    };
+    const measured: Run['target'][] = off ? ['app', 'appOff', 'bare'] : ['app', 'bare'];
+    for (const target of measured)
+      await fire(targets[target].url, targets[target].headers, warmup, connections);
     const runs: Run[] = [];
     for (let round = 1; round <= rounds; round += 1) {
-      for (const target of ['app', 'bare'] as const) {
+      for (const target of measured) {
         const result = await fire(targets[target].url, targets[target].headers, seconds, connections);
         const run: Run = {
           target,
@@ -132,7 +160,7 @@ async function measure(
         };
         runs.push(run);
         log(
-          `  ${kind} round ${round} ${target.padEnd(4)} ${round1(run.rps)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms`,
+          `  ${kind} round ${round} ${target.padEnd(6)} ${round1(run.rps)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms`,
         );
       }
     }
@@ -141,10 +169,11 @@ async function measure(
     const bareRps = median(of('bare').map((run) => run.rps));
     const roundRatios = of('app').map((run, index) => run.rps / (of('bare')[index]?.rps ?? NaN));
     const ratio = appRps / bareRps;
+    const label = monitoring === 'off' ? ' (monitoring off)' : '';
     const figures = [
       figure(
         SUITE,
-        `${kind}: app / bare rps`,
+        `${kind}: app${label} / bare rps`,
         ratio,
         'ratio',
         { op: '>=', value: GOAL_RATIO },
@@ -167,6 +196,30 @@ async function measure(
         `p50 ${median(of('bare').map((run) => run.p50Ms))} ms`,
       ),
     ];
+    let monitoringRatio: number | undefined;
+    if (off) {
+      const offRps = median(of('appOff').map((run) => run.rps));
+      monitoringRatio = appRps / offRps;
+      const perRound = of('app').map((run, index) => run.rps / (of('appOff')[index]?.rps ?? NaN));
+      figures.push(
+        figure(
+          SUITE,
+          `${kind}: app rps, monitoring off (median)`,
+          offRps,
+          'req/s',
+          undefined,
+          `p50 ${median(of('appOff').map((run) => run.p50Ms))} ms`,
+        ),
+        figure(
+          SUITE,
+          `${kind}: monitoring on / off rps`,
+          monitoringRatio,
+          'ratio',
+          { op: '>=', value: GOAL_MONITORING_RATIO },
+          `per round ${perRound.map((r) => r.toFixed(2)).join(', ')}`,
+        ),
+      );
+    }
     return {
       figures,
       details: {
@@ -183,9 +236,12 @@ async function measure(
         roundRatios,
         appRps,
         bareRps,
+        monitoring,
+        ...(monitoringRatio === undefined ? {} : { monitoringRatio }),
       },
     };
   } finally {
+    await withoutMonitoring?.stop();
     await stop();
   }
 }
@@ -198,12 +254,5 @@ export async function runQuery(
   log: (line: string) => void,
   serverScript = 'bench/query-server.ts',
 ): Promise<SuiteResult> {
-  const figures: Figure[] = [];
-  const details: Record<string, unknown> = {};
-  for (const kind of kinds) {
-    const measured = await measure(kind, log, serverScript);
-    figures.push(...measured.figures);
-    details[kind] = measured.details;
-  }
-  return { suite: SUITE, figures, details };
+  return perDatabase(SUITE, kinds, (kind) => measure(kind, log, serverScript));
 }

@@ -8,6 +8,7 @@
  *   scale    the user list at 1,000,000+ users (BENCH_SCALE_ROWS): latency, rps, export; only when named
  *   workflow instances/s of start + two user tasks through the API, 10 clients, PGlite and PostgreSQL
  *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
+ *   import   rows/s and peak server RSS of POST /api/notification/purchase/import (100 000 rows, CSV and xlsx)
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -19,6 +20,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runExport } from './export.js';
 import { runFiles } from './files.js';
+import { runImport } from './import.js';
 import { formatTable, type SuiteResult } from './lib/report.js';
 import { cleanupAll, isPostgresReachable, PG_SERVER_URL, ROOT, type DbKind } from './lib/util.js';
 import { runQuery } from './query.js';
@@ -27,7 +29,7 @@ import { runStart } from './start.js';
 import { runUi } from './ui.js';
 import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files'] as const;
+const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files', 'import'] as const;
 /** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
@@ -44,7 +46,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -114,12 +116,24 @@ async function main(): Promise<number> {
     const began = Date.now();
     log(`\n[${suite}]`);
     try {
-      if (suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow') {
+      if (
+        suite === 'query' ||
+        suite === 'export' ||
+        suite === 'scale' ||
+        suite === 'workflow' ||
+        suite === 'import'
+      ) {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
           continue;
         }
-        const run = { query: runQuery, export: runExport, scale: runScale, workflow: runWorkflow }[suite];
+        const run = {
+          query: runQuery,
+          export: runExport,
+          scale: runScale,
+          workflow: runWorkflow,
+          import: runImport,
+        }[suite];
         results.push(await run(kinds, log));
       } else {
         results.push(await (suite === 'ui' ? runUi(log) : suite === 'files' ? runFiles(log) : runStart(log)));

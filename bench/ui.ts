@@ -11,6 +11,8 @@
  * BENCH_UI_BEFORE=<dir> also serves another build (a directory holding that build's dist/, its
  * src/engine, and links to locales/ and node_modules/) on a copy of the same data, and takes the
  * two cold loads of each build in turn, so both are measured under the same load of the machine.
+ * BENCH_UI_BEFORE_CHROMIUM=<path> takes the "before" loads in another Chromium (with
+ * BENCH_UI_BEFORE=$PWD: the same build in two browser versions, to tell the browser from the code).
  * BENCH_UI_LOADS_ONLY=1 measures only the cold loads; BENCH_UI_TIMELINE=1 prints the requests of
  * one cold back-office load (start and end from navigation start).
  */
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, passwordToken } from '../tests/e2e/support.js';
+import { measureDesigner } from './formdesign-ui.js';
 import { figure, type SuiteResult } from './lib/report.js';
 import {
   ADMIN_PASSWORD,
@@ -38,6 +41,8 @@ import {
 
 const FIELDS = 100;
 const GOAL_MS = 16;
+/** Issue 14: dropping, reordering and editing a property of a 100-field design repaint within 50 ms. */
+const DESIGNER_GOAL_MS = 50;
 const LOAD_TIMEOUT_MS = 120_000;
 
 /** A dropped-in entity with 100 text fields, the form the goal speaks of. */
@@ -258,29 +263,25 @@ async function measureAdminCold(
 
 interface Served {
   label: string;
+  browser: Browser;
   baseUrl: string;
   home: number[];
   admin: number[];
 }
 
 /** The cold loads of each served build in turn, run after run: the same machine load for each. */
-async function measureLoads(
-  browser: Browser,
-  builds: Served[],
-  runs: number,
-  log: (line: string) => void,
-): Promise<void> {
+async function measureLoads(builds: Served[], runs: number, log: (line: string) => void): Promise<void> {
   // one load of each first, not counted: the server's first answers warm its caches
   for (const build of builds) {
-    await measureHome(browser, build.baseUrl);
-    await measureAdminCold(browser, build.baseUrl);
+    await measureHome(build.browser, build.baseUrl);
+    await measureAdminCold(build.browser, build.baseUrl);
   }
   for (let run = 0; run < runs; run += 1) {
     for (const build of builds) {
-      build.home.push(await measureHome(browser, build.baseUrl));
+      build.home.push(await measureHome(build.browser, build.baseUrl));
       const timeline = process.env.BENCH_UI_TIMELINE && run === 0 ? log : undefined;
       if (timeline) log(`  timeline of a cold back-office load (${build.label}):`);
-      build.admin.push(await measureAdminCold(browser, build.baseUrl, timeline));
+      build.admin.push(await measureAdminCold(build.browser, build.baseUrl, timeline));
     }
   }
 }
@@ -328,17 +329,29 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
     await waitForHttp(port, child, 180_000);
     return `http://127.0.0.1:${port}`;
   };
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
-    headless: true,
-  });
+  const launch = (executablePath: string): Promise<Browser> =>
+    chromium.launch({
+      executablePath,
+      args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
+      headless: true,
+    });
+  const browser = await launch(chromiumPath);
+  const beforeChromium = process.env.BENCH_UI_BEFORE_CHROMIUM;
+  const browserBefore = beforeChromium ? await launch(beforeChromium) : browser;
   try {
     const baseUrl = await startServer('this build', {});
-    const builds: Served[] = [{ label: 'this build', baseUrl, home: [], admin: [] }];
+    const builds: Served[] = [
+      { label: `this build (${browser.version()})`, browser, baseUrl, home: [], admin: [] },
+    ];
     if (before) {
       const beforeUrl = await startServer('before', { DATA_DIR: join(dir.path, 'data-before') }, before);
-      builds.unshift({ label: `before (${before})`, baseUrl: beforeUrl, home: [], admin: [] });
+      builds.unshift({
+        label: `before (${before}, ${browserBefore.version()})`,
+        browser: browserBefore,
+        baseUrl: beforeUrl,
+        home: [],
+        admin: [],
+      });
     }
     const figures = [];
     const details: Record<string, unknown> = {};
@@ -359,8 +372,43 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
       log(
         `  scroll frame (${scrolling.rows} rows, ${scrolling.frames.length} steps): median ${round(median(scrolling.frames), 1)} ms, p95 ${round(percentile(scrolling.frames, 95), 1)} ms, max ${round(Math.max(...scrolling.frames), 1)} ms`,
       );
+      const designer = await measureDesigner(page, baseUrl, envNumber('BENCH_UI_DESIGNER_ROUNDS', 10));
+      log(
+        `  form designer, 100 fields, to paint: drop median ${round(median(designer.drops), 1)} ms (max ${round(Math.max(...designer.drops), 1)}), reorder median ${round(median(designer.reorders), 1)} ms (max ${round(Math.max(...designer.reorders), 1)}), property keystroke median ${round(median(designer.edits), 1)} ms (p95 ${round(percentile(designer.edits, 95), 1)})`,
+      );
       await page.context().close();
       const goal = { op: '<' as const, value: GOAL_MS };
+      const designerGoal = { op: '<' as const, value: DESIGNER_GOAL_MS };
+      figures.push(
+        figure(
+          'ui',
+          'form designer drop to paint, 100 fields, median',
+          ms(median(designer.drops)),
+          'ms',
+          designerGoal,
+        ),
+        figure(
+          'ui',
+          'form designer reorder to paint, 100 fields, median',
+          ms(median(designer.reorders)),
+          'ms',
+          designerGoal,
+        ),
+        figure(
+          'ui',
+          'form designer property keystroke to paint, 100 fields, median',
+          ms(median(designer.edits)),
+          'ms',
+          designerGoal,
+        ),
+        figure(
+          'ui',
+          'form designer property keystroke to paint, 100 fields, p95',
+          ms(percentile(designer.edits, 95)),
+          'ms',
+        ),
+      );
+      Object.assign(details, { designer });
       figures.push(
         figure('ui', `keystroke to paint, ${FIELDS}-field form, median`, ms(median(typing.keys)), 'ms', goal),
         figure('ui', `keystroke to paint, ${FIELDS}-field form, p95`, ms(percentile(typing.keys, 95)), 'ms'),
@@ -406,7 +454,7 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
     log(
       `  load average before the cold loads: ${round(load1 ?? 0, 2)} (1 min), ${round(load5 ?? 0, 2)} (5 min)`,
     );
-    await measureLoads(browser, builds, envNumber('BENCH_UI_LOAD_RUNS', 5), log);
+    await measureLoads(builds, envNumber('BENCH_UI_LOAD_RUNS', 5), log);
     for (const build of builds) {
       log(
         `  ${build.label}: portal home fully rendered (fresh context, ${build.home.length} loads): median ${median(build.home)} ms, max ${Math.max(...build.home)} ms`,
@@ -446,6 +494,12 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
         ),
         figure(
           'ui',
+          'portal home, this build / before',
+          round(median(current.home) / median(earlier.home), 3),
+          'ratio',
+        ),
+        figure(
+          'ui',
           'cold back-office load, this build / before',
           round(median(current.admin) / median(earlier.admin), 3),
           'ratio',
@@ -456,6 +510,7 @@ export async function runUi(log: (line: string) => void): Promise<SuiteResult> {
     Object.assign(details, { home: current.home, admin: current.admin });
     return { suite: 'ui', figures, details };
   } finally {
+    if (browserBefore !== browser) await browserBefore.close();
     await browser.close();
     for (const server of servers) await server.child.stop();
     await dir.remove();

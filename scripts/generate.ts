@@ -1,5 +1,5 @@
-// npm run gen: derives the committed artefacts from schemas/ (TypeScript types and the OpenAPI
-// document). npm run gen:check regenerates them in memory and fails on any difference (drift).
+// npm run gen: derives the committed artefacts from schemas/ and locales/ (TypeScript types, the OpenAPI
+// document, the portal's Chinese texts). npm run gen:check regenerates them in memory and fails on any difference (drift).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,15 +14,22 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
 type JsonSchema = Parameters<typeof compile>[0];
 
 /** Property titles would become named type aliases that clash across entities: keep them as doc comments. */
+function documented(properties: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, { title: fieldTitle, ...rest }]) => {
+      // Detail rows (x-detail): their columns' titles become doc comments too.
+      const items = rest.items as Record<string, unknown> | undefined;
+      const rows = items?.properties as Record<string, Record<string, unknown>> | undefined;
+      const { title: _rowTitle, ...rowRest } = items ?? {};
+      const field = rows ? { ...rest, items: { ...rowRest, properties: documented(rows) } } : rest;
+      return [name, { ...field, description: fieldTitle }];
+    }),
+  );
+}
+
 function withoutPropertyTitles(schema: Record<string, unknown>, title: string): JsonSchema {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const documented = Object.fromEntries(
-    Object.entries(properties).map(([name, { title: fieldTitle, ...rest }]) => [
-      name,
-      { ...rest, description: fieldTitle },
-    ]),
-  );
-  return { ...schema, title, properties: documented } as JsonSchema;
+  return { ...schema, title, properties: documented(properties) } as JsonSchema;
 }
 
 async function typesOf(entity: EntityDef): Promise<string> {
@@ -51,9 +58,13 @@ async function render(): Promise<Map<string, string>> {
     version: '1',
     description: 'Generated from schemas/ by `npm run gen`. Do not edit.',
   } as { title: string; version: string });
+  // The portal's Chinese texts on their own: imported from locales/zh.json, the portal's first
+  // load would carry the whole file the back-office shares with it (every back-office text).
+  const zh = JSON.parse(readFileSync(join(root, 'locales/zh.json'), 'utf8')) as { portal: unknown };
   return new Map([
     ['src/generated/entities.ts', types.join('\n')],
     ['src/generated/openapi.json', `${JSON.stringify(document, null, 2)}\n`],
+    ['src/generated/portal-zh.json', `${JSON.stringify({ portal: zh.portal }, null, 2)}\n`],
   ]);
 }
 
@@ -74,8 +85,8 @@ for (const [path, content] of files) {
 }
 if (isCheck && stale.length > 0) {
   console.error(
-    `Generated files are out of date with schemas/: ${stale.join(', ')}\nRun "npm run gen" and commit the result.`,
+    `Generated files are out of date with schemas/ or locales/: ${stale.join(', ')}\nRun "npm run gen" and commit the result.`,
   );
   process.exit(1);
 }
-if (isCheck) console.log('Generated files match schemas/.');
+if (isCheck) console.log('Generated files match schemas/ and locales/.');

@@ -22,6 +22,22 @@ export interface SuiteResult {
   skipped?: string;
 }
 
+/** A suite measured on each database in turn: the figures of all, the details by database. */
+export async function perDatabase<Kind extends string>(
+  suite: string,
+  kinds: readonly Kind[],
+  measure: (kind: Kind) => Promise<{ figures: Figure[]; details: unknown }>,
+): Promise<SuiteResult> {
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = {};
+  for (const kind of kinds) {
+    const measured = await measure(kind);
+    figures.push(...measured.figures);
+    details[kind] = measured.details;
+  }
+  return { suite, figures, details };
+}
+
 export function figure(
   suite: string,
   name: string,

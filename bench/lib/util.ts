@@ -86,6 +86,29 @@ export async function createDatabase(label: string): Promise<{ url: string; drop
   return { url: url.toString(), drop };
 }
 
+/**
+ * A database kept between runs (BENCH_SCALE_DATABASE): created when missing, never dropped here.
+ * `created` says whether it is new (so the caller seeds it).
+ */
+export async function keptDatabase(name: string): Promise<{ url: string; created: boolean }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+  const client = new pg.Client({ connectionString: PG_SERVER_URL });
+  await client.connect();
+  let created = false;
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rows.length === 0) {
+      await client.query(`create database ${name}`);
+      created = true;
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_SERVER_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), created };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child processes
 
@@ -226,6 +249,19 @@ export function readMemory(pid: number): Memory | undefined {
     return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
   } catch {
     return undefined;
+  }
+}
+
+/** CPU seconds (user and system, every thread) a process has used so far, from /proc/<pid>/stat. */
+export function readCpuSeconds(pid: number): number {
+  try {
+    // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name; in clock ticks (100 a second).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Authenticated, Refine, type NotificationProvider } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
-import { App as AntdApp, ConfigProvider, message, Spin, theme as antdTheme } from 'antd';
+import { App as AntdApp, ConfigProvider, message, Spin } from 'antd';
 // The ES builds: the CommonJS ones arrive wrapped under Vite and leave antd in English.
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -18,7 +18,7 @@ import { Layout } from './layout/Layout.js';
 import { RouteLoading } from './layout/RouteLoading.js';
 import { MenuProvider } from './layout/MenuProvider.js';
 import { antdSize } from './lib/settings.js';
-import { themeTokens } from './lib/themeTokens.js';
+import { adminTheme } from './lib/adminTheme.js';
 import { AuthRedirect } from './pages/AuthRedirect.js';
 import { MenuPage } from './pages/MenuPage.js';
 import { RedirectPage } from './pages/Redirect.js';
@@ -29,6 +29,7 @@ import { useApp } from './store.js';
 
 const Login = lazy(() => import('./pages/Login.js'));
 const ErrorPage = lazy(() => import('./pages/ErrorPage.js'));
+const GeneratorForm = lazy(() => import('./screens/forms/GeneratorForm.js'));
 
 const ANTD_LOCALES = { zh: zhCN, tw: zhTW, en: enUS } as const;
 const DAYJS_LOCALES = { zh: 'zh-cn', tw: 'zh-tw', en: 'en' } as const;
@@ -180,6 +181,15 @@ function RefineApp() {
           <Route path="/forgotpassword" element={<Leave to="/forgetPwd" />} />
           <Route path="/401" element={<ErrorPage status={401} />} />
           <Route path="/404" element={<ErrorPage status={404} />} />
+          {/* a published form filled in outside the shell, by any signed-in user it is granted to */}
+          <Route
+            path="/generatorform"
+            element={
+              <Authenticated key="generatorform" fallback={<ToLogin />} loading={<FullPageSpin />}>
+                <GeneratorForm />
+              </Authenticated>
+            }
+          />
           <Route
             element={
               <Authenticated key="admin" fallback={<ToLogin />} loading={<FullPageSpin />}>
@@ -256,17 +266,13 @@ export function AdminApp() {
   // Date pickers name their months and weekdays through dayjs.
   dayjs.locale(DAYJS_LOCALES[app.language]);
   // Text shades of the chosen theme colour that meet 4.5:1 (issue 21).
-  const tokens = useMemo(() => themeTokens(app.settings.theme), [app.settings.theme]);
+  const theme = useMemo(
+    () => adminTheme(app.settings.theme, !isMotionReduced),
+    [app.settings.theme, isMotionReduced],
+  );
   return (
-    <ConfigProvider
-      locale={ANTD_LOCALES[app.language]}
-      componentSize={antdSize(app.size)}
-      theme={{
-        token: { ...tokens, borderRadius: 4, motion: !isMotionReduced },
-        algorithm: antdTheme.defaultAlgorithm,
-      }}
-    >
-      <AntdApp className="admin-root" style={{ ['--admin-theme' as string]: tokens.colorPrimary }}>
+    <ConfigProvider locale={ANTD_LOCALES[app.language]} componentSize={antdSize(app.size)} theme={theme}>
+      <AntdApp className="admin-root" style={{ ['--admin-theme' as string]: theme.token?.colorPrimary }}>
         <RefineApp />
       </AntdApp>
     </ConfigProvider>

@@ -2,7 +2,7 @@ import type { I18nProvider } from '@refinedev/core';
 import { createContext, useContext } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { detectLanguage, type Language } from '../web/i18n.js';
-import { createLazyI18n, switchLanguage } from '../web/locales.js';
+import { createLazyI18n, loadLanguage, switchLanguage } from '../web/locales.js';
 import type { AppRoute } from './lib/menus.js';
 
 /** SPEC §4: the language cookie, else the browser language by substring, else en. */
@@ -13,8 +13,26 @@ export async function initI18n(): Promise<void> {
   i18n = await createLazyI18n(detectLanguage('en', true));
 }
 
+/** Texts the running server's schemas carry (a published form's titles and help), per language. */
+const schemaBundles = new Map<Language, Record<string, unknown>>();
+
+/** Adds texts of the schemas to the languages loaded now, and to the others as they load. */
+export function addSchemaTexts(texts: Partial<Record<Language, Record<string, unknown>>>): void {
+  for (const [language, bundle] of Object.entries(texts) as [Language, Record<string, unknown>][]) {
+    schemaBundles.set(language, bundle);
+    // A language not loaded yet gets them after its locale file (loadLanguage skips a bundle it has).
+    // (before initI18n, in unit tests of the providers, there is no instance yet)
+    const instance = i18n as I18n | undefined;
+    if (instance?.hasResourceBundle(language, 'translation'))
+      instance.addResourceBundle(language, 'translation', bundle, true, true);
+  }
+}
+
 /** Loads (once) and switches the language. */
-export function changeLanguage(language: Language): Promise<void> {
+export async function changeLanguage(language: Language): Promise<void> {
+  await loadLanguage(i18n, language);
+  const bundle = schemaBundles.get(language);
+  if (bundle) i18n.addResourceBundle(language, 'translation', bundle, true, true);
   return switchLanguage(i18n, language);
 }
 
@@ -35,9 +53,10 @@ export function useLanguage(): Language {
   return useContext(LanguageContext);
 }
 
-/** Route titles: menus.<code>, else the menu's own name. */
-export function routeTitle(route: Pick<AppRoute, 'code' | 'name'>): string {
-  return t(`menus.${route.code}`, { defaultValue: route.name });
+/** Route titles: menus.<code>, else the menu's own titles (a published form's), else its name. */
+export function routeTitle(route: Pick<AppRoute, 'code' | 'name'> & { meta?: AppRoute['meta'] }): string {
+  const own = route.meta?.titles?.[i18n.language as Language];
+  return t(`menus.${route.code}`, { defaultValue: own || route.name });
 }
 
 export function productTitle(): string {

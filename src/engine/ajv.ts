@@ -12,6 +12,7 @@ export const ENTITY_KEYWORDS = [
   'x-ui',
   'x-maxDepth',
   'x-auto',
+  'x-detail',
 ] as const;
 
 /**

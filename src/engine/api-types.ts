@@ -2,7 +2,7 @@
  * Shapes of API answers that are not entity records, shared by the server and the front-ends
  * (DESIGN.md, HTTP contract): the server builds them, the back-office and the portal read them.
  */
-import type { FieldError } from './types.js';
+import type { FieldError, Titles } from './types.js';
 import type { TreeNode } from './tree.js';
 
 /** A successful answer: every JSON answer of the API is wrapped in it. */
@@ -61,6 +61,8 @@ export interface RouteMeta {
   noRedirect?: boolean;
   icon?: string;
   title?: string;
+  /** The menu's name per language, when it has its own (a published form's titles). */
+  titles?: Titles;
 }
 
 /** A menu as the menu tree and queryCurrentAuthority answer it. */
@@ -222,4 +224,214 @@ export interface FileLink {
   url: string;
   /** The public address of a picture; absent for attachments. */
   pictureUrl?: string;
+}
+
+/**
+ * A file offered with published portal content (a notice's attachments): its address needs no
+ * token and works while the content is published.
+ */
+export interface PortalAttachment {
+  id: number;
+  originalFilename: string;
+  /** KB, two decimals. */
+  size: number;
+  sizeBytes: number;
+  fileType: string;
+  url: string;
+}
+
+// The netdisc (/api/file/netdisc, issue 16).
+
+export type NetdiscItemType = 'file' | 'folder';
+export type NetdiscTargetType = 'user' | 'role' | 'org';
+
+/** A file or folder of the netdisc, as calls name it. */
+export interface NetdiscItemRef {
+  type: NetdiscItemType;
+  id: number;
+}
+
+export interface NetdiscFolder {
+  id: number;
+  name: string;
+  parentId: number | null;
+  createdAt: string;
+}
+
+export interface NetdiscFile {
+  id: number;
+  name: string;
+  /** KB, as the file API gives it. */
+  size: number;
+  sizeBytes: number;
+  contentType: string;
+  fileType: string;
+  folderId: number | null;
+  ownerName: string;
+  createdAt: string;
+  url: string;
+}
+
+export interface FolderNode extends NetdiscFolder {
+  children: FolderNode[];
+}
+
+export interface FolderListing {
+  /** The folder listed, null for the caller's root. */
+  folder: NetdiscFolder | null;
+  /** Its ancestors from the top, for a breadcrumb (for a shared folder, from the shared one). */
+  path: { id: number; name: string }[];
+  folders: NetdiscFolder[];
+  files: NetdiscFile[];
+  /** A folder shared with the caller: its content can be read and downloaded only. */
+  readOnly: boolean;
+}
+
+export interface RecycledItem {
+  type: NetdiscItemType;
+  id: number;
+  name: string;
+  /** Bytes of the item (a folder: of the files it took with it). */
+  sizeBytes: number;
+  deletedAt: string;
+  /** When it is purged for good (the tenant's netdiscRecycleDays after deletedAt). */
+  expiresAt: string;
+}
+
+export interface ShareTarget {
+  type: NetdiscTargetType;
+  id: number;
+  /** The user's, role's or organisation's name. */
+  name: string;
+}
+
+export interface SharedWithMe {
+  folders: (NetdiscFolder & { ownerName: string })[];
+  files: NetdiscFile[];
+}
+
+export interface QuotaUsage {
+  usedBytes: number;
+  quotaBytes: number;
+  usedMb: number;
+  quotaMb: number;
+}
+
+export interface SearchResult {
+  folders: (NetdiscFolder & { readOnly: boolean })[];
+  files: (NetdiscFile & { readOnly: boolean })[];
+}
+
+// Designed forms (/api/generator/form, issue 14).
+
+export type FormStatus = 'draft' | 'published';
+
+/** A designed form: its entity schema (formContent), status and versions. */
+export interface FormRecord {
+  id: number;
+  formCode: string;
+  formName: string;
+  formDescription: string | null;
+  formContent: unknown;
+  status: FormStatus;
+  version: number;
+  publishedVersion: number | null;
+  /** /api/<api> of the live entity, while published. */
+  api: string | null;
+  menuId: number | null;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+export interface FormVersion {
+  version: number;
+  action: 'save' | 'publish' | 'unpublish';
+  formContent: unknown;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+// Monitoring (/api/monitor, issue 17).
+
+/** One process's figures over one sampling interval (the metrics dashboard's points). */
+export interface MetricSample {
+  at: string;
+  instance: string;
+  seconds: number;
+  requests: number;
+  rps: number;
+  errors: number;
+  errorRate: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  heapMb: number;
+  rssMb: number;
+  loopLagMs: number;
+  dbQueries: number;
+  dbMs: number;
+  dbAvgMs: number;
+  rejections: number;
+  rejectionsByRule: Record<string, number>;
+  /** Live sessions of every tenant when the sample was taken (absent in samples of older versions). */
+  activeSessions?: number;
+  /** Pool connections in use, waiting clients and the pool's size (PostgreSQL; the embedded database has one connection). */
+  poolInUse?: number;
+  poolWaiting?: number;
+  poolMax?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report designer (issue 18): /api/demo/reportdesigner
+
+export type ReportFieldKind = 'text' | 'number' | 'date' | 'boolean' | 'dict' | 'ref';
+
+/** A field of an entity as the report designer offers it. */
+export interface ReportField {
+  name: string;
+  title: string;
+  kind: ReportFieldKind;
+  dict?: string;
+  ref?: string;
+  /** May be grouped by. */
+  isDimension: boolean;
+  /** May be summed and averaged. */
+  isMeasure: boolean;
+  /** The filter the entity's list offers on it (the query endpoint's parameter). */
+  filter?: string;
+}
+
+export interface ReportEntity {
+  name: string;
+  title: string;
+  fields: ReportField[];
+}
+
+export type ReportChartType = 'bar' | 'line' | 'pie' | 'table';
+
+export interface ReportDefinition {
+  entity: string;
+  dimensions: string[];
+  /** count:*, sum:<field>, avg:<field> */
+  measures: string[];
+  /** The entity list's own filters (its query parameters; a list for several values). */
+  filters: Record<string, string | string[]>;
+  chartType: ReportChartType;
+}
+
+export interface ReportColumn {
+  key: string;
+  title: string;
+  kind: 'dimension' | 'measure';
+}
+
+export type ReportCell = string | number | null;
+
+export interface ReportResult {
+  columns: ReportColumn[];
+  rows: Record<string, ReportCell>[];
+  /** More groups than the limit existed; the first ones are shown. */
+  isTruncated: boolean;
 }

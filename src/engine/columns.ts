@@ -1,5 +1,5 @@
 import { fileFieldUse, type FileFieldUse } from './file-fields.js';
-import type { EntityDef, FieldDef, ListDisplay } from './types.js';
+import type { DetailDef, EntityDef, FieldDef, ListDisplay } from './types.js';
 
 /** i18n keys for an entity's title and fields (locales/<lang>.json). */
 export function entityTitleKey(entity: EntityDef): string {
@@ -12,9 +12,21 @@ export function fieldTitleKeys(entity: EntityDef, field: FieldDef): string[] {
     : [`entities.${entity.name}.fields.${field.name}`];
 }
 
-/** Fields an endpoint may return: everything but secrets. */
+/** Columns of the entity's table an endpoint may return: everything but secrets and detail rows. */
 export function readableFields(entity: EntityDef): FieldDef[] {
-  return entity.fields.filter((field) => !field.isSecret);
+  return entity.fields.filter((field) => !field.isSecret && !field.detail);
+}
+
+/** The fields stored in the entity's own table (detail rows live in child tables). */
+export function columnFields(entity: EntityDef): FieldDef[] {
+  return entity.fields.filter((field) => !field.detail);
+}
+
+/** The detail (x-detail) fields of an entity, each with its child table. */
+export function detailFields(entity: EntityDef): (FieldDef & { detail: DetailDef })[] {
+  return entity.fields.filter(
+    (field): field is FieldDef & { detail: DetailDef } => field.detail !== undefined,
+  );
 }
 
 export interface ListColumn {

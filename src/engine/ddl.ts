@@ -1,5 +1,6 @@
+import { columnFields, detailFields } from './columns.js';
 import { quoteIdentifier } from './naming.js';
-import type { EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
+import type { DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 
 /** A table as the framework wants it: derived from an entity schema, or declared for a core table. */
 export interface ColumnSpec {
@@ -37,6 +38,13 @@ export interface TableSpec {
   primaryKey: string[];
   indexes: IndexSpec[];
   foreignKeys: ForeignKeySpec[];
+  /**
+   * An existing table adopted by an entity (x-entity.adopt, from reverse generation): compatible
+   * column types are accepted, columns the entity leaves out are left alone, and only missing
+   * columns and the engine's non-unique indexes are added; no unique index, foreign key, type
+   * change or drop.
+   */
+  isAdopted?: boolean;
 }
 
 /** What the database has now, as read from information_schema and pg_indexes. */
@@ -58,10 +66,31 @@ const INFORMATION_SCHEMA_TYPE: Record<SqlType, string> = {
   date: 'date',
 };
 
+/**
+ * Types an adopted table may have where the engine would create another: the values read and
+ * written are the same (the drivers give numbers for integer and numeric, text for varchar).
+ */
+const ADOPTABLE_TYPES: Partial<Record<SqlType, readonly string[]>> = {
+  bigint: ['integer', 'smallint'],
+  integer: ['smallint', 'bigint'],
+  // uuid: written as text (the database casts it; a malformed one is a 400, class 22), and read
+  // back as text; "contains" filters cast the column (format uuid, see filterCondition).
+  text: ['character varying', 'character', 'uuid'],
+  'double precision': ['numeric', 'real'],
+  // A timestamp without time zone holds UTC: the engine writes date-times as UTC (prepareInput)
+  // and both drivers read such a column as UTC.
+  timestamptz: ['timestamp without time zone'],
+};
+
+/** Whether an existing column's type serves a wanted one (only adopted tables accept other types). */
+export function isAdoptableType(wanted: SqlType, actual: string): boolean {
+  return actual === INFORMATION_SCHEMA_TYPE[wanted] || (ADOPTABLE_TYPES[wanted] ?? []).includes(actual);
+}
+
 export function indexName(
   table: string,
   columns: string[],
-  suffix: 'uq' | 'idx' | 'lx' | 'trgm' | 'gin',
+  suffix: 'uq' | 'idx' | 'lx' | 'trgm' | 'gin' | 'fk',
 ): string {
   const name = `${table}_${columns.join('_')}_${suffix}`;
   return name.length <= 63 ? name : `${name.slice(0, 54)}_${suffix}${name.length % 97}`;
@@ -69,7 +98,7 @@ export function indexName(
 
 /** The table of an entity: its fields, the system columns, unique and lookup indexes. */
 export function entityTableSpec(entity: EntityDef): TableSpec {
-  const columns: ColumnSpec[] = entity.fields.map((field) => {
+  const columns: ColumnSpec[] = columnFields(entity).map((field) => {
     const column: ColumnSpec = {
       name: field.column,
       type: field.sqlType,
@@ -92,7 +121,7 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
       columns: ['tenant_code'],
       isUnique: false,
     });
-  for (const field of entity.fields) {
+  for (const field of columnFields(entity)) {
     if (field.isUnique) {
       const cols = [...scope, field.column];
       indexes.push({ name: indexName(entity.table, [field.column], 'uq'), columns: cols, isUnique: true });
@@ -105,12 +134,86 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
     }
   }
   indexes.push(...listIndexes(entity));
-  return { name: entity.table, columns, primaryKey: [entity.key.column], indexes, foreignKeys: [] };
+  const spec: TableSpec = {
+    name: entity.table,
+    columns,
+    primaryKey: [entity.key.column],
+    indexes,
+    foreignKeys: [],
+  };
+  if (entity.schema['x-entity'].adopt === true) spec.isAdopted = true;
+  return spec;
+}
+
+/**
+ * The child table of a detail field: its own identity key, the parent's key (deleting the parent
+ * deletes its rows), the row's position, the tenant, then one column per item property. Rows are
+ * read by parent in order, so (parent_id, seq) is indexed; references and dictionaries are
+ * indexed like the parent's.
+ */
+export function detailTableSpec(entity: EntityDef, detail: DetailDef): TableSpec {
+  const columns: ColumnSpec[] = [
+    { name: 'id', type: 'bigint', isNullable: false, isIdentity: true },
+    { name: 'parent_id', type: entity.key.sqlType, isNullable: false },
+    { name: 'seq', type: 'integer', isNullable: false },
+    { name: 'tenant_code', type: 'text', isNullable: false },
+    ...detail.fields.map((field) => ({ name: field.column, type: field.sqlType, isNullable: true })),
+  ];
+  const indexes: IndexSpec[] = [
+    {
+      name: indexName(detail.table, ['parent_id', 'seq'], 'idx'),
+      columns: ['parent_id', 'seq'],
+      isUnique: false,
+    },
+  ];
+  for (const field of detail.fields) {
+    if (field.ref)
+      indexes.push({
+        name: indexName(detail.table, [field.column], 'idx'),
+        columns: [field.column],
+        isUnique: false,
+      });
+  }
+  return {
+    name: detail.table,
+    columns,
+    primaryKey: ['id'],
+    indexes,
+    foreignKeys: [
+      {
+        name: indexName(detail.table, ['parent_id'], 'fk'),
+        columns: ['parent_id'],
+        refTable: entity.table,
+        refColumns: [entity.key.column],
+        onDelete: 'cascade',
+      },
+    ],
+  };
+}
+
+/** Every table of an entity: its own, then the child table of each detail field. */
+export function entityTableSpecs(entity: EntityDef): TableSpec[] {
+  return [
+    entityTableSpec(entity),
+    ...detailFields(entity).map((field) => detailTableSpec(entity, field.detail)),
+  ];
 }
 
 /** Fields the database never leaves empty: the key and the bookkeeping columns it fills itself. */
 export function isNeverNull(field: FieldDef): boolean {
   return field.isKey || (field.isSystem && field.name !== 'createdBy' && field.name !== 'updatedBy');
+}
+
+/**
+ * Text longer than this many characters gets no btree list index: a btree entry holds at most
+ * 2,704 bytes, so a long value (rich text, a description) could not be stored at all, and no list
+ * sorts or matches such a field whole; its "contains" filter keeps its trigram index.
+ */
+export const LONG_TEXT_LENGTH = 512;
+
+function isLongText(field: FieldDef): boolean {
+  const maxLength = field.schema.maxLength;
+  return field.type === 'string' && typeof maxLength === 'number' && maxLength > LONG_TEXT_LENGTH;
 }
 
 /**
@@ -126,10 +229,10 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
   const key = entity.key.column;
   const indexes: IndexSpec[] = [];
-  for (const field of entity.fields) {
+  for (const field of columnFields(entity)) {
     if (field.name === 'tenantCode' && entity.isTenantScoped) continue;
     const isOrdered = field.isSortable || (field.filter !== undefined && field.type !== 'array');
-    if (isOrdered) {
+    if (isOrdered && !isLongText(field)) {
       const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
       if (columns.length > 1 || !field.isKey) {
         indexes.push({
@@ -274,7 +377,11 @@ export function planTableMigration(
       if (actual === undefined) {
         const addable = { ...column, isNullable: column.isNullable || column.defaultSql === undefined };
         statements.push(`alter table ${table} add column ${columnSql(addable)}`);
-      } else if (actual !== INFORMATION_SCHEMA_TYPE[column.type]) {
+      } else if (
+        spec.isAdopted === true
+          ? !isAdoptableType(column.type, actual)
+          : actual !== INFORMATION_SCHEMA_TYPE[column.type]
+      ) {
         problems.push(
           `Table ${spec.name}, column ${column.name}: the database has ${actual} but the schema wants ${INFORMATION_SCHEMA_TYPE[column.type]}. ` +
             `Convert it yourself (alter table ${spec.name} alter column ${column.name} type ${column.type} using …) or give the field a new name.`,
@@ -282,7 +389,8 @@ export function planTableMigration(
       }
     }
     for (const name of existing.columns.keys()) {
-      if (!wanted.has(name)) {
+      // An adopted table keeps the columns its entity leaves out, untouched.
+      if (!wanted.has(name) && spec.isAdopted !== true) {
         problems.push(
           `Table ${spec.name}, column ${name}: the schema no longer has this field. ` +
             `Put the field back, or drop the column yourself once its data is safe (alter table ${spec.name} drop column ${name}).`,
@@ -290,15 +398,39 @@ export function planTableMigration(
       }
     }
   }
-  for (const index of spec.indexes) {
+  // An adopted table keeps its own indexes and constraints, untouched. It gets the engine's
+  // lookup and list indexes (under the engine's names, IF NOT EXISTS; on PostgreSQL built
+  // concurrently, so the table keeps taking writes), never a unique index (its rows may not be
+  // unique, and it would refuse writes the table takes now) nor a foreign key.
+  const isAdopting = existing !== undefined && spec.isAdopted === true;
+  // A trigram or jsonb index needs the column type the engine would have made (a uuid or char
+  // column has no trigram operator class); a column this plan adds has it.
+  const fitsAdopted = (index: IndexSpec): boolean => {
+    if (index.isUnique) return false;
+    if (!index.list || index.list.method === 'btree') return true;
+    const actual = existing?.columns.get(index.columns[0] ?? '');
+    if (actual === undefined) return true;
+    return index.list.method === 'trigram'
+      ? actual === 'text' || actual === 'character varying'
+      : actual === 'jsonb';
+  };
+  for (const index of isAdopting ? spec.indexes.filter(fitsAdopted) : spec.indexes) {
     if (existing?.indexes.has(index.name)) continue;
     if (index.list?.method === 'trigram' && options.hasTrigram !== true) continue;
-    if (existing && index.list && options.isConcurrent === true)
+    if (existing && (index.list || isAdopting) && options.isConcurrent === true)
       concurrentStatements.push(indexSql(spec.name, index, true));
     else statements.push(indexSql(spec.name, index));
   }
-  for (const fk of spec.foreignKeys) {
+  for (const fk of isAdopting ? [] : spec.foreignKeys) {
     if (!existing?.constraints.has(fk.name)) statements.push(foreignKeySql(spec.name, fk));
+  }
+  // A list index the engine made and no longer wants (a rule changed) is dropped, not kept up
+  // to date on every write for nothing; only the engine's own names (`…_lx`) are touched.
+  if (existing && spec.isAdopted !== true) {
+    const wanted = new Set(spec.indexes.map((index) => index.name));
+    for (const name of [...existing.indexes].sort()) {
+      if (/_lx\d*$/.test(name) && !wanted.has(name)) statements.push(`drop index if exists "${name}"`);
+    }
   }
   return options.isConcurrent === true
     ? { statements, concurrentStatements, problems }

@@ -1,6 +1,7 @@
-import { checkEntitySchema, SchemaFileError, type SchemaProblem } from './meta.js';
+import { checkEntitySchema, detailTableName, SchemaFileError, type SchemaProblem } from './meta.js';
 import { toColumnName } from './naming.js';
 import type {
+  DetailDef,
   EntityDef,
   EntitySchema,
   FieldDef,
@@ -73,11 +74,37 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     isSortable:
       !isSecret && schema.type !== 'array' && schema.type !== 'object' && schema['x-list']?.sorter !== false,
   };
+  if (schema['x-detail']) {
+    field.detail = buildDetail(name, schema, entity);
+    field.isSortable = false;
+    return field;
+  }
   if (hinted !== 'none' && filter) field.filter = filter;
   if (schema['x-ref']) field.ref = schema['x-ref'];
   if (schema['x-dict']) field.dict = schema['x-dict'];
   if (schema['x-auto']) field.auto = schema['x-auto'];
   return field;
+}
+
+/** The child table of a detail field and its row's fields (built like the parent's, no key of their own). */
+function buildDetail(name: string, schema: FieldSchema, entity: EntitySchema): DetailDef {
+  const items = schema.items;
+  const row: EntitySchema = {
+    ...entity,
+    required: items?.required ?? [],
+    properties: items?.properties ?? {},
+    // No item property is the row's key: rows are keyed by the child table's own id.
+    'x-entity': { ...entity['x-entity'], key: '' },
+  };
+  const fields = Object.entries(row.properties).map(([field, fieldSchema]) =>
+    buildField(field, fieldSchema, row, false),
+  );
+  return {
+    field: name,
+    table: detailTableName(entity['x-entity'].table, name, schema),
+    fields,
+    fieldsByName: new Map(fields.map((field) => [field.name, field])),
+  };
 }
 
 /** Parses "a,-b" into sort terms; the caller checks that the fields exist. */
@@ -162,14 +189,23 @@ export function compileEntities(sources: SchemaSource[]): EntityDef[] {
     };
     clash(apis, options.api, '/x-entity/api', 'api');
     clash(tables, options.table, '/x-entity/table', 'table');
+    const checked: [string, FieldSchema][] = [];
     for (const [field, property] of Object.entries(schema.properties)) {
+      checked.push([`/properties/${field}`, property]);
+      if (!property['x-detail']) continue;
+      const childTable = detailTableName(options.table, field, property);
+      clash(tables, childTable, `/properties/${field}/x-detail`, 'table');
+      for (const [name, column] of Object.entries(property.items?.properties ?? {}))
+        checked.push([`/properties/${field}/items/properties/${name}`, column]);
+    }
+    for (const [pointer, property] of checked) {
       const target = property['x-ref'];
       if (!target) continue;
       const targetSchema = byName.get(target)?.schema;
       if (!targetSchema) {
         problems.push({
           file: source.file,
-          pointer: `/properties/${field}/x-ref`,
+          pointer: `${pointer}/x-ref`,
           message: `no entity named "${target}"`,
         });
         continue;
@@ -178,7 +214,7 @@ export function compileEntities(sources: SchemaSource[]): EntityDef[] {
       if (targetKey && targetKey.type !== property.type) {
         problems.push({
           file: source.file,
-          pointer: `/properties/${field}`,
+          pointer,
           message: `refers to ${target} whose key is ${targetKey.type}, but is ${property.type}`,
         });
       }

@@ -38,7 +38,19 @@ export type FormWidget =
   | 'icon'
   | 'json'
   | 'recipients'
-  | 'hidden';
+  | 'hidden'
+  | 'dateRange'
+  | 'detailTable';
+
+/** A column of a detail field's editable table: a row property with the widget its type asks for. */
+export interface DetailColumn {
+  name: string;
+  titleKeys: string[];
+  fallbackTitle: string;
+  widget: FormWidget;
+  options: FormFieldOptions;
+  isRequired: boolean;
+}
 
 export interface FormFieldOptions {
   /** Grid columns out of 24. */
@@ -54,6 +66,8 @@ export interface FormFieldOptions {
   rows?: number;
   /** Name of the field this one confirms (create forms only). */
   confirms?: string;
+  /** detailTable: the columns of a row. */
+  columns?: DetailColumn[];
 }
 
 export interface FormField {
@@ -73,6 +87,7 @@ const FULL_ROW_WIDGETS: ReadonlySet<FormWidget> = new Set([
   'upload',
   'richtext',
   'recipients',
+  'detailTable',
 ]);
 
 function isEditable(field: FieldDef, mode: FormMode): boolean {
@@ -84,6 +99,7 @@ function isEditable(field: FieldDef, mode: FormMode): boolean {
 function widgetOf(entity: EntityDef, field: FieldDef): FormWidget {
   const schema = field.schema;
   const hinted = schema['x-ui']?.widget;
+  if (field.detail) return 'detailTable';
   const isTreeRef =
     field.ref !== undefined && field.ref === entity.name && entity.tree?.parent === field.name;
   switch (hinted) {
@@ -113,6 +129,8 @@ function widgetOf(entity: EntityDef, field: FieldDef): FormWidget {
       return 'recipients';
     case 'hidden':
       return 'hidden';
+    case 'dateRange':
+      return 'dateRange';
     case 'treeSelect':
       return field.ref ? 'refTreeSelect' : 'text';
     case 'select':
@@ -146,6 +164,20 @@ function optionsOf(entity: EntityDef, field: FieldDef, widget: FormWidget): Form
   if (field.type === 'array') options.isMultiple = true;
   if (hints.widget === 'radio' || hints.widget === 'checkboxes') options.display = hints.widget;
   if (hints.rows !== undefined) options.rows = hints.rows;
+  if (field.detail) {
+    delete options.isMultiple;
+    options.columns = field.detail.fields.map((column) => {
+      const columnWidget = widgetOf(entity, column);
+      return {
+        name: column.name,
+        titleKeys: [`entities.${entity.name}.details.${field.name}.${column.name}`],
+        fallbackTitle: column.schema.title ?? column.name,
+        widget: columnWidget,
+        options: optionsOf(entity, column, columnWidget),
+        isRequired: column.isRequired,
+      };
+    });
+  }
   return options;
 }
 
@@ -243,6 +275,11 @@ export function uiSchemaOf(entity: EntityDef, mode: FormMode): Record<string, un
   const ui: Record<string, unknown> = { 'ui:order': [...fields.map((field) => field.name), '*'] };
   for (const field of fields) {
     const placeholder = entity.fieldsByName.get(field.name)?.schema['x-ui']?.placeholder;
+    if (field.widget === 'detailTable') {
+      // An array of objects: a field of its own (it gets the rows' errors, a widget would not).
+      ui[field.name] = { 'ui:field': 'detailTable', 'ui:options': field.options };
+      continue;
+    }
     ui[field.name] = {
       'ui:widget': field.widget,
       'ui:options': { ...field.options, ...(placeholder ? { placeholder } : {}) },
@@ -326,6 +363,7 @@ const CHOSEN_WIDGETS: ReadonlySet<FormWidget> = new Set([
   'select',
   'recipients',
   'upload',
+  'dateRange',
 ]);
 
 export function entryOf(widget: FormWidget): FieldEntry {

@@ -5,6 +5,7 @@ export * from './meta.js';
 export * from './entity.js';
 export * from './messages.js';
 export * from './validators.js';
+export * from './conditions.js';
 export * from './list-query.js';
 export * from './list-page.js';
 export * from './ddl.js';

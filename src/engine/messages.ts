@@ -19,6 +19,7 @@ const ENGLISH: Record<string, string> = {
   'validation.uniqueItems': 'must not repeat items',
   'validation.additionalProperties': 'is not a field of this form',
   'validation.invalid': 'is invalid',
+  'validation.hidden': 'is hidden by its condition and takes no value',
   'errors.unknownSortField': 'cannot sort by "{{field}}"',
   'errors.unknownFilterField': '"{{field}}" is not a filter of this list',
 };
@@ -41,6 +42,10 @@ export function toFieldErrors(
     if (error.keyword === 'required') field = `${error.instancePath}/${String(params.missingProperty)}`;
     if (error.keyword === 'additionalProperties')
       field = `${error.instancePath}/${String(params.additionalProperty)}`;
+    // A visibility condition (engine/conditions.ts): the field's own error says it is hidden;
+    // the if/else wrapper adds nothing.
+    if (error.keyword === 'if') continue;
+    if (error.keyword === 'false schema') key = 'validation.hidden';
     if (!(key in ENGLISH)) key = 'validation.invalid';
     if (!byField.has(field)) byField.set(field, translate(key, params));
   }

@@ -3,7 +3,7 @@ import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'js
 import { createAjv } from './ajv.js';
 import { holdsFileIds } from './file-fields.js';
 import { SQL_IDENTIFIER, toColumnName } from './naming.js';
-import type { EntitySchema, FieldSchema } from './types.js';
+import type { EntitySchema, FieldSchema, LayoutItem } from './types.js';
 
 /** A problem found in a schema file: the file, the JSON pointer inside it and what is wrong. */
 export interface SchemaProblem {
@@ -97,7 +97,19 @@ function isTypeCompatibleKey(parent: FieldSchema, key: FieldSchema): boolean {
 
 /** Checks one schema file on its own: the meta-schema, then the rules a meta-schema cannot say. */
 export function checkEntitySchema(file: string, name: string, json: unknown): SchemaProblem[] {
-  const validate = metaValidator();
+  return checkEntitySchemaWith(metaValidator(), file, name, json);
+}
+
+/**
+ * checkEntitySchema with a given meta-schema validator: the browser (form designer) has no
+ * eval, so it passes the one the server compiled for it (validators.js, entity_meta).
+ */
+export function checkEntitySchemaWith(
+  validate: ValidateFunction | (((json: unknown) => boolean) & { errors?: ErrorObject[] | null }),
+  file: string,
+  name: string,
+  json: unknown,
+): SchemaProblem[] {
   if (!validate(json)) {
     const seen = new Set<string>();
     const problems: SchemaProblem[] = [];
@@ -168,8 +180,7 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
       }
     }
   }
-  for (const [field, property] of Object.entries(properties)) {
-    const pointer = `/properties/${field}`;
+  const checkProperty = (field: string, property: FieldSchema, pointer: string): void => {
     if (!SQL_IDENTIFIER.test(toColumnName(field))) {
       problem(pointer, `its column name "${toColumnName(field)}" is longer than 63 characters`);
     }
@@ -224,6 +235,94 @@ export function checkEntitySchema(file: string, name: string, json: unknown): Sc
     if (property.type === 'array' && !property.items) problem(pointer, 'an array field needs "items"');
     if (property.type !== 'array' && property.items)
       problem(`${pointer}/items`, 'only array fields have items');
+    if (property.items?.type === 'object' && !property['x-detail'])
+      problem(`${pointer}/items`, 'an array of objects is a detail: it needs "x-detail"');
+    if (property.items?.type !== 'object' && property.items?.properties)
+      problem(`${pointer}/items/properties`, 'only object items have properties');
+  };
+  for (const [field, property] of Object.entries(properties)) {
+    const pointer = `/properties/${field}`;
+    checkProperty(field, property, pointer);
+    if (property['x-detail']) checkDetail(field, property, pointer);
   }
+  function checkDetail(field: string, property: FieldSchema, pointer: string): void {
+    const items = property.items;
+    if (property.type !== 'array' || items?.type !== 'object' || !items.properties) {
+      problem(`${pointer}/x-detail`, 'x-detail needs an array whose items are objects with properties');
+      return;
+    }
+    const table = detailTableName(options.table, field, property);
+    if (!SQL_IDENTIFIER.test(table)) problem(`${pointer}/x-detail`, `"${table}" is not a valid table name`);
+    for (const keyword of ['x-ref', 'x-dict', 'x-unique', 'x-secret', 'x-auto', 'enum', 'default'] as const) {
+      if (property[keyword] !== undefined)
+        problem(`${pointer}/${keyword}`, `a detail field cannot have ${keyword}`);
+    }
+    for (const [index, name] of (items.required ?? []).entries()) {
+      if (!Object.hasOwn(items.properties, name))
+        problem(`${pointer}/items/required/${index}`, `"${name}" is not a property`);
+    }
+    for (const [name, column] of Object.entries(items.properties)) {
+      const at = `${pointer}/items/properties/${name}`;
+      if ((DETAIL_COLUMNS as readonly string[]).includes(toColumnName(name)))
+        problem(at, `"${name}" is a column of every detail table and cannot be declared`);
+      if (column['x-detail'] || column.items?.type === 'object') {
+        problem(at, 'a detail row cannot hold another detail');
+        continue;
+      }
+      for (const keyword of ['x-unique', 'x-secret', 'x-auto', 'readOnly'] as const) {
+        if (column[keyword] !== undefined)
+          problem(`${at}/${keyword}`, `a detail column cannot have ${keyword}`);
+      }
+      const widget = column['x-ui']?.widget;
+      if (widget === 'upload' || widget === 'image' || widget === 'richtext' || widget === 'recipients')
+        problem(`${at}/x-ui/widget`, `the ${widget} widget is not available in a detail row`);
+      checkProperty(name, column, at);
+    }
+  }
+  checkLayout(schema, problem);
   return problems;
+}
+
+/** A designed form's layout (root x-ui.items) and visibility conditions name existing fields once. */
+function checkLayout(schema: EntitySchema, problem: (pointer: string, message: string) => void): void {
+  const has = (field: string): boolean => Object.hasOwn(schema.properties, field);
+  const placed = new Set<string>();
+  const visit = (items: readonly LayoutItem[], pointer: string): void => {
+    items.forEach((item, index) => {
+      const at = `${pointer}/${index}`;
+      if (typeof item === 'string') {
+        if (!has(item)) problem(at, `"${item}" is not a property`);
+        else if (placed.has(item)) problem(at, `"${item}" is placed twice`);
+        placed.add(item);
+      } else if (item.kind === 'grid') {
+        item.columns.forEach((column, n) => visit(column.items, `${at}/columns/${n}/items`));
+      } else if (item.kind === 'group') {
+        visit(item.items, `${at}/items`);
+      }
+    });
+  };
+  visit(schema['x-ui']?.items ?? [], '/x-ui/items');
+  (schema.allOf ?? []).forEach((condition, index) => {
+    const pointer = `/allOf/${index}`;
+    const [other] = Object.keys(condition.if.properties);
+    if (other === undefined || !has(other)) problem(`${pointer}/if`, `"${other ?? ''}" is not a property`);
+    if (condition.if.required[0] !== other) problem(`${pointer}/if/required`, `must name "${other ?? ''}"`);
+    const hidden = Object.keys(condition.else.properties);
+    for (const field of [...hidden, ...(condition.then?.required ?? [])]) {
+      if (!has(field)) problem(pointer, `"${field}" is not a property`);
+      else if (field === other) problem(pointer, `"${field}" cannot depend on itself`);
+    }
+    for (const field of condition.then?.required ?? []) {
+      if (!hidden.includes(field)) problem(`${pointer}/then`, `"${field}" is not hidden by this condition`);
+      if (schema.required?.includes(field)) problem(`${pointer}/then`, `"${field}" is required always`);
+    }
+  });
+}
+
+/** Columns every detail table has besides the item's own (see DetailDef). */
+export const DETAIL_COLUMNS = ['id', 'parent_id', 'seq', 'tenant_code'] as const;
+
+/** The child table of a detail field: x-detail.table, or <parent table>_<field in snake_case>. */
+export function detailTableName(parentTable: string, field: string, property: FieldSchema): string {
+  return property['x-detail']?.table ?? `${parentTable}_${toColumnName(field)}`;
 }

@@ -1,4 +1,4 @@
-import { readableFields } from './columns.js';
+import { detailFields, readableFields } from './columns.js';
 import { treeEndpointName } from './naming.js';
 import type { EntityDef, FieldDef } from './types.js';
 import { createSchemaOf, updateSchemaOf } from './validators.js';
@@ -48,6 +48,8 @@ export function recordSchemaOf(entity: EntityDef): Json {
       ? { ...field.schema }
       : { ...field.schema, type: [field.schema.type, 'null'] };
   }
+  // Detail rows come with a detail read (a query by the key), never with a list.
+  for (const field of detailFields(entity)) properties[field.name] = { ...field.schema };
   return {
     type: 'object',
     title: entity.title,
@@ -104,6 +106,12 @@ function serializedRecordOf(entity: EntityDef): Json {
     properties[field.name] = {
       title: field.schema.title ?? field.name,
       description: `${field.type}${field.schema.format ? ` (${field.schema.format})` : ''}${field.isKey ? ', key' : ''}`,
+    };
+  }
+  for (const field of detailFields(entity)) {
+    properties[field.name] = {
+      title: field.schema.title ?? field.name,
+      description: 'detail rows in order; answered by a query by the key, not by a list',
     };
   }
   return { type: 'object', title: entity.title, properties, additionalProperties: true };

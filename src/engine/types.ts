@@ -36,7 +36,15 @@ export type Widget =
   | 'upload'
   | 'json'
   | 'recipients'
-  | 'hidden';
+  | 'hidden'
+  | 'dateRange';
+
+/** A label per language (a designed form carries its own; schema files use locales/). */
+export interface Titles {
+  zh?: string;
+  tw?: string;
+  en?: string;
+}
 
 export interface UiHints {
   widget?: Widget;
@@ -46,6 +54,37 @@ export interface UiHints {
   rows?: number;
   confirm?: boolean;
   createOnly?: boolean;
+  titles?: Titles;
+  /** What the form says when the value does not match the pattern. */
+  patternMessage?: string;
+  help?: string;
+}
+
+/** A layout item of a designed form (root x-ui.items): a field by name, or a layout element. */
+export type LayoutItem =
+  | string
+  | { kind: 'grid'; columns: { span: number; items: LayoutItem[] }[] }
+  | { kind: 'group'; title?: string; titles?: Titles; items: LayoutItem[] }
+  | { kind: 'divider'; title?: string; titles?: Titles }
+  | { kind: 'text'; text: string; titles?: Titles };
+
+/** Root x-ui: a designed form's layout and settings; records are validated without it. */
+export interface FormUiHints {
+  labelWidth?: number;
+  layout?: 'horizontal' | 'vertical';
+  size?: 'small' | 'middle' | 'large';
+  titles?: Titles;
+  items?: LayoutItem[];
+}
+
+/**
+ * A visibility condition (root allOf): `field` is shown only while `other` equals a value, is
+ * required then when `then` says so, and refused while hidden.
+ */
+export interface FieldCondition {
+  if: { properties: Record<string, { const: unknown }>; required: string[] };
+  then?: { required: string[] };
+  else: { properties: Record<string, false> };
 }
 
 /**
@@ -56,7 +95,13 @@ export interface UiHints {
 export type AutoValue = 'actor' | 'now';
 
 export interface ItemSchema {
-  type: ScalarType;
+  /** object: the row of a detail (x-detail) field. */
+  type: ScalarType | 'object';
+  title?: string;
+  /** The columns of a detail row (x-detail only); the same field vocabulary, no nested detail. */
+  properties?: Record<string, FieldSchema>;
+  required?: string[];
+  additionalProperties?: false;
   enum?: unknown[];
   minLength?: number;
   maxLength?: number;
@@ -90,10 +135,17 @@ export interface FieldSchema {
   'x-auto'?: AutoValue;
   'x-ref'?: string;
   'x-dict'?: string;
+  /** An array of objects stored as rows of a child table (master-detail). */
+  'x-detail'?: DetailOptions;
   'x-unique'?: boolean;
   'x-secret'?: boolean;
   'x-list'?: ListHints;
   'x-ui'?: UiHints;
+}
+
+export interface DetailOptions {
+  /** The child table (default <parent table>_<field in snake_case>). */
+  table?: string;
 }
 
 export interface TreeOptions {
@@ -119,6 +171,8 @@ export interface EntityOptions {
   defaultSort?: string;
   tenant?: boolean;
   platformAdmin?: boolean;
+  /** The table existed before the entity (see planTableMigration): adopted as it is. */
+  adopt?: boolean;
   menu?: MenuPlacement;
 }
 
@@ -132,6 +186,8 @@ export interface EntitySchema {
   additionalProperties?: false;
   properties: Record<string, FieldSchema>;
   'x-entity': EntityOptions;
+  'x-ui'?: FormUiHints;
+  allOf?: FieldCondition[];
 }
 
 /** How a field is stored in SQL. */
@@ -160,6 +216,21 @@ export interface FieldDef {
   /** Filter kind, or undefined when the field cannot be filtered. */
   filter?: FilterKind;
   isSortable: boolean;
+  /** A detail (x-detail) field: no column of its own, its rows live in a child table. */
+  detail?: DetailDef;
+}
+
+/**
+ * The child table of a detail field: `id` (identity), `parent_id` (the parent's key, ON DELETE
+ * CASCADE), `seq` (row order), `tenant_code` and one column per item property.
+ */
+export interface DetailDef {
+  /** The parent's field holding the rows. */
+  field: string;
+  table: string;
+  /** The item's properties as fields (refs, dictionaries and formats like any field). */
+  fields: FieldDef[];
+  fieldsByName: ReadonlyMap<string, FieldDef>;
 }
 
 export interface SortTerm {

@@ -16,6 +16,8 @@ export function createSchemaOf(entity: EntityDef): Record<string, unknown> {
     properties,
     required: (entity.schema.required ?? []).filter((name) => name in properties),
     additionalProperties: false,
+    // A designed form's visibility conditions: required while shown, refused while hidden.
+    ...(entity.schema.allOf ? { allOf: entity.schema.allOf } : {}),
   };
 }
 
@@ -98,6 +100,13 @@ function boundedJson(levels: number, size: number): Record<string, unknown> {
 
 /** Integers travel as JavaScript numbers and bigint columns (or jsonb arrays of ids): keep them exact. */
 export function boundedSchema(schema: FieldSchema): FieldSchema {
+  if (schema.type === 'array' && schema.items?.type === 'object') {
+    // A detail: each row is validated with its columns' own rules, nothing else in a row.
+    const properties = Object.fromEntries(
+      Object.entries(schema.items.properties ?? {}).map(([name, column]) => [name, boundedSchema(column)]),
+    );
+    return { ...schema, items: { ...schema.items, properties, additionalProperties: false } };
+  }
   if (schema.type === 'array' && schema.items?.type === 'integer')
     return { ...schema, items: { ...SAFE_INTEGER, ...schema.items } };
   if (schema.type === 'object') {
@@ -118,6 +127,16 @@ export function boundedSchema(schema: FieldSchema): FieldSchema {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Detail rows as a form sends them: an empty cell ("" or null) is a column without a value. */
+function withoutEmptyCells(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((row: unknown) =>
+    isPlainObject(row)
+      ? Object.fromEntries(Object.entries(row).filter(([, cell]) => cell !== null && cell !== ''))
+      : row,
+  );
 }
 
 /**
@@ -147,7 +166,7 @@ export function prepareInput(
     if (containsNul(value)) {
       errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
     } else if (!isEmpty) {
-      values[name] = value;
+      values[name] = field?.detail ? withoutEmptyCells(value) : value;
     } else if (mode === 'update' && field?.isSecret) {
       // An empty secret on an edit form means "keep the current one".
     } else if (mode === 'update' && field && !isIdentity) {
@@ -166,6 +185,13 @@ export function prepareInput(
     );
   }
   if (errors.length > 0) throw new EntityInputError(errors);
+  // Date-times are written as UTC: the same instant in a timestamptz column, and the value a
+  // timestamp without time zone (an adopted table's column) keeps, where an offset would be dropped.
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string' || entity.fieldsByName.get(name)?.schema.format !== 'date-time') continue;
+    const instant = new Date(value);
+    if (!Number.isNaN(instant.getTime())) values[name] = instant.toISOString();
+  }
   return { values, cleared };
 }
 

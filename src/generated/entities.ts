@@ -98,6 +98,152 @@ export interface AppclientCreate {
   clientDescription?: string;
 }
 
+export interface ArticleRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Title
+   */
+  title: string | null;
+  /**
+   * Author
+   */
+  author: string | null;
+  /**
+   * Reviewer
+   */
+  reviewer: string | null;
+  /**
+   * Importance
+   */
+  importance: number | null;
+  /**
+   * Type
+   */
+  type: string | null;
+  /**
+   * Status
+   */
+  status: string | null;
+  /**
+   * Display time
+   */
+  displayTime: string | null;
+  /**
+   * Forecast
+   */
+  forecast: number | null;
+  /**
+   * Pageviews
+   */
+  pageviews: number | null;
+  /**
+   * Comments disabled
+   */
+  commentDisabled: boolean | null;
+  /**
+   * Platforms
+   */
+  platforms: string[] | null;
+  /**
+   * Image address
+   */
+  imageUri: string | null;
+  /**
+   * Summary
+   */
+  contentShort: string | null;
+  /**
+   * Content
+   */
+  content: string | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface ArticleCreate {
+  /**
+   * Title
+   */
+  title: string;
+  /**
+   * Author
+   */
+  author: string;
+  /**
+   * Reviewer
+   */
+  reviewer?: string;
+  /**
+   * Importance
+   */
+  importance: number;
+  /**
+   * Type
+   */
+  type: string;
+  /**
+   * Status
+   */
+  status: string;
+  /**
+   * Display time
+   */
+  displayTime?: string;
+  /**
+   * Forecast
+   */
+  forecast?: number;
+  /**
+   * Pageviews
+   */
+  pageviews?: number;
+  /**
+   * Comments disabled
+   */
+  commentDisabled?: boolean;
+  /**
+   * Platforms
+   */
+  platforms?: string[];
+  /**
+   * Image address
+   */
+  imageUri?: string;
+  /**
+   * Summary
+   */
+  contentShort?: string;
+  /**
+   * Content
+   */
+  content?: string;
+}
+
 export interface HomepictureRecord {
   /**
    * ID
@@ -945,6 +1091,98 @@ export interface PurchaseCreate {
   published?: boolean;
 }
 
+export interface ReportRecord {
+  /**
+   * ID
+   */
+  id: number;
+  /**
+   * Report name
+   */
+  reportName: string | null;
+  /**
+   * Entity
+   */
+  entity: string | null;
+  /**
+   * Chart type
+   */
+  chartType: ("bar" | "line" | "pie" | "table") | null;
+  /**
+   * Dimensions
+   *
+   * @maxItems 2
+   */
+  dimensions: [] | [string] | [string, string] | null;
+  /**
+   * Measures
+   *
+   * @minItems 1
+   * @maxItems 4
+   */
+  measures: [string] | [string, string] | [string, string, string] | [string, string, string, string] | null;
+  /**
+   * Filters
+   */
+  filters: {} | null;
+  /**
+   * Tenant
+   */
+  tenantCode: string;
+  /**
+   * Created at
+   */
+  createdAt: string;
+  /**
+   * Created by
+   */
+  createdBy: string | null;
+  /**
+   * Updated at
+   */
+  updatedAt: string;
+  /**
+   * Updated by
+   */
+  updatedBy: string | null;
+  /**
+   * Version
+   */
+  version: number;
+}
+
+export interface ReportCreate {
+  /**
+   * Report name
+   */
+  reportName: string;
+  /**
+   * Entity
+   */
+  entity: string;
+  /**
+   * Chart type
+   */
+  chartType: "bar" | "line" | "pie" | "table";
+  /**
+   * Dimensions
+   *
+   * @maxItems 2
+   */
+  dimensions?: [] | [string] | [string, string];
+  /**
+   * Measures
+   *
+   * @minItems 1
+   * @maxItems 4
+   */
+  measures: [string] | [string, string] | [string, string, string] | [string, string, string, string];
+  /**
+   * Filters
+   */
+  filters?: {};
+}
+
 export interface SysdictRecord {
   /**
    * ID
@@ -1790,11 +2028,13 @@ export interface SysuserpostCreate {
 /** Record types by entity name. */
 export interface EntityRecords {
   appclient: AppclientRecord;
+  article: ArticleRecord;
   homepicture: HomepictureRecord;
   idleequipment: IdleequipmentRecord;
   notice: NoticeRecord;
   notification: NotificationRecord;
   purchase: PurchaseRecord;
+  report: ReportRecord;
   sysdict: SysdictRecord;
   sysmenu: SysmenuRecord;
   sysorg: SysorgRecord;

@@ -4,7 +4,7 @@ import type {
   NoticeRecord,
   PurchaseRecord,
 } from '../generated/entities.js';
-import type { Page } from '../engine/api-types.js';
+import type { Page, PortalAttachment } from '../engine/api-types.js';
 import { apiGet, apiPost } from '../web/http.js';
 
 /** The public records as the portal endpoints return them (bookkeeping columns removed). */
@@ -51,7 +51,11 @@ export const portalApi = {
     apiGet<Page<Notice>>(`${NOTICE}/queryNotices`, { ...query }),
   notice: (id: number) => apiGet<Notice>(`${NOTICE}/queryNotice`, { id }, QUIET),
   noticeDetail: (id: number) =>
-    apiPost<{ notice: Notice; latest: Notice[] }>(`${NOTICE}/queryNoticeDetail`, { id }, QUIET),
+    apiPost<{ notice: Notice; attachments: PortalAttachment[]; latest: Notice[] }>(
+      `${NOTICE}/queryNoticeDetail`,
+      { id },
+      QUIET,
+    ),
   orderRotation: (limit = 10) => apiPost<Purchase[]>(`${NOTICE}/queryOrderRotation`, { limit }),
   pictures: () => apiPost<Picture[]>(`${HOME}/pictures`, {}),
   purchases: (query: PageQuery & { title?: string; category?: string; region?: string }) =>

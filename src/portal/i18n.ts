@@ -1,4 +1,5 @@
-import { portal as zhPortal } from '../../locales/zh.json';
+// Generated from locales/zh.json (npm run gen): only the portal's section travels with its first load.
+import { portal as zhPortal } from '../generated/portal-zh.json';
 import { LANGUAGES, matchLanguage, type Language } from '../engine/language.js';
 import { readCookie, writeCookie } from '../web/session.js';
 

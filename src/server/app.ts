@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { entityTableSpec } from '../engine/index.js';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { entityTableSpecs } from '../engine/index.js';
 import { accountRoutes } from './routes/accounts/index.js';
 import { authHook } from './plugins/auth.js';
 import { sessionSettleHook } from './services/sessions/watch.js';
@@ -16,10 +17,19 @@ import { crudRoutes } from './routes/items.js';
 import { fileRoutes } from './routes/files.js';
 import { workflowRoutes } from './routes/workflow/index.js';
 import { fileLinkRoutes } from './routes/file-links.js';
+import { formPreviewRoutes } from './routes/form-preview.js';
+import { generatorRoutes } from './routes/generator.js';
 import { coreTableSpecs } from './lib/db/core-tables.js';
+import { formTableSpecs } from './lib/db/form-tables.js';
+import { formRoutes } from './routes/forms.js';
+import { syncFormMenus } from './lib/db/seed/forms.js';
 import { openDatabase } from './lib/db/database.js';
-import { migrate } from './lib/db/migrate.js';
+import { migrate, startIndexBuild, type IndexBuild } from './lib/db/migrate.js';
+import { syncGeneratorDicts } from './lib/db/seed/generator.js';
 import { seedDatabase, syncEntityMenus, type SeedResult } from './lib/db/seed/index.js';
+import { syncWorkflowMenus } from './lib/db/seed/workflow.js';
+import { seedDemo } from './lib/db/seed/demo.js';
+import { installReportMenuSync } from './services/demo/report-menu-sync.js';
 import { loadRegistry } from './lib/registry.js';
 import { errorsHandler } from './lib/errors.js';
 import { loadI18n } from './lib/i18n.js';
@@ -29,6 +39,11 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { clientErrorHandler, inputLimits } from './plugins/input-limits.js';
 import { routeSchemas } from './plugins/route-schemas.js';
 import { webRoutes } from './routes/web.js';
+import { monitoring } from './plugins/monitoring.js';
+import { monitorRoutes } from './routes/monitor/index.js';
+import { demoMockRoutes } from './routes/demo-mocks.js';
+import { demoDashboardRoutes } from './routes/demo-dashboard.js';
+import { demoReportRoutes } from './routes/demo-report.js';
 
 export interface BuildOptions {
   config: Config;
@@ -41,6 +56,7 @@ export interface BuiltApp {
 }
 
 const ONE_MEBIBYTE = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
 /**
  * Builds the whole server without listening (tests use inject): loads and checks the schemas,
@@ -54,12 +70,13 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   let ctx: AppContext;
   let seed: SeedResult;
   let shared: SharedState | undefined;
+  let pendingIndexes: string[] = [];
   try {
     const table = (name: string): string => registry.require(name).table;
-    await migrate(
+    const migration = await migrate(
       database.db,
       [
-        ...registry.all.map(entityTableSpec),
+        ...registry.all.flatMap(entityTableSpecs),
         ...coreTableSpecs({
           role: table('sysrole'),
           user: table('sysuser'),
@@ -68,14 +85,21 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
           post: table('syspost'),
           notification: table('notification'),
         }),
+        ...formTableSpecs(),
       ],
-      { isConcurrent: database.kind === 'postgres' },
+      { isConcurrent: database.kind === 'postgres', isIndexBuildDeferred: database.kind === 'postgres' },
     );
-    shared = await openSharedState(config, database, table('sysuser'));
-    const { store, sessionCache } = shared;
-    ctx = { config, db: database.db, dbKind: database.kind, registry, store, sessionCache };
+    pendingIndexes = migration.pendingIndexes;
+    shared = await openSharedState(config, database, { user: table('sysuser'), param: table('sysparam') });
+    const { store, sessionCache, paramCache } = shared;
+    ctx = { config, db: database.db, dbKind: database.kind, registry, store, sessionCache, paramCache };
     seed = await seedDatabase(ctx, i18n);
     await syncEntityMenus(ctx, i18n);
+    await syncFormMenus(ctx, i18n);
+    await syncWorkflowMenus(ctx);
+    await syncGeneratorDicts(ctx, i18n);
+    await seedDemo(ctx, i18n);
+    await installReportMenuSync(ctx.db, registry);
   } catch (error) {
     await shared?.close();
     await database.close();
@@ -89,6 +113,14 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     trustProxy,
     // Requests Node's parser refuses (URL or headers over 16 KB, …) still get the envelope.
     clientErrorHandler: clientErrorHandler(i18n),
+    // A caller's X-Request-Id (a balancer's, a client's) is kept when it looks like an id, so one
+    // id follows the request through every log; otherwise the server makes one.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // One JSON line per request comes from plugins/monitoring.ts, with user, tenant and route.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
   app.decorate('i18n', i18n);
@@ -100,11 +132,26 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
       if (method !== 'HEAD') routes.push({ method, url: route.url, config: route.config ?? {} });
     }
   });
+  // List indexes of a big table are built while the server answers (lists are slower until then).
+  let indexBuild: IndexBuild | undefined;
+  app.addHook('onReady', async () => {
+    if (pendingIndexes.length === 0) return;
+    const started = Date.now();
+    app.log.info({ indexes: pendingIndexes.length }, 'building list indexes in the background');
+    indexBuild = startIndexBuild(database.db, pendingIndexes);
+    indexBuild.done.then(
+      () => app.log.info({ indexes: pendingIndexes.length, ms: Date.now() - started }, 'list indexes built'),
+      (error: unknown) =>
+        app.log.warn({ err: error }, 'list indexes not built: the next start builds what is missing'),
+    );
+  });
   app.addHook('onClose', async () => {
+    await indexBuild?.cancel();
     await shared?.close();
     await database.close();
   });
   await app.register(errorsHandler);
+  await app.register(monitoring, { database });
   await app.register(inputLimits);
   await app.register(routeSchemas);
   await app.register(securityHeaders);
@@ -121,7 +168,14 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   await app.register(portalRoutes);
   await app.register(fileRoutes);
   await app.register(workflowRoutes);
+  await app.register(formRoutes);
   await app.register(fileLinkRoutes);
+  await app.register(formPreviewRoutes);
+  await app.register(generatorRoutes);
+  await app.register(monitorRoutes);
+  await app.register(demoMockRoutes);
+  await app.register(demoDashboardRoutes);
+  await app.register(demoReportRoutes);
   await app.register(webRoutes);
   return { app, seed };
 }

@@ -4,7 +4,7 @@ import { readConfig } from './lib/config.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const started = Date.now();
-  const { app, seed } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+  const { app, seed } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://127.0.0.1', '://localhost');
   const lines = [

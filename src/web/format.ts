@@ -84,6 +84,13 @@ export function abbreviateNumber(value: number, digits = 1): string {
   return String(value);
 }
 
+/** Bytes as people read them (KB below a megabyte). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(bytes / 1024, bytes > 0 ? 0.01 : 0).toFixed(2)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
 /** 1234567.5 → 1,234,567.5 */
 export function thousands(value: number | string): string {
   const [whole = '', fraction] = String(value).split('.');

@@ -30,7 +30,7 @@ describe('back-office theme tokens (issue 21: text at 4.5:1 on every preset)', (
         tokens.colorLink,
         tokens.colorError,
       ]) {
-        for (const background of ['#ffffff', '#e6f4ff', '#f0f2f5']) {
+        for (const background of ['#ffffff', '#e6f4ff', '#f0f2f5', tokens.controlItemBgActive]) {
           expect(contrastOf(color, background)).toBeGreaterThanOrEqual(TEXT_RATIO);
         }
       }

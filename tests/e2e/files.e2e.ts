@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
@@ -313,7 +314,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
-      name: 'the portal’s notice page shows the picture to anyone, and nothing that runs',
+      name: 'the portal’s notice page shows the picture and the attachments to anyone, and nothing that runs',
       run: async () => {
         const notices = await admin.get<{ records: { id: number; content: string }[] }>(
           `/api/notification/notice/query?title=${encodeURIComponent(noticeTitle)}`,
@@ -321,7 +322,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const notice = notices.records[0];
         assert.ok(notice);
         assert.match(notice.content, /<img src="\/api\/file\/file\/picture\?id=\d+&amp;h=[0-9a-f]{16}"/);
-        const visitor = await newContext(browser, { viewport: VIEWPORT });
+        const visitor = await newContext(browser, { viewport: VIEWPORT, acceptDownloads: true });
         try {
           const portal = await visitor.newPage();
           await portal.goto(`${server.url}/noticeDetail?id=${notice.id}`);
@@ -333,8 +334,38 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
                 ?.naturalWidth === 160,
           );
           assert.equal(await article.locator('script, [onerror], [onclick]').count(), 0);
-          await expectNoAxeViolations(portal, 'portal notice with a picture');
+          // The notice has no 发布时间: no empty field for it.
+          assert.equal(await article.getByText('发布时间').count(), 0);
+          // Its attachment: name and size, downloaded by the visitor (no sign-in) under its name.
+          const attachments = portal.getByTestId('notice-attachments');
+          await attachments.getByRole('heading', { name: '附件' }).waitFor();
+          const item = attachments.locator('li').filter({ hasText: names.attachment });
+          await item.waitFor();
+          const expected = Buffer.from(`附件 ${stamp}\n`);
+          assert.match((await item.textContent()) ?? '', /0\.0[0-9] KB/);
+          const [download] = await Promise.all([
+            portal.waitForEvent('download'),
+            item.getByRole('link').click(),
+          ]);
+          assert.equal(download.suggestedFilename(), names.attachment);
+          assert.ok(readFileSync(await download.path()).equals(expected), 'the downloaded bytes');
+          await expectNoAxeViolations(portal, 'portal notice with a picture and an attachment');
           await portal.screenshot({ path: `${screenshots}/files-portal-notice.png`, fullPage: true });
+          // In traditional Chinese and English the section and the link say so in their language.
+          for (const [language, heading, label] of [
+            ['tw', '附件', '下載'],
+            ['en', 'Attachments', 'Download'],
+          ] as const) {
+            await visitor.addCookies([{ name: 'language', value: language, url: server.url }]);
+            await portal.reload();
+            const section = portal.getByTestId('notice-attachments');
+            await section.getByRole('heading', { name: heading, exact: true }).waitFor();
+            assert.match(
+              (await section.getByRole('link').first().getAttribute('title')) ?? '',
+              new RegExp(`^${label} `),
+            );
+          }
+          await portal.screenshot({ path: `${screenshots}/files-portal-notice-en.png`, fullPage: true });
         } finally {
           await visitor.close();
         }

@@ -168,7 +168,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await tags.getByText(names.byRole).first().waitFor();
         // the picker opened on the whole tree, for the screenshot
         await modal.locator('#root_publishObject').click();
-        await page.locator(OPEN_DROPDOWN).waitFor();
+        // the role select's list may still be fading out beside the tree's
+        await page.locator(`${OPEN_DROPDOWN}.ant-tree-select-dropdown`).waitFor();
         await shot('org-and-role');
         await modal.locator('.ant-modal-title').click();
         await saveForm(page);

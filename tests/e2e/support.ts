@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   chromium,
   type Browser,
@@ -39,14 +40,26 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real server (built front-ends, fresh embedded database) as a child process. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the real server (built front-ends, fresh embedded database) as a child process; `cwd`:
+ * another copy of the project (its own src/ and dist/web), this one by default.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobid-e2e-'));
   const adminPassword = 'e2e-admin-pass';
   // The captcha outbox preload writes each character captcha's answer beside the other outboxes.
-  const preload = ['--import', 'tsx', '--import', './tests/e2e/captcha-outbox.mjs'];
+  const preload = [
+    '--import',
+    'tsx',
+    '--import',
+    fileURLToPath(new URL('captcha-outbox.mjs', import.meta.url)),
+  ];
   const child: ChildProcess = spawn(process.execPath, [...preload, 'src/server/main.ts'], {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: {
       ...process.env,
       PORT: String(port),
@@ -62,11 +75,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   // a loaded machine (2 cores shared by parallel suites) can take a minute and more to start
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
-      throw new Error(`server not listening after 180 s:\n${output}`);
+      throw new Error(`server not listening after 300 s:\n${output}`);
     }
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {

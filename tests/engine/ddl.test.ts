@@ -4,6 +4,7 @@ import {
   entityTableSpec,
   indexName,
   listIndexes,
+  LONG_TEXT_LENGTH,
   planTableMigration,
   quoteIdentifier,
   type ExistingTable,
@@ -235,13 +236,39 @@ describe('listIndexes', () => {
       for (const field of entity.fields) {
         if (field.isKey || (field.name === 'tenantCode' && entity.isTenantScoped)) continue;
         if (field.type === 'array' && field.filter) expect(names).toContain(field.column);
-        else if (field.isSortable || field.filter)
+        else if ((field.isSortable || field.filter) && !((field.schema.maxLength ?? 0) > LONG_TEXT_LENGTH))
           expect(names, `${entity.name}.${field.name}`).toContain(
             `${scope}${field.column},${entity.key.column}`,
           );
         if (field.filter === 'text') expect(names, `${entity.name}.${field.name}`).toContain(field.column);
       }
     }
+  });
+});
+
+describe('long text', () => {
+  const long = entityOf(
+    'widget',
+    widgetJson({
+      properties: { ...PROPERTIES, content: { type: 'string', title: 'Content', maxLength: 50000 } },
+    }),
+  );
+
+  it('gets its trigram index but no btree, whose entries could not hold a long value', () => {
+    const names = listIndexes(long).map((index) => index.name);
+    expect(names).toContain('widget_content_trgm');
+    expect(names).not.toContain('widget_tenant_code_content_id_lx');
+    expect(names).toContain('widget_tenant_code_name_id_lx');
+  });
+
+  it('drops a list index the engine made before and no longer wants, and no other index', () => {
+    const spec = entityTableSpec(long);
+    const existing = existingFor(spec);
+    existing.indexes.add('widget_tenant_code_content_id_lx');
+    existing.indexes.add('widget_by_hand');
+    const plan = planTableMigration(spec, existing, { hasTrigram: true });
+    expect(plan.statements).toEqual(['drop index if exists "widget_tenant_code_content_id_lx"']);
+    expect(plan.problems).toEqual([]);
   });
 });
 
@@ -388,6 +415,123 @@ describe('planTableMigration', () => {
       columns: [...spec.columns, { name: 'x"; drop table y; --', type: 'text', isNullable: true }],
     };
     expect(() => planTableMigration(badColumn, undefined)).toThrow(/Not a safe SQL identifier/);
+  });
+});
+
+describe('planTableMigration of an adopted table (x-entity.adopt)', () => {
+  const adopted = entityOf(
+    'widget',
+    widgetJson({
+      entity: { tenant: false, adopt: true },
+      properties: { code: PROPERTIES.code, price: PROPERTIES.price },
+    }),
+  );
+  const spec = entityTableSpec(adopted);
+  /** A table made before the entity: its own types, a column the entity leaves out, no bookkeeping columns. */
+  const legacy = (): ExistingTable => ({
+    columns: new Map([
+      ['id', 'integer'],
+      ['name', 'character varying'],
+      ['code', 'character'],
+      ['price', 'numeric'],
+      ['legacy_flag', 'smallint'],
+    ]),
+    indexes: new Set(['widget_pkey', 'widget_code_key']),
+    constraints: new Set(['widget_pkey']),
+  });
+
+  it('marks the spec adopted', () => {
+    expect(spec.isAdopted).toBe(true);
+    expect(entityTableSpec(tenantWidget).isAdopted).toBeUndefined();
+  });
+
+  it('accepts integer, varchar, char and numeric, keeps the columns the entity leaves out, adds only the bookkeeping columns', () => {
+    const plan = planTableMigration(spec, legacy(), { hasTrigram: true, isConcurrent: true });
+    expect(plan.problems).toEqual([]);
+    expect(plan.statements).toEqual([
+      'alter table "widget" add column "tenant_code" text',
+      'alter table "widget" add column "created_at" timestamptz not null default now()',
+      'alter table "widget" add column "created_by" text',
+      'alter table "widget" add column "updated_at" timestamptz not null default now()',
+      'alter table "widget" add column "updated_by" text',
+      'alter table "widget" add column "version" integer not null default 1',
+    ]);
+    // Never an alter column, a drop or a constraint; the indexes come apart, built concurrently.
+    expect(plan.statements.join('\n')).not.toMatch(/index|alter column|drop|constraint/);
+    const indexes = plan.concurrentStatements ?? [];
+    expect(indexes.length).toBeGreaterThan(0);
+    for (const statement of indexes)
+      expect(statement).toMatch(/^create index concurrently if not exists "widget_/);
+    // Never a unique index; a trigram index only on a text or varchar column (char has none).
+    expect(indexes.join('\n')).not.toMatch(/unique/);
+    expect(indexes).toContain(
+      'create index concurrently if not exists "widget_name_trgm" on "widget" using gin ("name" gin_trgm_ops)',
+    );
+    expect(indexes.join('\n')).not.toMatch(/"code" gin_trgm_ops/);
+    // Those the table has already (by the engine's name) are left alone.
+    const again = legacy();
+    again.indexes.add('widget_name_trgm');
+    expect(
+      planTableMigration(spec, again, { hasTrigram: true, isConcurrent: true }).concurrentStatements,
+    ).not.toContain(indexes.find((statement) => statement.includes('widget_name_trgm')));
+    // Without concurrent builds (PGlite, a publication) they run with the columns.
+    const inline = planTableMigration(spec, legacy(), { hasTrigram: true });
+    expect(inline.statements.filter((statement) => statement.includes(' index '))).toHaveLength(
+      indexes.length,
+    );
+  });
+
+  it('accepts uuid for a text field and timestamp without time zone for a date-time', () => {
+    const typed = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({
+          entity: { tenant: false, adopt: true },
+          properties: {
+            uid: { type: 'string', format: 'uuid', title: 'UID' },
+            seenAt: { type: 'string', format: 'date-time', title: 'Seen at' },
+          },
+        }),
+      ),
+    );
+    const existing = legacy();
+    existing.columns.set('uid', 'uuid');
+    existing.columns.set('seen_at', 'timestamp without time zone');
+    const plan = planTableMigration(typed, existing, { hasTrigram: true, isConcurrent: true });
+    expect(plan.problems).toEqual([]);
+    expect((plan.concurrentStatements ?? []).join('\n')).not.toMatch(/"uid" gin_trgm_ops/);
+  });
+
+  it('still refuses a type that does not serve the field, and never alters it', () => {
+    const existing = legacy();
+    existing.columns.set('price', 'text');
+    existing.columns.set('name', 'timestamp without time zone');
+    const plan = planTableMigration(spec, existing);
+    expect(plan.problems).toHaveLength(2);
+    expect(plan.problems[0]).toContain('column name: the database has timestamp without time zone');
+    expect(plan.problems[1]).toContain(
+      'column price: the database has text but the schema wants double precision',
+    );
+    expect(plan.statements.join('\n')).not.toMatch(/alter column|drop/);
+  });
+
+  it('creates the table as any other when it does not exist yet', () => {
+    const plan = planTableMigration(spec, undefined);
+    expect(plan.statements[0]).toMatch(/^create table "widget"/);
+    expect(plan.statements.some((statement) => statement.startsWith('create unique index'))).toBe(true);
+  });
+
+  it('is refused by a table that is not adopted', () => {
+    const plain = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({
+          entity: { tenant: false },
+          properties: { code: PROPERTIES.code, price: PROPERTIES.price },
+        }),
+      ),
+    );
+    expect(planTableMigration(plain, legacy()).problems.length).toBeGreaterThanOrEqual(4);
   });
 });
 

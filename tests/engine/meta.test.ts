@@ -272,7 +272,7 @@ describe('checkEntitySchema: meta-schema rejections', () => {
     },
     {
       title: 'a non-scalar item type',
-      json: widgetJson({ properties: { tags: { type: 'array', items: { type: 'object' } } } }),
+      json: widgetJson({ properties: { tags: { type: 'array', items: { type: 'array' } } } }),
       pointer: '/properties/tags/items/type',
       message: /must be one of/,
     },

@@ -14,11 +14,13 @@ import { realSources } from './fixtures.js';
 
 const EXPECTED = [
   'appclient',
+  'article',
   'homepicture',
   'idleequipment',
   'notice',
   'notification',
   'purchase',
+  'report',
   'sysdict',
   'sysmenu',
   'sysorg',
@@ -36,7 +38,7 @@ describe('the real schemas in schemas/', () => {
   const sources = realSources();
   const entities = compileEntities(sources);
 
-  it('are the 13 admin entities of the design and the 4 portal content entities', () => {
+  it('are the 13 admin entities of the design, the 4 portal content entities, the demo article (SPEC §3) and the saved report (issue 18)', () => {
     expect(sources.map((s) => s.name)).toEqual(EXPECTED);
     expect(entities.map((e) => e.name)).toEqual(EXPECTED);
   });

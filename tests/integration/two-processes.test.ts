@@ -333,4 +333,113 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     expect(await redis.pttl(`${prefix}lock:sign-in:default:ghost`)).toBeGreaterThan(14 * 60_000);
     expect(await sqlRows('select counter_key from sys_counter')).toEqual([]);
   });
+  it('a rate limit edited on one process is in force on the other at once; the dashboard shows both', async () => {
+    // The administrator's password was changed above.
+    const token = await tokenOf(a, 'admin', 'admin-pass-2');
+    const setLimit = async (server: Server, limit: number): Promise<void> => {
+      const answer = await call(server, 'PUT', '/api/monitor/flowcontrol/rule', {
+        token,
+        json: { name: 'captcha', limit },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    };
+    const retrieve = (server: Server) =>
+      call(server, 'POST', '/api/account/sysuserdetail/retrievePassword', { json: {} });
+    // The address used up RATE_LIMIT_CAPTCHA=5 above: raised on a, b lets it through.
+    expect((await retrieve(b)).status).toBe(429);
+    await setLimit(a, 1000);
+    expect((await retrieve(b)).status).toBe(400);
+    // Lowered on b, a refuses.
+    await setLimit(b, 1);
+    expect((await retrieve(a)).status).toBe(429);
+    const rules = await call(a, 'GET', '/api/monitor/flowcontrol/rules', { token });
+    expect(
+      (rules.body.data as { name: string; limit: number }[]).find((rule) => rule.name === 'captcha')?.limit,
+    ).toBe(1);
+    await setLimit(a, 5);
+
+    // Both processes cache the limits; a param written with SQL (not through either process)
+    // reaches both through the trigger's notice, without a restart.
+    const limitOn = async (server: Server): Promise<number | undefined> => {
+      const answer = await call(server, 'GET', '/api/monitor/flowcontrol/rules', { token });
+      return (answer.body.data as { name: string; limit: number }[]).find((rule) => rule.name === 'captcha')
+        ?.limit;
+    };
+    expect([await limitOn(a), await limitOn(b)]).toEqual([5, 5]);
+    await sqlRows("update sys_param set param_value = '7' where param_key = 'rateLimit.captcha'");
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && ((await limitOn(a)) !== 7 || (await limitOn(b)) !== 7))
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([await limitOn(a), await limitOn(b)]).toEqual([7, 7]);
+    await setLimit(a, 5);
+
+    // Each process stores its own samples (every 5 s); either one shows both.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const samples = await call(b, 'GET', '/api/monitor/metrics/samples?minutes=5', { token });
+    const instances = (samples.body.data as { instances: { instance: string }[] }).instances;
+    expect(instances.length).toBe(2);
+  }, 60_000);
+  it('the dashboard and the database page show the routes and slow statements of both processes', async () => {
+    const token = await tokenOf(a, 'admin', 'admin-pass-2');
+    const get = async <T>(server: Server, path: string): Promise<T> => {
+      const answer = await call(server, 'GET', path, { token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as T;
+    };
+    const setSlow = async (value: number): Promise<void> => {
+      const answer = await call(a, 'PUT', '/api/monitor/settings', {
+        token,
+        json: { name: 'slowQueryMs', value },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    };
+    // Every statement of 1 ms or more is slow: a at once, b from its next sample (every 5 s).
+    await setSlow(1);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    try {
+      // A route each process alone has answered, and the database page (its size queries are slow).
+      await get(a, '/api/monitor/audit/query?pageSize=5');
+      await get(b, '/api/monitor/logs/query?limit=5');
+      await get(a, '/api/monitor/database');
+      await get(b, '/api/monitor/database');
+      // Each process publishes its routes and slow statements with its samples (every 5 s).
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      interface RouteRow {
+        route: string;
+        method: string;
+        count: number;
+      }
+      const samples = await get<{
+        instance: string;
+        instanceRoutes: { instance: string; routes: RouteRow[] }[];
+      }>(a, '/api/monitor/metrics/samples?minutes=5');
+      const names = samples.instanceRoutes.map((entry) => entry.instance);
+      expect(names).toHaveLength(2);
+      const own = samples.instanceRoutes.find((entry) => entry.instance === samples.instance);
+      const other = samples.instanceRoutes.find((entry) => entry.instance !== samples.instance);
+      const routesOf = (entry: { routes: RouteRow[] } | undefined): string[] =>
+        (entry?.routes ?? []).map((row) => `${row.method} ${row.route}`);
+      expect(routesOf(own)).toContain('GET /api/monitor/audit/query');
+      expect(routesOf(own)).not.toContain('GET /api/monitor/logs/query');
+      expect(routesOf(other)).toContain('GET /api/monitor/logs/query');
+      expect(routesOf(other)).not.toContain('GET /api/monitor/audit/query');
+      // b answers the same, from its side.
+      const fromB = await get<{ instance: string; instanceRoutes: { instance: string }[] }>(
+        b,
+        '/api/monitor/metrics/samples?minutes=5',
+      );
+      expect(fromB.instance).toBe(other?.instance);
+      expect(fromB.instanceRoutes.map((entry) => entry.instance).sort()).toEqual([...names].sort());
+
+      const database = await get<{ slowStatements: { instance: string; sql: string; maxMs: number }[] }>(
+        b,
+        '/api/monitor/database',
+      );
+      expect(new Set(database.slowStatements.map((row) => row.instance))).toEqual(new Set(names));
+      const times = database.slowStatements.map((row) => row.maxMs);
+      expect(times).toEqual([...times].sort((x, y) => y - x));
+    } finally {
+      await setSlow(200);
+    }
+  }, 90_000);
 });

@@ -162,6 +162,43 @@ describe('completing', () => {
     ).toHaveLength(1);
   });
 
+  it('start and complete answer the new tasks the caller can act on (nextTasks), and only those', async () => {
+    const started = await call(t, alice.headers, 'POST', 'processinstance/start', {
+      processDefinitionKey: 'review_flow',
+      description: 'next tasks',
+    });
+    expect(started.statusCode).toBe(200);
+    const instanceId = started.json().data.id as number;
+    const [apply] = await openTasks(t, instanceId);
+    // alice is the initiator: the apply task is hers, and the answer names it.
+    expect(started.json().data.nextTasks).toEqual([
+      { id: apply?.id, name: '申请', taskDefinitionKey: 'apply', assignee: 'alice' },
+    ]);
+    // The review that follows waits for candidates alice is not one of: nothing for her.
+    const applied = await complete(t, alice.headers, apply?.id ?? 0);
+    expect(applied.json().data).toMatchObject({ id: apply?.id, status: 'completed', nextTasks: [] });
+    const [review] = await openTasks(t, instanceId);
+    expect(review).toMatchObject({ activity_id: 'review', assignee: null });
+    await call(t, bob.headers, 'POST', `task/claimTask?id=${review?.id}`);
+    // bob's completion makes alice's sign task: not bob's to act on.
+    const reviewed = await complete(t, bob.headers, review?.id ?? 0);
+    expect(reviewed.json().data.nextTasks).toEqual([]);
+    const [sign] = await openTasks(t, instanceId);
+    expect(sign).toMatchObject({ activity_id: 'sign', assignee: 'alice' });
+    // The last task ends the instance: nothing comes next.
+    const signed = await complete(t, alice.headers, sign?.id ?? 0);
+    expect(signed.json().data).toMatchObject({ status: 'completed', nextTasks: [] });
+    expect(await instanceRow(t, instanceId)).toMatchObject({ status: 'over' });
+    // The answers are what the task list says.
+    const personal = await call(
+      t,
+      alice.headers,
+      'GET',
+      `task/queryPersonalTask?processInstanceId=${instanceId}`,
+    );
+    expect(personal.json().data.records).toEqual([]);
+  });
+
   it("validates the task form with the entity's validators", async () => {
     const instance = await start(t, alice.headers, 'review_flow');
     const [apply] = await openTasks(t, instance.id);

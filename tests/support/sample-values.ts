@@ -19,6 +19,7 @@ const PATTERN_CANDIDATES: ((n: number) => string)[] = [
   (n) => `ROLE_${token(n).toUpperCase()}`, // role codes
   (n) => `/api/${token(n)}/**`, // URL permission patterns
   (n) => `+${(n % 999) + 1}`, // country codes
+  (n) => `sum:${token(n)}`, // report measures (report.schema.json)
 ];
 
 export type StringSchema = Pick<FieldSchema, 'minLength' | 'maxLength' | 'pattern' | 'format'>;

@@ -76,6 +76,18 @@ export class Samples {
 
   async fieldValue(entity: EntityDef, field: FieldDef, n: number): Promise<unknown> {
     const schema = field.schema;
+    if (field.detail) {
+      // Detail rows: two (or minItems) rows, every column filled like a field of its own.
+      const count = Math.max(2, schema.minItems ?? 0);
+      const rows: Row[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const row: Row = {};
+        for (const column of field.detail.fields)
+          row[column.name] = await this.fieldValue(entity, column, n + index);
+        rows.push(row);
+      }
+      return rows;
+    }
     if (field.ref) return this.existingKey(entity, field);
     const fileUse = fileFieldUse(field);
     if (fileUse) {

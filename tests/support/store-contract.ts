@@ -59,6 +59,24 @@ export function storeContract(
       expect(await store.lockedMs(shortKey)).toBe(0);
     });
 
+    it('lists the live counters and locks under a prefix, highest first, without the prefix', async () => {
+      const prefix = `list_%*:${randomBytes(4).toString('hex')}:`;
+      await store.hit(`${prefix}10.0.0.1`, 60_000);
+      await store.hit(`${prefix}10.0.0.2`, 60_000);
+      await store.hit(`${prefix}10.0.0.2`, 60_000);
+      await store.hit(`${prefix}gone`, 200);
+      await store.lock(`${prefix}locked`, 60_000);
+      // A key that only looks like the prefix with its wildcard characters taken as wildcards.
+      await store.hit(`listXY*:${prefix.slice(8)}other`, 60_000);
+      await sleep(300);
+      const counters = await store.counters(prefix, 10);
+      expect(counters.map((counter) => counter.key)).toEqual(['locked', '10.0.0.2', '10.0.0.1']);
+      expect(counters[0]?.lockedMs).toBeGreaterThan(59_000);
+      expect(counters[1]).toMatchObject({ hits: 2, lockedMs: 0 });
+      expect(counters[1]?.ttlMs).toBeGreaterThan(59_000);
+      expect(await store.counters(prefix, 1)).toHaveLength(1);
+    });
+
     it('takes a right code once; a wrong one is refused', async () => {
       const where = target();
       expect(await issue(where, '123456')).toEqual({ issued: true });
@@ -133,6 +151,28 @@ export function storeContract(
         issued: false,
         reason: 'dailyLimit',
       });
+    });
+
+    it('counts the codes sent to each target of a tenant in the last day, most first', async () => {
+      const tenantCode = `q${randomBytes(4).toString('hex')}`;
+      const quota = { intervalSeconds: 0, dailyLimit: 10 };
+      const send = (to: string, code: string) =>
+        store.issueCode({ tenantCode, purpose: 'sms', target: to, code, seconds: 60, ip: null }, { quota });
+      expect(await send('13800000001', '1')).toEqual({ issued: true });
+      await sleep(5);
+      expect(await send('13800000002', '2')).toEqual({ issued: true });
+      await sleep(5);
+      expect(await send('13800000002', '3')).toEqual({ issued: true });
+      const sent = await store.sentCodes('sms', tenantCode, 10);
+      expect(sent.map((entry) => [entry.tenantCode, entry.target, entry.sent])).toEqual([
+        [tenantCode, '13800000002', 2],
+        [tenantCode, '13800000001', 1],
+      ]);
+      expect(Math.abs(Date.now() - (sent[0]?.lastAt.getTime() ?? 0))).toBeLessThan(60_000);
+      expect(await store.sentCodes('sms', tenantCode, 1)).toHaveLength(1);
+      expect(await store.sentCodes('reset', tenantCode, 10)).toEqual([]);
+      const everyTenant = await store.sentCodes('sms', undefined, 1000);
+      expect(everyTenant.filter((entry) => entry.tenantCode === tenantCode)).toHaveLength(2);
     });
 
     it('leaves no code and no count behind when delivery fails', async () => {

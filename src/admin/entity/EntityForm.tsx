@@ -1,4 +1,4 @@
-import { useCreate, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
+import { useCreate, useOne, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
 import { generateForm } from '@rjsf/antd';
 import type CoreForm from '@rjsf/core';
 import type {
@@ -25,14 +25,24 @@ import {
   type FormMode,
   type MessageField,
 } from '../../engine/index.js';
-import { useT, type Translate } from '../i18n.js';
+import { useLanguage, useT, type Translate } from '../i18n.js';
 import { AutoFields } from './AutoFields.js';
 import { entityTitle, titleOf } from './labels.js';
 import { FORM_WIDGETS } from './widgets.js';
+import { DetailTableField } from './DetailTableField.js';
+import {
+  addConditionErrors,
+  designedContext,
+  DESIGNED_TEMPLATES,
+  hiddenFields,
+  isDesigned,
+  visibleErrors,
+  withoutHidden,
+} from './DesignedLayout.js';
 
 type Values = Record<string, unknown>;
 
-const Form = generateForm<Values>();
+export const Form = generateForm<Values>();
 
 /**
  * The validators of every form, compiled by the server with its own ajv options, formats and
@@ -41,14 +51,48 @@ const Form = generateForm<Values>();
  */
 const VALIDATORS_URL = '/api/schemas/validators.js';
 let validatorFunctions: Promise<ValidatorFunctions> | undefined;
-function loadValidators(): Promise<ValidatorFunctions> {
-  validatorFunctions ??= (import(/* @vite-ignore */ VALIDATORS_URL) as Promise<ValidatorFunctions>).catch(
+let validatorsRevision = 0;
+/**
+ * After a form is published or unpublished the entity set changed: the next form loads the
+ * module again, under a new address (a module is loaded once per address).
+ */
+export function forgetValidators(): void {
+  validatorFunctions = undefined;
+  validatorsRevision += 1;
+}
+export function loadValidators(): Promise<ValidatorFunctions> {
+  const url = validatorsRevision > 0 ? `${VALIDATORS_URL}?r=${validatorsRevision}` : VALIDATORS_URL;
+  validatorFunctions ??= (import(/* @vite-ignore */ url) as Promise<ValidatorFunctions>).catch(
     (error: unknown) => {
       validatorFunctions = undefined;
       throw error;
     },
   );
   return validatorFunctions;
+}
+
+/**
+ * The validator of a form schema from the module the server compiled (validators.js; the CSP
+ * allows no eval), undefined while it loads; a failed load is reported once.
+ */
+export function usePrecompiledValidator(schema: RJSFSchema) {
+  const t = useT();
+  const { message } = App.useApp();
+  const [functions, setFunctions] = useState<ValidatorFunctions | undefined>(undefined);
+  useEffect(() => {
+    let isCurrent = true;
+    loadValidators().then(
+      (loaded) => isCurrent && setFunctions(loaded),
+      () => isCurrent && void message.error(t('errors.network')),
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [message, t]);
+  return useMemo(
+    () => (functions ? createPrecompiledValidator<Values>(functions, schema) : undefined),
+    [functions, schema],
+  );
 }
 
 /**
@@ -81,17 +125,21 @@ function GridObjectTemplate(props: ObjectFieldTemplateProps) {
   return <Row gutter={16}>{cells}</Row>;
 }
 
-const TEMPLATES = { ObjectFieldTemplate: GridObjectTemplate };
+export const TEMPLATES = { ObjectFieldTemplate: GridObjectTemplate };
+export const FIELDS = { detailTable: DetailTableField };
 
 /**
  * ajv's errors as a person filling the form reads them: 请输入用户名, 请选择角色, 请输入正确的邮箱地址
  * (the field's title and how its value is given, engine fieldMessage), in the user's language.
  */
-function translateErrors(t: Translate, fields: ReadonlyMap<string, MessageField>) {
+export function translateErrors(t: Translate, fields: ReadonlyMap<string, MessageField>) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
     errors.map((error) => {
-      const name = (error.property ?? '').replace(/^\./, '').split('.')[0] ?? '';
-      const field = fields.get(name) ?? { title: name, entry: 'input' as const };
+      const path = (error.property ?? '').replace(/^\./, '').split('.');
+      const name = path[0] ?? '';
+      // A detail row's cell (.lines.2.qty): the message names the column.
+      const cell = path.length === 3 ? fields.get(`${name}.${path[2] ?? ''}`) : undefined;
+      const field = cell ?? fields.get(name) ?? { title: name, entry: 'input' as const };
       const params = (error.params as Record<string, unknown> | undefined) ?? {};
       const message = fieldMessage(error.name ?? 'invalid', params, field);
       return { ...error, message: t(message.key, message.params) };
@@ -99,7 +147,7 @@ function translateErrors(t: Translate, fields: ReadonlyMap<string, MessageField>
 }
 
 /** The form's schema with every label in the user's language. */
-function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSFSchema {
+export function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSFSchema {
   const schema = { ...formSchemaOf(entity, mode), $id: formSchemaId(entity.name, mode) } as RJSFSchema;
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
   const titles = new Map<string, string>();
@@ -118,8 +166,29 @@ function translatedSchema(entity: EntityDef, mode: FormMode, t: Translate): RJSF
   return schema;
 }
 
+/** The fields of a form as its error messages name them (title, how the value is given), by name. */
+export function messageFieldsOf(
+  entity: EntityDef,
+  mode: FormMode,
+  schema: RJSFSchema,
+  t: Translate,
+): Map<string, MessageField> {
+  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+  const entries = formFields(entity, mode).flatMap((field): [string, MessageField][] => [
+    [
+      field.name,
+      { title: String(properties[field.name]?.title ?? field.name), entry: entryOf(field.widget) },
+    ],
+    ...(field.options.columns ?? []).map((column): [string, MessageField] => [
+      `${field.name}.${column.name}`,
+      { title: titleOf(t, column.titleKeys, column.fallbackTitle), entry: entryOf(column.widget) },
+    ]),
+  ]);
+  return new Map(entries);
+}
+
 /** A record as form data: nulls left out (they are "no value", which the form shows as empty). */
-function formDataOf(entity: EntityDef, mode: FormMode, record: BaseRecord | undefined): Values {
+export function formDataOf(entity: EntityDef, mode: FormMode, record: BaseRecord | undefined): Values {
   if (!record) return {};
   const names = new Set(formFields(entity, mode).map((field) => field.name));
   return Object.fromEntries(
@@ -130,18 +199,24 @@ function formDataOf(entity: EntityDef, mode: FormMode, record: BaseRecord | unde
 }
 
 /** Brings the first field that needs attention into view (a long form hides it below the fold). */
-function focusFirstError(errors: RJSFValidationError[]): void {
+export function focusFirstError(errors: RJSFValidationError[]): void {
   const name = (errors[0]?.property ?? '').replace(/^\./, '');
   if (name) document.getElementById(`root_${name}`)?.scrollIntoView({ block: 'center' });
 }
 
 /** Server field errors ({field: [messages]}, dotted names) as RJSF's error schema. */
-function extraErrorsOf(errors: HttpError['errors']): ErrorSchema<Values> | undefined {
+export function extraErrorsOf(errors: HttpError['errors']): ErrorSchema<Values> | undefined {
   if (!errors) return undefined;
   const schema: Record<string, { __errors: string[] }> = {};
   for (const [field, messages] of Object.entries(errors)) {
     const list = Array.isArray(messages) ? messages : typeof messages === 'string' ? [messages] : [];
-    if (list.length > 0) schema[field.split('.')[0] ?? field] = { __errors: list.map(String) };
+    if (list.length === 0) continue;
+    const [name = field, row, column] = field.split('.');
+    if (row !== undefined && column !== undefined && /^\d+$/.test(row)) {
+      // A detail row's cell (lines.2.qty): on its cell of the detail table.
+      const rows = (schema[name] ??= { __errors: [] }) as unknown as Record<string, Record<string, unknown>>;
+      (rows[row] ??= {})[column] = { __errors: list.map(String) };
+    } else schema[name] = { __errors: list.map(String) };
   }
   return Object.keys(schema).length > 0 ? (schema as ErrorSchema<Values>) : undefined;
 }
@@ -158,35 +233,43 @@ export interface EntityFormProps {
  * The generated create/edit form of an entity, in a modal: RJSF with the antd theme, from the
  * same schema and with the same ajv options as the server; server 400/409 errors on their fields.
  */
-export default function EntityForm({ entity, mode, record, onClose }: EntityFormProps) {
+/**
+ * An entity with detail (x-detail) fields is edited from its detail read (a query by the key),
+ * which carries the rows a list row does not.
+ */
+export default function EntityForm(props: EntityFormProps) {
+  const t = useT();
+  const { entity, mode, record } = props;
+  const key = record?.[entity.key.name] as string | number | undefined;
+  const needsRead = mode === 'update' && key !== undefined && entity.fields.some((field) => field.detail);
+  const { result } = useOne<BaseRecord>({
+    resource: entity.name,
+    id: key ?? '',
+    queryOptions: { enabled: needsRead, gcTime: 0 },
+  });
+  if (needsRead && !result) {
+    return (
+      <Modal
+        open
+        width={860}
+        title={t('admin.crud.editTitle', { entity: entityTitle(t, entity.name, entity.title) })}
+        footer={null}
+        onCancel={() => props.onClose(false)}
+      >
+        <Spin />
+      </Modal>
+    );
+  }
+  return <EntityFormBody {...props} record={needsRead ? result : record} />;
+}
+
+function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
   const t = useT();
   const { message } = App.useApp();
   const formRef = useRef<CoreForm<Values>>(null);
   const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
-  const messageFields = useMemo(() => {
-    const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
-    return new Map(
-      formFields(entity, mode).map((field): [string, MessageField] => [
-        field.name,
-        { title: String(properties[field.name]?.title ?? field.name), entry: entryOf(field.widget) },
-      ]),
-    );
-  }, [entity, mode, schema]);
-  const [functions, setFunctions] = useState<ValidatorFunctions | undefined>(undefined);
-  useEffect(() => {
-    let isCurrent = true;
-    loadValidators().then(
-      (loaded) => isCurrent && setFunctions(loaded),
-      () => isCurrent && void message.error(t('errors.network')),
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [message, t]);
-  const validator = useMemo(
-    () => (functions ? createPrecompiledValidator<Values>(functions, schema) : undefined),
-    [functions, schema],
-  );
+  const messageFields = useMemo(() => messageFieldsOf(entity, mode, schema, t), [entity, mode, schema, t]);
+  const validator = usePrecompiledValidator(schema);
   const uiSchema = useMemo(
     (): UiSchema<Values> => ({
       ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
@@ -197,7 +280,31 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
   const initial = useMemo(() => formDataOf(entity, mode, record), [entity, mode, record]);
   // Controlled: RJSF hands the values over when a field commits (not per keystroke, see widgets.tsx).
   const [formData, setFormData] = useState<Values>(initial);
-  const transformErrors = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
+  // A designed form (a published one): its layout, and fields shown only while a condition holds.
+  const language = useLanguage();
+  const isDesignedForm = isDesigned(entity.schema);
+  const hidden = useMemo(
+    () => (isDesignedForm ? hiddenFields(entity.schema, formData) : new Set<string>()),
+    [isDesignedForm, entity, formData],
+  );
+  const formContext = useMemo(
+    () =>
+      isDesignedForm
+        ? designedContext(entity.schema, {
+            items: entity.schema['x-ui']?.items,
+            hidden,
+            spans: new Map(formFields(entity, mode).map((field) => [field.name, field.options.span])),
+            language,
+            isNarrow: false,
+          })
+        : undefined,
+    [isDesignedForm, entity, mode, hidden, language],
+  );
+  const translate = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
+  const transformErrors = useCallback(
+    (errors: RJSFValidationError[]) => translate(visibleErrors(hidden, errors)),
+    [translate, hidden],
+  );
   const [extraErrors, setExtraErrors] = useState<ErrorSchema<Values> | undefined>(undefined);
   const { mutateAsync: create, mutation: creating } = useCreate();
   const { mutateAsync: update, mutation: updating } = useUpdate();
@@ -210,9 +317,16 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
         ];
         fieldErrors?.addError(t('admin.form.mismatch'));
       }
-      return errors;
+      return addConditionErrors(entity.schema, hidden, values, errors, (name) => {
+        const message = fieldMessage(
+          'required',
+          {},
+          messageFields.get(name) ?? { title: name, entry: 'input' },
+        );
+        return t(message.key, message.params);
+      });
     },
-    [entity, mode, t],
+    [entity, mode, t, hidden, messageFields],
   );
 
   const submit = async (values: Values): Promise<void> => {
@@ -270,10 +384,17 @@ export default function EntityForm({ entity, mode, record, onClose }: EntityForm
           schema={schema}
           uiSchema={uiSchema}
           formData={formData}
-          onChange={(event) => setFormData(event.formData ?? {})}
+          onChange={(event) =>
+            // a hidden field keeps no value: the server would refuse it
+            setFormData(
+              isDesignedForm ? withoutHidden(entity.schema, event.formData ?? {}) : (event.formData ?? {}),
+            )
+          }
           validator={validator}
           widgets={FORM_WIDGETS}
-          templates={TEMPLATES}
+          fields={FIELDS}
+          templates={isDesignedForm ? DESIGNED_TEMPLATES : TEMPLATES}
+          {...(formContext ? { formContext } : {})}
           transformErrors={transformErrors}
           customValidate={customValidate}
           extraErrors={extraErrors}

@@ -11,7 +11,7 @@ import type { ResourceApi } from '../providers/resources.js';
 import { sortParam } from '../providers/data.js';
 import { useCanButton, useTree } from '../screens/api.js';
 import { useLazyTreeRows } from './lazy-tree.js';
-import { RECORD_ACTIONS, type RecordAction } from './extensions.js';
+import { HISTORY_ACTION, RECORD_ACTIONS, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';
 import { FilterBar } from './FilterBar.js';
 import { ListTotal } from './ListTotal.js';
@@ -25,6 +25,7 @@ import { useApp } from '../store.js';
 import './entity.css';
 
 const EntityForm = lazy(() => import('./EntityForm.js'));
+const ImportDialog = lazy(() => import('./ImportDialog.js'));
 
 /** Above this many rows the table renders only what is on screen. */
 const VIRTUAL_FROM = 200;
@@ -179,6 +180,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const [action, setAction] = useState<{ action: RecordAction; record: BaseRecord } | undefined>();
   const { mutateAsync: deleteMany } = useDeleteMany();
   const exporter = useExport(api, entity);
+  const [isImporting, setImporting] = useState(false);
 
   const refresh = (): void => {
     void tableQuery.refetch();
@@ -223,7 +225,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
       },
     });
   };
-  const actions = (RECORD_ACTIONS[entity.name] ?? []).filter((item) => !item.button || can(item.button));
+  const actions = [...(RECORD_ACTIONS[entity.name] ?? []), HISTORY_ACTION].filter(
+    (item) => !item.button || can(item.button),
+  );
   const isVirtual = records.length > VIRTUAL_FROM;
   const headerOffset = app.settings.fixedHeader
     ? NAVBAR_HEIGHT + (app.settings.tagsView ? TAGS_HEIGHT : 0)
@@ -258,6 +262,12 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
             {exporter.isExporting && exporter.percent !== undefined
               ? t('admin.crud.exporting', { percent: exporter.percent })
               : t('admin.crud.export')}
+          </Button>
+        ) : null}
+        {can('add') ? (
+          // Importing adds records: the add button's grant covers it (the server checks the URL).
+          <Button onClick={() => setImporting(true)} data-testid="entity-import">
+            {t('import.button')}
           </Button>
         ) : null}
         {actions.map((item) => (
@@ -363,6 +373,18 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
             />
           </Suspense>
         </Drawer>
+      ) : null}
+      {isImporting ? (
+        <Suspense fallback={<Spin />}>
+          <ImportDialog
+            api={api}
+            title={routeTitle(route)}
+            onClose={(hasImported) => {
+              setImporting(false);
+              if (hasImported) refresh();
+            }}
+          />
+        </Suspense>
       ) : null}
     </Card>
   );

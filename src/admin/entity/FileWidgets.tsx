@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../i18n.js';
 import { errorText } from '../providers/data.js';
 import { isImageName, saveFile, useFilesApi, type FileLink, uploadProgress } from './file-api.js';
+import { useUploadRequests } from './useUploadRequests.js';
 
 /**
  * File fields of the generated form (x-ui widget upload / image, src/engine/file-fields.ts):
@@ -77,6 +78,14 @@ function FileIdsWidget({ props, use }: { props: WidgetProps; use: 'image' | 'att
   };
 
   const isPicture = use === 'image';
+  const requests = useUploadRequests<Stored>(
+    async ({ file, signal, onProgress }) => {
+      const uploaded = await files.upload(file, { use, signal, onProgress });
+      const [link] = isPicture ? await files.links([uploaded.id]) : [];
+      return { id: uploaded.id, ...(link?.pictureUrl ? { pictureUrl: link.pictureUrl } : {}) };
+    },
+    { onFailure: (text) => void message.error(text) },
+  );
   return (
     <div id={props.id} className="entity-form-files" data-testid={`file-field-${props.name}`}>
       <Upload<Stored>
@@ -98,23 +107,8 @@ function FileIdsWidget({ props, use }: { props: WidgetProps; use: 'image' | 'att
           if (!isPicture && id !== undefined) void files.download(id).then(saveFile);
         }}
         showUploadList={{ showPreviewIcon: isPicture, showDownloadIcon: false }}
-        customRequest={({ file, onProgress, onSuccess, onError }) => {
-          const blob = file as File;
-          void (async () => {
-            try {
-              const uploaded = await files.upload(blob, {
-                use,
-                onProgress: (percent) => onProgress?.({ percent }),
-              });
-              const [link] = isPicture ? await files.links([uploaded.id]) : [];
-              onSuccess?.({ id: uploaded.id, ...(link?.pictureUrl ? { pictureUrl: link.pictureUrl } : {}) });
-            } catch (error) {
-              const text = errorText(error);
-              void message.error(text);
-              onError?.(new Error(text));
-            }
-          })();
-        }}
+        customRequest={requests.customRequest}
+        onRemove={requests.onRemove}
       >
         {isDisabled || (maxCount !== undefined && list.length >= maxCount) ? null : isPicture ? (
           <div className="entity-form-files-add">

@@ -1,9 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Modal, Upload, type UploadFile } from 'antd';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useT } from '../i18n.js';
-import { errorText } from '../providers/data.js';
 import { isImageName, useFilesApi, uploadProgress } from './file-api.js';
+import { useUploadRequests } from './useUploadRequests.js';
 
 /** A picture ready to be inserted: its public address and name. */
 export interface InsertedPicture {
@@ -28,11 +28,17 @@ export function RichTextImageDialog({ isOpen, onClose, onInsert }: Props) {
   const { message } = App.useApp();
   const files = useFilesApi();
   const [list, setList] = useState<UploadFile<InsertedPicture>[]>([]);
-  const uploads = useRef(new Map<string, AbortController>());
+  const requests = useUploadRequests<InsertedPicture>(
+    async ({ file, signal, onProgress }) => {
+      const uploaded = await files.upload(file, { use: 'image', signal, onProgress });
+      const [link] = await files.links([uploaded.id]);
+      return { src: link?.pictureUrl ?? uploaded.url, alt: uploaded.originalFilename };
+    },
+    { onFailure: (text) => void message.error(text) },
+  );
 
   const reset = (): void => {
-    for (const controller of uploads.current.values()) controller.abort();
-    uploads.current.clear();
+    requests.cancelAll();
     setList([]);
   };
   const close = (): void => {
@@ -74,34 +80,8 @@ export function RichTextImageDialog({ isOpen, onClose, onInsert }: Props) {
             return Upload.LIST_IGNORE;
           }}
           showUploadList={{ showPreviewIcon: false }}
-          customRequest={({ file, onProgress, onSuccess, onError }) => {
-            const blob = file as File & { uid: string };
-            const controller = new AbortController();
-            uploads.current.set(blob.uid, controller);
-            void (async () => {
-              try {
-                const uploaded = await files.upload(blob, {
-                  use: 'image',
-                  signal: controller.signal,
-                  onProgress: (percent) => onProgress?.({ percent }),
-                });
-                const [link] = await files.links([uploaded.id]);
-                onSuccess?.({ src: link?.pictureUrl ?? uploaded.url, alt: uploaded.originalFilename });
-              } catch (error) {
-                if (controller.signal.aborted) return;
-                const text = errorText(error);
-                void message.error(text);
-                onError?.(new Error(text));
-              } finally {
-                uploads.current.delete(blob.uid);
-              }
-            })();
-          }}
-          onRemove={(file) => {
-            uploads.current.get(file.uid)?.abort();
-            uploads.current.delete(file.uid);
-            return true;
-          }}
+          customRequest={requests.customRequest}
+          onRemove={requests.onRemove}
         >
           {/* the text names antd's focusable upload area (a button inside it would nest controls) */}
           <div className="richtext-image-add">

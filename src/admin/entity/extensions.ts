@@ -82,3 +82,11 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
     },
   ],
 };
+
+/** Every generated list's record history: the audit trail of the checked record (screens/monitor). */
+export const HISTORY_ACTION: RecordAction = {
+  key: 'history',
+  titleKey: 'monitor.audit.history',
+  width: 720,
+  screen: lazy(() => import('../screens/monitor/RecordHistory.js')),
+};

@@ -30,6 +30,8 @@ export interface UploadOptions {
   /** Percent of the bytes sent. */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /** Into the caller's netdisc (counted in their quota): this folder, or the root when null. */
+  netdiscFolderId?: number | null;
 }
 
 export interface FilesApi {
@@ -58,12 +60,14 @@ export function useFilesApi(): FilesApi {
   );
   return useMemo<FilesApi>(
     () => ({
-      upload: (file, { use, onProgress, signal }) => {
+      upload: (file, { use, onProgress, signal, netdiscFolderId }) => {
         const form = new FormData();
-        form.append('use', use);
+        const isNetdisc = netdiscFolderId !== undefined;
+        if (!isNetdisc) form.append('use', use);
+        if (typeof netdiscFolderId === 'number') form.append('folderId', String(netdiscFolderId));
         form.append('file', file, file.name ?? 'file');
         return custom<UploadedFile>({
-          url: `${FILE_API}/upload`,
+          url: isNetdisc ? '/api/file/netdisc/upload' : `${FILE_API}/upload`,
           method: 'post',
           payload: form,
           meta: {

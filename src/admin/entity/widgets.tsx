@@ -170,6 +170,24 @@ function DateWidget(props: Props) {
   );
 }
 
+/** A date range (a designed form's field): the two dates as an array of YYYY-MM-DD. */
+function DateRangeWidget(props: Props) {
+  const dates = Array.isArray(props.value) ? (props.value as unknown[]) : [];
+  const [from, to] = dates.map((date) => (typeof date === 'string' && date ? dayjs(date) : null));
+  return (
+    <DatePicker.RangePicker
+      id={props.id}
+      style={FULL_WIDTH}
+      disabled={props.disabled || props.readonly}
+      value={from && to ? [from, to] : null}
+      onChange={(range) => {
+        const [start, end] = range ?? [];
+        choose(props, start && end ? [start.format('YYYY-MM-DD'), end.format('YYYY-MM-DD')] : undefined);
+      }}
+    />
+  );
+}
+
 /**
  * A chosen value is committed at once and validated as a text field is on leaving it: an error
  * under a select (请选择角色) goes the moment a value is picked, not at the next submit.
@@ -325,6 +343,7 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
   CheckboxWidget: SwitchWidget,
   date: DateWidget,
   datetime: DateWidget,
+  dateRange: DateRangeWidget,
   dictSelect: DictSelectWidget,
   refSelect: RefSelectWidget,
   refTreeSelect: RefTreeSelectWidget,

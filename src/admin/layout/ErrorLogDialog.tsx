@@ -43,7 +43,12 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
           {
             title: t('admin.errorLog.stack'),
             dataIndex: 'stack',
-            render: (stack: string) => <pre className="admin-stack">{stack}</pre>,
+            // a scrollable region is reached and scrolled with the keyboard too (WCAG 2.1.1)
+            render: (stack: string) => (
+              <pre className="admin-stack" tabIndex={0} role="region" aria-label={t('admin.errorLog.stack')}>
+                {stack}
+              </pre>
+            ),
           },
         ]}
       />

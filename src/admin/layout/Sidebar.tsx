@@ -1,10 +1,11 @@
-import { ConfigProvider, Layout, Menu, type MenuProps } from 'antd';
+import { Badge, ConfigProvider, Layout, Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { routeTitle, useT } from '../i18n.js';
 import { activeMenuPath, openGroups, sidebarTree, type AppRoute } from '../lib/menus.js';
 import { SIDEBAR_WIDTH } from '../lib/settings.js';
 import { useApp } from '../store.js';
+import { badgeOf, useOpenTaskCounts, type OpenCounts } from '../screens/workflow/badges.js';
 import { MenuIcon } from './icons.js';
 import { LogoMark } from './Logo.js';
 import { useMenus } from './MenuProvider.js';
@@ -12,13 +13,30 @@ import { sidebarMenuTheme } from './sidebarTheme.js';
 
 type Item = Required<MenuProps>['items'][number];
 
-function toItems(routes: readonly AppRoute[]): Item[] {
-  return routes.map((route) => ({
-    key: route.path,
-    icon: <MenuIcon name={route.icon} />,
-    label: routeTitle(route),
-    ...(route.children.length > 0 ? { children: toItems(route.children) } : {}),
-  }));
+function toItems(routes: readonly AppRoute[], counts: OpenCounts | undefined): Item[] {
+  return routes.map((route) => {
+    const count = badgeOf(route.path, counts);
+    return {
+      key: route.path,
+      icon: <MenuIcon name={route.icon} />,
+      // open tasks of the personal office (issue 13)
+      label:
+        count > 0 ? (
+          <span className="admin-menu-badged">
+            {routeTitle(route)}
+            <Badge
+              count={count}
+              size="small"
+              className="admin-menu-badge"
+              data-testid={`badge-${route.code}`}
+            />
+          </span>
+        ) : (
+          routeTitle(route)
+        ),
+      ...(route.children.length > 0 ? { children: toItems(route.children, counts) } : {}),
+    };
+  });
 }
 
 /** SPEC §2.4: permitted routes, 210 px, logo and platform title; collapsible; a drawer on mobile. */
@@ -33,8 +51,9 @@ export function Sidebar() {
     const top = topMenu ? routes.find((route) => route.code === topMenu) : undefined;
     return sidebarTree(top ? top.children : routes);
   }, [routes, topMenu]);
+  const counts = useOpenTaskCounts(routes.some((route) => route.code === 'oa'));
   // The language is a dependency: toItems translates the titles.
-  const items = useMemo(() => toItems(shown), [shown, app.language]);
+  const items = useMemo(() => toItems(shown, counts), [shown, app.language, counts]);
   const [openKeys, setOpenKeys] = useState<string[]>([]);
 
   useEffect(() => {
@@ -66,6 +85,8 @@ export function Sidebar() {
           <a
             className="admin-logo"
             href="/admin/workbench"
+            // collapsed, the title is not shown: the link still needs its name
+            aria-label={collapsed ? t('admin.platformTitle') : undefined}
             onClick={(event) => (event.preventDefault(), navigate('/workbench'))}
           >
             <LogoMark size={28} />

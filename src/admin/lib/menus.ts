@@ -69,10 +69,27 @@ export function flatten(routes: readonly AppRoute[]): AppRoute[] {
   return routes.flatMap((route) => [route, ...flatten(route.children)]);
 }
 
+/**
+ * Whether a route's path takes a location's path. A route path may hold parameters, as the
+ * template's /example/edit/:id(\d+): `:name(\d+)` takes digits only, `:name` any one segment.
+ */
+export function pathMatches(pattern: string, path: string): boolean {
+  if (!pattern.includes('/:')) return pattern === path;
+  const wanted = pattern.split('/');
+  const given = path.split('/');
+  if (wanted.length !== given.length) return false;
+  return wanted.every((part, index) => {
+    const segment = given[index] ?? '';
+    if (!part.startsWith(':')) return part === segment;
+    if (segment === '') return false;
+    return part.endsWith('(\\d+)') ? /^\d+$/.test(segment) : !part.includes('(');
+  });
+}
+
 /** The chain of routes from the top level to the page at path, or [] when no page matches. */
 export function matchChain(routes: readonly AppRoute[], path: string): AppRoute[] {
   for (const route of routes) {
-    if (!isGroup(route) && route.path === path) return [route];
+    if (!isGroup(route) && pathMatches(route.path, path)) return [route];
     const below = matchChain(route.children, path);
     if (below.length > 0) return [route, ...below];
   }

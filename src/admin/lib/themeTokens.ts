@@ -20,11 +20,25 @@ function darker(color: string, share: number): string {
   return hexOf(rgbOf(color).map((channel) => channel * (1 - share)) as Rgb);
 }
 
-/** The colour, darkened in small steps until it reads on every light background. */
+/** How much of the theme colour the tint under a selected item (option, tree node) has. */
+const SELECTED_TINT_SHARE = 0.1;
+
+/**
+ * The light tint a selected option or tree node stands on (antd's colorPrimaryBg, which antd
+ * would derive from the colour by its own palette): set here so that its contrast is known.
+ */
+export function selectedTint(color: string): string {
+  return hexOf(
+    rgbOf(color).map((channel) => channel * SELECTED_TINT_SHARE + 255 * (1 - SELECTED_TINT_SHARE)) as Rgb,
+  );
+}
+
+/** The colour, darkened in small steps until it reads on every light background and its own tint. */
 export function readableOnLight(color: string, ratio = TEXT_RATIO): string {
   for (let step = 0; step <= 40; step += 1) {
     const shade = darker(color, step / 40);
-    if (LIGHT_BACKGROUNDS.every((background) => contrastOf(shade, background) >= ratio)) return shade;
+    const backgrounds = [...LIGHT_BACKGROUNDS, selectedTint(shade)];
+    if (backgrounds.every((background) => contrastOf(shade, background) >= ratio)) return shade;
   }
   return '#000000';
 }
@@ -51,6 +65,9 @@ export function themeTokens(theme: string) {
     colorPrimaryText: primary,
     colorPrimaryTextHover: hover,
     colorPrimaryTextActive: active,
+    // the tint under selected options and tree nodes, which primary text is written on
+    colorPrimaryBg: selectedTint(primary),
+    controlItemBgActive: selectedTint(primary),
     colorInfo: primary,
     colorLink: primary,
     colorLinkHover: hover,

@@ -1,15 +1,24 @@
-import { ApartmentOutlined, NotificationOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  ApartmentOutlined,
+  NotificationOutlined,
+  ScheduleOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useCustom, useGetIdentity, useList, type CrudFilter } from '@refinedev/core';
 import { Card, Col, Row, Statistic } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { thousands } from '../../web/format.js';
 import { routeTitle, useT } from '../i18n.js';
 import { useMenus } from '../layout/MenuProvider.js';
 import { entityOf, flatten } from '../lib/menus.js';
+import { useOpenTaskCounts } from '../screens/workflow/badges.js';
 import type { SysUser } from '../providers/auth.js';
 import { useApp } from '../store.js';
-import type { Chart, ChartOption } from './charts.js';
+import type { ChartOption } from './charts.js';
+import { EChart } from './EChart.js';
 
 const DAYS = 14;
 
@@ -41,38 +50,6 @@ function useSignIns(isAllowed: boolean): SignInDay[] | undefined {
     queryOptions: { enabled: isAllowed, retry: false, refetchOnWindowFocus: false },
   });
   return isAllowed ? query.data?.data : undefined;
-}
-
-/** An echarts chart, loaded on demand (echarts is its own chunk). */
-function EChart({ option, testId }: { option: ChartOption | undefined; testId: string }) {
-  const element = useRef<HTMLDivElement | null>(null);
-  const chart = useRef<Chart | undefined>(undefined);
-  // The newest option: data may arrive while the chart module is still loading.
-  const latestOption = useRef(option);
-  latestOption.current = option;
-  useEffect(() => {
-    let isMounted = true;
-    // Sized by its container: a chart created while the layout is still settling (0 px wide)
-    // must resize when the container gets its size, not only on window resizes.
-    const observer = new ResizeObserver(() => chart.current?.resize());
-    if (element.current) observer.observe(element.current);
-    void import('./charts.js').then(({ createChart }) => {
-      if (!isMounted || !element.current) return;
-      chart.current = createChart(element.current);
-      if (latestOption.current) chart.current.set(latestOption.current);
-    });
-    return () => {
-      isMounted = false;
-      observer.disconnect();
-      chart.current?.dispose();
-      chart.current = undefined;
-    };
-    // The chart is created once; option changes are applied below.
-  }, []);
-  useEffect(() => {
-    if (option) chart.current?.set(option);
-  }, [option]);
-  return <div ref={element} className="admin-chart" data-testid={testId} />;
 }
 
 function Stat({ title, value, icon }: { title: string; value: number | undefined; icon: ReactNode }) {
@@ -115,6 +92,8 @@ export default function Workbench() {
   });
 
   const signIns = useSignIns(allowed.has('sysuser'));
+  const paths = new Set(flatten(routes).map((route) => route.path));
+  const taskCounts = useOpenTaskCounts(paths.has('/assigneetask') || paths.has('/candidatetask'));
 
   const title = (code: string): string => routeTitle({ code, name: code });
   const color = app.settings.theme;
@@ -199,6 +178,20 @@ export default function Workbench() {
         <p className="admin-muted">{user?.orgName}</p>
       </Card>
       <Row gutter={[16, 16]}>
+        {taskCounts &&
+          (['assigneetask', 'candidatetask'] as const)
+            .filter((code) => paths.has(`/${code}`))
+            .map((code) => (
+              <Col xs={12} lg={6} key={code}>
+                <Link to={`/${code}`} className="admin-stat-link" data-testid={`workbench-${code}`}>
+                  <Stat
+                    title={title(code)}
+                    value={code === 'assigneetask' ? taskCounts.personal : taskCounts.candidate}
+                    icon={<ScheduleOutlined />}
+                  />
+                </Link>
+              </Col>
+            ))}
         {stats.map((stat) => (
           <Col xs={12} lg={6} key={stat.code}>
             <Stat title={title(stat.code)} value={stat.value} icon={stat.icon} />

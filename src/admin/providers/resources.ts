@@ -7,6 +7,8 @@ import {
 } from '../../engine/index.js';
 import { http } from '../../web/http.js';
 import { takeBootstrap } from './bootstrap.js';
+import { addSchemaTexts } from '../i18n.js';
+import { schemaTexts } from '../entity/schema-texts.js';
 
 /** Where an entity's generated API lives, and the entity itself for the generated screens. */
 export interface ResourceApi {
@@ -61,6 +63,8 @@ export function resourceOf(entity: EntityDef): ResourceApi {
  */
 export function resourcesFromSchemas(answer: SchemasAnswer): Map<string, ResourceApi> {
   const table = new Map<string, ResourceApi>();
+  // A published form's titles (zh / tw / en) and help, as the locale keys its screens read.
+  addSchemaTexts(schemaTexts(answer.data?.entities ?? []));
   for (const { name, schema } of answer.data?.entities ?? []) {
     try {
       table.set(name, resourceOf(buildEntity(name, schema)));
@@ -84,6 +88,12 @@ export function derivedResource(name: string): ResourceApi {
 }
 
 let loading: Promise<Map<string, ResourceApi>> | undefined;
+
+/** The entity set changed (a form published or unpublished): the next ask reads /api/schemas again. */
+export function forgetResources(): void {
+  // the page's bootstrap is handed out once: the next ask goes to the API
+  loading = undefined;
+}
 
 /** The resource table, fetched once per page load. */
 export function loadResources(): Promise<Map<string, ResourceApi>> {

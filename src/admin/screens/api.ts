@@ -56,8 +56,16 @@ export function useTree<T extends BaseRecord>(resource: string, enabled = true):
 }
 
 export interface ApiWrite {
-  /** POST/PUT through the data provider; resolves with the answer's data, rejects with HttpError. */
-  send: <T>(method: 'post' | 'put', url: string, values?: unknown) => Promise<T>;
+  /**
+   * POST/PUT through the data provider; resolves with the answer's data, rejects with HttpError.
+   * `silent`: the caller shows a failure itself (a field's error in a dialog), no toast.
+   */
+  send: <T>(
+    method: 'post' | 'put',
+    url: string,
+    values?: unknown,
+    options?: { silent?: boolean },
+  ) => Promise<T>;
   isSending: boolean;
 }
 
@@ -65,8 +73,18 @@ export interface ApiWrite {
 export function useApiWrite(): ApiWrite {
   const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, unknown>();
   const send = useCallback(
-    async <T>(method: 'post' | 'put', url: string, values?: unknown): Promise<T> => {
-      const answer = await mutateAsync({ url, method, values: values ?? {} });
+    async <T>(
+      method: 'post' | 'put',
+      url: string,
+      values?: unknown,
+      options: { silent?: boolean } = {},
+    ): Promise<T> => {
+      const answer = await mutateAsync({
+        url,
+        method,
+        values: values ?? {},
+        ...(options.silent ? { meta: { silent: true } } : {}),
+      });
       return answer.data as T;
     },
     [mutateAsync],

@@ -24,6 +24,7 @@ const PATHS = {
   truck: 'M2 6h11v10H2zM13 9h4l4 4v3h-8M6 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4zm11 0a2 2 0 1 0 0-4 2 2 0 0 0 0 4z',
   eye: 'M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12zm10 3a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
   paper: 'M6 2h9l5 5v15H6zM14 2v6h6M9 13h8M9 17h6',
+  download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
   wallet: 'M3 7h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H3zM3 7l12-4 1 4M16 13h.01',
   bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
   chat: 'M4 5h16v11H9l-5 4z M8 10h.01M12 10h.01M16 10h.01',

@@ -33,6 +33,17 @@ export interface Config {
    */
   listCount: { exactLimit: number; timeoutMs: number };
   files: FileLimits;
+  monitoring: MonitoringSettings;
+}
+
+/** Metrics, request logs and query timing (services/monitor). */
+export interface MonitoringSettings {
+  /** MONITORING=off turns metrics, request logs and query timing off (side-by-side benchmarks). */
+  isEnabled: boolean;
+  /** A scraper's bearer token for GET /api/metrics (METRICS_TOKEN); signed-in callers need the URL grant. */
+  metricsToken?: string;
+  /** The environment the configuration was read from, for the config centre (secrets masked there). */
+  environment: Readonly<Record<string, string | undefined>>;
 }
 
 /** Uploaded files (services/files): where they are kept and what is accepted. */
@@ -197,6 +208,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       `FILE_ATTACHMENT_TYPES must be file extensions separated by commas, got "${attachmentText}"`,
     );
   const s3 = s3Settings(env, problems);
+  const monitoringText = env.MONITORING?.trim().toLowerCase() ?? '';
+  if (monitoringText && !['on', 'off'].includes(monitoringText))
+    problems.push(`MONITORING must be on or off, got "${monitoringText}"`);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken && !/^[A-Za-z0-9_-]{20,200}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 20 to 200 letters, digits, _ or - characters');
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>
@@ -222,6 +239,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),
       attachmentTypes,
       ...(s3 ? { s3 } : {}),
+    },
+    monitoring: {
+      isEnabled: monitoringText !== 'off',
+      environment: env,
+      ...(metricsToken ? { metricsToken } : {}),
     },
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EntityRegistry } from './registry.js';
+import type { ParamCache } from './store/param-cache.js';
 import type { SessionCache } from './store/session-cache.js';
 import type { SharedStore } from './store/index.js';
 
@@ -12,6 +13,8 @@ export interface AppContext {
   registry: EntityRegistry;
   /** Checked sessions, kept exact across processes (see SessionCache and watchSessions). */
   sessionCache: SessionCache;
+  /** Rate limits and monitoring settings, kept exact across processes the same way (ParamCache). */
+  paramCache: ParamCache;
   /** Counters and one-time codes shared by every server process: the database, or Redis (REDIS_URL). */
   store: SharedStore;
 }

@@ -57,6 +57,19 @@ export const ERRORS = {
   wfTaskDone: { status: 409, key: 'workflow.taskDone' },
   wfTaskDelegated: { status: 409, key: 'workflow.taskDelegated' },
   wfTaskNotDelegated: { status: 409, key: 'workflow.taskNotDelegated' },
+  wfModelKeyExists: { status: 409, key: 'workflow.modelKeyExists' },
+  wfDefinitionInUse: { status: 409, key: 'workflow.definitionInUse' },
+  wfInstanceRunning: { status: 409, key: 'workflow.instanceRunning' },
+  wfTaskOpen: { status: 409, key: 'workflow.taskOpen' },
+  // Designed forms (services/forms) -------------------------------------------------------------
+  formUnsafeChange: { status: 409, key: 'forms.unsafeChange' },
+  formPublished: { status: 409, key: 'forms.published' },
+  // Code generator (services/generator) ------------------------------------------------------
+  tableAdopted: { status: 409, key: 'codegen.tableAdopted' },
+  wfNotStarter: { status: 403, key: 'workflow.notStarter' },
+  wfWithdrawLate: { status: 409, key: 'workflow.withdrawLate' },
+  // Import (services/items/import.ts) ----------------------------------------------------------
+  importRejected: { status: 400, key: 'import.rejected' },
   internal: { status: 500, key: 'internal' },
 } as const;
 
@@ -139,12 +152,16 @@ export function errorBody(error: AppError, request: FastifyRequest): ErrorBody {
   return body;
 }
 
+/** The catalogue's error for what a request raised; undefined for one it does not know (a 500). */
+export function catalogueErrorOf(raw: FastifyError | Error, request: FastifyRequest): AppError | undefined {
+  if (raw instanceof AppError) return raw;
+  if (raw instanceof EntityInputError) return new AppError('validation', {}, raw.errors);
+  return fromFastifyError(raw as FastifyError, translatorFor(request));
+}
+
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    let error: AppError | undefined;
-    if (raw instanceof AppError) error = raw;
-    else if (raw instanceof EntityInputError) error = new AppError('validation', {}, raw.errors);
-    else error = fromFastifyError(raw as FastifyError, translatorFor(request));
+    let error = catalogueErrorOf(raw, request);
     if (!error) {
       request.log.error({ err: raw }, 'unhandled error');
       error = new AppError('internal');

@@ -12,6 +12,8 @@ export interface I18n {
   t(language: Language, key: string, params?: Record<string, unknown>): string;
   /** Like t, but undefined when no language has the key. */
   find(language: Language, keys: string[]): string | undefined;
+  /** The text of a key in that language only, undefined when it has none or the key is a group. */
+  text(language: Language, key: string): string | undefined;
 }
 
 export function loadI18n(localesDir: string): I18n {
@@ -39,6 +41,10 @@ export function loadI18n(localesDir: string): I18n {
         if (instance.exists(key, { lng: language })) return instance.t(key, { lng: language });
       }
       return undefined;
+    },
+    text: (language, key) => {
+      const found: unknown = instance.getResource(language, 'translation', key);
+      return typeof found === 'string' ? found : undefined;
     },
   };
 }

@@ -19,13 +19,27 @@ export interface Reference {
 }
 
 export interface EntityRegistry {
-  all: readonly EntityDef[];
+  /** The entities live now: the schema files' and the published forms' (changes with publish). */
+  readonly all: readonly EntityDef[];
   get(name: string): EntityDef | undefined;
   require(name: string): EntityDef;
   validators(entity: EntityDef): EntityValidators;
   /** Fields of any entity that refer to this one (tree parents included). */
   referencesTo(entity: EntityDef): readonly Reference[];
   ajv: Ajv;
+  /** Grows by one on every runtime change: caches derived from `all` are keyed by it. */
+  readonly generation: number;
+  /** A live entity by its API base (e.g. online/leave), for the routes resolved at request time. */
+  byApi(api: string): EntityDef | undefined;
+  /** The entity came from a published form, not from a schema file. */
+  isRuntime(name: string): boolean;
+  /**
+   * Adds or replaces a runtime entity (a published form). An entity of a schema file cannot be
+   * replaced; its name, API base or table clash with another entity is refused.
+   */
+  put(entity: EntityDef): void;
+  /** Takes a runtime entity out of the live set (unpublish); its table stays. */
+  hide(name: string): void;
 }
 
 const SUFFIX = '.schema.json';
@@ -57,19 +71,34 @@ export function readSchemaSources(dir: string): SchemaSource[] {
 export function createRegistry(entities: EntityDef[]): EntityRegistry {
   const ajv = createAjv();
   const byName = new Map(entities.map((entity) => [entity.name, entity]));
+  const fromFiles = new Set(byName.keys());
+  let live: readonly EntityDef[] = entities;
+  let generation = 0;
   // Compiled on first use: start-up stays quick however many entities there are.
   const validators = new Map<string, EntityValidators>();
-  const references = new Map<string, Reference[]>();
-  for (const from of entities) {
-    for (const field of from.fields) {
-      if (!field.ref) continue;
-      const list = references.get(field.ref) ?? [];
-      list.push({ from, field });
-      references.set(field.ref, list);
+  let references = new Map<string, Reference[]>();
+  let apis = new Map<string, EntityDef>();
+  const index = (): void => {
+    live = [...byName.values()];
+    references = new Map();
+    apis = new Map(live.map((entity) => [entity.api, entity]));
+    for (const from of live) {
+      for (const field of from.fields) {
+        if (!field.ref) continue;
+        const list = references.get(field.ref) ?? [];
+        list.push({ from, field });
+        references.set(field.ref, list);
+      }
     }
-  }
+  };
+  index();
   return {
-    all: entities,
+    get all() {
+      return live;
+    },
+    get generation() {
+      return generation;
+    },
     ajv,
     get: (name) => byName.get(name),
     require: (name) => {
@@ -88,6 +117,29 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
       return found;
     },
     referencesTo: (entity) => references.get(entity.name) ?? [],
+    byApi: (api) => apis.get(api),
+    isRuntime: (name) => byName.has(name) && !fromFiles.has(name),
+    put: (entity) => {
+      if (fromFiles.has(entity.name))
+        throw new Error(`${entity.name} is an entity of a schema file and cannot be replaced`);
+      for (const other of byName.values()) {
+        if (other.name === entity.name) continue;
+        if (other.api === entity.api) throw new Error(`api ${entity.api} is already used by ${other.name}`);
+        if (other.table === entity.table)
+          throw new Error(`table ${entity.table} is already used by ${other.name}`);
+      }
+      byName.set(entity.name, entity);
+      validators.delete(entity.name);
+      generation += 1;
+      index();
+    },
+    hide: (name) => {
+      if (fromFiles.has(name) || !byName.has(name)) return;
+      byName.delete(name);
+      validators.delete(name);
+      generation += 1;
+      index();
+    },
   };
 }
 

@@ -11,7 +11,9 @@ const HELMET_OPTIONS: FastifyHelmetOptions = {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // blob: the form designer's preview imports the validators the server compiled for an
+      // unsaved form (POST /api/generator/form/validator); the page still evaluates no strings
+      scriptSrc: ["'self'", 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import { ok, queryOf, requireAuth } from '../lib/http.js';
 import { translatorFor } from '../lib/i18n.js';
-import { ONE_MINUTE_MS, registerRateLimit } from '../services/sessions/guard.js';
+import { liveRateLimit, registerRateLimit } from '../services/sessions/guard.js';
 import { revokeSession } from '../services/sessions/session.js';
 import { grantToken } from '../services/sessions/tokens.js';
 import { currentUser } from '../services/sessions/users.js';
@@ -35,7 +35,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   await registerRateLimit(app);
 
-  const tokenLimit = { max: ctx.config.abuse.tokenPerMinute, timeWindow: ONE_MINUTE_MS };
+  const tokenLimit = liveRateLimit(app, 'token');
   // RFC 6749 §5.1: no cache may keep a token answer, a refused one included.
   const noStore: onSendHookHandler = (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

@@ -17,7 +17,7 @@ function etagOf(body: string): string {
 }
 
 /**
- * Sends a body that changes only with a restart under its ETag: a browser that has it already
+ * Sends a body that changes only with a restart or a form's publication under its ETag: a browser that has it already
  * (If-None-Match) gets a 304 without the body, so each back-office load checks rather than downloads.
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, type: string, etag: string) {
@@ -30,12 +30,18 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, 
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
   // Made on first use: by then every route of the app is registered with its schema.
   let document: Record<string, unknown> | undefined;
-  const schemas = JSON.stringify(
-    ok({
-      entities: app.ctx.registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })),
-    }),
-  );
-  const schemasTag = etagOf(schemas);
+  // The entity set changes with each publish of a form: the answers are made per registry generation.
+  let schemas: { generation: number; body: string; tag: string } | undefined;
+  const currentSchemas = (): { body: string; tag: string } => {
+    const { registry } = app.ctx;
+    if (schemas?.generation !== registry.generation) {
+      const body = JSON.stringify(
+        ok({ entities: registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })) }),
+      );
+      schemas = { generation: registry.generation, body, tag: etagOf(body) };
+    }
+    return schemas;
+  };
   app.get('/api/openapi.json', { config: { isPublic: true } }, async () => {
     document ??= openApiDocumentOf(app.routeSchemas, {
       title: 'EcoBid API',
@@ -45,13 +51,20 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     });
     return document;
   });
-  app.get('/api/schemas', { config: { isPublic: true } }, async (request, reply) =>
-    sendCached(request, reply, schemas, 'application/json; charset=utf-8', schemasTag),
-  );
-  // Built on first use (a second or two) and kept: the schemas change only with a restart.
+  app.get('/api/schemas', { config: { isPublic: true } }, async (request, reply) => {
+    const current = currentSchemas();
+    return sendCached(request, reply, current.body, 'application/json; charset=utf-8', current.tag);
+  });
+  // Built on first use (a second or two) and kept until a form is published or unpublished.
   let validators: Promise<string> | undefined;
   let validatorsTag: string | undefined;
+  let validatorsGeneration = -1;
   app.get('/api/schemas/validators.js', { config: { isPublic: true } }, async (request, reply) => {
+    if (validatorsGeneration !== app.ctx.registry.generation) {
+      validatorsGeneration = app.ctx.registry.generation;
+      validators = undefined;
+      validatorsTag = undefined;
+    }
     validators ??= formValidatorsModule(app.ctx.registry.all, app.ctx.config.engineDir);
     const code = await validators.catch((error: unknown) => {
       validators = undefined;

@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors.js';
 import { ok, queryOf, requireAuth, requiredNumberParam } from '../lib/http.js';
 import { localizerFor } from '../lib/i18n.js';
 import { answer, object, text, type RouteSchema } from '../lib/route-schema.js';
-import { openFileStorage, type ByteRange, type FileStorage } from '../lib/storage/index.js';
+import { openFileStorage, type FileStorage } from '../lib/storage/index.js';
 import { purgeExpired } from '../services/files/netdisc.js';
 import { sweepOrphans } from '../services/files/sweep.js';
 import {
@@ -15,6 +15,9 @@ import {
   type FileRecord,
 } from '../services/files/files.js';
 import { FILE_USES, type FileUse } from '../services/files/rules.js';
+import { sendFile } from './file-send.js';
+
+export { contentDisposition, rangeOf } from './file-send.js';
 import { netdiscRoutes } from './netdisc.js';
 import { FILE_RECORD, FILE_USE } from './schemas.js';
 
@@ -22,6 +25,9 @@ const BASE = '/api/file/file';
 
 /** Multipart parts an upload may have: the file and a few fields (use, folderId). */
 const MAX_PARTS = 10;
+
+/** Bytes of a file part the multipart parser holds for the storage before it pauses the request. */
+const UPLOAD_BUFFER_BYTES = 1024 * 1024;
 
 /** How often stored objects without a row and expired recycle-bin items are looked for. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
@@ -85,41 +91,6 @@ function useOf(value: unknown, request: FastifyRequest): FileUse {
 }
 
 /**
- * The Range header's one range of a file of `size` bytes: undefined for none or one this server
- * does not serve (several ranges, a malformed header: the whole file is sent, as RFC 9110
- * allows), 'unsatisfiable' for a range past the end.
- */
-export function rangeOf(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match) return undefined;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (start >= size) return 'unsatisfiable';
-  if (end < start) return undefined;
-  return { start, end };
-}
-
-/** Content-Disposition with the original name: an ASCII fallback and the RFC 5987 UTF-8 name. */
-export function contentDisposition(name: string, isInline: boolean): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${isInline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
-const isPreviewable = (contentType: string): boolean =>
-  /^image\/(jpeg|png|gif|bmp|webp)$/.test(contentType) || contentType === 'application/pdf';
-
-/**
  * Files (issue 16, SPEC §7 file/file): upload (streamed to the file storage), download, list and
  * delete. Multipart parsing is registered in this plugin only, so every other route still
  * refuses multipart bodies with 415.
@@ -140,6 +111,8 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     // A backstop only: the upload service counts the bytes and refuses the first one too many.
     limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },
+    // The parser reads on while the storage writes (its default 16 KB stopped it at every chunk).
+    fileHwm: UPLOAD_BUFFER_BYTES,
   });
 
   /** An upload; into the netdisc when isNetdisc (the root unless a folder is given) or a folderId is given. */
@@ -206,55 +179,18 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: ['GET', 'HEAD'],
     url: `${BASE}/download`,
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const file = await fileForDownload({
-        ctx,
-        storage,
-        auth: requireAuth(request),
-        id: requiredNumberParam(request, 'id'),
-        l10n: localizerFor(request),
-      });
-      const { record } = file;
-      const etag = `"${file.sha256}"`;
-      void reply
-        .header('etag', etag)
-        .header('cache-control', 'private, no-cache')
-        .header('accept-ranges', 'bytes')
-        .header('x-content-type-options', 'nosniff');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
-        return reply.code(304).send();
-      const isInline = isPreviewable(record.contentType);
-      void reply
-        .header('content-type', isInline ? record.contentType : 'application/octet-stream')
-        .header('content-disposition', contentDisposition(record.originalFilename, isInline));
-      const ifRange = request.headers['if-range'];
-      const range =
-        ifRange && ifRange !== etag ? undefined : rangeOf(request.headers.range, record.sizeBytes);
-      if (range === 'unsatisfiable') {
-        void reply.header('content-range', `bytes */${record.sizeBytes}`);
-        throw new AppError('rangeNotSatisfiable');
-      }
-      if (request.method === 'HEAD') {
-        if (range)
-          void reply
-            .code(206)
-            .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
-            .header('content-length', range.end - range.start + 1);
-        else void reply.header('content-length', record.sizeBytes);
-        return reply.send();
-      }
-      if (range) {
-        const stream = await file.open(range);
-        return reply
-          .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${record.sizeBytes}`)
-          .header('content-length', range.end - range.start + 1)
-          .send(stream);
-      }
-      const stream = await file.open();
-      return reply.header('content-length', record.sizeBytes).send(stream);
-    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) =>
+      sendFile(
+        request,
+        reply,
+        await fileForDownload({
+          ctx,
+          storage,
+          auth: requireAuth(request),
+          id: requiredNumberParam(request, 'id'),
+          l10n: localizerFor(request),
+        }),
+      ),
   });
 
   app.get(`${BASE}/query`, async (request) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, Row } from '../lib/db/database.js';
 import { treeEndpointName, type EntityDef } from '../../engine/index.js';
+import { onlineEntityRoutes, type CrudRequestOf } from './online-entities.js';
 import { actorOf, ok, queryOf, requireAuth } from '../lib/http.js';
 import { recordPolicy, type RecordAccessMode } from '../services/permissions/policy.js';
 import { localizerFor } from '../lib/i18n.js';
@@ -14,6 +15,8 @@ import {
   type CrudRequest,
 } from '../services/items/crud.js';
 import { queryTree } from '../services/items/tree.js';
+import { itemImportRoutes } from './items-import.js';
+import { onlineImportRoutes } from './online-import.js';
 
 export interface CrudRoutesOptions {
   /** Per entity name: work done in the transaction of an add, whose answer becomes the add's answer. */
@@ -26,7 +29,7 @@ export interface CrudRoutesOptions {
  */
 export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
   /** The service call of one request, with the permission policy of the caller on the entity. */
-  const crudRequest = async (
+  const crudRequest: CrudRequestOf = async (
     request: FastifyRequest,
     entity: EntityDef,
     mode: RecordAccessMode = 'read',
@@ -51,6 +54,8 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
   app.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
 
   for (const entity of app.ctx.registry.all) {
+    // A published form's entity is served by the request-time routes below, never frozen here.
+    if (app.ctx.registry.isRuntime(entity.name)) continue;
     const base = `/api/${entity.api}`;
     app.get(`${base}/query`, async (request) =>
       ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
@@ -84,4 +89,14 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
       );
     }
   }
+
+  // Published forms: one route set under /api/online/:form resolves the entity per request.
+  onlineEntityRoutes(app, crudRequest);
+  // Import and its template (routes/items-import.ts), with the same service call per request.
+  await app.register(itemImportRoutes, {
+    crudRequest,
+    ...(options.afterAdd ? { afterAdd: options.afterAdd } : {}),
+  });
+  // Import of published forms, resolved per request like their other routes.
+  await app.register(onlineImportRoutes, { crudRequest });
 }

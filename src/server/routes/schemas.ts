@@ -29,6 +29,7 @@ type Manifest = Map<string, RouteSchema>;
 export function routeSchemaManifest(ctx: AppContext): Manifest {
   const manifest: Manifest = new Map();
   for (const entity of ctx.registry.all) {
+    if (ctx.registry.isRuntime(entity.name)) continue;
     for (const route of entityRouteSchemas(entity))
       manifest.set(`${route.method} ${route.url}`, route.schema);
     withWholeNumberDeleteKeys(manifest, entity);
@@ -651,7 +652,22 @@ function portalSchemas(ctx: AppContext, put: Put): void {
     put(
       'POST',
       api(notice, 'queryNoticeDetail'),
-      open('A notice with the latest others', both({ id: portalNumber(2_000_000_000) })),
+      open(
+        'A notice with its attachments (name, size, download address) and the latest others',
+        both({ id: portalNumber(2_000_000_000) }),
+      ),
+    );
+    put(
+      'GET',
+      api(notice, 'attachment'),
+      open('An attachment of a published notice, for anyone while the notice is published', {
+        querystring: asQuery({ id: portalNumber(2_000_000_000), fileId: portalNumber(2_000_000_000) }, [
+          'id',
+          'fileId',
+        ]),
+        produces: 'application/octet-stream',
+        response: {},
+      }),
     );
     put(
       'POST',

@@ -1,4 +1,6 @@
 import type { TableSpec } from '../../../engine/index.js';
+import { generatorTableSpecs } from './generator-tables.js';
+import { monitorTableSpecs } from './monitor-tables.js';
 import { workflowTableSpecs } from './workflow-tables.js';
 
 const id = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true } as const;
@@ -295,5 +297,7 @@ export function coreTableSpecs(tables: {
       foreignKeys: [],
     },
     ...workflowTableSpecs(),
+    ...generatorTableSpecs(),
+    ...monitorTableSpecs(),
   ];
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -24,16 +24,58 @@ export interface DatabaseHandle {
    * (null on the embedded database, whose one connection is this process's own).
    */
   listen: (channel: string, onNotification: NotificationHandler) => Promise<void>;
+  /** Every statement run through Kysely, timed (the monitoring's DB time and slowest statements). */
+  observeQueries(observer: QueryObserver | undefined): void;
+  /** Connections of the pool (PostgreSQL); undefined on the embedded database's one connection. */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+export interface QueryObserver {
+  (event: { sql: string; parameterCount: number; ms: number; isError: boolean }): void;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+/** Kysely's log hook, reporting to whichever observer is set (none: a no-op call). */
+function queryLog(): { log: (event: LogEvent) => void; set: (observer: QueryObserver | undefined) => void } {
+  let current: QueryObserver | undefined;
+  return {
+    log: (event) => {
+      current?.({
+        sql: event.query.sql,
+        parameterCount: event.query.parameters.length,
+        ms: event.queryDurationMillis,
+        isError: event.level === 'error',
+      });
+    },
+    set: (observer) => {
+      current = observer;
+    },
+  };
 }
 
 const INT8 = 20;
 const DATE = 1082;
+const TIMESTAMP = 1114;
 const NUMERIC = 1700;
 
 // Keys and counts are bigint in SQL; they stay far below 2^53, so JavaScript numbers carry them.
 const toNumber = (value: string): number => Number(value);
 const asIs = (value: string): string => value;
+/**
+ * A timestamp without time zone (an adopted table's column) holds UTC, as the engine writes it:
+ * read as UTC whatever the process's own time zone (pg would read it as local time).
+ */
+const utcTimestamp = (value: string): Date | string => {
+  const date = new Date(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? value : date;
+};
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
@@ -42,6 +84,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8 || oid === NUMERIC) return toNumber;
         if (oid === DATE) return asIs;
+        if (oid === TIMESTAMP) return utcTimestamp;
         return pg.types.getTypeParser(oid, format);
       }) as typeof pg.types.getTypeParser,
     };
@@ -65,27 +108,35 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
         }),
       );
     });
-    // LISTEN is sent on a connection before its first use after a channel was added, so it is
-    // in place before any statement of this process runs there.
+    // LISTEN is sent on a connection before its first use after a channel was added (awaited
+    // before the connection is handed out), so it is in place before any statement of this
+    // process runs there; notifications are heard on every pooled client.
     const channels = new Map<string, NotificationHandler[]>();
-    const listening = new WeakMap<pg.PoolClient, Set<string>>();
+    const hearing = new WeakSet<pg.PoolClient>();
     pool.on('acquire', (client) => {
-      let heard = listening.get(client);
-      if (!heard) {
-        heard = new Set();
-        listening.set(client, heard);
-        const pid = (client as { processID?: number | null }).processID ?? null;
-        client.on('notification', (message) => {
-          for (const handler of channels.get(message.channel) ?? []) handler(message.payload ?? '', pid);
-        });
-      }
-      for (const channel of channels.keys()) {
-        if (heard.has(channel)) continue;
-        heard.add(channel);
-        client.query(`listen ${channel}`).catch(() => undefined);
-      }
+      if (hearing.has(client)) return;
+      hearing.add(client);
+      const pid = (client as { processID?: number | null }).processID ?? null;
+      client.on('notification', (message) => {
+        for (const handler of channels.get(message.channel) ?? []) handler(message.payload ?? '', pid);
+      });
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const listening = new WeakMap<DatabaseConnection, Set<string>>();
+    const onReserveConnection = async (connection: DatabaseConnection): Promise<void> => {
+      const heard = listening.get(connection) ?? new Set<string>();
+      listening.set(connection, heard);
+      const missing = [...channels.keys()].filter((channel) => !heard.has(channel));
+      if (missing.length === 0) return;
+      await connection.executeQuery(
+        CompiledQuery.raw(missing.map((channel) => `listen ${channel}`).join('; ')),
+      );
+      for (const channel of missing) heard.add(channel);
+    };
+    const observed = queryLog();
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool, onReserveConnection }),
+      log: observed.log,
+    });
     enablePostgresRawRows(db, { connectionString: config.databaseUrl, types: typeParsers });
     return {
       db,
@@ -94,6 +145,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
         if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
         channels.set(channel, [...(channels.get(channel) ?? []), onNotification]);
       },
+      observeQueries: observed.set,
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: 10,
+      }),
       close: async () => {
         await db.destroy();
         await Promise.all(closing);
@@ -118,10 +176,12 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       [INT8]: toNumber,
       [NUMERIC]: toNumber,
       [DATE]: asIs,
+      [TIMESTAMP]: utcTimestamp,
       [types.TIMESTAMPTZ]: (value: string) => new Date(value),
     },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const observed = queryLog();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: observed.log });
   enablePGliteRawRows(db, pglite);
   return {
     db,
@@ -129,6 +189,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     listen: async (channel, onNotification) => {
       await pglite.listen(channel, (payload) => onNotification(payload, null));
     },
+    observeQueries: observed.set,
+    poolStats: () => undefined,
     close: () => db.destroy(),
   };
 }

@@ -11,7 +11,7 @@ export class MigrationError extends Error {
   }
 }
 
-async function readExistingTables(db: Db): Promise<Map<string, ExistingTable>> {
+export async function readExistingTables(db: Db): Promise<Map<string, ExistingTable>> {
   const tables = new Map<string, ExistingTable>();
   const table = (name: string): ExistingTable => {
     let found = tables.get(name);
@@ -36,7 +36,7 @@ async function readExistingTables(db: Db): Promise<Map<string, ExistingTable>> {
 }
 
 /** pg_trgm, for the trigram indexes of "contains" filters: installed when the database offers it. */
-async function ensureTrigram(db: Db): Promise<boolean> {
+export async function ensureTrigram(db: Db): Promise<boolean> {
   const installed = async (): Promise<boolean> =>
     (await sql`select 1 from pg_extension where extname = 'pg_trgm'`.execute(db)).rows.length > 0;
   if (await installed()) return true;
@@ -51,15 +51,31 @@ async function ensureTrigram(db: Db): Promise<boolean> {
 export interface MigrateOptions {
   /** PostgreSQL: list indexes of existing tables are built concurrently, the table taking writes. */
   isConcurrent?: boolean;
+  /**
+   * Leave those concurrent builds to the caller (`buildIndexes`), so that a server answers while
+   * the indexes of a big table are built: the app starts them once it is ready.
+   */
+  isIndexBuildDeferred?: boolean;
+}
+
+export interface MigrationResult {
+  /** The statements run (tables, columns, constraints, and indexes built on the spot). */
+  applied: string[];
+  /** CREATE INDEX CONCURRENTLY statements left to `buildIndexes` (isIndexBuildDeferred). */
+  pendingIndexes: string[];
 }
 
 /**
  * Creates missing tables, columns, indexes and foreign keys, in one transaction and under an
  * advisory lock so that two processes starting together do not race. Unsafe differences stop
  * start-up with a message that says what to do. List indexes of tables that already hold rows
- * are then built concurrently (PostgreSQL), under a session advisory lock of their own.
+ * are then built concurrently (PostgreSQL), here or, deferred, by the caller.
  */
-export async function migrate(db: Db, specs: TableSpec[], options: MigrateOptions = {}): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  specs: TableSpec[],
+  options: MigrateOptions = {},
+): Promise<MigrationResult> {
   const hasTrigram = await ensureTrigram(db);
   const planOptions = { hasTrigram, isConcurrent: options.isConcurrent === true };
   const concurrent: string[] = [];
@@ -78,24 +94,67 @@ export async function migrate(db: Db, specs: TableSpec[], options: MigrateOption
     for (const statement of planned) await sql.raw(statement).execute(trx);
     return planned;
   });
-  if (concurrent.length === 0) return statements;
-  // CREATE INDEX CONCURRENTLY cannot run in a transaction: one connection holds the lock and builds.
-  await db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(7243002)`.execute(connection);
+  if (options.isIndexBuildDeferred === true) return { applied: statements, pendingIndexes: concurrent };
+  await buildIndexes(db, concurrent);
+  return { applied: [...statements, ...concurrent], pendingIndexes: [] };
+}
+
+/** The session lock one process holds while it builds list indexes (not taken by anything else). */
+const INDEX_BUILD_LOCK = 7243020;
+
+/** A running index build: `cancel` stops it (the next start builds what is missing). */
+export interface IndexBuild {
+  done: Promise<void>;
+  cancel: () => Promise<void>;
+}
+
+/**
+ * Runs CREATE INDEX CONCURRENTLY statements on one connection (they cannot run in a
+ * transaction) under a session advisory lock, so that one process of several builds them; an
+ * index a broken build left invalid is dropped and built again.
+ */
+export function startIndexBuild(db: Db, statements: string[]): IndexBuild {
+  let backend: number | undefined;
+  let isCancelled = false;
+  const done = db.connection().execute(async (connection) => {
+    const pid = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection);
+    backend = pid.rows[0]?.pid;
+    if (isCancelled) return;
+    await sql`select pg_advisory_lock(${INDEX_BUILD_LOCK})`.execute(connection);
     try {
-      // A build that was interrupted leaves an invalid index under the name; build it again.
       const invalid = await sql<{ name: string }>`
         select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
         join pg_namespace n on n.oid = c.relnamespace
         where not x.indisvalid and n.nspname = current_schema()`.execute(connection);
       for (const { name } of invalid.rows) {
-        if (concurrent.some((statement) => statement.includes(`"${name}"`)))
+        if (statements.some((statement) => statement.includes(`"${name}"`)))
           await sql`drop index concurrently if exists ${sql.id(name)}`.execute(connection);
       }
-      for (const statement of concurrent) await sql.raw(statement).execute(connection);
+      for (const statement of statements) {
+        if (isCancelled) return;
+        await sql.raw(statement).execute(connection);
+      }
     } finally {
-      await sql`select pg_advisory_unlock(7243002)`.execute(connection);
+      await sql`select pg_advisory_unlock(${INDEX_BUILD_LOCK})`.execute(connection);
     }
   });
-  return [...statements, ...concurrent];
+  let isRunning = true;
+  const settled = done.then(
+    () => void (isRunning = false),
+    () => void (isRunning = false),
+  );
+  const cancel = async (): Promise<void> => {
+    isCancelled = true;
+    // Only the build's own statement, while it runs (its connection goes back to the pool after).
+    if (isRunning && backend !== undefined)
+      await sql`select pg_cancel_backend(${backend}::int) where ${backend}::int <> pg_backend_pid()`.execute(
+        db,
+      );
+    await settled;
+  };
+  return { done, cancel };
+}
+
+async function buildIndexes(db: Db, statements: string[]): Promise<void> {
+  if (statements.length > 0) await startIndexBuild(db, statements).done;
 }

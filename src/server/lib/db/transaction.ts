@@ -17,6 +17,8 @@ export interface TransactionOptions {
 /**
  * Runs a change in one transaction, rolled back on a throw. A constraint that a parallel request
  * won after the service's own checks passed is a 409 like the check would have given, not a 500.
+ * Called inside a transaction, the work joins it: a service that writes in several steps (a role
+ * and its grants) runs them all in its own transaction, and a throw in any step undoes every one.
  */
 export async function inTransaction<T>(
   db: Db,
@@ -24,7 +26,7 @@ export async function inTransaction<T>(
   options: TransactionOptions = {},
 ): Promise<T> {
   try {
-    return await db.transaction().execute(work);
+    return await (db.isTransaction ? work(db) : db.transaction().execute(work));
   } catch (error) {
     if (pgCode(error) === PG_UNIQUE_VIOLATION)
       throw new AppError('uniqueClash', { value: options.clashSubject ?? '' });

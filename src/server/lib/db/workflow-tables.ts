@@ -282,5 +282,21 @@ export function workflowTableSpecs(): TableSpec[] {
       [index('wf_job', ['due_at'])],
       [cascade('wf_job', 'instance_id', 'wf_instance')],
     ),
+    // Timer start events: the next start of a definition (cycle: the repetitions left, R3/PT1H).
+    // Only the latest version of a key has one; taken like the jobs, with SKIP LOCKED.
+    spec(
+      'wf_start_timer',
+      [
+        bigint('definition_id', false),
+        text('process_key', false),
+        time('due_at', false),
+        text('cycle'),
+        int('attempts'),
+        text('last_error'),
+        createdAt,
+      ],
+      [index('wf_start_timer', ['due_at']), index('wf_start_timer', ['tenant_code', 'process_key'])],
+      [cascade('wf_start_timer', 'definition_id', 'wf_definition')],
+    ),
   ];
 }

@@ -4,6 +4,7 @@ import { hashSecret } from '../passwords.js';
 import type { Db } from '../db/database.js';
 import type { EntityRegistry } from '../registry.js';
 import { column, insertRow, table, type Actor } from './toolkit.js';
+import { writeDetailRows } from './detail-rows.js';
 
 /**
  * Inserts many records at once (seeding, imports): each is validated against the entity's create
@@ -36,7 +37,9 @@ export async function insertRecords(
       if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
     }
   }
-  const fields = entity.fields.filter((field) => prepared.some((values) => values[field.name] !== undefined));
+  const fields = entity.fields.filter(
+    (field) => !field.detail && prepared.some((values) => values[field.name] !== undefined),
+  );
   const columns = insertRow(entity, {}, fields, actor).columns;
   const keys: unknown[] = [];
   for (let start = 0; start < prepared.length; start += 500) {
@@ -49,5 +52,7 @@ export async function insertRecords(
       returning ${column(entity.key)} as key`.execute(trx);
     keys.push(...result.rows.map((row) => row.key));
   }
+  for (const [index, values] of prepared.entries())
+    await writeDetailRows(trx, entity, keys[index], values, actor, { isNew: true });
   return keys;
 }

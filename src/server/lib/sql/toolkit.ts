@@ -41,7 +41,10 @@ export function filterCondition(filter: Filter): Condition {
   const ref = column(filter.field);
   switch (filter.op) {
     case 'contains':
-      return sql`${ref} ilike ${`%${escapeLike(filter.value)}%`}`;
+      // A uuid column (adopted table) has no ilike: compared as its text.
+      return filter.field.schema.format === 'uuid'
+        ? sql`${ref}::text ilike ${`%${escapeLike(filter.value)}%`}`
+        : sql`${ref} ilike ${`%${escapeLike(filter.value)}%`}`;
     case 'in':
       return filter.values.length === 1
         ? sql`${ref} = ${filter.values[0]}`

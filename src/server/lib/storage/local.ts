@@ -16,6 +16,11 @@ import {
 } from './types.js';
 
 const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes a put may have on their way to the disk before it stops taking more: the default 16 KB
+ * made every 64 KB network chunk wait for its write to finish before the next one was read.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
 
@@ -56,7 +61,7 @@ export class LocalFileStorage implements FileStorage {
     // Opened before the stream starts, so a source failing at once cannot race the removal below.
     const handle = await open(temporary, 'wx');
     try {
-      await pipeline(counted, handle.createWriteStream());
+      await pipeline(counted, handle.createWriteStream({ highWaterMark: WRITE_BUFFER_BYTES }));
       await mkdir(dirname(target), { recursive: true });
       await rename(temporary, target);
     } catch (error) {

@@ -59,6 +59,42 @@ export function databaseStore(db: Db): SharedStore {
       await sql`delete from sys_counter where counter_key = ${key}`.execute(trx ?? db);
     },
 
+    async counters(prefix, limit) {
+      const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const result = await sql<{ key: string; hits: number; ttl_ms: number; locked_ms: number }>`
+        select substr(counter_key, ${prefix.length + 1}) as key,
+          case when window_ends_at > now() then hits else 0 end as hits,
+          greatest(0, ceil(extract(epoch from (window_ends_at - now())) * 1000))::float8 as ttl_ms,
+          greatest(0, coalesce(ceil(extract(epoch from (locked_until - now())) * 1000), 0))::float8 as locked_ms
+        from sys_counter
+        where counter_key like ${pattern} and (window_ends_at > now() or locked_until > now())
+        order by locked_until > now() desc nulls last, hits desc, counter_key
+        limit ${limit}`.execute(db);
+      return result.rows.map((row) => ({
+        key: row.key,
+        hits: Number(row.hits),
+        ttlMs: Number(row.ttl_ms),
+        lockedMs: Number(row.locked_ms),
+      }));
+    },
+
+    async sentCodes(purpose, tenantCode, limit) {
+      const tenant = tenantCode === undefined ? sql`` : sql`and tenant_code = ${tenantCode}`;
+      const result = await sql<{ tenant_code: string; target: string; sent: number; last_at: Date | string }>`
+        select tenant_code, target, count(*)::int as sent, max(created_at) as last_at
+        from sys_verification_code
+        where purpose = ${purpose} and created_at > now() - interval '1 day' ${tenant}
+        group by tenant_code, target
+        order by sent desc, last_at desc
+        limit ${limit}`.execute(db);
+      return result.rows.map((row) => ({
+        tenantCode: row.tenant_code,
+        target: row.target,
+        sent: Number(row.sent),
+        lastAt: new Date(row.last_at),
+      }));
+    },
+
     async issueCode(issue, options = {}) {
       const { quota, deliver } = options;
       if (!quota) {

@@ -9,6 +9,8 @@ import {
 } from './types.js';
 
 const DAY_MS = 86_400_000;
+/** Keys a listing of counters looks at, at most (the page shows the highest ones). */
+const MAX_SCANNED_COUNTERS = 5000;
 
 /** Counts a hit; the first hit of a window sets the window's end. Returns {hits, ms left}. */
 const HIT = `
@@ -127,6 +129,69 @@ export async function redisStore(options: RedisStoreOptions): Promise<SharedStor
 
     async forget(key) {
       await redis.del(counterKey(key), lockKey(key));
+    },
+
+    async counters(prefix, limit) {
+      // SCAN matches whole key names: the client's keyPrefix is not put before the pattern.
+      const glob = prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+      const found = new Set<string>();
+      for (const kind of ['count:', 'lock:']) {
+        const match = `${options.prefix}${kind}${glob}*`;
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+          cursor = next;
+          for (const key of keys) found.add(key.slice(options.prefix.length + kind.length));
+        } while (cursor !== '0' && found.size < MAX_SCANNED_COUNTERS);
+      }
+      const keys = [...found];
+      const batch = redis.pipeline();
+      for (const key of keys) batch.get(counterKey(key)).pttl(counterKey(key)).pttl(lockKey(key));
+      const replies = (await batch.exec()) ?? [];
+      const value = (index: number): number => Number(replies[index]?.[1] ?? 0);
+      return keys
+        .map((key, index) => ({
+          key: key.slice(prefix.length),
+          hits: value(index * 3),
+          ttlMs: Math.max(0, value(index * 3 + 1)),
+          lockedMs: Math.max(0, value(index * 3 + 2)),
+        }))
+        .filter((counter) => counter.hits > 0 || counter.lockedMs > 0)
+        .sort((a, b) => Number(b.lockedMs > 0) - Number(a.lockedMs > 0) || b.hits - a.hits)
+        .slice(0, limit);
+    },
+
+    async sentCodes(purpose, tenantCode, limit) {
+      const glob = (text: string): string => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+      const prefix = `${options.prefix}sent:`;
+      const match = `${prefix}${tenantCode === undefined ? '*' : glob(tenantCode)}:${glob(purpose)}:*`;
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, found] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+        cursor = next;
+        keys.push(...found.map((key) => key.slice(options.prefix.length)));
+      } while (cursor !== '0' && keys.length < MAX_SCANNED_COUNTERS);
+      const [time] = (await redis.time()) as [number | string, number | string];
+      const since = Number(time) * 1000 - DAY_MS;
+      const batch = redis.pipeline();
+      for (const key of keys) batch.zcount(key, since, '+inf').zrevrange(key, 0, 0, 'WITHSCORES');
+      const replies = (await batch.exec()) ?? [];
+      return keys
+        .map((key, index) => {
+          // sent:<tenant>:<purpose>:<target>; tenant codes are slugs and purposes fixed words.
+          const [, tenant = '', , ...rest] = key.split(':');
+          const last = replies[index * 2 + 1]?.[1] as string[] | undefined;
+          return {
+            tenantCode: tenant,
+            target: rest.join(':'),
+            sent: Number(replies[index * 2]?.[1] ?? 0),
+            lastAt: new Date(Number(last?.[1] ?? 0)),
+          };
+        })
+        .filter((entry) => entry.sent > 0)
+        .sort((a, b) => b.sent - a.sent || b.lastAt.getTime() - a.lastAt.getTime())
+        .slice(0, limit);
     },
 
     async issueCode(issue, issueOptions = {}) {

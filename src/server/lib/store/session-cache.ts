@@ -12,7 +12,7 @@ export class SessionCache {
   private readonly entries = new Map<string, { auth: AuthContext; validUntil: number }>();
   /** Bumped by every change: a lookup that started before a change must not cache what it read. */
   generation = 0;
-  /** Session changes committed by this process (a request that made one waits for settle). */
+  /** Session and param changes committed by this process (a request that made one waits for settle). */
   changesHere = 0;
   private hearing = false;
   /** Resolves once every server process has heard every session change committed so far. */

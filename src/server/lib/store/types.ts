@@ -18,6 +18,16 @@ export interface SharedStore {
   lockedMs(key: string): Promise<number>;
   /** Forgets a key's counter and lock (the database does it in trx when given). */
   forget(key: string, trx?: Db): Promise<void>;
+  /**
+   * The live counters and locks of the keys that start with `prefix` (the flow-control page),
+   * highest count first, at most `limit`; keys are given without the prefix.
+   */
+  counters(prefix: string, limit: number): Promise<LiveCounter[]>;
+  /**
+   * The codes of a purpose sent to each target in the last day (the SMS quota's counts), most
+   * first, at most `limit`; one tenant's targets, or every tenant's when tenantCode is undefined.
+   */
+  sentCodes(purpose: CodePurpose, tenantCode: string | undefined, limit: number): Promise<SentCodes[]>;
 
   /**
    * Stores a new code for a target; the target's earlier codes stop working. With a quota, the
@@ -43,6 +53,24 @@ export interface SharedStore {
   burnCode(target: CodeTarget): Promise<void>;
 
   close(): Promise<void>;
+}
+
+/** A counter whose window has not ended, or a locked key. */
+export interface LiveCounter {
+  key: string;
+  hits: number;
+  /** Milliseconds until the counter's window ends (0 when only the lock is live). */
+  ttlMs: number;
+  /** Milliseconds the key stays locked, 0 when it is not. */
+  lockedMs: number;
+}
+
+/** How many codes went to a target in the last day, and when the last one did. */
+export interface SentCodes {
+  tenantCode: string;
+  target: string;
+  sent: number;
+  lastAt: Date;
 }
 
 export interface CounterHit {

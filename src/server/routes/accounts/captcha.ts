@@ -1,3 +1,4 @@
+import type { RouteRateLimit } from '../../services/sessions/guard.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken, ok } from '../../lib/http.js';
 import { localizerFor, type Translate } from '../../lib/i18n.js';
@@ -15,7 +16,7 @@ import { findSession } from '../../services/sessions/session.js';
 
 export interface CaptchaRoutesOptions {
   sms: SmsProvider;
-  rateLimit: { max: number; timeWindow: number };
+  rateLimit: RouteRateLimit;
 }
 
 /** Character captcha (image + compareCaptcha) and SMS captcha (getSmsCaptcha), all public. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ONE_MINUTE_MS, registerRateLimit } from '../../services/sessions/guard.js';
+import { liveRateLimit, registerRateLimit } from '../../services/sessions/guard.js';
 import { captchaRoutes } from './captcha.js';
 import { outboxMailer, type Mailer } from '../../lib/mail.js';
 import { onlineRoutes } from '../online.js';
@@ -24,7 +24,7 @@ export interface IdentityOptions {
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions = {}): Promise<void> {
   const { config } = app.ctx;
   await registerRateLimit(app);
-  const rateLimit = { max: config.abuse.captchaPerMinute, timeWindow: ONE_MINUTE_MS };
+  const rateLimit = liveRateLimit(app, 'captcha');
   await app.register(captchaRoutes, { sms: options.sms ?? outboxSmsProvider(config.smsOutbox), rateLimit });
   await app.register(registerRoutes, { rateLimit });
   await app.register(recoveryRoutes, {

@@ -1,3 +1,4 @@
+import type { RouteRateLimit } from '../../services/sessions/guard.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { ok } from '../../lib/http.js';
@@ -13,7 +14,7 @@ import {
 
 export interface RecoveryRoutesOptions {
   mailer: Mailer;
-  rateLimit: { max: number; timeWindow: number };
+  rateLimit: RouteRateLimit;
 }
 
 /** Forgotten passwords: by mail (retrievePassword, resetPassword) or by SMS (checkMobileAndSms, editPassword). */

@@ -1,3 +1,4 @@
+import type { RouteRateLimit } from '../../services/sessions/guard.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { ok } from '../../lib/http.js';
@@ -8,7 +9,7 @@ import { isCompanyNameTaken, register } from '../../services/accounts/register.j
 /** Registration (SPEC §7): registerAccount and register take the same body; all public. */
 export async function registerRoutes(
   app: FastifyInstance,
-  options: { rateLimit: { max: number; timeWindow: number } },
+  options: { rateLimit: RouteRateLimit },
 ): Promise<void> {
   const { ctx, i18n } = app;
   const publicLimited = { config: { isPublic: true, rateLimit: options.rateLimit } };

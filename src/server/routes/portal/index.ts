@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EntityInputError, type EntityDef } from '../../../engine/index.js';
 import type { Row } from '../../lib/db/database.js';
 import { queryRecords, type CrudRequest, type Page } from '../../services/items/crud.js';
@@ -8,6 +8,10 @@ import { AppError } from '../../lib/errors.js';
 import { ok, queryOf } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import { openRecordPolicy } from '../../services/permissions/policy.js';
+import { contentFiles } from '../../services/files/files.js';
+import { openFileStorage } from '../../lib/storage/index.js';
+import type { PortalAttachment } from '../../../engine/index.js';
+import { sendFile } from '../file-send.js';
 import { publicParams } from '../../services/portal/params.js';
 import { myPurchaseRoutes } from './my-purchases.js';
 import { qrCodeRoutes } from './qrcode.js';
@@ -65,10 +69,16 @@ function readPaging(params: Params, defaultSize = DEFAULT_PUBLIC_PAGE_SIZE): Pag
   };
 }
 
-function readId(params: Params): number {
-  const id = wholeNumber(params, 'id', 0);
-  if (id === 0) throw new EntityInputError([{ field: '/id', message: 'is required' }]);
+function readId(params: Params, name = 'id'): number {
+  const id = wholeNumber(params, name, 0);
+  if (id === 0) throw new EntityInputError([{ field: `/${name}`, message: 'is required' }]);
   return id;
+}
+
+/** The file ids a record's attachments field holds (an id or a list of them). */
+function fileIds(value: unknown): number[] {
+  const ids = [value].flat().map(Number);
+  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
 }
 
 /**
@@ -136,6 +146,9 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   // A SCHEMAS_DIR without the portal's content schemas serves the params only.
   if (!notice || !picture || !purchase || !idle) return;
 
+  const storage = await openFileStorage(app.ctx.config);
+  app.addHook('onClose', async () => storage.close());
+
   // Notices -------------------------------------------------------------------------------------
   const noticeBase = `/api/${notice.api}`;
   const NOTICE_LIST_OMIT = ['content'];
@@ -155,7 +168,24 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
     ok(await publishedOne(request, notice, readId(queryOf(request)))),
   );
 
-  /** A notice with the latest other notices, for the detail page's side list. */
+  /** The attachments of a published notice, with addresses a visitor can download from. */
+  const attachmentsOf = async (request: FastifyRequest, record: Row): Promise<PortalAttachment[]> => {
+    const files = await contentFiles(app.ctx, storage, {
+      tenantCode: visitor.tenantCode,
+      ids: fileIds(record.attachments),
+      l10n: localizerFor(request),
+    });
+    return files.map(({ record: file }) => ({
+      id: file.id,
+      originalFilename: file.originalFilename,
+      size: file.size,
+      sizeBytes: file.sizeBytes,
+      fileType: file.fileType,
+      url: `${noticeBase}/attachment?id=${String(record.id)}&fileId=${file.id}`,
+    }));
+  };
+
+  /** A notice with its attachments and the latest other notices, for the detail page. */
   app.post(`${noticeBase}/queryNoticeDetail`, PUBLIC, async (request) => {
     const id = readId({ ...queryOf(request), ...bodyOf(request) });
     const [record, latest] = await Promise.all([
@@ -163,7 +193,32 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
       publishedPage(request, notice, { currentPage: 1, pageSize: 7 }),
     ]);
     const others = latest.records.filter((row) => row.id !== id).slice(0, 6);
-    return ok({ notice: record, latest: others.map((row) => project(row, NOTICE_LIST_OMIT)) });
+    return ok({
+      notice: record,
+      attachments: await attachmentsOf(request, record),
+      latest: others.map((row) => project(row, NOTICE_LIST_OMIT)),
+    });
+  });
+
+  /**
+   * An attachment of a notice, for anyone while the notice is published (its visibility): a file
+   * the notice does not list, or a notice that is not (or no longer) published, is a 404.
+   */
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${noticeBase}/attachment`,
+    ...PUBLIC,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const query = queryOf(request);
+      const l10n = localizerFor(request);
+      const fileId = readId(query, 'fileId');
+      const record = await publishedOne(request, notice, readId(query));
+      const [file] = fileIds(record.attachments).includes(fileId)
+        ? await contentFiles(app.ctx, storage, { tenantCode: visitor.tenantCode, ids: [fileId], l10n })
+        : [];
+      if (!file) throw new AppError('notFound', { entity: l10n.t('files.title'), key: String(fileId) });
+      return sendFile(request, reply, file, 'attachment');
+    },
   });
 
   /** The purchase announcements scrolling on the home page. */

@@ -3,6 +3,7 @@ import { ok } from '../../lib/http.js';
 import { flag, object, text } from '../../lib/route-schema.js';
 import { setDefinitionSuspended } from '../../services/workflow/deploy.js';
 import { definitionXml, queryDefinitions } from '../../services/workflow/queries.js';
+import { deleteDefinition } from '../../services/workflow/removal.js';
 import { actorOf, BASE, BY_ID, PAGE, PAGING, schema, SELF } from './shared.js';
 
 /** Process definitions (SPEC §2.3 /processdefinition; the start screen lists them too). */
@@ -69,4 +70,12 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         ),
     );
   }
+  app.post(
+    `${BASE}/processdefinition/delete`,
+    schema('Deletes a definition with its ended instances (409 while one runs)', {
+      querystring: BY_ID('The definition'),
+    }),
+    async (request) =>
+      ok(await deleteDefinition(ctx, actorOf(request), (request.query as { id: number }).id)),
+  );
 }

@@ -10,7 +10,8 @@ import {
   type InstanceFilters,
   type TaskFilters,
 } from '../../services/workflow/queries.js';
-import { actorOf, BASE, candidate, PAGE, PAGING, RECORD, schema } from './shared.js';
+import { deleteHistoricTask, deleteInstance } from '../../services/workflow/removal.js';
+import { actorOf, BASE, BY_ID, candidate, PAGE, PAGING, RECORD, schema } from './shared.js';
 
 const BY_INSTANCE = object({ processInstanceId: id('The instance') }, ['processInstanceId']);
 const LIST = { type: 'array', items: RECORD };
@@ -97,5 +98,21 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
           (request.query as { processInstanceId: number }).processInstanceId,
         ),
       ),
+  );
+  app.post(
+    `${H}/processinstance/delete`,
+    schema("Deletes an ended instance's history (409 while it runs)", { querystring: BY_ID('The instance') }),
+    async (request) =>
+      ok(
+        await deleteInstance(ctx, actorOf(request), (request.query as { id: number }).id, {
+          endedOnly: true,
+        }),
+      ),
+  );
+  app.post(
+    `${H}/taskinstance/delete`,
+    schema("Deletes a finished task's history (409 while it is open)", { querystring: BY_ID('The task') }),
+    async (request) =>
+      ok(await deleteHistoricTask(ctx, actorOf(request), (request.query as { id: number }).id)),
   );
 }

@@ -28,7 +28,9 @@ import {
   schema,
   SELF,
   VARIABLES,
+  WITH_NEXT_TASKS,
 } from './shared.js';
+import { deleteInstance } from '../../services/workflow/removal.js';
 
 const INSTANCE_FILTERS = {
   ...PAGING,
@@ -36,7 +38,7 @@ const INSTANCE_FILTERS = {
   processDefinitionKey: text(100),
   name: text(100),
   businessKey: text(200),
-  status: { type: 'string', enum: ['running', 'over', 'rejected', 'terminated', ''] },
+  status: { type: 'string', enum: ['running', 'over', 'rejected', 'terminated', 'withdrawn', ''] },
   ended: flag('Ended (true) or running (false) instances only'),
 };
 
@@ -72,6 +74,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
             { anyOf: [{ required: ['processDefinitionKey'] }, { required: ['processDefinitionId'] }] },
           ),
         },
+        WITH_NEXT_TASKS,
       ),
     },
     async (request) => {
@@ -165,5 +168,17 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
       const body = request.body as { id: number; comment: string };
       return ok(await finishInstance(ctx, actorOf(request), { ...body, status: 'terminated' }));
     },
+  );
+  app.post(
+    `${BASE}/processinstance/delete`,
+    schema('Deletes an instance, running or ended, with its tasks, variables and history', {
+      querystring: BY_ID('The instance'),
+    }),
+    async (request) =>
+      ok(
+        await deleteInstance(ctx, actorOf(request), (request.query as { id: number }).id, {
+          endedOnly: false,
+        }),
+      ),
   );
 }

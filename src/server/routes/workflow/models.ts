@@ -7,6 +7,8 @@ import {
   addModel,
   deleteModels,
   deployModel,
+  getModel,
+  importModel,
   modelXml,
   queryModels,
   saveModelXml,
@@ -80,6 +82,38 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
       querystring: object({ id: ids(1000, 'The models') }, ['id']),
     }),
     async (request) => ok(await deleteModels(ctx, actorOf(request), (request.query as { id: number[] }).id)),
+  );
+  app.get(
+    `${BASE}/model/get`,
+    schema('One model with its saved diagram (xml: null before the first save)', {
+      querystring: BY_ID('The model'),
+    }),
+    async (request) => ok(await getModel(ctx, actorOf(request), (request.query as { id: number }).id)),
+  );
+  app.post(
+    `${BASE}/model/import`,
+    schema(
+      'Creates a model with its diagram in one transaction (import, copy); 409 when the key exists unless replace, then that model gets the diagram',
+      {
+        body: object(
+          {
+            ...MODEL_FIELDS,
+            xml: { type: 'string', minLength: 1, maxLength: MAX_XML },
+            replace: { type: 'boolean', description: 'Replace the diagram of the model with this key' },
+          },
+          ['name', 'key', 'xml'],
+        ),
+      },
+    ),
+    async (request) =>
+      ok(
+        await importModel(
+          ctx,
+          actorOf(request),
+          localizerFor(request),
+          request.body as ModelInput & { xml: string; replace?: boolean },
+        ),
+      ),
   );
   app.get(
     `${BASE}/model/xml`,

@@ -18,6 +18,30 @@ export const SELF = { config: { isSelfService: true } };
 /** Any JSON object of a record (the services answer camelCase rows). */
 export const RECORD: Json = { type: 'object', additionalProperties: true };
 
+/**
+ * An answer that also names the tasks the caller can act on next (start, completeTask): made by
+ * this call, still open, assigned to the caller or naming them as a candidate user. A client goes
+ * on with these instead of asking for its task list again.
+ */
+export const WITH_NEXT_TASKS: Json = {
+  ...RECORD,
+  properties: {
+    nextTasks: {
+      type: 'array',
+      items: object(
+        {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          taskDefinitionKey: { type: 'string' },
+          assignee: { type: ['string', 'null'] },
+        },
+        ['id', 'name', 'taskDefinitionKey', 'assignee'],
+      ),
+    },
+  },
+  required: ['nextTasks'],
+};
+
 export const PAGE: Json = object(
   {
     records: { type: 'array', items: RECORD },

@@ -35,6 +35,7 @@ import {
   schema,
   SELF,
   VARIABLES,
+  WITH_NEXT_TASKS,
 } from './shared.js';
 
 const TASK_FILTERS = { ...PAGING, processInstanceId: id('An instance'), name: text(100) };
@@ -58,7 +59,10 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           await queryTasks(
             ctx.db,
             actorOf(request),
-            await candidate(request),
+            // Only the candidate list looks at the caller's groups: the others need no query for them.
+            list === 'candidate'
+              ? await candidate(request)
+              : { username: actorOf(request).username, groups: [] },
             list,
             request.query as TaskFilters,
           ),
@@ -82,7 +86,16 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       const query = request.query as Omit<TaskFilters, 'finished'> & { finished?: string };
       const finished = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
       return ok(
-        await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }),
+        await queryTasks(
+          ctx.db,
+          actorOf(request),
+          { username: actorOf(request).username, groups: [] },
+          'all',
+          {
+            ...query,
+            finished,
+          },
+        ),
       );
     },
   );
@@ -140,6 +153,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
             'comment',
           ]),
         },
+        WITH_NEXT_TASKS,
       ),
     },
     async (request) =>

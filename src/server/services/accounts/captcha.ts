@@ -1,3 +1,4 @@
+import { ruleLimit } from '../monitor/settings.js';
 import { sql } from 'kysely';
 import svgCaptcha from 'svg-captcha';
 import { EntityInputError } from '../../../engine/index.js';
@@ -106,7 +107,12 @@ export async function sendSmsCode({
   ip: string;
   t: Translate;
 }): Promise<{ mobile: string; expiresIn: number; interval: number }> {
-  const limits = ctx.config.abuse;
+  // The quota is read live (flow-control page); the code's lifetime comes from the environment.
+  const limits = {
+    ...ctx.config.abuse,
+    smsIntervalSeconds: await ruleLimit(ctx, 'smsInterval'),
+    smsDailyLimit: await ruleLimit(ctx, 'smsDaily'),
+  };
   const code = digitCode(6);
   const issued = await issueCode(
     ctx.store,

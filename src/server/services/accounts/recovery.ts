@@ -8,7 +8,7 @@ import type { Localizer, Translate } from '../../lib/i18n.js';
 import type { Mailer } from '../../lib/mail.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { endSessions } from '../sessions/changes.js';
-import { signInKey } from '../sessions/guard.js';
+import { signInKey } from '../../lib/store/counter-keys.js';
 import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError } from './captcha.js';
 import { checkCode, consumeCode, issueCode, randomToken } from '../../lib/store/codes.js';
 

@@ -9,6 +9,7 @@ import {
   type EntityDef,
   type FormMode,
 } from '../../../engine/index.js';
+import metaSchema from '../../../../schemas/_meta/entity.schema.json' with { type: 'json' };
 
 // ajv's standalone module is CommonJS; its default export arrives wrapped under some loaders.
 type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
@@ -17,6 +18,9 @@ const standaloneCode: StandaloneCode =
   (standaloneCodeModule as unknown as StandaloneCode);
 
 const MODES: readonly FormMode[] = ['create', 'update'];
+
+/** The export of the meta-schema's validator: the form designer checks its JSON view with it. */
+export const META_VALIDATOR_ID = 'entity_meta';
 
 /**
  * The browser's form validators as one ES module: every entity's create and update form schema
@@ -27,6 +31,7 @@ const MODES: readonly FormMode[] = ['create', 'update'];
 export async function formValidatorsModule(
   entities: readonly EntityDef[],
   engineDir: string,
+  { withMeta = true }: { withMeta?: boolean } = {},
 ): Promise<string> {
   const formats = `${engineDir}/formats.ts`;
   const ajv = configureAjv(
@@ -42,6 +47,11 @@ export async function formValidatorsModule(
       ajv.addSchema({ ...formSchemaOf(entity, mode), $id: id });
       exported[id] = id;
     }
+  }
+  if (withMeta) {
+    // The browser checks a copy: the defaults this ajv applies never reach the schema shown.
+    ajv.addSchema({ ...metaSchema, $id: META_VALIDATOR_ID });
+    exported[META_VALIDATOR_ID] = META_VALIDATOR_ID;
   }
   const result = await build({
     stdin: {

@@ -22,6 +22,7 @@ import {
 } from '../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../lib/titles.js';
 import { rawRowReader, type RawRowHandler } from '../../lib/db/raw-rows.js';
+import { detailSheets } from './detail-sheets.js';
 import { createXlsxWriter, sheetText, type CellValue, type SheetRows, type SheetText } from './xlsx.js';
 
 const BATCH = 2000;
@@ -38,7 +39,7 @@ export function formatDateTime(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-async function dictionaryLabels(
+export async function dictionaryLabels(
   db: Db,
   registry: EntityRegistry,
   l10n: Localizer,
@@ -229,7 +230,19 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       : undefined;
 
   const title = entityTitle(l10n, entity);
+  const details = detailSheets({
+    db: request.db,
+    registry,
+    entity,
+    actor,
+    l10n,
+    conditions: [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)],
+    sort: query.sort,
+    dictionaryLabels: (dictType) => dictionaryLabels(request.db, registry, l10n, dictType),
+    formatDateTime,
+  });
   const writer = createXlsxWriter({
+    moreSheets: details.sheets,
     sheetName: title,
     headers: columns.map((col) => fieldTitle(l10n, entity, col.field)),
     widths: columns.map((col) => Math.max(10, Math.round((col.field.schema['x-list']?.width ?? 120) / 7))),
@@ -271,6 +284,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       // Let the response stream and other requests run between batches (PGlite never yields by itself).
       await new Promise((resolve) => setImmediate(resolve));
     }
+    await details.write(writer);
     await writer.end();
   };
   produce()

@@ -22,12 +22,27 @@ interface ZipEntry {
   offset: number;
 }
 
-const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
+function contentTypes(sheetCount: number): string {
+  const sheets = Array.from(
+    { length: sheetCount },
+    (_, index) =>
+      `<Override PartName="/xl/worksheets/sheet${index + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+  ).join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets}<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
+}
 const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
-const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
+/** Sheets are rId1…rIdN, the styles rId(N+1). */
+function workbookRels(sheetCount: number): string {
+  const sheets = Array.from(
+    { length: sheetCount },
+    (_, index) =>
+      `<Relationship Id="rId${index + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${index + 1}.xml"/>`,
+  ).join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets}<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
+}
 const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs></styleSheet>`;
 
@@ -89,9 +104,6 @@ const ROW_OPEN_END = ascii('">');
 const ROW_CLOSE = ascii('</row>');
 const REF_OPEN = ascii('<c r="');
 const HEADER_STYLE = ascii(' s="1"');
-/** The openings of a cell that directly follows the previous one (no reference). */
-const TEXT_OPEN = ascii('<c t="inlineStr"><is><t>');
-const NUMBER_OPEN = ascii('<c><v>');
 /** What follows the reference. */
 const REF_TEXT_OPEN = ascii('" t="inlineStr"><is><t>');
 const REF_NUMBER_OPEN = ascii('"><v>');
@@ -227,13 +239,9 @@ class SheetRowEncoder implements SheetRows {
   private open(column: number, isNumber: boolean): number {
     const buffer = this.buffer;
     let at = this.length;
-    const follows = this.previousColumn >= 0 && column === this.previousColumn + 1;
+    // Every cell carries its reference: a cell without one is valid OOXML, but exceljs's
+    // streaming reader (the import's) fails on it, and an export must import back.
     this.previousColumn = column;
-    if (follows && !this.isHeader) {
-      return isNumber
-        ? copy(buffer, at, NUMBER_OPEN, 0, NUMBER_OPEN.length)
-        : copy(buffer, at, TEXT_OPEN, 0, TEXT_OPEN.length);
-    }
     at = copy(buffer, at, REF_OPEN, 0, REF_OPEN.length);
     const letters = this.columnLetters(column);
     at = copy(buffer, at, letters, 0, letters.length);
@@ -356,11 +364,16 @@ export function sheetText(text: string): SheetText {
 // ---------------------------------------------------------------------------------------------
 // The writer
 
-export interface XlsxOptions {
+export interface XlsxSheet {
   sheetName: string;
   headers: string[];
   /** Column widths in characters. */
   widths?: number[];
+}
+
+export interface XlsxOptions extends XlsxSheet {
+  /** Sheets after the first (detail rows), written in turn after nextSheet(). */
+  moreSheets?: XlsxSheet[];
 }
 
 export interface XlsxWriter {
@@ -369,6 +382,8 @@ export interface XlsxWriter {
   rows: SheetRows;
   /** Sends the rows encoded so far; resolves once the reader has room for more. */
   flush(): Promise<void>;
+  /** Ends the current sheet and starts the next of `moreSheets` (its header row written). */
+  nextSheet(): Promise<void>;
   /** Adds data rows and flushes them. */
   writeRows(rows: CellValue[][]): Promise<void>;
   end(): Promise<void>;
@@ -423,35 +438,17 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
     entries.push(entry);
   };
 
-  addSmallFile('[Content_Types].xml', CONTENT_TYPES);
+  const sheets: XlsxSheet[] = [options, ...(options.moreSheets ?? [])];
+  const sheetTitle = (sheet: XlsxSheet, index: number): string =>
+    sheet.sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || `Sheet${index + 1}`;
+  addSmallFile('[Content_Types].xml', contentTypes(sheets.length));
   addSmallFile('_rels/.rels', ROOT_RELS);
   addSmallFile(
     'xl/workbook.xml',
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="${escapeXml(options.sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1')}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets.map((sheet, index) => `<sheet name="${escapeXml(sheetTitle(sheet, index))}" sheetId="${index + 1}" r:id="rId${index + 1}"/>`).join('')}</sheets></workbook>`,
   );
-  addSmallFile('xl/_rels/workbook.xml.rels', WORKBOOK_RELS);
+  addSmallFile('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
   addSmallFile('xl/styles.xml', STYLES);
-
-  // The sheet streams through deflate; its CRC and sizes go into a data descriptor at the end.
-  const sheetName = Buffer.from('xl/worksheets/sheet1.xml', 'utf8');
-  const sheet: ZipEntry = { name: sheetName, crc: 0, compressedSize: 0, size: 0, offset };
-  push(localHeader(sheetName));
-  const deflate: DeflateRaw = createDeflateRaw({ level: 1, chunkSize: 64 * 1024 });
-  deflate.on('data', (chunk: Buffer) => {
-    sheet.compressedSize += chunk.length;
-    if (!push(chunk)) deflate.pause();
-  });
-  output.on('drain', () => deflate.resume());
-  const deflateEnded = new Promise<void>((resolve, reject) => {
-    deflate.once('end', resolve);
-    deflate.once('close', resolve); // destroyed because the client went away
-    deflate.once('error', reject);
-  });
-  // A client that goes away ends the deflate stream too, and with it every wait below.
-  output.once('close', () => {
-    if (!deflate.destroyed) deflate.destroy();
-    wake();
-  });
 
   // Chunks handed to deflate and not yet consumed by it. Encoding goes on while deflate (on a
   // thread of its own) works through them; flush() waits when it falls behind.
@@ -463,13 +460,45 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
     resolve?.();
   }
 
+  /** One sheet in the zip: streamed through deflate, its CRC and sizes in a data descriptor at its end. */
+  interface OpenSheet {
+    entry: ZipEntry;
+    deflate: DeflateRaw;
+    ended: Promise<void>;
+  }
+  const openSheet = (index: number): OpenSheet => {
+    const name = Buffer.from(`xl/worksheets/sheet${index + 1}.xml`, 'utf8');
+    const entry: ZipEntry = { name, crc: 0, compressedSize: 0, size: 0, offset };
+    push(localHeader(name));
+    const deflate: DeflateRaw = createDeflateRaw({ level: 1, chunkSize: 64 * 1024 });
+    deflate.on('data', (chunk: Buffer) => {
+      entry.compressedSize += chunk.length;
+      if (!push(chunk)) deflate.pause();
+    });
+    const ended = new Promise<void>((resolve, reject) => {
+      deflate.once('end', resolve);
+      deflate.once('close', resolve); // destroyed because the client went away
+      deflate.once('error', reject);
+    });
+    return { entry, deflate, ended };
+  };
+  let current = openSheet(0);
+  let sheetIndex = 0;
+  output.on('drain', () => current.deflate.resume());
+  // A client that goes away ends the deflate stream too, and with it every wait below.
+  output.once('close', () => {
+    if (!current.deflate.destroyed) current.deflate.destroy();
+    wake();
+  });
+
   const send = (chunk: Buffer, buffer: Buffer): void => {
+    const { entry, deflate } = current;
     if (chunk.length === 0 || deflate.destroyed) {
       returnChunk(buffer);
       return;
     }
-    sheet.crc = crc32(chunk, sheet.crc);
-    sheet.size += chunk.length;
+    entry.crc = crc32(chunk, entry.crc);
+    entry.size += chunk.length;
     pending += 1;
     deflate.write(chunk, () => {
       pending -= 1;
@@ -492,35 +521,66 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
       encoder.length = 0;
       send(chunk, buffer);
     }
-    while (pending > 2 && !deflate.destroyed) {
+    while (pending > 2 && !current.deflate.destroyed) {
       await new Promise<void>((resolve) => {
         waiter = resolve;
       });
     }
   };
 
-  const widths = options.widths ?? [];
-  const cols =
-    widths.length > 0
-      ? `<cols>${widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join('')}</cols>`
-      : '';
-  const sheetStart = Buffer.from(
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>`,
-    'utf8',
-  );
-  encoder.reserve(sheetStart.length);
-  encoder.buffer.set(sheetStart, encoder.length);
-  encoder.length += sheetStart.length;
-  encoder.isHeader = true;
-  encoder.startRow();
-  options.headers.forEach((header, index) => encoder.value(index, header));
-  encoder.endRow();
-  encoder.isHeader = false;
+  const writeBytes = (bytes: Buffer): void => {
+    encoder.reserve(bytes.length);
+    encoder.buffer.set(bytes, encoder.length);
+    encoder.length += bytes.length;
+  };
+
+  const startSheet = (sheet: XlsxSheet): void => {
+    const widths = sheet.widths ?? [];
+    const cols =
+      widths.length > 0
+        ? `<cols>${widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join('')}</cols>`
+        : '';
+    writeBytes(
+      Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>`,
+        'utf8',
+      ),
+    );
+    // Each sheet counts its rows from 1 (a detail sheet's header is row 1, under the frozen pane).
+    encoder.rowNumber = 0;
+    encoder.isHeader = true;
+    encoder.startRow();
+    sheet.headers.forEach((header, index) => encoder.value(index, header));
+    encoder.endRow();
+    encoder.isHeader = false;
+  };
+
+  /** Closes the sheet being written; false when the client went away. */
+  const endSheet = async (): Promise<boolean> => {
+    writeBytes(ascii('</sheetData></worksheet>'));
+    await flush();
+    if (current.deflate.destroyed) return false;
+    current.deflate.end();
+    await current.ended;
+    push(descriptor(current.entry));
+    entries.push(current.entry);
+    return true;
+  };
+
+  startSheet(options);
 
   return {
     stream: output,
     rows: encoder,
     flush,
+    nextSheet: async () => {
+      const next = sheets[sheetIndex + 1];
+      if (!next) throw new Error('no more sheets were declared');
+      if (!(await endSheet())) return;
+      sheetIndex += 1;
+      current = openSheet(sheetIndex);
+      startSheet(next);
+    },
     writeRows: async (rows) => {
       for (const values of rows) {
         encoder.startRow();
@@ -530,17 +590,9 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
       await flush();
     },
     end: async () => {
-      const close = ascii('</sheetData></worksheet>');
-      encoder.reserve(close.length);
-      encoder.buffer.set(close, encoder.length);
-      encoder.length += close.length;
-      await flush();
+      const isOpen = await endSheet();
       returnChunk(encoder.buffer);
-      if (deflate.destroyed) return;
-      deflate.end();
-      await deflateEnded;
-      push(descriptor(sheet));
-      entries.push(sheet);
+      if (!isOpen) return;
       const directoryStart = offset;
       for (const entry of entries) {
         const header = Buffer.alloc(46);

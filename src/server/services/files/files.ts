@@ -9,6 +9,7 @@ import { inTransaction } from '../../lib/db/transaction.js';
 import { AppError } from '../../lib/errors.js';
 import type { Localizer } from '../../lib/i18n.js';
 import { ObjectTooLargeError, type ByteRange, type FileStorage } from '../../lib/storage/index.js';
+import { chunksOf } from '../../lib/storage/chunks.js';
 import { isAdmin } from '../permissions/policy.js';
 import { fileSharedWith } from './access.js';
 import {
@@ -98,12 +99,14 @@ function newStorageKey(): string {
 /**
  * The upload's bytes with their type decided from the first SNIFF_BYTES of them before any
  * more are passed on: a refused type (415) or an empty file (400) stops the stream at once.
+ * The first chunk is nearly always long enough and is looked at where it is; only shorter
+ * first chunks are gathered (and copied once) until there are enough bytes.
  */
 async function* sniffed(
   source: AsyncIterable<Uint8Array>,
-  decide: (head: Buffer) => Promise<void>,
+  decide: (head: Uint8Array) => Promise<void>,
 ): AsyncGenerator<Uint8Array> {
-  const held: Buffer[] = [];
+  const held: Uint8Array[] = [];
   let heldBytes = 0;
   let isDecided = false;
   for await (const chunk of source) {
@@ -111,7 +114,13 @@ async function* sniffed(
       yield chunk;
       continue;
     }
-    held.push(Buffer.from(chunk));
+    if (heldBytes === 0 && chunk.length >= SNIFF_BYTES) {
+      await decide(chunk);
+      isDecided = true;
+      yield chunk;
+      continue;
+    }
+    held.push(chunk);
     heldBytes += chunk.length;
     if (heldBytes >= SNIFF_BYTES) {
       const head = Buffer.concat(held);
@@ -171,7 +180,7 @@ export async function uploadFile({
   const name = cleanFileName(filename);
   const allowed = use === 'image' ? IMAGE_TYPES : attachmentTypes;
   let type: SniffedType | undefined;
-  const decide = async (head: Buffer): Promise<void> => {
+  const decide = async (head: Uint8Array): Promise<void> => {
     if (head.length === 0)
       throw new AppError('fileEmpty', {}, [{ field: '/file', message: l10n.t('errors.fileEmpty') }]);
     type = await acceptedType(head, name, allowed);
@@ -180,7 +189,7 @@ export async function uploadFile({
   const key = newStorageKey();
   let stored;
   try {
-    stored = await storage.put(key, sniffed(source, decide), { maxBytes });
+    stored = await storage.put(key, sniffed(chunksOf(source), decide), { maxBytes });
   } catch (error) {
     if (error instanceof ObjectTooLargeError) {
       if (quota && maxBytes < ctx.config.files.maxBytes) throw quotaError(quota.params, quota.used);
@@ -241,21 +250,45 @@ export interface DownloadInfo {
   open(range?: ByteRange): Promise<Readable>;
 }
 
-/** What a download sends: the file's record and its bytes, if the caller may reach it. */
-export async function fileForDownload(
-  input: FilesContext & { id: number; l10n: Localizer },
-): Promise<DownloadInfo> {
-  const row = await visibleFile(input, input.id, input.l10n);
+function downloadOf(row: FileRow, storage: FileStorage, l10n: Localizer): DownloadInfo {
   return {
     record: recordOf(row),
     sha256: row.sha256,
     open: async (range) => {
-      const stream = await input.storage.get(row.storage_key, range);
-      if (!stream)
-        throw new AppError('notFound', { entity: input.l10n.t('files.title'), key: String(input.id) });
+      const stream = await storage.get(row.storage_key, range);
+      if (!stream) throw new AppError('notFound', { entity: l10n.t('files.title'), key: String(row.id) });
       return stream;
     },
   };
+}
+
+/** What a download sends: the file's record and its bytes, if the caller may reach it. */
+export async function fileForDownload(
+  input: FilesContext & { id: number; l10n: Localizer },
+): Promise<DownloadInfo> {
+  return downloadOf(await visibleFile(input, input.id, input.l10n), input.storage, input.l10n);
+}
+
+/**
+ * Files of a tenant by id for content that decides who may read them (a published notice's
+ * attachments on the portal): the caller has checked that the content names them. In the
+ * order asked; unknown ids and other tenants' files are left out.
+ */
+export async function contentFiles(
+  ctx: AppContext,
+  storage: FileStorage,
+  { tenantCode, ids, l10n }: { tenantCode: string; ids: readonly number[]; l10n: Localizer },
+): Promise<DownloadInfo[]> {
+  if (ids.length === 0) return [];
+  const found = await sql<FileRow>`select * from sys_file
+    where tenant_code = ${tenantCode} and id in (${sql.join([...ids])}) and deleted_at is null`.execute(
+    ctx.db,
+  );
+  const byId = new Map(found.rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [downloadOf(row, storage, l10n)] : [];
+  });
 }
 
 /** List filters: text ones match parts of the value, case-insensitively; the others are equal. */

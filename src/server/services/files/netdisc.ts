@@ -1,4 +1,18 @@
 import { sql, type RawBuilder } from 'kysely';
+import type {
+  NetdiscItemType,
+  NetdiscTargetType,
+  NetdiscItemRef,
+  NetdiscFolder,
+  NetdiscFile,
+  FolderNode,
+  FolderListing,
+  RecycledItem,
+  ShareTarget,
+  SharedWithMe,
+  QuotaUsage,
+  SearchResult,
+} from '../../../engine/api-types.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { AuthContext } from '../../lib/auth.js';
 import type { AppContext } from '../../lib/context.js';
@@ -19,15 +33,11 @@ import { cleanFileName } from './rules.js';
  * after the rows that referred to them are gone.
  */
 
-export type ItemType = 'file' | 'folder';
+export type ItemType = NetdiscItemType;
 export const ITEM_TYPES: readonly ItemType[] = ['file', 'folder'];
-export type TargetType = 'user' | 'role' | 'org';
+export type TargetType = NetdiscTargetType;
 export const TARGET_TYPES: readonly TargetType[] = ['user', 'role', 'org'];
-
-export interface ItemRef {
-  type: ItemType;
-  id: number;
-}
+export type ItemRef = NetdiscItemRef;
 
 export interface NetdiscContext {
   ctx: AppContext;
@@ -36,42 +46,6 @@ export interface NetdiscContext {
   l10n: Localizer;
   /** The clock (tests move it to see the recycle bin expire). */
   now?: Date;
-}
-
-export interface NetdiscFolder {
-  id: number;
-  name: string;
-  parentId: number | null;
-  createdAt: string;
-}
-
-export interface NetdiscFile {
-  id: number;
-  name: string;
-  /** KB, as the file API gives it. */
-  size: number;
-  sizeBytes: number;
-  contentType: string;
-  fileType: string;
-  folderId: number | null;
-  ownerName: string;
-  createdAt: string;
-  url: string;
-}
-
-export interface FolderNode extends NetdiscFolder {
-  children: FolderNode[];
-}
-
-export interface FolderListing {
-  /** The folder listed, null for the caller's root. */
-  folder: NetdiscFolder | null;
-  /** Its ancestors from the top, for a breadcrumb (for a shared folder, from the shared one). */
-  path: { id: number; name: string }[];
-  folders: NetdiscFolder[];
-  files: NetdiscFile[];
-  /** A folder shared with the caller: its content can be read and downloaded only. */
-  readOnly: boolean;
 }
 
 interface FolderRow {
@@ -409,17 +383,6 @@ export async function trashItems(input: NetdiscContext & { items: ItemRef[] }): 
   });
 }
 
-export interface RecycledItem {
-  type: ItemType;
-  id: number;
-  name: string;
-  /** Bytes of the item (a folder: of the files it took with it). */
-  sizeBytes: number;
-  deletedAt: string;
-  /** When it is purged for good (the tenant's netdiscRecycleDays after deletedAt). */
-  expiresAt: string;
-}
-
 /** What went into the recycle bin with a root: the folders and files deleted with it. */
 async function batchOf(
   db: Db,
@@ -632,13 +595,6 @@ export async function purgeExpired({
   return purged;
 }
 
-export interface ShareTarget {
-  type: TargetType;
-  id: number;
-  /** The user's, role's or organisation's name. */
-  name: string;
-}
-
 /** Names of share targets of the tenant; a target that does not exist is undefined. */
 async function targetNames(
   ctx: AppContext,
@@ -726,11 +682,6 @@ export async function shareItem(
   return sharesOf(input);
 }
 
-export interface SharedWithMe {
-  folders: (NetdiscFolder & { ownerName: string })[];
-  files: NetdiscFile[];
-}
-
 /** What others shared with the caller directly (folders to open, files to download). */
 export async function sharedWithMe({ ctx, auth }: NetdiscContext): Promise<SharedWithMe> {
   const user = ctx.registry.require('sysuser');
@@ -755,13 +706,6 @@ export async function sharedWithMe({ ctx, auth }: NetdiscContext): Promise<Share
   };
 }
 
-export interface QuotaUsage {
-  usedBytes: number;
-  quotaBytes: number;
-  usedMb: number;
-  quotaMb: number;
-}
-
 /** The caller's netdisc usage against the tenant's quota per user. */
 export async function quotaOf({ ctx, auth }: NetdiscContext): Promise<QuotaUsage> {
   const [params, used] = await Promise.all([
@@ -774,11 +718,6 @@ export async function quotaOf({ ctx, auth }: NetdiscContext): Promise<QuotaUsage
     usedMb: toMb(used),
     quotaMb: toMb(params.quotaBytes),
   };
-}
-
-export interface SearchResult {
-  folders: (NetdiscFolder & { readOnly: boolean })[];
-  files: (NetdiscFile & { readOnly: boolean })[];
 }
 
 /** Folders and files whose name contains the text: the caller's and those shared with them. */

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import {
   autoValues,
+  checkConditionsOnUpdate,
+  detailFields,
   EntityInputError,
   prepareInput,
   type CountPolicy,
@@ -40,6 +42,8 @@ import { checkFileFields } from './file-fields.js';
 import { sanitizeRichTextValues } from '../../lib/html.js';
 import type { RecordPolicy } from '../permissions/policy.js';
 import { applySessionEffects } from '../sessions/changes.js';
+import { readDetailRows, writeDetailRows } from '../../lib/sql/detail-rows.js';
+import { checkDetailRows } from './details.js';
 
 export interface CrudRequest {
   db: Db;
@@ -70,13 +74,30 @@ export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
 const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
   inTransaction(request.db, work, { clashSubject: entityTitle(request.l10n, request.entity) });
 
+/** Adds the detail rows of each record (in their saved order) under their fields. */
+async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {
+  if (rows.length === 0 || detailFields(entity).length === 0) return rows;
+  const keys = rows.map((row) => row[entity.key.name]);
+  const details = await readDetailRows(db, entity, keys, actor);
+  return rows.map((row) => {
+    const withRows: Row = { ...row };
+    for (const [field, byParent] of details) withRows[field] = byParent.get(row[entity.key.name]) ?? [];
+    return withRows;
+  });
+}
+
 export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
   const { entity, actor } = request;
   const query = request.policy.listQuery(params);
   const conditions = [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)];
   const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
+  // A query by one key is a detail read (the edit form's): it carries the detail rows, a list does not.
+  const isDetailRead = query.filters.some(
+    (filter) => filter.field.isKey && filter.op === 'in' && filter.values.length === 1,
+  );
+  const shown = isDetailRead ? await withDetails(request.db, entity, actor, rows) : rows;
   return {
-    records: rows.map((row) => request.policy.shown(row)),
+    records: shown.map((row) => request.policy.shown(row)),
     ...page,
     currentPage: query.currentPage,
     pageSize: query.pageSize,
@@ -102,7 +123,8 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
   const row = await findOne(request.db, request.entity, request.actor, key);
   if (!row)
     throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
-  return request.policy.shown(row);
+  const [withRows = row] = await withDetails(request.db, request.entity, request.actor, [row]);
+  return request.policy.shown(withRows);
 }
 
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
@@ -136,6 +158,7 @@ async function runChecks(
     ...(await checkReferences(ctx, values)),
     ...(await checkDictionaries(ctx, values)),
     ...(await checkFileFields(ctx, values)),
+    ...(await checkDetailRows(ctx, values)),
   ];
   if (ownKey !== undefined && ctx.entity.tree) {
     errors.push(...(await checkTreeMove(ctx, ownKey, values[ctx.entity.tree.parent])));
@@ -159,13 +182,16 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     await hashSecrets(entity, values);
     // x-auto fields (publisher, publish time): the server's values, never the client's
     Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
-    const fields = entity.fields.filter((field) => values[field.name] !== undefined);
+    const fields = entity.fields.filter((field) => values[field.name] !== undefined && !field.detail);
     const { columns, params } = insertRow(entity, values, fields, actor);
     const inserted =
       await sql<Row>`insert into ${table(entity)} (${sql.join(columns)}) values (${sql.join(params)})
       returning ${selectList(entity)}`.execute(trx);
-    const row = inserted.rows[0];
-    if (!row) throw new Error(`insert into ${entity.table} returned nothing`);
+    const parent = inserted.rows[0];
+    if (!parent) throw new Error(`insert into ${entity.table} returned nothing`);
+    // Detail rows go in with their parent, in the same transaction.
+    await writeDetailRows(trx, entity, parent[entity.key.name], values, actor, { isNew: true });
+    const [row = parent] = await withDetails(trx, entity, actor, [parent]);
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
     ]);
@@ -197,12 +223,18 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
         { field: '/version', message: request.l10n.t('errors.staleVersion') },
       ]);
     }
+    // Visibility conditions read against the record as it will be: a hidden field's value is
+    // refused, its stored value cleared (engine/conditions.ts).
+    const conditions = checkConditionsOnUpdate(entity.schema, before, values, cleared, request.l10n.t);
+    if (conditions.errors.length > 0) throw new EntityInputError(conditions.errors);
+    cleared.push(...conditions.clear);
     await runChecks({ ...request, trx }, values, key);
     await hashSecrets(entity, values);
     const assigned = entity.fields.filter(
       (field) =>
         !field.isReadOnly &&
         !field.isKey &&
+        !field.detail &&
         (values[field.name] !== undefined || cleared.includes(field.name)),
     );
     const assignments = assigned.map(
@@ -216,8 +248,11 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
     const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
       returning ${selectList(entity)}`.execute(trx);
-    const row = updated.rows[0];
-    if (!row) throw new Error(`update of ${entity.table} returned nothing`);
+    const parent = updated.rows[0];
+    if (!parent) throw new Error(`update of ${entity.table} returned nothing`);
+    // A detail field sent replaces the whole set of rows, under the version checked above.
+    await writeDetailRows(trx, entity, key, values, actor, { isNew: false, cleared });
+    const [row = parent] = await withDetails(trx, entity, actor, [parent]);
     // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
     await applySessionEffects(trx, request.registry, {
       entity,

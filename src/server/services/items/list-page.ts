@@ -36,6 +36,8 @@ export const DEFAULT_COUNT_POLICY: CountPolicy = {
 };
 
 const CURSOR_COLUMN = '__cursor_';
+const KEY_COLUMN = '__key_';
+const TOTAL_COLUMN = '__total_';
 const QUERY_CANCELED = '57014';
 
 const isQueryCanceled = (error: unknown): boolean =>
@@ -191,13 +193,42 @@ export async function readListPage(
   } else {
     pageQuery = sql<Row>`select ${select} from ${table(entity)} ${where} ${order} limit ${query.pageSize} offset ${read.offset}`;
   }
-  const [estimate, page] = await Promise.all([estimateRows(db, entity, where), pageQuery.execute(db)]);
+  let estimate: number;
+  let page: { rows: Row[] };
+  let countedInPage: number | undefined;
+  if (
+    read.kind === 'offset' &&
+    !query.wantsExactTotal &&
+    query.filters.some((filter) => filter.op === 'contains')
+  ) {
+    // A "contains" filter is served by a trigram index, which keeps no order: the page visits every
+    // matching row anyway. When those are few enough to count, the same visit counts them (a
+    // window count over the keys) instead of a second count visiting the same rows again.
+    estimate = await estimateRows(db, entity, where);
+    if (chooseCount(estimate, policy, false) === 'exact') {
+      const key = column(entity.key);
+      page = await sql<Row>`with matched as (
+          select ${key} as ${sql.id(KEY_COLUMN)}, count(*) over () as ${sql.id(TOTAL_COLUMN)}
+          from ${table(entity)} ${where} ${order} limit ${query.pageSize} offset ${read.offset}
+        )
+        select ${select}, (select max(${sql.ref(TOTAL_COLUMN)}) from matched) as ${sql.id(TOTAL_COLUMN)}
+        from ${table(entity)} where ${key} in (select ${sql.ref(KEY_COLUMN)} from matched) ${order}`.execute(
+        db,
+      );
+      const counted = page.rows[0]?.[TOTAL_COLUMN];
+      if (counted !== undefined && counted !== null) countedInPage = Number(counted);
+    } else {
+      page = await pageQuery.execute(db);
+    }
+  } else {
+    [estimate, page] = await Promise.all([estimateRows(db, entity, where), pageQuery.execute(db)]);
+  }
 
   const rowsBefore = read.kind === 'keyset' ? read.cursor.rowsBefore + read.offset : read.offset;
   const rows = page.rows.map((row) => {
     const record: Row = {};
     for (const [name, value] of Object.entries(row))
-      if (!name.startsWith(CURSOR_COLUMN)) record[name] = value;
+      if (!name.startsWith(CURSOR_COLUMN) && name !== TOTAL_COLUMN) record[name] = value;
     return record;
   });
   const last = page.rows.at(-1);
@@ -219,6 +250,7 @@ export async function readListPage(
   if (page.rows.length < query.pageSize && (page.rows.length > 0 || rowsBefore === 0)) {
     return withCursor({ rows, total: rowsBefore + page.rows.length, totalExact: true });
   }
+  if (countedInPage !== undefined) return withCursor({ rows, total: countedInPage, totalExact: true });
   if (chooseCount(estimate, policy, query.wantsExactTotal) === 'estimate') {
     // An estimate below what the user has already paged through would look wrong.
     return withCursor({ rows, total: Math.max(estimate, rowsBefore + page.rows.length), totalExact: false });

@@ -8,6 +8,9 @@ import type { AuthContext } from '../sessions/session.js';
 import { AppError } from '../../lib/errors.js';
 import { grantedButtons, grantedMenuIds, isAdmin } from './policy.js';
 
+/** The home page's menu (工作台), which even a role of the home page only has. */
+const HOME_MENU = 'workbench';
+
 export interface AuthorityOptions {
   /** Narrows the tree to one top-level menu (the menu-switch select). */
   parentId?: number;
@@ -38,6 +41,12 @@ export async function postRoles(ctx: AppContext, auth: AuthContext, postCode: st
   return auth.roles.filter((code) => codes.has(code));
 }
 
+/** Whether a menu is shown in a tenant: every menu, but those whose meta names another tenant. */
+function isTenantsMenu(row: Row, tenantCode: string): boolean {
+  const meta = row.menuMeta as { tenant?: unknown } | null;
+  return typeof meta?.tenant !== 'string' || meta.tenant === tenantCode;
+}
+
 /**
  * What the caller's roles may see: ROLE_ADMIN every enabled menu and button; other roles the
  * menus and buttons granted to them (sys_role_menu, sys_role_button), with the ancestors of a
@@ -52,8 +61,10 @@ export async function currentAuthority(
   const { parentId, postCode } = options;
   const menu = ctx.registry.require('sysmenu');
   const roles = postCode === undefined ? auth.roles : await postRoles(ctx, auth, postCode);
-  const all = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
+  const enabled = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
     order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
+  // A menu of one tenant's own (meta.tenant: a saved report's page) is not shown in the others.
+  const all = { rows: enabled.rows.filter((row) => isTenantsMenu(row, auth.tenantCode)) };
   const byId = new Map(all.rows.map((row) => [row.id, row]));
   let allowed = new Set<unknown>(all.rows.map((row) => row.id));
   const buttons: Record<string, string[]> = {};
@@ -62,17 +73,30 @@ export async function currentAuthority(
       buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? (row.menuButton as string[]) : [];
   } else {
     allowed = new Set();
-    for (const id of await grantedMenuIds(ctx, auth.tenantCode, roles)) {
-      // a granted menu brings its ancestors, so the tree has no holes
+    // a granted menu brings its ancestors, so the tree has no holes
+    const grant = (id: unknown): void => {
       for (let current: unknown = id; current !== undefined && current !== 0 && !allowed.has(current);) {
         if (!byId.has(current)) break;
         allowed.add(current);
         current = byId.get(current)?.menuParent;
       }
+    };
+    const granted = await grantedMenuIds(ctx, auth.tenantCode, roles);
+    for (const id of granted) grant(id);
+    // Menus for every back-office user (the personal office, seed/workflow.ts): every role that
+    // works in the back-office (a granted menu besides the home page) gets them with every
+    // button; a portal-only role stays without, so it is still refused at the back-office
+    // sign-in, and a role that may see only the home page (SPEC §6 ROLE_VISITOR) sees only it.
+    const worksInBackOffice = granted.some((id) => byId.get(id)?.menuCode !== HOME_MENU);
+    for (const row of worksInBackOffice ? all.rows : []) {
+      const meta = row.menuMeta as { everyone?: unknown } | null;
+      if (meta?.everyone !== true) continue;
+      grant(row.id);
+      buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? [...(row.menuButton as string[])] : [];
     }
     for (const { menuId, button } of await grantedButtons(ctx, auth.tenantCode, roles)) {
       const code = String(byId.get(menuId)?.menuCode ?? '');
-      if (code) (buttons[code] ??= []).push(button);
+      if (code && !buttons[code]?.includes(button)) (buttons[code] ??= []).push(button);
     }
   }
   let tree = buildTree(

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { EntityInputError, type EntityDef } from '../../../engine/index.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Db } from '../../lib/db/database.js';
+import { inTransaction } from '../../lib/db/transaction.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { column, scopeCondition, table, whereClause } from '../../lib/sql/toolkit.js';
 import type { Localizer } from '../../lib/i18n.js';
@@ -62,7 +63,7 @@ export async function replaceLinks(
   const [fixedEntity, listEntity] = side === 'role' ? [link.role, link.other] : [link.other, link.role];
   const [fixedColumn, listColumn] =
     side === 'role' ? ['role_id', link.otherColumn] : [link.otherColumn, 'role_id'];
-  return request.db.transaction().execute(async (trx) => {
+  return inTransaction(request.db, async (trx) => {
     const errors = [];
     if ((await missingKeys(trx, fixedEntity, request.actor, [id])).length > 0) {
       errors.push({

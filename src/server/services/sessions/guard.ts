@@ -1,19 +1,27 @@
-import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+  type RateLimitOptions,
+} from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import type { SharedStore } from '../../lib/store/index.js';
+import { ruleLimit, type RuleName } from '../monitor/settings.js';
+import { RATE_COUNTER_PREFIX, rateCounterKey, signInKey } from '../../lib/store/counter-keys.js';
 
 /**
  * Counters against guessing and flooding live in the shared store (the database, or Redis when
  * REDIS_URL is set), so that every server process sees the same numbers.
  */
 
+/** Prefix of every rate-limit counter in the shared store (SharedRateLimitStore). */
+
 /** A store for @fastify/rate-limit that keeps its counters in the shared store. */
 export function sharedRateLimitStore(shared: SharedStore): FastifyRateLimitStoreCtor {
   class SharedRateLimitStore implements FastifyRateLimitStore {
     constructor(
       _options: unknown,
-      private readonly prefix = 'rate:',
+      private readonly prefix = RATE_COUNTER_PREFIX,
     ) {}
 
     incr(
@@ -35,9 +43,12 @@ export function sharedRateLimitStore(shared: SharedStore): FastifyRateLimitStore
     }) {
       // Routes of one group (config.rateLimit.groupId) count on one counter, whatever their method.
       if (typeof routeOptions.groupId === 'string')
-        return new SharedRateLimitStore(undefined, `rate:group:${routeOptions.groupId}:`);
+        return new SharedRateLimitStore(undefined, `${RATE_COUNTER_PREFIX}group:${routeOptions.groupId}:`);
       const info = routeOptions.routeInfo ?? routeOptions;
-      return new SharedRateLimitStore(undefined, `rate:${String(info.method)}:${String(info.url)}:`);
+      return new SharedRateLimitStore(
+        undefined,
+        `${RATE_COUNTER_PREFIX}${String(info.method)}:${String(info.url)}:`,
+      );
     }
   }
   return SharedRateLimitStore as unknown as FastifyRateLimitStoreCtor;
@@ -58,6 +69,24 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
 
 export const ONE_MINUTE_MS = 60_000;
 
+/** The rate limit of a route group, as its route config carries it. */
+export type RouteRateLimit = RateLimitOptions;
+
+/**
+ * A per-minute limit read from its param on every request (services/monitor/settings.ts), so an
+ * edit on the flow-control page holds on every process at once; refusals are counted per rule.
+ */
+export function liveRateLimit(app: FastifyInstance, rule: RuleName): RouteRateLimit {
+  const { ctx } = app;
+  return {
+    max: () => ruleLimit(ctx, rule),
+    timeWindow: ONE_MINUTE_MS,
+    // The rule in the key, so that the flow-control page can list each rule's counters.
+    keyGenerator: (request) => rateCounterKey(rule, request.ip),
+    onExceeded: () => app.monitor?.rateLimited(rule),
+  };
+}
+
 export interface SignInGuard {
   /** Refuses with 429 while the user is locked. */
   assertNotLocked(tenantCode: string, username: string): Promise<void>;
@@ -66,10 +95,6 @@ export interface SignInGuard {
   /** A successful sign-in forgets earlier failures. */
   reset(tenantCode: string, username: string): Promise<void>;
 }
-
-/** The counter of a user's failed sign-ins (a password reset forgets it: SignInGuard.reset). */
-export const signInKey = (tenantCode: string, username: string): string =>
-  `sign-in:${tenantCode}:${username.toLowerCase()}`;
 
 /**
  * Lockout after maxFailures failed sign-ins of one user within lockMinutes, for lockMinutes.

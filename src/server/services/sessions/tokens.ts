@@ -1,3 +1,4 @@
+import { ruleLimit } from '../monitor/settings.js';
 import { sql } from 'kysely';
 import type { TokenAnswer } from '../../../engine/index.js';
 import { SIGN_IN_ACTION, writeAudit } from '../../lib/audit.js';
@@ -207,7 +208,7 @@ export async function grantToken(request: TokenRequest): Promise<TokenAnswer> {
     ]);
   }
   const guard = signInGuard(ctx.store, {
-    maxFailures: ctx.config.abuse.signInMaxFailures,
+    maxFailures: await ruleLimit(ctx, 'signInFailures'),
     lockMinutes: ctx.config.abuse.signInLockMinutes,
   });
   const grantee: Grantee = {

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db, NotificationHandler } from '../../lib/db/database.js';
+import type { ParamCache } from '../../lib/store/param-cache.js';
 import type { SessionCache } from './session.js';
 
 /**
@@ -29,6 +30,8 @@ import type { SessionCache } from './session.js';
  */
 
 const CHANGES = 'ecobid_session'; // also written in ecobid_session_changed()
+/** Writes to the params table ("<backend pid of the writer>"): the ParamCache is dropped. */
+const PARAMS = 'ecobid_param'; // also written in ecobid_param_changed()
 const SYNC = 'ecobid_session_sync';
 /** How listening connections show in pg_stat_activity, to count who must acknowledge a barrier. */
 const LISTENER_NAME = 'ecobid-session-listener';
@@ -45,6 +48,9 @@ export interface WatchOptions {
   cache: SessionCache;
   /** The table of the sysuser entity. */
   userTable: string;
+  /** The operational params, dropped on every write to the sysparam entity's table (paramTable). */
+  params: ParamCache;
+  paramTable: string;
   /** LISTEN on the connections this process queries through (DatabaseHandle.listen). */
   listen: (channel: string, onNotification: NotificationHandler) => Promise<void>;
   /** PostgreSQL: where to open the connection that hears other processes and carries barriers. */
@@ -53,8 +59,8 @@ export interface WatchOptions {
 
 /** Installs the triggers and starts listening; the cache is used from then on. */
 export async function watchSessions(options: WatchOptions): Promise<SessionWatch> {
-  const { cache } = options;
-  await installTriggers(options.db, options.userTable);
+  const { cache, params } = options;
+  await installTriggers(options.db, options.userTable, options.paramTable);
   await options.listen(CHANGES, (payload, connectionPid) => {
     const change = parseChange(payload);
     if (!change) {
@@ -65,11 +71,22 @@ export async function watchSessions(options: WatchOptions): Promise<SessionWatch
     // Heard on a connection of this process from its own backend: this process made the change.
     if (connectionPid === null || connectionPid === change.writerPid) cache.changesHere += 1;
   });
+  await options.listen(PARAMS, (payload, connectionPid) => {
+    params.clear();
+    // A param this process changed: the request waits for every process to drop its copy too.
+    if (connectionPid === null || String(connectionPid) === payload) cache.changesHere += 1;
+  });
   if (!options.databaseUrl) {
     cache.setHearing(true);
-    return { close: async () => cache.setHearing(false) };
+    params.setHearing(true);
+    return {
+      close: async () => {
+        cache.setHearing(false);
+        params.setHearing(false);
+      },
+    };
   }
-  const listener = new PostgresListener(options.databaseUrl, options.db, cache);
+  const listener = new PostgresListener(options.databaseUrl, options.db, cache, params);
   await listener.start();
   cache.settle = () => listener.settle();
   return { close: () => listener.close() };
@@ -114,7 +131,7 @@ export const sessionSettleHook = fp(
  * The notifying function and its triggers, created once per database (under a lock, since
  * several processes may start at the same time).
  */
-async function installTriggers(db: Db, userTable: string): Promise<void> {
+async function installTriggers(db: Db, userTable: string, paramTable: string): Promise<void> {
   const triggers = [
     {
       name: 'sys_session_ended_notify',
@@ -129,6 +146,13 @@ async function installTriggers(db: Db, userTable: string): Promise<void> {
       create: sql`create trigger sys_session_roles_notify after update of roles on sys_session
         for each row when (old.revoked_at is null and new.roles is distinct from old.roles)
         execute function ecobid_session_changed()`,
+    },
+    {
+      // Any write to the params (a limit edited on the flow-control page, the param list, psql).
+      name: 'sys_param_changed_notify',
+      table: paramTable,
+      create: sql`create trigger sys_param_changed_notify after insert or update or delete or truncate
+        on ${sql.table(paramTable)} for each statement execute function ecobid_param_changed()`,
     },
     {
       name: 'sys_user_session_notify',
@@ -153,6 +177,11 @@ async function installTriggers(db: Db, userTable: string): Promise<void> {
           return null;
         end if;
         perform pg_notify('ecobid_session', 'u:' || user_id || ':' || pg_backend_pid());
+        return null;
+      end $$`.execute(trx);
+    await sql`create or replace function ecobid_param_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('ecobid_param', pg_backend_pid()::text);
         return null;
       end $$`.execute(trx);
     // Superseded by sys_user_session_notify, which also hears a user moved to another tenant.
@@ -186,6 +215,7 @@ class PostgresListener {
     private readonly url: string,
     private readonly db: Db,
     private readonly cache: SessionCache,
+    private readonly params: ParamCache,
   ) {}
 
   /** The first connection must succeed: a server that cannot listen does not start. */
@@ -200,7 +230,7 @@ class PostgresListener {
     client.on('end', () => this.lost(client));
     await client.connect();
     try {
-      await client.query(`listen ${CHANGES}; listen ${SYNC}`);
+      await client.query(`listen ${CHANGES}; listen ${SYNC}; listen ${PARAMS}`);
       // Named only once listening, so that whoever counts listeners counts only those that hear.
       await client.query(`set application_name = '${LISTENER_NAME}'`);
     } catch (error) {
@@ -214,6 +244,7 @@ class PostgresListener {
     this.client = client;
     this.reconnects = 0;
     this.cache.setHearing(true);
+    this.params.setHearing(true);
   }
 
   private heard(client: pg.Client, channel: string, payload: string): void {
@@ -221,6 +252,8 @@ class PostgresListener {
       const change = parseChange(payload);
       if (change) this.cache.forgetUser(change.userId);
       else this.cache.clear();
+    } else if (channel === PARAMS) {
+      this.params.clear();
     } else if (payload.startsWith('b:')) {
       // Everything committed before the barrier has been applied (notifications come in order).
       client.query('select pg_notify($1, $2)', [SYNC, `a:${payload.slice(2)}`]).catch(() => undefined);
@@ -237,6 +270,7 @@ class PostgresListener {
     if (this.client !== client) return;
     this.client = undefined;
     this.cache.setHearing(false);
+    this.params.setHearing(false);
     client.end().catch(() => undefined);
     this.scheduleReconnect();
   }
@@ -287,6 +321,7 @@ class PostgresListener {
     const client = this.client;
     this.client = undefined;
     this.cache.setHearing(false);
+    this.params.setHearing(false);
     for (const barrier of this.barriers.values()) barrier.done();
     await client?.end().catch(() => undefined);
   }

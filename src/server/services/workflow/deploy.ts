@@ -7,7 +7,11 @@ import { inTransaction } from '../../lib/db/transaction.js';
 import { AppError } from '../../lib/errors.js';
 import type { Localizer } from '../../lib/i18n.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
+import { workflowNow } from './clock.js';
+import type { ProcessGraph } from './graph.js';
 import { parseBpmn, type Finding } from './parse.js';
+import { rememberGraph } from './store.js';
+import { firstDue } from './timers.js';
 
 /** Deployments and process definitions: a BPMN file becomes the next version of its key. */
 
@@ -34,6 +38,7 @@ export async function checkedGraph(xml: string, l10n: Localizer) {
 
 /** Deploys a file in the caller's transaction (model/deploy and deployment/deployXml). */
 export async function deployIn(
+  ctx: AppContext,
   trx: Db,
   actor: Actor,
   l10n: Localizer,
@@ -59,6 +64,8 @@ export async function deployIn(
       ${version}, ${resourceName}, ${JSON.stringify(graph)}::jsonb)
     returning id`.execute(trx);
   const processDefinitionId = definition.rows[0]?.id ?? 0;
+  rememberGraph(ctx, processDefinitionId, graph);
+  await scheduleStartTimer(ctx, trx, actor.tenantCode, processDefinitionId, graph);
   await writeAudit(trx, actor, [
     {
       entity: 'wfDeployment',
@@ -71,13 +78,34 @@ export async function deployIn(
   return { deploymentId, processDefinitionId, key: graph.key, version, warnings };
 }
 
+/**
+ * A new version of a key replaces the timer start of the earlier ones; a timer start event of the
+ * new one schedules its first start.
+ */
+async function scheduleStartTimer(
+  ctx: AppContext,
+  trx: Db,
+  tenantCode: string,
+  definitionId: number,
+  graph: ProcessGraph,
+): Promise<void> {
+  await sql`delete from wf_start_timer where tenant_code = ${tenantCode} and process_key = ${graph.key}`.execute(
+    trx,
+  );
+  const timer = graph.nodes[graph.startId]?.timer;
+  const due = timer ? firstDue(timer, workflowNow(ctx)) : undefined;
+  if (!timer || !due) return;
+  await sql`insert into wf_start_timer (tenant_code, definition_id, process_key, due_at, cycle)
+    values (${tenantCode}, ${definitionId}, ${graph.key}, ${due}, ${timer.cycle ?? null})`.execute(trx);
+}
+
 export async function deployXml(
   ctx: AppContext,
   actor: Actor,
   l10n: Localizer,
   input: { xml: string; name?: string | undefined; category?: string | undefined },
 ): Promise<DeployAnswer> {
-  return inTransaction(ctx.db, (trx) => deployIn(trx, actor, l10n, input));
+  return inTransaction(ctx.db, (trx) => deployIn(ctx, trx, actor, l10n, input));
 }
 
 /** Deletes a deployment and its definitions; 409 while an instance of them runs. */

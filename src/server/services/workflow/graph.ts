@@ -10,7 +10,9 @@ export type NodeType =
   | 'serviceTask'
   | 'exclusiveGateway'
   | 'parallelGateway'
-  | 'inclusiveGateway';
+  | 'inclusiveGateway'
+  | 'subProcess'
+  | 'boundaryEvent';
 
 /** A built-in service task: an inbox notification, or variables set. */
 export interface ServiceCall {
@@ -30,9 +32,18 @@ export interface MultiInstance {
   completionCondition?: string;
 }
 
+/** A timer: an ISO-8601 duration (PT5M), date (2026-12-01T08:00:00Z) or cycle (R3/PT1H, R/2026-12-01T08:00:00Z/P1D). */
+export interface TimerSpec {
+  duration?: string;
+  date?: string;
+  cycle?: string;
+}
+
 export interface ProcessNode {
   id: string;
   type: NodeType;
+  /** A node inside an embedded sub-process: the sub-process's id. */
+  scope?: string;
   name?: string;
   documentation?: string;
   incoming: string[];
@@ -50,6 +61,14 @@ export interface ProcessNode {
   formKey?: string;
   service?: ServiceCall;
   multi?: MultiInstance;
+  /** Start event (timer start) and boundary event: its timer. */
+  timer?: TimerSpec;
+  /** Boundary event: the user task it is attached to (interrupting). */
+  attachedTo?: string;
+  /** User task: the ids of its boundary timer events. */
+  boundaries?: string[];
+  /** Embedded sub-process: its none start event. */
+  startId?: string;
 }
 
 export interface ProcessFlow {

@@ -154,6 +154,64 @@ export async function saveModelXml(
   });
 }
 
+/** One model with its diagram (the designer's one read). */
+export async function getModel(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+): Promise<Record<string, unknown> & { xml: string | null }> {
+  const row = await modelRow(ctx.db, actor, id);
+  const { xml } = await modelXml(ctx, actor, id);
+  return { ...row, xml };
+}
+
+/**
+ * A model created with its diagram in one transaction (import, copy): a refused file leaves no
+ * empty model behind. A key already taken answers 409 wfModelKeyExists, unless `replace`: then
+ * that model gets the diagram (and the name given).
+ */
+export async function importModel(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: ModelInput & { xml: string; replace?: boolean | undefined },
+): Promise<Record<string, unknown> & { warnings: unknown[]; replaced: boolean }> {
+  const { warnings } = await checkedGraph(input.xml, l10n);
+  return inTransaction(
+    ctx.db,
+    async (trx) => {
+      const found = await sql<{ id: number }>`select id from wf_model
+        where tenant_code = ${actor.tenantCode} and model_key = ${input.key} for update`.execute(trx);
+      const existing = found.rows[0]?.id;
+      if (existing !== undefined && !input.replace)
+        throw new AppError('wfModelKeyExists', { key: input.key });
+      if (existing !== undefined) {
+        const before = await modelRow(trx, actor, existing);
+        await sql`update wf_model set xml = ${input.xml}, name = ${input.name}, revision = revision + 1,
+            updated_at = now() where id = ${existing}`.execute(trx);
+        const after = await modelRow(trx, actor, existing);
+        await writeAudit(trx, actor, [
+          { entity: 'wfModel', recordKey: existing, action: 'update', before, after },
+        ]);
+        return { ...after, warnings, replaced: true };
+      }
+      const rows = await sql<{ id: number }>`insert into wf_model (tenant_code, name, model_key, category,
+          description, org_id, refer_group, refer_users, used_form, xml, updated_at)
+        values (${actor.tenantCode}, ${input.name}, ${input.key}, ${input.category ?? null}, ${input.description ?? null},
+          ${input.orgId ?? null}, ${input.referGroup ?? null}, ${JSON.stringify(input.referUsers ?? [])}::jsonb,
+          ${input.usedForm ?? null}, ${input.xml}, now())
+        returning id`.execute(trx);
+      const id = rows.rows[0]?.id ?? 0;
+      const row = await modelRow(trx, actor, id);
+      await writeAudit(trx, actor, [
+        { entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row },
+      ]);
+      return { ...row, warnings, replaced: false };
+    },
+    { clashSubject: input.key },
+  );
+}
+
 export async function modelXml(
   ctx: AppContext,
   actor: Actor,
@@ -183,7 +241,7 @@ export async function deployModel(
     const model = rows.rows[0];
     if (!model) throw new AppError('notFound', { entity: 'model', key: id });
     if (!model.xml) throw new AppError('wfModelEmpty', { id });
-    const answer = await deployIn(trx, actor, l10n, {
+    const answer = await deployIn(ctx, trx, actor, l10n, {
       xml: model.xml,
       name: model.name,
       category: model.category ?? undefined,

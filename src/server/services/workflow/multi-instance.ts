@@ -64,7 +64,7 @@ async function spawnChild(
   }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
     values (${run.tenantCode}, ${run.instanceId}, ${node.id}, 'active', ${parentId}, ${JSON.stringify(locals)}::jsonb)
     returning id`.execute(run.trx);
-  await createTask(run, { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id }, node, locals);
+  await createTask(run, { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id, parentId }, node, locals);
 }
 
 /** The token reached a multi-instance task: its children and their tasks. False: no items, go on. */

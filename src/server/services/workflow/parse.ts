@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { BpmnModdle, type ModdleElement, type Moddle } from 'bpmn-moddle';
 import { expressionProblem } from './expressions.js';
+import { timerProblem } from './timers.js';
 import type {
   MultiInstance,
+  TimerSpec,
   NodeType,
   ProcessFlow,
   ProcessGraph,
@@ -75,6 +77,8 @@ const NODE_TYPES: Record<string, NodeType> = {
   'bpmn:ExclusiveGateway': 'exclusiveGateway',
   'bpmn:ParallelGateway': 'parallelGateway',
   'bpmn:InclusiveGateway': 'inclusiveGateway',
+  'bpmn:SubProcess': 'subProcess',
+  'bpmn:BoundaryEvent': 'boundaryEvent',
 };
 
 const BUILT_IN_SERVICES = new Set(['notify', 'setVariables']);
@@ -136,6 +140,22 @@ function multiInstanceOf(id: string, loop: ModdleElement, problems: Finding[]): 
   return multi;
 }
 
+/** The timer of a TimerEventDefinition, checked (a problem when it cannot run). */
+function timerOf(id: string, definition: ModdleElement, problems: Finding[]): TimerSpec | undefined {
+  const body = (name: string): string | undefined =>
+    str((definition[name] as ModdleElement | undefined)?.body);
+  const duration = body('timeDuration');
+  const date = body('timeDate');
+  const cycle = body('timeCycle');
+  const timer: TimerSpec = duration ? { duration } : date ? { date } : cycle ? { cycle } : {};
+  const problem = timerProblem(timer);
+  if (problem) {
+    problems.push({ field: id, key: 'badTimer', params: { id, reason: problem } });
+    return undefined;
+  }
+  return timer;
+}
+
 function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]): ProcessNode | undefined {
   const id = element.id ?? '';
   const type = NODE_TYPES[element.$type];
@@ -164,12 +184,12 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
     if (multi) node.multi = multi;
   }
   if (type === 'startEvent') {
-    if (definitions.length > 0)
-      problems.push({
-        field: id,
-        key: 'unsupported',
-        params: { id, type: short(definitions[0]?.$type ?? '') },
-      });
+    const [definition] = definitions;
+    if (definition?.$type === 'bpmn:TimerEventDefinition') {
+      const timer = timerOf(id, definition, problems);
+      if (timer) node.timer = timer;
+    } else if (definition)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
     const initiator = str(element.initiator);
     if (initiator) node.initiator = initiator;
   } else if (type === 'endEvent') {
@@ -191,6 +211,35 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   } else if (type === 'serviceTask') {
     const service = serviceCall(element, problems);
     if (service) node.service = service;
+  } else if (type === 'boundaryEvent') {
+    const [definition] = definitions;
+    if (definition?.$type !== 'bpmn:TimerEventDefinition' || definitions.length > 1) {
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: definition ? short(definition.$type) : 'BoundaryEvent' },
+      });
+    } else if (element.cancelActivity === false) {
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: 'non-interrupting BoundaryEvent' },
+      });
+    } else {
+      const timer = timerOf(id, definition, problems);
+      if (timer?.duration === undefined && timer)
+        problems.push({
+          field: id,
+          key: 'badTimer',
+          params: { id, reason: 'a boundary timer takes a duration' },
+        });
+      else if (timer) node.timer = timer;
+    }
+    const attachedTo = ref(element.attachedToRef);
+    if (attachedTo) node.attachedTo = attachedTo;
+  } else if (type === 'subProcess') {
+    if (element.triggeredByEvent === true)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: 'event SubProcess' } });
   } else {
     const defaultFlow = ref(element.default);
     if (defaultFlow) node.defaultFlow = defaultFlow;
@@ -198,7 +247,7 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   return node;
 }
 
-/** Checks the graph's shape: one none start, flows between known nodes, no dead ends. */
+/** Checks the graph's shape: one none or timer start, flows between known nodes, no dead ends. */
 function checkShape(
   graph: ProcessGraph,
   starts: string[],
@@ -219,6 +268,8 @@ function checkShape(
     }
     source.outgoing.push(flow.id);
     target.incoming.push(flow.id);
+    if (source.scope !== target.scope)
+      problems.push({ field: flow.id, key: 'crossesScope', params: { id: flow.id } });
     if (flow.condition) {
       const problem = expressionProblem(flow.condition);
       if (problem)
@@ -230,11 +281,70 @@ function checkShape(
   for (const node of Object.values(graph.nodes)) {
     if (node.type !== 'endEvent' && node.outgoing.length === 0)
       problems.push({ field: node.id, key: 'noOutgoing', params: { id: node.id } });
-    if (node.type !== 'startEvent' && node.incoming.length === 0)
+    if (node.type !== 'startEvent' && node.type !== 'boundaryEvent' && node.incoming.length === 0)
       problems.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
     if (node.defaultFlow && !node.outgoing.includes(node.defaultFlow))
       problems.push({ field: node.id, key: 'badDefault', params: { id: node.id, flow: node.defaultFlow } });
+    if (node.type === 'boundaryEvent') {
+      const task = graph.nodes[node.attachedTo ?? ''];
+      if (!task || task.type !== 'userTask')
+        problems.push({ field: node.id, key: 'boundaryOnUserTask', params: { id: node.id } });
+      else task.boundaries = [...(task.boundaries ?? []), node.id];
+    }
+    if (node.type === 'startEvent' && node.scope !== undefined && node.timer)
+      problems.push({
+        field: node.id,
+        key: 'unsupported',
+        params: { id: node.id, type: 'TimerEventDefinition' },
+      });
   }
+}
+
+/** Reads the flow elements of a process or an embedded sub-process (scope) into the graph. */
+function readElements(
+  elements: ModdleElement[],
+  scope: string | undefined,
+  graph: ProcessGraph,
+  found: { starts: string[]; refused: Set<string> },
+  problems: Finding[],
+  warnings: Finding[],
+): void {
+  const starts: string[] = [];
+  for (const element of elements) {
+    const id = element.id ?? '';
+    if (element.$type === 'bpmn:SequenceFlow') {
+      const flow: ProcessFlow = {
+        id,
+        source: ref(element.sourceRef) ?? '',
+        target: ref(element.targetRef) ?? '',
+      };
+      const flowName = str(element.name);
+      if (flowName) flow.name = flowName;
+      const condition = str((element.conditionExpression as ModdleElement | undefined)?.body);
+      if (condition) flow.condition = condition;
+      droppedExtensions(element, warnings);
+      graph.flows[id] = flow;
+      continue;
+    }
+    if (element.$type === 'bpmn:TextAnnotation' || element.$type === 'bpmn:Association') continue;
+    const node = nodeOf(element, problems, warnings);
+    if (!node) {
+      found.refused.add(id);
+      continue;
+    }
+    if (scope !== undefined) node.scope = scope;
+    graph.nodes[id] = node;
+    if (node.type === 'startEvent') starts.push(id);
+    if (node.type === 'subProcess')
+      readElements(list(element.flowElements), id, graph, found, problems, warnings);
+  }
+  if (scope === undefined) {
+    found.starts.push(...starts);
+    return;
+  }
+  const subProcess = graph.nodes[scope];
+  if (starts.length !== 1) problems.push({ field: scope, key: 'oneStart', params: { count: starts.length } });
+  else if (subProcess) subProcess.startId = starts[0] ?? '';
 }
 
 /** Parses a BPMN file: its graph when it has no problems, and what was found. */
@@ -282,38 +392,9 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   const graph: ProcessGraph = { key, startId: '', nodes: {}, flows: {} };
   const name = str(process.name);
   if (name) graph.name = name;
-  const starts: string[] = [];
-  const refused = new Set<string>();
-  for (const element of list(process.flowElements)) {
-    const id = element.id ?? '';
-    if (element.$type === 'bpmn:SequenceFlow') {
-      const flow: ProcessFlow = {
-        id,
-        source: ref(element.sourceRef) ?? '',
-        target: ref(element.targetRef) ?? '',
-      };
-      const flowName = str(element.name);
-      if (flowName) flow.name = flowName;
-      const condition = str((element.conditionExpression as ModdleElement | undefined)?.body);
-      if (condition) flow.condition = condition;
-      droppedExtensions(element, warnings);
-      graph.flows[id] = flow;
-      continue;
-    }
-    if (element.$type === 'bpmn:BoundaryEvent') {
-      problems.push({ field: id, key: 'unsupported', params: { id, type: 'BoundaryEvent' } });
-      refused.add(id);
-      continue;
-    }
-    if (element.$type === 'bpmn:TextAnnotation' || element.$type === 'bpmn:Association') continue;
-    const node = nodeOf(element, problems, warnings);
-    if (!node) {
-      refused.add(id);
-      continue;
-    }
-    graph.nodes[id] = node;
-    if (node.type === 'startEvent') starts.push(id);
-  }
+  const found = { starts: [] as string[], refused: new Set<string>() };
+  readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
+  const { starts, refused } = found;
   checkShape(graph, starts, refused, problems, warnings);
   graph.startId = starts[0] ?? '';
   return problems.length > 0 ? { problems, warnings } : { graph, problems, warnings };

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
-import type { EntityDef } from '../../../engine/index.js';
+import { sql, type RawBuilder } from 'kysely';
+import { prepareInput, type EntityDef } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
 import { insertRecords } from '../../lib/sql/insert-records.js';
-import type { Actor } from '../../lib/sql/toolkit.js';
+import { insertRow, type Actor } from '../../lib/sql/toolkit.js';
 
 /**
  * People of the workflow: candidate groups are "role:X", "post:X" and "org:N" (a bare name is a
@@ -63,6 +63,27 @@ export async function candidateOf(
   };
 }
 
+/** The select of the ids of a tenant's users named directly or through a role group. */
+function userIdsQuery(
+  ctx: AppContext,
+  tenantCode: string,
+  usernames: string[],
+  groups: string[],
+): RawBuilder<{ id: number }> {
+  const users = ctx.registry.require('sysuser');
+  const roles = ctx.registry.require('sysrole');
+  const roleCodes = groups.filter((group) => group.startsWith('role:')).map((group) => group.slice(5));
+  const names = usernames.length > 0 ? usernames : [''];
+  const codes = roleCodes.length > 0 ? roleCodes : [''];
+  const roleId = sql.ref(`u.${columnOf(users, 'roleId')}`);
+  return sql<{ id: number }>`select distinct u.id from ${sql.table(users.table)} u
+    where u.tenant_code = ${tenantCode} and (u.${sql.ref(columnOf(users, 'username'))} in (${sql.join(names)})
+      or ${roleId} in (select r.id from ${sql.table(roles.table)} r where r.tenant_code = ${tenantCode}
+        and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)}))
+      or u.id in (select ru.user_id from sys_role_user ru join ${sql.table(roles.table)} r on r.id = ru.role_id
+        where r.tenant_code = ${tenantCode} and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)})))`;
+}
+
 /** Ids of the users of a tenant named directly or through a role group (for inbox notices). */
 export async function userIdsOf(
   ctx: AppContext,
@@ -71,21 +92,43 @@ export async function userIdsOf(
   usernames: string[],
   groups: string[],
 ): Promise<number[]> {
-  const users = ctx.registry.require('sysuser');
-  const roles = ctx.registry.require('sysrole');
-  const roleCodes = groups.filter((group) => group.startsWith('role:')).map((group) => group.slice(5));
-  const names = usernames.length > 0 ? usernames : [''];
-  const codes = roleCodes.length > 0 ? roleCodes : [''];
-  const roleId = sql.ref(`u.${columnOf(users, 'roleId')}`);
-  const rows = await sql<{ id: number }>`select distinct u.id from ${sql.table(users.table)} u
-    where u.tenant_code = ${tenantCode} and (u.${sql.ref(columnOf(users, 'username'))} in (${sql.join(names)})
-      or ${roleId} in (select r.id from ${sql.table(roles.table)} r where r.tenant_code = ${tenantCode}
-        and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)}))
-      or u.id in (select ru.user_id from sys_role_user ru join ${sql.table(roles.table)} r on r.id = ru.role_id
-        where r.tenant_code = ${tenantCode} and r.${sql.ref(columnOf(roles, 'roleCode'))} in (${sql.join(codes)})))`.execute(
-    db,
-  );
+  const rows = await userIdsQuery(ctx, tenantCode, usernames, groups).execute(db);
   return rows.rows.map((row) => row.id);
+}
+
+/**
+ * The insert of an inbox notice to the users named directly or through role groups, as one
+ * statement to run or to put into another (its recipients are found inside it, so telling them
+ * costs no round trip of its own). No row when nobody is found.
+ */
+export function noticeInsert(
+  ctx: AppContext,
+  actor: Actor,
+  to: { usernames: string[]; groups: string[]; userIds?: number[] },
+  notice: { title: string; content: string },
+): RawBuilder<unknown> {
+  const entity = ctx.registry.require('notification');
+  const values = prepareInput(
+    entity,
+    ctx.registry.validators(entity),
+    {
+      title: notice.title.slice(0, 100),
+      content: notice.content,
+      type: 'system',
+      priority: '1',
+      publishObject: [0],
+    },
+    'create',
+  ).values;
+  const fields = entity.fields.filter((field) => !field.detail && values[field.name] !== undefined);
+  const { columns, params } = insertRow(entity, values, fields, actor);
+  const at = fields.findIndex((field) => field.name === 'publishObject');
+  const recipients = to.userIds?.length
+    ? sql`select v.id from (values ${sql.join(to.userIds.map((id) => sql`(${id}::bigint)`))}) as v (id)`
+    : userIdsQuery(ctx, actor.tenantCode, to.usernames, to.groups);
+  params[at] = sql`(select jsonb_agg(r.id order by r.id) from (${recipients}) r)`;
+  return sql`insert into ${sql.table(entity.table)} (${sql.join(columns)})
+    select ${sql.join(params)} where exists (select 1 from (${recipients}) r)`;
 }
 
 /** Whether a user name exists in the tenant. */

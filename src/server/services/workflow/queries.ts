@@ -27,7 +27,8 @@ export async function queryDeployments(
 }
 
 const DEFINITION_COLUMNS = sql`d.id, d.process_key as key, d.name, d.version, d.category, d.resource_name as "resourceName",
-  d.deployment_id as "deploymentId", d.suspended, d.created_at as "deploymentTime"`;
+  d.deployment_id as "deploymentId", d.suspended, d.created_at as "deploymentTime",
+  d.graph #>> array['nodes', d.graph->>'startId', 'formKey'] as "startFormKey"`;
 
 export async function queryDefinitions(
   db: Db,
@@ -160,12 +161,14 @@ export async function instanceDetail(db: Db, tenantCode: string, id: number) {
 
 // Tasks ----------------------------------------------------------------------------------------
 
-export const TASK_SELECT = sql`select t.id, t.name, t.status, t.assignee, t.owner, t.delegation as "delegationState",
+/** A task as the API answers it: columns of wf_task t and its wf_instance i. */
+export const TASK_COLUMNS = sql`t.id, t.name, t.status, t.assignee, t.owner, t.delegation as "delegationState",
     t.claim_time as "claimTime", t.start_time as "startTime", t.end_time as "endTime", t.end_reason as "endReason",
     t.description, t.instance_id as "processInstanceId", t.definition_id as "processDefinitionId",
     t.activity_id as "taskDefinitionKey", t.form_key as "formKey", i.name as "processInstanceName",
-    i.start_username as "startUserId", i.suspended
-  from wf_task t join wf_instance i on i.id = t.instance_id`;
+    i.start_username as "startUserId", i.suspended`;
+
+export const TASK_SELECT = sql`select ${TASK_COLUMNS} from wf_task t join wf_instance i on i.id = t.instance_id`;
 
 export interface TaskFilters extends PageParams {
   processInstanceId?: number | undefined;

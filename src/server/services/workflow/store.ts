@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { ProcessGraph } from './graph.js';
@@ -33,11 +34,11 @@ export interface TaskRow {
   end_time: Date | null;
 }
 
+const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time`;
+
 /** The instance, locked for this transaction: every change of an instance goes through here. */
 export async function lockInstance(trx: Db, tenantCode: string, id: number): Promise<InstanceRow> {
-  const rows =
-    await sql<InstanceRow>`select id, tenant_code, definition_id, process_key, name, status, suspended,
-      start_username, end_time
+  const rows = await sql<InstanceRow>`select ${INSTANCE_COLUMNS}
     from wf_instance where id = ${id} and tenant_code = ${tenantCode} for update`.execute(trx);
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'processInstance', key: id });
@@ -50,27 +51,77 @@ export function assertRunning(instance: InstanceRow): void {
   if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: instance.id });
 }
 
-/** A task of the tenant, locked (after its instance: instance first, then task, everywhere). */
+/**
+ * A task of the tenant, locked (after its instance: instance first, then task, everywhere), with
+ * the instance's variables when asked for: two statements. The instance is found and locked in
+ * one (a task never changes its instance); the task and the variables are read after the lock,
+ * so they are what the last holder of the lock left.
+ */
 export async function lockTask(
   trx: Db,
   tenantCode: string,
   id: number,
-): Promise<{ task: TaskRow; instance: InstanceRow }> {
-  const found = await sql<{ instance_id: number }>`select instance_id from wf_task
-    where id = ${id} and tenant_code = ${tenantCode}`.execute(trx);
-  const instanceId = found.rows[0]?.instance_id;
-  if (instanceId === undefined) throw new AppError('notFound', { entity: 'task', key: id });
-  const instance = await lockInstance(trx, tenantCode, instanceId);
-  const rows =
-    await sql<TaskRow>`select id, tenant_code, instance_id, execution_id, definition_id, activity_id, name,
-      assignee, owner, delegation, form_key, status, end_time
-    from wf_task where id = ${id} for update`.execute(trx);
-  const task = rows.rows[0];
-  if (!task) throw new AppError('notFound', { entity: 'task', key: id });
-  return { task, instance };
+  options: { withVariables?: boolean } = {},
+): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
+  const instances = await sql<InstanceRow>`select ${INSTANCE_COLUMNS} from wf_instance
+    where id = (select instance_id from wf_task where id = ${id} and tenant_code = ${tenantCode})
+      and tenant_code = ${tenantCode}
+    for update`.execute(trx);
+  const instance = instances.rows[0];
+  if (!instance) throw new AppError('notFound', { entity: 'task', key: id });
+  const variables = options.withVariables
+    ? sql`(select coalesce(jsonb_object_agg(name, value), '{}'::jsonb) from wf_variable where instance_id = t.instance_id)`
+    : sql`null`;
+  const rows = await sql<TaskRow & { variables: Record<string, unknown> | null }>`select t.id, t.tenant_code,
+      t.instance_id, t.execution_id, t.definition_id, t.activity_id, t.name, t.assignee, t.owner, t.delegation,
+      t.form_key, t.status, t.end_time, ${variables} as variables
+    from wf_task t where t.id = ${id} for update`.execute(trx);
+  const row = rows.rows[0];
+  if (!row) throw new AppError('notFound', { entity: 'task', key: id });
+  const { variables: values, ...task } = row;
+  return { task, instance, ...(values ? { variables: values } : {}) };
 }
 
-export async function definitionGraph(trx: Db, definitionId: number): Promise<ProcessGraph> {
+/**
+ * Parsed graphs by definition id. A definition row's graph never changes after its deployment
+ * (and ids are never reused), so every process can keep what it read: a start or a task action
+ * reads no graph once the definition has run here. Bounded: the oldest entries go first.
+ */
+const cachedGraphs = new WeakMap<AppContext, Map<number, ProcessGraph>>();
+const GRAPHS_KEPT = 500;
+
+function graphsOf(ctx: AppContext): Map<number, ProcessGraph> {
+  let graphs = cachedGraphs.get(ctx);
+  if (!graphs) {
+    graphs = new Map();
+    cachedGraphs.set(ctx, graphs);
+  }
+  return graphs;
+}
+
+export function rememberGraph(ctx: AppContext, definitionId: number, graph: ProcessGraph): ProcessGraph {
+  const graphs = graphsOf(ctx);
+  if (!graphs.has(definitionId) && graphs.size >= GRAPHS_KEPT) {
+    const oldest = graphs.keys().next();
+    if (!oldest.done) graphs.delete(oldest.value);
+  }
+  graphs.set(definitionId, graph);
+  return graph;
+}
+
+export function knownGraph(ctx: AppContext, definitionId: number): ProcessGraph | undefined {
+  return graphsOf(ctx).get(definitionId);
+}
+
+/** The graph of a definition, read once per process (see above). */
+export async function definitionGraph(ctx: AppContext, trx: Db, definitionId: number): Promise<ProcessGraph> {
+  return (
+    knownGraph(ctx, definitionId) ?? rememberGraph(ctx, definitionId, await readGraph(trx, definitionId))
+  );
+}
+
+/** The graph of a definition, read from its row. */
+export async function readGraph(trx: Db, definitionId: number): Promise<ProcessGraph> {
   const rows = await sql<{
     graph: ProcessGraph;
   }>`select graph from wf_definition where id = ${definitionId}`.execute(trx);
@@ -100,32 +151,44 @@ export interface VariableChange {
   username: string | null;
 }
 
-/** Sets variables of an instance (insert or replace), each change also kept in wf_hist_detail. */
-export async function writeVariables(
-  trx: Db,
+/**
+ * The parts (CTEs of one statement) that set variables of an instance (insert or replace), each
+ * change also kept in wf_hist_detail; none when there is nothing to set.
+ */
+export function variableParts(
   change: VariableChange,
   values: Record<string, unknown>,
-): Promise<void> {
+): RawBuilder<unknown>[] {
   const entries = Object.entries(values).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return;
+  if (entries.length === 0) return [];
   const typed = entries.map(([name, value]) => ({
     name,
     type: typeOfValue(value),
     json: JSON.stringify(value),
   }));
-  // One statement for the values, one for their history, however many variables.
-  await sql`insert into wf_variable (tenant_code, instance_id, name, type, value, updated_at)
-    values ${sql.join(typed.map((item) => sql`(${change.tenantCode}, ${change.instanceId}, ${item.name}, ${item.type}, ${item.json}::jsonb, now())`))}
-    on conflict (instance_id, name) do update set type = excluded.type, value = excluded.value, updated_at = now()`.execute(
-    trx,
-  );
-  await sql`insert into wf_hist_detail (tenant_code, instance_id, task_id, activity_id, name, type, value, username)
-    values ${sql.join(
-      typed.map(
-        (item) =>
-          sql`(${change.tenantCode}, ${change.instanceId}, ${change.taskId ?? null}, ${change.activityId ?? null}, ${item.name}, ${item.type}, ${item.json}::jsonb, ${change.username})`,
-      ),
-    )}`.execute(trx);
+  return [
+    sql`variables as (insert into wf_variable (tenant_code, instance_id, name, type, value, updated_at)
+      values ${sql.join(typed.map((item) => sql`(${change.tenantCode}, ${change.instanceId}, ${item.name}, ${item.type}, ${item.json}::jsonb, now())`))}
+      on conflict (instance_id, name) do update set type = excluded.type, value = excluded.value, updated_at = now())`,
+    sql`variable_history as (insert into wf_hist_detail (tenant_code, instance_id, task_id, activity_id, name, type, value, username)
+      values ${sql.join(
+        typed.map(
+          (item) =>
+            sql`(${change.tenantCode}, ${change.instanceId}, ${change.taskId ?? null}, ${change.activityId ?? null}, ${item.name}, ${item.type}, ${item.json}::jsonb, ${change.username})`,
+        ),
+      )})`,
+  ];
+}
+
+/** Sets variables of an instance (insert or replace), each change also kept in wf_hist_detail: one statement. */
+export async function writeVariables(
+  trx: Db,
+  change: VariableChange,
+  values: Record<string, unknown>,
+): Promise<void> {
+  const parts = variableParts(change, values);
+  if (parts.length === 0) return;
+  await sql`with ${sql.join(parts)} select 1`.execute(trx);
 }
 
 export async function addComment(

@@ -7,15 +7,16 @@ import type { Localizer } from '../../lib/i18n.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { userTasksBefore } from './graph.js';
-import { historyEndTask, openRun, setVariables } from './activity.js';
-import { endInstance, enterNode, taskDone } from './interpreter.js';
+import { historyEndTask, nextTasksOf, openRun, setVariables } from './activity.js';
+import { endInstance, enterNode, taskDone, type TaskEnd } from './interpreter.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
-import { taskById } from './queries.js';
+import { TASK_COLUMNS, taskById } from './queries.js';
 import {
   addComment,
   assertRunning,
   definitionGraph,
   lockTask,
+  variableParts,
   type InstanceRow,
   type TaskRow,
 } from './store.js';
@@ -32,8 +33,9 @@ async function openTask(
   trx: Db,
   actor: Actor,
   id: number,
-): Promise<{ task: TaskRow; instance: InstanceRow }> {
-  const locked = await lockTask(trx, actor.tenantCode, id);
+  options: { withVariables?: boolean } = {},
+): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
+  const locked = await lockTask(trx, actor.tenantCode, id, options);
   if (locked.task.end_time) throw new AppError('wfTaskDone', { id });
   assertRunning(locked.instance);
   return locked;
@@ -98,31 +100,52 @@ export async function completeTask(
   l10n: Localizer,
   input: CompleteInput,
 ): Promise<TaskAnswer> {
-  await inTransaction(ctx.db, async (trx) => {
-    const { task, instance } = await openTask(trx, actor, input.id);
+  return inTransaction(ctx.db, async (trx) => {
+    const { task, instance, variables } = await openTask(trx, actor, input.id, { withVariables: true });
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
     const formValues = checkedFormData(ctx, l10n, task.form_key, input.formData);
-    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
-    await setVariables(
-      run,
-      { ...(input.variables ?? {}), ...formValues },
-      { taskId: task.id, activityId: task.activity_id },
-    );
-    await sql`update wf_task set end_time = now(), status = 'completed', end_reason = 'completed',
-        row_version = row_version + 1 where id = ${task.id}`.execute(trx);
-    await historyEndTask(run, task.id, 'completed');
-    await addComment(trx, {
-      tenantCode: actor.tenantCode,
-      instanceId: instance.id,
-      taskId: task.id,
-      username: actor.username,
-      action: 'complete',
-      message: input.comment,
-    });
-    if (task.execution_id !== null) await taskDone(run, task.execution_id, task.activity_id);
+    const graph = await definitionGraph(ctx, trx, instance.definition_id);
+    const run = await openRun(ctx, trx, instance, graph, actor, variables);
+    const values = { ...(input.variables ?? {}), ...formValues };
+    Object.assign(run.variables, values);
+    // The variables, the task, its history row and the comment are written by the statement that
+    // also answers the task as it now is (nothing later in the run changes a completed task) and,
+    // when the token just goes on to a plain task or end, moves it there too.
+    const end: TaskEnd = {
+      parts: [
+        ...variableParts(
+          {
+            tenantCode: actor.tenantCode,
+            instanceId: instance.id,
+            taskId: task.id,
+            activityId: task.activity_id,
+            username: actor.username,
+          },
+          values,
+        ),
+        sql`done as (update wf_task set end_time = now(), status = 'completed',
+          end_reason = 'completed', row_version = row_version + 1
+        where id = ${task.id} returning *)`,
+        sql`history as (update wf_hist_activity set end_time = now(), end_reason = 'completed'
+        where task_id = ${task.id} and end_time is null)`,
+        sql`comment as (insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
+        values (${actor.tenantCode}, ${instance.id}, ${task.id}, ${actor.username}, 'complete', ${input.comment}))`,
+      ],
+      select: (extra) =>
+        sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`,
+    };
+    const answer =
+      task.execution_id !== null
+        ? await taskDone(run, task.execution_id, task.activity_id, end)
+        : ((
+            await sql<TaskAnswer>`with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(
+              trx,
+            )
+          ).rows[0] ?? {});
+    delete answer.nothing;
+    return { ...answer, nextTasks: nextTasksOf(run) };
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
 }
 
 export async function delegateTask(
@@ -170,7 +193,13 @@ export async function resolveTask(
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
     if (task.delegation !== 'pending') throw new AppError('wfTaskNotDelegated', { id: input.id });
-    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    const run = await openRun(
+      ctx,
+      trx,
+      instance,
+      await definitionGraph(ctx, trx, instance.definition_id),
+      actor,
+    );
     await setVariables(run, input.variables ?? {}, { taskId: task.id, activityId: task.activity_id });
     await sql`update wf_task set assignee = owner, delegation = 'resolved', status = 'assigned',
         row_version = row_version + 1 where id = ${task.id}`.execute(trx);
@@ -193,8 +222,13 @@ export interface RegressNode {
   assignee: string | null;
 }
 
-async function regressNodesOf(trx: Db, task: TaskRow, instance: InstanceRow): Promise<RegressNode[]> {
-  const graph = await definitionGraph(trx, instance.definition_id);
+async function regressNodesOf(
+  ctx: AppContext,
+  trx: Db,
+  task: TaskRow,
+  instance: InstanceRow,
+): Promise<RegressNode[]> {
+  const graph = await definitionGraph(ctx, trx, instance.definition_id);
   const before = userTasksBefore(graph, task.activity_id);
   if (before.length === 0) return [];
   const rows = await sql<
@@ -214,7 +248,7 @@ export async function regressNodes(ctx: AppContext, actor: Actor, id: number): P
   return inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
-    return regressNodesOf(trx, task, instance);
+    return regressNodesOf(ctx, trx, task, instance);
   });
 }
 
@@ -231,7 +265,7 @@ export async function regressTask(
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
-    const target = (await regressNodesOf(trx, task, instance)).find(
+    const target = (await regressNodesOf(ctx, trx, task, instance)).find(
       (node) => node.activityId === input.activityId,
     );
     if (!target || task.execution_id === null)
@@ -245,11 +279,25 @@ export async function regressTask(
         status = case when id = ${task.id} then 'regressed' else 'canceled' end, end_reason = 'regressed',
         row_version = row_version + 1
       where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
-    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    const graph = await definitionGraph(ctx, trx, instance.definition_id);
+    const run = await openRun(ctx, trx, instance, graph, actor);
     for (const row of open.rows) await historyEndTask(run, row.id, 'regressed');
-    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}`.execute(
-      trx,
-    );
+    // The sub-processes the task is in stay (with their tokens); every other token goes.
+    const scopes: string[] = [];
+    for (let scope = graph.nodes[task.activity_id]?.scope; scope; scope = graph.nodes[scope]?.scope)
+      scopes.push(scope);
+    const kept = scopes.length > 0 ? scopes : [''];
+    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}
+      and not (state = 'scope' and activity_id in (${sql.join(kept)}))`.execute(trx);
+    await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
+      where instance_id = ${instance.id} and end_time is null and activity_type = 'subProcess'
+        and activity_id not in (${sql.join(kept)})`.execute(trx);
+    await sql`delete from wf_job where instance_id = ${instance.id} and kind = 'boundaryTimer'`.execute(trx);
+    const parents = await sql<{ id: number | null }>`update wf_execution set loop_state = null,
+        parent_id = (select id from wf_execution where instance_id = ${instance.id} and state = 'scope'
+          and activity_id = ${scopes[0] ?? ''})
+      where id = ${task.execution_id} returning parent_id as id`.execute(trx);
+    const parentId = parents.rows[0]?.id ?? null;
     await sql`update wf_instance set incident = null where id = ${instance.id}`.execute(trx);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
@@ -259,7 +307,7 @@ export async function regressTask(
       action: 'regress',
       message: input.comment,
     });
-    await enterNode(run, task.execution_id, input.activityId);
+    await enterNode(run, task.execution_id, input.activityId, parentId);
     if (target.assignee) {
       const again = await sql<{
         id: number;
@@ -282,7 +330,13 @@ export async function endByTask(
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
-    const run = await openRun(ctx, trx, instance, await definitionGraph(trx, instance.definition_id), actor);
+    const run = await openRun(
+      ctx,
+      trx,
+      instance,
+      await definitionGraph(ctx, trx, instance.definition_id),
+      actor,
+    );
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,

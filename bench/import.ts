@@ -1,0 +1,306 @@
+/**
+ * import: POST /api/notification/purchase/import of 100 000 rows (a CSV and the same rows as an
+ * .xlsx) against the real server (`node dist/server/main.js`) as a child process: rows per second
+ * end to end (request sent to answer received: upload, parse, checks of every row, one
+ * transaction of inserts and audit rows) and the peak RSS of the server process (VmRSS sampled
+ * every 10 ms and the kernel's high-water mark VmHWM). The rows are counted in the table after.
+ */
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { figure, perDatabase, type Figure, type SuiteResult } from './lib/report.js';
+import {
+  ADMIN_PASSWORD,
+  createDatabase,
+  ensureServerBuilt,
+  envNumber,
+  freePort,
+  readMemory,
+  ROOT,
+  round,
+  sampleMemory,
+  SERVER_ENTRY,
+  signIn,
+  spawnNode,
+  tempDir,
+  waitForHttp,
+  type DbKind,
+} from './lib/util.js';
+
+const SUITE = 'import';
+const GOAL_ROWS_PER_SECOND = 20_000;
+const GOAL_PEAK_RSS_MB = 300;
+const BASE = '/api/notification/purchase';
+
+interface ImportRun {
+  seconds: number;
+  status: number;
+  body: string;
+  peakRssMb: number;
+  hwmMb: number;
+  rssBeforeMb: number;
+}
+
+function rowsOf(count: number, tag: string): string[][] {
+  const rows: string[][] = [['title', 'projectCode', 'buyerName', 'category', 'budget', 'published']];
+  for (let index = 0; index < count; index += 1)
+    rows.push([
+      `Bench import ${tag} ${index}`,
+      `BI-${tag}-${index}`,
+      `Buyer ${index % 500}`,
+      `Category ${index % 20}`,
+      String((index % 1000) * 1000),
+      index % 2 === 0 ? 'true' : 'false',
+    ]);
+  return rows;
+}
+
+const csvOf = (rows: string[][]): Buffer => Buffer.from(rows.map((row) => row.join(',')).join('\n'));
+
+async function xlsxOf(rows: string[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('data');
+  rows.forEach((row, index) =>
+    sheet.addRow(row.map((cell, column) => (index > 0 && column === 4 ? Number(cell) : cell))),
+  );
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+function upload(baseUrl: string, token: string, name: string, file: Buffer, pid: number): Promise<ImportRun> {
+  const boundary = `----bench${Date.now().toString(16)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL(`${baseUrl}${BASE}/import`);
+  const rssBeforeMb = readMemory(pid)?.rssMb ?? NaN;
+  const memory = sampleMemory(pid);
+  const started = performance.now();
+  return new Promise<ImportRun>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + file.length + tail.length,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const seconds = (performance.now() - started) / 1000;
+          const { peakRssMb, hwmMb } = memory.stop();
+          resolve({
+            seconds,
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            peakRssMb,
+            hwmMb,
+            rssBeforeMb,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', (error) => {
+      memory.stop();
+      reject(error);
+    });
+    request.write(head);
+    request.write(file);
+    request.end(tail);
+  });
+}
+
+/** Rows of the purchase table whose title starts with the run's tag (read by the bench, not the API). */
+async function countRows(
+  kind: DbKind,
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+  token: string,
+  tag: string,
+): Promise<number> {
+  if (kind === 'postgres' && env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    const result = await client.query<{ n: number }>(
+      'select count(*)::int as n from portal_purchase where title like $1',
+      [`Bench import ${tag} %`],
+    );
+    await client.end();
+    return result.rows[0]?.n ?? 0;
+  }
+  // PGlite belongs to the server process: ask the API for an exact total.
+  const response = await fetch(
+    `${baseUrl}${BASE}/query?pageSize=1&totalExact=true&title=${encodeURIComponent(`Bench import ${tag} `)}`,
+    { headers: { authorization: `Bearer ${token}` } },
+  );
+  const answer = (await response.json()) as { data: { total: number } };
+  return Number(answer.data.total);
+}
+
+interface TreeRun {
+  format: 'csv' | 'xlsx';
+  rowsPerSecond: number;
+  peakMb: number;
+  run: ImportRun;
+  bytes: number;
+  stored: number;
+}
+
+/** Builds another checkout's server bundle (esbuild, seconds) for the "before" figures. */
+function ensureBuiltAt(root: string): void {
+  const result = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`building the server in ${root} failed`);
+}
+
+/** Imports each format into a fresh database through the server of one tree. */
+async function measureTree(
+  kind: DbKind,
+  root: string,
+  formats: readonly ('csv' | 'xlsx')[],
+  count: number,
+  log: (line: string) => void,
+  label: string,
+): Promise<TreeRun[]> {
+  const dir = tempDir(`import-${kind}`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ADMIN_PASSWORD,
+    DATA_DIR: join(dir.path, 'data'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+  delete env.DATABASE_URL;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (kind === 'postgres') {
+    const database = await createDatabase('import');
+    env.DATABASE_URL = database.url;
+    dropDatabase = database.drop;
+  }
+  try {
+    const port = await freePort();
+    if (root === ROOT) ensureServerBuilt();
+    else ensureBuiltAt(root);
+    const server = spawnNode(join(root, SERVER_ENTRY), { env: { ...env, PORT: String(port) }, cwd: root });
+    try {
+      // a cold start seeds a fresh database: minutes on a loaded machine
+      await waitForHttp(port, server, 300_000);
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const token = await signIn(baseUrl);
+      const runs: TreeRun[] = [];
+      for (const format of formats) {
+        const tag = `${format}${Date.now().toString(36)}`;
+        const rows = rowsOf(count, tag);
+        const file = format === 'csv' ? csvOf(rows) : await xlsxOf(rows);
+        const run = await upload(baseUrl, token, `bench.${format}`, file, server.pid);
+        if (run.status !== 200) throw new Error(`import answered ${run.status}: ${run.body.slice(0, 500)}`);
+        const stored = await countRows(kind, env, baseUrl, token, tag);
+        if (stored !== count) throw new Error(`${kind} ${format}: ${stored} rows stored, expected ${count}`);
+        const rowsPerSecond = count / run.seconds;
+        const peakMb = Math.max(run.peakRssMb, run.hwmMb);
+        log(
+          `  ${kind} ${format}${label}: ${round(rowsPerSecond)} rows/s (${run.seconds.toFixed(1)} s, ${(file.length / 1048576).toFixed(1)} MiB), ` +
+            `RSS ${run.rssBeforeMb.toFixed(0)} → peak ${run.peakRssMb.toFixed(0)} MB, VmHWM ${run.hwmMb.toFixed(0)} MB; ${stored} rows counted`,
+        );
+        runs.push({ format, rowsPerSecond, peakMb, run, bytes: file.length, stored });
+      }
+      return runs;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await dropDatabase?.();
+    await dir.remove();
+  }
+}
+
+/** BENCH_IMPORT_FORMATS: which files to import (csv,xlsx by default). */
+function formatsWanted(): ('csv' | 'xlsx')[] {
+  const wanted = (process.env.BENCH_IMPORT_FORMATS ?? 'csv,xlsx').split(',').map((item) => item.trim());
+  const formats = (['csv', 'xlsx'] as const).filter((format) => wanted.includes(format));
+  if (formats.length === 0) throw new Error('BENCH_IMPORT_FORMATS names neither csv nor xlsx');
+  return formats;
+}
+
+async function measure(
+  kind: DbKind,
+  log: (line: string) => void,
+): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+  const count = envNumber('BENCH_IMPORT_ROWS', 100_000);
+  const formats = formatsWanted();
+  const beforeRoot = process.env.BENCH_IMPORT_ROOT;
+  // The other tree first, then this one: the same machine load for both as far as may be.
+  const before = beforeRoot ? await measureTree(kind, beforeRoot, formats, count, log, ' (before)') : [];
+  const after = await measureTree(kind, ROOT, formats, count, log, '');
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = { rows: count, ...(beforeRoot ? { beforeRoot } : {}) };
+  for (const { format, rowsPerSecond, peakMb, run, bytes, stored } of after) {
+    figures.push(
+      figure(
+        SUITE,
+        `${kind} ${format}: rows/s end to end`,
+        rowsPerSecond,
+        'rows/s',
+        { op: '>=', value: GOAL_ROWS_PER_SECOND },
+        `${stored} rows counted in the table`,
+      ),
+      figure(
+        SUITE,
+        `${kind} ${format}: peak RSS of the server`,
+        peakMb,
+        'MB',
+        { op: '<', value: GOAL_PEAK_RSS_MB },
+        `VmHWM; RSS ${run.rssBeforeMb.toFixed(0)} MB before`,
+      ),
+    );
+    const earlier = before.find((item) => item.format === format);
+    if (earlier)
+      figures.push(
+        figure(
+          SUITE,
+          `${kind} ${format}: rows/s before`,
+          earlier.rowsPerSecond,
+          'rows/s',
+          undefined,
+          beforeRoot,
+        ),
+        figure(
+          SUITE,
+          `${kind} ${format}: speed over before`,
+          rowsPerSecond / earlier.rowsPerSecond,
+          'ratio',
+          undefined,
+          `peak RSS before ${earlier.peakMb.toFixed(0)} MB`,
+        ),
+      );
+    details[format] = {
+      seconds: run.seconds,
+      bytes,
+      peakRssMb: run.peakRssMb,
+      hwmMb: run.hwmMb,
+      ...(earlier
+        ? {
+            before: {
+              seconds: earlier.run.seconds,
+              peakRssMb: earlier.run.peakRssMb,
+              hwmMb: earlier.run.hwmMb,
+            },
+          }
+        : {}),
+    };
+  }
+  return { figures, details };
+}
+
+export async function runImport(kinds: DbKind[], log: (line: string) => void): Promise<SuiteResult> {
+  return perDatabase(SUITE, kinds, (kind) => measure(kind, log));
+}

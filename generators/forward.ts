@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileTemplate, TemplateError } from './engine.js';
+import { entityModel, type EntityModel, type GeneratorInput, type GeneratorOptions } from './model.js';
+import { withBanner } from './regions.js';
+
+/**
+ * The forward generator: entity schemas in, a module in this project's style out. Each template
+ * item (the seeded dictionary template_item) gives one file per entity; its type (template_type)
+ * says which part of the module it belongs to.
+ */
+
+export type TemplateType = 'backend' | 'frontend' | 'sql';
+
+export interface TemplateItem {
+  item: string;
+  type: TemplateType;
+  /** Where the file goes, under <packageName>/<entity kebab>/. */
+  fileName: (model: EntityModel) => string;
+}
+
+export const TEMPLATE_ITEMS: readonly TemplateItem[] = [
+  { item: 'entity', type: 'backend', fileName: () => 'types.ts' },
+  { item: 'service', type: 'backend', fileName: () => 'service.ts' },
+  { item: 'controller', type: 'backend', fileName: () => 'routes.ts' },
+  { item: 'api', type: 'backend', fileName: () => 'openapi.json' },
+  { item: 'test', type: 'backend', fileName: () => 'service.test.ts' },
+  { item: 'list-view', type: 'frontend', fileName: (model) => `${model.pascal}List.tsx` },
+  { item: 'form-view', type: 'frontend', fileName: (model) => `${model.pascal}Form.tsx` },
+  { item: 'ddl', type: 'sql', fileName: () => 'schema.sql' },
+  { item: 'menu', type: 'sql', fileName: () => 'menu.sql' },
+];
+
+export const TEMPLATE_TYPES: readonly TemplateType[] = ['backend', 'frontend', 'sql'];
+
+/** The built-in templates shipped in generators/templates/default/<item>.hbs. */
+export function builtInTemplates(templatesDir: string): Map<string, string> {
+  return new Map(
+    TEMPLATE_ITEMS.map((item) => [
+      item.item,
+      readFileSync(join(templatesDir, 'default', `${item.item}.hbs`), 'utf8'),
+    ]),
+  );
+}
+
+export interface ForwardRequest extends Omit<GeneratorOptions, 'srcRoot'> {
+  entities: GeneratorInput[];
+  /** Only the items of this type; all when absent. */
+  templateType?: TemplateType;
+  /**
+   * From <packageName>/<entity>/ to the project's src/. The default places the module at
+   * src/modules/<packageName>/<entity>/.
+   */
+  srcRoot?: string;
+}
+
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+/** A problem of one template: which item, and where in it. */
+export class GeneratorTemplateError extends Error {
+  readonly item: string;
+  readonly problem: TemplateError['problem'];
+  constructor(item: string, error: TemplateError) {
+    super(`template ${item}: ${error.message}`);
+    this.name = 'GeneratorTemplateError';
+    this.item = item;
+    this.problem = error.problem;
+  }
+}
+
+export const DEFAULT_SRC_ROOT = '../../..';
+
+/**
+ * Renders every selected template for every entity. `templates` maps an item to its text (the
+ * built-in ones, or the tenant's saved versions over them).
+ */
+export async function generateForward(
+  request: ForwardRequest,
+  templates: ReadonlyMap<string, string>,
+): Promise<GeneratedFile[]> {
+  const items = TEMPLATE_ITEMS.filter((item) => !request.templateType || item.type === request.templateType);
+  const renderers = new Map(
+    items.map((item) => {
+      const source = templates.get(item.item);
+      if (source === undefined) throw new Error(`no template for ${item.item}`);
+      try {
+        return [item.item, compileTemplate(source)] as const;
+      } catch (error) {
+        if (error instanceof TemplateError) throw new GeneratorTemplateError(item.item, error);
+        throw error;
+      }
+    }),
+  );
+  const files: GeneratedFile[] = [];
+  for (const input of request.entities) {
+    const model = await entityModel(input, {
+      serviceName: request.serviceName,
+      packageName: request.packageName,
+      srcRoot: request.srcRoot ?? DEFAULT_SRC_ROOT,
+    });
+    for (const item of items) {
+      const render = renderers.get(item.item);
+      if (!render) continue;
+      const path = `${request.packageName}/${model.kebab}/${item.fileName(model)}`;
+      let body: string;
+      try {
+        body = render(model);
+      } catch (error) {
+        if (error instanceof TemplateError) throw new GeneratorTemplateError(item.item, error);
+        throw error;
+      }
+      let content: string;
+      try {
+        content = withBanner(path, normalise(path, body), `${item.item} · ${model.name}`);
+      } catch (error) {
+        // A template whose JSON output does not parse: its author sees why.
+        const message = error instanceof Error ? error.message : String(error);
+        throw new GeneratorTemplateError(item.item, new TemplateError({ message: `output: ${message}` }));
+      }
+      files.push({ path, content });
+    }
+  }
+  return files;
+}
+
+/** One trailing newline, no trailing spaces; JSON output re-indented (a template's JSON may be loose). */
+function normalise(path: string, text: string): string {
+  if (path.endsWith('.json')) return `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+  return `${text
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
+}

@@ -1,0 +1,307 @@
+import {
+  SYSTEM_FIELD_NAMES,
+  toColumnName,
+  type EntitySchema,
+  type FieldSchema,
+} from '../src/engine/index.js';
+import { camelCase, wordsOf } from './engine.js';
+
+/**
+ * The reverse generator's mapping: a table as the database describes it → an entity schema.
+ * Column types → JSON Schema types and formats, varchar(n) → maxLength, NOT NULL without a
+ * default → required, numeric(p,s) → the bounds p and s allow, defaults, primary key →
+ * x-entity.key, foreign keys to entity tables → x-ref, unique indexes → x-unique, CHECK (… IN …)
+ * → enum, comments → titles. Field names are the camelCase of the columns, chosen so that the
+ * engine maps them back to the same columns.
+ */
+
+export interface ColumnInfo {
+  name: string;
+  /** format_type(): "character varying(40)", "numeric(10,2)", "timestamp with time zone", "text[]" … */
+  type: string;
+  isNotNull: boolean;
+  /** pg_get_expr of the default, if any. */
+  defaultSql: string | null;
+  isIdentity: boolean;
+  comment: string | null;
+}
+
+export interface TableInfo {
+  name: string;
+  comment: string | null;
+  columns: ColumnInfo[];
+  primaryKey: string[];
+  /** Single-column unique indexes or constraints (optionally led by tenant_code). */
+  uniqueColumns: string[];
+  foreignKeys: { column: string; refTable: string; refColumn: string }[];
+  /** pg_get_constraintdef of single-column CHECK constraints. */
+  checks: { column: string; definition: string }[];
+}
+
+export interface EntityTable {
+  /** Entity name and key column of a table that already is an entity. */
+  entity: string;
+  keyColumn: string;
+}
+
+const SYSTEM_COLUMNS = new Set<string>(SYSTEM_FIELD_NAMES.map(toColumnName));
+
+const INT_BOUNDS: Record<string, [number, number] | undefined> = {
+  smallint: [-32768, 32767],
+  integer: [-2147483648, 2147483647],
+};
+
+/** "Region code" from region_code, when the column has no comment. */
+const titleOfName = (name: string): string => {
+  const words = wordsOf(name).map((word) => (word === 'id' ? 'ID' : word));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/** What a table's or column's comment gives its schema: a title, per-language titles, a description. */
+export interface CommentTitles {
+  title: string;
+  titles?: { zh?: string; en?: string };
+  description?: string;
+}
+
+const HAN = /\p{Script=Han}/u;
+/** Where a comment's name ends and its explanation starts: 帐号状态（0正常 1停用）, Status: 0 active … */
+const EXPLANATION = /[（(：:，,；;。]|\s[-–—]\s/u;
+/** An English comment longer than this, or with sentence punctuation, explains rather than names. */
+const TITLE_WORDS = 6;
+
+/**
+ * Turns a comment into titles. A comment with Chinese characters is the Chinese label: its name
+ * part (before a bracket, colon or comma, as in 帐号状态（0正常 1停用）) becomes the title and the
+ * zh title, the English title comes from the column's name, and a longer comment is kept whole as
+ * the description. An English comment that reads like a name (a few words, no sentence) is the
+ * title; a sentence becomes the description, the title then coming from the name. No comment:
+ * the title from the name.
+ */
+export function titlesOfComment(comment: string | null, name: string): CommentTitles {
+  const text = (comment ?? '').replace(/\s+/g, ' ').trim();
+  const fromName = titleOfName(name);
+  if (!text) return { title: fromName };
+  const head = text.split(EXPLANATION)[0]?.trim() ?? '';
+  const isExplained = head.length > 0 && head !== text;
+  if (HAN.test(text)) {
+    const zh = head.length > 0 ? head : text;
+    return {
+      title: zh,
+      titles: { zh, en: fromName },
+      ...(isExplained ? { description: text } : {}),
+    };
+  }
+  // In English only a bracket or a colon ends a name ("Status (0 active, 1 disabled)"); a comma
+  // is part of a sentence.
+  const named = text.split(/[(:]/)[0]?.trim() ?? '';
+  const isName = text.split(' ').length <= TITLE_WORDS && !/[.!?]$/.test(text) && !isExplained;
+  if (isName) return { title: text };
+  const title = named && named !== text && named.split(' ').length <= TITLE_WORDS ? named : fromName;
+  return { title, description: text };
+}
+
+function scalarOf(type: string): FieldSchema | undefined {
+  const bare = type.replace(/\(.*\)/, '').trim();
+  const size = /\((\d+)(?:,\s*(\d+))?\)/.exec(type);
+  switch (bare) {
+    case 'smallint':
+    case 'integer': {
+      const [minimum, maximum] = INT_BOUNDS[bare] ?? [0, 0];
+      return { type: 'integer', minimum, maximum };
+    }
+    case 'bigint':
+      return { type: 'integer' };
+    case 'numeric': {
+      if (!size) return { type: 'number' };
+      const precision = Number(size[1]);
+      const scale = Number(size[2] ?? 0);
+      const limit = Number((10 ** (precision - scale) - 10 ** -scale).toFixed(scale));
+      return {
+        type: 'number',
+        minimum: -limit,
+        maximum: limit,
+        $comment: `numeric(${precision},${scale})`,
+      } as FieldSchema;
+    }
+    case 'real':
+    case 'double precision':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'character varying':
+    case 'character':
+      return size ? { type: 'string', maxLength: Number(size[1]) } : { type: 'string' };
+    case 'text':
+      return { type: 'string' };
+    case 'uuid':
+      return { type: 'string', format: 'uuid' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'timestamp with time zone':
+    case 'timestamp without time zone':
+      return { type: 'string', format: 'date-time' };
+    case 'time with time zone':
+    case 'time without time zone':
+      return { type: 'string', format: 'time' };
+    case 'json':
+    case 'jsonb':
+      return { type: 'object' };
+    default:
+      return undefined;
+  }
+}
+
+function fieldTypeOf(type: string): FieldSchema | undefined {
+  if (type.endsWith('[]')) {
+    const item = scalarOf(type.slice(0, -2));
+    if (!item || item.type === 'object' || item.type === 'array') return undefined;
+    const { type: itemType, maxLength, format } = item;
+    return {
+      type: 'array',
+      items: {
+        type: itemType as 'string' | 'integer' | 'number' | 'boolean',
+        ...(maxLength !== undefined ? { maxLength } : {}),
+        ...(format !== undefined ? { format } : {}),
+      },
+    };
+  }
+  return scalarOf(type);
+}
+
+/** A constant default ('x'::text, 12, -1.5, true, '[]'::jsonb); undefined for expressions (now(), nextval…). */
+function literalDefault(sqlText: string, field: FieldSchema): unknown {
+  const text = sqlText.trim().replace(/^\((.*)\)$/, '$1');
+  const quoted = /^'((?:[^']|'')*)'(?:::[a-z ]+(?:\[\])?)?$/i.exec(text);
+  if (quoted) {
+    const value = (quoted[1] ?? '').replace(/''/g, "'");
+    if (field.type === 'object' || field.type === 'array') {
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        return undefined;
+      }
+    }
+    if (field.type === 'integer' || field.type === 'number')
+      return Number.isFinite(Number(value)) ? Number(value) : undefined;
+    if (field.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : undefined;
+    return value;
+  }
+  if (/^-?\d+(\.\d+)?$/.test(text) && (field.type === 'integer' || field.type === 'number'))
+    return Number(text);
+  if (/^(true|false)$/i.test(text) && field.type === 'boolean') return text.toLowerCase() === 'true';
+  return undefined;
+}
+
+/** The values of CHECK (col IN (…)) as PostgreSQL prints it: col = ANY (ARRAY['a'::text, …]). */
+export function enumOfCheck(definition: string, field: FieldSchema): unknown[] | undefined {
+  const match = /=\s*ANY\s*\(+\s*ARRAY\[(.*)\]/is.exec(definition);
+  if (!match) return undefined;
+  const list = match[1] ?? '';
+  if (field.type === 'string') {
+    const values = [...list.matchAll(/'((?:[^']|'')*)'/g)].map((m) => (m[1] ?? '').replace(/''/g, "'"));
+    return values.length > 0 ? values : undefined;
+  }
+  if (field.type === 'integer' || field.type === 'number') {
+    const values = list.split(',').map((part) =>
+      Number(
+        part
+          .replace(/::[a-z ]+/gi, '')
+          .replace(/[()']/g, '')
+          .trim(),
+      ),
+    );
+    return values.length > 0 && values.every(Number.isFinite) ? values : undefined;
+  }
+  return undefined;
+}
+
+export interface ReverseResult {
+  name: string;
+  schema: EntitySchema;
+  /** Columns left out, and why. */
+  warnings: string[];
+}
+
+/** The entity name of a table: its letters and digits (shop_order → shoporder). */
+export const entityNameOf = (table: string): string => table.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export function reverseTable(
+  table: TableInfo,
+  entityTables: ReadonlyMap<string, EntityTable>,
+): ReverseResult {
+  const warnings: string[] = [];
+  if (table.primaryKey.length !== 1) throw new Error(`${table.name} has no single-column primary key`);
+  const keyColumn = table.primaryKey[0] ?? '';
+  const properties: Record<string, FieldSchema> = {};
+  const required: string[] = [];
+  let keyField: string | undefined;
+  let label: string | undefined;
+  for (const column of table.columns) {
+    if (SYSTEM_COLUMNS.has(column.name)) continue;
+    const name = camelCase(column.name);
+    if (toColumnName(name) !== column.name) {
+      warnings.push(`${column.name}: no field name maps back to this column; left out`);
+      continue;
+    }
+    const field = fieldTypeOf(column.type);
+    if (!field) {
+      warnings.push(`${column.name}: type ${column.type} has no JSON Schema mapping; left out`);
+      continue;
+    }
+    const titled = titlesOfComment(column.comment, column.name);
+    field.title = titled.title;
+    if (titled.description) field.description = titled.description;
+    if (titled.titles) field['x-ui'] = { titles: titled.titles };
+    const isKey = column.name === keyColumn;
+    const isGenerated = column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '');
+    if (isKey) {
+      keyField = name;
+      if (isGenerated) field.readOnly = true;
+    }
+    if (column.defaultSql !== null && !isGenerated) {
+      const value = literalDefault(column.defaultSql, field);
+      if (value !== undefined) field.default = value;
+    }
+    const check = table.checks.find((candidate) => candidate.column === column.name);
+    const values = check ? enumOfCheck(check.definition, field) : undefined;
+    if (values) field.enum = values;
+    if (table.uniqueColumns.includes(column.name) && !isKey) field['x-unique'] = true;
+    const foreignKey = table.foreignKeys.find((candidate) => candidate.column === column.name);
+    if (foreignKey) {
+      const target = entityTables.get(foreignKey.refTable);
+      if (target && target.keyColumn === foreignKey.refColumn) field['x-ref'] = target.entity;
+      else
+        (field as FieldSchema & { $comment?: string }).$comment =
+          `references ${foreignKey.refTable}(${foreignKey.refColumn})`;
+    }
+    if (column.isNotNull && column.defaultSql === null && !isGenerated) required.push(name);
+    if (!label && !isKey && field.type === 'string') label = name;
+    properties[name] = field;
+  }
+  if (!keyField) throw new Error(`${table.name}: its primary key ${keyColumn} cannot be a field`);
+  const name = entityNameOf(table.name);
+  const tableTitles = titlesOfComment(table.comment, table.name);
+  const schema: EntitySchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: tableTitles.title,
+    ...(tableTitles.titles ? { 'x-ui': { titles: tableTitles.titles } } : {}),
+    type: 'object',
+    'x-entity': {
+      api: `admin/${name}`,
+      table: table.name,
+      key: keyField,
+      label: label ?? keyField,
+      tenant: table.columns.some((column) => column.name === 'tenant_code'),
+      // The table exists: the engine adopts it as it is (see planTableMigration).
+      adopt: true,
+    },
+    required,
+    additionalProperties: false,
+    properties,
+  };
+  const description = [tableTitles.description, ...warnings].filter((part) => part !== undefined);
+  if (description.length > 0) schema.description = description.join('; ');
+  return { name, schema, warnings };
+}

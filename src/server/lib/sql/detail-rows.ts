@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import { detailFields, type DetailDef, type EntityDef, type FieldDef } from '../../../engine/index.js';
+import type { Db } from '../db/database.js';
+import { column, toDbValue, type Actor } from './toolkit.js';
+
+/**
+ * The rows of detail (x-detail) fields, in their child tables (engine ddl.ts detailTableSpec).
+ * Rows belong to the parent's key and the caller's tenant; a write replaces a parent's whole set.
+ */
+export type DetailRow = Record<string, unknown>;
+
+const childTable = (detail: DetailDef) => sql.table(detail.table);
+
+/** A parent's rows are the caller's tenant's only (a shared parent's rows carry the writer's tenant). */
+function rowScope(entity: EntityDef, actor: Actor) {
+  return entity.isTenantScoped ? sql` and tenant_code = ${actor.tenantCode}` : sql``;
+}
+
+/** Inserts rows of one detail field for one parent, numbered 1, 2, … in the given order. */
+async function insertRows(
+  trx: Db,
+  detail: DetailDef,
+  parentKey: unknown,
+  rows: readonly DetailRow[],
+  actor: Actor,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const fields = detail.fields.filter((field) => rows.some((row) => row[field.name] !== undefined));
+  const columns = [sql.ref('parent_id'), sql.ref('seq'), sql.ref('tenant_code'), ...fields.map(column)];
+  const tuples = rows.map(
+    (row, index) =>
+      sql`(${sql.join([
+        parentKey,
+        index + 1,
+        actor.tenantCode,
+        ...fields.map((field) => toDbValue(field, row[field.name] ?? null)),
+      ])})`,
+  );
+  await sql`insert into ${childTable(detail)} (${sql.join(columns)}) values ${sql.join(tuples)}`.execute(trx);
+}
+
+/**
+ * Writes the detail fields present in `values` for one parent: each given set replaces the
+ * parent's rows of that field (a field named in `cleared` empties it); fields not sent keep
+ * their rows. Runs in the caller's transaction, after the parent row is written.
+ */
+export async function writeDetailRows(
+  trx: Db,
+  entity: EntityDef,
+  parentKey: unknown,
+  values: Readonly<Record<string, unknown>>,
+  actor: Actor,
+  options: { isNew: boolean; cleared?: readonly string[] },
+): Promise<void> {
+  for (const field of detailFields(entity)) {
+    const given = values[field.name];
+    const isCleared = options.cleared?.includes(field.name) === true;
+    if (given === undefined && !isCleared) continue;
+    if (!options.isNew) {
+      await sql`delete from ${childTable(field.detail)} where parent_id = ${parentKey}${rowScope(entity, actor)}`.execute(
+        trx,
+      );
+    }
+    await insertRows(trx, field.detail, parentKey, Array.isArray(given) ? (given as DetailRow[]) : [], actor);
+  }
+}
+
+/** A row read back: its columns under their API names, empty ones left out (as a form sends them). */
+function rowOf(fields: readonly FieldDef[], raw: Record<string, unknown>): DetailRow {
+  const row: DetailRow = {};
+  for (const field of fields) {
+    const value = raw[field.name];
+    if (value !== null && value !== undefined) row[field.name] = value;
+  }
+  return row;
+}
+
+/** The detail rows of some parents, by field then parent key, each list in its saved order. */
+export async function readDetailRows(
+  db: Db,
+  entity: EntityDef,
+  parentKeys: readonly unknown[],
+  actor: Actor,
+): Promise<Map<string, Map<unknown, DetailRow[]>>> {
+  const result = new Map<string, Map<unknown, DetailRow[]>>();
+  if (parentKeys.length === 0) return result;
+  for (const field of detailFields(entity)) {
+    const byParent = new Map<unknown, DetailRow[]>(parentKeys.map((key) => [key, []]));
+    const fields = field.detail.fields;
+    const select = [
+      sql`parent_id as ${sql.id('__parent')}`,
+      ...fields.map((item) => sql`${column(item)} as ${sql.id(item.name)}`),
+    ];
+    const rows = await sql<
+      Record<string, unknown>
+    >`select ${sql.join(select)} from ${childTable(field.detail)}
+      where parent_id in (${sql.join([...parentKeys])})${rowScope(entity, actor)} order by parent_id, seq`.execute(
+      db,
+    );
+    for (const raw of rows.rows) {
+      // bigint keys come back as numbers or strings depending on the driver: match by text
+      const parent = parentKeys.find((key) => String(key) === String(raw.__parent));
+      byParent.get(parent)?.push(rowOf(fields, raw));
+    }
+    result.set(field.name, byParent);
+  }
+  return result;
+}

@@ -1,0 +1,144 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityDef } from '../../engine/index.js';
+import type { Db, Row } from '../lib/db/database.js';
+import { AppError } from '../lib/errors.js';
+import { ok, queryOf } from '../lib/http.js';
+import { localizerFor } from '../lib/i18n.js';
+import { answer, flag, object, type RouteSchema } from '../lib/route-schema.js';
+import type { RecordAccessMode } from '../services/permissions/policy.js';
+import type { CrudRequest } from '../services/items/crud.js';
+import { IMPORT_CHUNK_ROWS, importRecords } from '../services/items/import.js';
+import { readDetailSheets } from '../services/items/import-details.js';
+import { openUploadedSheet } from '../services/items/import-read.js';
+import { importTemplate } from '../services/items/import-template.js';
+import { contentDisposition } from './files.js';
+
+/** An import file: 200 000 rows of a wide entity still fit. */
+export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = 200_000;
+
+export interface ImportRoutesOptions {
+  /** The service call of a request on an entity (routes/items.ts: policy, actor, localizer). */
+  crudRequest: (request: FastifyRequest, entity: EntityDef, mode?: RecordAccessMode) => Promise<CrudRequest>;
+  /** Per entity name: what an add does after its insert, done for every imported row too. */
+  afterAdd?: Record<string, (trx: Db, row: Row, request: FastifyRequest) => Promise<Row>>;
+}
+
+const PROBLEM = object(
+  {
+    sheet: { type: 'string', description: 'the sheet of a sub-table row (absent: the first sheet)' },
+    row: { type: 'integer', description: 'spreadsheet row (1 = the header row)' },
+    field: { type: 'string', description: 'field name, or the header text of an unknown column' },
+    message: { type: 'string' },
+  },
+  ['row', 'field', 'message'],
+);
+
+export const IMPORT_RESULT = object(
+  {
+    dryRun: { type: 'boolean' },
+    total: { type: 'integer' },
+    imported: { type: 'integer' },
+    problems: { type: 'array', items: PROBLEM },
+    problemCount: { type: 'integer' },
+    columns: {
+      type: 'array',
+      items: object({ header: { type: 'string' }, field: { type: 'string' }, title: { type: 'string' } }),
+    },
+    ignored: { type: 'array', items: { type: 'string' } },
+    preview: {
+      type: 'array',
+      items: object({
+        row: { type: 'integer' },
+        values: { type: 'object', additionalProperties: { type: 'string' } },
+      }),
+    },
+  },
+  ['dryRun', 'total', 'imported', 'problems', 'problemCount', 'columns', 'ignored'],
+);
+
+function importSchema(entity: EntityDef): RouteSchema {
+  return {
+    tags: [entity.name],
+    summary: `Imports ${entity.title} records from an .xlsx or .csv file`,
+    description:
+      'multipart/form-data with the part "file". The header row names fields by name or translated title; dictionary cells may hold labels, reference cells the target\'s label. Sub-table (x-detail) rows come from the sheets after the first, laid out as the export writes them (the master\'s label column ties a row to its master row, then #, then the columns). dryRun=true checks every row (problems {row, field, message}) and writes nothing; otherwise all rows are added in one transaction, or none: 400 listing the problems as /<row>/<field>.',
+    querystring: object({ dryRun: flag('true: check only, write nothing') }),
+    bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
+      'file',
+    ]),
+    consumes: ['multipart/form-data'],
+    response: answer(IMPORT_RESULT),
+  };
+}
+
+function templateSchema(entity: EntityDef): RouteSchema {
+  return {
+    tags: [entity.name],
+    summary: `The import template of ${entity.title}: translated headers, an example row, dictionary dropdowns (.xlsx)`,
+    produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  };
+}
+
+/** The uploaded file's bytes (part "file"), refused past MAX_IMPORT_BYTES. */
+export async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
+  const l10n = localizerFor(request);
+  if (!request.isMultipart()) throw new AppError('notMultipart');
+  for await (const part of request.parts()) {
+    if (part.type === 'field') continue;
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_IMPORT_BYTES) throw new AppError('fileTooLarge', { maxMb: MAX_IMPORT_BYTES >> 20 });
+      chunks.push(chunk);
+    }
+    if (part.file.truncated) throw new AppError('fileTooLarge', { maxMb: MAX_IMPORT_BYTES >> 20 });
+    return Buffer.concat(chunks);
+  }
+  throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
+}
+
+/**
+ * Import and import template of every entity (issue 18), next to its generated CRUD routes.
+ * Multipart parsing is registered in this plugin only: every other route keeps refusing it.
+ */
+export async function itemImportRoutes(app: FastifyInstance, options: ImportRoutesOptions): Promise<void> {
+  await app.register(multipart, {
+    limits: { fileSize: MAX_IMPORT_BYTES + 1, parts: 4, fields: 4, fieldSize: 1024 },
+  });
+  for (const entity of app.ctx.registry.all) {
+    // Published forms are resolved per request under /api/online/:form (routes/online-entities.ts).
+    if (app.ctx.registry.isRuntime(entity.name)) continue;
+    const base = `/api/${entity.api}`;
+    app.post(`${base}/import`, { schema: importSchema(entity) }, async (request) => {
+      const dryRun = queryOf(request).dryRun === 'true';
+      // Write access is checked before the upload is read: a caller who may not add reads nothing.
+      const crud = await options.crudRequest(request, entity, 'write');
+      const bytes = await uploadedBytes(request);
+      const sheet = await openUploadedSheet(bytes, MAX_IMPORT_ROWS, IMPORT_CHUNK_ROWS);
+      // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label.
+      const details = await readDetailSheets(crud, bytes, MAX_IMPORT_ROWS);
+      const afterAdd = options.afterAdd?.[entity.name];
+      return ok(
+        await importRecords(crud, sheet, {
+          dryRun,
+          ...(details ? { details } : {}),
+          ...(afterAdd ? { afterAdd: (trx: Db, row: Row) => afterAdd(trx, row, request) } : {}),
+        }),
+      );
+    });
+    app.get(`${base}/importTemplate`, { schema: templateSchema(entity) }, async (request, reply) => {
+      const file = await importTemplate(await options.crudRequest(request, entity, 'write'));
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', contentDisposition(file.fileName, false))
+        .send(file.bytes);
+    });
+  }
+}

@@ -1,0 +1,210 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  blankSchema,
+  commit,
+  duplicateNode,
+  exportText,
+  FIELD_KINDS,
+  fieldNames,
+  historyOf,
+  HISTORY_LIMIT,
+  insertNode,
+  kindOf,
+  locate,
+  modelToSchema,
+  moveNode,
+  nameProblem,
+  newField,
+  newLayout,
+  redo,
+  removeNode,
+  renameField,
+  ROOT_ID,
+  schemaToModel,
+  undo,
+  updateNode,
+  type DesignModel,
+  type FieldNode,
+  type GridNode,
+} from '../../src/admin/screens/formdesign/model.js';
+import {
+  buildEntity,
+  checkEntitySchema,
+  compileValidators,
+  createAjv,
+  type EntitySchema,
+} from '../../src/engine/index.js';
+
+const SCHEMAS_DIR = join(import.meta.dirname, '../../schemas');
+const files = readdirSync(SCHEMAS_DIR).filter((file) => file.endsWith('.schema.json'));
+
+function check(schema: EntitySchema): string[] {
+  return checkEntitySchema('myform.schema.json', 'myform', structuredClone(schema)).map(
+    (problem) => `${problem.pointer}: ${problem.message}`,
+  );
+}
+
+function add(model: DesignModel, node: FieldNode | GridNode, containerId = ROOT_ID): DesignModel {
+  return insertNode(model, containerId, Number.MAX_SAFE_INTEGER, node);
+}
+
+describe('form designer model: round trip', () => {
+  it('finds the schemas', () => {
+    expect(files.length).toBeGreaterThanOrEqual(17);
+  });
+
+  for (const file of files) {
+    it(`opens ${file} and writes it back unchanged (the same text)`, () => {
+      const text = readFileSync(join(SCHEMAS_DIR, file), 'utf8');
+      const schema = JSON.parse(text) as EntitySchema;
+      const model = schemaToModel(schema);
+      expect(fieldNames(model.items)).toEqual(Object.keys(schema.properties));
+      const back = modelToSchema(model);
+      expect(JSON.stringify(back, null, 2)).toBe(JSON.stringify(schema, null, 2));
+    });
+  }
+});
+
+describe('form designer model: palette', () => {
+  for (const kind of FIELD_KINDS.filter((item) => item !== 'subtable')) {
+    it(`a ${kind} from the palette is a valid field of its own kind`, () => {
+      let model = schemaToModel(blankSchema());
+      const field = newField(model, kind, `A ${kind}`);
+      model = add(model, field);
+      const schema = modelToSchema(model);
+      expect(check(schema)).toEqual([]);
+      expect(schema.properties[`${kind}1`]).toEqual(field.schema);
+      expect(kindOf(field.schema)).toBe(kind);
+      // and the engine builds the entity and its validators from it
+      const entity = buildEntity('myform', schema);
+      expect(entity.fieldsByName.has(`${kind}1`)).toBe(true);
+      compileValidators(createAjv(), entity);
+    });
+  }
+
+  it('a sub-table is an array of objects marked x-detail', () => {
+    const model = schemaToModel(blankSchema());
+    const field = newField(model, 'subtable', 'Lines');
+    expect(field.schema).toMatchObject({ type: 'array', 'x-detail': {}, items: { type: 'object' } });
+    expect(kindOf(field.schema)).toBe('subtable');
+  });
+
+  it('a dictionary select, a user picker, a grid row and a condition make a valid schema that round-trips', () => {
+    let model = schemaToModel(blankSchema());
+    const select = newField(model, 'select', 'Category');
+    const dictSelect: FieldNode = {
+      ...select,
+      schema: { type: 'string', title: 'Category', 'x-dict': 'notice_type', 'x-ui': { widget: 'select' } },
+    };
+    model = add(model, dictSelect);
+    const user = newField(model, 'user', 'Owner');
+    model = add(model, { ...user, isRequired: true });
+    const grid = newLayout('grid') as GridNode;
+    model = add(model, grid);
+    const left = newField(model, 'text', 'Left');
+    model = add(model, left, grid.columns[0]?.id);
+    const right = newField(model, 'date', 'Right');
+    model = add(
+      model,
+      { ...right, isRequired: true, visibleWhen: { field: 'select1', equals: 'urgent' } },
+      grid.columns[1]?.id,
+    );
+    const schema = modelToSchema(model);
+    expect(check(schema)).toEqual([]);
+    expect(schema.required).toEqual(['user1']);
+    expect(schema['x-ui']?.items).toEqual([
+      'id',
+      'select1',
+      'user1',
+      {
+        kind: 'grid',
+        columns: [
+          { span: 12, items: ['text1'] },
+          { span: 12, items: ['date1'] },
+        ],
+      },
+    ]);
+    expect(schema.allOf).toEqual([
+      {
+        if: { properties: { select1: { const: 'urgent' } }, required: ['select1'] },
+        then: { required: ['date1'] },
+        else: { properties: { date1: false } },
+      },
+    ]);
+    const again = modelToSchema(schemaToModel(JSON.parse(exportText(schema)) as EntitySchema));
+    expect(exportText(again)).toBe(exportText(schema));
+
+    // the server validates the branch: required while shown, refused while hidden
+    const validators = compileValidators(createAjv(), buildEntity('myform', schema));
+    expect(validators.create({ user1: 1, select1: 'urgent' })).toBe(false);
+    expect(validators.create({ user1: 1, select1: 'urgent', date1: '2026-01-02' })).toBe(true);
+    expect(validators.create({ user1: 1, select1: 'other', date1: '2026-01-02' })).toBe(false);
+    expect(validators.create({ user1: 1, select1: 'other' })).toBe(true);
+  });
+
+  it('the meta-schema refuses a layout or a condition that names a missing field', () => {
+    const schema = {
+      ...blankSchema(),
+      'x-ui': { items: ['nope', 'id', 'id'] },
+      allOf: [
+        {
+          if: { properties: { ghost: { const: 1 } }, required: ['ghost'] },
+          else: { properties: { id: false } },
+        },
+      ],
+    } as EntitySchema;
+    expect(check(schema)).toEqual([
+      '/x-ui/items/0: "nope" is not a property',
+      '/x-ui/items/2: "id" is placed twice',
+      '/allOf/0/if: "ghost" is not a property',
+    ]);
+  });
+});
+
+describe('form designer model: edits', () => {
+  it('moves a field into a grid column and back, copies, renames and removes', () => {
+    let model = schemaToModel(blankSchema());
+    const a = newField(model, 'text', 'A');
+    model = add(model, a);
+    const grid = newLayout('grid') as GridNode;
+    model = add(model, grid);
+    const column = grid.columns[1]?.id ?? '';
+    model = moveNode(model, a.id, column, 0);
+    expect(locate(model.items, a.id)).toMatchObject({ containerId: column, index: 0 });
+    // a grid cannot go into its own column
+    expect(moveNode(model, grid.id, column, 0)).toBe(model);
+    model = moveNode(model, a.id, ROOT_ID, 0);
+    expect(fieldNames(model.items)).toEqual(['text1', 'id']);
+    const { model: copied, copyId } = duplicateNode(model, a.id);
+    expect(fieldNames(copied.items)).toEqual(['text1', 'text2', 'id']);
+    expect(copyId).toBeDefined();
+    expect(nameProblem(copied, a.id, 'text2')).toBe('taken');
+    expect(nameProblem(copied, a.id, 'Bad name')).toBe('invalid');
+    expect(nameProblem(copied, a.id, 'version')).toBe('reserved');
+    expect(nameProblem(copied, a.id, 'title')).toBeUndefined();
+    let renamed = updateNode(copied, copyId ?? '', (node) =>
+      node.kind === 'field' ? { ...node, visibleWhen: { field: 'text1', equals: 'x' } } : node,
+    );
+    renamed = renameField(renamed, a.id, 'title');
+    const copy = locate(renamed.items, copyId ?? '')?.node as FieldNode;
+    expect(copy.visibleWhen?.field).toBe('title');
+    const removed = removeNode(renamed, a.id);
+    expect(fieldNames(removed.items)).toEqual(['text2', 'id']);
+    expect((locate(removed.items, copyId ?? '')?.node as FieldNode).visibleWhen).toBeUndefined();
+  });
+
+  it('keeps at least 100 steps of history, undoes and redoes them', () => {
+    const start = schemaToModel(blankSchema());
+    let history = historyOf(start);
+    for (let step = 0; step < 150; step += 1) {
+      history = commit(history, add(history.present, newField(history.present, 'text', `F${step}`)));
+    }
+    expect(HISTORY_LIMIT).toBeGreaterThanOrEqual(100);
+    for (let step = 0; step < 150; step += 1) history = undo(history);
+    expect(fieldNames(history.present.items)).toEqual(['id']);
+    history = redo(redo(history));
+    expect(fieldNames(history.present.items)).toEqual(['id', 'text1', 'text2']);
+  });
+});

@@ -1,0 +1,63 @@
+/** The columns of a designed sub-table (issue 14): edited in the property panel, kept in order. */
+import { describe, expect, it } from 'vitest';
+import { checkEntitySchema } from '../../src/engine/index.js';
+import { paletteSchema } from '../../src/admin/screens/formdesign/model.js';
+import {
+  addColumn,
+  columnProblem,
+  removeColumn,
+  renameColumn,
+  subtableColumns,
+  typedColumn,
+  updateColumn,
+} from '../../src/admin/screens/formdesign/subtable.js';
+
+describe('sub-table columns', () => {
+  const start = paletteSchema('subtable', 'Lines');
+
+  it('adds, renames, retypes, requires and removes columns in their order', () => {
+    let schema = addColumn(addColumn(start));
+    expect(subtableColumns(schema).map((column) => column.name)).toEqual(['name', 'column1', 'column2']);
+    schema = renameColumn(schema, 'column1', 'qty');
+    schema = updateColumn(schema, 'qty', {
+      schema: typedColumn(subtableColumns(schema)[1]?.schema ?? { type: 'string' }, 'integer'),
+      isRequired: true,
+    });
+    schema = updateColumn(schema, 'column2', {
+      schema: typedColumn({ type: 'string', title: 'When' }, 'date'),
+    });
+    const columns = subtableColumns(schema);
+    expect(columns.map((column) => [column.name, column.type, column.isRequired])).toEqual([
+      ['name', 'string', true],
+      ['qty', 'integer', true],
+      ['column2', 'date', false],
+    ]);
+    expect(columns[2]?.schema).toEqual({ type: 'string', format: 'date', title: 'When' });
+    schema = renameColumn(schema, 'name', 'item');
+    expect(schema.items?.required).toEqual(['item', 'qty']);
+    schema = removeColumn(schema, 'qty');
+    expect(subtableColumns(schema).map((column) => column.name)).toEqual(['item', 'column2']);
+    expect(schema.items?.required).toEqual(['item']);
+    // the engine takes the designed field as a detail
+    const entity = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      additionalProperties: false,
+      title: 'Requisition',
+      type: 'object',
+      'x-entity': { api: 'form/req', table: 'form_req', key: 'id', label: 'id' },
+      properties: { id: { type: 'integer', readOnly: true }, lines: schema },
+    };
+    expect(checkEntitySchema('req', 'req', entity)).toEqual([]);
+  });
+
+  it('refuses names that are not identifiers, are columns of every child table, or are taken', () => {
+    const schema = addColumn(start);
+    expect(columnProblem(schema, 'column1', 'Bad name')).toBe('invalid');
+    expect(columnProblem(schema, 'column1', 'parentId')).toBe('reserved');
+    expect(columnProblem(schema, 'column1', 'name')).toBe('taken');
+    expect(columnProblem(schema, 'column1', 'qty')).toBeUndefined();
+    expect(renameColumn(schema, 'column1', 'name')).toBe(schema);
+    // the last column stays
+    expect(removeColumn(start, 'name')).toBe(start);
+  });
+});

@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { BpmnModdle } from 'bpmn-moddle';
+import { describe, expect, it } from 'vitest';
+import { layOut, linkFlows, type Moddled } from '../../src/admin/screens/workflow-model/layout.js';
+import {
+  engineProblem,
+  engineRule,
+  lintConfig,
+  lintMessage,
+  type LintNode,
+  type RuleFactory,
+} from '../../src/admin/screens/workflow-model/lint.js';
+import { copyKey, freeCopyKey, withProcessKey } from '../../src/admin/screens/workflow-model/model-api.js';
+import {
+  ANY_ONE_CONDITION,
+  formatCondition,
+  formatDuration,
+  formatGroups,
+  normaliseNamespaces,
+  parseCondition,
+  parseDuration,
+  parseGroups,
+  readMulti,
+} from '../../src/admin/screens/workflow-model/pickers.js';
+import { dictionaryOf, translator } from '../../src/admin/screens/workflow-model/translations.js';
+import { parseBpmn } from '../../src/server/services/workflow/parse.js';
+
+const require = createRequire(import.meta.url);
+const camunda = require('camunda-bpmn-moddle/resources/camunda.json') as Record<string, unknown>;
+const t = (key: string, options: Record<string, unknown> = {}): string => `${key}${JSON.stringify(options)}`;
+
+describe('modeler translations', () => {
+  it('translates the palette and fills in replacements', () => {
+    expect(translator('zh')('Create start event')).toBe('创建开始事件');
+    expect(translator('tw')('Create gateway')).toBe('建立閘道');
+    expect(translator('zh')('Open {element}', { element: '子流程' })).toBe('打开 子流程');
+    expect(translator('en')('Open {element}', { element: 'x' })).toBe('Open x');
+    expect(translator('zh')('Unknown text {a}', { a: 1 })).toBe('Unknown text 1');
+  });
+  it('has every row in both Chinese variants, none left in English', () => {
+    const zh = dictionaryOf('zh');
+    const tw = dictionaryOf('tw');
+    expect(zh.size).toBeGreaterThan(150);
+    expect([...zh.keys()]).toEqual([...tw.keys()]);
+    for (const [english, text] of zh) {
+      expect(text, english).not.toBe('');
+      expect(tw.get(english), english).not.toBe('');
+    }
+  });
+});
+
+describe('picker values', () => {
+  it('reads candidate groups with and without prefixes and writes them prefixed', () => {
+    expect(parseGroups('ROLE_A, post:mgr,org:3,,')).toEqual([
+      { kind: 'role', code: 'ROLE_A' },
+      { kind: 'post', code: 'mgr' },
+      { kind: 'org', code: '3' },
+    ]);
+    expect(formatGroups(parseGroups('ROLE_A,role:ROLE_A,post:mgr'))).toBe('role:ROLE_A,post:mgr');
+    expect(parseGroups('')).toEqual([]);
+  });
+  it('builds conditions the engine reads and reads them back', () => {
+    expect(formatCondition({ variable: 'amount', operator: '>', value: '50000' })).toBe('${amount > 50000}');
+    expect(formatCondition({ variable: 'kind', operator: '==', value: "it's" })).toBe("${kind == 'it\\'s'}");
+    expect(parseCondition("${kind == 'it\\'s'}")).toEqual({
+      variable: 'kind',
+      operator: '==',
+      value: "it's",
+    });
+    expect(parseCondition('${amount >= 10000}')).toEqual({
+      variable: 'amount',
+      operator: '>=',
+      value: '10000',
+    });
+    expect(parseCondition('${a && b}')).toBeUndefined();
+    expect(parseCondition('${x == y}')).toBeUndefined();
+  });
+  it('maps countersign and any-one to completion conditions', () => {
+    expect(readMulti(undefined).mode).toBe('none');
+    expect(readMulti({ collection: '${users}', completion: ANY_ONE_CONDITION }).mode).toBe('anyone');
+    expect(readMulti({ collection: '${users}' })).toMatchObject({ mode: 'countersign', collection: 'users' });
+  });
+  it('writes and reads ISO-8601 durations', () => {
+    expect(formatDuration({ days: 1, hours: 2, minutes: 30 })).toBe('P1DT2H30M');
+    expect(formatDuration({ days: 0, hours: 0, minutes: 0 })).toBe('PT0M');
+    expect(formatDuration({ days: 3, hours: 0, minutes: 0 })).toBe('P3D');
+    expect(parseDuration('PT45M')).toEqual({ days: 0, hours: 0, minutes: 45 });
+    expect(parseDuration('P1W')).toEqual({ days: 7, hours: 0, minutes: 0 });
+    expect(parseDuration('P1Y')).toBeUndefined();
+    expect(parseDuration('PT')).toBeUndefined();
+  });
+  it('renames a copied process and finds a free key', () => {
+    const xml = readFileSync('tests/fixtures/bpmn/camunda-approval.bpmn', 'utf8');
+    const copied = withProcessKey(xml, 'contract_review', 'contract_review_copy');
+    expect(copied).toContain('<bpmn:process id="contract_review_copy"');
+    expect(copied).toContain('bpmnElement="contract_review_copy"');
+    expect(copyKey('a', new Set(['a', 'a_copy']))).toBe('a_copy2');
+  });
+  it('asks the server for a free copy key, past keys on other pages of the list', async () => {
+    const onServer = new Set(['a', 'a_copy', 'a_copy2']);
+    const asked: string[] = [];
+    const key = await freeCopyKey('a', async (candidate) => {
+      asked.push(candidate);
+      return onServer.has(candidate);
+    });
+    expect(key).toBe('a_copy3');
+    expect(asked).toEqual(['a_copy', 'a_copy2', 'a_copy3']);
+  });
+});
+
+async function lintFindings(xml: string): Promise<Map<string, string>> {
+  const { rootElement } = await BpmnModdle({ camunda }).fromXML(normaliseNamespaces(xml));
+  const found = new Map<string, string>();
+  const rule = engineRule(t)();
+  const visit = (node: LintNode): void => {
+    if (typeof rule.check === 'function')
+      rule.check(node, { report: (id, message) => void found.set(id ?? '', message) });
+    for (const child of (node.rootElements as LintNode[] | undefined) ?? []) visit(child);
+  };
+  visit(rootElement as unknown as LintNode);
+  return found;
+}
+
+describe('engine lint rule', () => {
+  it('flags what the engine refuses, on the same elements', async () => {
+    for (const file of [
+      'refused-script-and-java.bpmn20.xml',
+      'camunda-approval.bpmn',
+      'activiti-leave.bpmn20.xml',
+    ]) {
+      const xml = readFileSync(`tests/fixtures/bpmn/${file}`, 'utf8');
+      const lint = await lintFindings(xml);
+      const server = await parseBpmn(xml);
+      const refused = new Set(
+        server.problems
+          .filter((problem) =>
+            ['scriptTask', 'javaServiceTask', 'serviceType', 'unsupported'].includes(problem.key),
+          )
+          .map((problem) => problem.field),
+      );
+      expect([...lint.keys()].sort(), file).toEqual([...refused].sort());
+    }
+  });
+  it('looks inside sub-processes, and accepts only interrupting timers on user tasks as boundaries', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="t">
+  <bpmn:process id="nested" isExecutable="true">
+    <bpmn:startEvent id="s"/>
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="subStart"/>
+      <bpmn:userTask id="inner"/>
+      <bpmn:boundaryEvent id="innerTimer" attachedToRef="inner">
+        <bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>
+      </bpmn:boundaryEvent>
+      <bpmn:scriptTask id="innerScript"/>
+      <bpmn:serviceTask id="innerService" camunda:type="notify" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"/>
+      <bpmn:boundaryEvent id="onService" attachedToRef="innerService">
+        <bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>
+      </bpmn:boundaryEvent>
+      <bpmn:boundaryEvent id="nonInterrupting" attachedToRef="inner" cancelActivity="false">
+        <bpmn:timerEventDefinition><bpmn:timeDuration>PT2H</bpmn:timeDuration></bpmn:timerEventDefinition>
+      </bpmn:boundaryEvent>
+      <bpmn:endEvent id="subEnd"/>
+    </bpmn:subProcess>
+    <bpmn:subProcess id="events" triggeredByEvent="true"/>
+    <bpmn:endEvent id="e"/>
+  </bpmn:process>
+</bpmn:definitions>`;
+    const lint = await lintFindings(xml);
+    expect([...lint.keys()].sort()).toEqual(['events', 'innerScript', 'nonInterrupting', 'onService']);
+  });
+  it('names the reason', () => {
+    expect(engineProblem({ $type: 'bpmn:ScriptTask' })?.key).toBe('scriptTask');
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', class: 'x.Y' })?.key).toBe('javaServiceTask');
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', type: 'notify' })).toBeUndefined();
+    expect(engineProblem({ $type: 'bpmn:UserTask' })).toBeUndefined();
+    expect(
+      engineProblem({
+        $type: 'bpmn:StartEvent',
+        eventDefinitions: [{ $type: 'bpmn:MessageEventDefinition' }],
+      }),
+    ).toEqual({ key: 'unsupported', params: { type: 'MessageEventDefinition' } });
+  });
+  it('configures bpmnlint with the kept rules and translates their messages', () => {
+    const factory: RuleFactory = () => ({
+      check: (node, reporter) => reporter.report(node.id, 'Element is not connected'),
+    });
+    const config = lintConfig({ 'no-disconnected': factory }, t);
+    expect(config.config.rules).toEqual({ 'ecobid/engine-support': 'error', 'no-disconnected': 'error' });
+    const rule = config.resolver.resolveRule('bpmnlint', 'no-disconnected')?.();
+    const reports: string[] = [];
+    if (rule && typeof rule.check === 'function')
+      rule.check({ $type: 'bpmn:Task', id: 'T' }, { report: (_id, message) => void reports.push(message) });
+    expect(reports).toEqual(['workflow.modeler.lint.disconnected{}']);
+    expect(lintMessage(t, 'Process is missing end event')).toBe('workflow.modeler.lint.endEventRequired{}');
+    expect(config.resolver.resolveRule('bpmnlint', 'nope')).toBeUndefined();
+  });
+});
+
+describe('layout of a file without a diagram', () => {
+  it('puts each node in the layer after its sources, boundary events on their host', () => {
+    const { shapes, edges } = layOut(
+      [
+        { id: 'start', type: 'StartEvent' },
+        { id: 'split', type: 'ExclusiveGateway' },
+        { id: 'a', type: 'UserTask' },
+        { id: 'b', type: 'UserTask' },
+        { id: 'end', type: 'EndEvent' },
+        { id: 'timer', type: 'BoundaryEvent', attachedTo: 'a' },
+      ],
+      [
+        { id: 'f1', source: 'start', target: 'split' },
+        { id: 'f2', source: 'split', target: 'a' },
+        { id: 'f3', source: 'split', target: 'b' },
+        { id: 'f4', source: 'a', target: 'end' },
+        { id: 'f5', source: 'b', target: 'end' },
+        { id: 'back', source: 'b', target: 'split' },
+      ],
+    );
+    const x = (id: string): number => shapes.get(id)?.x ?? -1;
+    expect(x('start')).toBeLessThan(x('split'));
+    expect(x('split')).toBeLessThan(x('a'));
+    expect(x('a')).toBe(x('b'));
+    expect(shapes.get('a')?.y).not.toBe(shapes.get('b')?.y);
+    expect(x('b')).toBeLessThan(x('end'));
+    expect(shapes.get('timer')).toMatchObject({ width: 36, height: 36 });
+    expect(edges.get('f1')).toHaveLength(2);
+    expect(edges.get('back')).toHaveLength(4);
+  });
+  it('gives flows their ends when a file leaves out incoming and outgoing', async () => {
+    const xml = readFileSync('tests/fixtures/bpmn/camunda-approval.bpmn', 'utf8');
+    const { rootElement } = await BpmnModdle({ camunda }).fromXML(xml);
+    const definitions = rootElement as unknown as Moddled;
+    linkFlows(definitions);
+    linkFlows(definitions);
+    const process = definitions.rootElements?.find((element) => element.$type === 'bpmn:Process');
+    const task = process?.flowElements?.find((element) => (element.get('id') as string) === 'Task_legal');
+    expect((task?.get('incoming') as unknown[]).length).toBe(1);
+    expect((task?.get('outgoing') as unknown[]).length).toBe(1);
+  });
+});

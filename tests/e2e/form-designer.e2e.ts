@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { modelToSchema, schemaToModel } from '../../src/admin/screens/formdesign/model.js';
+import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
+import { expectNoAxeViolations } from './a11y.js';
+import { signedIn, type Check, type E2eContext } from './support.js';
+
+/**
+ * Issue 14, the designer on its own (no saved form, no server form storage): /formdesign opened
+ * with no id; a dictionary select, a user picker and a grid row with two fields dragged from the
+ * palette; a visibility condition; undo and redo; the JSON view edited and the canvas following
+ * it; the preview rendering and validating; the exported .schema.json being the designed schema.
+ */
+
+const SHOTS = '/tmp/shots-formdesign';
+const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+
+/**
+ * Drags with the mouse in small steps, as dnd-kit's pointer sensor needs, and drops at the end
+ * of the target (a container's free space below its items) or at its top (before an item).
+ */
+async function drag(page: Page, source: Locator, target: Locator, at: 'end' | 'top' = 'end'): Promise<void> {
+  const from = await source.boundingBox();
+  const to = await target.boundingBox();
+  assert.ok(from && to, 'drag source and target are on screen');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 8, from.y + from.height / 2 + 8, { steps: 4 });
+  await page.mouse.move(to.x + to.width / 2, at === 'end' ? to.y + to.height - 12 : to.y + 6, { steps: 12 });
+  await page.waitForTimeout(100);
+  await page.mouse.up();
+}
+
+/** Picks an option of an antd select by its text. */
+async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click();
+  await page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).filter({ hasText: option }).first().click();
+}
+
+export function checks({ server, browser }: E2eContext): Check[] {
+  let context: BrowserContext | undefined;
+  let page: Page;
+  mkdirSync(SHOTS, { recursive: true });
+  const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+  const canvas = () => page.getByTestId('canvas');
+  const rootContainer = () => page.getByTestId('container-root');
+  const properties = () => page.locator('.formdesign-properties');
+
+  return [
+    {
+      name: 'opens /formdesign with no id: palette, empty form, axe passes',
+      async run() {
+        ({ context, page } = await signedIn(browser, server, 'admin', server.adminPassword, {
+          viewport: { width: 1500, height: 940 },
+          acceptDownloads: true,
+        }));
+        page.on('console', (message) => {
+          if (message.type() === 'error' || message.type() === 'warning')
+            console.log(`    [browser] ${message.text()}`);
+        });
+        await page.goto(`${server.url}/admin/formdesign`);
+        await page.getByTestId('palette-select').waitFor();
+        await rootContainer().waitFor();
+        // a new form: only its generated key
+        assert.equal(await rootContainer().locator('.formdesign-node').count(), 1);
+        await page.getByTestId('node-id').waitFor();
+        await expectNoAxeViolations(page, 'form designer');
+      },
+    },
+    {
+      name: 'drags a dictionary select, a user picker and a grid row with two fields',
+      async run() {
+        await drag(page, page.getByTestId('palette-select'), rootContainer());
+        const select = page.getByTestId('node-select1');
+        await select.waitFor();
+        // dropped items are selected: the property panel shows the select's properties
+        await properties().locator('#fd-source').getByText('字典').click();
+        await properties().getByTestId('prop-dict').fill('user_status');
+        await properties().locator('#fd-title-zh, #fd-field-title-zh').first().fill('状态');
+        await select.getByText('user_status').waitFor();
+
+        await drag(page, page.getByTestId('palette-user'), rootContainer());
+        await page.getByTestId('node-user1').waitFor();
+        await properties().getByTestId('prop-required').click();
+        await page.getByTestId('node-user1').locator('.formdesign-required').waitFor();
+
+        await drag(page, page.getByTestId('palette-layout-grid'), rootContainer());
+        const grid = page.getByTestId('node-grid');
+        await grid.waitFor();
+        const columns = grid.locator('[data-testid^="container-"]');
+        assert.equal(await columns.count(), 2);
+        await drag(page, page.getByTestId('palette-text'), columns.nth(0));
+        await columns.nth(0).getByTestId('node-text1').waitFor();
+        await drag(page, page.getByTestId('palette-date'), columns.nth(1));
+        await columns.nth(1).getByTestId('node-date1').waitFor();
+        // reorder: the user picker goes above the select
+        await drag(page, page.getByTestId('node-user1').locator('.formdesign-handle'), select, 'top');
+        const order = await rootContainer()
+          .locator(':scope > .formdesign-node')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
+        assert.deepEqual(order, ['node-id', 'node-user1', 'node-select1', 'node-grid']);
+        await shot('designer-fields');
+      },
+    },
+    {
+      name: 'sets a visibility condition; undo and redo (buttons and keys)',
+      async run() {
+        await page.getByTestId('node-date1').click();
+        await choose(page, properties().getByTestId('prop-when-field'), 'select1');
+        await properties().getByTestId('prop-when-value').fill('1');
+        await properties().getByTestId('prop-required').click();
+        const date = page.getByTestId('node-date1');
+        await date.getByText('select1 = 1').waitFor();
+
+        // a name is checked as it is typed
+        await properties().getByTestId('prop-name').fill('user1');
+        await properties().getByText('已有同名字段').waitFor();
+        await properties().getByTestId('prop-name').fill('startDate');
+        await page.getByTestId('node-startDate').waitFor();
+
+        // undo the rename by the keyboard (focus on the canvas), redo by the button
+        await canvas().click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press('Control+z');
+        await page.getByTestId('node-date1').waitFor();
+        await page.getByTestId('redo').click();
+        await page.getByTestId('node-startDate').waitFor();
+        // Delete removes the selected item, Ctrl+Z brings it back, Ctrl+Shift+Z removes it again
+        await page.getByTestId('node-text1').click();
+        await page.keyboard.press('Delete');
+        await page.getByTestId('node-text1').waitFor({ state: 'detached' });
+        await page.keyboard.press('Control+z');
+        await page.getByTestId('node-text1').waitFor();
+        await page.keyboard.press('Control+Shift+z');
+        await page.getByTestId('node-text1').waitFor({ state: 'detached' });
+        await page.keyboard.press('Control+z');
+        await page.getByTestId('node-text1').waitFor();
+        // copy and paste: a second text field after the first
+        await page.getByTestId('node-text1').click();
+        await page.keyboard.press('Control+c');
+        await page.keyboard.press('Control+v');
+        await page.getByTestId('node-text2').waitFor();
+        await page.keyboard.press('Delete');
+        await page.getByTestId('node-text2').waitFor({ state: 'detached' });
+        // arrows move the selection
+        await page.getByTestId('node-user1').click();
+        await page.keyboard.press('ArrowDown');
+        await page.getByTestId('node-select1').and(page.locator('.is-selected')).waitFor();
+        await shot('designer-condition');
+      },
+    },
+    {
+      name: 'the JSON view: edited JSON is checked on its lines and the canvas follows it',
+      async run() {
+        await page.getByTestId('view-switch').getByText('JSON').click();
+        const editor = page.locator('.formdesign-json .cm-content');
+        await editor.waitFor();
+        await page.getByText('JSON 符合元模式').waitFor();
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByTestId('export').click(),
+        ]);
+        const schema = JSON.parse(readFileSync(await download.path(), 'utf8')) as EntitySchema;
+        // an unknown keyword: an error on its line, the form unchanged
+        const broken = structuredClone(schema) as unknown as Record<
+          string,
+          Record<string, Record<string, unknown>>
+        >;
+        const text1 = broken.properties?.text1;
+        assert.ok(text1);
+        text1.colour = 'red';
+        // the top line: away from the lint tooltip, which would take the click
+        await page.mouse.move(0, 0);
+        await editor.click({ position: { x: 40, y: 6 } });
+        await page.keyboard.press('Control+a');
+        await page.keyboard.insertText(JSON.stringify(broken, null, 2));
+        await page.locator('.formdesign-json .cm-lintRange-error').first().waitFor();
+        await page.getByText('1 个问题').waitFor();
+        await page.locator('.formdesign-json .cm-lint-marker-error').first().hover();
+        await page.getByText('unknown keyword "colour"').first().waitFor();
+        await shot('designer-json-error');
+        // fixed: a new title, and the canvas shows it
+        delete text1.colour;
+        text1['x-ui'] = { ...(text1['x-ui'] as object), titles: { zh: '左侧名称', en: 'Left name' } };
+        // the top line: away from the lint tooltip, which would take the click
+        await page.mouse.move(0, 0);
+        await editor.click({ position: { x: 40, y: 6 } });
+        await page.keyboard.press('Control+a');
+        await page.keyboard.insertText(JSON.stringify(broken, null, 2));
+        await page.getByText('JSON 符合元模式').waitFor();
+        await page.getByTestId('view-switch').getByText('设计').click();
+        await page.getByTestId('node-text1').getByText('左侧名称').waitFor();
+      },
+    },
+    {
+      name: 'the preview renders the form and validates it (condition, required), desktop and phone',
+      async run() {
+        await page.getByTestId('preview').click();
+        const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('designed-form') });
+        await dialog.getByTestId('designed-form').waitFor();
+        // the condition: the date shows only while the status is 1
+        assert.equal(await dialog.locator('#root_startDate').count(), 0);
+        await dialog.getByTestId('preview-validate').click();
+        await dialog.getByTestId('preview-invalid').waitFor();
+        await dialog.locator('.ant-form-item-explain-error').first().waitFor();
+        await shot('preview-invalid');
+        await expectNoAxeViolations(page, 'form designer preview');
+        await choose(page, dialog.locator('#root_select1'), '正常');
+        await dialog.locator('#root_startDate').waitFor();
+        await page.getByTestId('preview-width').getByText('手机').click();
+        await shot('preview-phone');
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+      },
+    },
+    {
+      name: 'the exported .schema.json is the designed schema (valid, round-trips)',
+      async run() {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByTestId('export').click(),
+        ]);
+        assert.equal(download.suggestedFilename(), 'myform.schema.json');
+        const text = readFileSync(await download.path(), 'utf8');
+        const schema = JSON.parse(text) as EntitySchema;
+        assert.deepEqual(checkEntitySchema('myform.schema.json', 'myform', structuredClone(schema)), []);
+        assert.deepEqual(Object.keys(schema.properties), ['id', 'user1', 'select1', 'text1', 'startDate']);
+        assert.deepEqual(schema.required, ['user1']);
+        assert.equal(schema.properties.select1?.['x-dict'], 'user_status');
+        assert.equal(schema.properties.select1?.['x-ui']?.titles?.zh, '状态');
+        assert.equal(schema.properties.user1?.['x-ref'], 'sysuser');
+        assert.equal(schema.properties.text1?.title, 'Text');
+        assert.deepEqual(schema.properties.text1?.['x-ui']?.titles, { zh: '左侧名称', en: 'Left name' });
+        assert.deepEqual(schema['x-ui']?.items, [
+          'id',
+          'user1',
+          'select1',
+          {
+            kind: 'grid',
+            columns: [
+              { span: 12, items: ['text1'] },
+              { span: 12, items: ['startDate'] },
+            ],
+          },
+        ]);
+        assert.deepEqual(schema.allOf, [
+          {
+            if: { properties: { select1: { const: '1' } }, required: ['select1'] },
+            then: { required: ['startDate'] },
+            else: { properties: { startDate: false } },
+          },
+        ]);
+        assert.equal(`${JSON.stringify(modelToSchema(schemaToModel(schema)), null, 2)}\n`, text);
+      },
+    },
+    {
+      name: 'preview mode: a page renders the form its parent window posts',
+      async run() {
+        const schema = JSON.parse(readFileSync('schemas/sysparam.schema.json', 'utf8')) as EntitySchema;
+        await page.evaluate((posted) => {
+          const frame = document.createElement('iframe');
+          frame.src = '/admin/formdesign/preview';
+          frame.title = 'preview';
+          frame.style.width = '1000px';
+          frame.style.height = '700px';
+          window.addEventListener('message', (event) => {
+            if ((event.data as { type?: string }).type === 'ecobid.formPreview.ready') {
+              frame.contentWindow?.postMessage(
+                { type: 'ecobid.formPreview', schema: posted },
+                window.location.origin,
+              );
+            }
+          });
+          document.body.append(frame);
+        }, schema);
+        const frame = page.frameLocator('iframe[title="preview"]');
+        await frame.getByTestId('designed-form').waitFor({ timeout: 60_000 });
+        await frame.locator('#root_paramName').waitFor();
+        await shot('preview-mode');
+        await context?.close();
+      },
+    },
+  ];
+}

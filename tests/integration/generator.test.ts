@@ -1,0 +1,651 @@
+import { inflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { data, errorFields, type ErrorBody } from '../support/api.js';
+import { createUserWithRole } from '../support/users.js';
+
+interface File {
+  path: string;
+  content: string;
+}
+interface Template {
+  id: number | null;
+  templateType: string;
+  templateItem: string;
+  content: string;
+  version: number;
+  isBuiltIn: boolean;
+}
+
+/** The entries of a zip archive (local headers walked in order; sizes are in the headers). */
+function unzip(buffer: Buffer): File[] {
+  const files: File[] = [];
+  let at = 0;
+  while (buffer.readUInt32LE(at) === 0x04034b50) {
+    const size = buffer.readUInt32LE(at + 18);
+    const nameLength = buffer.readUInt16LE(at + 26);
+    const extra = buffer.readUInt16LE(at + 28);
+    const path = buffer.subarray(at + 30, at + 30 + nameLength).toString('utf8');
+    const start = at + 30 + nameLength + extra;
+    files.push({ path, content: inflateRawSync(buffer.subarray(start, start + size)).toString('utf8') });
+    at = start + size;
+  }
+  expect(buffer.readUInt32LE(buffer.length - 22)).toBe(0x06054b50);
+  return files;
+}
+
+const BASE = '/api/generator';
+const FORWARD = { entities: ['sysregion', 'purchase'], serviceName: 'shop', packageName: 'shop' };
+
+describe('code generator API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('previews a module and downloads the same files as a zip', async () => {
+    const preview = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: FORWARD,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const files = data<{ files: File[] }>(preview).files;
+    expect(files.map((file) => file.path)).toContain('shop/sysregion/service.ts');
+    expect(files.map((file) => file.path)).toContain('shop/purchase/PurchaseList.tsx');
+    expect(files).toHaveLength(18);
+
+    const download = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/download`,
+      headers: t.auth,
+      payload: FORWARD,
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/zip');
+    expect(download.headers['content-disposition']).toContain('shop.zip');
+    expect(unzip(download.rawPayload)).toEqual(files);
+
+    const sqlOnly = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: { ...FORWARD, templateType: 'sql' },
+    });
+    expect(data<{ files: File[] }>(sqlOnly).files.every((file) => file.path.endsWith('.sql'))).toBe(true);
+  });
+
+  it('refuses bad input with a 400 naming the field', async () => {
+    const unknown = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: { ...FORWARD, entities: ['sysregion', 'nosuchentity'] },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorFields(unknown)).toEqual(['/entities/1']);
+    const badName = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: { ...FORWARD, serviceName: '../etc' },
+    });
+    expect(badName.statusCode).toBe(400);
+    expect(errorFields(badName)).toContain('/serviceName');
+    const badTable = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/schema?tableName=x;drop`,
+      headers: t.auth,
+    });
+    expect(badTable.statusCode).toBe(400);
+    const entityTable = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/schema?tableName=sys_region`,
+      headers: t.auth,
+    });
+    expect(entityTable.statusCode).toBe(400);
+    expect(errorFields(entityTable)).toEqual(['/tableName']);
+    const missing = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/schema?tableName=no_such_table`,
+      headers: t.auth,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('keeps templates per tenant with versions, checked on save, used by the generator', async () => {
+    const listed = await t.request({ method: 'GET', url: `${BASE}/template/query`, headers: t.auth });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const templates = data<Template[]>(listed);
+    expect(templates.map((template) => template.templateItem)).toEqual([
+      'entity',
+      'service',
+      'controller',
+      'api',
+      'test',
+      'list-view',
+      'form-view',
+      'ddl',
+      'menu',
+    ]);
+    expect(templates.every((template) => template.isBuiltIn && template.version === 0)).toBe(true);
+
+    const broken = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/add`,
+      headers: t.auth,
+      payload: {
+        templateType: 'sql',
+        templateItem: 'ddl',
+        content: '-- ok\n{{#each fields}}\n  {{column}\n{{/each}}',
+      },
+    });
+    expect(broken.statusCode).toBe(400);
+    const error = broken.json<ErrorBody>();
+    expect(error.errors?.[0]?.field).toBe('/content');
+    expect(error.errors?.[0]?.message).toMatch(/^3:\d+ /);
+
+    const wrongType = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/add`,
+      headers: t.auth,
+      payload: { templateType: 'frontend', templateItem: 'ddl', content: 'x' },
+    });
+    expect(errorFields(wrongType)).toEqual(['/templateType']);
+
+    const content = '-- custom DDL of {{table}}\n{{ddl}}\n';
+    const added = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/add`,
+      headers: t.auth,
+      payload: { templateType: 'sql', templateItem: 'ddl', content },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const saved = data<Template>(added);
+    expect(saved).toMatchObject({ version: 1, isBuiltIn: false, content });
+
+    const updated = await t.request({
+      method: 'PUT',
+      url: `${BASE}/template/update`,
+      headers: t.auth,
+      payload: {
+        id: saved.id,
+        version: 1,
+        templateType: 'sql',
+        templateItem: 'ddl',
+        content: `${content}-- v2\n`,
+      },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(data<Template>(updated).version).toBe(2);
+    const stale = await t.request({
+      method: 'PUT',
+      url: `${BASE}/template/update`,
+      headers: t.auth,
+      payload: { id: saved.id, version: 1, templateType: 'sql', templateItem: 'ddl', content },
+    });
+    expect(stale.statusCode).toBe(409);
+    const versions = await t.request({
+      method: 'GET',
+      url: `${BASE}/template/versions?id=${saved.id}`,
+      headers: t.auth,
+    });
+    expect(data<{ version: number }[]>(versions).map((version) => version.version)).toEqual([2, 1]);
+
+    const preview = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: { ...FORWARD, entities: ['sysregion'], templateType: 'sql' },
+    });
+    const ddl = data<{ files: File[] }>(preview).files.find((file) => file.path.endsWith('schema.sql'));
+    expect(ddl?.content).toContain('-- custom DDL of sys_region');
+    expect(ddl?.content).toContain('-- v2');
+
+    const audit = await t.sql<{ action: string }>(
+      "select action from sys_audit_log where entity = 'generatortemplate' order by id",
+    );
+    expect(audit.map((row) => row.action)).toEqual(['add', 'update']);
+
+    const deleted = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/delete?id=${saved.id}`,
+      headers: t.auth,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const after = await t.request({
+      method: 'GET',
+      url: `${BASE}/template/query?templateItem=ddl`,
+      headers: t.auth,
+    });
+    expect(data<Template[]>(after)[0]).toMatchObject({ isBuiltIn: true, version: 0 });
+  });
+
+  it('checks a template: compile errors with line and column, a dry run against a sample entity', async () => {
+    const bad = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: t.auth,
+      payload: { content: 'line 1\nline 2 {{#if isTree}}\n{{/each}}' },
+    });
+    expect(bad.statusCode).toBe(200);
+    expect(data(bad)).toMatchObject({ isValid: false, problems: [{ line: 2 }] });
+    const unknownHelper = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: t.auth,
+      payload: { content: '\n\n  {{exec "id"}}' },
+    });
+    expect(data(unknownHelper)).toMatchObject({ isValid: false, problems: [{ line: 3, column: 3 }] });
+    const good = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: t.auth,
+      payload: {
+        content: '{{pascal}} {{table}}{{#each fields}} {{column}}{{/each}}',
+        sampleEntity: 'sysregion',
+      },
+    });
+    expect(data(good)).toMatchObject({ isValid: true, problems: [] });
+    expect(data<{ output: string }>(good).output).toMatch(/^Sysregion sys_region region_code region_name/);
+  });
+
+  it('reverse-generates an entity schema from a table with every mapped type, keys, checks and comments', async () => {
+    await t.sql(`create table shop_maker (id serial primary key, maker_name text not null)`);
+    await t.sql(`create table shop_item (
+      id bigint generated by default as identity primary key,
+      item_code varchar(20) not null,
+      item_name character varying(100) not null default 'unnamed',
+      grade char(2),
+      note text,
+      qty smallint not null default 0,
+      stock integer,
+      big_count bigint,
+      price numeric(10,2) not null,
+      ratio real,
+      weight double precision,
+      is_active boolean not null default true,
+      made_on date,
+      checked_at timestamp with time zone default now(),
+      local_time timestamp without time zone,
+      opens_at time,
+      uid uuid,
+      attrs jsonb default '{}'::jsonb,
+      raw json,
+      labels text[],
+      scores integer[],
+      status varchar(10) not null default 'draft' check (status in ('draft', 'published', 'it''s')),
+      level integer check (level in (1, 2, 3)),
+      region_code text references sys_region (region_code),
+      maker_id integer references shop_maker (id),
+      tenant_code text not null default 'default',
+      constraint shop_item_code_uq unique (tenant_code, item_code)
+    )`);
+    await t.sql(`create unique index shop_item_uid_uq on shop_item (uid)`);
+    await t.sql(`comment on table shop_item is '商品'`);
+    await t.sql(`comment on column shop_item.item_name is '商品名称'`);
+    await t.sql(`comment on column shop_item.price is 'Unit price'`);
+
+    const tables = await t.request({ method: 'GET', url: `${BASE}/reverse/tables`, headers: t.auth });
+    expect(tables.statusCode, tables.body).toBe(200);
+    const listed =
+      data<{ tableName: string; tableComment: string | null; columns: { columnName: string }[] }[]>(tables);
+    expect(listed.map((table) => table.tableName)).toEqual(['shop_item', 'shop_maker']);
+    expect(listed[0]?.tableComment).toBe('商品');
+    expect(listed[0]?.columns.map((column) => column.columnName)).toContain('region_code');
+
+    const answer = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/schema?tableName=shop_item`,
+      headers: t.auth,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const schema = data<EntitySchema>(answer);
+    expect(checkEntitySchema('shop_item', 'shopitem', schema)).toEqual([]);
+    expect(schema.title).toBe('商品');
+    expect(schema['x-entity']).toMatchObject({
+      table: 'shop_item',
+      key: 'id',
+      tenant: true,
+      label: 'itemCode',
+    });
+    const p = schema.properties;
+    expect(p.id).toMatchObject({ type: 'integer', readOnly: true });
+    expect(p.itemCode).toMatchObject({ type: 'string', maxLength: 20, 'x-unique': true });
+    expect(p.itemName).toMatchObject({
+      type: 'string',
+      maxLength: 100,
+      default: 'unnamed',
+      title: '商品名称',
+    });
+    expect(p.grade).toMatchObject({ type: 'string', maxLength: 2 });
+    expect(p.note).toEqual({ type: 'string', title: 'Note' });
+    expect(p.qty).toMatchObject({ type: 'integer', minimum: -32768, maximum: 32767, default: 0 });
+    expect(p.stock).toMatchObject({ type: 'integer', minimum: -2147483648, maximum: 2147483647 });
+    expect(p.bigCount).toMatchObject({ type: 'integer' });
+    expect(p.price).toMatchObject({
+      type: 'number',
+      minimum: -99999999.99,
+      maximum: 99999999.99,
+      title: 'Unit price',
+    });
+    expect(p.ratio).toMatchObject({ type: 'number' });
+    expect(p.weight).toMatchObject({ type: 'number' });
+    expect(p.isActive).toMatchObject({ type: 'boolean', default: true });
+    expect(p.madeOn).toMatchObject({ type: 'string', format: 'date' });
+    expect(p.checkedAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(p.checkedAt?.default).toBeUndefined();
+    expect(p.localTime).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(p.opensAt).toMatchObject({ type: 'string', format: 'time' });
+    expect(p.uid).toMatchObject({ type: 'string', format: 'uuid', 'x-unique': true });
+    expect(p.attrs).toMatchObject({ type: 'object', default: {} });
+    expect(p.raw).toMatchObject({ type: 'object' });
+    expect(p.labels).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(p.scores).toMatchObject({ type: 'array', items: { type: 'integer' } });
+    expect(p.status).toMatchObject({ enum: ['draft', 'published', "it's"], default: 'draft' });
+    expect(p.level).toMatchObject({ type: 'integer', enum: [1, 2, 3] });
+    expect(p.regionCode).toMatchObject({ type: 'string', 'x-ref': 'sysregion' });
+    expect(p.makerId).toMatchObject({ $comment: 'references shop_maker(id)' });
+    expect(p.tenantCode).toBeUndefined();
+    // NOT NULL without a default is required; with a default (or generated) it is not.
+    expect(schema.required).toEqual(['itemCode', 'price']);
+  });
+
+  it('adopts an existing table: shows the bookkeeping columns it adds, then publishes it without touching its types', async () => {
+    await t.sql(`create table legacy_goods (
+      id serial primary key,
+      goods_name varchar(40) not null,
+      old_code char(4),
+      price numeric(10,2),
+      qty integer not null default 0,
+      kept_blob bytea
+    )`);
+    await t.sql(`comment on table legacy_goods is '旧商品表（迁移前的商品）'`);
+    await t.sql(`comment on column legacy_goods.goods_name is '商品名称'`);
+    await t.sql(
+      `insert into legacy_goods (goods_name, old_code, price, qty) values ('旧货', 'A001', 12.50, 3)`,
+    );
+    const columnsNow = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(
+        (
+          await t.sql<{ column_name: string; data_type: string }>(
+            `select column_name, data_type from information_schema.columns
+             where table_schema = current_schema() and table_name = 'legacy_goods'`,
+          )
+        ).map((row) => [row.column_name, row.data_type]),
+      );
+    const original = await columnsNow();
+    const adopt = (body: object) =>
+      t.request({ method: 'POST', url: `${BASE}/reverse/adopt`, headers: t.auth, payload: body });
+
+    const plan = await adopt({ tableName: 'legacy_goods', confirm: false });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const planned = data<{ formCode: string; schema: EntitySchema; statements: string[] }>(plan);
+    expect(planned.formCode).toBe('legacygoods');
+    expect(planned.schema['x-entity']).toMatchObject({
+      table: 'legacy_goods',
+      adopt: true,
+      api: 'online/legacygoods',
+    });
+    expect(planned.schema.title).toBe('旧商品表');
+    expect(planned.statements.slice(0, 6)).toEqual([
+      'alter table "legacy_goods" add column "tenant_code" text',
+      'alter table "legacy_goods" add column "created_at" timestamptz not null default now()',
+      'alter table "legacy_goods" add column "created_by" text',
+      'alter table "legacy_goods" add column "updated_at" timestamptz not null default now()',
+      'alter table "legacy_goods" add column "updated_by" text',
+      'alter table "legacy_goods" add column "version" integer not null default 1',
+    ]);
+    // Then the engine's own non-unique indexes, under its names, IF NOT EXISTS (concurrently on
+    // PostgreSQL); never a unique index nor a foreign key.
+    const indexes = planned.statements.slice(6);
+    expect(indexes.length).toBeGreaterThan(0);
+    for (const statement of indexes)
+      expect(statement).toMatch(
+        new RegExp(
+          `^create index ${t.app.ctx.dbKind === 'postgres' ? 'concurrently ' : ''}if not exists "legacy_goods_`,
+        ),
+      );
+    expect(planned.statements.join('\n')).not.toMatch(/unique|foreign key|alter column|drop/);
+    // Nothing changes before the confirmation.
+    expect(await columnsNow()).toEqual(original);
+    const badCode = await adopt({ tableName: 'legacy_goods', formCode: 'Bad-Code', confirm: true });
+    expect(badCode.statusCode).toBe(400);
+    expect(errorFields(badCode)).toContain('/formCode');
+
+    const done = await adopt({ tableName: 'legacy_goods', confirm: true });
+    expect(done.statusCode, done.body).toBe(200);
+    const formId = data<{ form: { id: number; status: string } }>(done).form.id;
+    expect(data<{ form: { status: string } }>(done).form.status).toBe('draft');
+    const adopted = await columnsNow();
+    // The table's own columns keep their types; the unmapped bytea column stays.
+    for (const [column, type] of Object.entries(original)) expect(adopted[column]).toBe(type);
+    expect(Object.keys(adopted)).toEqual(expect.arrayContaining(['tenant_code', 'created_at', 'version']));
+    const indexesNow = async (): Promise<string[]> =>
+      (
+        await t.sql<{ indexname: string }>(
+          `select indexname from pg_indexes where schemaname = current_schema() and tablename = 'legacy_goods' order by 1`,
+        )
+      ).map((row) => row.indexname);
+    const built = await indexesNow();
+    expect(built).toEqual(expect.arrayContaining(['legacy_goods_pkey']));
+    expect(built.length).toBe(1 + indexes.length);
+    // Adopting twice is refused with a clear answer naming the draft that adopted it, and the
+    // table is listed as adopted with that draft rather than offered again.
+    for (const confirm of [false, true]) {
+      const again = await adopt({ tableName: 'legacy_goods', confirm });
+      expect(again.statusCode).toBe(409);
+      expect((again.json() as ErrorBody).message).toBe(
+        '表 legacy_goods 已被表单 legacygoods 接管，请在表单设计器中打开这个草稿',
+      );
+      expect(errorFields(again)).toEqual(['/tableName']);
+    }
+    const listedTables = data<{ tableName: string; adoptedBy?: { formId: number; formCode: string } }[]>(
+      await t.request({ method: 'GET', url: `${BASE}/reverse/tables`, headers: t.auth }),
+    );
+    expect(listedTables.find((table) => table.tableName === 'legacy_goods')?.adoptedBy).toEqual({
+      formId,
+      formCode: 'legacygoods',
+    });
+
+    const published = await t.request({
+      method: 'POST',
+      url: '/api/generator/form/publish',
+      headers: t.auth,
+      payload: { id: formId, menuParent: 'formgenerator', roles: [] },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    expect(await columnsNow()).toEqual(adopted);
+    expect(await indexesNow()).toEqual(built);
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/online/legacygoods/add',
+      headers: t.auth,
+      payload: { goodsName: '新货', oldCode: 'B002', price: 8.25, qty: 2 },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const listed = await t.request({
+      method: 'GET',
+      url: '/api/online/legacygoods/query?sort=id',
+      headers: t.auth,
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const records = data<{ records: Record<string, unknown>[] }>(listed).records;
+    expect(records.map((record) => [record.goodsName, record.price, record.qty])).toEqual([
+      ['旧货', 12.5, 3],
+      ['新货', 8.25, 2],
+    ]);
+    const tooLong = await t.request({
+      method: 'POST',
+      url: '/api/online/legacygoods/add',
+      headers: t.auth,
+      payload: { goodsName: 'x'.repeat(41) },
+    });
+    expect(tooLong.statusCode).toBe(400);
+  });
+
+  it('adopts uuid and timestamp without time zone columns: rows read and written as UTC, filtered, bad values refused', async () => {
+    await t.sql(`create table legacy_visit (
+      id serial primary key,
+      visit_uid uuid not null,
+      visited_at timestamp without time zone,
+      note varchar(40)
+    )`);
+    await t.sql(
+      `insert into legacy_visit (visit_uid, visited_at, note) values ('6f1c1a52-3b51-4c6e-9d8e-1a2b3c4d5e6f', '2024-05-01 02:00:00', '旧访问')`,
+    );
+    const typesNow = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(
+        (
+          await t.sql<{ column_name: string; data_type: string }>(
+            `select column_name, data_type from information_schema.columns
+             where table_schema = current_schema() and table_name = 'legacy_visit'`,
+          )
+        ).map((row) => [row.column_name, row.data_type]),
+      );
+    const schema = data<EntitySchema>(
+      await t.request({
+        method: 'POST',
+        url: `${BASE}/reverse/schema?tableName=legacy_visit`,
+        headers: t.auth,
+      }),
+    );
+    expect(schema.properties.visitUid).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(schema.properties.visitedAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(schema.required).toContain('visitUid');
+    const done = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/adopt`,
+      headers: t.auth,
+      payload: { tableName: 'legacy_visit', confirm: true },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const published = await t.request({
+      method: 'POST',
+      url: '/api/generator/form/publish',
+      headers: t.auth,
+      payload: { id: data<{ form: { id: number } }>(done).form.id, menuParent: 'formgenerator', roles: [] },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    expect(await typesNow()).toMatchObject({ visit_uid: 'uuid', visited_at: 'timestamp without time zone' });
+
+    const api = '/api/online/legacyvisit';
+    // An offset is converted, not dropped: 10:00 in Beijing is 02:00 UTC in the naive column.
+    const added = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: {
+        visitUid: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+        visitedAt: '2024-05-01T10:30:00+08:00',
+        note: '新访问',
+      },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(
+      await t.sql(`select visit_uid::text as uid, visited_at::text as at from legacy_visit order by id`),
+    ).toEqual([
+      { uid: '6f1c1a52-3b51-4c6e-9d8e-1a2b3c4d5e6f', at: '2024-05-01 02:00:00' },
+      { uid: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', at: '2024-05-01 02:30:00' },
+    ]);
+    const list = async (query: string): Promise<Record<string, unknown>[]> => {
+      const response = await t.request({
+        method: 'GET',
+        url: `${api}/query?sort=id${query}`,
+        headers: t.auth,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return data<{ records: Record<string, unknown>[] }>(response).records;
+    };
+    expect((await list('')).map((record) => [record.visitUid, record.visitedAt])).toEqual([
+      ['6f1c1a52-3b51-4c6e-9d8e-1a2b3c4d5e6f', '2024-05-01T02:00:00.000Z'],
+      ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '2024-05-01T02:30:00.000Z'],
+    ]);
+    // Filters: part of a uuid, a time range.
+    expect((await list('&visitUid=bb6d')).map((record) => record.note)).toEqual(['新访问']);
+    expect(
+      (await list(`&visitedAt=${encodeURIComponent('2024-05-01T02:15:00Z,2024-05-01T03:00:00Z')}`)).map(
+        (record) => record.note,
+      ),
+    ).toEqual(['新访问']);
+    // A value the uuid column cannot take is a 400 naming the field.
+    const bad = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: { visitUid: 'not-a-uuid' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorFields(bad)).toEqual(['/visitUid']);
+  });
+
+  it('runs the generated menu.sql against the database: menu and URL grant added once, the menu shown to the admin', async () => {
+    const preview = await t.request({
+      method: 'POST',
+      url: `${BASE}/forward/preview`,
+      headers: t.auth,
+      payload: { ...FORWARD, serviceName: 'shopapi', templateType: 'sql' },
+    });
+    const menus = data<{ files: File[] }>(preview).files.filter((file) => file.path.endsWith('/menu.sql'));
+    expect(menus.map((file) => file.path)).toEqual(['shop/sysregion/menu.sql', 'shop/purchase/menu.sql']);
+    const run = async (file: File): Promise<void> => {
+      const statements = file.content
+        .replace(/^--.*$/gm, '')
+        .split(/;\s*\n/)
+        .map((statement) => statement.trim())
+        .filter((statement) => statement.length > 0);
+      expect(statements).toHaveLength(2);
+      for (const statement of statements) await t.sql(statement);
+    };
+    // Twice: a second run adds nothing.
+    for (const file of [...menus, ...menus]) await run(file);
+    const rows = await t.sql<{
+      menu_code: string;
+      menu_path: string;
+      menu_component: string;
+      menu_button: unknown;
+    }>(
+      `select menu_code, menu_path, menu_component, menu_button from sys_menu where menu_code like 'shop\\_%' order by menu_code`,
+    );
+    expect(rows.map((row) => [row.menu_code, row.menu_path, row.menu_component])).toEqual([
+      ['shop_purchase', '/shop/purchase', 'shop/purchase'],
+      ['shop_sysregion', '/shop/sysregion', 'shop/sysregion'],
+    ]);
+    const urls = await t.sql<{ url: string }>(
+      `select url from sys_url where url like '/api/shopapi/%' order by url`,
+    );
+    expect(urls.map((row) => row.url)).toEqual(['/api/shopapi/purchase/**', '/api/shopapi/sysregion/**']);
+    const authority = await t.request({
+      method: 'POST',
+      url: '/api/account/sysuserdetail/queryCurrentAuthority',
+      headers: t.auth,
+    });
+    expect(authority.statusCode, authority.body).toBe(200);
+    expect(data<{ menu: string[] }>(authority).menu).toEqual(
+      expect.arrayContaining(['/shop/sysregion', '/shop/purchase']),
+    );
+  });
+
+  it('is granted by URL: a user without the grant gets 403', async () => {
+    const { token } = await createUserWithRole(t, 'gen-outsider', 'ROLE_SYS_BUYER');
+    for (const [method, url] of [
+      ['POST', `${BASE}/forward/preview`],
+      ['GET', `${BASE}/reverse/tables`],
+      ['GET', `${BASE}/template/query`],
+      ['POST', `${BASE}/template/check`],
+    ] as const) {
+      const answer = await t.request({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        ...(method === 'POST' ? { payload: { content: 'x', ...FORWARD } } : {}),
+      });
+      expect(answer.statusCode, `${method} ${url}`).toBe(403);
+    }
+  });
+});

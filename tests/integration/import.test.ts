@@ -1,0 +1,424 @@
+import ExcelJS from 'exceljs';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityDef } from '../../src/engine/index.js';
+import { IMPORT_CHUNK_ROWS } from '../../src/server/services/items/import.js';
+import { Api, body, data, type Row } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/** POST …/import and GET …/importTemplate of the generated API (issue 18). */
+interface Problem {
+  row: number;
+  field: string;
+  message: string;
+}
+interface ImportAnswer {
+  dryRun: boolean;
+  total: number;
+  imported: number;
+  problems: Problem[];
+  problemCount: number;
+  columns: { header: string; field: string; title: string }[];
+  ignored: string[];
+  preview?: { row: number; values: Record<string, string> }[];
+}
+
+let t: TestApp;
+let api: Api;
+let post: EntityDef;
+let user: EntityDef;
+let purchase: EntityDef;
+beforeAll(async () => {
+  t = await startTestApp();
+  api = new Api(t);
+  post = t.app.ctx.registry.require('syspost');
+  user = t.app.ctx.registry.require('sysuser');
+  purchase = t.app.ctx.registry.require('purchase');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function multipart(fileName: string, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----ecobid${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+function upload(
+  entity: EntityDef,
+  fileName: string,
+  bytes: Buffer,
+  dryRun: boolean,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const form = multipart(fileName, bytes);
+  return api.call({
+    method: 'POST',
+    url: `/api/${entity.api}/import${dryRun ? '?dryRun=true' : ''}`,
+    payload: form.payload,
+    headers: { ...form.headers, ...headers },
+  });
+}
+
+const csv = (rows: (string | number)[][]): Buffer =>
+  Buffer.from(
+    rows.map((row) => row.map((cell) => `"${String(cell).replace(/"/g, '""')}"`).join(',')).join('\n'),
+  );
+
+async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('data');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+async function count(entity: EntityDef): Promise<number> {
+  const rows = await t.sql<{ n: number }>(`select count(*)::int as n from "${entity.table}"`);
+  return rows[0]?.n ?? 0;
+}
+async function auditCount(): Promise<number> {
+  const rows = await t.sql<{ n: number }>('select count(*)::int as n from sys_audit_log');
+  return rows[0]?.n ?? 0;
+}
+
+describe('import', () => {
+  it('a dry run checks every row, names each problem by row and field, and writes nothing', async () => {
+    const before = await count(post);
+    const audits = await auditCount();
+    const file = csv([
+      ['postCode', 'postName', 'postParent'],
+      ['IMP-DRY-1', 'Dry one', '0'],
+      ['', 'No code', '0'],
+      ['IMP-DRY-3', 'Parent unknown', 'No such post'],
+      ['IMP-DRY-1', 'Same code again', '0'],
+    ]);
+    const response = await upload(post, 'posts.csv', file, true);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = data<ImportAnswer>(response);
+    expect(answer.dryRun).toBe(true);
+    expect(answer.total).toBe(4);
+    expect(answer.imported).toBe(0);
+    expect(answer.problems.map((problem) => [problem.row, problem.field])).toEqual([
+      [3, 'postCode'],
+      [4, 'postParent'],
+      [5, 'postCode'],
+    ]);
+    expect(answer.problems[1]?.message).toContain('No such post');
+    expect(answer.preview?.[0]).toEqual({
+      row: 2,
+      values: { postCode: 'IMP-DRY-1', postName: 'Dry one', postParent: '0' },
+    });
+    expect(await count(post)).toBe(before);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('one bad row aborts the whole import: 400 naming it, nothing written', async () => {
+    const before = await count(post);
+    const file = csv([
+      ['postCode', 'postName'],
+      ['IMP-BAD-1', 'Good'],
+      ['IMP-BAD-2', ''],
+      ['IMP-BAD-3', 'Good too'],
+    ]);
+    const response = await upload(post, 'posts.csv', file, false);
+    expect(response.statusCode, response.body).toBe(400);
+    const answer = body<{ errors: { field: string; message: string }[] }>(response);
+    expect(answer.errors.map((error) => error.field)).toEqual(['/3/postName']);
+    expect(await count(post)).toBe(before);
+    const found = await t.sql(`select 1 from "${post.table}" where post_code like 'IMP-BAD-%'`);
+    expect(found).toEqual([]);
+  });
+
+  it('a bad row after the first chunks were inserted rolls them back too', async () => {
+    const before = await count(post);
+    const audits = await auditCount();
+    const rows: string[][] = [['postCode', 'postName']];
+    // More rows than a chunk: the first chunks are inserted before the bad row is read.
+    for (let index = 0; index < IMPORT_CHUNK_ROWS * 2 + 500; index += 1)
+      rows.push([`IMP-BIG-${index}`, `Big ${index}`]);
+    const bad = IMPORT_CHUNK_ROWS * 2 + 400;
+    // the code of the tenth data row (spreadsheet row 11) again
+    rows[bad + 1] = ['IMP-BIG-9', 'Twice'];
+    const response = await upload(post, 'posts.csv', csv(rows), false);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+    const answer = body<{ errors: { field: string; message: string }[] }>(response);
+    expect(answer.errors.map((error) => error.field)).toEqual([`/${bad + 2}/postCode`]);
+    expect(answer.errors[0]?.message).toContain('11');
+    expect(await count(post)).toBe(before);
+    expect(await auditCount()).toBe(audits);
+  }, 120_000);
+
+  it('a clash with an existing record is reported on its row', async () => {
+    const added = await api.add(post, { postCode: 'IMP-TAKEN', postName: 'Taken' });
+    expect(added.statusCode, added.body).toBe(200);
+    const file = csv([
+      ['postCode', 'postName'],
+      ['IMP-FREE', 'Free'],
+      ['IMP-TAKEN', 'Clash'],
+    ]);
+    const dry = data<ImportAnswer>(await upload(post, 'posts.csv', file, true));
+    expect(dry.problems.map((problem) => [problem.row, problem.field])).toEqual([[3, 'postCode']]);
+    const response = await upload(post, 'posts.csv', file, false);
+    expect(response.statusCode).toBe(400);
+    expect(await t.sql(`select 1 from "${post.table}" where post_code = 'IMP-FREE'`)).toEqual([]);
+  });
+
+  it('translated headers, dictionary labels and reference labels are taken (xlsx); audit and tenant as for add', async () => {
+    const roles = await api.records(t.app.ctx.registry.require('sysrole'));
+    const admin = roles.find((role) => role.roleCode === 'ROLE_ADMIN') as Row;
+    const orgs = await api.records(t.app.ctx.registry.require('sysorg'));
+    const org = orgs[0] as Row;
+    const file = await xlsx([
+      [
+        '用户名',
+        '昵称',
+        '密码',
+        '邮箱',
+        '国家区号',
+        '手机号',
+        '电话',
+        '状态',
+        '用户类型',
+        '角色',
+        '所属组织',
+      ],
+      [
+        'importer1',
+        'Importer',
+        'imp-pass-123',
+        'importer1@example.com',
+        '+86',
+        '13900000001',
+        '010-1234567',
+        '正常',
+        '采购商',
+        String(admin.roleName),
+        String(org.orgName),
+      ],
+    ]);
+    const headers = { 'accept-language': 'zh-CN' };
+    const dry = await upload(user, 'users.xlsx', file, true, headers);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const checked = data<ImportAnswer>(dry);
+    expect(checked.problems, JSON.stringify(checked.problems)).toEqual([]);
+    expect(checked.columns.map((item) => item.field)).toEqual([
+      'username',
+      'nickname',
+      'password',
+      'email',
+      'countryCode',
+      'mobile',
+      'phone',
+      'status',
+      'userType',
+      'roleId',
+      'orgId',
+    ]);
+    const response = await upload(user, 'users.xlsx', file, false, headers);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(data<ImportAnswer>(response).imported).toBe(1);
+    const [stored] = await api.records(user, { username: 'importer1' });
+    expect(stored).toMatchObject({ status: '1', userType: 1, roleId: admin.id, orgId: org.id });
+    const [row] = await t.sql<{ tenant_code: string; created_by: string; password: string }>(
+      `select tenant_code, created_by, password from "${user.table}" where username = 'importer1'`,
+    );
+    expect(row?.tenant_code).toBe('default');
+    expect(row?.created_by).toBe('admin');
+    expect(row?.password).not.toBe('imp-pass-123');
+    const audit = await t.sql<{ username: string; user_id: number | null; after: Record<string, unknown> }>(
+      `select username, user_id, after from sys_audit_log where entity = 'sysuser' and action = 'add' and record_key = $1`,
+      [String(stored?.id)],
+    );
+    expect(audit).toHaveLength(1);
+    // the row as added, under its field names, without the password (as an add writes it)
+    expect(audit[0]?.username).toBe('admin');
+    expect(audit[0]?.user_id).not.toBeNull();
+    expect(audit[0]?.after).toMatchObject({
+      id: stored?.id,
+      username: 'importer1',
+      roleId: admin.id,
+      orgId: org.id,
+    });
+    expect(audit[0]?.after).not.toHaveProperty('password');
+    const signIn = await t.signIn('importer1', 'imp-pass-123');
+    expect(signIn.statusCode, signIn.body).toBe(200);
+  });
+
+  it('an unknown label is named on its cell, not taken', async () => {
+    const file = csv([
+      [
+        'username',
+        'nickname',
+        'password',
+        'email',
+        'countryCode',
+        'mobile',
+        'phone',
+        'status',
+        'roleId',
+        'orgId',
+      ],
+      [
+        'importer2',
+        'I2',
+        'pass-12345',
+        'i2@example.com',
+        '+86',
+        '13900000002',
+        '010-1',
+        'Sleeping',
+        '1',
+        '1',
+      ],
+    ]);
+    const answer = data<ImportAnswer>(await upload(user, 'users.csv', file, true));
+    expect(answer.problems.map((problem) => [problem.row, problem.field])).toEqual([[2, 'status']]);
+  });
+
+  it('imports a 10 000-row file in one go', async () => {
+    const rows: (string | number)[][] = [['title', 'buyerName', 'budget', 'published']];
+    for (let index = 0; index < 10_000; index += 1)
+      rows.push([
+        `Imported purchase ${index}`,
+        `Buyer ${index % 50}`,
+        index * 10,
+        index % 2 === 0 ? 'true' : '否',
+      ]);
+    const before = await count(purchase);
+    const response = await upload(purchase, 'purchases.xlsx', await xlsx(rows), false);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(data<ImportAnswer>(response).imported).toBe(10_000);
+    expect(await count(purchase)).toBe(before + 10_000);
+    const [last] = await api.records(purchase, { title: 'Imported purchase 9999' });
+    expect(last).toMatchObject({ buyerName: 'Buyer 49', budget: 99_990, published: false });
+  }, 120_000);
+
+  it('unknown columns and empty files are refused by name', async () => {
+    const unknown = data<ImportAnswer>(
+      await upload(
+        purchase,
+        'p.csv',
+        csv([
+          ['title', 'buyerName', 'colour'],
+          ['T', 'B', 'red'],
+        ]),
+        true,
+      ),
+    );
+    expect(unknown.problems).toEqual([
+      { row: 1, field: 'colour', message: expect.stringContaining('colour') },
+    ]);
+    const empty = await upload(purchase, 'p.csv', Buffer.alloc(0), true);
+    expect(empty.statusCode).toBe(400);
+    const noFile = await api.call({
+      method: 'POST',
+      url: `/api/${purchase.api}/import?dryRun=true`,
+      payload: {},
+    });
+    expect(noFile.statusCode).toBe(415);
+  });
+
+  it('the template has translated headers, an example row and dictionary dropdowns', async () => {
+    const response = await api.call({
+      method: 'GET',
+      url: `/api/${user.api}/importTemplate`,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(headers).toContain('User name');
+    expect(headers).not.toContain('ID');
+    const statusColumn = headers.indexOf('Status') + 1;
+    expect(statusColumn).toBeGreaterThan(0);
+    const letter = sheet.getColumn(statusColumn).letter;
+    // exceljs keeps the validations in `dataValidations`, which its typings leave out.
+    const validations = (
+      sheet as unknown as { dataValidations: { model: Record<string, ExcelJS.DataValidation> } }
+    ).dataValidations.model;
+    const validation = validations[`${letter}2`];
+    expect(validation?.type).toBe('list');
+    const listRange = String(validation?.formulae[0]);
+    const lists = workbook.getWorksheet('lists') as ExcelJS.Worksheet;
+    const labels = lists.getColumn(listRange.match(/\$([A-Z]+)\$1/)?.[1] ?? 'A').values.slice(1);
+    expect(labels).toEqual(['Active', 'Disabled']);
+    expect(sheet.getRow(2).getCell(statusColumn).value).toBe('Active');
+  });
+
+  it("a template's example row passes a dry run as it is", async () => {
+    const response = await api.call({ method: 'GET', url: `/api/${purchase.api}/importTemplate` });
+    expect(response.statusCode).toBe(200);
+    const answer = data<ImportAnswer>(await upload(purchase, 'template.xlsx', response.rawPayload, true));
+    expect(answer.total).toBe(1);
+    expect(answer.problems).toEqual([]);
+    expect(answer.columns.map((item) => item.field)).toContain('buyerName');
+  });
+
+  it('a field hidden from the caller by data-field permissions cannot be imported or seen in the template', async () => {
+    const [role] = await t.sql<{ id: number }>(
+      "select id from sys_role where role_code = 'ROLE_EDITOR' and tenant_code = 'default'",
+    );
+    await t.sql(
+      "insert into sys_url (tenant_code, url, created_by, updated_by) values ('default', '/api/notification/purchase/**', 'test', 'test')",
+    );
+    await t.sql(
+      "insert into sys_role_url (tenant_code, role_id, url_id) select 'default', $1, id from sys_url where url = '/api/notification/purchase/**'",
+      [role?.id],
+    );
+    await t.sql(
+      "insert into sys_data_permission (tenant_code, role_code, menu_code, data_fields) values ('default', 'ROLE_EDITOR', 'purchase', '[\"budget\"]'::jsonb)",
+    );
+    const roles = await api.records(t.app.ctx.registry.require('sysrole'));
+    const orgs = await api.records(t.app.ctx.registry.require('sysorg'));
+    const added = await api.add(user, {
+      username: 'importeditor',
+      nickname: 'Editor',
+      password: 'edit-pass-123',
+      email: 'importeditor@example.com',
+      countryCode: '+86',
+      mobile: '13900000021',
+      phone: '010-2',
+      status: '1',
+      roleId: roles.find((item) => item.roleCode === 'ROLE_EDITOR')?.id,
+      orgId: orgs[0]?.id,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const signed = await t.signIn('importeditor', 'edit-pass-123');
+    const token = (signed.json() as { access_token: string }).access_token;
+    const headers = { authorization: `Bearer ${token}` };
+    const file = csv([
+      ['title', 'buyerName', 'budget'],
+      ['Hidden budget', 'Buyer', '5'],
+    ]);
+    const answer = data<ImportAnswer>(await upload(purchase, 'p.csv', file, true, headers));
+    expect(answer.problems.map((problem) => [problem.row, problem.field])).toEqual([[1, 'budget']]);
+    const allowed = data<ImportAnswer>(
+      await upload(
+        purchase,
+        'p.csv',
+        csv([
+          ['title', 'buyerName'],
+          ['Visible only', 'Buyer'],
+        ]),
+        false,
+        headers,
+      ),
+    );
+    expect(allowed.imported).toBe(1);
+    const template = await api.call({ method: 'GET', url: `/api/${purchase.api}/importTemplate`, headers });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(template.rawPayload as unknown as ArrayBuffer);
+    const titles = ((workbook.worksheets[0] as ExcelJS.Worksheet).getRow(1).values as unknown[]).slice(1);
+    expect(titles).toContain('项目名称');
+    expect(titles).not.toContain('预算金额');
+  });
+});

@@ -1,0 +1,392 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setWorkflowClock } from '../../src/server/services/workflow/clock.js';
+import { runDueJobs } from '../../src/server/services/workflow/jobs.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+
+/**
+ * Issue 12's timers and sub-processes: boundary timers on user tasks fired through the
+ * injectable clock, jobs shared by concurrent pollers (SKIP LOCKED), timer start events, the
+ * poller of a listening server, and embedded sub-processes with their history rows.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 300_000);
+afterAll(async () => {
+  await t?.close();
+});
+afterEach(() => {
+  setWorkflowClock(t.app.ctx, undefined);
+});
+
+const HOUR = 3_600_000;
+/** Moves the engine's clock to some time from now. */
+const clockIn = (ms: number): void => {
+  const at = new Date(Date.now() + ms);
+  setWorkflowClock(t.app.ctx, () => at);
+};
+
+const task = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}"/>`;
+const boundary = (id: string, attachedTo: string, duration: string): string =>
+  `<boundaryEvent id="${id}" attachedToRef="${attachedTo}"><timerEventDefinition><timeDuration>${duration}</timeDuration></timerEventDefinition></boundaryEvent>`;
+
+/** start → review (1 h timer → escalate) → end; escalate → end. */
+const ESCALATION = bpmn(
+  'escalation',
+  `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}${boundary('late', 'review', 'PT1H')}
+   ${flow('f2', 'review', 'e')}${flow('f3', 'late', 'escalate')}${task('escalate')}${flow('f4', 'escalate', 'e')}<endEvent id="e"/>`,
+);
+
+const jobsOf = (instanceId: number) =>
+  t.sql<{ activity_id: string; kind: string }>(
+    'select activity_id, kind from wf_job where instance_id = $1',
+    [instanceId],
+  );
+
+describe('boundary timer on a user task', () => {
+  beforeAll(async () => {
+    await deploy(t, ESCALATION);
+  });
+
+  it('fires when its duration has passed by the clock: the task is canceled and the token leaves by the timer', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    expect(await jobsOf(instance.id)).toEqual([{ activity_id: 'late', kind: 'boundaryTimer' }]);
+    expect(await runDueJobs(t.app.ctx)).toBe(0); // not due yet
+    clockIn(59 * 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    const tasks = await t.sql<{ activity_id: string; status: string; end_reason: string | null }>(
+      'select activity_id, status, end_reason from wf_task where instance_id = $1 order by id',
+      [instance.id],
+    );
+    expect(tasks).toEqual([
+      { activity_id: 'review', status: 'canceled', end_reason: 'boundaryTimer' },
+      { activity_id: 'escalate', status: 'assigned', end_reason: null },
+    ]);
+    expect(await jobsOf(instance.id)).toEqual([]);
+    const history = await t.sql<{ activity_id: string; ended: boolean }>(
+      'select activity_id, end_time is not null as ended from wf_hist_activity where instance_id = $1 order by id',
+      [instance.id],
+    );
+    expect(history).toEqual([
+      { activity_id: 's', ended: true },
+      { activity_id: 'review', ended: true },
+      { activity_id: 'late', ended: true },
+      { activity_id: 'escalate', ended: false },
+    ]);
+    const [open] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, open?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('is removed when the task is completed in time, and never fires', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    const [review] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, review?.id ?? 0)).statusCode).toBe(200);
+    expect(await jobsOf(instance.id)).toEqual([]);
+    clockIn(2 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('waits while its instance is suspended, and goes when it is activated', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    expect((await call(t, t.auth, 'POST', `processinstance/suspend?id=${instance.id}`)).statusCode).toBe(200);
+    clockIn(2 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect((await call(t, t.auth, 'POST', `processinstance/activate?id=${instance.id}`)).statusCode).toBe(
+      200,
+    );
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['escalate']);
+  });
+
+  it('is gone with its instance when the instance is terminated', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+      id: instance.id,
+      comment: 'no longer needed',
+    });
+    expect(terminated.statusCode).toBe(200);
+    expect(await jobsOf(instance.id)).toEqual([]);
+  });
+
+  it('cancels every open task of a multi-instance task (countersign) and leaves once', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'signLate',
+        `<startEvent id="s"/>${flow('f1', 's', 'sign')}
+         <userTask id="sign" name="sign" camunda:assignee="\${signer}">
+           <multiInstanceLoopCharacteristics camunda:collection="signers" camunda:elementVariable="signer"/>
+         </userTask>${boundary('late', 'sign', 'P1D')}
+         ${flow('f2', 'sign', 'e')}${flow('f3', 'late', 'chase')}${task('chase')}${flow('f4', 'chase', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'signLate', { signers: ['admin', 'hruser', 'admin'] });
+    expect(await openTasks(t, instance.id)).toHaveLength(3);
+    clockIn(25 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['chase']);
+    const [tokens] = await t.sql<{ count: number }>(
+      'select count(*)::int as count from wf_execution where instance_id = $1',
+      [instance.id],
+    );
+    expect(tokens?.count).toBe(1);
+  });
+
+  it('is taken by one of two concurrent pollers only; a job locked elsewhere is skipped, not waited for', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    clockIn(2 * HOUR);
+    if (t.app.ctx.dbKind === 'postgres') {
+      // Another server process holds the job: this one skips it at once.
+      await t.app.ctx.db.transaction().execute(async (trx) => {
+        await sql`select id from wf_job where instance_id = ${instance.id} for update`.execute(trx);
+        expect(await runDueJobs(t.app.ctx)).toBe(0);
+      });
+    }
+    const taken = await Promise.all([runDueJobs(t.app.ctx), runDueJobs(t.app.ctx)]);
+    expect(taken[0] + taken[1]).toBe(1);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['escalate']);
+    const [fired] = await t.sql<{ count: number }>(
+      "select count(*)::int as count from wf_hist_activity where instance_id = $1 and activity_id = 'late'",
+      [instance.id],
+    );
+    expect(fired?.count).toBe(1);
+  });
+
+  it('is run by the poller of a listening server', async () => {
+    const instance = await start(t, t.auth, 'escalation');
+    clockIn(2 * HOUR);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    let activities: string[] = [];
+    for (let tries = 0; tries < 100 && !activities.includes('escalate'); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      activities = (await openTasks(t, instance.id)).map((row) => row.activity_id);
+    }
+    expect(activities).toEqual(['escalate']);
+  });
+});
+
+describe('timer start event', () => {
+  const timerStart = (key: string, definition: string): string =>
+    bpmn(
+      key,
+      `<startEvent id="s"><timerEventDefinition>${definition}</timerEventDefinition></startEvent>
+       ${flow('f1', 's', 'work')}<userTask id="work" name="work" camunda:assignee="admin"/>${flow('f2', 'work', 'e')}<endEvent id="e"/>`,
+    );
+  const instancesOf = (key: string) =>
+    t.sql<{ start_username: string | null; status: string }>(
+      'select start_username, status from wf_instance where process_key = $1 order by id',
+      [key],
+    );
+
+  it('starts an instance at each repetition of its cycle, then stops', async () => {
+    await deploy(t, timerStart('hourly', '<timeCycle>R2/PT1H</timeCycle>'));
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await instancesOf('hourly')).toEqual([{ start_username: null, status: 'running' }]);
+    clockIn(2 * HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    clockIn(10 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await instancesOf('hourly')).toHaveLength(2);
+    expect(await t.sql("select 1 from wf_start_timer where process_key = 'hourly'")).toEqual([]);
+    const [first] = await t.sql<{ id: number }>(
+      "select id from wf_instance where process_key = 'hourly' order by id limit 1",
+    );
+    expect((await openTasks(t, first?.id ?? 0)).map((row) => [row.activity_id, row.assignee])).toEqual([
+      ['work', 'admin'],
+    ]);
+  });
+
+  it('starts once at its date; a new version replaces the timer of the old one', async () => {
+    const at = new Date(Date.now() + 3 * HOUR).toISOString();
+    const first = await deploy(t, timerStart('onDate', `<timeDate>${at}</timeDate>`));
+    const second = await deploy(t, timerStart('onDate', `<timeDate>${at}</timeDate>`));
+    expect(
+      await t.sql<{ definition_id: number }>(
+        "select definition_id from wf_start_timer where process_key = 'onDate'",
+      ),
+    ).toEqual([{ definition_id: second.processDefinitionId }]);
+    clockIn(4 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    const started = await t.sql<{ definition_id: number }>(
+      "select definition_id from wf_instance where process_key = 'onDate'",
+    );
+    expect(started).toEqual([{ definition_id: second.processDefinitionId }]);
+    expect(first.processDefinitionId).not.toBe(second.processDefinitionId);
+  });
+
+  it('starts nothing while its definition is suspended', async () => {
+    const deployed = await deploy(t, timerStart('paused', '<timeDuration>PT1H</timeDuration>'));
+    const suspended = await call(
+      t,
+      t.auth,
+      'POST',
+      `processdefinition/suspend?id=${deployed.processDefinitionId}`,
+    );
+    expect(suspended.statusCode).toBe(200);
+    clockIn(2 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await instancesOf('paused')).toEqual([]);
+  });
+});
+
+describe('embedded sub-process', () => {
+  /** start → check (sub-process: fork → a, b → join → end) → after → end. */
+  const NESTED = bpmn(
+    'nested',
+    `<startEvent id="s"/>${flow('f1', 's', 'check')}
+     <subProcess id="check" name="check">
+       <startEvent id="cs"/>${flow('c1', 'cs', 'fork')}<parallelGateway id="fork"/>
+       ${flow('c2', 'fork', 'a')}${flow('c3', 'fork', 'b')}${task('a')}${task('b')}
+       ${flow('c4', 'a', 'join')}${flow('c5', 'b', 'join')}<parallelGateway id="join"/>${flow('c6', 'join', 'ce')}<endEvent id="ce"/>
+     </subProcess>
+     ${flow('f2', 'check', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+  );
+
+  it('runs its inner process from its start, and the token leaves when every inner branch has ended', async () => {
+    await deploy(t, NESTED);
+    const instance = await start(t, t.auth, 'nested');
+    const inner = await openTasks(t, instance.id);
+    expect(inner.map((row) => row.activity_id)).toEqual(['a', 'b']);
+    const [scope] = await t.sql<{ activity_id: string; state: string }>(
+      'select activity_id, state from wf_execution where instance_id = $1 and parent_id is null',
+      [instance.id],
+    );
+    expect(scope).toEqual({ activity_id: 'check', state: 'scope' });
+    expect((await complete(t, t.auth, inner[0]?.id ?? 0)).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['b']);
+    expect((await complete(t, t.auth, inner[1]?.id ?? 0)).statusCode).toBe(200);
+    const [after] = await openTasks(t, instance.id);
+    expect(after?.activity_id).toBe('after');
+    const history = await call(
+      t,
+      t.auth,
+      'GET',
+      `history/activityinstance/query?processInstanceId=${instance.id}`,
+    );
+    const rows = (history.json().data.records ?? history.json().data) as {
+      key: string;
+      type: string;
+      endTime: string | null;
+    }[];
+    const sub = rows.filter((row) => row.key === 'check');
+    expect(sub).toHaveLength(1);
+    expect(sub[0]?.type).toBe('subProcess');
+    expect(sub[0]?.endTime).not.toBeNull();
+    expect(rows.map((row) => row.key)).toEqual(
+      expect.arrayContaining(['s', 'check', 'cs', 'fork', 'a', 'b', 'join', 'ce', 'after']),
+    );
+    expect((await complete(t, t.auth, after?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('a terminate end inside ends the sub-process only; the instance goes on after it', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'innerTerminate',
+        `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+         <subProcess id="sub">
+           <startEvent id="ss"/>${flow('c1', 'ss', 'fork')}<parallelGateway id="fork"/>
+           ${flow('c2', 'fork', 'slow')}${flow('c3', 'fork', 'quick')}${task('slow')}${task('quick')}
+           ${flow('c4', 'slow', 'se')}${flow('c5', 'quick', 'stop')}<endEvent id="se"/>
+           <endEvent id="stop"><terminateEventDefinition/></endEvent>
+         </subProcess>
+         ${flow('f2', 'sub', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'innerTerminate');
+    const tasks = await openTasks(t, instance.id);
+    const quick = tasks.find((row) => row.activity_id === 'quick');
+    expect((await complete(t, t.auth, quick?.id ?? 0)).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['after']);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running' });
+    const [slow] = await t.sql<{ status: string }>(
+      "select status from wf_task where instance_id = $1 and activity_id = 'slow'",
+      [instance.id],
+    );
+    expect(slow?.status).toBe('canceled');
+  });
+
+  it('passes straight through an inner process without wait states, and runs boundary timers inside', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'innerTimer',
+        `<startEvent id="s"/>${flow('f1', 's', 'empty')}
+         <subProcess id="empty"><startEvent id="es"/>${flow('c1', 'es', 'ee')}<endEvent id="ee"/></subProcess>
+         ${flow('f2', 'empty', 'sub')}
+         <subProcess id="sub">
+           <startEvent id="ss"/>${flow('c2', 'ss', 'inner')}${task('inner')}${boundary('late', 'inner', 'PT30M')}
+           ${flow('c3', 'inner', 'se')}${flow('c4', 'late', 'remind')}${task('remind')}${flow('c5', 'remind', 'se')}<endEvent id="se"/>
+         </subProcess>
+         ${flow('f3', 'sub', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'innerTimer');
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['inner']);
+    clockIn(HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    const [remind] = await openTasks(t, instance.id);
+    expect(remind?.activity_id).toBe('remind');
+    expect((await complete(t, t.auth, remind?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+    const [open] = await t.sql<{ count: number }>(
+      'select count(*)::int as count from wf_hist_activity where instance_id = $1 and end_time is null',
+      [instance.id],
+    );
+    expect(open?.count).toBe(0);
+  });
+});
+
+describe('deploying timers and sub-processes', () => {
+  const refused = async (xml: string, field: string): Promise<void> => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
+    expect(response.statusCode, response.body).toBe(400);
+    expect((response.json().errors as { field: string }[]).map((error) => error.field)).toContain(field);
+  };
+
+  it('refuses what cannot run, naming the element', async () => {
+    const around = (inner: string): string =>
+      `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>${inner}${flow('f9', 'b', 'e')}`;
+    await refused(
+      bpmn(
+        'nonInterrupting',
+        around(
+          '<boundaryEvent id="b" attachedToRef="work" cancelActivity="false"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>',
+        ),
+      ),
+      'b',
+    );
+    await refused(bpmn('badDuration', around(boundary('b', 'work', 'one hour'))), 'b');
+    await refused(
+      bpmn(
+        'messageBoundary',
+        around('<boundaryEvent id="b" attachedToRef="work"><messageEventDefinition/></boundaryEvent>'),
+      ),
+      'b',
+    );
+    await refused(
+      bpmn(
+        'cronStart',
+        `<startEvent id="s"><timerEventDefinition><timeCycle>0 0 * * * ?</timeCycle></timerEventDefinition></startEvent>${flow('f1', 's', 'e')}<endEvent id="e"/>`,
+      ),
+      's',
+    );
+    await refused(
+      bpmn(
+        'eventSub',
+        `<startEvent id="s"/>${flow('f1', 's', 'e')}<endEvent id="e"/>
+         <subProcess id="handler" triggeredByEvent="true"><startEvent id="hs"/>${flow('h1', 'hs', 'he')}<endEvent id="he"/></subProcess>`,
+      ),
+      'handler',
+    );
+  });
+});

@@ -194,7 +194,7 @@ export interface Check {
 /** A minimal runner printing one line per check and the closing 'N passed, N failed' line. */
 export async function runChecks(checks: Check[]): Promise<boolean> {
   let passed = 0;
-  let failed = 0;
+  const failures: string[] = [];
   for (const check of checks) {
     const started = Date.now();
     try {
@@ -202,12 +202,13 @@ export async function runChecks(checks: Check[]): Promise<boolean> {
       passed += 1;
       console.log(`  ✓ ${check.name} (${Date.now() - started} ms)`);
     } catch (error) {
-      failed += 1;
-      console.log(
-        `  ✗ ${check.name}\n    ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      failures.push(`  ✗ ${check.name}\n    ${reason.split('\n').slice(0, 12).join('\n    ')}`);
+      console.log(`  ✗ ${check.name}\n    ${reason}`);
     }
   }
-  console.log(`\n${passed} passed, ${failed} failed`);
-  return failed === 0;
+  console.log(`\n${passed} passed, ${failures.length} failed`);
+  // The failures again at the end, where a CI log's tail shows them.
+  if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`);
+  return failures.length === 0;
 }

@@ -57,12 +57,28 @@ async function settle(page: Page): Promise<void> {
 
 /** The WCAG A and AA violations axe finds in the page as it is now. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  const found = await axeOnce(page);
-  if (found.length === 0) return found;
-  // A control caught the instant its disabled state ends reads in the disabled colours (a
-  // colour-contrast finding that is gone a moment later): what holds a second on is reported.
-  await page.waitForTimeout(1000);
-  return axeOnce(page);
+  let found = await axeOnce(page);
+  // A control caught the instant its disabled state ends (or begins) reads in the disabled colours:
+  // a colour-contrast finding that is gone a moment later. Only a finding that holds in each of
+  // three looks, a second apart, is reported; a real one is there every time.
+  for (let look = 2; look <= 3 && found.length > 0; look += 1) {
+    await page.waitForTimeout(1000);
+    found = stillFound(found, await axeOnce(page));
+  }
+  return found;
+}
+
+/** The violations (and their nodes) of `before` that `now` has too, with the nodes as they are now. */
+function stillFound(before: readonly AxeViolation[], now: readonly AxeViolation[]): AxeViolation[] {
+  const held: AxeViolation[] = [];
+  for (const violation of now) {
+    const earlier = before.find((candidate) => candidate.id === violation.id);
+    if (!earlier) continue;
+    const targets = new Set(earlier.nodes.map((node) => node.target));
+    const nodes = violation.nodes.filter((node) => targets.has(node.target));
+    if (nodes.length > 0) held.push({ ...violation, nodes });
+  }
+  return held;
 }
 
 async function axeOnce(page: Page): Promise<AxeViolation[]> {

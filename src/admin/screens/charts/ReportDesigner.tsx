@@ -25,6 +25,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, withQuery } from '../api.js';
+import { ReportFilterValue } from './ReportFilterValue.js';
 import { ReportResultView } from './ReportResultView.js';
 import {
   definitionBody,
@@ -310,24 +311,15 @@ export default function ReportDesigner() {
                       style={{ width: 160 }}
                       value={row.field}
                       onChange={(field: string) =>
-                        setFilters(filters.map((item, at) => (at === index ? { ...item, field } : item)))
+                        setFilters(filters.map((item, at) => (at === index ? { field, value: '' } : item)))
                       }
                       options={filterFields.map((field) => ({ value: field.name, label: field.title }))}
                     />
-                    <Input
-                      aria-label={t('report.filterValue')}
+                    <ReportFilterValue
+                      field={filterFields.find((field) => field.name === row.field)}
                       value={row.value}
-                      placeholder={t(
-                        filterFields.find((field) => field.name === row.field)?.kind === 'date'
-                          ? 'report.dateRangeHint'
-                          : 'report.valueHint',
-                      )}
-                      onChange={(event) =>
-                        setFilters(
-                          filters.map((item, at) =>
-                            at === index ? { ...item, value: event.target.value } : item,
-                          ),
-                        )
+                      onChange={(value) =>
+                        setFilters(filters.map((item, at) => (at === index ? { ...item, value } : item)))
                       }
                     />
                     <Button

@@ -342,3 +342,93 @@ describe('a published form with a sub-table and a visibility condition', () => {
     expect(problems).toEqual([{ row: 2, field: 'reason', message: '在当前条件下隐藏，不能填写' }]);
   });
 });
+
+describe('the import template of an entity with a sub-table', () => {
+  const api = (action: string): string => `/api/online/reqform/${action}`;
+  /** The template as the caller downloads it, as a workbook to fill in. */
+  async function template(url: string): Promise<ExcelJS.Workbook> {
+    const response = await call('GET', url);
+    expect(response.statusCode, response.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    return workbook;
+  }
+  const rowsOf = (sheet: ExcelJS.Worksheet | undefined): unknown[][] => {
+    const rows: unknown[][] = [];
+    sheet?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  };
+  const bytesOf = async (workbook: ExcelJS.Workbook): Promise<Buffer> =>
+    Buffer.from(await workbook.xlsx.writeBuffer());
+
+  it('has a sheet per sub-table whose example line imports with the example row as downloaded', async () => {
+    const workbook = await template('/api/biz/order/importTemplate');
+    const visible = workbook.worksheets.filter((sheet) => sheet.state === 'visible');
+    expect(visible.map((sheet) => sheet.name)).toEqual([expect.any(String), 'Purchase order - Lines']);
+    const [head, example] = rowsOf(visible[1]);
+    expect(head).toEqual([
+      'Order no.',
+      '#',
+      'Product',
+      'Quantity',
+      'Unit price',
+      'Status',
+      'Buyer',
+      'Delivery date',
+    ]);
+    // the example line belongs to the example order (its label), with a value for every column
+    const [master, masterExample] = rowsOf(visible[0]);
+    expect(example?.[0]).toBe(masterExample?.[master?.indexOf('Order no.') ?? -1]);
+    expect(example?.slice(1, 4)).toEqual([1, expect.any(String), 1]);
+    expect(example?.[5]).toBe('正常'); // the user_status dictionary's first label
+    expect(example?.[6]).toEqual(expect.any(String)); // a user's label
+    // the status column has the dictionary's dropdown
+    const validation = (
+      visible[1] as unknown as { dataValidations: { model: Record<string, { formulae?: string[] }> } }
+    ).dataValidations.model;
+    expect(Object.entries(validation).some(([range]) => range.startsWith('F2'))).toBe(true);
+
+    const before = await count('biz_order_lines');
+    const imported = await upload('/api/biz/order/import', await bytesOf(workbook));
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(dataOf(imported)).toMatchObject({ imported: 1, problemCount: 0 });
+    expect(await count('biz_order_lines')).toBe(before + 1);
+  });
+
+  it('a published form: the template filled in (two rows, three lines) imports, and the records read back with their lines', async () => {
+    const workbook = await template('/api/online/reqform/importTemplate');
+    const [main, lines] = workbook.worksheets.filter((sheet) => sheet.state === 'visible');
+    expect(lines?.name).toBe('请购单 - 明细');
+    expect(rowsOf(main)[0]).toEqual(['主题', '加急', '加急原因']);
+    expect(rowsOf(lines)[0]).toEqual(['主题', '#', '物品', '数量']);
+    // filled in as a user would: the example rows overwritten, more added below
+    if (!main || !lines) throw new Error('the template has its two sheets');
+    main.getRow(2).values = ['阀门更换', '否', null];
+    main.getRow(3).values = ['滤芯采购', '是', '设备停机'];
+    lines.getRow(2).values = ['阀门更换', 1, '闸阀', 4];
+    lines.getRow(3).values = ['滤芯采购', 1, '滤芯', 12];
+    lines.getRow(4).values = ['滤芯采购', 2, '密封垫', 30];
+    const file = await bytesOf(workbook);
+    const dry = await upload(api('import'), file, true);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dataOf(dry)).toMatchObject({ total: 2, problemCount: 0 });
+    const imported = await upload(api('import'), file);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(dataOf(imported)).toMatchObject({ imported: 2 });
+    const read = async (subject: string): Promise<Json | undefined> => {
+      const [found] = dataOf<{ records: Json[] }>(
+        await call('GET', api(`query?subject=${encodeURIComponent(subject)}`)),
+      ).records;
+      return dataOf<{ records: Json[] }>(await call('GET', api(`query?id=${String(found?.id)}`))).records[0];
+    };
+    expect(await read('阀门更换')).toMatchObject({ urgent: false, lines: [{ item: '闸阀', qty: 4 }] });
+    expect(await read('滤芯采购')).toMatchObject({
+      urgent: true,
+      reason: '设备停机',
+      lines: [
+        { item: '滤芯', qty: 12 },
+        { item: '密封垫', qty: 30 },
+      ],
+    });
+  });
+});

@@ -1,4 +1,10 @@
-import { entityTitleKey, fieldTitleKeys, type EntityDef, type FieldDef } from '../../engine/index.js';
+import {
+  entityTitleKey,
+  fieldTitleKeys,
+  formFields,
+  type EntityDef,
+  type FieldDef,
+} from '../../engine/index.js';
 import type { Localizer } from './i18n.js';
 
 /** Titles come from the locale files, else from the schema's own titles (a designed form's), else its title. */
@@ -15,4 +21,19 @@ export function fieldTitle(l10n: Localizer, entity: EntityDef, field: FieldDef):
     field.schema.title ??
     field.name
   );
+}
+
+/**
+ * A sub-table column's title: its locale key (a schema file's), else the designer's titles in the
+ * column's schema, else its title or name. Export, import template and import read the same one.
+ */
+export function detailColumnTitle(
+  l10n: Localizer,
+  entity: EntityDef,
+  detailField: string,
+  item: FieldDef,
+): string {
+  const columns = formFields(entity, 'create').find((field) => field.name === detailField)?.options.columns;
+  const keys = columns?.find((entry) => entry.name === item.name)?.titleKeys ?? [];
+  return l10n.find(keys) ?? item.schema['x-ui']?.titles?.[l10n.language] ?? item.schema.title ?? item.name;
 }

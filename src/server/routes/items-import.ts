@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EntityDef } from '../../engine/index.js';
+import { detailFields, type EntityDef } from '../../engine/index.js';
 import type { Db, Row } from '../lib/db/database.js';
 import { AppError } from '../lib/errors.js';
 import { ok, queryOf } from '../lib/http.js';
@@ -76,7 +76,7 @@ function importSchema(entity: EntityDef): RouteSchema {
 function templateSchema(entity: EntityDef): RouteSchema {
   return {
     tags: [entity.name],
-    summary: `The import template of ${entity.title}: translated headers, an example row, dictionary dropdowns (.xlsx)`,
+    summary: `The import template of ${entity.title}: translated headers, an example row, dictionary dropdowns${detailFields(entity).length > 0 ? ', one sheet per sub-table' : ''} (.xlsx)`,
     produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   };
 }

@@ -62,7 +62,7 @@ export async function onlineImportRoutes(
     {
       schema: {
         tags,
-        summary: 'The import template of a published form (.xlsx)',
+        summary: 'The import template of a published form (.xlsx; one sheet per sub-table)',
         params: FORM_PARAMS,
       },
     },

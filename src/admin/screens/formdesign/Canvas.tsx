@@ -25,6 +25,7 @@ import {
   type LayoutKind,
 } from './model.js';
 import { titleIn } from './render.js';
+import { subtableColumns } from './subtable.js';
 
 /** What the canvas asks of the designer; one stable object, so unchanged items do not repaint. */
 export interface CanvasActions {
@@ -160,6 +161,42 @@ function fieldLabel(node: FieldNode, language: keyof Titles): string {
   return titleIn({ title: node.schema.title ?? node.name, titles: node.schema['x-ui']?.titles }, language);
 }
 
+/**
+ * A sub-table on the canvas: a small table whose header holds its columns' titles (in the
+ * designer's language, a required column starred) and one empty row, as the form will show it.
+ */
+function SubtableHead({ node, env }: { node: FieldNode; env: CanvasEnv }) {
+  const columns = subtableColumns(node.schema);
+  return (
+    <table className="formdesign-subtable-head" data-testid={`subtable-head-${node.name}`}>
+      <thead>
+        <tr>
+          <th scope="col" className="is-seq">
+            #
+          </th>
+          {columns.map((column) => (
+            <th scope="col" key={column.name} data-column={column.name}>
+              {column.isRequired ? <span className="formdesign-required">*</span> : null}
+              {titleIn(
+                { title: column.schema.title ?? column.name, titles: column.schema['x-ui']?.titles },
+                env.language,
+              )}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <td className="is-seq">1</td>
+          {columns.map((column) => (
+            <td key={column.name}>{env.t(`formDesigner.subtable.types.${column.type}`)}</td>
+          ))}
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
 function NodeBody({ node, env }: { node: DesignNode; env: CanvasEnv }) {
   switch (node.kind) {
     case 'field': {
@@ -180,11 +217,15 @@ function NodeBody({ node, env }: { node: DesignNode; env: CanvasEnv }) {
               </span>
             ) : null}
           </div>
-          <div className="formdesign-control">
-            {placeholder ?? env.t(`formDesigner.kind.${kind}`)}
-            {node.schema['x-dict'] ? ` · ${node.schema['x-dict']}` : ''}
-            {node.schema['x-ref'] ? ` → ${node.schema['x-ref']}` : ''}
-          </div>
+          {kind === 'subtable' ? (
+            <SubtableHead node={node} env={env} />
+          ) : (
+            <div className="formdesign-control">
+              {placeholder ?? env.t(`formDesigner.kind.${kind}`)}
+              {node.schema['x-dict'] ? ` · ${node.schema['x-dict']}` : ''}
+              {node.schema['x-ref'] ? ` → ${node.schema['x-ref']}` : ''}
+            </div>
+          )}
         </div>
       );
     }

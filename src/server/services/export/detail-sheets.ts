@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { detailFields, formFields, type EntityDef, type FieldDef } from '../../../engine/index.js';
+import { detailFields, type EntityDef, type FieldDef } from '../../../engine/index.js';
 import type { Db } from '../../lib/db/database.js';
 import type { Localizer } from '../../lib/i18n.js';
 import type { EntityRegistry } from '../../lib/registry.js';
@@ -11,7 +11,7 @@ import {
   whereClause,
   type Actor,
 } from '../../lib/sql/toolkit.js';
-import { entityTitle, fieldTitle } from '../../lib/titles.js';
+import { detailColumnTitle, entityTitle, fieldTitle } from '../../lib/titles.js';
 import type { CellValue, XlsxSheet, XlsxWriter } from './xlsx.js';
 
 /**
@@ -41,15 +41,8 @@ interface DetailExportContext {
   formatDateTime: (date: Date) => string;
 }
 
-function columnTitle(ctx: DetailExportContext, detailField: string, item: FieldDef): string {
-  const columns = formFields(ctx.entity, 'create').find((field) => field.name === detailField)?.options
-    .columns;
-  const keys = columns?.find((entry) => entry.name === item.name)?.titleKeys ?? [];
-  // A designed form's column carries its titles in its schema (x-ui.titles), as its fields do.
-  return (
-    ctx.l10n.find(keys) ?? item.schema['x-ui']?.titles?.[ctx.l10n.language] ?? item.schema.title ?? item.name
-  );
-}
+const columnTitle = (ctx: DetailExportContext, detailField: string, item: FieldDef): string =>
+  detailColumnTitle(ctx.l10n, ctx.entity, detailField, item);
 
 /** Labels of the referenced records a column's values point at. */
 async function referenceLabels(

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
-import type { FieldDef } from '../../../engine/index.js';
+import { detailFields, type FieldDef } from '../../../engine/index.js';
 import { column, scopeCondition, table, whereClause } from '../../lib/sql/toolkit.js';
-import { entityTitle, fieldTitle } from '../../lib/titles.js';
+import { detailColumnTitle, entityTitle, fieldTitle } from '../../lib/titles.js';
 import type { CrudRequest } from './crud.js';
 import { importableFields } from './import.js';
 import { loadDictionary } from './import-values.js';
@@ -18,8 +18,8 @@ interface ValidatedSheet {
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** A value that passes the field's own rules where the schema gives enough to make one. */
-function exampleOf(request: CrudRequest, field: FieldDef): string | number | undefined {
-  const { l10n, entity } = request;
+function exampleOf(request: CrudRequest, field: FieldDef, title: string): string | number | undefined {
+  const { l10n } = request;
   const schema = field.schema as {
     examples?: unknown[];
     default?: unknown;
@@ -45,7 +45,7 @@ function exampleOf(request: CrudRequest, field: FieldDef): string | number | und
       if (schema.format === 'date-time') return `${day} 09:00:00`;
       if (schema.format === 'email') return 'user@example.com';
       if (schema.pattern) return undefined;
-      return l10n.t('import.example', { field: fieldTitle(l10n, entity, field) });
+      return l10n.t('import.example', { field: title });
     default:
       return undefined;
   }
@@ -63,35 +63,42 @@ async function firstReferenceLabel(request: CrudRequest, field: FieldDef): Promi
   return value === undefined || value === null ? undefined : String(value);
 }
 
+/** A sheet name as Excel takes it (no \\ / ? * [ ] :, at most 31 characters), as the export writes it. */
+const sheetTitle = (text: string): string => text.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31);
+
+type Example = Record<string, string | number | undefined>;
+
 /**
- * The import template of an entity: the importable fields with their translated titles, one
- * example row, and for dictionary columns a dropdown of the dictionary's labels (listed on a
- * hidden second sheet, so long dictionaries fit).
+ * Fills a sheet's columns (header row, widths, frozen header) and its example row: dictionary
+ * columns get a dropdown of the dictionary's labels (listed on the hidden lists sheet), reference
+ * columns the label of a record the caller can see, others a value their rules accept.
  */
-export async function importTemplate(request: CrudRequest): Promise<{ fileName: string; bytes: Buffer }> {
-  const { entity, l10n } = request;
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(l10n.t('export.sheet'));
-  const lists = workbook.addWorksheet(LISTS_SHEET, { state: 'veryHidden' });
-  const fields = importableFields(request);
-  sheet.columns = fields.map((field) => ({
-    header: fieldTitle(l10n, entity, field),
-    key: field.name,
-    width: Math.max(12, fieldTitle(l10n, entity, field).length * 2 + 4),
+async function fillSheet(
+  request: CrudRequest,
+  sheet: ExcelJS.Worksheet,
+  lists: { sheet: ExcelJS.Worksheet; used: number },
+  columns: { key: string; title: string; field?: FieldDef; example?: string | number }[],
+): Promise<void> {
+  sheet.columns = columns.map((entry) => ({
+    header: entry.title,
+    key: entry.key,
+    width: Math.max(entry.key === '#' ? 6 : 12, entry.title.length * 2 + 4),
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  const example: Record<string, string | number | undefined> = {};
-  let listColumn = 0;
-  for (const [index, field] of fields.entries()) {
-    if (field.dict) {
-      const dictionary = await loadDictionary(request.db, request.registry, l10n, request.actor, field.dict);
+  const example: Example = {};
+  for (const [index, { key, title, field, example: given }] of columns.entries()) {
+    if (!field) {
+      example[key] = given;
+    } else if (field.dict) {
+      const { l10n, db, registry, actor } = request;
+      const dictionary = await loadDictionary(db, registry, l10n, actor, field.dict);
       const labels = [...dictionary.labels.values()];
-      example[field.name] = labels[0];
+      example[key] = labels[0];
       if (labels.length === 0) continue;
-      listColumn += 1;
-      labels.forEach((label, row) => (lists.getCell(row + 1, listColumn).value = label));
-      const letters = lists.getColumn(listColumn).letter;
+      lists.used += 1;
+      labels.forEach((label, row) => (lists.sheet.getCell(row + 1, lists.used).value = label));
+      const letters = lists.sheet.getColumn(lists.used).letter;
       const target = sheet.getColumn(index + 1).letter;
       // exceljs keeps a worksheet's validations in `dataValidations`, which its typings leave out.
       (sheet as unknown as ValidatedSheet).dataValidations.add(`${target}2:${target}${VALIDATED_ROWS}`, {
@@ -101,12 +108,61 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
         showErrorMessage: field.type !== 'array',
       });
     } else if (field.ref) {
-      example[field.name] = await firstReferenceLabel(request, field);
+      example[key] = await firstReferenceLabel(request, field);
     } else {
-      example[field.name] = exampleOf(request, field);
+      example[key] = exampleOf(request, field, title);
     }
   }
   sheet.addRow(example);
+}
+
+/**
+ * The import template of an entity: the importable fields with their translated titles, one
+ * example row, and for dictionary columns a dropdown of the dictionary's labels (listed on a
+ * hidden sheet, so long dictionaries fit). An entity with sub-tables (x-detail) gets one sheet per
+ * sub-table in the layout the export writes and the import reads (import-details.ts): named
+ * `<form> - <sub-table>`, its header the master's label column, `#` (the line's position), then
+ * the sub-table's columns; its example line belongs to the example master row.
+ */
+export async function importTemplate(request: CrudRequest): Promise<{ fileName: string; bytes: Buffer }> {
+  const { entity, l10n } = request;
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(l10n.t('export.sheet'));
+  const fields = importableFields(request);
+  const details = detailFields(entity).filter((field) => request.policy.isVisible(field.name));
+  const detailSheets = details.map((field) =>
+    workbook.addWorksheet(sheetTitle(`${entityTitle(l10n, entity)} - ${fieldTitle(l10n, entity, field)}`)),
+  );
+  const lists = { sheet: workbook.addWorksheet(LISTS_SHEET, { state: 'veryHidden' }), used: 0 };
+  await fillSheet(
+    request,
+    sheet,
+    lists,
+    fields.map((field) => ({ key: field.name, title: fieldTitle(l10n, entity, field), field })),
+  );
+  const labelField = entity.fieldsByName.get(entity.label) ?? entity.key;
+  const exampleLabel = sheet.getRow(2).getCell(fields.indexOf(labelField) + 1).value;
+  for (const [index, field] of details.entries()) {
+    const target = detailSheets[index];
+    if (!target) continue;
+    await fillSheet(request, target, lists, [
+      {
+        key: '__label',
+        title: fieldTitle(l10n, entity, labelField),
+        ...(typeof exampleLabel === 'string' || typeof exampleLabel === 'number'
+          ? { example: exampleLabel }
+          : {}),
+      },
+      { key: '#', title: '#', example: 1 },
+      ...field.detail.fields
+        .filter((item) => !item.isReadOnly && !item.isSystem && !item.auto)
+        .map((item) => ({
+          key: item.name,
+          title: detailColumnTitle(l10n, entity, field.name, item),
+          field: item,
+        })),
+    ]);
+  }
   const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
   return { fileName: `${entityTitle(l10n, entity)}-${l10n.t('import.templateName')}.xlsx`, bytes };
 }

@@ -21,6 +21,8 @@ import {
   envNumber,
   keptDatabase,
   freePort,
+  median,
+  readCpuSeconds,
   readMemory,
   ROOT,
   round,
@@ -161,11 +163,22 @@ async function exportRows(
   token: string,
   body: unknown,
   pid: number,
-): Promise<{ seconds: number; bytes: number; peakRssMb: number; status: number; rssBeforeMb: number }> {
+  databaseUrl: string | undefined,
+): Promise<{
+  seconds: number;
+  bytes: number;
+  peakRssMb: number;
+  status: number;
+  rssBeforeMb: number;
+  serverCpuSeconds: number;
+  backendCpuSeconds: number;
+}> {
   const payload = JSON.stringify(body);
   const url = new URL(`${baseUrl}/api/admin/sysuser/export`);
   const rssBeforeMb = readMemory(pid)?.rssMb ?? NaN;
   const memory = sampleMemory(pid);
+  const backends = databaseUrl ? await sampleBackendCpu(databaseUrl) : undefined;
+  const cpuBefore = readCpuSeconds(pid);
   const started = performance.now();
   const request = http.request({
     host: url.hostname,
@@ -184,13 +197,60 @@ async function exportRows(
   let bytes = 0;
   for await (const chunk of response) bytes += (chunk as Buffer).length;
   const seconds = (performance.now() - started) / 1000;
+  const serverCpuSeconds = readCpuSeconds(pid) - cpuBefore;
   const { peakRssMb, hwmMb } = memory.stop();
+  const backendCpuSeconds = (await backends?.stop()) ?? NaN;
   return {
     seconds,
     bytes,
     peakRssMb: Math.max(peakRssMb, hwmMb),
     status: response.statusCode ?? 0,
     rssBeforeMb,
+    serverCpuSeconds,
+    backendCpuSeconds,
+  };
+}
+
+/**
+ * CPU seconds the database's backends (other than the sampler's own) use from now until stop():
+ * every backend's utime+stime from /proc, polled every 20 ms, so that a backend that ends (the
+ * export's cursor connection) is counted up to its last sample. PostgreSQL on this machine only.
+ */
+async function sampleBackendCpu(url: string): Promise<{ stop(): Promise<number> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const take = async (): Promise<void> => {
+    const found = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of found.rows) {
+      const cpu = readCpuSeconds(pid);
+      if (Number.isNaN(cpu)) continue;
+      if (!first.has(pid)) first.set(pid, cpu);
+      last.set(pid, cpu);
+    }
+  };
+  await take();
+  // A backend seen for the first time after the start began during the export: from zero.
+  const known = new Set(first.keys());
+  let isRunning = true;
+  const loop = (async () => {
+    while (isRunning) {
+      await take();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    stop: async () => {
+      isRunning = false;
+      await loop;
+      await client.end();
+      let total = 0;
+      for (const [pid, cpu] of last) total += cpu - (known.has(pid) ? (first.get(pid) ?? 0) : 0);
+      return total;
+    },
   };
 }
 
@@ -367,23 +427,35 @@ async function measure(
 
       // BENCH_SCALE_EXPORT_RUNS exports one after the other (1); the median rate is reported.
       const exportRuns = isSelected('export') ? envNumber('BENCH_SCALE_EXPORT_RUNS', 1) : 0;
-      const exportFilter = { userType: '2' };
+      // BENCH_SCALE_EXPORT_FILTER (JSON, {"userType":"2"}): the filters of the exported rows.
+      const exportFilter = JSON.parse(process.env.BENCH_SCALE_EXPORT_FILTER ?? '{"userType":"2"}') as Record<
+        string,
+        string
+      >;
+      const filterQuery = new URLSearchParams({ pageSize: '1', ...exportFilter }).toString();
       let exportedRows = NaN;
       if (exportRuns > 0) {
-        const counted = await getJson(`${baseUrl}${LIST}?pageSize=1&userType=2&totalExact=true`, token);
+        const counted = await getJson(`${baseUrl}${LIST}?${filterQuery}&totalExact=true`, token);
         const exactCounted =
           counted.status === 200
             ? counted.body
-            : (await getJson(`${baseUrl}${LIST}?pageSize=1&userType=2`, token)).body;
+            : (await getJson(`${baseUrl}${LIST}?${filterQuery}`, token)).body;
         exportedRows = exactCounted.data?.total ?? NaN;
       }
       const exports: Awaited<ReturnType<typeof exportRows>>[] = [];
       for (let run = 0; run < exportRuns; run += 1) {
-        const exported = await exportRows(baseUrl, token, exportFilter, server.pid);
+        const exported = await exportRows(
+          baseUrl,
+          token,
+          exportFilter,
+          server.pid,
+          kind === 'postgres' ? env.DATABASE_URL : undefined,
+        );
         if (exported.status !== 200) throw new Error(`export answered ${exported.status}`);
         exports.push(exported);
+        const perRow = (cpuSeconds: number): string => `${((cpuSeconds * 1e6) / exportedRows).toFixed(1)} µs`;
         log(
-          `  ${label} export of ${exportedRows} rows: ${round(exportedRows / exported.seconds)} rows/s (${exported.seconds.toFixed(1)} s, ${(exported.bytes / 1048576).toFixed(0)} MiB), RSS ${exported.rssBeforeMb.toFixed(0)} → peak ${exported.peakRssMb.toFixed(0)} MB`,
+          `  ${label} export of ${exportedRows} rows: ${round(exportedRows / exported.seconds)} rows/s (${exported.seconds.toFixed(1)} s, ${(exported.bytes / 1048576).toFixed(0)} MiB), RSS ${exported.rssBeforeMb.toFixed(0)} → peak ${exported.peakRssMb.toFixed(0)} MB; CPU a row: server ${perRow(exported.serverCpuSeconds)}, database ${perRow(exported.backendCpuSeconds)}`,
         );
       }
       const exported = [...exports].sort((a, b) => a.seconds - b.seconds)[Math.floor(exports.length / 2)];
@@ -420,6 +492,25 @@ async function measure(
             'rows/s',
             kind === 'postgres' ? { op: '>=', value: GOAL_EXPORT_ROWS_PER_SECOND } : undefined,
             `${exportedRows} rows, peak RSS ${exported.peakRssMb.toFixed(0)} MB (before ${exported.rssBeforeMb.toFixed(0)} MB)`,
+          ),
+          figure(
+            SUITE,
+            `${label}: export server CPU a row`,
+            (median(exports.map((run) => run.serverCpuSeconds)) * 1e6) / exportedRows,
+            'µs',
+            undefined,
+            'utime+stime of the server process (every thread) over the export, median of the runs',
+          ),
+        );
+      if (exported && kind === 'postgres')
+        figures.push(
+          figure(
+            SUITE,
+            `${label}: export database CPU a row`,
+            (median(exports.map((run) => run.backendCpuSeconds)) * 1e6) / exportedRows,
+            'µs',
+            undefined,
+            "utime+stime of the database's backends over the export, median of the runs",
           ),
         );
       // A kept database that was seeded before has its indexes: its start measures nothing of them.

@@ -331,6 +331,20 @@ function indexSql(table: string, index: IndexSpec, isConcurrent = false): string
   return `${head} (${columns.join(', ')})`;
 }
 
+/**
+ * The CREATE INDEX CONCURRENTLY statement of each index of the table that a build may leave
+ * invalid (every one but the unique ones, which are built in the migration's transaction), by
+ * index name: what rebuilds such an index.
+ */
+export function rebuildableIndexes(spec: TableSpec): Map<string, string> {
+  const statements = new Map<string, string>();
+  for (const index of spec.indexes) {
+    if (index.isUnique) continue;
+    statements.set(index.name, indexSql(spec.name, index, true));
+  }
+  return statements;
+}
+
 function foreignKeySql(table: string, fk: ForeignKeySpec): string {
   return `alter table ${quoteIdentifier(table)} add constraint ${quoteIdentifier(fk.name)} foreign key (${fk.columns.map(quoteIdentifier).join(', ')}) references ${quoteIdentifier(fk.refTable)} (${fk.refColumns.map(quoteIdentifier).join(', ')}) on delete ${fk.onDelete}`;
 }

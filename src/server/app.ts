@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { entityTableSpecs } from '../engine/index.js';
+import { entityTableSpecs, rebuildableIndexes, type TableSpec } from '../engine/index.js';
 import { accountRoutes } from './routes/accounts/index.js';
 import { authHook } from './plugins/auth.js';
 import { sessionSettleHook } from './services/sessions/watch.js';
@@ -24,7 +24,13 @@ import { formTableSpecs } from './lib/db/form-tables.js';
 import { formRoutes } from './routes/forms.js';
 import { syncFormMenus } from './lib/db/seed/forms.js';
 import { openDatabase } from './lib/db/database.js';
-import { migrate, startIndexBuild, type IndexBuild } from './lib/db/migrate.js';
+import {
+  migrate,
+  startIndexBuild,
+  startIndexRepair,
+  type IndexBuild,
+  type IndexRepair,
+} from './lib/db/migrate.js';
 import { syncGeneratorDicts } from './lib/db/seed/generator.js';
 import { seedDatabase, syncEntityMenus, type SeedResult } from './lib/db/seed/index.js';
 import { syncWorkflowMenus } from './lib/db/seed/workflow.js';
@@ -71,24 +77,25 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   let seed: SeedResult;
   let shared: SharedState | undefined;
   let pendingIndexes: string[] = [];
+  const table = (name: string): string => registry.require(name).table;
+  /** Every table the schemas want, as they are now (entities may be added while the server runs). */
+  const tableSpecs = (): TableSpec[] => [
+    ...registry.all.flatMap(entityTableSpecs),
+    ...coreTableSpecs({
+      role: table('sysrole'),
+      user: table('sysuser'),
+      menu: table('sysmenu'),
+      url: table('sysurl'),
+      post: table('syspost'),
+      notification: table('notification'),
+    }),
+    ...formTableSpecs(),
+  ];
   try {
-    const table = (name: string): string => registry.require(name).table;
-    const migration = await migrate(
-      database.db,
-      [
-        ...registry.all.flatMap(entityTableSpecs),
-        ...coreTableSpecs({
-          role: table('sysrole'),
-          user: table('sysuser'),
-          menu: table('sysmenu'),
-          url: table('sysurl'),
-          post: table('syspost'),
-          notification: table('notification'),
-        }),
-        ...formTableSpecs(),
-      ],
-      { isConcurrent: database.kind === 'postgres', isIndexBuildDeferred: database.kind === 'postgres' },
-    );
+    const migration = await migrate(database.db, tableSpecs(), {
+      isConcurrent: database.kind === 'postgres',
+      isIndexBuildDeferred: database.kind === 'postgres',
+    });
     pendingIndexes = migration.pendingIndexes;
     shared = await openSharedState(config, database, { user: table('sysuser'), param: table('sysparam') });
     const { store, sessionCache, paramCache } = shared;
@@ -134,7 +141,21 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   });
   // List indexes of a big table are built while the server answers (lists are slower until then).
   let indexBuild: IndexBuild | undefined;
+  // An index a build left invalid (killed half-way, here or in another process) is built again
+  // while the server runs, not only at its next start.
+  let indexRepair: IndexRepair | undefined;
   app.addHook('onReady', async () => {
+    if (database.kind === 'postgres') {
+      indexRepair = startIndexRepair(database.db, {
+        everyMs: config.indexCheckSeconds * 1000,
+        statements: () => new Map(tableSpecs().flatMap((spec) => [...rebuildableIndexes(spec)])),
+        onRepair: (names, error) => {
+          if (error === undefined) app.log.warn({ indexes: names }, 'invalid list indexes built again');
+          else
+            app.log.warn({ err: error }, 'invalid list indexes not built again: the next check tries again');
+        },
+      });
+    }
     if (pendingIndexes.length === 0) return;
     const started = Date.now();
     app.log.info({ indexes: pendingIndexes.length }, 'building list indexes in the background');
@@ -146,6 +167,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     );
   });
   app.addHook('onClose', async () => {
+    await indexRepair?.stop();
     await indexBuild?.cancel();
     await shared?.close();
     await database.close();

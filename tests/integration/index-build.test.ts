@@ -33,8 +33,60 @@ async function untilBuilt(timeoutMs: number): Promise<string[]> {
   }
 }
 
-const startAnother = () =>
-  buildApp({ config: readConfig({ DATABASE_URL: databaseUrl, DATA_DIR: ':memory:', ADMIN_PASSWORD }) });
+const startAnother = (env: Record<string, string> = {}) =>
+  buildApp({
+    config: readConfig({ DATABASE_URL: databaseUrl, DATA_DIR: ':memory:', ADMIN_PASSWORD, ...env }),
+  });
+
+/** Whether the index is valid (undefined: there is none), and its definition. */
+async function indexState(name: string): Promise<{ valid: boolean; definition: string } | undefined> {
+  const [row] = await t.sql<{ valid: boolean; definition: string }>(
+    `select x.indisvalid as valid, pg_get_indexdef(x.indexrelid) as definition
+     from pg_index x join pg_class i on i.oid = x.indexrelid where i.relname = $1`,
+    [name],
+  );
+  return row;
+}
+
+/**
+ * Leaves the index invalid as a concurrent build killed half-way does: the build is started
+ * while another transaction writes to the table (it waits for that one), then cancelled.
+ */
+async function leaveInvalid(name: string, definition: string): Promise<void> {
+  await t.sql(`drop index "${name}"`);
+  const writer = new pg.Client({ connectionString: databaseUrl });
+  const builder = new pg.Client({ connectionString: databaseUrl });
+  await writer.connect();
+  await builder.connect();
+  try {
+    await writer.query('begin');
+    await writer.query('lock table sys_user in row exclusive mode');
+    const pid = (await builder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+    const build = builder.query(definition.replace(/^CREATE INDEX /, 'CREATE INDEX CONCURRENTLY ')).then(
+      () => 'built',
+      (error: { code?: string }) => error.code,
+    );
+    const deadline = Date.now() + 30_000;
+    while ((await indexState(name)) === undefined && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await writer.query('select pg_cancel_backend($1)', [pid]);
+    expect(await build).toBe('57014'); // query_canceled
+    await writer.query('rollback');
+  } finally {
+    await writer.end();
+    await builder.end();
+  }
+  expect(await indexState(name)).toEqual({ valid: false, definition });
+}
+
+async function untilValid(name: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await indexState(name))?.valid === true) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Another session holds the build lock: a build waits for it. */
 async function holdBuildLock(): Promise<pg.Client> {
@@ -104,6 +156,48 @@ describe('list indexes of a table with rows', () => {
       expect(await untilBuilt(60_000)).toEqual(listIndexes);
     } finally {
       await second.app.close();
+    }
+  });
+
+  it('an index a killed build left invalid is built again while the server runs', async () => {
+    expect(await untilBuilt(60_000)).toEqual(listIndexes);
+    const { app } = await startAnother({ INDEX_CHECK_SECONDS: '1' });
+    try {
+      await app.ready();
+      const name = listIndexes[0] ?? '';
+      const before = await indexState(name);
+      expect(before?.valid).toBe(true);
+      // While a build holds the build lock, the check leaves the index to it.
+      const lock = await holdBuildLock();
+      try {
+        await leaveInvalid(name, before?.definition ?? '');
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        expect((await indexState(name))?.valid).toBe(false);
+      } finally {
+        await lock.end();
+      }
+      // Then the next check builds it again, the same index as before.
+      expect(await untilValid(name, 30_000)).toBe(true);
+      expect(await indexState(name)).toEqual(before);
+      expect(await validIndexes()).toEqual(listIndexes);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an index left invalid is built again at the next start', async () => {
+    const name = listIndexes[1] ?? '';
+    const before = await indexState(name);
+    expect(before?.valid).toBe(true);
+    await leaveInvalid(name, before?.definition ?? '');
+    // No check while it runs: the start's own build repairs it.
+    const { app } = await startAnother({ INDEX_CHECK_SECONDS: '3600' });
+    try {
+      await app.ready();
+      expect(await untilValid(name, 30_000)).toBe(true);
+      expect(await indexState(name)).toEqual(before);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayTimestamp, formatDateTime } from '../../src/server/services/export/records.js';
-import { splitFramedRow } from '../../src/server/lib/db/raw-rows.js';
+import { RawQueryError, RowParser } from '../../src/server/lib/db/raw-rows.js';
 
 /**
  * The export reads timestamps as the ISO text PostgreSQL's to_json prints and writes them in the
@@ -69,27 +69,110 @@ describe('export timestamps', () => {
   });
 });
 
-describe('framed rows of PostgreSQL', () => {
-  it('splits values by their byte length, NULL as a dash', () => {
-    const row = Buffer.from('3:a:b-0:6:正常', 'utf8');
-    const fields = new Int32Array(8);
-    splitFramedRow(row, row.length, fields, 4);
-    const value = (index: number): string | null =>
-      (fields[index * 2] as number) < 0
-        ? null
-        : row.toString('utf8', fields[index * 2] as number, fields[index * 2 + 1] as number);
-    expect([value(0), value(1), value(2), value(3)]).toEqual(['a:b', null, '', '正常']);
-    expect(() => splitFramedRow(row, row.length, fields, 3)).toThrow(/malformed/);
-    const short = Buffer.from('9:abc', 'utf8');
-    expect(() => splitFramedRow(short, short.length, fields, 1)).toThrow(/malformed/);
+/** A backend message: type byte, length, body. */
+function backendMessage(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.write(type, 0, 'latin1');
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+
+/** A DataRow message of text values (null for NULL). */
+function dataRow(values: (string | null)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from([values.length >> 8, values.length & 0xff])];
+  for (const value of values) {
+    const length = Buffer.alloc(4);
+    if (value === null) {
+      length.writeInt32BE(-1, 0);
+      parts.push(length);
+    } else {
+      const bytes = Buffer.from(value, 'utf8');
+      length.writeInt32BE(bytes.length, 0);
+      parts.push(length, bytes);
+    }
+  }
+  return backendMessage('D', Buffer.concat(parts));
+}
+
+const readyForQuery = backendMessage('Z', Buffer.from('T', 'latin1'));
+const errorResponse = backendMessage(
+  'E',
+  Buffer.concat([Buffer.from('SERROR\0C22012\0Mdivision by zero\0', 'utf8'), Buffer.from([0])]),
+);
+
+/** Feeds the stream to a parser in the given pieces; the rows it handed on and where the answer ended. */
+function parse(
+  stream: Buffer,
+  cuts: number[],
+): { rows: (string | null)[][]; end: number; parser: RowParser } {
+  const rows: (string | null)[][] = [];
+  const parser = new RowParser((src, fields, count) => {
+    const row: (string | null)[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const start = fields[index * 2] as number;
+      row.push(start < 0 ? null : src.toString('utf8', start, fields[index * 2 + 1] as number));
+    }
+    rows.push(row);
+  }, Buffer.alloc(0));
+  let end = -1;
+  let from = 0;
+  for (const cut of [...cuts, stream.length]) {
+    // Each piece is a buffer of its own, as a socket hands them over.
+    const piece = Buffer.from(stream.subarray(from, cut));
+    const ended = parser.feed(piece, 0, piece.length);
+    if (ended >= 0 && end < 0) end = from + ended;
+    from = cut;
+  }
+  return { rows, end, parser };
+}
+
+describe('rows read off the wire', () => {
+  const long = '长'.repeat(30_000); // longer than a socket's chunk
+  const rows: (string | null)[][] = [
+    ['1', 'admin', null, '正常'],
+    ['2', '', 'a\tb\nc', '😀'],
+    ['3', long, '"q"', null],
+  ];
+  const answer = Buffer.concat([
+    backendMessage('T', Buffer.from([0, 0])), // a row description: not a row
+    ...rows.map(dataRow),
+    backendMessage('C', Buffer.from('FETCH 3\0', 'utf8')),
+    readyForQuery,
+  ]);
+  const after = backendMessage('S', Buffer.from('TimeZone\0UTC\0', 'utf8'));
+  const stream = Buffer.concat([answer, after]);
+
+  it('hands on every row with its values as bytes, however the answer is cut into chunks', () => {
+    expect(parse(stream, [])).toMatchObject({ rows, end: answer.length });
+    for (let cut = 1; cut < stream.length; cut += cut < 200 ? 1 : 997) {
+      const parsed = parse(stream, [cut]);
+      expect(parsed.rows, `cut at ${cut}`).toEqual(rows);
+      // What follows the answer's ReadyForQuery is left for the driver.
+      expect(parsed.end, `cut at ${cut}`).toBe(answer.length);
+    }
+    const bytewise = parse(
+      stream,
+      Array.from({ length: stream.length - 1 }, (_, index) => index + 1),
+    );
+    expect(bytewise.rows).toEqual(rows);
+    expect(bytewise.end).toBe(answer.length);
   });
 
-  it('counts characters instead of bytes for a database in another encoding', () => {
-    const row = Buffer.from('2:正常3:a😀b-', 'utf8');
-    const fields = new Int32Array(6);
-    splitFramedRow(row, row.length, fields, 3, 'characters');
-    const text = (index: number): string =>
-      row.toString('utf8', fields[index * 2] as number, fields[index * 2 + 1] as number);
-    expect([text(0), text(1), fields[4]]).toEqual(['正常', 'a😀b', -1]);
+  it('keeps the error of a failed statement and reads to the end of its answer', () => {
+    const failed = Buffer.concat([dataRow(['1']), errorResponse, readyForQuery]);
+    const parsed = parse(failed, [7]);
+    expect(parsed.rows).toEqual([['1']]);
+    expect(parsed.end).toBe(failed.length);
+    expect(parsed.parser.failure).toBeInstanceOf(RawQueryError);
+    expect(parsed.parser.failure).toMatchObject({ code: '22012', message: 'division by zero' });
+  });
+
+  it('keeps a failure of the row handler instead of throwing it into the socket', () => {
+    const parser = new RowParser(() => {
+      throw new Error('cell failed');
+    }, Buffer.alloc(0));
+    const twoRows = Buffer.concat([dataRow(['1']), dataRow(['2']), readyForQuery]);
+    expect(parser.feed(twoRows, 0, twoRows.length)).toBe(twoRows.length);
+    expect(parser.failure).toMatchObject({ message: 'cell failed' });
   });
 });

@@ -32,6 +32,11 @@ export interface Config {
    * (LIST_COUNT_TIMEOUT_MS, 5000).
    */
   listCount: { exactLimit: number; timeoutMs: number };
+  /**
+   * PostgreSQL: how often the server looks for engine indexes left invalid (a concurrent build
+   * killed half-way) and builds them again (INDEX_CHECK_SECONDS, 60).
+   */
+  indexCheckSeconds: number;
   files: FileLimits;
   monitoring: MonitoringSettings;
 }
@@ -234,6 +239,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     engineDir: resolve(cwd, 'src/engine'),
     abuse,
     listCount,
+    indexCheckSeconds: positiveInteger(env, 'INDEX_CHECK_SECONDS', 60, problems),
     files: {
       maxBytes: fileMaxMb * 1024 * 1024,
       dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),

@@ -25,8 +25,13 @@ export async function readExistingTables(db: Db): Promise<Map<string, ExistingTa
     select table_name, column_name, data_type from information_schema.columns
     where table_schema = current_schema() order by table_name, ordinal_position`.execute(db);
   for (const row of columns.rows) table(row.table_name).columns.set(row.column_name, row.data_type);
+  // An invalid index (a concurrent build that failed or was stopped) counts as missing: the plan
+  // builds it again (startIndexBuild drops the invalid one first).
   const indexes = await sql<{ tablename: string; indexname: string }>`
-    select tablename, indexname from pg_indexes where schemaname = current_schema()`.execute(db);
+    select c.relname as tablename, i.relname as indexname from pg_index x
+    join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and x.indisvalid`.execute(db);
   for (const row of indexes.rows) tables.get(row.tablename)?.indexes.add(row.indexname);
   const constraints = await sql<{ table_name: string; constraint_name: string }>`
     select table_name, constraint_name from information_schema.table_constraints
@@ -122,11 +127,8 @@ export function startIndexBuild(db: Db, statements: string[]): IndexBuild {
     if (isCancelled) return;
     await sql`select pg_advisory_lock(${INDEX_BUILD_LOCK})`.execute(connection);
     try {
-      const invalid = await sql<{ name: string }>`
-        select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
-        join pg_namespace n on n.oid = c.relnamespace
-        where not x.indisvalid and n.nspname = current_schema()`.execute(connection);
-      for (const { name } of invalid.rows) {
+      const invalid = await invalidIndexes(connection);
+      for (const { name } of invalid) {
         if (statements.some((statement) => statement.includes(`"${name}"`)))
           await sql`drop index concurrently if exists ${sql.id(name)}`.execute(connection);
       }
@@ -153,6 +155,102 @@ export function startIndexBuild(db: Db, statements: string[]): IndexBuild {
     await settled;
   };
   return { done, cancel };
+}
+
+/**
+ * Invalid indexes of the current schema that no build is working on: left so by a concurrent
+ * build that failed or was stopped (a killed process, a cancelled statement). An index being
+ * built concurrently is invalid too until its build ends; those are left to their build.
+ */
+async function invalidIndexes(db: Db): Promise<{ name: string }[]> {
+  const found = await sql<{ name: string }>`
+    select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    where not x.indisvalid and n.nspname = current_schema()
+      and not exists (select 1 from pg_stat_progress_create_index p where p.index_relid = x.indexrelid)
+    order by 1`.execute(db);
+  return found.rows;
+}
+
+export interface IndexRepairOptions {
+  /** Time between two checks. */
+  everyMs: number;
+  /** The statement that builds each index the engine owns, by name (see rebuildableIndexes). */
+  statements: () => Map<string, string>;
+  /** Told of each repair: the indexes built again, or the failure. */
+  onRepair?: (names: string[], error?: unknown) => void;
+}
+
+/** The periodic check of IndexRepairOptions; stop() ends it and any build it started. */
+export interface IndexRepair {
+  /** One check now; resolves with the indexes it built again. */
+  check: () => Promise<string[]>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Looks every `everyMs` for engine indexes left invalid while the server runs (a concurrent
+ * build killed half-way, by this process or by another) and builds them again, so that a list
+ * does not stay on a scan until the next start. Nothing happens while a build holds the build
+ * lock (that build repairs what it names; the next check sees what it left).
+ */
+export function startIndexRepair(db: Db, options: IndexRepairOptions): IndexRepair {
+  let timer: NodeJS.Timeout | undefined;
+  let build: IndexBuild | undefined;
+  let running: Promise<string[]> | undefined;
+  let isStopped = false;
+
+  const repair = async (): Promise<string[]> => {
+    const wanted = options.statements();
+    const names = (await invalidIndexes(db)).map((row) => row.name).filter((name) => wanted.has(name));
+    if (names.length === 0 || isStopped) return [];
+    const isBuilding = await sql`
+      select 1 from pg_locks where locktype = 'advisory' and classid = 0
+        and objid = ${INDEX_BUILD_LOCK} and objsubid = 1 and granted`.execute(db);
+    if (isBuilding.rows.length > 0) return [];
+    build = startIndexBuild(
+      db,
+      names.map((name) => wanted.get(name) ?? ''),
+    );
+    try {
+      await build.done;
+    } finally {
+      build = undefined;
+    }
+    return names;
+  };
+  const check = (): Promise<string[]> => {
+    running ??= repair()
+      .then(
+        (names) => {
+          if (names.length > 0) options.onRepair?.(names);
+          return names;
+        },
+        (error: unknown) => {
+          if (!isStopped) options.onRepair?.([], error);
+          return [];
+        },
+      )
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const schedule = (): void => {
+    if (isStopped) return;
+    timer = setTimeout(() => void check().then(schedule), options.everyMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    check,
+    stop: async () => {
+      isStopped = true;
+      clearTimeout(timer);
+      await build?.cancel();
+      await running;
+    },
+  };
 }
 
 async function buildIndexes(db: Db, statements: string[]): Promise<void> {

@@ -11,9 +11,9 @@ import type { Db } from './types.js';
  *   it is written; reading the data rows straight from there skips decoding every value into a
  *   JavaScript string and PGlite's copies of the whole answer. It has one connection, which a
  *   read holds only while one statement runs.
- * - PostgreSQL is read through a cursor on a connection of its own, each row as one text the
- *   server frames (every value prefixed by its length in bytes), so the driver makes one string
- *   per row instead of one per value.
+ * - PostgreSQL is read through a cursor on a connection of its own. Its batches are read off the
+ *   connection's socket by the same parser (the driver would make a string of every value): the
+ *   driver connects, authenticates and declares the cursor, and is set aside for each fetch.
  */
 
 /**
@@ -154,58 +154,77 @@ function errorOf(body: Buffer): RawQueryError {
   return new RawQueryError(message, code);
 }
 
+const READY_FOR_QUERY = 0x5a; // Z
+
 /**
- * Splits the backend's output into messages, across the chunks it arrives in, and hands the
- * data rows on. Nothing thrown here may unwind into PostgreSQL (it calls back from inside its
- * own code): the first failure is kept and reported after the statement has finished.
+ * The bytes of a message split across chunks, kept between PGlite reads: reads never overlap
+ * (each runs to its end inside one synchronous call into PGlite).
  */
-/**
- * The bytes of a message split across chunks, kept between reads: reads never overlap (each
- * runs to its end inside one synchronous call into PGlite).
- */
-let carry = Buffer.alloc(0);
+let carry: Buffer = Buffer.alloc(0);
 let fields = new Int32Array(64);
 
 /** A Buffer over the whole of an ArrayBuffer (PGlite's memory), made once per ArrayBuffer. */
 let memory: ArrayBuffer | undefined;
 let memoryBytes = Buffer.alloc(0);
 
-class RowParser {
+/**
+ * Splits the backend's output into messages, across the chunks it arrives in, and hands the
+ * data rows on, up to the end of the answer (ReadyForQuery). Nothing thrown here may unwind into
+ * the caller of feed() (PostgreSQL's own code, a socket's event): the first failure is kept and
+ * reported after the statement has finished.
+ */
+export class RowParser {
   failure: unknown;
+  /** Set once ReadyForQuery was read: the answer is complete. */
+  isReady = false;
   private carryLength = 0;
 
-  constructor(private readonly onRow: RawRowHandler) {}
+  constructor(
+    private readonly onRow: RawRowHandler,
+    /** The buffer for a message split across chunks (grown as needed; see carried). */
+    private carried: Buffer,
+  ) {}
 
-  chunk(view: Uint8Array): void {
-    if (this.failure !== undefined && !(this.failure instanceof RawQueryError)) return;
+  /** The carry buffer as it is now, for the next parser. */
+  get carry(): Buffer {
+    return this.carried;
+  }
+
+  /**
+   * Reads data[start, end). Returns where the answer ended (just after its ReadyForQuery) within
+   * data, or -1 when it goes on in the next chunk.
+   */
+  feed(data: Buffer, start: number, end: number): number {
+    if (this.isReady) return start;
     try {
-      if (view.buffer !== memory) {
-        memory = view.buffer as ArrayBuffer;
-        memoryBytes = Buffer.from(memory);
-      }
-      const start = view.byteOffset;
-      const end = start + view.byteLength;
       if (this.carryLength === 0) {
-        const used = this.messages(memoryBytes, start, end);
-        if (used < end) this.append(memoryBytes, used, end);
-        return;
+        const used = this.messages(data, start, end);
+        if (this.isReady) return used;
+        if (used < end) this.append(data, used, end);
+        return -1;
       }
-      this.append(memoryBytes, start, end);
-      const used = this.messages(carry, 0, this.carryLength);
-      carry.copyWithin(0, used, this.carryLength);
+      // Only as much as completes the answer is taken: what follows it is not ours.
+      const before = this.carryLength;
+      this.append(data, start, end);
+      const used = this.messages(this.carried, 0, this.carryLength);
+      if (this.isReady) return start + used - before;
+      this.carried.copyWithin(0, used, this.carryLength);
       this.carryLength -= used;
     } catch (error) {
-      this.failure = error;
+      this.failure ??= error;
     }
+    return -1;
   }
 
   private append(data: Buffer, start: number, end: number): void {
-    if (this.carryLength + end - start > carry.length) {
-      const grown = Buffer.allocUnsafe(Math.max(carry.length * 2, this.carryLength + end - start, 16384));
-      carry.copy(grown, 0, 0, this.carryLength);
-      carry = grown;
+    if (this.carryLength + end - start > this.carried.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.max(this.carried.length * 2, this.carryLength + end - start, 16384),
+      );
+      this.carried.copy(grown, 0, 0, this.carryLength);
+      this.carried = grown;
     }
-    data.copy(carry, this.carryLength, start, end);
+    data.copy(this.carried, this.carryLength, start, end);
     this.carryLength += end - start;
   }
 
@@ -217,9 +236,12 @@ class RowParser {
       const next = at + 1 + data.readInt32BE(at + 1);
       if (next > end) break;
       if (type === DATA_ROW) this.dataRow(data, at + 5);
-      else if (type === ERROR_RESPONSE && this.failure === undefined)
-        this.failure = errorOf(data.subarray(at + 5, next));
+      else if (type === ERROR_RESPONSE) this.failure ??= errorOf(data.subarray(at + 5, next));
       at = next;
+      if (type === READY_FOR_QUERY) {
+        this.isReady = true;
+        break;
+      }
     }
     return at;
   }
@@ -240,7 +262,12 @@ class RowParser {
         at += length;
       }
     }
-    if (this.failure === undefined) this.onRow(data, fields, count);
+    if (this.failure !== undefined) return;
+    try {
+      this.onRow(data, fields, count);
+    } catch (error) {
+      this.failure = error;
+    }
   }
 }
 
@@ -253,80 +280,63 @@ export async function readPGliteRows(
   query: CompiledQuery,
   onRow: RawRowHandler,
 ): Promise<void> {
-  const parser = new RowParser(onRow);
+  const parser = new RowParser(onRow, carry);
   await pglite.execProtocolRawStream(extendedQuery(query), {
     syncToFs: false,
-    onRawData: (view) => parser.chunk(view),
+    onRawData: (view) => {
+      if (view.buffer !== memory) {
+        memory = view.buffer as ArrayBuffer;
+        memoryBytes = Buffer.from(memory);
+      }
+      parser.feed(memoryBytes, view.byteOffset, view.byteOffset + view.byteLength);
+    },
   });
   // A huge message (a very long value) is not kept for the next read.
-  if (carry.length > 1 << 20) carry = Buffer.alloc(0);
+  carry = parser.carry.length > 1 << 20 ? Buffer.alloc(0) : parser.carry;
   if (parser.failure !== undefined) throw parser.failure;
 }
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL: a cursor of framed rows
+// PostgreSQL: a cursor whose rows are read off the connection's socket
 
 const CURSOR = 'ecobid_rows';
-const DASH = 0x2d;
-const COLON = 0x3a;
 
 /**
- * How a framed value gives its length: in bytes, which a database in UTF-8 counts as the client
- * receives them, or in characters, for a database in another encoding (converted on the way).
+ * Runs one simple-protocol statement on the client's socket and reads its answer there, bypassing
+ * the driver's parser (which makes a JavaScript string of every value). The client must be idle
+ * (no statement of its own running): its socket listeners are set aside until the answer's
+ * ReadyForQuery, then given back whatever followed it.
  */
-export type FrameUnit = 'bytes' | 'characters';
-
-/** Every value as `<length>:<text>`, NULL as `-`, all in one text. */
-function framedSelect(query: RowQuery, unit: FrameUnit): RawBuilder<unknown> {
-  const length = unit === 'bytes' ? sql`octet_length` : sql`char_length`;
-  const framed = query.select.map(
-    (value) => sql`coalesce(${length}(${value})::text || ':' || ${value}, '-')`,
-  );
-  return sql`select concat(${sql.join(framed)}) ${query.rest}`;
-}
-
-/** Splits a framed row (see framedSelect), UTF-8 bytes, into fields; throws when it is not one. */
-export function splitFramedRow(
-  src: Buffer,
-  length: number,
-  fields: Int32Array,
-  count: number,
-  unit: FrameUnit = 'bytes',
-): void {
-  let at = 0;
-  for (let index = 0; index < count; index += 1) {
-    if (src[at] === DASH) {
-      fields[index * 2] = -1;
-      fields[index * 2 + 1] = -1;
-      at += 1;
-      continue;
-    }
-    let size = 0;
-    const digitsStart = at;
-    for (; at < length && src[at] !== COLON; at += 1) {
-      const digit = (src[at] as number) - 0x30;
-      if (digit < 0 || digit > 9) throw new Error('malformed framed row');
-      size = size * 10 + digit;
-    }
-    if (at === digitsStart || at >= length) throw new Error('malformed framed row');
-    at += 1;
-    fields[index * 2] = at;
-    if (unit === 'bytes') {
-      at += size;
-    } else {
-      // A character is one UTF-8 sequence, its length told by its first byte.
-      for (let character = 0; character < size && at < length; character += 1) {
-        const lead = src[at] as number;
-        at += lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-      }
-    }
-    fields[index * 2 + 1] = at;
-  }
-  if (at !== length) throw new Error('malformed framed row');
+function readOnSocket(client: pg.Client, text: string, parser: RowParser): Promise<void> {
+  const socket = client.connection.stream;
+  const listeners = socket.listeners('data') as ((chunk: Buffer) => void)[];
+  return new Promise<void>((resolve, reject) => {
+    const restore = (): void => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      for (const listener of listeners) socket.on('data', listener);
+    };
+    const onClose = (): void => {
+      restore();
+      reject(new RawQueryError('the database connection closed during an export', undefined));
+    };
+    const onData = (chunk: Buffer): void => {
+      const end = parser.feed(chunk, 0, chunk.length);
+      if (end < 0) return;
+      restore();
+      // Whatever came after the answer (a notice, a parameter change) goes to the driver.
+      if (end < chunk.length) for (const listener of listeners) listener.call(socket, chunk.subarray(end));
+      if (parser.failure !== undefined) reject(parser.failure);
+      else resolve();
+    };
+    socket.removeAllListeners('data');
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    client.connection.query(text);
+  });
 }
 
 async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery): Promise<RowCursor> {
-  const count = query.select.length;
   const client = new pg.Client({ ...connection, client_encoding: 'UTF8' });
   // A connection the server ends fails the statement running on it; it must not bring the process down.
   client.on('error', () => undefined);
@@ -337,12 +347,9 @@ async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery):
     await client.query(failure === undefined ? 'commit' : 'rollback').catch(() => undefined);
     await client.end().catch(() => undefined);
   };
-  let unit: FrameUnit = 'bytes';
   try {
     await client.connect();
-    const encoding = await client.query<{ server_encoding: string }>('show server_encoding');
-    if (encoding.rows[0]?.server_encoding !== 'UTF8') unit = 'characters';
-    const compiled = framedSelect(query, unit).compile(db);
+    const compiled = selectOf(query).compile(db);
     await client.query('begin');
     // Every row is read: plan for the whole result, not for its first tenth (the cursor default,
     // which at millions of rows picks an index walk in the sort order with a random heap read per
@@ -353,36 +360,19 @@ async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery):
     await end(error);
     throw error;
   }
-  let scratch = Buffer.allocUnsafe(64 * 1024);
-  const fields = new Int32Array(count * 2);
+  let carried: Buffer = Buffer.alloc(0);
   return {
-    fetch: (rows, onRow) =>
-      new Promise<number>((resolve, reject) => {
-        let fetched = 0;
-        let failure: unknown;
-        const config: pg.QueryArrayConfig = {
-          text: `fetch forward ${rows} from ${CURSOR}`,
-          rowMode: 'array',
-        };
-        const fetch = new pg.Query<unknown[]>(config);
-        // Called from inside the driver's message handling: nothing may be thrown from here.
-        fetch.on('row', (row) => {
-          if (failure !== undefined) return;
-          try {
-            fetched += 1;
-            const text = String(row[0] ?? '');
-            if (text.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(text.length * 3 + 1024);
-            const length = scratch.write(text, 0, 'utf8');
-            splitFramedRow(scratch, length, fields, count, unit);
-            onRow(scratch, fields, count);
-          } catch (error) {
-            failure = error;
-          }
-        });
-        fetch.on('error', reject);
-        fetch.on('end', () => (failure === undefined ? resolve(fetched) : reject(failure)));
-        void client.query(fetch);
-      }),
+    fetch: async (rows, onRow) => {
+      let fetched = 0;
+      // Every value in its text form (the client's encoding is UTF-8), read as bytes off the wire.
+      const parser = new RowParser((src, fields, count) => {
+        fetched += 1;
+        onRow(src, fields, count);
+      }, carried);
+      await readOnSocket(client, `fetch forward ${Math.trunc(rows)} from ${CURSOR}`, parser);
+      carried = parser.carry;
+      return fetched;
+    },
     close: (failure) => end(failure),
   };
 }

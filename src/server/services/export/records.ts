@@ -383,7 +383,7 @@ function unusualTimestamp(text: string): string {
 export function displayTimestamp(iso: string): string {
   const src = Buffer.from(iso, 'utf8');
   const out = Buffer.alloc(40);
-  const length = writeIsoAsDisplay(out, src, 0, src.length, new LocalOffsets());
+  const length = writeIsoAsDisplay(out, src, 0, src.length, sharedOffsets());
   return length >= 0 ? out.toString('latin1', 0, length) : unusualTimestamp(iso);
 }
 
@@ -493,28 +493,45 @@ export function parseIsoTimestamp(src: Buffer, start: number, end: number): numb
   return daysFromCivil(year, month, day) * 86_400 + seconds - offset;
 }
 
-/** The offset of the server's time zone at an instant, in seconds, cached by quarter hour. */
+/** Days from 1970-01-01 whose offsets are kept in a table: 1900 to 2100. */
+const FIRST_CACHED_DAY = daysFromCivil(1900, 1, 1);
+const CACHED_DAYS = daysFromCivil(2100, 1, 1) - FIRST_CACHED_DAY;
+/** A day not looked at yet; a day in which the offset changes. */
+const UNKNOWN_DAY = 0x7fffffff;
+const CHANGING_DAY = 0x7ffffffe;
+/** The hours of a day at which its offset is compared: a day whose samples differ is not cached. */
+const SAMPLE_SECONDS = [0, 4, 8, 12, 16, 20].map((hour) => hour * 3600).concat(86_399);
+
+/**
+ * The offset of the server's time zone at an instant, in seconds: looked up once per UTC day in a
+ * table (every export of seven years of dates would otherwise look up tens of thousands of
+ * quarter hours). A day in which the offset changes (daylight saving time, a zone's new rule) is
+ * not cached, and each of its instants is looked up on its own.
+ */
 class LocalOffsets {
-  private readonly cache = new Map<number, number>();
-  private lastQuarter = NaN;
-  private lastOffset = 0;
+  private readonly days = new Int32Array(CACHED_DAYS).fill(UNKNOWN_DAY);
 
   at(utcSeconds: number): number {
-    const quarter = Math.floor(utcSeconds / 900);
-    if (quarter === this.lastQuarter) return this.lastOffset;
-    let offset = this.cache.get(quarter);
-    if (offset === undefined) {
-      const first = localOffset(quarter * 900);
-      // A quarter hour in which the offset changes is not cached.
-      offset = first === localOffset(quarter * 900 + 899) ? first : NaN;
-      if (this.cache.size >= 4096) this.cache.clear();
-      this.cache.set(quarter, offset);
+    const day = Math.floor(utcSeconds / 86_400);
+    const index = day - FIRST_CACHED_DAY;
+    if (!(index >= 0 && index < CACHED_DAYS)) return localOffset(utcSeconds);
+    let offset = this.days[index] as number;
+    if (offset === UNKNOWN_DAY) {
+      const start = day * 86_400;
+      const first = localOffset(start);
+      offset = SAMPLE_SECONDS.every((at) => localOffset(start + at) === first) ? first : CHANGING_DAY;
+      this.days[index] = offset;
     }
-    if (Number.isNaN(offset)) return localOffset(utcSeconds);
-    this.lastQuarter = quarter;
-    this.lastOffset = offset;
-    return offset;
+    return offset === CHANGING_DAY ? localOffset(utcSeconds) : offset;
   }
+}
+
+/** One table of offsets for single values, made again when the process's time zone changes. */
+let shared: { zone: string | undefined; offsets: LocalOffsets } | undefined;
+function sharedOffsets(): LocalOffsets {
+  const zone = process.env.TZ;
+  if (!shared || shared.zone !== zone) shared = { zone, offsets: new LocalOffsets() };
+  return shared.offsets;
 }
 
 /** Local wall-clock time minus universal time, to the second (getTimezoneOffset has whole minutes only). */
@@ -558,15 +575,17 @@ function writeDateTime(out: Buffer, seconds: number): number {
   } else {
     at = out.write(String(year), 0, 'latin1'); // as formatDateTime prints it
   }
-  const two = (value: number, separator: number): void => {
-    out[at++] = separator;
-    out[at++] = 0x30 + Math.floor(value / 10);
-    out[at++] = 0x30 + (value % 10);
-  };
-  two(month, 0x2d);
-  two(day, 0x2d);
-  two(Math.floor(secondOfDay / 3600), 0x20);
-  two(Math.floor(secondOfDay / 60) % 60, 0x3a);
-  two(secondOfDay % 60, 0x3a);
-  return at;
+  at = writeTwoDigits(out, at, 0x2d, month);
+  at = writeTwoDigits(out, at, 0x2d, day);
+  at = writeTwoDigits(out, at, 0x20, Math.floor(secondOfDay / 3600));
+  at = writeTwoDigits(out, at, 0x3a, Math.floor(secondOfDay / 60) % 60);
+  return writeTwoDigits(out, at, 0x3a, secondOfDay % 60);
+}
+
+/** Writes a separator and a number below 100 in two digits at `at`; returns the end. */
+function writeTwoDigits(out: Buffer, at: number, separator: number, value: number): number {
+  out[at] = separator;
+  out[at + 1] = 0x30 + Math.floor(value / 10);
+  out[at + 2] = 0x30 + (value % 10);
+  return at + 3;
 }

@@ -104,7 +104,7 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
     return plan;
   });
   // CREATE INDEX CONCURRENTLY IF NOT EXISTS runs outside a transaction; one that fails leaves an
-  // invalid index that the next start drops and builds again.
+  // invalid index that the periodic check (startIndexRepair) or the next start builds again.
   if (now.indexes.length > 0) await startIndexBuild(ctx.db, now.indexes).done;
   return { formCode, schema: content, statements: [...now.statements, ...now.indexes], form };
 }

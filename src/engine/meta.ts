@@ -261,10 +261,29 @@ export function checkEntitySchemaWith(
       if (!Object.hasOwn(items.properties, name))
         problem(`${pointer}/items/required/${index}`, `"${name}" is not a property`);
     }
+    const detailOptions = property['x-detail'] ?? {};
+    if (detailOptions.parentColumn === undefined) {
+      for (const keyword of ['seq', 'key'] as const)
+        if (detailOptions[keyword] !== undefined)
+          problem(`${pointer}/x-detail/${keyword}`, `${keyword} needs parentColumn (an adopted child table)`);
+    } else {
+      const columns = detailColumns(property);
+      const named = [columns.keyColumn, columns.parentColumn, columns.seqColumn].filter(
+        (column): column is string => column !== null,
+      );
+      if (new Set(named).size !== named.length)
+        problem(`${pointer}/x-detail`, 'parentColumn, seq and key must be different columns');
+    }
+    const reserved = reservedDetailColumns(property);
     for (const [name, column] of Object.entries(items.properties)) {
       const at = `${pointer}/items/properties/${name}`;
-      if ((DETAIL_COLUMNS as readonly string[]).includes(toColumnName(name)))
-        problem(at, `"${name}" is a column of every detail table and cannot be declared`);
+      if (reserved.includes(toColumnName(name)))
+        problem(
+          at,
+          detailOptions.parentColumn === undefined
+            ? `"${name}" is a column of every detail table and cannot be declared`
+            : `"${name}" is the child table's ${toColumnName(name) === detailColumns(property).parentColumn ? 'parent' : 'key or position'} column and cannot be declared`,
+        );
       if (column['x-detail'] || column.items?.type === 'object') {
         problem(at, 'a detail row cannot hold another detail');
         continue;
@@ -321,6 +340,33 @@ function checkLayout(schema: EntitySchema, problem: (pointer: string, message: s
 
 /** Columns every detail table has besides the item's own (see DetailDef). */
 export const DETAIL_COLUMNS = ['id', 'parent_id', 'seq', 'tenant_code'] as const;
+
+/** The bookkeeping columns of a detail's child table: the defaults, or an adopted table's own (x-detail.parentColumn). */
+export interface DetailColumns {
+  parentColumn: string;
+  seqColumn: string | null;
+  keyColumn: string;
+  isAdopted: boolean;
+}
+
+export function detailColumns(property: FieldSchema): DetailColumns {
+  const options = property['x-detail'] ?? {};
+  if (options.parentColumn === undefined)
+    return { parentColumn: 'parent_id', seqColumn: 'seq', keyColumn: 'id', isAdopted: false };
+  return {
+    parentColumn: options.parentColumn,
+    seqColumn: options.seq === undefined ? 'seq' : options.seq,
+    keyColumn: options.key ?? 'id',
+    isAdopted: true,
+  };
+}
+
+/** The columns an item property of a detail cannot map to: its child table's bookkeeping ones. */
+export function reservedDetailColumns(property: FieldSchema): string[] {
+  const columns = detailColumns(property);
+  if (!columns.isAdopted) return [...DETAIL_COLUMNS];
+  return [columns.keyColumn, columns.parentColumn, ...(columns.seqColumn ? [columns.seqColumn] : [])];
+}
 
 /** The child table of a detail field: x-detail.table, or <parent table>_<field in snake_case>. */
 export function detailTableName(parentTable: string, field: string, property: FieldSchema): string {

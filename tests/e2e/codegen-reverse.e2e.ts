@@ -92,7 +92,11 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
           viewport: { width: 1440, height: 900 },
         }));
         await page.goto(`${server.url}/admin/codegenerator/reversegenerator`);
-        const row = page.getByTestId('reverse-tables').locator('tr.ant-table-row').filter({ hasText: TABLE });
+        // The lines' table's name starts with this one's: the row is the one whose cell is exactly it.
+        const row = page
+          .getByTestId('reverse-tables')
+          .locator('tr.ant-table-row')
+          .filter({ has: page.getByText(TABLE, { exact: true }) });
         await row.getByText('旧商品（迁移前的商品表）').waitFor();
         await expectNoAxeViolations(page, '逆向生成');
         await row.getByRole('button').click();
@@ -122,6 +126,10 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         // The lines' table is adopted with it and gets no statement.
         await page.getByTestId('reverse-adopt-details').getByText(LINES, { exact: false }).waitFor();
         assert.doesNotMatch(statements, new RegExp(LINES));
+        // The dialog has finished its opening animation before the screenshot.
+        await page.waitForFunction(
+          () => document.querySelector('.ant-zoom-appear, .ant-zoom-enter') === null,
+        );
         assert.match(statements, /create index concurrently if not exists "e2e_legacy_goods_/);
         await shot('reverse-adopt');
         await expectNoAxeViolations(page, '接管表');

@@ -1,4 +1,10 @@
-import { checkEntitySchema, detailColumns, detailTableName, SchemaFileError, type SchemaProblem } from './meta.js';
+import {
+  checkEntitySchema,
+  detailColumns,
+  detailTableName,
+  SchemaFileError,
+  type SchemaProblem,
+} from './meta.js';
 import { toColumnName } from './naming.js';
 import type {
   DetailDef,

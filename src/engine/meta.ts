@@ -3,7 +3,15 @@ import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'js
 import { createAjv } from './ajv.js';
 import { holdsFileIds } from './file-fields.js';
 import { SQL_IDENTIFIER, toColumnName } from './naming.js';
+import { detailColumns, reservedDetailColumns } from './detail-columns.js';
 import type { EntitySchema, FieldSchema, LayoutItem } from './types.js';
+
+export {
+  DETAIL_COLUMNS,
+  detailColumns,
+  reservedDetailColumns,
+  type DetailColumns,
+} from './detail-columns.js';
 
 /** A problem found in a schema file: the file, the JSON pointer inside it and what is wrong. */
 export interface SchemaProblem {
@@ -336,36 +344,6 @@ function checkLayout(schema: EntitySchema, problem: (pointer: string, message: s
       if (schema.required?.includes(field)) problem(`${pointer}/then`, `"${field}" is required always`);
     }
   });
-}
-
-/** Columns every detail table has besides the item's own (see DetailDef). */
-export const DETAIL_COLUMNS = ['id', 'parent_id', 'seq', 'tenant_code'] as const;
-
-/** The bookkeeping columns of a detail's child table: the defaults, or an adopted table's own (x-detail.parentColumn). */
-export interface DetailColumns {
-  parentColumn: string;
-  seqColumn: string | null;
-  keyColumn: string;
-  isAdopted: boolean;
-}
-
-export function detailColumns(property: FieldSchema): DetailColumns {
-  const options = property['x-detail'] ?? {};
-  if (options.parentColumn === undefined)
-    return { parentColumn: 'parent_id', seqColumn: 'seq', keyColumn: 'id', isAdopted: false };
-  return {
-    parentColumn: options.parentColumn,
-    seqColumn: options.seq === undefined ? 'seq' : options.seq,
-    keyColumn: options.key ?? 'id',
-    isAdopted: true,
-  };
-}
-
-/** The columns an item property of a detail cannot map to: its child table's bookkeeping ones. */
-export function reservedDetailColumns(property: FieldSchema): string[] {
-  const columns = detailColumns(property);
-  if (!columns.isAdopted) return [...DETAIL_COLUMNS];
-  return [columns.keyColumn, columns.parentColumn, ...(columns.seqColumn ? [columns.seqColumn] : [])];
 }
 
 /** The child table of a detail field: x-detail.table, or <parent table>_<field in snake_case>. */

@@ -220,44 +220,63 @@ export function enumOfCheck(definition: string, field: FieldSchema): unknown[] |
 export interface ReverseResult {
   name: string;
   schema: EntitySchema;
-  /** Columns left out, and why. */
+  /** Columns left out, and why; child tables that are not details, and why. */
   warnings: string[];
+  /** The child tables adopted as x-detail fields. */
+  details: string[];
 }
 
 /** The entity name of a table: its letters and digits (shop_order → shoporder). */
 export const entityNameOf = (table: string): string => table.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-export function reverseTable(
+/** A table's columns as fields: the mapping shared by an entity and the rows of its details. */
+interface MappedColumns {
+  properties: Record<string, FieldSchema>;
+  required: string[];
+  warnings: string[];
+  /** Columns that must be given on insert (NOT NULL, no default, not generated) but have no field. */
+  unfillable: string[];
+  keyField?: string;
+  label?: string;
+}
+
+function mapColumns(
   table: TableInfo,
   entityTables: ReadonlyMap<string, EntityTable>,
-): ReverseResult {
-  const warnings: string[] = [];
-  if (table.primaryKey.length !== 1) throw new Error(`${table.name} has no single-column primary key`);
-  const keyColumn = table.primaryKey[0] ?? '';
-  const properties: Record<string, FieldSchema> = {};
-  const required: string[] = [];
-  let keyField: string | undefined;
-  let label: string | undefined;
+  options: { keyColumn: string; skip?: ReadonlySet<string>; isDetail?: boolean },
+): MappedColumns {
+  const mapped: MappedColumns = { properties: {}, required: [], warnings: [], unfillable: [] };
+  const { properties, required, warnings } = mapped;
   for (const column of table.columns) {
-    if (SYSTEM_COLUMNS.has(column.name)) continue;
+    const isGenerated = column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '');
+    const mustBeGiven = column.isNotNull && column.defaultSql === null && !isGenerated;
+    if (options.skip?.has(column.name)) continue;
+    const leaveOut = (why: string): void => {
+      warnings.push(`${column.name}: ${why}; left out`);
+      if (mustBeGiven) mapped.unfillable.push(column.name);
+    };
+    if (SYSTEM_COLUMNS.has(column.name)) {
+      // A detail row has no bookkeeping columns of its own (its parent has them).
+      if (options.isDetail === true) leaveOut('a detail row has no bookkeeping columns');
+      continue;
+    }
     const name = camelCase(column.name);
     if (toColumnName(name) !== column.name) {
-      warnings.push(`${column.name}: no field name maps back to this column; left out`);
+      leaveOut('no field name maps back to this column');
       continue;
     }
     const field = fieldTypeOf(column.type);
     if (!field) {
-      warnings.push(`${column.name}: type ${column.type} has no JSON Schema mapping; left out`);
+      leaveOut(`type ${column.type} has no JSON Schema mapping`);
       continue;
     }
     const titled = titlesOfComment(column.comment, column.name);
     field.title = titled.title;
     if (titled.description) field.description = titled.description;
     if (titled.titles) field['x-ui'] = { titles: titled.titles };
-    const isKey = column.name === keyColumn;
-    const isGenerated = column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '');
+    const isKey = column.name === options.keyColumn;
     if (isKey) {
-      keyField = name;
+      mapped.keyField = name;
       if (isGenerated) field.readOnly = true;
     }
     if (column.defaultSql !== null && !isGenerated) {
@@ -267,7 +286,9 @@ export function reverseTable(
     const check = table.checks.find((candidate) => candidate.column === column.name);
     const values = check ? enumOfCheck(check.definition, field) : undefined;
     if (values) field.enum = values;
-    if (table.uniqueColumns.includes(column.name) && !isKey) field['x-unique'] = true;
+    // A detail row's columns are not unique (the rows of one parent are replaced as a whole).
+    if (table.uniqueColumns.includes(column.name) && !isKey && options.isDetail !== true)
+      field['x-unique'] = true;
     const foreignKey = table.foreignKeys.find((candidate) => candidate.column === column.name);
     if (foreignKey) {
       const target = entityTables.get(foreignKey.refTable);
@@ -276,11 +297,104 @@ export function reverseTable(
         (field as FieldSchema & { $comment?: string }).$comment =
           `references ${foreignKey.refTable}(${foreignKey.refColumn})`;
     }
-    if (column.isNotNull && column.defaultSql === null && !isGenerated) required.push(name);
-    if (!label && !isKey && field.type === 'string') label = name;
+    if (mustBeGiven) required.push(name);
+    if (!mapped.label && !isKey && field.type === 'string') mapped.label = name;
     properties[name] = field;
   }
+  return mapped;
+}
+
+const INTEGER_TYPES = new Set(['smallint', 'integer', 'bigint']);
+
+/** A child table offered as a detail of an adopted table: its field, or why it is not one. */
+export interface ReverseDetail {
+  /** The child table. */
+  table: string;
+  /** The parent's field holding the rows (camelCase of the child table). */
+  name: string;
+  field?: FieldSchema;
+  warnings: string[];
+}
+
+/**
+ * A table referencing an adopted one (a foreign key to its primary key: order_line.order_id →
+ * orders.id) as an x-detail field of the adopted entity: its rows are kept in the table as it is
+ * (x-detail.parentColumn, seq when it has an integer "seq" column, otherwise null and the rows
+ * keep the order of its key). It is not a detail when its key is not one generated column, or
+ * when a column an insert must give (NOT NULL, no default) has no field.
+ */
+export function reverseDetail(
+  parent: TableInfo,
+  child: TableInfo,
+  entityTables: ReadonlyMap<string, EntityTable>,
+): ReverseDetail {
+  const parentKey = parent.primaryKey.length === 1 ? parent.primaryKey[0] : undefined;
+  const result: ReverseDetail = { table: child.name, name: camelCase(child.name), warnings: [] };
+  const refusal = (why: string): ReverseDetail => ({
+    ...result,
+    warnings: [`${child.name}: ${why}; not a detail`],
+  });
+  const parentColumns = child.foreignKeys
+    .filter((fk) => fk.refTable === parent.name && fk.refColumn === parentKey)
+    .map((fk) => fk.column);
+  const [parentColumn] = parentColumns;
+  if (parentColumn === undefined) return refusal(`no foreign key to ${parent.name}(${parentKey ?? '?'})`);
+  if (parentColumns.length > 1)
+    result.warnings.push(
+      `${child.name}: several columns refer to ${parent.name}; ${parentColumn} holds the parent`,
+    );
+  const keyColumn = child.primaryKey.length === 1 ? (child.primaryKey[0] ?? '') : '';
+  const key = child.columns.find((column) => column.name === keyColumn);
+  if (!key || !(key.isIdentity || /^nextval\(/i.test(key.defaultSql ?? '')))
+    return refusal('its primary key is not one generated column (identity or serial)');
+  if (key.name === parentColumn) return refusal('its primary key is its parent column');
+  const seqColumn = child.columns.find(
+    (column) => column.name === 'seq' && INTEGER_TYPES.has(column.type) && column.name !== parentColumn,
+  );
+  const skip = new Set([keyColumn, parentColumn, ...(seqColumn ? [seqColumn.name] : [])]);
+  const mapped = mapColumns(child, entityTables, { keyColumn, skip, isDetail: true });
+  result.warnings.push(...mapped.warnings.map((warning) => `${child.name}.${warning}`));
+  if (mapped.unfillable.length > 0)
+    return refusal(`${mapped.unfillable.join(', ')} must be given on insert but cannot be a field`);
+  if (Object.keys(mapped.properties).length === 0) return refusal('it has no column besides its keys');
+  const titled = titlesOfComment(child.comment, child.name);
+  result.field = {
+    type: 'array',
+    title: titled.title,
+    ...(titled.description ? { description: titled.description } : {}),
+    ...(titled.titles ? { 'x-ui': { titles: titled.titles } } : {}),
+    'x-detail': {
+      table: child.name,
+      parentColumn,
+      seq: seqColumn ? seqColumn.name : null,
+      ...(keyColumn === 'id' ? {} : { key: keyColumn }),
+    },
+    items: { type: 'object', required: mapped.required, properties: mapped.properties },
+  };
+  return result;
+}
+
+export function reverseTable(
+  table: TableInfo,
+  entityTables: ReadonlyMap<string, EntityTable>,
+  /** Tables referencing this one: offered as x-detail fields (see reverseDetail). */
+  children: readonly TableInfo[] = [],
+): ReverseResult {
+  if (table.primaryKey.length !== 1) throw new Error(`${table.name} has no single-column primary key`);
+  const keyColumn = table.primaryKey[0] ?? '';
+  const mapped = mapColumns(table, entityTables, { keyColumn });
+  const { properties, required, warnings, keyField, label } = mapped;
   if (!keyField) throw new Error(`${table.name}: its primary key ${keyColumn} cannot be a field`);
+  const details: string[] = [];
+  for (const child of children) {
+    const detail = reverseDetail(table, child, entityTables);
+    warnings.push(...detail.warnings);
+    if (!detail.field) continue;
+    let name = detail.name;
+    while (Object.hasOwn(properties, name)) name = `${name}Rows`;
+    properties[name] = detail.field;
+    details.push(child.name);
+  }
   const name = entityNameOf(table.name);
   const tableTitles = titlesOfComment(table.comment, table.name);
   const schema: EntitySchema = {
@@ -303,5 +417,5 @@ export function reverseTable(
   };
   const description = [tableTitles.description, ...warnings].filter((part) => part !== undefined);
   if (description.length > 0) schema.description = description.join('; ');
-  return { name, schema, warnings };
+  return { name, schema, warnings, details };
 }

@@ -45,6 +45,12 @@ export interface TableSpec {
    * change or drop.
    */
   isAdopted?: boolean;
+  /**
+   * An adopted child table (x-detail.parentColumn): never altered at all. Created when missing;
+   * otherwise no column, index or constraint is added, and a column the detail needs that the
+   * table lacks (or has in a type that cannot serve) is a problem.
+   */
+  isKeptAsIs?: boolean;
 }
 
 /** What the database has now, as read from information_schema and pg_indexes. */
@@ -149,22 +155,22 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
  * The child table of a detail field: its own identity key, the parent's key (deleting the parent
  * deletes its rows), the row's position, the tenant, then one column per item property. Rows are
  * read by parent in order, so (parent_id, seq) is indexed; references and dictionaries are
- * indexed like the parent's.
+ * indexed like the parent's. An adopted child table (x-detail.parentColumn) has its own key,
+ * parent and position columns and no tenant_code; it is created when missing, otherwise kept as
+ * it is (isKeptAsIs).
  */
 export function detailTableSpec(entity: EntityDef, detail: DetailDef): TableSpec {
+  const { keyColumn, parentColumn, seqColumn } = detail;
   const columns: ColumnSpec[] = [
-    { name: 'id', type: 'bigint', isNullable: false, isIdentity: true },
-    { name: 'parent_id', type: entity.key.sqlType, isNullable: false },
-    { name: 'seq', type: 'integer', isNullable: false },
-    { name: 'tenant_code', type: 'text', isNullable: false },
+    { name: keyColumn, type: 'bigint', isNullable: false, isIdentity: true },
+    { name: parentColumn, type: entity.key.sqlType, isNullable: false },
+    ...(seqColumn === null ? [] : [{ name: seqColumn, type: 'integer' as const, isNullable: false }]),
+    ...(detail.isAdopted ? [] : [{ name: 'tenant_code', type: 'text' as const, isNullable: false }]),
     ...detail.fields.map((field) => ({ name: field.column, type: field.sqlType, isNullable: true })),
   ];
+  const order = [parentColumn, seqColumn ?? keyColumn];
   const indexes: IndexSpec[] = [
-    {
-      name: indexName(detail.table, ['parent_id', 'seq'], 'idx'),
-      columns: ['parent_id', 'seq'],
-      isUnique: false,
-    },
+    { name: indexName(detail.table, order, 'idx'), columns: order, isUnique: false },
   ];
   for (const field of detail.fields) {
     if (field.ref)
@@ -174,21 +180,26 @@ export function detailTableSpec(entity: EntityDef, detail: DetailDef): TableSpec
         isUnique: false,
       });
   }
-  return {
+  const spec: TableSpec = {
     name: detail.table,
     columns,
-    primaryKey: ['id'],
+    primaryKey: [keyColumn],
     indexes,
     foreignKeys: [
       {
-        name: indexName(detail.table, ['parent_id'], 'fk'),
-        columns: ['parent_id'],
+        name: indexName(detail.table, [parentColumn], 'fk'),
+        columns: [parentColumn],
         refTable: entity.table,
         refColumns: [entity.key.column],
         onDelete: 'cascade',
       },
     ],
   };
+  if (detail.isAdopted) {
+    spec.isAdopted = true;
+    spec.isKeptAsIs = true;
+  }
+  return spec;
 }
 
 /** Every table of an entity: its own, then the child table of each detail field. */
@@ -388,7 +399,12 @@ export function planTableMigration(
     const wanted = new Set(spec.columns.map((c) => c.name));
     for (const column of spec.columns) {
       const actual = existing.columns.get(column.name);
-      if (actual === undefined) {
+      if (actual === undefined && spec.isKeptAsIs === true) {
+        problems.push(
+          `Table ${spec.name} has no column ${column.name}: it is adopted as it is and never altered. ` +
+            `Name its own column in the schema (x-detail.parentColumn, seq, key) or leave the field out.`,
+        );
+      } else if (actual === undefined) {
         const addable = { ...column, isNullable: column.isNullable || column.defaultSql === undefined };
         statements.push(`alter table ${table} add column ${columnSql(addable)}`);
       } else if (
@@ -428,7 +444,9 @@ export function planTableMigration(
       ? actual === 'text' || actual === 'character varying'
       : actual === 'jsonb';
   };
-  for (const index of isAdopting ? spec.indexes.filter(fitsAdopted) : spec.indexes) {
+  // A child table kept as it is gets nothing at all.
+  const isKept = existing !== undefined && spec.isKeptAsIs === true;
+  for (const index of isKept ? [] : isAdopting ? spec.indexes.filter(fitsAdopted) : spec.indexes) {
     if (existing?.indexes.has(index.name)) continue;
     if (index.list?.method === 'trigram' && options.hasTrigram !== true) continue;
     if (existing && (index.list || isAdopting) && options.isConcurrent === true)

@@ -1,4 +1,10 @@
-import { checkEntitySchema, detailTableName, SchemaFileError, type SchemaProblem } from './meta.js';
+import {
+  checkEntitySchema,
+  detailColumns,
+  detailTableName,
+  SchemaFileError,
+  type SchemaProblem,
+} from './meta.js';
 import { toColumnName } from './naming.js';
 import type {
   DetailDef,
@@ -102,6 +108,7 @@ function buildDetail(name: string, schema: FieldSchema, entity: EntitySchema): D
   return {
     field: name,
     table: detailTableName(entity['x-entity'].table, name, schema),
+    ...detailColumns(schema),
     fields,
     fieldsByName: new Map(fields.map((field) => [field.name, field])),
   };

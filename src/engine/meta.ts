@@ -3,7 +3,15 @@ import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'js
 import { createAjv } from './ajv.js';
 import { holdsFileIds } from './file-fields.js';
 import { SQL_IDENTIFIER, toColumnName } from './naming.js';
+import { detailColumns, reservedDetailColumns } from './detail-columns.js';
 import type { EntitySchema, FieldSchema, LayoutItem } from './types.js';
+
+export {
+  DETAIL_COLUMNS,
+  detailColumns,
+  reservedDetailColumns,
+  type DetailColumns,
+} from './detail-columns.js';
 
 /** A problem found in a schema file: the file, the JSON pointer inside it and what is wrong. */
 export interface SchemaProblem {
@@ -261,10 +269,29 @@ export function checkEntitySchemaWith(
       if (!Object.hasOwn(items.properties, name))
         problem(`${pointer}/items/required/${index}`, `"${name}" is not a property`);
     }
+    const detailOptions = property['x-detail'] ?? {};
+    if (detailOptions.parentColumn === undefined) {
+      for (const keyword of ['seq', 'key'] as const)
+        if (detailOptions[keyword] !== undefined)
+          problem(`${pointer}/x-detail/${keyword}`, `${keyword} needs parentColumn (an adopted child table)`);
+    } else {
+      const columns = detailColumns(property);
+      const named = [columns.keyColumn, columns.parentColumn, columns.seqColumn].filter(
+        (column): column is string => column !== null,
+      );
+      if (new Set(named).size !== named.length)
+        problem(`${pointer}/x-detail`, 'parentColumn, seq and key must be different columns');
+    }
+    const reserved = reservedDetailColumns(property);
     for (const [name, column] of Object.entries(items.properties)) {
       const at = `${pointer}/items/properties/${name}`;
-      if ((DETAIL_COLUMNS as readonly string[]).includes(toColumnName(name)))
-        problem(at, `"${name}" is a column of every detail table and cannot be declared`);
+      if (reserved.includes(toColumnName(name)))
+        problem(
+          at,
+          detailOptions.parentColumn === undefined
+            ? `"${name}" is a column of every detail table and cannot be declared`
+            : `"${name}" is the child table's ${toColumnName(name) === detailColumns(property).parentColumn ? 'parent' : 'key or position'} column and cannot be declared`,
+        );
       if (column['x-detail'] || column.items?.type === 'object') {
         problem(at, 'a detail row cannot hold another detail');
         continue;
@@ -318,9 +345,6 @@ function checkLayout(schema: EntitySchema, problem: (pointer: string, message: s
     }
   });
 }
-
-/** Columns every detail table has besides the item's own (see DetailDef). */
-export const DETAIL_COLUMNS = ['id', 'parent_id', 'seq', 'tenant_code'] as const;
 
 /** The child table of a detail field: x-detail.table, or <parent table>_<field in snake_case>. */
 export function detailTableName(parentTable: string, field: string, property: FieldSchema): string {

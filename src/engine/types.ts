@@ -146,6 +146,17 @@ export interface FieldSchema {
 export interface DetailOptions {
   /** The child table (default <parent table>_<field in snake_case>). */
   table?: string;
+  /**
+   * The child table's column holding the parent's key (default parent_id). Set, the child table
+   * existed before (adopted by reverse generation): the engine never alters it, writes no
+   * tenant_code (its rows belong to the parent's tenant through the parent) and deletes a
+   * parent's rows itself before the parent (the table's own foreign key may not cascade).
+   */
+  parentColumn?: string;
+  /** With parentColumn: the column numbering the rows 1, 2, … (default seq); null: none, rows keep key order. */
+  seq?: string | null;
+  /** With parentColumn: the child table's own generated key (default id), the order of rows without seq. */
+  key?: string;
 }
 
 export interface TreeOptions {
@@ -222,12 +233,22 @@ export interface FieldDef {
 
 /**
  * The child table of a detail field: `id` (identity), `parent_id` (the parent's key, ON DELETE
- * CASCADE), `seq` (row order), `tenant_code` and one column per item property.
+ * CASCADE), `seq` (row order), `tenant_code` and one column per item property. An adopted one
+ * (x-detail.parentColumn) names its own key, parent and (optional) position columns and has no
+ * tenant_code.
  */
 export interface DetailDef {
   /** The parent's field holding the rows. */
   field: string;
   table: string;
+  /** The column holding the parent's key: parent_id, or x-detail.parentColumn. */
+  parentColumn: string;
+  /** The column numbering the rows (seq), or null: the rows are in key order. */
+  seqColumn: string | null;
+  /** The child table's own generated key (id). */
+  keyColumn: string;
+  /** The table existed before (x-detail.parentColumn): never altered, no tenant_code column. */
+  isAdopted: boolean;
   /** The item's properties as fields (refs, dictionaries and formats like any field). */
   fields: FieldDef[];
   fieldsByName: ReadonlyMap<string, FieldDef>;

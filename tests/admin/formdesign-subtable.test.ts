@@ -1,7 +1,12 @@
 /** The columns of a designed sub-table (issue 14): edited in the property panel, kept in order. */
 import { describe, expect, it } from 'vitest';
 import { checkEntitySchema } from '../../src/engine/index.js';
-import { paletteSchema } from '../../src/admin/screens/formdesign/model.js';
+import {
+  modelToSchema,
+  paletteSchema,
+  schemaToModel,
+  type DesignFieldSchema,
+} from '../../src/admin/screens/formdesign/model.js';
 import {
   addColumn,
   columnProblem,
@@ -59,5 +64,38 @@ describe('sub-table columns', () => {
     expect(renameColumn(schema, 'column1', 'name')).toBe(schema);
     // the last column stays
     expect(removeColumn(start, 'name')).toBe(start);
+  });
+
+  it("reserves an adopted child table's own columns, and keeps its x-detail through the designer", () => {
+    const adopted = {
+      ...start,
+      'x-detail': { table: 'order_line', parentColumn: 'order_id', seq: null },
+    } as DesignFieldSchema;
+    const schema = addColumn(adopted);
+    expect(columnProblem(schema, 'column1', 'orderId')).toBe('reserved');
+    expect(columnProblem(schema, 'column1', 'id')).toBe('reserved');
+    // Not this table's columns: an adopted table without a position column may have a "seq" of its own.
+    expect(columnProblem(schema, 'column1', 'seq')).toBeUndefined();
+    expect(columnProblem(schema, 'column1', 'parentId')).toBeUndefined();
+    const form = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      title: 'Orders',
+      type: 'object' as const,
+      'x-entity': { api: 'online/orders', table: 'orders', key: 'id', label: 'orderNo', adopt: true },
+      required: [],
+      additionalProperties: false as const,
+      properties: {
+        id: { type: 'integer' as const, title: 'ID', readOnly: true },
+        orderNo: { type: 'string' as const, title: 'Order no', maxLength: 20 },
+        orderLine: schema,
+      },
+    };
+    const again = modelToSchema(schemaToModel(form));
+    expect(again.properties.orderLine?.['x-detail']).toEqual({
+      table: 'order_line',
+      parentColumn: 'order_id',
+      seq: null,
+    });
+    expect(checkEntitySchema('orders', 'orders', again)).toEqual([]);
   });
 });

@@ -18,19 +18,22 @@ import {
  * engine would not choose: serial, varchar, numeric, char, Chinese comments) is listed, turned
  * into a schema, adopted (its DDL shown first, only bookkeeping columns added), opened in the
  * form designer, published, and its existing rows shown and added to through the engine's list
- * and form. The table is made with SQL, so this runs a server of its own on a fresh PostgreSQL
+ * and form; a table referring to it is adopted as its lines (kept as it is) and edited on its
+ * form. The tables are made with SQL, so this runs a server of its own on a fresh PostgreSQL
  * database (TEST_DATABASE_URL, the local one by default), dropped at the end.
  */
 const TABLE = 'e2e_legacy_goods';
 const CODE = 'e2elegacygoods';
+/** A legacy child table (goods_id → e2e_legacy_goods.id, no seq, no tenant_code): adopted as the goods' lines. */
+const LINES = 'e2e_legacy_goods_stock';
 
-const columnTypes = (database: string): Promise<Record<string, string>> =>
+const columnTypes = (database: string, table = TABLE): Promise<Record<string, string>> =>
   onServer(database, async (client) =>
     Object.fromEntries(
       (
         await client.query<{ column_name: string; data_type: string }>(
           `select column_name, data_type from information_schema.columns where table_name = $1`,
-          [TABLE],
+          [table],
         )
       ).rows.map((row) => [row.column_name, row.data_type]),
     ),
@@ -43,6 +46,7 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
   let context: BrowserContext | undefined;
   let page: Page;
   let original: Record<string, string> = {};
+  let originalLines: Record<string, string> = {};
   const url = (path: string): string => `${server?.url ?? ''}/admin${path}`;
   const shot = (name: string) => page.screenshot({ path: `${screenshots}/codegen-${name}.png` });
 
@@ -66,8 +70,21 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
           await client.query(
             `insert into ${TABLE} (goods_name, goods_code, price, qty) values ('旧货一号', 'A00001', 12.5, 3)`,
           );
+          await client.query(`create table ${LINES} (
+            id serial primary key,
+            goods_id integer not null references ${TABLE} (id),
+            warehouse varchar(20) not null,
+            amount integer
+          )`);
+          await client.query(`comment on table ${LINES} is '库存明细'`);
+          await client.query(`comment on column ${LINES}.warehouse is '仓库'`);
+          await client.query(`comment on column ${LINES}.amount is '数量'`);
+          await client.query(
+            `insert into ${LINES} (goods_id, warehouse, amount) values (1, '北仓', 5), (1, '南仓', 2)`,
+          );
         });
         original = await columnTypes(database);
+        originalLines = await columnTypes(database, LINES);
         const url = new URL(SERVER_URL);
         url.pathname = `/${database}`;
         server = await startServer({ DATABASE_URL: url.toString() });
@@ -75,7 +92,11 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
           viewport: { width: 1440, height: 900 },
         }));
         await page.goto(`${server.url}/admin/codegenerator/reversegenerator`);
-        const row = page.getByTestId('reverse-tables').locator('tr.ant-table-row').filter({ hasText: TABLE });
+        // The lines' table's name starts with this one's: the row is the one whose cell is exactly it.
+        const row = page
+          .getByTestId('reverse-tables')
+          .locator('tr.ant-table-row')
+          .filter({ has: page.getByText(TABLE, { exact: true }) });
         await row.getByText('旧商品（迁移前的商品表）').waitFor();
         await expectNoAxeViolations(page, '逆向生成');
         await row.getByRole('button').click();
@@ -86,6 +107,9 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         assert.match(text, /"title": "商品名称"/);
         assert.match(text, /"title": "单价"/);
         assert.match(text, /"maxLength": 40/);
+        // The table referring to it is its lines, kept as it is: its own parent column, no seq.
+        assert.match(text, /"parentColumn": "goods_id"/);
+        assert.match(text, /"title": "库存明细"/);
         await shot('reverse-schema');
         await expectNoAxeViolations(page, '逆向生成 Schema');
       },
@@ -99,6 +123,13 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         const statements = (await sql.textContent()) ?? '';
         // Only added columns and the engine's own non-unique indexes, built concurrently.
         assert.doesNotMatch(statements, /alter column|drop|unique|foreign key/);
+        // The lines' table is adopted with it and gets no statement.
+        await page.getByTestId('reverse-adopt-details').getByText(LINES, { exact: false }).waitFor();
+        assert.doesNotMatch(statements, new RegExp(LINES));
+        // The dialog has finished its opening animation before the screenshot.
+        await page.waitForFunction(
+          () => document.querySelector('.ant-zoom-appear, .ant-zoom-enter') === null,
+        );
         assert.match(statements, /create index concurrently if not exists "e2e_legacy_goods_/);
         await shot('reverse-adopt');
         await expectNoAxeViolations(page, '接管表');
@@ -112,6 +143,7 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         const adopted = await columnTypes(database);
         for (const [column, type] of Object.entries(original)) assert.equal(adopted[column], type, column);
         assert.equal(adopted.version, 'integer');
+        assert.deepEqual(await columnTypes(database, LINES), originalLines);
       },
     },
     {
@@ -177,6 +209,40 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         );
         const after = await columnTypes(database);
         for (const [column, type] of Object.entries(original)) assert.equal(after[column], type, column);
+      },
+    },
+    {
+      name: 'the adopted table shows its legacy lines on its form, in key order, and saves them back into the legacy table',
+      run: async () => {
+        assert.ok(server);
+        await rowWith(page, '旧货一号').first().locator('.ant-checkbox-input').check();
+        await page.getByTestId('entity-edit').click();
+        const edit = formModal(page);
+        await edit.getByLabel('第 2 行 仓库').waitFor();
+        assert.equal(await edit.getByLabel('第 1 行 仓库').inputValue(), '北仓');
+        assert.equal(await edit.getByLabel('第 2 行 仓库').inputValue(), '南仓');
+        assert.equal(await edit.getByLabel('第 1 行 数量').inputValue(), '5');
+        await edit.getByRole('button', { name: '添加一行' }).click();
+        await edit.getByLabel('第 3 行 仓库').fill('东仓');
+        await edit.getByLabel('第 3 行 数量').fill('7');
+        await edit.locator('.ant-modal-title').click();
+        await expectNoAxeViolations(page, '接管表的明细');
+        await shot('reverse-adopted-lines');
+        await saveForm(page);
+        assert.deepEqual(
+          await onServer(
+            database,
+            async (client) =>
+              (await client.query(`select warehouse, amount from ${LINES} where goods_id = 1 order by id`))
+                .rows,
+          ),
+          [
+            { warehouse: '北仓', amount: 5 },
+            { warehouse: '南仓', amount: 2 },
+            { warehouse: '东仓', amount: 7 },
+          ],
+        );
+        assert.deepEqual(await columnTypes(database, LINES), originalLines);
       },
     },
     {

@@ -88,3 +88,92 @@ describe('reverse generator: comments become titles', () => {
     });
   });
 });
+
+describe('reverse generator: tables referring to an adopted one become its details', () => {
+  const orders: TableInfo = {
+    name: 'orders',
+    comment: '订单',
+    columns: [
+      { ...column('id', 'integer'), isNotNull: true, defaultSql: "nextval('orders_id_seq'::regclass)" },
+      { ...column('order_no', 'character varying(20)'), isNotNull: true },
+    ],
+    primaryKey: ['id'],
+    uniqueColumns: ['order_no'],
+    foreignKeys: [],
+    checks: [],
+  };
+  const orderLine = (extra: Partial<TableInfo> = {}): TableInfo => ({
+    name: 'order_line',
+    comment: '订单明细',
+    columns: [
+      { ...column('id', 'integer'), isNotNull: true, defaultSql: "nextval('order_line_id_seq'::regclass)" },
+      { ...column('order_id', 'integer'), isNotNull: true },
+      { ...column('product', 'character varying(40)', '商品'), isNotNull: true },
+      column('qty', 'integer'),
+      column('sku', 'character varying(20)'),
+    ],
+    primaryKey: ['id'],
+    uniqueColumns: ['sku'],
+    foreignKeys: [{ column: 'order_id', refTable: 'orders', refColumn: 'id' }],
+    checks: [],
+    ...extra,
+  });
+
+  it('adds an x-detail field over the child table as it is: its parent column, no seq, rows in key order', () => {
+    const result = reverseTable(orders, new Map(), [orderLine()]);
+    expect(result.details).toEqual(['order_line']);
+    expect(checkEntitySchema('orders', 'orders', result.schema)).toEqual([]);
+    const lines = result.schema.properties.orderLine;
+    expect(lines).toMatchObject({
+      type: 'array',
+      title: '订单明细',
+      'x-detail': { table: 'order_line', parentColumn: 'order_id', seq: null },
+      items: { type: 'object', required: ['product'] },
+    });
+    // Neither the child's key nor its parent column is a row field; a row's column is never unique.
+    expect(Object.keys(lines?.items?.properties ?? {})).toEqual(['product', 'qty', 'sku']);
+    expect(lines?.items?.properties?.sku?.['x-unique']).toBeUndefined();
+  });
+
+  it('takes an integer seq column as the position and names a key other than id', () => {
+    const child = orderLine({
+      columns: [
+        { ...column('line_id', 'bigint'), isNotNull: true, isIdentity: true },
+        { ...column('order_id', 'integer'), isNotNull: true },
+        { ...column('seq', 'smallint'), isNotNull: true },
+        column('product', 'text'),
+      ],
+      primaryKey: ['line_id'],
+    });
+    const { schema } = reverseTable(orders, new Map(), [child]);
+    expect(schema.properties.orderLine?.['x-detail']).toEqual({
+      table: 'order_line',
+      parentColumn: 'order_id',
+      seq: 'seq',
+      key: 'line_id',
+    });
+    expect(checkEntitySchema('orders', 'orders', schema)).toEqual([]);
+  });
+
+  it('leaves out, with the reason, a child whose key is not generated or whose required column cannot be a field', () => {
+    const notGenerated = orderLine({
+      columns: [
+        { ...column('id', 'integer'), isNotNull: true },
+        { ...column('order_id', 'integer'), isNotNull: true },
+        column('product', 'text'),
+      ],
+    });
+    const blob = orderLine({
+      columns: [...orderLine().columns, { ...column('scan', 'bytea'), isNotNull: true }],
+    });
+    for (const [child, why] of [
+      [notGenerated, 'its primary key is not one generated column (identity or serial)'],
+      [blob, 'scan must be given on insert but cannot be a field'],
+    ] as const) {
+      const result = reverseTable(orders, new Map(), [child]);
+      expect(result.details).toEqual([]);
+      expect(result.schema.properties.orderLine).toBeUndefined();
+      expect(result.warnings.join('\n')).toContain(`order_line: ${why}; not a detail`);
+    }
+  });
+});

@@ -1,4 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -35,6 +37,16 @@ function unzip(buffer: Buffer): File[] {
   return files;
 }
 
+async function sheetsOf(bytes: Buffer): Promise<{ name: string; rows: unknown[][] }[]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook.worksheets.map((sheet) => {
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return { name: sheet.name, rows };
+  });
+}
+
 const BASE = '/api/generator';
 const FORWARD = { entities: ['sysregion', 'purchase'], serviceName: 'shop', packageName: 'shop' };
 
@@ -46,6 +58,23 @@ describe('code generator API', () => {
   afterAll(async () => {
     await t?.close();
   });
+  /** A multipart upload of one file (the import's part "file"). */
+  const upload = (url: string, bytes: Buffer): Promise<LightMyRequestResponse> => {
+    const boundary = '----ecobidadopt';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.request({
+      method: 'POST',
+      url,
+      headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+  };
 
   it('previews a module and downloads the same files as a zip', async () => {
     const preview = await t.request({
@@ -582,6 +611,188 @@ describe('code generator API', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(errorFields(bad)).toEqual(['/visitUid']);
+  });
+
+  it('adopts a table with the table referring to it as its lines: kept as they are, read, written, exported, imported and deleted through its own columns', async () => {
+    // A legacy order and its lines: order_id (no cascade), no seq, no tenant_code.
+    await t.sql(`create table legacy_order (
+      id serial primary key,
+      order_no varchar(20) not null,
+      buyer varchar(40)
+    )`);
+    await t.sql(`comment on table legacy_order is '旧订单'`);
+    await t.sql(`create table legacy_order_line (
+      id serial primary key,
+      order_id integer not null references legacy_order (id),
+      product varchar(40) not null,
+      qty integer not null default 1,
+      price numeric(10,2)
+    )`);
+    await t.sql(`comment on table legacy_order_line is '旧订单明细'`);
+    await t.sql(`insert into legacy_order (order_no, buyer) values ('L-1', '老客户')`);
+    // Inserted out of product order: the lines keep the order of their key.
+    await t.sql(`insert into legacy_order_line (order_id, product, qty, price) values
+      (1, 'Bolt', 2, 0.50), (1, 'Anchor', 1, 3.00)`);
+    const lineTable = async (): Promise<{ columns: string[]; indexes: string[]; constraints: string[] }> => ({
+      columns: (
+        await t.sql<{ c: string }>(
+          `select column_name || ' ' || data_type as c from information_schema.columns
+           where table_schema = current_schema() and table_name = 'legacy_order_line' order by ordinal_position`,
+        )
+      ).map((row) => row.c),
+      indexes: (
+        await t.sql<{ i: string }>(
+          `select indexdef as i from pg_indexes where schemaname = current_schema() and tablename = 'legacy_order_line' order by 1`,
+        )
+      ).map((row) => row.i),
+      constraints: (
+        await t.sql<{ c: string }>(
+          `select conname || ' ' || pg_get_constraintdef(oid) as c from pg_constraint where conrelid = 'legacy_order_line'::regclass order by 1`,
+        )
+      ).map((row) => row.c),
+    });
+    const original = await lineTable();
+    const adopt = (confirm: boolean) =>
+      t.request({
+        method: 'POST',
+        url: `${BASE}/reverse/adopt`,
+        headers: t.auth,
+        payload: { tableName: 'legacy_order', confirm },
+      });
+
+    const plan = await adopt(false);
+    expect(plan.statusCode, plan.body).toBe(200);
+    const planned = data<{ schema: EntitySchema; statements: string[]; details: string[] }>(plan);
+    expect(planned.details).toEqual(['legacy_order_line']);
+    const lines = planned.schema.properties.legacyOrderLine;
+    expect(lines).toMatchObject({
+      type: 'array',
+      title: '旧订单明细',
+      'x-detail': { table: 'legacy_order_line', parentColumn: 'order_id', seq: null },
+      items: { type: 'object', required: ['product'] },
+    });
+    expect(Object.keys(lines?.items?.properties ?? {})).toEqual(['product', 'qty', 'price']);
+    // Only the parent gets the engine's bookkeeping columns and indexes; the lines' table nothing.
+    expect(planned.statements.length).toBeGreaterThan(0);
+    expect(planned.statements.join('\n')).not.toContain('legacy_order_line');
+
+    const done = await adopt(true);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(data<{ details: string[] }>(done).details).toEqual(['legacy_order_line']);
+    expect(await lineTable()).toEqual(original);
+    // The lines' table is adopted with its parent: not offered again on its own.
+    const again = await t.request({
+      method: 'POST',
+      url: `${BASE}/reverse/adopt`,
+      headers: t.auth,
+      payload: { tableName: 'legacy_order_line', confirm: false },
+    });
+    expect(again.statusCode).toBe(409);
+    const published = await t.request({
+      method: 'POST',
+      url: '/api/generator/form/publish',
+      headers: t.auth,
+      payload: { id: data<{ form: { id: number } }>(done).form.id, menuParent: 'formgenerator', roles: [] },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    expect(await lineTable()).toEqual(original);
+
+    const api = '/api/online/legacyorder';
+    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      t.request({ method, url: `${api}/${url}`, headers: t.auth, ...(payload ? { payload } : {}) });
+    const byKey = async (id: unknown): Promise<Record<string, unknown>> => {
+      const response = await call('GET', `query?id=${String(id)}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const [record] = data<{ records: Record<string, unknown>[] }>(response).records;
+      return record ?? {};
+    };
+    // The legacy rows, in key order.
+    expect((await byKey(1)).legacyOrderLine).toEqual([
+      { product: 'Bolt', qty: 2, price: 0.5 },
+      { product: 'Anchor', qty: 1, price: 3 },
+    ]);
+    const added = await call('POST', 'add', {
+      orderNo: 'L-2',
+      buyer: '新客户',
+      legacyOrderLine: [
+        { product: 'Pipe', qty: 4, price: 12.25 },
+        { product: 'Elbow', qty: 8 },
+      ],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const newId = (data<Record<string, unknown>>(added).id as number) ?? 0;
+    const stored = await byKey(newId);
+    expect(stored.legacyOrderLine).toEqual([
+      { product: 'Pipe', qty: 4, price: 12.25 },
+      { product: 'Elbow', qty: 8 },
+    ]);
+    const rowsOf = (orderId: unknown) =>
+      t.sql<{ product: string; qty: number }>(
+        `select product, qty from legacy_order_line where order_id = $1 order by id`,
+        [orderId],
+      );
+    expect(await rowsOf(newId)).toEqual([
+      { product: 'Pipe', qty: 4 },
+      { product: 'Elbow', qty: 8 },
+    ]);
+    // A line is checked like any row: a missing product is a 400 naming the line and column.
+    const bad = await call('POST', 'add', { orderNo: 'L-X', legacyOrderLine: [{ qty: 1 }] });
+    expect(bad.statusCode).toBe(400);
+    expect(errorFields(bad)).toEqual(['/legacyOrderLine/0/product']);
+    // An update replaces the lines.
+    const updated = await call('PUT', 'update', {
+      id: newId,
+      version: stored.version,
+      legacyOrderLine: [
+        { product: 'Valve', qty: 1 },
+        { product: 'Pipe', qty: 5 },
+      ],
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(await rowsOf(newId)).toEqual([
+      { product: 'Valve', qty: 1 },
+      { product: 'Pipe', qty: 5 },
+    ]);
+
+    // The export: the lines on their own sheet, numbered in key order.
+    const exported = await call('POST', 'export', { sort: 'orderNo' });
+    expect(exported.statusCode).toBe(200);
+    const sheets = await sheetsOf(exported.rawPayload);
+    expect(sheets).toHaveLength(2);
+    const [lineHeaders = [], ...lineRows] = sheets[1]?.rows ?? [];
+    expect(lineHeaders.slice(1)).toEqual(['#', 'Product', 'Qty', 'Price']);
+    expect(lineRows).toEqual([
+      ['L-1', 1, 'Bolt', 2, 0.5],
+      ['L-1', 2, 'Anchor', 1, 3],
+      ['L-2', 1, 'Valve', 1],
+      ['L-2', 2, 'Pipe', 5],
+    ]);
+
+    // The import, in the layout the export writes: lines by their # into the legacy table.
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet(sheets[0]?.name).addRows([
+      ['orderNo', 'buyer'],
+      ['L-3', '导入客户'],
+    ]);
+    workbook.addWorksheet(sheets[1]?.name).addRows([
+      [lineHeaders[0], '#', 'product', 'qty'],
+      ['L-3', 2, 'Second', 2],
+      ['L-3', 1, 'First', 1],
+    ]);
+    const imported = await upload(`${api}/import`, Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(imported.statusCode, imported.body).toBe(200);
+    const [l3] = await t.sql<{ id: number }>(`select id from legacy_order where order_no = 'L-3'`);
+    expect(await rowsOf(l3?.id)).toEqual([
+      { product: 'First', qty: 1 },
+      { product: 'Second', qty: 2 },
+    ]);
+
+    // Deleting an order deletes its lines first (the legacy foreign key does not cascade).
+    const deleted = await call('POST', `delete?id=${newId}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await rowsOf(newId)).toEqual([]);
+    expect(await rowsOf(1)).toHaveLength(2);
+    expect(await lineTable()).toEqual(original);
   });
 
   it('runs the generated menu.sql against the database: menu and URL grant added once, the menu shown to the admin', async () => {

@@ -183,7 +183,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     `${BASE}/reverse/adopt`,
     schema(
-      'Adopts a table as a designed form: without confirm, the DDL it would run (added bookkeeping columns only); confirmed, runs it and makes the draft form. A table a draft already adopted answers 409 tableAdopted naming that form',
+      'Adopts a table as a designed form, with the tables referring to it as its details (x-detail, kept as they are): without confirm, the DDL it would run (added bookkeeping columns only); confirmed, runs it and makes the draft form. A table a draft already adopted answers 409 tableAdopted naming that form',
       {
         body: object(
           {
@@ -202,9 +202,15 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
           formCode: { type: 'string' },
           schema: ENTITY_SCHEMA,
           statements: { type: 'array', items: { type: 'string' } },
+          details: {
+            type: 'array',
+            items: { type: 'string' },
+            description:
+              'The tables referring to it (a foreign key to its primary key) adopted as its details: x-detail fields with parentColumn, never altered',
+          },
           form: { type: 'object', additionalProperties: true },
         },
-        ['formCode', 'schema', 'statements'],
+        ['formCode', 'schema', 'statements', 'details'],
       ),
     ),
     async (request) => ok(await adoptTable(ctx, actorOf(request), request.body as AdoptInput)),

@@ -20,6 +20,8 @@ interface TableSummary {
 interface AdoptAnswer {
   formCode: string;
   statements: string[];
+  /** Tables referring to it, adopted as its details (kept as they are). */
+  details: string[];
   form?: { id: number };
 }
 
@@ -158,6 +160,11 @@ export default function ReverseGenerator({ route }: { route: AppRoute }) {
           <p>
             {label('formCode')}: <code>{plan.formCode}</code>
           </p>
+          {plan.details.length > 0 && (
+            <p data-testid="reverse-adopt-details">
+              {t('codegen.reverse.adoptDetails', { tables: plan.details.join(', ') })}
+            </p>
+          )}
           <p>{label('adoptIntro')}</p>
           {plan.statements.length > 0 ? (
             <CodeView code={plan.statements.join(';\n')} path="adopt.sql" testId="reverse-adopt-sql" />

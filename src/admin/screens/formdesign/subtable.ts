@@ -1,3 +1,5 @@
+import { reservedDetailColumns } from '../../../engine/detail-columns.js';
+import { toColumnName } from '../../../engine/naming.js';
 import type { FieldSchema, ItemSchema, Titles } from '../../../engine/types.js';
 import { FIELD_NAME, type DesignFieldSchema } from './model.js';
 
@@ -9,9 +11,6 @@ import { FIELD_NAME, type DesignFieldSchema } from './model.js';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'date';
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'date'];
-
-/** Columns every child table has (engine meta.ts DETAIL_COLUMNS, as field names). */
-const RESERVED = ['id', 'parentId', 'seq', 'tenantCode'];
 
 export interface SubtableColumn {
   name: string;
@@ -45,14 +44,15 @@ function withItems(schema: DesignFieldSchema, properties: Record<string, FieldSc
   };
 }
 
-/** Why a column cannot take a name: not an identifier, a column of every child table, or taken. */
+/** Why a column cannot take a name: not an identifier, a column of the child table's own, or taken. */
 export function columnProblem(
   schema: DesignFieldSchema,
   current: string,
   name: string,
 ): 'invalid' | 'reserved' | 'taken' | undefined {
   if (!FIELD_NAME.test(name)) return 'invalid';
-  if (RESERVED.includes(name)) return 'reserved';
+  // The child table's own columns (parent_id, seq, …, or an adopted table's: x-detail.parentColumn).
+  if (reservedDetailColumns(schema as FieldSchema).includes(toColumnName(name))) return 'reserved';
   if (name !== current && Object.hasOwn(itemsOf(schema).properties ?? {}, name)) return 'taken';
   return undefined;
 }

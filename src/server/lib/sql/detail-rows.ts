@@ -11,10 +11,18 @@ export type DetailRow = Record<string, unknown>;
 
 const childTable = (detail: DetailDef) => sql.table(detail.table);
 
-/** A parent's rows are the caller's tenant's only (a shared parent's rows carry the writer's tenant). */
-function rowScope(entity: EntityDef, actor: Actor) {
-  return entity.isTenantScoped ? sql` and tenant_code = ${actor.tenantCode}` : sql``;
+/**
+ * A parent's rows are the caller's tenant's only (a shared parent's rows carry the writer's
+ * tenant). An adopted child table has no tenant_code: its rows are scoped by their parent.
+ */
+function rowScope(entity: EntityDef, detail: DetailDef, actor: Actor) {
+  return entity.isTenantScoped && !detail.isAdopted ? sql` and tenant_code = ${actor.tenantCode}` : sql``;
 }
+
+const parentRef = (detail: DetailDef) => sql.ref(detail.parentColumn);
+
+/** The rows' saved order: by position, or by the child table's key when it has no position column. */
+const orderRef = (detail: DetailDef) => sql.ref(detail.seqColumn ?? detail.keyColumn);
 
 /** Inserts rows of one detail field for one parent, numbered 1, 2, … in the given order. */
 async function insertRows(
@@ -26,13 +34,22 @@ async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const fields = detail.fields.filter((field) => rows.some((row) => row[field.name] !== undefined));
-  const columns = [sql.ref('parent_id'), sql.ref('seq'), sql.ref('tenant_code'), ...fields.map(column)];
+  // An adopted child table: its own parent and position columns (the latter maybe none), no tenant.
+  const hasSeq = detail.seqColumn !== null;
+  const columns = [
+    parentRef(detail),
+    ...(detail.seqColumn === null ? [] : [sql.ref(detail.seqColumn)]),
+    ...(detail.isAdopted ? [] : [sql.ref('tenant_code')]),
+    ...fields.map(column),
+  ];
+  // Without a position column the order is the key the table generates: one VALUES list is
+  // inserted row after row, so the keys follow the given order.
   const tuples = rows.map(
     (row, index) =>
       sql`(${sql.join([
         parentKey,
-        index + 1,
-        actor.tenantCode,
+        ...(hasSeq ? [index + 1] : []),
+        ...(detail.isAdopted ? [] : [actor.tenantCode]),
         ...fields.map((field) => toDbValue(field, row[field.name] ?? null)),
       ])})`,
   );
@@ -57,7 +74,7 @@ export async function writeDetailRows(
     const isCleared = options.cleared?.includes(field.name) === true;
     if (given === undefined && !isCleared) continue;
     if (!options.isNew) {
-      await sql`delete from ${childTable(field.detail)} where parent_id = ${parentKey}${rowScope(entity, actor)}`.execute(
+      await sql`delete from ${childTable(field.detail)} where ${parentRef(field.detail)} = ${parentKey}${rowScope(entity, field.detail, actor)}`.execute(
         trx,
       );
     }
@@ -88,15 +105,14 @@ export async function readDetailRows(
     const byParent = new Map<unknown, DetailRow[]>(parentKeys.map((key) => [key, []]));
     const fields = field.detail.fields;
     const select = [
-      sql`parent_id as ${sql.id('__parent')}`,
+      sql`${parentRef(field.detail)} as ${sql.id('__parent')}`,
       ...fields.map((item) => sql`${column(item)} as ${sql.id(item.name)}`),
     ];
     const rows = await sql<
       Record<string, unknown>
     >`select ${sql.join(select)} from ${childTable(field.detail)}
-      where parent_id in (${sql.join([...parentKeys])})${rowScope(entity, actor)} order by parent_id, seq`.execute(
-      db,
-    );
+      where ${parentRef(field.detail)} in (${sql.join([...parentKeys])})${rowScope(entity, field.detail, actor)}
+      order by ${parentRef(field.detail)}, ${orderRef(field.detail)}`.execute(db);
     for (const raw of rows.rows) {
       // bigint keys come back as numbers or strings depending on the driver: match by text
       const parent = parentKeys.find((key) => String(key) === String(raw.__parent));
@@ -105,4 +121,22 @@ export async function readDetailRows(
     result.set(field.name, byParent);
   }
   return result;
+}
+
+/**
+ * Deletes the rows of a parent's adopted child tables (x-detail.parentColumn), before the parent:
+ * their own foreign key may not cascade. The engine's child tables cascade by themselves.
+ */
+export async function deleteAdoptedDetailRows(
+  trx: Db,
+  entity: EntityDef,
+  parentKeys: readonly unknown[],
+): Promise<void> {
+  if (parentKeys.length === 0) return;
+  for (const field of detailFields(entity)) {
+    if (!field.detail.isAdopted) continue;
+    await sql`delete from ${childTable(field.detail)} where ${parentRef(field.detail)} in (${sql.join([...parentKeys])})`.execute(
+      trx,
+    );
+  }
 }

@@ -119,18 +119,28 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
       for (const field of fields) {
         await writer.nextSheet();
         const items = field.detail.fields;
+        const { parentColumn, seqColumn, keyColumn, isAdopted } = field.detail;
+        const parentRef = sql.ref(`c.${parentColumn}`);
+        const order = sql.ref(`c.${seqColumn ?? keyColumn}`);
         const select = [
           sql`${sql.ref(`t.${parentLabel.column}`)} as ${sql.id('__label')}`,
-          sql`c.seq as ${sql.id('__seq')}`,
+          // An adopted child table without a position column: the row's place in key order.
+          seqColumn === null
+            ? sql`row_number() over (partition by ${parentRef} order by ${order}) as ${sql.id('__seq')}`
+            : sql`${order} as ${sql.id('__seq')}`,
           ...items.map((item) => sql`${sql.ref(`c.${item.column}`)} as ${sql.id(item.name)}`),
         ];
-        const rowScope = entity.isTenantScoped ? sql` and c.tenant_code = ${ctx.actor.tenantCode}` : sql``;
+        // An adopted child table has no tenant_code: its rows are scoped by their parents.
+        const rowScope =
+          entity.isTenantScoped && !isAdopted ? sql` and c.tenant_code = ${ctx.actor.tenantCode}` : sql``;
         for (let offset = 0; ; offset += BATCH) {
           // Tenant and filters apply to the parents (a subquery: both tables have tenant_code).
           const rows = await sql<Record<string, unknown>>`select ${sql.join(select)}
             from (select * from ${table(entity)} ${whereClause(ctx.conditions)}) as t
-            join ${sql.table(field.detail.table)} as c on c.parent_id = ${sql.ref(`t.${entity.key.column}`)}${rowScope}
-            ${orderByClause(entity, ctx.sort, 't')}, c.seq limit ${BATCH} offset ${offset}`.execute(ctx.db);
+            join ${sql.table(field.detail.table)} as c on ${parentRef} = ${sql.ref(`t.${entity.key.column}`)}${rowScope}
+            ${orderByClause(entity, ctx.sort, 't')}, ${order} limit ${BATCH} offset ${offset}`.execute(
+            ctx.db,
+          );
           await writer.writeRows(await cellOf(items, rows.rows));
           if (rows.rows.length < BATCH || writer.stream.destroyed) break;
         }

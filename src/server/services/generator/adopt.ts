@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { entityTableSpec, planTableMigration, type EntitySchema } from '../../../engine/index.js';
+import { entityTableSpecs, planTableMigration, type EntitySchema } from '../../../engine/index.js';
 import type { FormRecord } from '../../../engine/api-types.js';
 import type { AppContext } from '../../lib/context.js';
 import { ensureTrigram, readExistingTables, startIndexBuild } from '../../lib/db/migrate.js';
@@ -9,7 +9,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { compileForm, normalizeContent, onlineApiOf } from '../forms/compile.js';
 import { addForm } from '../forms/forms.js';
 import { entityNameOf } from '../../../../generators/reverse.js';
-import { adoptedTables, tableSchema } from './reverse.js';
+import { adoptedTables, reverseSchema } from './reverse.js';
 
 /**
  * Adopting an existing table (reverse generation → the form designer → publishing): the table's
@@ -33,6 +33,8 @@ export interface AdoptAnswer {
   schema: EntitySchema;
   /** The DDL adopting runs on the table (added columns only; never a type change or a drop). */
   statements: string[];
+  /** The tables referring to it adopted as its details (x-detail fields), kept as they are. */
+  details: string[];
   /** The designed form made, once confirmed. */
   form?: FormRecord;
 }
@@ -50,7 +52,7 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
       ]);
   };
   await refuseAdopted(ctx.db);
-  const reversed = await tableSchema(ctx, input.tableName);
+  const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);
   const content = normalizeContent(formCode, reversed.title, {
     ...reversed,
@@ -60,27 +62,32 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
   }) as EntitySchema;
   const compiled = compileForm(ctx.registry, formCode, content);
   if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
-  const spec = entityTableSpec(compiled.entity);
+  // The table and the child tables of its details (kept as they are: they plan nothing, or problems).
+  const specs = entityTableSpecs(compiled.entity);
   const hasTrigram = await ensureTrigram(ctx.db);
   // PostgreSQL: the engine's indexes are built concurrently once the columns are in, so a large
   // table keeps taking writes; PGlite (one connection) builds them in the transaction.
   const isConcurrent = ctx.dbKind === 'postgres';
   const planOf = async (db: AppContext['db']): Promise<{ statements: string[]; indexes: string[] }> => {
-    const plan = planTableMigration(spec, (await readExistingTables(db)).get(input.tableName), {
-      hasTrigram,
-      isConcurrent,
-    });
-    if (plan.problems.length > 0)
+    const existing = await readExistingTables(db);
+    const plans = specs.map((spec) =>
+      planTableMigration(spec, existing.get(spec.name), { hasTrigram, isConcurrent }),
+    );
+    const problems = plans.flatMap((plan) => plan.problems);
+    if (problems.length > 0)
       throw new AppError(
         'validation',
         {},
-        plan.problems.map((message) => ({ field: '/tableName', message })),
+        problems.map((message) => ({ field: '/tableName', message })),
       );
-    return { statements: plan.statements, indexes: plan.concurrentStatements ?? [] };
+    return {
+      statements: plans.flatMap((plan) => plan.statements),
+      indexes: plans.flatMap((plan) => plan.concurrentStatements ?? []),
+    };
   };
   const planned = await planOf(ctx.db);
   if (!input.confirm)
-    return { formCode, schema: content, statements: [...planned.statements, ...planned.indexes] };
+    return { formCode, schema: content, statements: [...planned.statements, ...planned.indexes], details };
   // The form first: a taken code refuses the adoption before the table is touched.
   const form = await addForm(ctx, actor, {
     formCode,
@@ -98,7 +105,11 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
         recordKey: form.id,
         action: 'update',
         before: null,
-        after: { adoptedTable: input.tableName, statements: [...plan.statements, ...plan.indexes] },
+        after: {
+          adoptedTable: input.tableName,
+          detailTables: details,
+          statements: [...plan.statements, ...plan.indexes],
+        },
       },
     ]);
     return plan;
@@ -106,5 +117,5 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
   // CREATE INDEX CONCURRENTLY IF NOT EXISTS runs outside a transaction; one that fails leaves an
   // invalid index that the periodic check (startIndexRepair) or the next start builds again.
   if (now.indexes.length > 0) await startIndexBuild(ctx.db, now.indexes).done;
-  return { formCode, schema: content, statements: [...now.statements, ...now.indexes], form };
+  return { formCode, schema: content, statements: [...now.statements, ...now.indexes], details, form };
 }

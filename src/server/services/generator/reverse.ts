@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { reverseTable, type EntityTable, type TableInfo } from '../../../../generators/reverse.js';
+import {
+  reverseTable,
+  type EntityTable,
+  type ReverseResult,
+  type TableInfo,
+} from '../../../../generators/reverse.js';
 import { entityTableSpecs, type EntitySchema } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
 import { coreTableSpecs } from '../../lib/db/core-tables.js';
@@ -214,8 +219,43 @@ async function describeTable(db: Db, tableName: string): Promise<TableInfo | und
   };
 }
 
-/** POST generator/reverse/schema?tableName=: the entity schema of one table that is not an entity yet. */
+/**
+ * The tables whose foreign key refers to a table's primary key (one column to one column), that
+ * are neither the framework's nor adopted already by a draft: the candidates for its details.
+ */
+async function referencingTables(ctx: AppContext, tableName: string): Promise<TableInfo[]> {
+  const result = await sql<{ table_name: string }>`
+    select distinct c.relname::text as table_name
+    from pg_constraint con
+    join pg_class c on c.oid = con.conrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_class p on p.oid = con.confrelid
+    join pg_constraint pk on pk.conrelid = p.oid and pk.contype = 'p'
+    where con.contype = 'f' and n.nspname = current_schema() and p.relname = ${tableName}
+      and p.relnamespace = n.oid and c.oid <> p.oid
+      and cardinality(con.conkey) = 1 and con.confkey = pk.conkey
+    order by 1`.execute(ctx.db);
+  const own = ownTables(ctx);
+  const adopted = await adoptedTables(ctx.db);
+  const children: TableInfo[] = [];
+  for (const row of result.rows) {
+    if (own.has(row.table_name) || adopted.has(row.table_name)) continue;
+    const child = await describeTable(ctx.db, row.table_name);
+    if (child) children.push(child);
+  }
+  return children;
+}
+
+/**
+ * POST generator/reverse/schema?tableName=: the entity schema of one table that is not an entity
+ * yet, with the tables referring to it as its details (x-detail, adopted as they are).
+ */
 export async function tableSchema(ctx: AppContext, tableName: string): Promise<EntitySchema> {
+  return (await reverseSchema(ctx, tableName)).schema;
+}
+
+/** The reverse generation of one table, with the child tables it adopts as details. */
+export async function reverseSchema(ctx: AppContext, tableName: string): Promise<ReverseResult> {
   if (ownTables(ctx).has(tableName))
     throw new AppError('validation', {}, [
       { field: '/tableName', message: `${tableName} already is an entity or a framework table` },
@@ -225,8 +265,9 @@ export async function tableSchema(ctx: AppContext, tableName: string): Promise<E
   const entityTables = new Map<string, EntityTable>(
     ctx.registry.all.map((entity) => [entity.table, { entity: entity.name, keyColumn: entity.key.column }]),
   );
+  const children = await referencingTables(ctx, tableName);
   try {
-    return reverseTable(table, entityTables).schema;
+    return reverseTable(table, entityTables, children);
   } catch (error) {
     throw new AppError('validation', {}, [
       { field: '/tableName', message: error instanceof Error ? error.message : String(error) },

@@ -42,7 +42,7 @@ import { checkFileFields } from './file-fields.js';
 import { sanitizeRichTextValues } from '../../lib/html.js';
 import type { RecordPolicy } from '../permissions/policy.js';
 import { applySessionEffects } from '../sessions/changes.js';
-import { readDetailRows, writeDetailRows } from '../../lib/sql/detail-rows.js';
+import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
 
 export interface CrudRequest {
@@ -324,6 +324,7 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
         { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by }) },
       ]);
     }
+    await deleteAdoptedDetailRows(trx, entity, [...foundKeys]);
     await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
       trx,
     );

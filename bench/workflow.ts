@@ -484,7 +484,14 @@ function figuresOf(kind: DbKind, clients: number, summary: Summary, beforeLoop: 
     const loopName = beforeLoop === 'lists' ? 'lists loop (5 requests)' : '3 requests';
     const cpuOf = (share: CpuShare): number => share.server + share.postgres + share.client;
     out.push(
-      figure(SUITE, `${kind}: before, ${loopName}`, round(before.perSecond, 1), 'inst/s', undefined, cpu(before.cpu)),
+      figure(
+        SUITE,
+        `${kind}: before, ${loopName}`,
+        round(before.perSecond, 1),
+        'inst/s',
+        undefined,
+        cpu(before.cpu),
+      ),
       figure(
         SUITE,
         `${kind}: app ÷ before (${loopName} on both)`,

@@ -436,7 +436,11 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await offer.getByTestId('next-later').click();
           await page.waitForURL(/\/admin\/assigneetask/);
           const table = page.getByTestId('wf-assignee-tasks');
-          await table.locator('tr.ant-table-row').filter({ hasText: '出差报销' }).filter({ hasText: '上传票据' }).waitFor();
+          await table
+            .locator('tr.ant-table-row')
+            .filter({ hasText: '出差报销' })
+            .filter({ hasText: '上传票据' })
+            .waitFor();
         } finally {
           await context.close();
         }

@@ -47,4 +47,19 @@ describe('prepared statements (the PREPARED mark)', () => {
       expect(prepared.rows[0]?.statement.startsWith(PREPARED_MARK)).toBe(true);
     });
   });
+
+  it('DATABASE_PREPARED=off sends marked statements unprepared (PostgreSQL: nothing prepared)', async () => {
+    const unprepared = await startTestApp({ env: { DATABASE_PREPARED: 'off' } });
+    try {
+      await unprepared.app.ctx.db.transaction().execute(async (trx) => {
+        const rows = await sql<{ n: number }>`${PREPARED}select ${7}::int + 1 as n`.execute(trx);
+        expect(rows.rows[0]?.n).toBe(8);
+        if (!onPostgres) return;
+        const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(trx);
+        expect(prepared.rows).toEqual([]);
+      });
+    } finally {
+      await unprepared.close();
+    }
+  });
 });

@@ -78,7 +78,9 @@ const utcTimestamp = (value: string): Date | string => {
   return Number.isNaN(date.getTime()) ? value : date;
 };
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'isPreparing'>>,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     // Per-pool parsers leave pg's global defaults alone.
     const typeParsers = {
@@ -91,7 +93,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     };
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, types: typeParsers });
     // Statements marked PREPARED go as named prepared statements (lib/db/prepared.ts).
-    const preparedName = preparedNames();
+    const preparedName = preparedNames(config.isPreparing === false ? 0 : undefined);
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {

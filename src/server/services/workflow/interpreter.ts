@@ -89,7 +89,9 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
     await scheduleBoundaries(run, executionId, first);
     return;
   }
-  const rows = await sql<{ id: number }>`${PREPARED}with ${sql.join(parts)} select id from token`.execute(run.trx);
+  const rows = await sql<{ id: number }>`${PREPARED}with ${sql.join(parts)} select id from token`.execute(
+    run.trx,
+  );
   const step: Step = { executionId: rows.rows[0]?.id ?? 0, nodeId: start.id, parentId: null, isFresh: true };
   const queue: Step[] = [];
   await goOn(run, step, start, queue);

@@ -73,7 +73,9 @@ export async function lockTask(
   const variables = options.withVariables
     ? sql`(select coalesce(jsonb_object_agg(name, value), '{}'::jsonb) from wf_variable where instance_id = t.instance_id)`
     : sql`null`;
-  const rows = await sql<TaskRow & { variables: Record<string, unknown> | null }>`${PREPARED}select t.id, t.tenant_code,
+  const rows = await sql<
+    TaskRow & { variables: Record<string, unknown> | null }
+  >`${PREPARED}select t.id, t.tenant_code,
       t.instance_id, t.execution_id, t.definition_id, t.activity_id, t.name, t.assignee, t.owner, t.delegation,
       t.form_key, t.status, t.end_time, ${variables} as variables
     from wf_task t where t.id = ${id} for update`.execute(trx);

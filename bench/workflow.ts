@@ -10,7 +10,8 @@
  * - `lists` (the loop of the earlier sessions, for comparison): POST processinstance/start,
  *   GET task/queryPersonalTask?processInstanceId=…, POST task/completeTask, twice: 5 requests.
  * BENCH_WORKFLOW_BEFORE=<another checkout> also boots that checkout's app (same database kind,
- * a database of its own) and measures it with the `lists` loop in the same rounds, alternating.
+ * a database of its own) and measures it with the figure's loop (`lists` with
+ * BENCH_WORKFLOW_BEFORE_LOOP=lists, for a checkout without `nextTasks`) in the same rounds.
  *
  * Beside them, in the same rounds, the floors of these cores: bare `select 1` round trips and
  * one-row transactions (begin, insert, commit) through the app's pool with as many clients, and
@@ -365,6 +366,9 @@ export async function runWorkflow(kinds: DbKind[], log: (line: string) => void):
   const rounds = envNumber('BENCH_ROUNDS', 3);
   const clients = envNumber('BENCH_CONNECTIONS', 10);
   const beforeRoot = process.env.BENCH_WORKFLOW_BEFORE;
+  // The before checkout is driven by the figure's loop unless it predates `nextTasks`.
+  const beforeLoop: Loop = process.env.BENCH_WORKFLOW_BEFORE_LOOP === 'lists' ? 'lists' : 'answers';
+  const BEFORE_PIECE = `before (${beforeLoop === 'lists' ? 'lists loop' : '3 requests'})`;
   const figures: Figure[] = [];
   const details: Record<string, unknown> = {};
   for (const kind of kinds) {
@@ -377,7 +381,7 @@ export async function runWorkflow(kinds: DbKind[], log: (line: string) => void):
       const pieces: Piece[] = [
         instancePiece('app', app, 'answers', clients),
         instancePiece('app (lists loop)', app, 'lists', clients),
-        ...(before ? [instancePiece('before (lists loop)', before, 'lists', clients)] : []),
+        ...(before ? [instancePiece(BEFORE_PIECE, before, beforeLoop, clients)] : []),
         {
           name: 'bare Fastify route',
           server: app,
@@ -431,7 +435,7 @@ export async function runWorkflow(kinds: DbKind[], log: (line: string) => void):
           },
         };
       }
-      figures.push(...figuresOf(kind, clients, summary, before !== undefined));
+      figures.push(...figuresOf(kind, clients, summary, before ? beforeLoop : undefined));
       details[kind] = { summary, runs: Object.fromEntries(runs) };
     } finally {
       await before?.stop();
@@ -445,11 +449,11 @@ const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' 
 
 type Summary = Record<string, { perSecond: number; statements?: number; p50Ms?: number; cpu: CpuShare }>;
 
-function figuresOf(kind: DbKind, clients: number, summary: Summary, hasBefore: boolean): Figure[] {
+function figuresOf(kind: DbKind, clients: number, summary: Summary, beforeLoop: Loop | undefined): Figure[] {
   const out: Figure[] = [];
   const app = summary.app;
   const lists = summary['app (lists loop)'];
-  const before = summary['before (lists loop)'];
+  const before = summary[`before (${beforeLoop === 'lists' ? 'lists loop' : '3 requests'})`];
   const bareHttp = summary['bare Fastify route'];
   const bareSql = summary['bare select 1'];
   const commit = summary['bare commit (begin, insert, commit)'];
@@ -475,11 +479,14 @@ function figuresOf(kind: DbKind, clients: number, summary: Summary, hasBefore: b
       cpu(lists.cpu),
     ),
   );
-  if (hasBefore && before)
+  if (beforeLoop && before) {
+    const same = beforeLoop === 'lists' ? lists : app;
+    const loopName = beforeLoop === 'lists' ? 'lists loop (5 requests)' : '3 requests';
+    const cpuOf = (share: CpuShare): number => share.server + share.postgres + share.client;
     out.push(
       figure(
         SUITE,
-        `${kind}: before, lists loop (5 requests)`,
+        `${kind}: before, ${loopName}`,
         round(before.perSecond, 1),
         'inst/s',
         undefined,
@@ -487,17 +494,20 @@ function figuresOf(kind: DbKind, clients: number, summary: Summary, hasBefore: b
       ),
       figure(
         SUITE,
-        `${kind}: app ÷ before (lists loop on both)`,
-        round(lists.perSecond / before.perSecond, 2),
+        `${kind}: app ÷ before (${loopName} on both)`,
+        round(same.perSecond / before.perSecond, 2),
         'ratio',
       ),
       figure(
         SUITE,
-        `${kind}: app ÷ before (each as its client drives it)`,
-        round(app.perSecond / before.perSecond, 2),
+        `${kind}: CPU ms per instance, app ÷ before (server + PostgreSQL + client, ${loopName})`,
+        round(cpuOf(same.cpu) / cpuOf(before.cpu), 3),
         'ratio',
+        undefined,
+        `server ${round(same.cpu.server / before.cpu.server, 3)}, PostgreSQL ${round(same.cpu.postgres / before.cpu.postgres, 3)}, client ${round(same.cpu.client / before.cpu.client, 3)}`,
       ),
     );
+  }
   out.push(
     figure(
       SUITE,
@@ -532,7 +542,7 @@ function figuresOf(kind: DbKind, clients: number, summary: Summary, hasBefore: b
         round(app.statements, 1),
         'stmts',
         undefined,
-        `lists loop ${round(lists.statements ?? NaN, 1)}${before?.statements !== undefined ? `, before ${round(before.statements, 1)}` : ''}`,
+        `lists loop ${round(lists.statements ?? NaN, 1)}${before?.statements !== undefined ? `, before (${beforeLoop === 'lists' ? 'lists loop' : '3 requests'}) ${round(before.statements, 1)}` : ''}`,
       ),
       figure(
         SUITE,

@@ -372,6 +372,81 @@ export function checks({ server, browser }: E2eContext): Check[] {
       },
     },
     {
+      name: 'next step: completing a task whose next step is mine offers to open it; it opens on the same page',
+      run: async () => {
+        const xml = readFileSync(
+          join(import.meta.dirname, '..', 'fixtures', 'bpmn', 'office-two-steps.bpmn'),
+          'utf8',
+        );
+        await admin.post('/api/activiti/deployment/deployXml', { xml, name: '出差报销', category: '行政' });
+        const startTwoSteps = async (description: string): Promise<number> => {
+          const started = await users.alice.post<{ nextTasks: { id: number; name: string }[] }>(
+            '/api/activiti/processinstance/start',
+            { processDefinitionKey: 'office_two_steps', description },
+          );
+          const [first] = started.nextTasks;
+          assert.equal(first?.name, '填写报销单');
+          return first.id;
+        };
+        const firstId = await startTwoSteps('报销北京出差');
+        const { context, page } = await as(browser, 'alice');
+        try {
+          await page.goto(`${base}/admin/mytaskdetails?id=${firstId}`);
+          await page.getByTestId('wf-handle').waitFor();
+          await comment(page, '已填写');
+          await page.getByTestId('action-complete').click();
+          await success(page, '任务已完成');
+          // the answer named 上传票据 for alice: offered here instead of going back to the list
+          const offer = page.locator('.wf-next-tasks:visible');
+          const openNext = offer.getByTestId('open-next-task');
+          await openNext.waitFor();
+          assert.equal(await openNext.count(), 1, 'one next task offered');
+          assert.match((await openNext.innerText()).replace(/\s/g, ''), /立即办理「上传票据」/);
+          assert.match(page.url(), /\/admin\/mytaskdetails\?id=\d+/, 'still on the finished task');
+          await expectNoAxeViolations(page, 'next task offer');
+          await shot(page, 'next-task-offer');
+          const secondId = Number(await openNext.getAttribute('data-task-id'));
+          await openNext.click();
+          await page.waitForURL(new RegExp(`/admin/mytaskdetails\\?id=${secondId}$`));
+          await offer.waitFor({ state: 'hidden' });
+          // the page is the second task's, ready to handle, and the comment field is empty again
+          await page.getByTestId('wf-handle').waitFor();
+          await page.getByTestId('page-title').getByText('上传票据').first().waitFor();
+          assert.equal(await page.getByTestId('task-comment').inputValue(), '');
+          const detail = await users.alice.get<{ name: string; endTime: string | null }>(
+            `/api/activiti/task/detail?id=${secondId}`,
+          );
+          assert.equal(detail.name, '上传票据');
+          assert.equal(detail.endTime, null);
+          await shot(page, 'next-task-opened');
+          // the last step names no next task: back to the list, nothing offered
+          await comment(page, '票据已上传');
+          await page.getByTestId('action-complete').click();
+          await success(page, '任务已完成');
+          await page.waitForURL(/\/admin\/assigneetask/);
+          // (the finished task's page may stay open in its hidden tab: only what shows counts)
+          assert.equal(await page.locator('[data-testid="open-next-task"]:visible').count(), 0);
+
+          // declining the offer goes back to my tasks, where the next step waits
+          const otherId = await startTwoSteps('报销上海出差');
+          await page.goto(`${base}/admin/mytaskdetails?id=${otherId}`);
+          await page.getByTestId('wf-handle').waitFor();
+          await comment(page, '已填写');
+          await page.getByTestId('action-complete').click();
+          await offer.getByTestId('next-later').click();
+          await page.waitForURL(/\/admin\/assigneetask/);
+          const table = page.getByTestId('wf-assignee-tasks');
+          await table
+            .locator('tr.ant-table-row')
+            .filter({ hasText: '出差报销' })
+            .filter({ hasText: '上传票据' })
+            .waitFor();
+        } finally {
+          await context.close();
+        }
+      },
+    },
+    {
       name: 'reject another instance; withdraw a third while untouched',
       run: async () => {
         const started = await users.alice.post<{ id: number }>('/api/activiti/processinstance/start', {

@@ -6,6 +6,12 @@ export interface Config {
   /** Embedded database, uploads and outboxes; ':memory:' keeps the embedded database in memory (tests). */
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * PostgreSQL: the workflow engine's fixed statements go as named prepared statements
+   * (DATABASE_PREPARED, on by default; off behind a pooler in transaction mode that does not
+   * keep prepared statements, such as PgBouncer before 1.21).
+   */
+  isPreparing: boolean;
   /** Shared state (counters, codes) in Redis instead of the database (REDIS_URL). */
   redisUrl?: string;
   /** Put before every Redis key (REDIS_PREFIX, default "ecobid:"), so that several sites or test runs can share one Redis. */
@@ -213,6 +219,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       `FILE_ATTACHMENT_TYPES must be file extensions separated by commas, got "${attachmentText}"`,
     );
   const s3 = s3Settings(env, problems);
+  const preparedText = env.DATABASE_PREPARED?.trim().toLowerCase() ?? '';
+  if (preparedText && !['on', 'off'].includes(preparedText))
+    problems.push(`DATABASE_PREPARED must be on or off, got "${preparedText}"`);
   const monitoringText = env.MONITORING?.trim().toLowerCase() ?? '';
   if (monitoringText && !['on', 'off'].includes(monitoringText))
     problems.push(`MONITORING must be on or off, got "${monitoringText}"`);
@@ -228,6 +237,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy,
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir,
+    isPreparing: preparedText !== 'off',
     schemasDir: resolve(cwd, env.SCHEMAS_DIR || './schemas'),
     product,
     defaultTenant,

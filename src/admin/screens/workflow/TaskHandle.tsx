@@ -1,7 +1,7 @@
 import type CoreForm from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useGetIdentity, type HttpError } from '@refinedev/core';
-import { Alert, App, Button, Card, Divider, Flex, Form, Input, Select, Spin, Typography } from 'antd';
+import { Alert, App, Button, Card, Divider, Flex, Form, Input, Modal, Select, Spin, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useEntity } from '../../entity/resources.js';
@@ -10,7 +10,7 @@ import type { AppRoute } from '../../lib/menus.js';
 import type { SysUser } from '../../providers/auth.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../api.js';
 import { errorText } from '../common.js';
-import { idParam, WF, type RegressNode, type TaskDetail } from './api.js';
+import { idParam, WF, type NextTask, type RegressNode, type TaskDetail } from './api.js';
 import { useRecountTasks } from './badges.js';
 import { TaskFacts } from './Details.js';
 import { CommentDialog, InstanceProgress, label } from './parts.js';
@@ -66,6 +66,8 @@ export function TaskHandle({ route }: { route: AppRoute }) {
   const [comment] = Form.useForm<{ comment: string }>();
   const [dialog, setDialog] = useState<Exclude<Action, 'complete'> | null>(null);
   const [progressKey, setProgressKey] = useState(0);
+  // The tasks a completion answered the caller can act on next (`nextTasks`): offered to open here.
+  const [nextTasks, setNextTasks] = useState<NextTask[]>([]);
   const { send, isSending } = useApiWrite();
 
   if (id === undefined || task.isLoading || !user) return <Spin className="admin-page-spin" />;
@@ -91,11 +93,16 @@ export function TaskHandle({ route }: { route: AppRoute }) {
         regress: 'regressTask',
         reject: 'rejectTask',
       };
-      await send('post', `${WF}/task/${paths[action]}`, { id, ...values });
+      const answer = await send<{ nextTasks?: NextTask[] }>('post', `${WF}/task/${paths[action]}`, {
+        id,
+        ...values,
+      });
       void message.success(label(t, `done.${action}`));
       comment.resetFields();
       await done();
-      if (action !== 'delegate' && action !== 'resolve') navigate('/assigneetask');
+      const next = action === 'complete' ? (answer.nextTasks ?? []) : [];
+      if (next.length > 0) setNextTasks(next);
+      else if (action !== 'delegate' && action !== 'resolve') navigate('/assigneetask');
     } catch (error) {
       const errors = extraErrorsOf((error as HttpError).errors);
       if (errors) setExtraErrors(errors);
@@ -112,6 +119,14 @@ export function TaskHandle({ route }: { route: AppRoute }) {
       },
       () => formRef.current?.validateForm(),
     );
+  };
+
+  /** Opens the next task on this page (or goes back to the list): the finished task's state goes. */
+  const leaveFor = (nextId: number | undefined): void => {
+    setNextTasks([]);
+    setFormData({});
+    setExtraErrors(undefined);
+    navigate(nextId === undefined ? '/assigneetask' : `/mytaskdetails?id=${nextId}`);
   };
 
   const claim = (): void =>
@@ -237,6 +252,33 @@ export function TaskHandle({ route }: { route: AppRoute }) {
         )}
         {dialog === 'regress' && <RegressChoice taskId={id} />}
       </CommentDialog>
+      <Modal
+        open={nextTasks.length > 0}
+        title={label(t, 'next.title')}
+        onCancel={() => leaveFor(undefined)}
+        className="wf-next-tasks"
+        destroyOnHidden
+        footer={
+          <Flex gap={8} justify="flex-end" wrap>
+            <Button onClick={() => leaveFor(undefined)} data-testid="next-later">
+              {label(t, 'next.later')}
+            </Button>
+            {nextTasks.map((next) => (
+              <Button
+                key={next.id}
+                type="primary"
+                onClick={() => leaveFor(next.id)}
+                data-testid="open-next-task"
+                data-task-id={next.id}
+              >
+                {label(t, 'next.open', { name: next.name ?? next.taskDefinitionKey })}
+              </Button>
+            ))}
+          </Flex>
+        }
+      >
+        <Typography.Paragraph>{label(t, 'next.text')}</Typography.Paragraph>
+      </Modal>
     </Card>
   );
 }

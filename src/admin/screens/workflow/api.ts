@@ -54,6 +54,14 @@ export interface Task extends Row {
   suspended: boolean;
 }
 
+/** A task a start or completion made that the caller can act on (the answer's `nextTasks`). */
+export interface NextTask {
+  id: number;
+  name: string | null;
+  taskDefinitionKey: string;
+  assignee: string | null;
+}
+
 export interface TaskDetail extends Task {
   candidates: { users: string[]; groups: string[] };
   form: { formKey: string; schema: Record<string, unknown> | null } | null;

@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection, type LogEvent } from 'kysely';
+import { preparedNames } from './prepared.js';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -77,7 +78,9 @@ const utcTimestamp = (value: string): Date | string => {
   return Number.isNaN(date.getTime()) ? value : date;
 };
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'isPreparing'>>,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     // Per-pool parsers leave pg's global defaults alone.
     const typeParsers = {
@@ -89,6 +92,16 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       }) as typeof pg.types.getTypeParser,
     };
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, types: typeParsers });
+    // Statements marked PREPARED go as named prepared statements (lib/db/prepared.ts).
+    const preparedName = preparedNames(config.isPreparing === false ? 0 : undefined);
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const [text, values] = args;
+        const name = args.length === 2 && typeof text === 'string' ? preparedName(text) : undefined;
+        return name === undefined ? query(...args) : query({ name, text, values });
+      };
+    });
     // An idle connection the database server ends (restart, failover, an administrator's command)
     // is dropped from the pool and replaced on the next query; it must not bring the process down.
     pool.on('error', () => undefined);

@@ -168,6 +168,8 @@ export function createProcessMetrics(sources: MetricsSources): ProcessMetrics {
   const loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
   const routeStats = new Map<string, RouteAccumulator>();
+  /** Bounded like the series themselves: route patterns, methods and statuses. */
+  const seriesLabels = new Map<string, Record<(typeof labels)[number], string>>();
   const durations = new Float64Array(INTERVAL_CAP);
   const slow = new Map<
     string,
@@ -220,9 +222,15 @@ export function createProcessMetrics(sources: MetricsSources): ProcessMetrics {
     registry,
     instance,
     requestDone({ route, method, status, ms }) {
-      const statusText = String(status);
-      requests.labels(route, method, statusText).inc();
-      latency.labels(route, method, statusText).observe(ms / 1000);
+      // One label object per series, made once: labels(…) would build it and two closures per call.
+      const seriesKey = `${status} ${method} ${route}`;
+      let series = seriesLabels.get(seriesKey);
+      if (!series) {
+        series = { route, method, status: String(status) };
+        seriesLabels.set(seriesKey, series);
+      }
+      requests.inc(series);
+      latency.observe(series, ms / 1000);
       if (count < INTERVAL_CAP) durations[count] = ms;
       count += 1;
       const isError = status >= 500;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PREPARED } from '../../lib/db/prepared.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
 import { inTransaction } from '../../lib/db/transaction.js';
@@ -57,7 +58,7 @@ export async function startIn(
   input: StartInput & { formValues?: Record<string, unknown> },
   checkForm?: (formKey: string | undefined) => Record<string, unknown>,
 ): Promise<StartedInstance> {
-  const rows = await sql<Started>`with d as (${definitionToStart(actor.tenantCode, input)}),
+  const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
           start_user_id, start_username, status, start_time)
         select ${actor.tenantCode}, d.id, d.process_key, d.name, ${input.businessKey ?? null}, ${input.description},

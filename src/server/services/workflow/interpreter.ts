@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARED } from '../../lib/db/prepared.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import { nodesReaching, type ProcessNode } from './graph.js';
 import {
@@ -80,7 +81,7 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
     const rows = await sql<{
       id: number;
       task_id: number;
-    }>`with ${sql.join([...parts, ...made.parts])} select (select id from token) as id, (select id from task) as task_id`.execute(
+    }>`${PREPARED}with ${sql.join([...parts, ...made.parts])} select (select id from token) as id, (select id from task) as task_id`.execute(
       run.trx,
     );
     const executionId = rows.rows[0]?.id ?? 0;
@@ -88,7 +89,9 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
     await scheduleBoundaries(run, executionId, first);
     return;
   }
-  const rows = await sql<{ id: number }>`with ${sql.join(parts)} select id from token`.execute(run.trx);
+  const rows = await sql<{ id: number }>`${PREPARED}with ${sql.join(parts)} select id from token`.execute(
+    run.trx,
+  );
   const step: Step = { executionId: rows.rows[0]?.id ?? 0, nodeId: start.id, parentId: null, isFresh: true };
   const queue: Step[] = [];
   await goOn(run, step, start, queue);
@@ -148,6 +151,8 @@ export async function fireBoundary(
  * answers: parts of the statement that also moves the token on when that is one simple step.
  */
 export interface TaskEnd {
+  /** The task being ended (its row and history row are written by `parts`). */
+  taskId: number;
   parts: RawBuilder<unknown>[];
   /** The answer's select (its columns; more are added and taken off again). */
   select: (extra: RawBuilder<unknown>) => RawBuilder<Record<string, unknown>>;
@@ -172,7 +177,7 @@ export async function taskDone(
   const next = isSimple ? straightTask(run, node) : undefined;
   if (next) {
     const made = taskParts(run, executionId, next, {}, { moveToken: true });
-    const rows = await sql<Record<string, unknown>>`with ${sql.join([...end.parts, ...made.parts])}
+    const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([...end.parts, ...made.parts])}
       ${end.select(sql`(select id from task) as "nextTaskId"`)}`.execute(run.trx);
     const { nextTaskId, ...answer } = rows.rows[0] ?? {};
     noteTask(run, typeof nextTaskId === 'number' ? nextTaskId : Number(nextTaskId), made.task);
@@ -183,23 +188,27 @@ export async function taskDone(
   const flow = isSimple && node.outgoing.length === 1 ? run.graph.flows[node.outgoing[0] ?? ''] : undefined;
   const target = flow ? run.graph.nodes[flow.target] : undefined;
   if (target?.type === 'endEvent' && !target.isTerminate && target.scope === undefined) {
-    // The token ends; whether another is left is read in the same statement (which still sees it).
-    const rows = await sql<Record<string, unknown>>`with ${sql.join([
+    // The token ends. When it was the instance's last one, the instance ends in the same
+    // statement: every part below reads "another token left?" from the statement's one snapshot
+    // (which still sees this token), and leaves alone the task and history row `end` writes.
+    const tokensLeft = sql`(select is_left from tokens_left)`;
+    const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([
       ...end.parts,
+      sql`tokens_left as (select exists (select 1 from wf_execution
+        where instance_id = ${run.instanceId} and id <> ${executionId}) as is_left)`,
       sql`gone as (delete from wf_execution where id = ${executionId})`,
       sql`passed as (${historyPassInsert(run, executionId, target)})`,
+      ...endInstanceParts(run, 'over', 'end', { taskId: end.taskId, unless: tokensLeft }),
     ])}
-      ${end.select(sql`exists (select 1 from wf_execution where instance_id = ${run.instanceId} and id <> ${executionId}) as "tokensLeft"`)}`.execute(
-      run.trx,
-    );
-    const { tokensLeft, ...answer } = rows.rows[0] ?? {};
-    if (tokensLeft !== true) await endInstance(run, 'over', 'end');
+      ${end.select(sql`${tokensLeft} as "tokensLeft"`)}`.execute(run.trx);
+    const { tokensLeft: isLeft, ...answer } = rows.rows[0] ?? {};
+    if (isLeft !== true) run.hasEnded = true;
     else await advance(run, await releasableJoins(run));
     return answer;
   }
   const rows = await sql<
     Record<string, unknown>
-  >`with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(run.trx);
+  >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(run.trx);
   const { nothing: _nothing, ...answer } = rows.rows[0] ?? {};
   void _nothing;
   await moveOn(run, executionId, node);
@@ -356,16 +365,40 @@ async function releasableJoins(run: Run): Promise<Step[]> {
 /** Ends the instance: remaining tokens and timers removed, open tasks and activities closed with the reason. */
 export async function endInstance(run: Run, status: string, reason: string): Promise<void> {
   // One statement: the data-modifying parts touch different rows.
-  await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-        row_version = row_version + 1
-      where instance_id = ${run.instanceId} and end_time is null),
-    history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-      where instance_id = ${run.instanceId} and end_time is null),
-    tokens as (delete from wf_execution where instance_id = ${run.instanceId}),
-    jobs as (delete from wf_job where instance_id = ${run.instanceId})
-    update wf_instance set status = ${status}, end_time = now(), row_version = row_version + 1
-    where id = ${run.instanceId}`.execute(run.trx);
+  const [instance, ...parts] = endInstanceParts(run, status, reason);
+  await sql`with ${sql.join([...parts, sql`ended_tokens as (delete from wf_execution where instance_id = ${run.instanceId})`])}
+    ${instance}`.execute(run.trx);
   run.hasEnded = true;
+}
+
+/**
+ * The parts of a statement that end the instance: its open tasks canceled, its open history rows
+ * closed, its jobs gone and the instance row ended (the first part, an `update`; the others are
+ * named parts of a `with`). `taskId` is a task the same statement ends itself (one row is never
+ * written twice by one statement); `unless` is a condition read in the statement that, when it
+ * holds, leaves everything as it is. The caller removes the tokens.
+ */
+function endInstanceParts(
+  run: Run,
+  status: string,
+  reason: string,
+  options: { taskId?: number; unless?: RawBuilder<unknown> } = {},
+): RawBuilder<unknown>[] {
+  const only = options.unless ? sql` and not ${options.unless}` : sql``;
+  const { taskId } = options;
+  const notTask = taskId === undefined ? sql`` : sql` and id <> ${taskId}`;
+  const notTaskHistory = taskId === undefined ? sql`` : sql` and task_id is distinct from ${taskId}`;
+  const instance = sql`update wf_instance set status = ${status}, end_time = now(), row_version = row_version + 1
+    where id = ${run.instanceId}${only}`;
+  return [
+    options.unless ? sql`ended as (${instance})` : instance,
+    sql`ended_tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+        row_version = row_version + 1
+      where instance_id = ${run.instanceId} and end_time is null${notTask}${only})`,
+    sql`ended_history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
+      where instance_id = ${run.instanceId} and end_time is null${notTaskHistory}${only})`,
+    sql`ended_jobs as (delete from wf_job where instance_id = ${run.instanceId}${only})`,
+  ];
 }
 
 /** A sub-process whose tokens have all ended: it is done, and its token goes on after it. */

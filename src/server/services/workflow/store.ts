@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARED } from '../../lib/db/prepared.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
 import { AppError } from '../../lib/errors.js';
@@ -63,7 +64,7 @@ export async function lockTask(
   id: number,
   options: { withVariables?: boolean } = {},
 ): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
-  const instances = await sql<InstanceRow>`select ${INSTANCE_COLUMNS} from wf_instance
+  const instances = await sql<InstanceRow>`${PREPARED}select ${INSTANCE_COLUMNS} from wf_instance
     where id = (select instance_id from wf_task where id = ${id} and tenant_code = ${tenantCode})
       and tenant_code = ${tenantCode}
     for update`.execute(trx);
@@ -72,7 +73,9 @@ export async function lockTask(
   const variables = options.withVariables
     ? sql`(select coalesce(jsonb_object_agg(name, value), '{}'::jsonb) from wf_variable where instance_id = t.instance_id)`
     : sql`null`;
-  const rows = await sql<TaskRow & { variables: Record<string, unknown> | null }>`select t.id, t.tenant_code,
+  const rows = await sql<
+    TaskRow & { variables: Record<string, unknown> | null }
+  >`${PREPARED}select t.id, t.tenant_code,
       t.instance_id, t.execution_id, t.definition_id, t.activity_id, t.name, t.assignee, t.owner, t.delegation,
       t.form_key, t.status, t.end_time, ${variables} as variables
     from wf_task t where t.id = ${id} for update`.execute(trx);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PREPARED } from '../../lib/db/prepared.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Db } from '../../lib/db/database.js';
 import { inTransaction } from '../../lib/db/transaction.js';
@@ -113,6 +114,7 @@ export async function completeTask(
     // also answers the task as it now is (nothing later in the run changes a completed task) and,
     // when the token just goes on to a plain task or end, moves it there too.
     const end: TaskEnd = {
+      taskId: task.id,
       parts: [
         ...variableParts(
           {
@@ -139,7 +141,7 @@ export async function completeTask(
       task.execution_id !== null
         ? await taskDone(run, task.execution_id, task.activity_id, end)
         : ((
-            await sql<TaskAnswer>`with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(
+            await sql<TaskAnswer>`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(
               trx,
             )
           ).rows[0] ?? {});

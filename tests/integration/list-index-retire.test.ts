@@ -127,5 +127,6 @@ describe('list indexes retired by the engine', () => {
     } finally {
       await again.close();
     }
-  });
+    // Two cold starts of the app, the first one seeding.
+  }, 300_000);
 });

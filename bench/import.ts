@@ -6,7 +6,9 @@
  * every 10 ms and the kernel's high-water mark VmHWM). The rows are counted in the table after.
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
@@ -17,6 +19,8 @@ import {
   ensureServerBuilt,
   envNumber,
   freePort,
+  PG_SERVER_URL,
+  readCpuSeconds,
   readMemory,
   ROOT,
   round,
@@ -41,6 +45,43 @@ interface ImportRun {
   peakRssMb: number;
   hwmMb: number;
   rssBeforeMb: number;
+  /** CPU seconds of the server process during the import (PGlite: the database's too). */
+  serverCpuSeconds: number;
+  /** CPU seconds of the PostgreSQL backends of the bench database during the import (0 on PGlite). */
+  databaseCpuSeconds: number;
+}
+
+/** Resets a process's VmHWM to its current RSS; false when the kernel refuses. */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The PostgreSQL backends serving one database (the server's pool), by pid. */
+async function backendPids(databaseUrl: string | undefined): Promise<number[]> {
+  if (!databaseUrl) return [];
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new pg.Client({ connectionString: PG_SERVER_URL });
+  await client.connect();
+  try {
+    const rows = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
+    return rows.rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds the given backends have used so far (a backend that is gone counts 0). */
+async function backendCpu(databaseUrl: string | undefined): Promise<Map<number, number>> {
+  const pids = await backendPids(databaseUrl);
+  return new Map(pids.map((pid) => [pid, readCpuSeconds(pid) || 0]));
 }
 
 function rowsOf(count: number, tag: string): string[][] {
@@ -68,17 +109,46 @@ async function xlsxOf(rows: string[][]): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-function upload(baseUrl: string, token: string, name: string, file: Buffer, pid: number): Promise<ImportRun> {
+async function upload(
+  baseUrl: string,
+  token: string,
+  name: string,
+  file: Buffer,
+  pid: number,
+  databaseUrl: string | undefined,
+): Promise<ImportRun> {
+  const backendsBefore = await backendCpu(databaseUrl);
+  const serverCpuBefore = readCpuSeconds(pid);
+  const answer = await send(baseUrl, token, name, file, pid);
+  const serverCpuSeconds = readCpuSeconds(pid) - serverCpuBefore;
+  let databaseCpuSeconds = 0;
+  // A backend that started during the import counts whole (the pool opens them as needed).
+  for (const [backend, seconds] of await backendCpu(databaseUrl))
+    databaseCpuSeconds += Math.max(seconds - (backendsBefore.get(backend) ?? 0), 0);
+  return { ...answer, serverCpuSeconds, databaseCpuSeconds };
+}
+
+function send(
+  baseUrl: string,
+  token: string,
+  name: string,
+  file: Buffer,
+  pid: number,
+): Promise<Omit<ImportRun, 'serverCpuSeconds' | 'databaseCpuSeconds'>> {
   const boundary = `----bench${Date.now().toString(16)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const url = new URL(`${baseUrl}${BASE}/import`);
+  // VmHWM is the process's peak since it started: the cold start (seeding a fresh database, on
+  // PGlite over 700 MB) would stand as the import's peak. Reset it (Linux clear_refs, 5), so that
+  // it is the import's own; where that is refused, only the 10 ms samples count.
+  const isHwmReset = resetPeak(pid);
   const rssBeforeMb = readMemory(pid)?.rssMb ?? NaN;
   const memory = sampleMemory(pid);
   const started = performance.now();
-  return new Promise<ImportRun>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const request = http.request(
       {
         host: url.hostname,
@@ -97,7 +167,9 @@ function upload(baseUrl: string, token: string, name: string, file: Buffer, pid:
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const seconds = (performance.now() - started) / 1000;
-          const { peakRssMb, hwmMb } = memory.stop();
+          const stopped = memory.stop();
+          const { peakRssMb } = stopped;
+          const hwmMb = isHwmReset ? stopped.hwmMb : NaN;
           resolve({
             seconds,
             status: response.statusCode ?? 0,
@@ -201,15 +273,21 @@ async function measureTree(
         const tag = `${format}${Date.now().toString(36)}`;
         const rows = rowsOf(count, tag);
         const file = format === 'csv' ? csvOf(rows) : await xlsxOf(rows);
-        const run = await upload(baseUrl, token, `bench.${format}`, file, server.pid);
+        const run = await upload(baseUrl, token, `bench.${format}`, file, server.pid, env.DATABASE_URL);
         if (run.status !== 200) throw new Error(`import answered ${run.status}: ${run.body.slice(0, 500)}`);
         const stored = await countRows(kind, env, baseUrl, token, tag);
         if (stored !== count) throw new Error(`${kind} ${format}: ${stored} rows stored, expected ${count}`);
         const rowsPerSecond = count / run.seconds;
-        const peakMb = Math.max(run.peakRssMb, run.hwmMb);
+        const peakMb = Number.isNaN(run.hwmMb) ? run.peakRssMb : Math.max(run.peakRssMb, run.hwmMb);
+        const per100k = 100_000 / count;
         log(
           `  ${kind} ${format}${label}: ${round(rowsPerSecond)} rows/s (${run.seconds.toFixed(1)} s, ${(file.length / 1048576).toFixed(1)} MiB), ` +
-            `RSS ${run.rssBeforeMb.toFixed(0)} → peak ${run.peakRssMb.toFixed(0)} MB, VmHWM ${run.hwmMb.toFixed(0)} MB; ${stored} rows counted`,
+            `RSS ${run.rssBeforeMb.toFixed(0)} → peak ${run.peakRssMb.toFixed(0)} MB, VmHWM ${run.hwmMb.toFixed(0)} MB; ` +
+            `CPU per 100k rows: server ${(run.serverCpuSeconds * per100k).toFixed(1)} s` +
+            (kind === 'postgres'
+              ? `, PostgreSQL backends ${(run.databaseCpuSeconds * per100k).toFixed(1)} s`
+              : '') +
+            `; ${stored} rows counted; load ${loadavg()[0]?.toFixed(1) ?? '?'}`,
         );
         runs.push({ format, rowsPerSecond, peakMb, run, bytes: file.length, stored });
       }
@@ -262,8 +340,51 @@ async function measure(
         `VmHWM; RSS ${run.rssBeforeMb.toFixed(0)} MB before`,
       ),
     );
+    const per100k = 100_000 / count;
+    figures.push(
+      figure(
+        SUITE,
+        `${kind} ${format}: server CPU per 100k rows`,
+        run.serverCpuSeconds * per100k,
+        's',
+        undefined,
+        kind === 'pglite' ? 'the server process, PGlite included' : 'the server process',
+      ),
+    );
+    if (kind === 'postgres')
+      figures.push(
+        figure(
+          SUITE,
+          `${kind} ${format}: PostgreSQL backend CPU per 100k rows`,
+          run.databaseCpuSeconds * per100k,
+          's',
+          undefined,
+          "the bench database's backends",
+        ),
+      );
     const earlier = before.find((item) => item.format === format);
-    if (earlier)
+    if (earlier) {
+      figures.push(
+        figure(
+          SUITE,
+          `${kind} ${format}: server CPU, this tree / before`,
+          run.serverCpuSeconds / earlier.run.serverCpuSeconds,
+          'ratio',
+          undefined,
+          `before ${(earlier.run.serverCpuSeconds * per100k).toFixed(1)} s per 100k rows`,
+        ),
+      );
+      if (kind === 'postgres')
+        figures.push(
+          figure(
+            SUITE,
+            `${kind} ${format}: PostgreSQL backend CPU, this tree / before`,
+            run.databaseCpuSeconds / earlier.run.databaseCpuSeconds,
+            'ratio',
+            undefined,
+            `before ${(earlier.run.databaseCpuSeconds * per100k).toFixed(1)} s per 100k rows`,
+          ),
+        );
       figures.push(
         figure(
           SUITE,
@@ -282,17 +403,22 @@ async function measure(
           `peak RSS before ${earlier.peakMb.toFixed(0)} MB`,
         ),
       );
+    }
     details[format] = {
       seconds: run.seconds,
       bytes,
       peakRssMb: run.peakRssMb,
       hwmMb: run.hwmMb,
+      serverCpuSeconds: run.serverCpuSeconds,
+      databaseCpuSeconds: run.databaseCpuSeconds,
       ...(earlier
         ? {
             before: {
               seconds: earlier.run.seconds,
               peakRssMb: earlier.run.peakRssMb,
               hwmMb: earlier.run.hwmMb,
+              serverCpuSeconds: earlier.run.serverCpuSeconds,
+              databaseCpuSeconds: earlier.run.databaseCpuSeconds,
             },
           }
         : {}),

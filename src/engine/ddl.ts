@@ -51,6 +51,11 @@ export interface TableSpec {
    * table lacks (or has in a type that cannot serve) is a problem.
    */
   isKeptAsIs?: boolean;
+  /**
+   * Names of indexes the engine made under an earlier rule and no longer wants (besides its list
+   * indexes, `…_lx`): dropped at start-up when they exist. Nothing else is ever dropped.
+   */
+  retiredIndexes?: string[];
 }
 
 /** What the database has now, as read from information_schema and pg_indexes. */
@@ -102,6 +107,11 @@ export function indexName(
   return name.length <= 63 ? name : `${name.slice(0, 54)}_${suffix}${name.length % 97}`;
 }
 
+/** The plain (tenant_code) lookup index; see entityTableSpec for when a table has it. */
+function tenantIndex(table: string): IndexSpec {
+  return { name: indexName(table, ['tenant_code'], 'idx'), columns: ['tenant_code'], isUnique: false };
+}
+
 /** The table of an entity: its fields, the system columns, unique and lookup indexes. */
 export function entityTableSpec(entity: EntityDef): TableSpec {
   const columns: ColumnSpec[] = columnFields(entity).map((field) => {
@@ -121,12 +131,6 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
   });
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
   const indexes: IndexSpec[] = [];
-  if (entity.isTenantScoped)
-    indexes.push({
-      name: indexName(entity.table, ['tenant_code'], 'idx'),
-      columns: ['tenant_code'],
-      isUnique: false,
-    });
   for (const field of columnFields(entity)) {
     if (field.isUnique) {
       const cols = [...scope, field.column];
@@ -140,6 +144,14 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
     }
   }
   indexes.push(...listIndexes(entity));
+  // Every read of a tenant's rows is looked up by tenant_code. Any btree led by it serves that
+  // (the list index of the key, (tenant_code, id), always is one): a plain (tenant_code) index
+  // only where no other index leads with the tenant, or it is one more index kept on every write.
+  if (
+    entity.isTenantScoped &&
+    !indexes.some((index) => index.columns[0] === 'tenant_code' && index.list?.method !== 'trigram')
+  )
+    indexes.unshift(tenantIndex(entity.table));
   const spec: TableSpec = {
     name: entity.table,
     columns,
@@ -147,6 +159,9 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
     indexes,
     foreignKeys: [],
   };
+  const tenant = tenantIndex(entity.table);
+  if (entity.isTenantScoped && !indexes.some((index) => index.name === tenant.name))
+    spec.retiredIndexes = [tenant.name];
   if (entity.schema['x-entity'].adopt === true) spec.isAdopted = true;
   return spec;
 }
@@ -242,7 +257,11 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
   const indexes: IndexSpec[] = [];
   for (const field of columnFields(entity)) {
     if (field.name === 'tenantCode' && entity.isTenantScoped) continue;
-    const isOrdered = field.isSortable || (field.filter !== undefined && field.type !== 'array');
+    // A sorted field needs its order; an equality or range filter reads one range of the same
+    // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it):
+    // a text field that is not sortable (x-list.sorter false) gets no btree at all.
+    const isOrdered =
+      field.isSortable || (field.filter !== undefined && field.filter !== 'text' && field.type !== 'array');
     if (isOrdered && !isLongText(field)) {
       const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
       if (columns.length > 1 || !field.isKey) {
@@ -457,11 +476,14 @@ export function planTableMigration(
     if (!existing?.constraints.has(fk.name)) statements.push(foreignKeySql(spec.name, fk));
   }
   // A list index the engine made and no longer wants (a rule changed) is dropped, not kept up
-  // to date on every write for nothing; only the engine's own names (`…_lx`) are touched.
-  if (existing && spec.isAdopted !== true) {
+  // to date on every write for nothing; only the engine's own names are touched: its list
+  // indexes (`…_lx`) and the plain tenant index it made before a list index served it.
+  if (existing && spec.isAdopted !== true && spec.isKeptAsIs !== true) {
     const wanted = new Set(spec.indexes.map((index) => index.name));
+    const retired = new Set(spec.retiredIndexes ?? []);
     for (const name of [...existing.indexes].sort()) {
-      if (/_lx\d*$/.test(name) && !wanted.has(name)) statements.push(`drop index if exists "${name}"`);
+      if ((/_lx\d*$/.test(name) || retired.has(name)) && !wanted.has(name))
+        statements.push(`drop index if exists "${name}"`);
     }
   }
   return options.isConcurrent === true

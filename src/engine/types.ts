@@ -6,6 +6,12 @@ export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 export interface ListHints {
   visible?: boolean;
   width?: number;
+  /**
+   * Column can be sorted (default true for scalar fields). A sortable field gets a btree list
+   * index (tenant, field, key), kept up on every write; false on a text field whose filter is
+   * "contains" leaves it only its trigram index (filters by select, number or date keep the
+   * btree: they read one range of it).
+   */
   sorter?: boolean;
   filter?: FilterKind | 'none';
   fixed?: 'left' | 'right';

@@ -107,13 +107,29 @@ describe('entityTableSpec', () => {
     });
   });
 
-  it('scopes unique indexes by tenant and indexes tenant and references', () => {
+  it('scopes unique indexes by tenant and indexes references', () => {
     expect(spec.indexes.filter((index) => !index.list)).toEqual([
-      { name: 'widget_tenant_code_idx', columns: ['tenant_code'], isUnique: false },
       { name: 'widget_code_uq', columns: ['tenant_code', 'code'], isUnique: true },
       { name: 'widget_owner_id_idx', columns: ['owner_id'], isUnique: false },
     ]);
     expect(spec.foreignKeys).toEqual([]);
+  });
+
+  it('has no plain tenant index where a btree led by the tenant serves its lookups', () => {
+    // (tenant_code, id), the key's list index, finds a tenant's rows as well as (tenant_code) would.
+    expect(spec.indexes.map((index) => index.name)).not.toContain('widget_tenant_code_idx');
+    expect(spec.indexes).toContainEqual(
+      expect.objectContaining({ name: 'widget_tenant_code_id_lx', columns: ['tenant_code', 'id'] }),
+    );
+    expect(spec.retiredIndexes).toEqual(['widget_tenant_code_idx']);
+    // Every tenant entity has one: createdAt, sortable and filtered by dates, is always there.
+    for (const entity of compileEntities(realSources()).filter((item) => item.isTenantScoped)) {
+      const names = entityTableSpec(entity).indexes.map((index) => index.name);
+      expect(names, entity.name).not.toContain(`${entity.table}_tenant_code_idx`);
+      expect(names, entity.name).toContain(
+        indexName(entity.table, ['tenant_code', 'created_at', entity.key.column], 'lx'),
+      );
+    }
   });
 
   it('does not scope the unique indexes of a platform entity', () => {
@@ -184,13 +200,38 @@ describe('listIndexes', () => {
       ['widget_tenant_code_made_on_id_lx', 'tenant_code,made_on,id', 'btree'],
       ['widget_tenant_code_seen_at_id_lx', 'tenant_code,seen_at,id', 'btree'],
       ['widget_tenant_code_created_at_id_lx', 'tenant_code,created_at,id', 'btree'],
-      ['widget_tenant_code_created_by_id_lx', 'tenant_code,created_by,id', 'btree'],
       ['widget_created_by_trgm', 'created_by', 'trigram'],
       ['widget_tenant_code_updated_at_id_lx', 'tenant_code,updated_at,id', 'btree'],
-      ['widget_tenant_code_updated_by_id_lx', 'tenant_code,updated_by,id', 'btree'],
       ['widget_updated_by_trgm', 'updated_by', 'trigram'],
-      ['widget_tenant_code_version_id_lx', 'tenant_code,version,id', 'btree'],
     ]);
+  });
+
+  it('gives who wrote a row and its version no btree: nobody sorts by them', () => {
+    for (const name of ['createdBy', 'updatedBy', 'version'])
+      expect(tenantWidget.fieldsByName.get(name)?.isSortable, name).toBe(false);
+    expect(tenantWidget.fieldsByName.get('createdBy')?.filter).toBe('text');
+    expect(tenantWidget.fieldsByName.get('createdAt')?.isSortable).toBe(true);
+  });
+
+  it('keeps a "contains" filter without a btree when the field is not sortable', () => {
+    const phone = entityOf(
+      'widget',
+      widgetJson({
+        properties: {
+          ...PROPERTIES,
+          phone: { type: 'string', maxLength: 32, 'x-list': { sorter: false } },
+          grade: { type: 'string', enum: ['a', 'b'], 'x-list': { sorter: false } },
+          weight: { type: 'number', 'x-list': { sorter: false } },
+        },
+      }),
+    );
+    const names = lists(phone).map(([name]) => name);
+    expect(names).toContain('widget_phone_trgm');
+    expect(names).not.toContain('widget_tenant_code_phone_id_lx');
+    expect(phone.fieldsByName.get('phone')?.filter).toBe('text');
+    // An equality or range filter reads one range of its btree: kept without the sort.
+    expect(names).toContain('widget_tenant_code_grade_id_lx');
+    expect(names).toContain('widget_tenant_code_weight_id_lx');
   });
 
   it('indexes a platform entity without the tenant, and the key not twice', () => {
@@ -236,7 +277,10 @@ describe('listIndexes', () => {
       for (const field of entity.fields) {
         if (field.isKey || (field.name === 'tenantCode' && entity.isTenantScoped)) continue;
         if (field.type === 'array' && field.filter) expect(names).toContain(field.column);
-        else if ((field.isSortable || field.filter) && !((field.schema.maxLength ?? 0) > LONG_TEXT_LENGTH))
+        else if (
+          (field.isSortable || (field.filter && field.filter !== 'text')) &&
+          !((field.schema.maxLength ?? 0) > LONG_TEXT_LENGTH)
+        )
           expect(names, `${entity.name}.${field.name}`).toContain(
             `${scope}${field.column},${entity.key.column}`,
           );
@@ -269,6 +313,32 @@ describe('long text', () => {
     const plan = planTableMigration(spec, existing, { hasTrigram: true });
     expect(plan.statements).toEqual(['drop index if exists "widget_tenant_code_content_id_lx"']);
     expect(plan.problems).toEqual([]);
+  });
+
+  it('drops the retired list indexes of system columns and the plain tenant index, and no other', () => {
+    const spec = entityTableSpec(tenantWidget);
+    const existing = existingFor(spec);
+    for (const name of [
+      'widget_tenant_code_idx',
+      'widget_tenant_code_version_id_lx',
+      'widget_tenant_code_created_by_id_lx',
+      'widget_tenant_code_updated_by_id_lx',
+      'widget_by_hand',
+      'widget_tenant_code_idx2',
+      'widget_name_idx',
+    ])
+      existing.indexes.add(name);
+    const plan = planTableMigration(spec, existing, { hasTrigram: true });
+    expect(plan.statements).toEqual([
+      'drop index if exists "widget_tenant_code_created_by_id_lx"',
+      'drop index if exists "widget_tenant_code_idx"',
+      'drop index if exists "widget_tenant_code_updated_by_id_lx"',
+      'drop index if exists "widget_tenant_code_version_id_lx"',
+    ]);
+    // An adopted table keeps every index it has.
+    expect(
+      planTableMigration({ ...spec, isAdopted: true }, existing, { hasTrigram: true }).statements,
+    ).toEqual([]);
   });
 });
 
@@ -314,8 +384,7 @@ describe('planTableMigration', () => {
         ')',
       ].join('\n'),
     );
-    expect(plan.statements.slice(1, 4)).toEqual([
-      'create index if not exists "widget_tenant_code_idx" on "widget" ("tenant_code")',
+    expect(plan.statements.slice(1, 3)).toEqual([
       'create unique index if not exists "widget_code_uq" on "widget" ("tenant_code", "code")',
       'create index if not exists "widget_owner_id_idx" on "widget" ("owner_id")',
     ]);

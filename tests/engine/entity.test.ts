@@ -86,7 +86,18 @@ describe('buildEntity', () => {
 
   it('makes scalars sortable but not secrets, arrays, objects or sorter:false', () => {
     const unsortable = entity.fields.filter((f) => !f.isSortable).map((f) => f.name);
-    expect(unsortable.sort()).toEqual(['colours', 'labels', 'meta', 'note', 'pin', 'tags']);
+    // createdBy, updatedBy and version: system columns nobody sorts by (no list index for them).
+    expect(unsortable.sort()).toEqual([
+      'colours',
+      'createdBy',
+      'labels',
+      'meta',
+      'note',
+      'pin',
+      'tags',
+      'updatedBy',
+      'version',
+    ]);
   });
 
   it('flags key, generated key, required, unique, secret, ref and dict', () => {

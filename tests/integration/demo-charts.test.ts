@@ -328,6 +328,46 @@ describe('report designer', () => {
     const other = (await t.signIn(admin.username, admin.initialPassword, 'reportb')).json()
       .access_token as string;
     expect(await menuCodes(other)).not.toContain(`report_${id}`);
+    // Nor in the menu management list, its tree or its export; the platform administrator sees it.
+    const listed = async (who: Api): Promise<string[]> => {
+      const page = await who.get('/api/admin/sysmenu/query', {
+        menuComponent: 'report/view',
+        pageSize: '100',
+      });
+      expect(page.statusCode, page.body).toBe(200);
+      return data<{ records: { menuCode: string }[] }>(page).records.map((row) => row.menuCode);
+    };
+    const inTree = async (who: Api, query: Record<string, string> = {}): Promise<string[]> => {
+      const tree = await who.get('/api/admin/sysmenu/querySysMenuTree', query);
+      expect(tree.statusCode, tree.body).toBe(200);
+      const codes: string[] = [];
+      const walk = (nodes: { menuCode?: string; children?: unknown[] }[]): void => {
+        for (const node of nodes) {
+          if (node.menuCode) codes.push(node.menuCode);
+          walk((node.children ?? []) as { menuCode?: string; children?: unknown[] }[]);
+        }
+      };
+      walk(data<{ menuCode?: string; children?: unknown[] }[]>(tree));
+      return codes;
+    };
+    expect(await listed(as(other))).not.toContain(`report_${id}`);
+    expect(await inTree(as(other))).not.toContain(`report_${id}`);
+    expect(await inTree(as(other))).toContain('reports');
+    expect(await listed(api)).toContain(`report_${id}`);
+    expect(await inTree(api)).toContain(`report_${id}`);
+    // One level at a time (a lazy tree): the reports group's children.
+    const [group] = await t.sql<{ id: number }>(`select id from sys_menu where menu_code = 'reports'`);
+    const level = { parentId: String(group?.id) };
+    expect(await inTree(as(other), level)).not.toContain(`report_${id}`);
+    expect(await inTree(api, level)).toContain(`report_${id}`);
+    const exported = await as(other).post('/api/admin/sysmenu/export', { menuComponent: 'report/view' });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    book.worksheets[0]?.eachRow((row) => row.eachCell((cell) => cells.push(String(cell.value))));
+    expect(cells.some((cell) => cell.includes(`report_${id}`))).toBe(false);
+    expect(cells.some((cell) => cell.includes('文章类型统计'))).toBe(false);
     expect((await as(other).get('/api/demo/reportdesigner/view', { id: String(id) })).statusCode).toBe(404);
     expect(
       (await as(other).post('/api/demo/reportdesigner/remove', undefined, { id: String(id) })).statusCode,

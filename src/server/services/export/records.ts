@@ -167,7 +167,12 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   delete params.currentPage;
   delete params.pageSize;
   const query = request.policy.listQuery(params);
-  const where = whereClause([...scopeCondition(entity, actor), ...query.filters.map(filterCondition)]);
+  const conditions = [
+    ...scopeCondition(entity, actor),
+    ...(request.policy.rowConditions ?? []),
+    ...query.filters.map(filterCondition),
+  ];
+  const where = whereClause(conditions);
   const reader = rawRowReader(request.db);
   if (!reader) throw new Error('export needs a database opened by openDatabase');
 
@@ -236,7 +241,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     entity,
     actor,
     l10n,
-    conditions: [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)],
+    conditions,
     sort: query.sort,
     dictionaryLabels: (dictType) => dictionaryLabels(request.db, registry, l10n, dictType),
     formatDateTime,

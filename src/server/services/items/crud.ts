@@ -89,7 +89,11 @@ async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[])
 export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
   const { entity, actor } = request;
   const query = request.policy.listQuery(params);
-  const conditions = [...scopeCondition(entity, actor), ...query.filters.map(filterCondition)];
+  const conditions = [
+    ...scopeCondition(entity, actor),
+    ...(request.policy.rowConditions ?? []),
+    ...query.filters.map(filterCondition),
+  ];
   const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
   // A query by one key is a detail read (the edit form's): it carries the detail rows, a list does not.
   const isDetailRead = query.filters.some(

@@ -362,6 +362,13 @@ async function prepareChunk(
 export const IMPORT_CHUNK_ROWS = 2000;
 
 /**
+ * Lets timers, sockets and other requests run between chunks: PGlite answers without ever
+ * leaving the microtask queue, so an import of 100,000 rows would otherwise hold the whole
+ * server for its duration.
+ */
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * Imports a sheet into an entity: every row is read and validated as an add would be (the
  * entity's validator, dictionaries, references, uniqueness, file fields); a dry run stops there
  * and writes nothing. Otherwise all rows go in one transaction, or none when any row has a
@@ -406,7 +413,10 @@ export async function importRecords(
   };
   if (options.dryRun || problems.length > 0 || (options.details?.problems.length ?? 0) > 0) {
     // Header problems: the rows are still checked, so that every problem is named at once.
-    for await (const chunk of sheet.chunks) await prepareChunk(walk, request.db, chunk, options.dryRun);
+    for await (const chunk of sheet.chunks) {
+      await prepareChunk(walk, request.db, chunk, options.dryRun);
+      await yieldToOthers();
+    }
     const result = finish(0);
     if (options.dryRun) return result;
     throw rejected(result);
@@ -420,6 +430,7 @@ export async function importRecords(
         const prepared = await prepareChunk(walk, trx, chunk, false);
         // After a problem the rest is only checked: the transaction is rolled back at the end.
         if (problems.length === 0) imported += await inserter(trx, prepared);
+        await yieldToOthers();
       }
       const result = finish(imported);
       if (problems.length > 0) throw rejected(result);

@@ -39,7 +39,11 @@ export async function queryTree(
   const { entity } = request;
   const { currentPage: _page, pageSize: _size, parentId, lazyAbove, ...filters } = params;
   const query = request.policy.listQuery(filters, entity.tree?.sequence);
-  const conditions = [...scopeCondition(entity, request.actor), ...query.filters.map(filterCondition)];
+  const conditions = [
+    ...scopeCondition(entity, request.actor),
+    ...(request.policy.rowConditions ?? []),
+    ...query.filters.map(filterCondition),
+  ];
   const order = orderByClause(entity, query.sort);
   const tree = entity.tree;
   const parentGiven = parentId !== undefined && parentId !== null && parentId !== '';

@@ -13,7 +13,7 @@ import type { AppContext } from '../../lib/context.js';
 import type { Db, Row } from '../../lib/db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { Localizer } from '../../lib/i18n.js';
-import { table } from '../../lib/sql/toolkit.js';
+import { table, type Condition } from '../../lib/sql/toolkit.js';
 import { matchesUrlPattern } from './url-pattern.js';
 
 /**
@@ -167,6 +167,12 @@ export interface RecordPolicy {
   listQuery(params: RawParams, defaultSort?: string): ListQuery;
   /** A row as the caller may see it. */
   shown<T extends Row>(row: T): T;
+  /**
+   * Rows of a platform-wide entity the caller may not read, as conditions every read adds to
+   * the tenant scope (absent: none). Menus: a page of one tenant's own (meta.tenant, a saved
+   * report's page) is listed only in that tenant and to the platform administrator.
+   */
+  rowConditions?: Condition[];
 }
 
 function policyHiding(entity: EntityDef, l10n: Localizer, hidden: ReadonlySet<string>): RecordPolicy {
@@ -221,5 +227,17 @@ export interface RecordAccess {
  */
 export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAccess): Promise<RecordPolicy> {
   assertTenantRules(ctx, auth, entity, mode);
-  return policyHiding(entity, l10n, await hiddenFieldsFor(ctx.db, auth, entity));
+  const policy = policyHiding(entity, l10n, await hiddenFieldsFor(ctx.db, auth, entity));
+  const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
+  if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;
+  // As the sidebar shows menus (authority.ts, isTenantsMenu): a meta naming another tenant hides it.
+  const meta = sql.ref(menuMeta.column);
+  return {
+    ...policy,
+    rowConditions: [
+      sql`(jsonb_typeof(${meta} -> 'tenant') is distinct from 'string' or ${meta} ->> 'tenant' = ${auth.tenantCode})`,
+    ],
+  };
 }
+
+const MENU_ENTITY = 'sysmenu';

@@ -4,9 +4,11 @@ import {
   checkEntitySchema,
   columnFields,
   detailFields,
+  detailTableSpec,
   entityTableSpecs,
   planTableMigration,
   SchemaFileError,
+  type DetailDef,
   type EntityDef,
   type EntitySchema,
   type FieldDef,
@@ -62,13 +64,36 @@ export interface FieldModel {
   format?: string;
 }
 
-/** A detail (x-detail) field: its rows live in a child table keyed by parent_id and ordered by seq. */
+/**
+ * A detail (x-detail) field: its rows live in a child table keyed by parent_id and ordered by seq,
+ * or, adopted (x-detail.parentColumn), in an existing table under its own column names.
+ */
 export interface DetailModel {
   /** The parent's field holding the rows (lines). */
   name: string;
   title: string;
   /** The child table. */
   table: string;
+  /** The child table's column holding the parent's key (parent_id, or x-detail.parentColumn). */
+  parentColumn: string;
+  /** The column numbering the rows (seq), or null: an adopted table whose rows keep key order. */
+  seqColumn: string | null;
+  /** The child table's own generated key (id, or x-detail.key). */
+  keyColumn: string;
+  /** The column the rows are read in order of: seqColumn, else keyColumn. */
+  orderColumn: string;
+  /**
+   * An existing table (x-detail.parentColumn): no tenant_code, never created or altered by the
+   * module's DDL, its rows deleted by the service before their parent (its own foreign key may
+   * not cascade).
+   */
+  isAdopted: boolean;
+  /**
+   * Adopted only: a TypeScript literal of the statements creating a stand-in for the existing
+   * table (the columns the module uses, a foreign key to the parent that does not cascade), which
+   * the generated test runs, since the module's schema.sql does not create it.
+   */
+  standInDdl?: string;
   /** Names of the row's types and tables: <Entity><Field> (BizorderLines). */
   pascal: string;
   /** The row's type in types.ts: <Entity><Field>Row. */
@@ -318,6 +343,25 @@ async function typesOf(
 
 const literal = (value: unknown): string => JSON.stringify(value);
 
+/**
+ * The statements creating a stand-in for an adopted child table, for the generated test: the
+ * columns the engine would read and write, and a foreign key to the parent without cascade (the
+ * existing table's may not cascade either, so the service must delete the rows first).
+ */
+function standInDdl(entity: EntityDef, detail: DetailDef): string[] {
+  const spec = detailTableSpec(entity, detail);
+  return planTableMigration(
+    {
+      name: spec.name,
+      columns: spec.columns,
+      primaryKey: spec.primaryKey,
+      indexes: [],
+      foreignKeys: spec.foreignKeys.map((foreignKey) => ({ ...foreignKey, onDelete: 'restrict' as const })),
+    },
+    undefined,
+  ).statements;
+}
+
 /** Checks one entity schema with the engine (the same rules as schemas/) and builds its model. */
 export async function entityModel(input: GeneratorInput, options: GeneratorOptions): Promise<EntityModel> {
   const problems = checkEntitySchema(`${input.name}.schema.json`, input.name, input.schema);
@@ -329,10 +373,16 @@ export async function entityModel(input: GeneratorInput, options: GeneratorOptio
     const rows = field.detail.fields.map(fieldModelOf);
     const rowOf = (variant: 0 | 1): string =>
       `{ ${rows.map((row) => `${row.name}: ${variant === 0 ? row.sample : row.otherSample}`).join(', ')} }`;
+    const { parentColumn, seqColumn, keyColumn, isAdopted } = field.detail;
     const detail: DetailModel = {
       name: field.name,
       title: field.schema.title ?? field.name,
       table: field.detail.table,
+      parentColumn,
+      seqColumn,
+      keyColumn,
+      orderColumn: seqColumn ?? keyColumn,
+      isAdopted,
       pascal: `${pascal}${pascalCase(field.name)}`,
       rowType: `${pascal}${pascalCase(field.name)}Row`,
       fields: rows,
@@ -341,13 +391,20 @@ export async function entityModel(input: GeneratorInput, options: GeneratorOptio
       otherSample: `[${rowOf(1)}]`,
     };
     if (field.schema.maxItems !== undefined) detail.maxItems = field.schema.maxItems;
+    if (isAdopted) detail.standInDdl = literal(standInDdl(entity, field.detail));
     return detail;
   });
   const editable = entity.fields.filter((field) => !field.isSystem && !field.isReadOnly);
   const requiredInputs = editable.filter((field) => field.isRequired).map((field) => field.name);
+  // An adopted child table exists already: the module's DDL never creates or alters it.
   const ddl = entityTableSpecs(entity)
-    .flatMap((spec) => planTableMigration(spec, undefined).statements)
-    .map((statement) => `${statement};`)
+    .flatMap((spec) =>
+      spec.isKeptAsIs === true
+        ? [
+            `-- ${spec.name} is adopted (x-detail.parentColumn): an existing table, never created or altered here.`,
+          ]
+        : planTableMigration(spec, undefined).statements.map((statement) => `${statement};`),
+    )
     .join('\n\n');
   const key = fields.find((field) => field.isKey);
   if (!key) throw new Error(`${entity.name}: no key`);

@@ -12,7 +12,7 @@ const templates = builtInTemplates(TEMPLATES_DIR);
 const request = { serviceName: 'demo', packageName: 'shop' };
 
 describe('forward generator: golden output of every template', () => {
-  for (const entity of ['gadget', 'sysregion', 'bizorder']) {
+  for (const entity of ['gadget', 'sysregion', 'bizorder', 'legacyorder']) {
     it(`renders each template for ${entity} as recorded`, async () => {
       const files = await generateForward({ ...request, entities: [entityInput(entity)] }, templates);
       expect(files.map((file) => file.path.split('/').slice(-1)[0])).toHaveLength(TEMPLATE_ITEMS.length);

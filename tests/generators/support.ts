@@ -12,6 +12,8 @@ export function entityInput(name: string): GeneratorInput {
     gadget: join(PROJECT_ROOT, 'tests', 'generators', 'fixtures', 'gadget.schema.json'),
     // The engine's test-only master-detail entity (x-detail).
     bizorder: join(PROJECT_ROOT, 'tests', 'fixtures', 'schemas', 'bizorder.schema.json'),
+    // Master-detail whose lines are an adopted existing table (x-detail.parentColumn order_id, seq null).
+    legacyorder: join(PROJECT_ROOT, 'tests', 'generators', 'fixtures', 'legacyorder.schema.json'),
   };
   const file = fixtures[name] ?? join(PROJECT_ROOT, 'schemas', `${name}.schema.json`);
   return { name, schema: JSON.parse(readFileSync(file, 'utf8')) as unknown };

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { antdStaticStyles } from './scripts/vite-antd-static.js';
 import { chinaGeo } from './scripts/vite-china-geo.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -12,7 +13,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('./src'),
   publicDir: false,
-  plugins: [react(), chinaGeo()],
+  plugins: [react(), chinaGeo(), antdStaticStyles()],
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,

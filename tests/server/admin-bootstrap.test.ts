@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ID, lazyChunkFiles, streamedPage } from '../../src/server/routes/web.js';
-import { tokenCookie, type AdminBootstrap } from '../../src/server/services/web/admin-bootstrap.js';
+import {
+  actingRoleCookie,
+  tokenCookie,
+  type AdminBootstrap,
+} from '../../src/server/services/web/admin-bootstrap.js';
 
 const PAGE =
   '<!doctype html><html><head><title>EcoBid</title></head><body><div id="root"></div></body></html>';
@@ -23,6 +27,7 @@ function bootstrapOf(nickname: string): AdminBootstrap {
     },
     posts: [],
     schemas: { entities: [] },
+    actingRole: null,
   };
 }
 
@@ -138,5 +143,19 @@ describe('the token cookie', () => {
     expect(tokenCookie('token=')).toBeUndefined();
     expect(tokenCookie("token=abc'; drop table")).toBeUndefined();
     expect(tokenCookie('token=%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('the acting-role cookie', () => {
+  it('is read among other cookies, decoded', () => {
+    expect(actingRoleCookie('language=zh; roleCode=ROLE_ADMIN; token=x')).toBe('ROLE_ADMIN');
+    expect(actingRoleCookie('roleCode=ROLE%20A')).toBe('ROLE A');
+  });
+  it('is none when absent, empty, malformed or too long', () => {
+    expect(actingRoleCookie(undefined)).toBeUndefined();
+    expect(actingRoleCookie('token=abc')).toBeUndefined();
+    expect(actingRoleCookie('roleCode=')).toBeUndefined();
+    expect(actingRoleCookie('roleCode=%E0%A4%A')).toBeUndefined();
+    expect(actingRoleCookie(`roleCode=${'R'.repeat(65)}`)).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import {
   adminBootstrap,
   bootstrapJson,
   tokenCookie,
+  actingRoleCookie,
   type AdminBootstrap,
 } from '../services/web/admin-bootstrap.js';
 
@@ -152,7 +153,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   };
   /** The signed-in caller's bootstrap (no session: none; a failure: none, the page asks itself). */
   const bootstrapOf = async (request: FastifyRequest, token: string): Promise<AdminBootstrap | undefined> =>
-    adminBootstrap(app.ctx, token).catch((error: unknown) => {
+    adminBootstrap(app.ctx, token, actingRoleCookie(request.headers.cookie)).catch((error: unknown) => {
       request.log.error(error, 'back-office bootstrap for the page');
       return undefined;
     });

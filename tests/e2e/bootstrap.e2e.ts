@@ -148,6 +148,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.ok(adminData);
         assert.equal(adminData.user.username, me.username);
         assert.ok(adminData.schemas.entities.some((entity) => entity.name === 'sysuser'));
+        // the texts of the page's language (the language cookie) are fetched beside the entry
+        assert.match(adminPage.html, /rel="modulepreload" crossorigin href="\/assets\/zh-[^"]+\.js"/);
         assert.match(adminPage.headers.get('cache-control') ?? '', /no-store/);
         assert.match(adminPage.headers.get('cache-control') ?? '', /private/);
 

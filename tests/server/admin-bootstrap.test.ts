@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_ID, lazyChunkFiles, streamedPage } from '../../src/server/routes/web.js';
+import {
+  adminLanguage,
+  BOOTSTRAP_ID,
+  lazyChunkFiles,
+  localeChunkFiles,
+  streamedPage,
+} from '../../src/server/routes/web.js';
 import {
   actingRoleCookie,
   tokenCookie,
@@ -157,5 +163,25 @@ describe('the acting-role cookie', () => {
     expect(actingRoleCookie('roleCode=')).toBeUndefined();
     expect(actingRoleCookie('roleCode=%E0%A4%A')).toBeUndefined();
     expect(actingRoleCookie(`roleCode=${'R'.repeat(65)}`)).toBeUndefined();
+  });
+});
+
+describe('the texts preloaded with the back-office page', () => {
+  it('are those of the language the back-office will show: cookie, else browser, else English', () => {
+    expect(adminLanguage('token=x; language=tw', 'zh-CN,zh;q=0.9')).toBe('tw');
+    expect(adminLanguage('token=x', 'zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh');
+    expect(adminLanguage(undefined, 'zh-HK')).toBe('tw');
+    expect(adminLanguage('language=xx', 'fr-FR,en;q=0.5')).toBe('en');
+    expect(adminLanguage(undefined, undefined)).toBe('en');
+  });
+  it('are found in the manifest by the chunk named after the language', () => {
+    expect(
+      localeChunkFiles({
+        '_zh-A1.js': { file: 'assets/zh-A1.js', name: 'zh' },
+        '_en-B2.js': { file: 'assets/en-B2.js', name: 'en' },
+        'admin/pages/Login.tsx': { file: 'assets/Login-C3.js', name: 'Login' },
+        '_en-other.js': { file: 'assets/entity-D4.js', name: 'en' },
+      }),
+    ).toEqual({ zh: '/assets/zh-A1.js', en: '/assets/en-B2.js' });
   });
 });

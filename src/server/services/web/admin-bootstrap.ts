@@ -28,7 +28,7 @@ export interface AdminBootstrap {
 }
 
 /** A cookie's value, decoded; undefined when absent or malformed. */
-function cookieValue(header: string | undefined, wanted: string): string | undefined {
+export function cookieValue(header: string | undefined, wanted: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=');

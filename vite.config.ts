@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { antdStaticStyles } from './scripts/vite-antd-static.js';
+import { bootChunkGroups } from './scripts/vite-boot-chunks.js';
 import { chinaGeo } from './scripts/vite-china-geo.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -12,7 +14,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('./src'),
   publicDir: false,
-  plugins: [react(), chinaGeo()],
+  plugins: [react(), chinaGeo(), antdStaticStyles()],
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,
@@ -23,6 +25,15 @@ export default defineConfig({
       input: {
         portal: here('./src/index.html'),
         admin: here('./src/admin/index.html'),
+      },
+      output: {
+        // a page's first scripts in three files, not seventy (scripts/vite-boot-chunks.ts)
+        codeSplitting: {
+          groups: bootChunkGroups({
+            admin: here('./src/admin/main.tsx'),
+            portal: here('./src/portal/main.tsx'),
+          }),
+        },
       },
     },
   },

@@ -1,3 +1,6 @@
+// antd's styles for the back-office's theme, made at build time: first, before the app's own
+// (scripts/antd-static-styles.tsx); cssinjs then skips generating what the sheet lists
+import 'virtual:antd-static.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -78,7 +78,11 @@ export function hasToken(): boolean {
   return getToken() !== undefined;
 }
 
-/** Where the role chosen with the role switch is kept: this tab, this session. */
+/**
+ * Where the role chosen with the role switch is kept: this tab, this session. The last choice is
+ * also a cookie, so that the back-office page the server builds carries that role's menus
+ * (services/web/admin-bootstrap.ts); a tab acting in another role asks for its own.
+ */
 const ACTING_ROLE_KEY = 'roleCode';
 
 function storage(): Storage | undefined {
@@ -101,9 +105,19 @@ export function getActingRole(): string | undefined {
 
 export function setActingRole(role: string | undefined): void {
   actingRole = role || undefined;
-  if (actingRole) storage()?.setItem(ACTING_ROLE_KEY, actingRole);
-  else storage()?.removeItem(ACTING_ROLE_KEY);
+  if (actingRole) {
+    storage()?.setItem(ACTING_ROLE_KEY, actingRole);
+    writeCookie(ACTING_ROLE_KEY, actingRole);
+  } else {
+    storage()?.removeItem(ACTING_ROLE_KEY);
+    removeCookie(ACTING_ROLE_KEY);
+  }
   emit();
+}
+
+/** The role this tab chose, before the held roles are known (a page load): unchecked. */
+export function storedActingRole(): string | undefined {
+  return actingRole;
 }
 
 /** The roles a request acts in (its RoleCode header): the chosen role, else every held role. */
@@ -118,6 +132,7 @@ export function resetToken(): void {
   roles = [];
   actingRole = undefined;
   storage()?.removeItem(ACTING_ROLE_KEY);
+  removeCookie(ACTING_ROLE_KEY);
   emit();
 }
 

@@ -23,10 +23,14 @@ interface Bootstrap {
   authority: { roles: string[]; menus: unknown[]; buttons: Record<string, string[]> };
   posts: unknown[];
   schemas: { entities: { name: string }[] };
+  actingRole: string | null;
 }
 
-async function page(url: string, token?: string): Promise<{ html: string; headers: Headers }> {
-  const response = await fetch(url, token ? { headers: { cookie: `language=zh; token=${token}` } } : {});
+async function page(url: string, token?: string, more = ''): Promise<{ html: string; headers: Headers }> {
+  const response = await fetch(
+    url,
+    token ? { headers: { cookie: `language=zh; token=${token}${more}` } } : {},
+  );
   assert.equal(response.status, 200);
   return { html: await response.text(), headers: response.headers };
 }
@@ -78,6 +82,42 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: 'a tab acting in a chosen role gets that role’s menus from the page too: no authority call',
+      run: async () => {
+        assert.ok(context);
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        const me = await admin.get<{ roles: string[] }>('/api/uaa/users/getSysUser');
+        const role = me.roles[0];
+        assert.ok(role);
+        // the role switch keeps the choice in the tab and, as a hint for the page, in a cookie
+        await context.addCookies([{ name: 'roleCode', value: role, url: server.url }]);
+        const data = bootstrapOf(
+          (await page(`${server.url}/admin/sysuser`, admin.token, `; roleCode=${role}`)).html,
+        );
+        assert.equal(data?.actingRole, role);
+        const tab = await context.newPage();
+        await tab.addInitScript((code) => sessionStorage.setItem('roleCode', code), role);
+        const asked: string[] = [];
+        tab.on('request', (request) => asked.push(new URL(request.url()).pathname));
+        await tab.goto(`${server.url}/admin/sysuser`);
+        await tab.getByTestId('entity-table').locator('tr.ant-table-row').first().waitFor();
+        await tab.locator('.admin-sider').getByText('用户管理').first().waitFor();
+        assert.deepEqual(
+          asked.filter((path) => SEEDED.includes(path)),
+          [],
+          `asked: ${asked.filter((path) => path.startsWith('/api/')).join(', ')}`,
+        );
+        // a role the user does not hold counts for nothing: the menus of every role held
+        const foreign = bootstrapOf(
+          (await page(`${server.url}/admin/sysuser`, admin.token, '; roleCode=ROLE_NOT_HELD')).html,
+        );
+        assert.equal(foreign?.actingRole, null);
+        assert.deepEqual(foreign?.authority.roles, me.roles);
+        await context.clearCookies({ name: 'roleCode' });
+        await tab.close();
+      },
+    },
+    {
       name: 'the page carries its caller’s data and no one else’s; signed out or with a dead token, none',
       run: async () => {
         const admin = await apiClient(server.url, 'admin', server.adminPassword);
@@ -108,6 +148,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.ok(adminData);
         assert.equal(adminData.user.username, me.username);
         assert.ok(adminData.schemas.entities.some((entity) => entity.name === 'sysuser'));
+        // the texts of the page's language (the language cookie) are fetched beside the entry
+        assert.match(adminPage.html, /rel="modulepreload" crossorigin href="\/assets\/zh-[^"]+\.js"/);
         assert.match(adminPage.headers.get('cache-control') ?? '', /no-store/);
         assert.match(adminPage.headers.get('cache-control') ?? '', /private/);
 

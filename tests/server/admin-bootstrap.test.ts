@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_ID, lazyChunkFiles, streamedPage } from '../../src/server/routes/web.js';
-import { tokenCookie, type AdminBootstrap } from '../../src/server/services/web/admin-bootstrap.js';
+import {
+  adminLanguage,
+  BOOTSTRAP_ID,
+  lazyChunkFiles,
+  localeChunkFiles,
+  streamedPage,
+} from '../../src/server/routes/web.js';
+import {
+  actingRoleCookie,
+  tokenCookie,
+  type AdminBootstrap,
+} from '../../src/server/services/web/admin-bootstrap.js';
 
 const PAGE =
   '<!doctype html><html><head><title>EcoBid</title></head><body><div id="root"></div></body></html>';
@@ -23,6 +33,7 @@ function bootstrapOf(nickname: string): AdminBootstrap {
     },
     posts: [],
     schemas: { entities: [] },
+    actingRole: null,
   };
 }
 
@@ -138,5 +149,39 @@ describe('the token cookie', () => {
     expect(tokenCookie('token=')).toBeUndefined();
     expect(tokenCookie("token=abc'; drop table")).toBeUndefined();
     expect(tokenCookie('token=%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('the acting-role cookie', () => {
+  it('is read among other cookies, decoded', () => {
+    expect(actingRoleCookie('language=zh; roleCode=ROLE_ADMIN; token=x')).toBe('ROLE_ADMIN');
+    expect(actingRoleCookie('roleCode=ROLE%20A')).toBe('ROLE A');
+  });
+  it('is none when absent, empty, malformed or too long', () => {
+    expect(actingRoleCookie(undefined)).toBeUndefined();
+    expect(actingRoleCookie('token=abc')).toBeUndefined();
+    expect(actingRoleCookie('roleCode=')).toBeUndefined();
+    expect(actingRoleCookie('roleCode=%E0%A4%A')).toBeUndefined();
+    expect(actingRoleCookie(`roleCode=${'R'.repeat(65)}`)).toBeUndefined();
+  });
+});
+
+describe('the texts preloaded with the back-office page', () => {
+  it('are those of the language the back-office will show: cookie, else browser, else English', () => {
+    expect(adminLanguage('token=x; language=tw', 'zh-CN,zh;q=0.9')).toBe('tw');
+    expect(adminLanguage('token=x', 'zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh');
+    expect(adminLanguage(undefined, 'zh-HK')).toBe('tw');
+    expect(adminLanguage('language=xx', 'fr-FR,en;q=0.5')).toBe('en');
+    expect(adminLanguage(undefined, undefined)).toBe('en');
+  });
+  it('are found in the manifest by the chunk named after the language', () => {
+    expect(
+      localeChunkFiles({
+        '_zh-A1.js': { file: 'assets/zh-A1.js', name: 'zh' },
+        '_en-B2.js': { file: 'assets/en-B2.js', name: 'en' },
+        'admin/pages/Login.tsx': { file: 'assets/Login-C3.js', name: 'Login' },
+        '_en-other.js': { file: 'assets/entity-D4.js', name: 'en' },
+      }),
+    ).toEqual({ zh: '/assets/zh-A1.js', en: '/assets/en-B2.js' });
   });
 });

@@ -9,6 +9,7 @@ import {
   resetToken,
   setRoles,
   setToken,
+  storedActingRole,
 } from '../../web/session.js';
 import { forgetBootstrap, takeBootstrap } from './bootstrap.js';
 import { loadResources } from './resources.js';
@@ -84,6 +85,8 @@ let prefetched: Promise<CurrentAuthority> | undefined;
  * a role chosen for the tab is not yet in its RoleCode header and its answer is not that role's.
  */
 let prefetchedRole = '';
+/** The role of the page's own authority when one was taken (seededAuthority). */
+let seededRole: string | undefined;
 
 const LEAVE_DELAY_MS = 2000;
 
@@ -140,10 +143,23 @@ async function fetchAuthority(postCode: string | undefined): Promise<CurrentAuth
   }
 }
 
+/**
+ * The page's authority (no post; every role held, or the role the tab chose when the page was
+ * made for it: its actingRole), when it is the one wanted; taken once either way.
+ */
+function seededAuthority(): { authority: CurrentAuthority; role: string } | undefined {
+  const madeFor = takeBootstrap('actingRole');
+  const authority = takeBootstrap('authority');
+  // before the held roles are known (a page load) the tab's stored choice is the one to match
+  const wanted = getActingRole() ?? storedActingRole() ?? null;
+  if (!authority || (madeFor ?? null) !== wanted) return undefined;
+  return { authority, role: wanted ?? '' };
+}
+
 function loadAuthority(postCode: string | undefined): Promise<CurrentAuthority> {
-  // the page's answer is the one for every role held and no post: what a page load asks first
-  const seeded = postCode || getActingRole() ? undefined : takeBootstrap('authority');
-  const next = seeded ? Promise.resolve(seeded) : fetchAuthority(postCode);
+  const seeded = postCode ? undefined : seededAuthority();
+  if (seeded) seededRole = seeded.role;
+  const next = seeded ? Promise.resolve(seeded.authority) : fetchAuthority(postCode);
   authority = next;
   next.catch(() => {
     if (authority === next) authority = undefined;
@@ -161,8 +177,12 @@ export function currentAuthority(): Promise<CurrentAuthority> {
  * (beside the user) and the entity schemas the screens are made from.
  */
 function prefetch(): Promise<CurrentAuthority> {
-  if (!prefetched) prefetchedRole = getActingRole() ?? '';
-  prefetched ??= loadAuthority(undefined);
+  if (!prefetched) {
+    seededRole = undefined;
+    prefetched = loadAuthority(undefined);
+    // the page's answer names its role; a call made now has no RoleCode yet: every role held
+    prefetchedRole = seededRole ?? getActingRole() ?? '';
+  }
   void loadResources();
   return prefetched;
 }

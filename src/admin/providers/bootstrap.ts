@@ -13,6 +13,8 @@ export interface AdminBootstrap {
   authority: CurrentAuthority;
   posts: PostOption[];
   schemas: { entities: { name: string; schema: EntitySchema }[] };
+  /** The role the authority is for (the roleCode cookie's, when held), null for all held. */
+  actingRole: string | null;
 }
 
 export const BOOTSTRAP_ID = 'ecobid-bootstrap';
@@ -39,6 +41,7 @@ function read(): Partial<AdminBootstrap> {
     if (isObject(data.authority) && Array.isArray(data.authority.menus))
       parts.authority = data.authority as unknown as CurrentAuthority;
     if (Array.isArray(data.posts)) parts.posts = data.posts as PostOption[];
+    if (typeof data.actingRole === 'string' || data.actingRole === null) parts.actingRole = data.actingRole;
     if (isObject(data.schemas) && Array.isArray(data.schemas.entities))
       parts.schemas = data.schemas as unknown as AdminBootstrap['schemas'];
   } catch {

@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { matchLanguage, type Language } from '../../engine/language.js';
 import { AppError } from '../lib/errors.js';
 import { publicParams } from '../services/portal/params.js';
 import {
   adminBootstrap,
   bootstrapJson,
   tokenCookie,
+  actingRoleCookie,
+  cookieValue,
   type AdminBootstrap,
 } from '../services/web/admin-bootstrap.js';
 
@@ -39,6 +42,7 @@ export const BOOTSTRAP_ID = 'ecobid-bootstrap';
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   imports?: string[];
   css?: string[];
@@ -78,6 +82,28 @@ export function preloadLinks(chunks: { scripts: string[]; styles: string[] }): s
       .map((file) => `<link rel="preload" as="style" crossorigin href="${escapeHtml(file)}">`)
       .join('')
   );
+}
+
+/**
+ * The language the back-office will show (src/web/i18n.ts's detectLanguage): the language
+ * cookie, else the browser's (its first Accept-Language), else English.
+ */
+export function adminLanguage(cookie: string | undefined, acceptLanguage: string | undefined): Language {
+  return (
+    matchLanguage(cookieValue(cookie, 'language')) ??
+    matchLanguage(acceptLanguage?.split(',')[0]?.split(';')[0]) ??
+    'en'
+  );
+}
+
+/** The built chunk of each language's texts (locales/*.json, loaded before the first render). */
+export function localeChunkFiles(manifest: Record<string, ManifestChunk>): Partial<Record<Language, string>> {
+  const files: Partial<Record<Language, string>> = {};
+  for (const chunk of Object.values(manifest))
+    for (const language of ['zh', 'tw', 'en'] as const)
+      if (chunk.name === language && chunk.file.startsWith(`assets/${language}-`))
+        files[language] = `/${chunk.file}`;
+  return files;
 }
 
 /** The bootstrap block of a signed-in user's page. */
@@ -137,22 +163,29 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     }
     return html;
   };
+  let manifest: Record<string, ManifestChunk> | undefined;
+  const manifestOf = (): Record<string, ManifestChunk> => {
+    const manifestFile = join(root, '.vite/manifest.json');
+    manifest ??= existsSync(manifestFile)
+      ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>)
+      : {};
+    return manifest;
+  };
   let listChunks: { scripts: string[]; styles: string[] } | undefined;
   const listScreenChunks = (): { scripts: string[]; styles: string[] } => {
-    if (listChunks) return listChunks;
-    const manifestFile = join(root, '.vite/manifest.json');
-    listChunks = existsSync(manifestFile)
-      ? lazyChunkFiles(
-          JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>,
-          'admin/index.html',
-          'admin/entity/EntityList.tsx',
-        )
-      : { scripts: [], styles: [] };
+    listChunks ??= lazyChunkFiles(manifestOf(), 'admin/index.html', 'admin/entity/EntityList.tsx');
     return listChunks;
+  };
+  // The back-office's texts load before its first render: fetched beside the entry, not after it.
+  let locales: Partial<Record<Language, string>> | undefined;
+  const localePreload = (request: FastifyRequest): string => {
+    locales ??= localeChunkFiles(manifestOf());
+    const file = locales[adminLanguage(request.headers.cookie, request.headers['accept-language'])];
+    return file ? preloadLinks({ scripts: [file], styles: [] }) : '';
   };
   /** The signed-in caller's bootstrap (no session: none; a failure: none, the page asks itself). */
   const bootstrapOf = async (request: FastifyRequest, token: string): Promise<AdminBootstrap | undefined> =>
-    adminBootstrap(app.ctx, token).catch((error: unknown) => {
+    adminBootstrap(app.ctx, token, actingRoleCookie(request.headers.cookie)).catch((error: unknown) => {
       request.log.error(error, 'back-office bootstrap for the page');
       return undefined;
     });
@@ -186,7 +219,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       request.log.error(error, 'public params for the page');
       return undefined;
     });
-    const html = params ? injectHead(page(file), params) : page(file);
+    const filled = params ? injectHead(page(file), params) : page(file);
+    const html = isAdmin ? filled.replace('</head>', `${localePreload(request)}</head>`) : filled;
     if (!bootstrap) return html;
     const chunks = isListPath(request.url) ? listScreenChunks() : undefined;
     return reply.send(Readable.from(streamedPage(html, chunks, bootstrap)));

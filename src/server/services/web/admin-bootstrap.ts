@@ -19,31 +19,51 @@ export interface AdminBootstrap {
   authority: CurrentAuthority<TreeNode>;
   posts: PostOption[];
   schemas: { entities: { name: string; schema: EntitySchema }[] };
+  /**
+   * The role the authority is for: the one the tab chose with the role switch (its "roleCode"
+   * cookie, when the user holds it), else null for every role held. A tab acting in another role
+   * than the cookie's (two tabs, two roles) asks for its own.
+   */
+  actingRole: string | null;
+}
+
+/** A cookie's value, decoded; undefined when absent or malformed. */
+export function cookieValue(header: string | undefined, wanted: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name !== wanted) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The session token of the "token" cookie (SPEC §9: the browser keeps it there). */
 export function tokenCookie(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name !== 'token') continue;
-    let value: string;
-    try {
-      value = decodeURIComponent(rest.join('='));
-    } catch {
-      return undefined;
-    }
-    // the shape of a bearer token (lib/http.ts): anything else names no session
-    return /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : undefined;
-  }
-  return undefined;
+  const value = cookieValue(header, 'token');
+  // the shape of a bearer token (lib/http.ts): anything else names no session
+  return value !== undefined && /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : undefined;
+}
+
+/** The role the role switch chose last (the "roleCode" cookie, src/web/session.ts): a hint only. */
+export function actingRoleCookie(header: string | undefined): string | undefined {
+  const value = cookieValue(header, 'roleCode');
+  return value !== undefined && value.length > 0 && value.length <= 64 ? value : undefined;
 }
 
 /**
  * The bootstrap for a token, or undefined without a live session (signed out, expired, disabled
  * user): then the page carries nothing and the back-office asks as it always did.
  */
-export async function adminBootstrap(ctx: AppContext, token: string): Promise<AdminBootstrap | undefined> {
+export async function adminBootstrap(
+  ctx: AppContext,
+  token: string,
+  role?: string,
+): Promise<AdminBootstrap | undefined> {
   const session = await findSession({
     db: ctx.db,
     userTable: ctx.registry.require('sysuser').table,
@@ -51,8 +71,10 @@ export async function adminBootstrap(ctx: AppContext, token: string): Promise<Ad
     cache: ctx.sessionCache,
   });
   if (!session) return undefined;
-  // no RoleCode header on a page load: the caller acts in every role held (plugins/auth.ts)
-  const auth = { ...session, heldRoles: session.roles };
+  // A page load has no RoleCode header: the role the tab chose comes as a cookie, and counts only
+  // when held (as plugins/auth.ts's header); else the caller acts in every role held.
+  const actingRole = role !== undefined && session.roles.includes(role) ? role : null;
+  const auth = { ...session, roles: actingRole ? [actingRole] : session.roles, heldRoles: session.roles };
   const [user, authority, posts] = await Promise.all([
     currentUser({ ctx, auth }),
     currentAuthority(ctx, auth),
@@ -65,6 +87,7 @@ export async function adminBootstrap(ctx: AppContext, token: string): Promise<Ad
     schemas: {
       entities: ctx.registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })),
     },
+    actingRole,
   };
 }
 

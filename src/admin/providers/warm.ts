@@ -1,4 +1,4 @@
-import type { BaseRecord } from '@refinedev/core';
+import type { BaseRecord, GetListResponse } from '@refinedev/core';
 import { listColumns } from '../../engine/index.js';
 import { entityOf, findPage, toRoutes } from '../lib/menus.js';
 import { peekBootstrap } from './bootstrap.js';
@@ -9,6 +9,40 @@ import { loadResources } from './resources.js';
 export const FIRST_PAGE_SIZE = 20;
 /** Above this many ids a reference lookup reads its target whole (entity/lookups.ts). */
 const MAX_LOOKUP_IDS = 200;
+
+/** How long an answer asked ahead stays good for its screen. */
+export const WARM_MS = 10_000;
+
+interface Warm<T> {
+  value: T;
+  at: number;
+}
+
+/** The answers asked ahead that have arrived, for a screen's first render (taken once). */
+const lists = new Map<string, Warm<GetListResponse>>();
+const dicts = new Map<string, Warm<unknown>>();
+const refs = new Map<string, Warm<BaseRecord[]>>();
+
+function take<T>(table: Map<string, Warm<T>>, key: string): Warm<T> | undefined {
+  const warm = table.get(key);
+  table.delete(key);
+  return warm && Date.now() - warm.at < WARM_MS ? warm : undefined;
+}
+
+/** A list's first page asked for at boot, if it has arrived (once: a later page is not it). */
+export function takeWarmList(resource: string): Warm<GetListResponse> | undefined {
+  return take(lists, resource);
+}
+
+/** A dictionary's items asked for at boot, if they have arrived. */
+export function takeWarmDict(dict: string): Warm<unknown> | undefined {
+  return take(dicts, dict);
+}
+
+/** The records of a reference lookup asked for at boot (ids as entity/lookups.ts sorts them). */
+export function takeWarmRefs(resource: string, ids: readonly string[]): Warm<BaseRecord[]> | undefined {
+  return take(refs, `${resource}?${ids.join(',')}`);
+}
 
 /**
  * A cold load of a generated list (issue 19): its first page and the labels of its dictionary and
@@ -37,6 +71,7 @@ export async function warmFirstList(path: string): Promise<void> {
         query: { dictType: dict },
         meta: { warm: true },
       })
+      .then((answer) => dicts.set(dict, { value: answer.data, at: Date.now() }))
       .catch(() => undefined);
   }
   const page = await dataProvider.getList({
@@ -44,6 +79,7 @@ export async function warmFirstList(path: string): Promise<void> {
     pagination: { currentPage: 1, pageSize: FIRST_PAGE_SIZE },
     meta: { warm: true },
   });
+  lists.set(name, { value: page, at: Date.now() });
   const records: readonly BaseRecord[] = page.data;
   for (const column of columns) {
     const target = column.ref ? resources.get(column.ref) : undefined;

@@ -111,6 +111,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const roleName = role.records[0]?.roleName;
         assert.ok(roleName);
         await tab.getByTestId('entity-table').getByText(roleName, { exact: true }).first().waitFor();
+        // and the table is done loading (no spinner left over the rows)
+        await tab.getByTestId('entity-table').locator('.ant-spin-spinning').waitFor({ state: 'detached' });
         const timing = await tab.evaluate(() => ({
           tableShown: (window as { tableShown?: number }).tableShown ?? Number.NaN,
           list: performance

@@ -20,7 +20,7 @@ import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
 import { usePageFileLinks, withFileCells } from './file-cells.js';
 import { useResources } from './resources.js';
-import { FIRST_PAGE_SIZE, takeWarmList, WARM_MS } from '../providers/warm.js';
+import { FIRST_PAGE_SIZE } from '../providers/warm.js';
 import { useApp } from '../store.js';
 
 import './entity.css';
@@ -113,10 +113,6 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const [exactCountOf, setExactCountOf] = useState<string | undefined>();
   const [countKey, setCountKey] = useState('');
 
-  // The first page asked for at boot (providers/warm.ts): the first render shows its rows, and it
-  // is not asked for again while fresh. Only the query made at mount (page 1, no filter) gets it.
-  const [warm] = useState(() => takeWarmList(entity.name));
-  const isWarmTaken = useRef(false);
   const {
     tableProps,
     searchFormProps,
@@ -132,19 +128,6 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     // The filter bar holds every filter of the list: what it leaves out (重置) is no filter.
     filters: { defaultBehavior: 'replace' },
     onSearch: (values) => filtersOf(filters, values),
-    ...(warm
-      ? {
-          queryOptions: {
-            initialData: () => {
-              if (isWarmTaken.current) return undefined;
-              isWarmTaken.current = true;
-              return warm.value;
-            },
-            initialDataUpdatedAt: warm.at,
-            staleTime: (query) => (query.state.dataUpdatedAt === warm.at ? WARM_MS : 0),
-          },
-        }
-      : {}),
   });
   const listAnswer = tableQuery.data;
   // The table's scrolling body (a wide or virtual table, also when it is empty) is a named region

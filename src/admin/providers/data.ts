@@ -134,21 +134,30 @@ function rememberCursor(list: string, page: number, cursor: string | undefined):
 /**
  * Answers asked for ahead of their screen (a cold page load's first list page and its lookups,
  * ./warm.ts): the first identical ask within WARM_MS takes the answer under way instead of asking
- * again, once. A failed early ask is asked again for real (with its toast).
+ * again, once. A failed early ask is asked again for real (with its toast). A list's first page
+ * is good for the list's first ask only: any other ask of that list (another page, a filter, the
+ * screen opened with other parameters) drops it, so a later 重置 or 刷新 asks the server.
  */
-const warmed = new Map<string, { answer: Promise<unknown>; at: number }>();
+const warmed = new Map<string, { answer: Promise<unknown>; at: number; list: string | undefined }>();
 const WARM_MS = 10_000;
 
-function getOrWarm<T>(url: string, params: Params, silent: boolean, warm: boolean): Promise<T> {
+function getOrWarm<T>(
+  url: string,
+  params: Params,
+  silent: boolean,
+  warm: boolean,
+  list?: string,
+): Promise<T> {
   const key = `${url}?${JSON.stringify(params)}`;
   if (warm) {
     const answer = apiGet<T>(url, params, { silent: true });
-    warmed.set(key, { answer, at: Date.now() });
+    warmed.set(key, { answer, at: Date.now(), list });
     answer.catch(() => warmed.delete(key));
     return answer;
   }
   const early = warmed.get(key);
   warmed.delete(key);
+  if (list !== undefined) for (const [other, entry] of warmed) if (entry.list === list) warmed.delete(other);
   if (early && Date.now() - early.at < WARM_MS)
     return (early.answer as Promise<T>).catch(() => apiGet<T>(url, params, { silent }));
   return apiGet<T>(url, params, { silent });
@@ -258,6 +267,7 @@ export const dataProvider: DataProvider = {
         after ? { ...params, after } : params,
         meta?.silent === true,
         meta?.warm === true,
+        api.base,
       );
       rememberCursor(list, Number(params.currentPage), page.cursor);
       return {

@@ -1,4 +1,4 @@
-import type { BaseRecord, GetListResponse } from '@refinedev/core';
+import type { BaseRecord } from '@refinedev/core';
 import { listColumns } from '../../engine/index.js';
 import { entityOf, findPage, toRoutes } from '../lib/menus.js';
 import { peekBootstrap } from './bootstrap.js';
@@ -11,15 +11,14 @@ export const FIRST_PAGE_SIZE = 20;
 const MAX_LOOKUP_IDS = 200;
 
 /** How long an answer asked ahead stays good for its screen. */
-export const WARM_MS = 10_000;
+const WARM_MS = 10_000;
 
 interface Warm<T> {
   value: T;
   at: number;
 }
 
-/** The answers asked ahead that have arrived, for a screen's first render (taken once). */
-const lists = new Map<string, Warm<GetListResponse>>();
+/** The lookups' answers asked ahead that have arrived, for the list's first rows (taken once). */
 const dicts = new Map<string, Warm<unknown>>();
 const refs = new Map<string, Warm<BaseRecord[]>>();
 
@@ -27,11 +26,6 @@ function take<T>(table: Map<string, Warm<T>>, key: string): Warm<T> | undefined 
   const warm = table.get(key);
   table.delete(key);
   return warm && Date.now() - warm.at < WARM_MS ? warm : undefined;
-}
-
-/** A list's first page asked for at boot, if it has arrived (once: a later page is not it). */
-export function takeWarmList(resource: string): Warm<GetListResponse> | undefined {
-  return take(lists, resource);
 }
 
 /** A dictionary's items asked for at boot, if they have arrived. */
@@ -79,7 +73,6 @@ export async function warmFirstList(path: string): Promise<void> {
     pagination: { currentPage: 1, pageSize: FIRST_PAGE_SIZE },
     meta: { warm: true },
   });
-  lists.set(name, { value: page, at: Date.now() });
   const records: readonly BaseRecord[] = page.data;
   for (const column of columns) {
     const target = column.ref ? resources.get(column.ref) : undefined;

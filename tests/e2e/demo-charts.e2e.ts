@@ -251,16 +251,16 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // A dictionary field's filter value is picked from its items, not typed: the draft articles by type.
         await page.locator('.ant-select', { has: page.locator('#report-entity') }).click();
         await page.keyboard.type('文章');
-        await page.locator('.ant-select-dropdown:visible').getByTitle('文章', { exact: true }).click();
+        await page.locator('.ant-select-dropdown:visible').last().getByTitle('文章', { exact: true }).click();
         await page.locator('#report-dimensions').click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle('类型', { exact: true }).click();
+        await page.locator('.ant-select-dropdown:visible').last().getByTitle('类型', { exact: true }).click();
         await page.keyboard.press('Escape');
         await designer.getByRole('button', { name: '添加筛选' }).click();
         const filter = designer.locator('.report-filter-row').last();
         await filter.getByLabel('筛选字段').first().click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle('状态', { exact: true }).click();
+        await page.locator('.ant-select-dropdown:visible').last().getByTitle('状态', { exact: true }).click();
         await filter.getByLabel('筛选值').first().click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle('草稿', { exact: true }).click();
+        await page.locator('.ant-select-dropdown:visible').last().getByTitle('草稿', { exact: true }).click();
         await designer.getByRole('button', { name: /预\s*览/ }).click();
         const byType = (filters?: Record<string, string>) =>
           admin.post<{ rows: Record<string, unknown>[] }>('/api/demo/reportdesigner/run', {

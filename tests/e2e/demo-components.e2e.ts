@@ -88,12 +88,22 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('demo-drag-open').click();
         const handle = page.getByTestId('demo-drag-handle');
         await handle.waitFor();
-        // the dialog zooms in: take its place once the animation is over
-        await page
-          .locator('.ant-modal')
-          .evaluate((modal) =>
-            Promise.all(modal.getAnimations({ subtree: true }).map((item) => item.finished)),
+        // the dialog zooms in: take its place once the animation is over and it holds still (the
+        // zoom may start a frame after the dialog is in the page)
+        const settled = async (): Promise<string> =>
+          JSON.stringify(
+            await handle.evaluate(async (element) => {
+              await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+              await Promise.all(
+                (element.closest('.ant-modal')?.getAnimations({ subtree: true }) ?? []).map(
+                  (item) => item.finished,
+                ),
+              );
+              const { x, y, width, height } = element.getBoundingClientRect();
+              return { x, y, width, height };
+            }),
           );
+        for (let last = '', now = await settled(); now !== last;) [last, now] = [now, await settled()];
         const box = await handle.boundingBox();
         assert.ok(box);
         await page.mouse.move(box.x + 20, box.y + box.height / 2);
@@ -102,7 +112,10 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.mouse.up();
         assert.equal(await page.getByTestId('demo-drag-dialog').getAttribute('data-offset'), '100,60');
         const moved = await handle.boundingBox();
-        assert.ok(moved && Math.abs(moved.x - box.x - 100) <= 2 && Math.abs(moved.y - box.y - 60) <= 2);
+        assert.ok(
+          moved && Math.abs(moved.x - box.x - 100) <= 2 && Math.abs(moved.y - box.y - 60) <= 2,
+          `the handle went from ${JSON.stringify(box)} to ${JSON.stringify(moved)}`,
+        );
         await handle.focus();
         await page.keyboard.press('ArrowLeft');
         assert.equal(await page.getByTestId('demo-drag-dialog').getAttribute('data-offset'), '80,60');

@@ -19,7 +19,7 @@ import { workflowRoutes } from './routes/workflow/index.js';
 import { fileLinkRoutes } from './routes/file-links.js';
 import { formPreviewRoutes } from './routes/form-preview.js';
 import { generatorRoutes } from './routes/generator.js';
-import { coreTableSpecs } from './lib/db/core-tables.js';
+import { coreTableSpecsOf } from './lib/db/core-tables.js';
 import { formTableSpecs } from './lib/db/form-tables.js';
 import { formRoutes } from './routes/forms.js';
 import { syncFormMenus } from './lib/db/seed/forms.js';
@@ -81,14 +81,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   /** Every table the schemas want, as they are now (entities may be added while the server runs). */
   const tableSpecs = (): TableSpec[] => [
     ...registry.all.flatMap(entityTableSpecs),
-    ...coreTableSpecs({
-      role: table('sysrole'),
-      user: table('sysuser'),
-      menu: table('sysmenu'),
-      url: table('sysurl'),
-      post: table('syspost'),
-      notification: table('notification'),
-    }),
+    ...coreTableSpecsOf(registry),
     ...formTableSpecs(),
   ];
   try {

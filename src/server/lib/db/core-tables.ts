@@ -301,3 +301,16 @@ export function coreTableSpecs(tables: {
     ...monitorTableSpecs(),
   ];
 }
+
+/** The core tables of an app, with the tables of the entities they refer to taken from its registry. */
+export function coreTableSpecsOf(registry: { require(name: string): { table: string } }): TableSpec[] {
+  const table = (name: string): string => registry.require(name).table;
+  return coreTableSpecs({
+    role: table('sysrole'),
+    user: table('sysuser'),
+    menu: table('sysmenu'),
+    url: table('sysurl'),
+    post: table('syspost'),
+    notification: table('notification'),
+  });
+}

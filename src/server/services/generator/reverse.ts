@@ -7,7 +7,7 @@ import {
 } from '../../../../generators/reverse.js';
 import { entityTableSpecs, type EntitySchema } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
-import { coreTableSpecs } from '../../lib/db/core-tables.js';
+import { coreTableSpecsOf } from '../../lib/db/core-tables.js';
 import { FORM_TABLE, formTableSpecs } from '../../lib/db/form-tables.js';
 import type { Db } from '../../lib/db/database.js';
 import { AppError } from '../../lib/errors.js';
@@ -70,15 +70,7 @@ export async function adoptedTables(db: Db): Promise<Map<string, AdoptingForm>> 
 
 /** Tables the framework owns: entities and core tables (never offered for reverse generation). */
 function ownTables(ctx: AppContext): Set<string> {
-  const table = (name: string): string => ctx.registry.require(name).table;
-  const core = coreTableSpecs({
-    role: table('sysrole'),
-    user: table('sysuser'),
-    menu: table('sysmenu'),
-    url: table('sysurl'),
-    post: table('syspost'),
-    notification: table('notification'),
-  });
+  const core = coreTableSpecsOf(ctx.registry);
   return new Set([
     ...ctx.registry.all.flatMap((entity) => entityTableSpecs(entity).map((spec) => spec.name)),
     ...core.map((spec) => spec.name),

@@ -5,6 +5,7 @@ import { modelToSchema, schemaToModel } from '../../src/admin/screens/formdesign
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
 import { signedIn, type Check, type E2eContext } from './support.js';
+import { dragTo } from './drag.js';
 
 /**
  * Issue 14, the designer on its own (no saved form, no server form storage): /formdesign opened
@@ -17,19 +18,18 @@ const SHOTS = '/tmp/shots-formdesign';
 const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
 
 /**
- * Drags with the mouse in small steps, as dnd-kit's pointer sensor needs, and drops at the end
- * of the target (a container's free space below its items) or at its top (before an item).
+ * Replaces the whole text of a CodeMirror editor as a user does: a click on its top line (away
+ * from a lint tooltip, which would take the click), select all, type, and back to the top to
+ * read it. CodeMirror draws only the lines in view: after typing, the view sits at the end, and
+ * whether a problem near the top is still drawn depended on timing (it failed on loaded machines).
  */
-async function drag(page: Page, source: Locator, target: Locator, at: 'end' | 'top' = 'end'): Promise<void> {
-  const from = await source.boundingBox();
-  const to = await target.boundingBox();
-  assert.ok(from && to, 'drag source and target are on screen');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 8, from.y + from.height / 2 + 8, { steps: 4 });
-  await page.mouse.move(to.x + to.width / 2, at === 'end' ? to.y + to.height - 12 : to.y + 6, { steps: 12 });
-  await page.waitForTimeout(100);
-  await page.mouse.up();
+async function replaceEditorText(page: Page, editor: Locator, text: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await editor.click({ position: { x: 40, y: 6 } });
+  await page.locator('.formdesign-json .cm-editor.cm-focused').waitFor();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Control+Home');
 }
 
 /** Picks an option of an antd select by its text. */
@@ -71,7 +71,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
     {
       name: 'drags a dictionary select, a user picker and a grid row with two fields',
       async run() {
-        await drag(page, page.getByTestId('palette-select'), rootContainer());
+        await dragTo(page, page.getByTestId('palette-select'), rootContainer());
         const select = page.getByTestId('node-select1');
         await select.waitFor();
         // dropped items are selected: the property panel shows the select's properties
@@ -80,22 +80,22 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await properties().locator('#fd-title-zh, #fd-field-title-zh').first().fill('状态');
         await select.getByText('user_status').waitFor();
 
-        await drag(page, page.getByTestId('palette-user'), rootContainer());
+        await dragTo(page, page.getByTestId('palette-user'), rootContainer());
         await page.getByTestId('node-user1').waitFor();
         await properties().getByTestId('prop-required').click();
         await page.getByTestId('node-user1').locator('.formdesign-required').waitFor();
 
-        await drag(page, page.getByTestId('palette-layout-grid'), rootContainer());
+        await dragTo(page, page.getByTestId('palette-layout-grid'), rootContainer());
         const grid = page.getByTestId('node-grid');
         await grid.waitFor();
         const columns = grid.locator('[data-testid^="container-"]');
         assert.equal(await columns.count(), 2);
-        await drag(page, page.getByTestId('palette-text'), columns.nth(0));
+        await dragTo(page, page.getByTestId('palette-text'), columns.nth(0));
         await columns.nth(0).getByTestId('node-text1').waitFor();
-        await drag(page, page.getByTestId('palette-date'), columns.nth(1));
+        await dragTo(page, page.getByTestId('palette-date'), columns.nth(1));
         await columns.nth(1).getByTestId('node-date1').waitFor();
         // reorder: the user picker goes above the select
-        await drag(page, page.getByTestId('node-user1').locator('.formdesign-handle'), select, 'top');
+        await dragTo(page, page.getByTestId('node-user1').locator('.formdesign-handle'), select, 'top');
         const order = await rootContainer()
           .locator(':scope > .formdesign-node')
           .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
@@ -169,11 +169,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
         const text1 = broken.properties?.text1;
         assert.ok(text1);
         text1.colour = 'red';
-        // the top line: away from the lint tooltip, which would take the click
-        await page.mouse.move(0, 0);
-        await editor.click({ position: { x: 40, y: 6 } });
-        await page.keyboard.press('Control+a');
-        await page.keyboard.insertText(JSON.stringify(broken, null, 2));
+        await replaceEditorText(page, editor, JSON.stringify(broken, null, 2));
         await page.locator('.formdesign-json .cm-lintRange-error').first().waitFor();
         await page.getByText('1 个问题').waitFor();
         await page.locator('.formdesign-json .cm-lint-marker-error').first().hover();
@@ -182,11 +178,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
         // fixed: a new title, and the canvas shows it
         delete text1.colour;
         text1['x-ui'] = { ...(text1['x-ui'] as object), titles: { zh: '左侧名称', en: 'Left name' } };
-        // the top line: away from the lint tooltip, which would take the click
-        await page.mouse.move(0, 0);
-        await editor.click({ position: { x: 40, y: 6 } });
-        await page.keyboard.press('Control+a');
-        await page.keyboard.insertText(JSON.stringify(broken, null, 2));
+        await replaceEditorText(page, editor, JSON.stringify(broken, null, 2));
         await page.getByText('JSON 符合元模式').waitFor();
         await page.getByTestId('view-switch').getByText('设计').click();
         await page.getByTestId('node-text1').getByText('左侧名称').waitFor();

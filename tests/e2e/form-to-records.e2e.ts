@@ -4,6 +4,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
 import { filterBy, formModal, resetFilters, rowWith, saveForm } from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
+import { dragTo } from './drag.js';
 
 /**
  * Issue 14 from design to records in one run: a form designed in /formdesign (its titles in
@@ -25,8 +26,19 @@ const HELP = '说明为何需要加急';
  */
 async function choose(page: Page, select: Locator, option: string): Promise<void> {
   await select.click();
-  await page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).filter({ hasText: option }).last().click();
-  await select.locator('.ant-select-selection-item').filter({ hasText: option }).waitFor();
+  const item = page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).filter({ hasText: option }).last();
+  const chosen = select.locator('.ant-select-selection-item').filter({ hasText: option });
+  // a click during the dropdown's opening animation can miss on a loaded machine (the option
+  // stays hovered, nothing chosen): clicked again while the dropdown is still open
+  for (let tries = 1; ; tries += 1) {
+    await item.click();
+    const shown = await chosen.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) break;
+    assert.ok(tries < 3, `the select shows ${option}`);
+  }
   for (let tries = 0; (await page.locator(OPEN_DROPDOWN).count()) > 0; tries += 1) {
     assert.ok(tries < 50, 'the dropdown closes');
     await page.waitForTimeout(100);
@@ -57,19 +69,6 @@ async function workbookRows(path: string): Promise<Map<string, string[][]>> {
     sheets.set(sheet.name, rows);
   }
   return sheets;
-}
-
-/** Drags with the mouse in small steps (dnd-kit's pointer sensor) into a container's free space. */
-async function drag(page: Page, source: Locator, target: Locator): Promise<void> {
-  const from = await source.boundingBox();
-  const to = await target.boundingBox();
-  assert.ok(from && to, 'drag source and target are on screen');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 8, from.y + from.height / 2 + 8, { steps: 4 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height - 12, { steps: 12 });
-  await page.waitForTimeout(100);
-  await page.mouse.up();
 }
 
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
@@ -125,11 +124,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page().getByTestId('palette-layout-grid').click();
         const columns = page().locator('.formdesign-column');
         await columns.nth(1).waitFor();
-        await drag(page(), page().getByTestId('palette-text'), columns.nth(0));
+        await dragTo(page(), page().getByTestId('palette-text'), columns.nth(0));
         await page().getByTestId('node-text1').waitFor();
         await properties().locator('#fd-field-title-zh').fill('主题');
         await properties().getByTestId('prop-required').click();
-        await drag(page(), page().getByTestId('palette-integer'), columns.nth(1));
+        await dragTo(page(), page().getByTestId('palette-integer'), columns.nth(1));
         await page().getByTestId('node-integer1').waitFor();
         await properties().locator('#fd-field-title-zh').fill('数量');
         // nothing selected (a click on the canvas): the palette adds at the end, each after the last

@@ -28,7 +28,15 @@ for (const file of files) {
       .map((check) => ({ ...check, name: `${file.replace('.e2e.ts', '')}: ${check.name}` })),
   );
 }
-const ok = await runChecks(checks);
+/** What every open page showed when a check failed: test-results/e2e/failed-<check>-<n>.png. */
+const screenshotOpenPages = async (checkName: string): Promise<void> => {
+  const slug = checkName.replace(/[^\w-]+/g, '-').slice(0, 80);
+  const pages = browser.contexts().flatMap((open) => open.pages());
+  for (const [index, page] of pages.entries())
+    await page.screenshot({ path: `${screenshots}/failed-${slug}-${index + 1}.png`, timeout: 5_000 });
+  if (pages.length > 0) console.log(`    screenshots: ${screenshots}/failed-${slug}-*.png`);
+};
+const ok = await runChecks(checks, screenshotOpenPages);
 
 await browser.close();
 await server.stop();

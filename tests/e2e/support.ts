@@ -191,8 +191,14 @@ export interface Check {
   run(): Promise<void>;
 }
 
-/** A minimal runner printing one line per check and the closing 'N passed, N failed' line. */
-export async function runChecks(checks: Check[]): Promise<boolean> {
+/**
+ * A minimal runner printing one line per check and the closing 'N passed, N failed' line;
+ * `onFailure` runs after a failed check (the runner takes screenshots of the open pages).
+ */
+export async function runChecks(
+  checks: Check[],
+  onFailure: (checkName: string) => Promise<void> = async () => {},
+): Promise<boolean> {
   let passed = 0;
   const failures: string[] = [];
   for (const check of checks) {
@@ -205,6 +211,9 @@ export async function runChecks(checks: Check[]): Promise<boolean> {
       const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
       failures.push(`  ✗ ${check.name}\n    ${reason.split('\n').slice(0, 12).join('\n    ')}`);
       console.log(`  ✗ ${check.name}\n    ${reason}`);
+      await onFailure(check.name).catch((failure: unknown) =>
+        console.log(`    (no screenshot: ${String(failure)})`),
+      );
     }
   }
   console.log(`\n${passed} passed, ${failures.length} failed`);

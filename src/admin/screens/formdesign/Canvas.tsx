@@ -270,8 +270,16 @@ const CanvasNode = memo(function CanvasNode({
   env: CanvasEnv;
 }) {
   const data = useMemo(() => ({ source: 'node', containerId }) satisfies DragData, [containerId]);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: node.id, data, animateLayoutChanges: noLayoutAnimation });
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+    isOver,
+  } = useSortable({ id: node.id, data, animateLayoutChanges: noLayoutAnimation });
   const style = { transform: CSS.Translate.toString(transform), transition };
   const { select } = env.actions;
   const onSelect = useCallback(
@@ -285,7 +293,7 @@ const CanvasNode = memo(function CanvasNode({
     <div
       ref={setNodeRef}
       style={style}
-      className={`formdesign-node formdesign-node-${node.kind}${isSelected ? ' is-selected' : ''}${isDragging ? ' is-dragging' : ''}`}
+      className={`formdesign-node formdesign-node-${node.kind}${isSelected ? ' is-selected' : ''}${isDragging ? ' is-dragging' : ''}${isOver ? ' is-over' : ''}`}
       data-testid={node.kind === 'field' ? `node-${node.name}` : `node-${node.kind}`}
       data-node-id={node.id}
       onClick={onSelect}

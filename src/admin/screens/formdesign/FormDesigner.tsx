@@ -4,6 +4,7 @@ import {
   DownloadOutlined,
   EyeOutlined,
   FileAddOutlined,
+  LoadingOutlined,
   RedoOutlined,
   SaveOutlined,
   UndoOutlined,
@@ -155,7 +156,8 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
   const [view, setView] = useState<'design' | 'json'>('design');
   const [isPreviewOpen, setPreviewOpen] = useState(false);
   const [previewWidth, setPreviewWidth] = useState<'desktop' | 'phone'>('desktop');
-  const [jsonProblems, setJsonProblems] = useState(0);
+  /** The JSON view's problem count; undefined while its validator is still on its way. */
+  const [jsonProblems, setJsonProblems] = useState<number | undefined>(undefined);
   const [stored, setStored] = useState<StoredForm | undefined>(undefined);
   const [dragging, setDragging] = useState<string | undefined>(undefined);
 
@@ -534,7 +536,11 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
             ) : (
               <Suspense fallback={<Spin />}>
                 <div className="formdesign-json-status" role="status">
-                  {jsonProblems > 0 ? (
+                  {jsonProblems === undefined ? (
+                    <span className="formdesign-json-checking">
+                      <LoadingOutlined /> {t('formDesigner.jsonChecking')}
+                    </span>
+                  ) : jsonProblems > 0 ? (
                     <span className="formdesign-json-bad">
                       <CloseCircleOutlined /> {t('formDesigner.jsonProblems', { count: jsonProblems })}
                     </span>

@@ -1,6 +1,6 @@
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { EditorState, StateEffect } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { useEffect, useRef } from 'react';
@@ -13,10 +13,13 @@ export interface JsonViewProps {
   text: string;
   /** A text that parses and passes the meta-schema: the form follows it. */
   onSchema: (schema: EntitySchema, text: string) => void;
-  /** The problems of the text as it stands (none: it is the form). */
-  onProblems: (count: number) => void;
+  /** The problems of the text as it stands (none: it is the form; undefined: not checked yet). */
+  onProblems: (count: number | undefined) => void;
   label: string;
 }
+
+/** Marks the transaction after which the text is checked again: the validator has arrived. */
+const validatorArrived = StateEffect.define<null>();
 
 function nameOf(json: unknown): string {
   const api = (json as { 'x-entity'?: { api?: unknown } } | null)?.['x-entity']?.api;
@@ -49,8 +52,11 @@ export default function JsonView({ text, onSchema, onProblems, label }: JsonView
       }
       const parsed = JSON.parse(source) as unknown;
       const check = validate.current;
-      // until the server's meta-schema validator arrives (then forceLinting runs this again)
-      if (!check) return [];
+      // until the server's meta-schema validator arrives (then validatorArrived runs this again)
+      if (!check) {
+        callbacks.current.onProblems(undefined);
+        return [];
+      }
       const name = nameOf(parsed);
       const problems: SchemaProblem[] = checkEntitySchemaWith(
         check,
@@ -88,7 +94,13 @@ export default function JsonView({ text, onSchema, onProblems, label }: JsonView
           keymap.of([...defaultKeymap, ...historyKeymap]),
           json(),
           lintGutter(),
-          linter(metaLinter, { delay: 300 }),
+          linter(metaLinter, {
+            delay: 300,
+            needsRefresh: (update) =>
+              update.transactions.some((transaction) =>
+                transaction.effects.some((effect) => effect.is(validatorArrived)),
+              ),
+          }),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.theme({ '&': { height: '100%' }, '.cm-scroller': { overflow: 'auto' } }),
         ],
@@ -101,7 +113,9 @@ export default function JsonView({ text, onSchema, onProblems, label }: JsonView
     void loadMetaValidator().then((loaded) => {
       if (!isCurrent) return;
       validate.current = loaded;
-      // lint again now that the meta-schema is here
+      // lint again now that the meta-schema is here (forceLinting alone runs only a pending lint:
+      // a text typed before the validator came would stay unchecked)
+      editor.dispatch({ effects: validatorArrived.of(null) });
       forceLinting(editor);
     });
     return () => {

@@ -14,7 +14,8 @@
  * BENCH_UI_BEFORE_CHROMIUM=<path> takes the "before" loads in another Chromium (with
  * BENCH_UI_BEFORE=$PWD: the same build in two browser versions, to tell the browser from the code).
  * BENCH_UI_LOADS_ONLY=1 measures only the cold loads; BENCH_UI_TIMELINE=1 prints the requests of
- * one cold back-office load (start and end from navigation start).
+ * one cold back-office load (start and end from navigation start), and with
+ * BENCH_UI_PROFILE=<file> writes that load's CPU profile there.
  */
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -238,6 +239,12 @@ async function measureAdminCold(
         });
       });
     }
+    const cdp = timeline && process.env.BENCH_UI_PROFILE ? await context.newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const started = Date.now();
     await page.goto(`${baseUrl}/admin/sysuser`, { timeout: LOAD_TIMEOUT_MS });
     await page
@@ -247,6 +254,10 @@ async function measureAdminCold(
       .waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.getByTestId('entity-add').waitFor({ timeout: LOAD_TIMEOUT_MS });
     const took = Date.now() - started;
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(process.env.BENCH_UI_PROFILE ?? '', JSON.stringify(profile));
+    }
     if (timeline) {
       origin = Math.min(...requests.map((request) => request.start));
       for (const request of requests.sort((a, b) => a.start - b.start))

@@ -8,13 +8,22 @@ import type { AppRoute } from './lib/menus.js';
 /** SPEC §4: the language cookie, else the browser language by substring, else en. */
 export let i18n: I18n;
 
-/** Loads the texts of the detected language; call once before rendering. */
-export async function initI18n(): Promise<void> {
-  i18n = await createLazyI18n(detectLanguage('en', true));
-}
-
 /** Texts the running server's schemas carry (a published form's titles and help), per language. */
 const schemaBundles = new Map<Language, Record<string, unknown>>();
+
+/**
+ * Loads the texts of the detected language; call once before rendering. The schemas' texts read
+ * before it (a cold load reads the schemas at boot to ask for the first list, providers/warm.ts)
+ * are added to the language it loads: without them a published form's screens show its fallback
+ * titles (Text, Lines) instead of the designer's (主题, 明细).
+ */
+export async function initI18n(): Promise<void> {
+  const instance = await createLazyI18n(detectLanguage('en', true));
+  for (const [language, bundle] of schemaBundles)
+    if (instance.hasResourceBundle(language, 'translation'))
+      instance.addResourceBundle(language, 'translation', bundle, true, true);
+  i18n = instance;
+}
 
 /** Adds texts of the schemas to the languages loaded now, and to the others as they load. */
 export function addSchemaTexts(texts: Partial<Record<Language, Record<string, unknown>>>): void {

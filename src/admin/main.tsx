@@ -7,10 +7,13 @@ import { BrowserRouter } from 'react-router';
 import { AdminApp } from './App.js';
 import './admin.css';
 import { initI18n } from './i18n.js';
+import { warmFirstList } from './providers/warm.js';
 import { AppProvider } from './store.js';
 
 const root = document.getElementById('root');
 if (root) {
+  // A generated list's first page is asked for now, not after the shell's first render (issue 19).
+  void warmFirstList(window.location.pathname.replace(/^\/admin(?=\/)/, '')).catch(() => undefined);
   // Only the texts of the shown language are downloaded, before the first render.
   void initI18n().then(() => {
     createRoot(root).render(

@@ -82,6 +82,56 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: 'a cold load of a list asks for its first page before the list screen renders, and each call once',
+      run: async () => {
+        assert.ok(context);
+        const tab = await context.newPage();
+        // when the list screen first shows its table, on the page's clock
+        await tab.addInitScript(() => {
+          new MutationObserver((_records, observer) => {
+            if (!document.querySelector('[data-testid="entity-table"]')) return;
+            (window as { tableShown?: number }).tableShown = performance.now();
+            observer.disconnect();
+          }).observe(document, { childList: true, subtree: true });
+        });
+        const asked: string[] = [];
+        tab.on('request', (request) => {
+          const url = new URL(request.url());
+          if (url.pathname.startsWith('/api/')) asked.push(`${url.pathname}${url.search}`);
+        });
+        await tab.goto(`${server.url}/admin/sysuser`);
+        const rows = tab.getByTestId('entity-table').locator('tr.ant-table-row');
+        await rows.first().waitFor();
+        await tab.getByTestId('entity-add').waitFor();
+        // the role column shows the role's name (the lookup asked at boot), not its id
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        const role = await admin.get<{ records: { roleName: string }[] }>(
+          '/api/admin/sysrole/query?id=1&currentPage=1&pageSize=1',
+        );
+        const roleName = role.records[0]?.roleName;
+        assert.ok(roleName);
+        await tab.getByTestId('entity-table').getByText(roleName, { exact: true }).first().waitFor();
+        // and the table is done loading (no spinner left over the rows)
+        await tab.getByTestId('entity-table').locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+        const timing = await tab.evaluate(() => ({
+          tableShown: (window as { tableShown?: number }).tableShown ?? Number.NaN,
+          list: performance
+            .getEntriesByType('resource')
+            .filter((entry) => new URL(entry.name).pathname === '/api/admin/sysuser/query')
+            .map((entry) => entry.startTime),
+        }));
+        assert.equal(timing.list.length, 1, `list asks: ${asked.join(', ')}`);
+        assert.ok(
+          (timing.list[0] ?? Number.POSITIVE_INFINITY) < timing.tableShown,
+          `the list was asked for at ${timing.list[0]} ms, the table shown at ${timing.tableShown} ms`,
+        );
+        // the screen took the answers asked at boot: nothing asked twice
+        const twice = asked.filter((call, index) => asked.indexOf(call) !== index);
+        assert.deepEqual(twice, [], `asked: ${asked.join(', ')}`);
+        await tab.close();
+      },
+    },
+    {
       name: 'a tab acting in a chosen role gets that role’s menus from the page too: no authority call',
       run: async () => {
         assert.ok(context);

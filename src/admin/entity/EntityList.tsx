@@ -20,6 +20,7 @@ import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
 import { usePageFileLinks, withFileCells } from './file-cells.js';
 import { useResources } from './resources.js';
+import { FIRST_PAGE_SIZE } from '../providers/warm.js';
 import { useApp } from '../store.js';
 
 import './entity.css';
@@ -121,7 +122,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   } = useTable<BaseRecord, { message: string; statusCode: number }, FilterValues>({
     resource: entity.name,
     syncWithLocation: false,
-    pagination: { pageSize: 20 },
+    pagination: { pageSize: FIRST_PAGE_SIZE },
     // The user asked for the exact count of an estimated total (a click on 「约 … 条」).
     ...(exactCountOf === countKey ? { meta: { params: { totalExact: 'true' } } } : {}),
     // The filter bar holds every filter of the list: what it leaves out (重置) is no filter.

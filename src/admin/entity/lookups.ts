@@ -5,6 +5,7 @@ import type { ListColumn } from '../../engine/index.js';
 import { useT, type Translate } from '../i18n.js';
 import type { ResourceApi } from '../providers/resources.js';
 import type { LabelLookup } from './labels.js';
+import { takeWarmDict, takeWarmRefs } from '../providers/warm.js';
 import { useResources } from './resources.js';
 
 /** At most this many ids are asked for by key; above it the target is read whole (roles, orgs). */
@@ -29,7 +30,11 @@ async function dictLabels(
     method: 'get',
     query: { dictType: dict },
   });
-  const items = (answer?.data ?? []) as DictItem[];
+  return dictItemLabels(answer?.data, dict, t);
+}
+
+function dictItemLabels(data: unknown, dict: string, t: Translate): Labels {
+  const items = (Array.isArray(data) ? data : []) as DictItem[];
   return new Map(
     items.map((item) => {
       const value = String(item.dictValue);
@@ -39,13 +44,18 @@ async function dictLabels(
 }
 
 async function refLabels(provider: DataProvider, target: ResourceApi, ids: string[]): Promise<Labels> {
-  const entity = target.entity;
-  if (!entity || ids.length === 0) return new Map();
+  if (!target.entity || ids.length === 0) return new Map();
   const records: BaseRecord[] =
     ids.length > MAX_IDS
       ? (await provider.getList({ resource: target.name, pagination: { currentPage: 1, pageSize: 10_000 } }))
           .data
       : ((await provider.getMany?.({ resource: target.name, ids }))?.data ?? []);
+  return recordLabels(target, records);
+}
+
+function recordLabels(target: ResourceApi, records: readonly BaseRecord[]): Labels {
+  const entity = target.entity;
+  if (!entity) return new Map();
   return new Map(
     records.map((record) => [
       String(record[entity.key.name]),
@@ -99,6 +109,16 @@ export function useLabelLookups(
       },
       enabled: resources !== undefined && (column.dict !== undefined || ids.length > 0),
       staleTime: 60_000,
+      // asked for at boot with the list's first page (providers/warm.ts): shown in the first render
+      initialData: (): Labels | undefined => {
+        if (column.dict) {
+          const warm = takeWarmDict(column.dict);
+          return warm && dictItemLabels(warm.value, column.dict, t);
+        }
+        const target = resources?.get(column.ref ?? '');
+        const warm = target ? takeWarmRefs(target.name, ids) : undefined;
+        return target && warm && recordLabels(target, warm.value);
+      },
     })),
   });
   // The lookups change when a query's answer does, not on every render.

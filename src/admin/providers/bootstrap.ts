@@ -58,6 +58,11 @@ export function takeBootstrap<K extends keyof AdminBootstrap>(key: K): AdminBoot
   return part;
 }
 
+/** The part of the page's bootstrap, without taking it (a look ahead at boot, ./warm.ts). */
+export function peekBootstrap<K extends keyof AdminBootstrap>(key: K): AdminBootstrap[K] | undefined {
+  return read()[key];
+}
+
 /** Whether the page came with a part, without taking it. */
 export function hasBootstrap(key: keyof AdminBootstrap): boolean {
   return read()[key] !== undefined;

@@ -29,6 +29,10 @@ export function validationErrors(errors: FieldError[]): ValidationErrors {
   return result;
 }
 
+function isParams(value: unknown): value is Params {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Every failure reaches Refine as HttpError {message, statusCode, errors keyed by field}. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof ApiError) {
@@ -125,6 +129,38 @@ function rememberCursor(list: string, page: number, cursor: string | undefined):
     if (cursors.size <= REMEMBERED_LISTS) break;
     cursors.delete(oldest);
   }
+}
+
+/**
+ * Answers asked for ahead of their screen (a cold page load's first list page and its lookups,
+ * ./warm.ts): the first identical ask within WARM_MS takes the answer under way instead of asking
+ * again, once. A failed early ask is asked again for real (with its toast). A list's first page
+ * is good for the list's first ask only: any other ask of that list (another page, a filter, the
+ * screen opened with other parameters) drops it, so a later 重置 or 刷新 asks the server.
+ */
+const warmed = new Map<string, { answer: Promise<unknown>; at: number; list: string | undefined }>();
+const WARM_MS = 10_000;
+
+function getOrWarm<T>(
+  url: string,
+  params: Params,
+  silent: boolean,
+  warm: boolean,
+  list?: string,
+): Promise<T> {
+  const key = `${url}?${JSON.stringify(params)}`;
+  if (warm) {
+    const answer = apiGet<T>(url, params, { silent: true });
+    warmed.set(key, { answer, at: Date.now(), list });
+    answer.catch(() => warmed.delete(key));
+    return answer;
+  }
+  const early = warmed.get(key);
+  warmed.delete(key);
+  if (list !== undefined) for (const [other, entry] of warmed) if (entry.list === list) warmed.delete(other);
+  if (early && Date.now() - early.at < WARM_MS)
+    return (early.answer as Promise<T>).catch(() => apiGet<T>(url, params, { silent }));
+  return apiGet<T>(url, params, { silent });
 }
 
 async function guarded<T>(call: () => Promise<T>): Promise<T> {
@@ -225,10 +261,13 @@ export const dataProvider: DataProvider = {
       const list = listKey(api.base, params);
       const after = cursors.get(list)?.get(Number(params.currentPage) - 1);
       // meta.silent: the caller shows the failure itself (or not at all), no toast.
-      const page = await apiGet<Page<never> & { cursor?: string; countTimedOut?: boolean }>(
+      // meta.warm: asked ahead of the screen (./warm.ts), handed to the screen's own ask.
+      const page = await getOrWarm<Page<never> & { cursor?: string; countTimedOut?: boolean }>(
         `/api/${api.base}/query`,
         after ? { ...params, after } : params,
-        { silent: meta?.silent === true },
+        meta?.silent === true,
+        meta?.warm === true,
+        api.base,
       );
       rememberCursor(list, Number(params.currentPage), page.cursor);
       return {
@@ -241,14 +280,15 @@ export const dataProvider: DataProvider = {
 
   getOne: ({ resource, id }) => guarded(async () => ({ data: (await findOne(resource, id)) as never })),
 
-  getMany: ({ resource, ids }) =>
+  getMany: ({ resource, ids, meta }) =>
     guarded(async () => {
       const api = await resourceApi(resource);
-      const page = await apiGet<Page<never>>(`/api/${api.base}/query`, {
-        [api.deleteKey]: ids.map(String),
-        currentPage: 1,
-        pageSize: Math.max(ids.length, 1),
-      });
+      const page = await getOrWarm<Page<never>>(
+        `/api/${api.base}/query`,
+        { [api.deleteKey]: ids.map(String), currentPage: 1, pageSize: Math.max(ids.length, 1) },
+        false,
+        meta?.warm === true,
+      );
       return { data: page.records };
     }),
 
@@ -287,22 +327,24 @@ export const dataProvider: DataProvider = {
   custom: ({ url, method, payload, query, headers, meta }) =>
     guarded(async () => ({
       data:
-        meta?.download === true
-          ? ((await download(url, method, payload, meta)) as never)
-          : await callApi<never>({
-              url,
-              method,
-              data: payload,
-              params: query,
-              headers: headers as Record<string, string>,
-              // meta.silent: the caller shows the failure itself (or not at all), no toast.
-              silent: meta?.silent === true,
-              // uploads (a FormData payload): progress, cancel, and no time limit
-              ...(payload instanceof FormData ? { timeout: 0 } : {}),
-              ...(meta?.onUploadProgress
-                ? { onUploadProgress: meta.onUploadProgress as (event: AxiosProgressEvent) => void }
-                : {}),
-              ...(meta?.signal instanceof AbortSignal ? { signal: meta.signal } : {}),
-            }),
+        method === 'get' && !headers && isParams(query) && (meta === undefined || meta.warm === true)
+          ? await getOrWarm<never>(url, query, false, meta?.warm === true)
+          : meta?.download === true
+            ? ((await download(url, method, payload, meta)) as never)
+            : await callApi<never>({
+                url,
+                method,
+                data: payload,
+                params: query,
+                headers: headers as Record<string, string>,
+                // meta.silent: the caller shows the failure itself (or not at all), no toast.
+                silent: meta?.silent === true,
+                // uploads (a FormData payload): progress, cancel, and no time limit
+                ...(payload instanceof FormData ? { timeout: 0 } : {}),
+                ...(meta?.onUploadProgress
+                  ? { onUploadProgress: meta.onUploadProgress as (event: AxiosProgressEvent) => void }
+                  : {}),
+                ...(meta?.signal instanceof AbortSignal ? { signal: meta.signal } : {}),
+              }),
     })),
 };

@@ -425,19 +425,69 @@ export async function importRecords(
   return inTransaction(
     request.db,
     async (trx) => {
-      let imported = 0;
+      // A chunk's insert runs in the database while the next chunk is read and checked here: on
+      // PostgreSQL the two overlap (the checks' own queries queue behind the insert on the one
+      // connection). At most one insert is under way. Not when a chunk's checks may need the rows
+      // written before: a reference to the entity itself (a tree's parent given by label), or
+      // rows made per added record (afterAdd) or details.
+      const overlaps =
+        !options.afterAdd &&
+        !options.details &&
+        !walk.states.some(({ field }) => field.ref === request.entity.name);
+      const writing = new ChunkWriter();
       for await (const chunk of sheet.chunks) {
-        const prepared = await prepareChunk(walk, trx, chunk, false);
+        const prepared = await writing.during(prepareChunk(walk, trx, chunk, false));
+        await writing.settle();
         // After a problem the rest is only checked: the transaction is rolled back at the end.
-        if (problems.length === 0) imported += await inserter(trx, prepared);
+        if (problems.length === 0) writing.start(inserter(trx, prepared));
+        if (!overlaps) await writing.settle();
         await yieldToOthers();
       }
+      const imported = await writing.settle();
       const result = finish(imported);
       if (problems.length > 0) throw rejected(result);
       return result;
     },
     { clashSubject: entityTitle(request.l10n, request.entity) },
   );
+}
+
+/**
+ * The insert of one chunk while the next is prepared. Its failure is the import's failure, and
+ * it comes first: a check's query that runs after a failed insert only fails because the
+ * transaction is aborted.
+ */
+class ChunkWriter {
+  private pending: Promise<number> | undefined;
+  private failure: { error: unknown } | undefined;
+  private count = 0;
+
+  start(insert: Promise<number>): void {
+    this.pending = insert;
+    // Seen now, thrown by settle: a rejection nobody awaits yet must not end the process.
+    insert.catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** Awaits other work; when the insert under way has failed, that failure is thrown instead. */
+  async during<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      await this.pending?.catch(() => undefined);
+      if (this.failure) throw this.failure.error;
+      throw error;
+    }
+  }
+
+  /** Waits for the insert under way; answers the rows inserted so far. */
+  async settle(): Promise<number> {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) this.count += await pending;
+    return this.count;
+  }
 }
 
 /** The 400 of an import with problems, listing them as /<row>/<field>. */
@@ -493,11 +543,13 @@ function insertChunk(
         returning ${selectList(entity)}`;
       if (!options.afterAdd && !options.details) {
         // The audit rows are made by the database from the inserted rows in the same statement:
-        // no row travels back to the server, and nothing is turned into JSON here.
+        // no row travels back to the server, and nothing is turned into JSON here. Empty fields
+        // are left out of `after` (the audit screens show an add's non-empty values, so what they
+        // show is the same), which keeps the import's audit rows and their WAL smaller.
         const counted = await sql<{ n: number }>`with inserted as (${insert}), audited as (
           insert into sys_audit_log (tenant_code, entity, record_key, action, user_id, username, before, after)
           select ${actor.tenantCode}, ${entity.name}, (${sql.ref(`inserted.${entity.key.name}`)})::text, 'add',
-            ${actor.userId}::bigint, ${actor.username}, null, to_jsonb(inserted) from inserted returning 1)
+            ${actor.userId}::bigint, ${actor.username}, null, jsonb_strip_nulls(to_jsonb(inserted)) from inserted returning 1)
           select count(*)::int as n from audited`.execute(trx);
         imported += Number(counted.rows[0]?.n ?? 0);
         continue;

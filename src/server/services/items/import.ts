@@ -18,6 +18,7 @@ import { checkFileFields } from './file-fields.js';
 import type { CrudRequest } from './crud.js';
 import type { DetailImport } from './import-details.js';
 import type { SheetRow, SheetStream } from './import-read.js';
+import { ChunkWriter } from './import-writer.js';
 import { loadDictionary, loadReferences, readCell, type ColumnReader } from './import-values.js';
 
 /** One thing wrong with the file: its spreadsheet row (1 = the header row), the field, why. */
@@ -450,44 +451,6 @@ export async function importRecords(
     },
     { clashSubject: entityTitle(request.l10n, request.entity) },
   );
-}
-
-/**
- * The insert of one chunk while the next is prepared. Its failure is the import's failure, and
- * it comes first: a check's query that runs after a failed insert only fails because the
- * transaction is aborted.
- */
-class ChunkWriter {
-  private pending: Promise<number> | undefined;
-  private failure: { error: unknown } | undefined;
-  private count = 0;
-
-  start(insert: Promise<number>): void {
-    this.pending = insert;
-    // Seen now, thrown by settle: a rejection nobody awaits yet must not end the process.
-    insert.catch((error: unknown) => {
-      this.failure ??= { error };
-    });
-  }
-
-  /** Awaits other work; when the insert under way has failed, that failure is thrown instead. */
-  async during<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (error) {
-      await this.pending?.catch(() => undefined);
-      if (this.failure) throw this.failure.error;
-      throw error;
-    }
-  }
-
-  /** Waits for the insert under way; answers the rows inserted so far. */
-  async settle(): Promise<number> {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (pending) this.count += await pending;
-    return this.count;
-  }
 }
 
 /** The 400 of an import with problems, listing them as /<row>/<field>. */

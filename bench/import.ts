@@ -262,7 +262,13 @@ async function measureTree(
     const port = await freePort();
     if (root === ROOT) ensureServerBuilt();
     else ensureBuiltAt(root);
-    const server = spawnNode(join(root, SERVER_ENTRY), { env: { ...env, PORT: String(port) }, cwd: root });
+    // BENCH_IMPORT_CPU_PROF=<dir>: a V8 CPU profile of each server, written when it stops.
+    const profileDir = process.env.BENCH_IMPORT_CPU_PROF;
+    const server = spawnNode(join(root, SERVER_ENTRY), {
+      env: { ...env, PORT: String(port) },
+      cwd: root,
+      ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    });
     try {
       // a cold start seeds a fresh database: minutes on a loaded machine
       await waitForHttp(port, server, 300_000);

@@ -298,6 +298,29 @@ describe('import', () => {
     expect(await count(purchase)).toBe(before + 10_000);
     const [last] = await api.records(purchase, { title: 'Imported purchase 9999' });
     expect(last).toMatchObject({ buyerName: 'Buyer 49', budget: 99_990, published: false });
+    // Its record history shows the import as an add with the values imported (issue 17).
+    const history = await api.call({
+      method: 'GET',
+      url: `/api/monitor/audit/query?entity=purchase&recordKey=${String(last?.id)}`,
+    });
+    expect(history.statusCode, history.body).toBe(200);
+    const [entry, ...more] = data<{
+      records: {
+        action: string;
+        username: string;
+        changes: { field: string; before: unknown; after: unknown }[];
+      }[];
+    }>(history).records;
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ action: 'add', username: 'admin' });
+    const changed = Object.fromEntries((entry?.changes ?? []).map((change) => [change.field, change.after]));
+    expect(changed).toMatchObject({
+      title: 'Imported purchase 9999',
+      buyerName: 'Buyer 49',
+      budget: 99_990,
+      published: false,
+    });
+    expect(entry?.changes.every((change) => change.before === null && change.after !== null)).toBe(true);
   }, 120_000);
 
   it('lets the server do other work while a large file is imported', async () => {

@@ -18,6 +18,7 @@ import { checkFileFields } from './file-fields.js';
 import type { CrudRequest } from './crud.js';
 import type { DetailImport } from './import-details.js';
 import type { SheetRow, SheetStream } from './import-read.js';
+import { ChunkWriter } from './import-writer.js';
 import { loadDictionary, loadReferences, readCell, type ColumnReader } from './import-values.js';
 
 /** One thing wrong with the file: its spreadsheet row (1 = the header row), the field, why. */
@@ -425,13 +426,25 @@ export async function importRecords(
   return inTransaction(
     request.db,
     async (trx) => {
-      let imported = 0;
+      // A chunk's insert runs in the database while the next chunk is read and checked here: on
+      // PostgreSQL the two overlap (the checks' own queries queue behind the insert on the one
+      // connection). At most one insert is under way. Not when a chunk's checks may need the rows
+      // written before: a reference to the entity itself (a tree's parent given by label), or
+      // rows made per added record (afterAdd) or details.
+      const overlaps =
+        !options.afterAdd &&
+        !options.details &&
+        !walk.states.some(({ field }) => field.ref === request.entity.name);
+      const writing = new ChunkWriter();
       for await (const chunk of sheet.chunks) {
-        const prepared = await prepareChunk(walk, trx, chunk, false);
+        const prepared = await writing.during(prepareChunk(walk, trx, chunk, false));
+        await writing.settle();
         // After a problem the rest is only checked: the transaction is rolled back at the end.
-        if (problems.length === 0) imported += await inserter(trx, prepared);
+        if (problems.length === 0) writing.start(inserter(trx, prepared));
+        if (!overlaps) await writing.settle();
         await yieldToOthers();
       }
+      const imported = await writing.settle();
       const result = finish(imported);
       if (problems.length > 0) throw rejected(result);
       return result;
@@ -493,11 +506,13 @@ function insertChunk(
         returning ${selectList(entity)}`;
       if (!options.afterAdd && !options.details) {
         // The audit rows are made by the database from the inserted rows in the same statement:
-        // no row travels back to the server, and nothing is turned into JSON here.
+        // no row travels back to the server, and nothing is turned into JSON here. Empty fields
+        // are left out of `after` (the audit screens show an add's non-empty values, so what they
+        // show is the same), which keeps the import's audit rows and their WAL smaller.
         const counted = await sql<{ n: number }>`with inserted as (${insert}), audited as (
           insert into sys_audit_log (tenant_code, entity, record_key, action, user_id, username, before, after)
           select ${actor.tenantCode}, ${entity.name}, (${sql.ref(`inserted.${entity.key.name}`)})::text, 'add',
-            ${actor.userId}::bigint, ${actor.username}, null, to_jsonb(inserted) from inserted returning 1)
+            ${actor.userId}::bigint, ${actor.username}, null, jsonb_strip_nulls(to_jsonb(inserted)) from inserted returning 1)
           select count(*)::int as n from audited`.execute(trx);
         imported += Number(counted.rows[0]?.n ?? 0);
         continue;

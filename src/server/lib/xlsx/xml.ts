@@ -41,7 +41,6 @@ export function attributesOf(raw: string): Map<string, string> {
   return found;
 }
 
-const LT = 60; // <
 const GT = 62; // >
 const SLASH = 47; // /
 const QUOT = 34; // "

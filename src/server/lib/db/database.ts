@@ -8,6 +8,7 @@ import { preparedNames } from './prepared.js';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { initPgliteDir } from './pglite-init.js';
 import { enablePGliteRawRows, enablePostgresRawRows } from './raw-rows.js';
 import type { Database, Db } from './types.js';
 
@@ -181,6 +182,7 @@ export async function openDatabase(
   // memory the process keeps: 40-60 MB more resident memory, varying from run to run, and a
   // start twice as long. Statements run 10-20 % slower on the baseline code.
   v8.setFlagsFromString('--liftoff-only');
+  if (!inMemory) await initPgliteDir(join(config.dataDir, 'pg'));
   const pglite = await PGlite.create(inMemory ? undefined : join(config.dataDir, 'pg'), {
     // Trigram indexes serve the lists' "contains" filters (ILIKE '%x%') at any table size.
     extensions: { pg_trgm },

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import {
   detailFields,
   formFields,
@@ -9,6 +8,7 @@ import {
 } from '../../../engine/index.js';
 import type { Db, Row } from '../../lib/db/database.js';
 import { AppError } from '../../lib/errors.js';
+import { openXlsx } from '../../lib/xlsx/read.js';
 import { writeDetailRows, type DetailRow } from '../../lib/sql/detail-rows.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../lib/titles.js';
@@ -86,54 +86,35 @@ function columnIndex(request: CrudRequest, field: FieldDef, detail: DetailDef): 
   return byHeader;
 }
 
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if ('richText' in value)
-    return value.richText
-      .map((part) => part.text)
-      .join('')
-      .trim();
-  if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
-  if ('text' in value) return String(value.text).trim();
-  return '';
-}
-
 /**
- * The sheets after the first, by name, as rows of cell texts (with their row numbers). The
- * workbook is loaded whole (exceljs's streaming reader does not hand over the later sheets of an
- * export); the rows are bounded by `maxRows` like the first sheet's.
+ * The sheets after the first, by name, as rows of cell texts (with their row numbers), read by
+ * the import's streaming reader; the rows are bounded by `maxRows` like the first sheet's.
  */
 async function otherSheets(
   bytes: Buffer,
   maxRows: number,
 ): Promise<Map<string, { row: number; cells: string[] }[]>> {
   const sheets = new Map<string, { row: number; cells: string[] }[]>();
-  const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const book = await openXlsx(bytes);
+    let count = 0;
+    for (const sheet of book.sheets.slice(1)) {
+      const rows: { row: number; cells: string[] }[] = [];
+      for await (const { row, cells } of book.rows(sheet)) {
+        const trimmed = cells.map((cell) => cell.trim());
+        if (trimmed.every((cell) => cell === '')) continue;
+        count += 1;
+        if (count > maxRows)
+          throw new AppError('validation', {}, [{ field: '/file', message: `> ${maxRows} rows` }]);
+        rows.push({ row, cells: trimmed });
+      }
+      sheets.set(sheet.name, rows);
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('validation', {}, [
       { field: '/file', message: (error as Error).message.slice(0, 200) },
     ]);
-  }
-  let count = 0;
-  for (const worksheet of workbook.worksheets.slice(1)) {
-    const rows: { row: number; cells: string[] }[] = [];
-    worksheet.eachRow((row, number) => {
-      const values = (row.values ?? []) as ExcelJS.CellValue[];
-      const cells = Array.from({ length: Math.max(values.length - 1, 0) }, (_, at) =>
-        cellText(values[at + 1]),
-      );
-      if (cells.every((cell) => cell === '')) return;
-      count += 1;
-      rows.push({ row: number, cells });
-    });
-    if (count > maxRows)
-      throw new AppError('validation', {}, [{ field: '/file', message: `> ${maxRows} rows` }]);
-    sheets.set(worksheet.name, rows);
   }
   return sheets;
 }

@@ -1,39 +1,11 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import { AppError } from '../../lib/errors.js';
+import { openXlsx } from '../../lib/xlsx/read.js';
 
 /** A zip container (every .xlsx) starts with a local file header. */
 const isZip = (bytes: Buffer): boolean =>
   bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/**
- * Excel stores dates as local wall-clock times; exceljs hands them over as UTC dates of that
- * wall clock. A whole day becomes YYYY-MM-DD, anything else YYYY-MM-DD HH:mm:ss (read later in
- * the server's time zone, as the export writes it).
- */
-function dateText(date: Date): string {
-  const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-  const isWholeDay = date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0;
-  return isWholeDay
-    ? day
-    : `${day} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
-}
-
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return dateText(value);
-  if ('richText' in value) return value.richText.map((part) => part.text).join('');
-  if ('formula' in value || 'sharedFormula' in value)
-    return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('text' in value) return String(value.text);
-  if ('error' in value) return '';
-  return '';
-}
 
 const tooMany = (maxRows: number): AppError =>
   new AppError('validation', {}, [{ field: '/file', message: `> ${maxRows} rows` }]);
@@ -58,25 +30,13 @@ export interface SheetStream {
   chunks: AsyncIterable<SheetRow[]>;
 }
 
+/** The first sheet's rows (in the workbook's order), cells trimmed. */
 async function* xlsxRows(bytes: Buffer): AsyncGenerator<SheetRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
-    sharedStrings: 'cache',
-    worksheets: 'emit',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'emit',
-  });
-  for await (const worksheet of reader) {
-    for await (const row of worksheet) {
-      const values = (row.values ?? []) as ExcelJS.CellValue[];
-      // row.values is 1-based: index 0 is always empty.
-      const cells: string[] = [];
-      for (let index = 1; index < values.length; index += 1) cells.push(cellText(values[index]).trim());
-      yield { cells, row: row.number };
-    }
-    // Only the first sheet holds data (a template's second sheet holds the dropdown lists).
-    break;
-  }
+  const book = await openXlsx(bytes);
+  // Only the first sheet holds data (a template's second sheet holds the dropdown lists).
+  const [first] = book.sheets;
+  if (!first) return;
+  for await (const { cells, row } of book.rows(first)) yield { cells: cells.map((cell) => cell.trim()), row };
 }
 
 /** Slices of the file handed to the CSV parser, which waits for its reader between them. */

@@ -146,23 +146,28 @@ export function workflowTableSpecs(): TableSpec[] {
     ),
     // Tokens: where an instance stands. state: active (at a wait state), joining (waits at a
     // gateway for its siblings), incident (stopped at a gateway that could not choose), loop
-    // (waits at a multi-instance task for its children).
-    spec(
-      'wf_execution',
-      [
-        bigint('instance_id', false),
-        text('activity_id', false),
-        text('state', false),
-        // Multi-instance: the children of a loop point at the token that waits at the task
-        // (loop_state: items, counts); each child has its element variable and loopCounter.
-        bigint('parent_id'),
-        json('local_vars'),
-        json('loop_state'),
-        createdAt,
-      ],
-      [index('wf_execution', ['instance_id', 'activity_id'])],
-      [cascade('wf_execution', 'instance_id', 'wf_instance')],
-    ),
+    // (waits at a multi-instance task for its children). Found by instance only (an instance has
+    // few tokens): no index holds activity_id or state, so a token moving on is a HOT update
+    // (no index entry written); the earlier (instance_id, activity_id) index is dropped.
+    {
+      ...spec(
+        'wf_execution',
+        [
+          bigint('instance_id', false),
+          text('activity_id', false),
+          text('state', false),
+          // Multi-instance: the children of a loop point at the token that waits at the task
+          // (loop_state: items, counts); each child has its element variable and loopCounter.
+          bigint('parent_id'),
+          json('local_vars'),
+          json('loop_state'),
+          createdAt,
+        ],
+        [index('wf_execution', ['instance_id'])],
+        [cascade('wf_execution', 'instance_id', 'wf_instance')],
+      ),
+      retiredIndexes: ['wf_execution_instance_id_activity_id_idx'],
+    },
     // Open and finished tasks (finished ones are the task history).
     spec(
       'wf_task',

@@ -143,7 +143,7 @@ export async function historyPass(run: Run, step: Step, node: ProcessNode): Prom
 /** Ends the open history rows of a task's activity. */
 export async function historyEndTask(run: Run, taskId: number, reason: string | null): Promise<void> {
   await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
-    where task_id = ${taskId} and end_time is null`.execute(run.trx);
+    where instance_id = ${run.instanceId} and task_id = ${taskId} and end_time is null`.execute(run.trx);
 }
 
 export const asList = (value: unknown): string[] =>

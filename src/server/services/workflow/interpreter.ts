@@ -137,7 +137,8 @@ export async function fireBoundary(
     returning id`.execute(run.trx);
   if (open.rows.length > 0)
     await sql`update wf_hist_activity set end_time = now(), end_reason = 'boundaryTimer'
-      where task_id in (${sql.join(open.rows.map((row) => row.id))}) and end_time is null`.execute(run.trx);
+      where instance_id = ${run.instanceId} and task_id in (${sql.join(open.rows.map((row) => row.id))})
+        and end_time is null`.execute(run.trx);
   await sql`delete from wf_execution where parent_id = ${execution.id}`.execute(run.trx);
   await sql`update wf_execution set loop_state = null where id = ${execution.id}`.execute(run.trx);
   await sql`delete from wf_job where execution_id = ${execution.id} and kind = 'boundaryTimer'`.execute(
@@ -404,7 +405,8 @@ function endInstanceParts(
 /** A sub-process whose tokens have all ended: it is done, and its token goes on after it. */
 async function leaveScope(run: Run, scopeId: number, subProcess: ProcessNode, queue: Step[]): Promise<void> {
   await sql`update wf_hist_activity set end_time = now()
-    where execution_id = ${scopeId} and activity_id = ${subProcess.id} and end_time is null`.execute(run.trx);
+    where instance_id = ${run.instanceId} and execution_id = ${scopeId} and activity_id = ${subProcess.id}
+      and end_time is null`.execute(run.trx);
   const step = {
     executionId: scopeId,
     nodeId: subProcess.id,

@@ -6,7 +6,7 @@ import { openRun } from './activity.js';
 import { workflowNow } from './clock.js';
 import { startIn } from './instances.js';
 import { fireBoundary } from './interpreter.js';
-import { definitionGraph } from './store.js';
+import { definitionGraph, markInstanceLocked } from './store.js';
 import { nextOfCycle } from './timers.js';
 
 /**
@@ -75,6 +75,7 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       taken = rows.rows[0];
       if (!taken) return 'none';
       const job = taken;
+      await markInstanceLocked(trx, job.instance_id);
       const graph = await definitionGraph(ctx, trx, job.definition_id);
       const boundary = graph.nodes[job.activity_id];
       const executions = await sql<{

@@ -50,7 +50,7 @@ export async function withdrawInstance(
     // The starter's own first task (assigned by ${initiator}) does not count as "touched".
     const touched = await sql`select 1 from wf_task t where t.instance_id = ${input.id}
         and (t.end_time is not null or t.delegation is not null or t.claim_time is not null
-          or exists (select 1 from wf_comment c where c.task_id = t.id))
+          or exists (select 1 from wf_comment c where c.instance_id = t.instance_id and c.task_id = t.id))
       limit 1`.execute(trx);
     if (touched.rows.length > 0) throw new AppError('wfWithdrawLate', { id: input.id });
     const run = await openRun(
@@ -168,7 +168,7 @@ export async function assignTask(
         status = 'assigned', delegation = null, owner = null, row_version = row_version + 1
       where id = ${input.id}`.execute(trx);
     await sql`update wf_hist_activity set assignee = ${input.username}
-      where task_id = ${input.id} and end_time is null`.execute(trx);
+      where instance_id = ${instance.id} and task_id = ${input.id} and end_time is null`.execute(trx);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,

@@ -37,13 +37,23 @@ export interface TaskRow {
 
 const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time`;
 
-/** The instance, locked for this transaction: every change of an instance goes through here. */
+/**
+ * The instance, locked for this transaction: every change of an instance goes through here (or
+ * through lockTask, or a timer job that locks it as well). Taking the lock bumps row_version:
+ * whoever holds the lock has changed the row, which is how lockTask tells that what it read
+ * before it had the lock is still what the last holder left.
+ */
 export async function lockInstance(trx: Db, tenantCode: string, id: number): Promise<InstanceRow> {
-  const rows = await sql<InstanceRow>`select ${INSTANCE_COLUMNS}
-    from wf_instance where id = ${id} and tenant_code = ${tenantCode} for update`.execute(trx);
+  const rows = await sql<InstanceRow>`update wf_instance set row_version = row_version + 1
+    where id = ${id} and tenant_code = ${tenantCode} returning ${INSTANCE_COLUMNS}`.execute(trx);
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'processInstance', key: id });
   return row;
+}
+
+/** A timer job that took its instance's lock itself (SKIP LOCKED) marks it changed, as lockInstance does. */
+export async function markInstanceLocked(trx: Db, id: number): Promise<void> {
+  await sql`update wf_instance set row_version = row_version + 1 where id = ${id}`.execute(trx);
 }
 
 /** A running, active instance: 409 when it is suspended or has ended. */
@@ -52,11 +62,20 @@ export function assertRunning(instance: InstanceRow): void {
   if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: instance.id });
 }
 
+const TASK_COLUMNS = sql`t.id, t.tenant_code, t.instance_id, t.execution_id, t.definition_id, t.activity_id,
+  t.name, t.assignee, t.owner, t.delegation, t.form_key, t.status, t.end_time`;
+
+type LockedTaskRow = TaskRow & { variables: Record<string, unknown> | null };
+
 /**
- * A task of the tenant, locked (after its instance: instance first, then task, everywhere), with
- * the instance's variables when asked for: two statements. The instance is found and locked in
- * one (a task never changes its instance); the task and the variables are read after the lock,
- * so they are what the last holder of the lock left.
+ * A task of the tenant with its instance locked (instance first, then task, everywhere), and
+ * the instance's variables when asked for: one statement in the common case. It takes the
+ * instance's lock by bumping its row_version, and reads the task and the variables from the
+ * statement's snapshot together with the row_version that snapshot saw. Every holder of an
+ * instance's lock bumps row_version, so when the locked row's row_version is the seen one plus
+ * this bump, nobody held the lock between the snapshot and now: the task and variables read are
+ * what the last holder left. Otherwise (this one waited for another holder, or one committed just
+ * before) they are read again, the task locked, after the lock: a second statement.
  */
 export async function lockTask(
   trx: Db,
@@ -64,25 +83,35 @@ export async function lockTask(
   id: number,
   options: { withVariables?: boolean } = {},
 ): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
-  const instances = await sql<InstanceRow>`${PREPARED}select ${INSTANCE_COLUMNS} from wf_instance
-    where id = (select instance_id from wf_task where id = ${id} and tenant_code = ${tenantCode})
-      and tenant_code = ${tenantCode}
-    for update`.execute(trx);
-  const instance = instances.rows[0];
-  if (!instance) throw new AppError('notFound', { entity: 'task', key: id });
   const variables = options.withVariables
     ? sql`(select coalesce(jsonb_object_agg(name, value), '{}'::jsonb) from wf_variable where instance_id = t.instance_id)`
     : sql`null`;
-  const rows = await sql<
-    TaskRow & { variables: Record<string, unknown> | null }
-  >`${PREPARED}select t.id, t.tenant_code,
-      t.instance_id, t.execution_id, t.definition_id, t.activity_id, t.name, t.assignee, t.owner, t.delegation,
-      t.form_key, t.status, t.end_time, ${variables} as variables
-    from wf_task t where t.id = ${id} for update`.execute(trx);
-  const row = rows.rows[0];
+  const locked = await sql<
+    InstanceRow & { is_current: boolean; task: LockedTaskRow }
+  >`${PREPARED}update wf_instance i set row_version = i.row_version + 1
+    from (select to_jsonb(s) as task, s.instance_id, v.row_version as seen
+      from (select ${TASK_COLUMNS}, ${variables} as variables from wf_task t
+        where t.id = ${id} and t.tenant_code = ${tenantCode}) s
+      join wf_instance v on v.id = s.instance_id) t
+    where i.id = t.instance_id and i.tenant_code = ${tenantCode}
+    returning i.id, i.tenant_code, i.definition_id, i.process_key, i.name, i.status, i.suspended,
+      i.start_username, i.end_time, i.row_version = t.seen + 1 as is_current, t.task`.execute(trx);
+  const first = locked.rows[0];
+  if (!first) throw new AppError('notFound', { entity: 'task', key: id });
+  const { is_current: isCurrent, task: seenTask, ...instance } = first;
+  let row: LockedTaskRow | undefined = seenTask;
+  if (!isCurrent) {
+    const rows = await sql<LockedTaskRow>`${PREPARED}select ${TASK_COLUMNS}, ${variables} as variables
+      from wf_task t where t.id = ${id} for update`.execute(trx);
+    row = rows.rows[0];
+  }
   if (!row) throw new AppError('notFound', { entity: 'task', key: id });
   const { variables: values, ...task } = row;
-  return { task, instance, ...(values ? { variables: values } : {}) };
+  return {
+    task: { ...task, end_time: task.end_time === null ? null : new Date(task.end_time) },
+    instance,
+    ...(values ? { variables: values } : {}),
+  };
 }
 
 /**

@@ -53,10 +53,15 @@ async function isCandidate(trx: Db, taskId: number, who: Candidate): Promise<boo
   return rows.rows.length > 0;
 }
 
-async function setAssignee(trx: Db, taskId: number, assignee: string | null): Promise<void> {
-  await sql`update wf_hist_activity set assignee = ${assignee} where task_id = ${taskId} and end_time is null`.execute(
-    trx,
-  );
+/** The open history row of a task takes its new assignee (found through the instance's index). */
+async function setAssignee(
+  trx: Db,
+  instanceId: number,
+  taskId: number,
+  assignee: string | null,
+): Promise<void> {
+  await sql`update wf_hist_activity set assignee = ${assignee}
+    where instance_id = ${instanceId} and task_id = ${taskId} and end_time is null`.execute(trx);
 }
 
 export async function claimTask(
@@ -66,24 +71,24 @@ export async function claimTask(
   id: number,
 ): Promise<TaskAnswer> {
   await inTransaction(ctx.db, async (trx) => {
-    const { task } = await openTask(trx, actor, id);
+    const { task, instance } = await openTask(trx, actor, id);
     if (task.assignee) throw new AppError('wfTaskClaimed', { id });
     if (!(await isCandidate(trx, id, who))) throw new AppError('wfNotCandidate', { id });
     await sql`update wf_task set assignee = ${actor.username}, claim_time = now(), status = 'assigned',
         row_version = row_version + 1 where id = ${id}`.execute(trx);
-    await setAssignee(trx, id, actor.username);
+    await setAssignee(trx, instance.id, id, actor.username);
   });
   return taskById(ctx.db, actor.tenantCode, id);
 }
 
 export async function unclaimTask(ctx: AppContext, actor: Actor, id: number): Promise<TaskAnswer> {
   await inTransaction(ctx.db, async (trx) => {
-    const { task } = await openTask(trx, actor, id);
+    const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id });
     await sql`update wf_task set assignee = null, claim_time = null, status = 'created', row_version = row_version + 1
       where id = ${id}`.execute(trx);
-    await setAssignee(trx, id, null);
+    await setAssignee(trx, instance.id, id, null);
   });
   return taskById(ctx.db, actor.tenantCode, id);
 }
@@ -129,8 +134,9 @@ export async function completeTask(
         sql`done as (update wf_task set end_time = now(), status = 'completed',
           end_reason = 'completed', row_version = row_version + 1
         where id = ${task.id} returning *)`,
+        // By the instance's index (the task's row is one of the instance's few).
         sql`history as (update wf_hist_activity set end_time = now(), end_reason = 'completed'
-        where task_id = ${task.id} and end_time is null)`,
+        where instance_id = ${instance.id} and task_id = ${task.id} and end_time is null)`,
         sql`comment as (insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
         values (${actor.tenantCode}, ${instance.id}, ${task.id}, ${actor.username}, 'complete', ${input.comment}))`,
       ],
@@ -168,7 +174,7 @@ export async function delegateTask(
         delegation = 'pending', status = 'delegated', row_version = row_version + 1 where id = ${task.id}`.execute(
       trx,
     );
-    await setAssignee(trx, task.id, input.username);
+    await setAssignee(trx, instance.id, task.id, input.username);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,
@@ -205,7 +211,7 @@ export async function resolveTask(
     await setVariables(run, input.variables ?? {}, { taskId: task.id, activityId: task.activity_id });
     await sql`update wf_task set assignee = owner, delegation = 'resolved', status = 'assigned',
         row_version = row_version + 1 where id = ${task.id}`.execute(trx);
-    await setAssignee(trx, task.id, task.owner);
+    await setAssignee(trx, instance.id, task.id, task.owner);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,
@@ -317,7 +323,7 @@ export async function regressTask(
         where instance_id = ${instance.id} and activity_id = ${input.activityId} and end_time is null returning id`.execute(
         trx,
       );
-      for (const row of again.rows) await setAssignee(trx, row.id, target.assignee);
+      for (const row of again.rows) await setAssignee(trx, instance.id, row.id, target.assignee);
     }
   });
   return taskById(ctx.db, actor.tenantCode, input.id);

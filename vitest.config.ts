@@ -9,6 +9,7 @@ const NEEDS_SERVERS = [
   'tests/integration/shared-store-redis.test.ts',
   'tests/integration/forms-two-processes.test.ts',
   'tests/integration/index-build.test.ts',
+  'tests/integration/workflow-lock-wait.test.ts',
 ];
 
 export default defineConfig({

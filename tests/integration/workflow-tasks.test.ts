@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockInstance } from '../../src/server/services/workflow/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import {
@@ -163,38 +161,6 @@ describe('completing', () => {
       await t.sql("select 1 from wf_comment where task_id = $1 and action = 'complete'", [reviewId]),
     ).toHaveLength(1);
   });
-
-  // PostgreSQL only: on PGlite the one connection would be held by the transaction below.
-  it.skipIf(process.env.TEST_DATABASE_URL === undefined)(
-    'a complete that waits for another holder of the instance sees what that holder did (409)',
-    async () => {
-      const { instanceId, reviewId } = await atReview();
-      await call(t, bob.headers, 'POST', `task/claimTask?id=${reviewId}`);
-      let answer: Promise<{ statusCode: number }> | undefined;
-      await t.app.ctx.db.transaction().execute(async (trx) => {
-        // Another action holds the instance (as every action takes it) and ends the task...
-        const instance = await lockInstance(trx, 'default', instanceId);
-        expect(instance.id).toBe(instanceId);
-        await sql`update wf_task set end_time = now(), status = 'completed' where id = ${reviewId}`.execute(
-          trx,
-        );
-        // ...while bob's complete has already started and waits for the instance.
-        answer = complete(t, bob.headers, reviewId);
-        for (let waited = 0; waited < 10_000; waited += 50) {
-          const waiting = await t.sql(
-            "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          );
-          if (waiting.length > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      });
-      expect((await answer)?.statusCode).toBe(409);
-      expect((await openTasks(t, instanceId)).map((row) => row.activity_id)).toEqual([]);
-      expect(
-        await t.sql("select 1 from wf_comment where task_id = $1 and action = 'complete'", [reviewId]),
-      ).toHaveLength(0);
-    },
-  );
 
   it('start and complete answer the new tasks the caller can act on (nextTasks), and only those', async () => {
     const started = await call(t, alice.headers, 'POST', 'processinstance/start', {

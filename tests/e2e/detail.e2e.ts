@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
-import { formModal, saveForm } from './entity-driver.js';
+import { addLine, formModal, saveForm } from './entity-driver.js';
 import {
   apiClient,
   newContext,
@@ -52,9 +52,8 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('entity-add').click();
         const dialog = formModal(page);
         await dialog.locator('#root_orderNo').fill('PO-E2E');
-        const addRow = dialog.getByRole('button', { name: '添加一行' });
         for (const [index, product] of ['Pump', 'Valve', 'Filter'].entries()) {
-          await addRow.click();
+          await addLine(dialog, index + 1);
           await dialog.getByLabel(`第 ${index + 1} 行 Product`).fill(product);
           await dialog.getByLabel(`第 ${index + 1} 行 Quantity`).fill(String(index + 1));
         }

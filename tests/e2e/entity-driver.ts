@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   buildEntity,
   formFields,
@@ -35,6 +35,22 @@ async function waitForMessage(page: Page, kind: 'success' | 'warning' | 'error',
 
 export const expectSuccess = (page: Page, text: RegExp | string) => waitForMessage(page, 'success', text);
 export const expectWarning = (page: Page, text: RegExp | string) => waitForMessage(page, 'warning', text);
+
+/**
+ * Waits until a dialog has finished its opening animation: a click on a button of a dialog still
+ * zooming in was lost on loaded machines (the button showed the click, nothing happened).
+ */
+export async function untilStill(dialog: Locator): Promise<void> {
+  await dialog.waitFor();
+  for (let tries = 1; ; tries += 1) {
+    const isMoving = await dialog.evaluate((element) =>
+      element.getAnimations().some((animation) => animation.playState === 'running'),
+    );
+    if (!isMoving) return;
+    assert.ok(tries < 200, 'the dialog stops moving');
+    await dialog.page().waitForTimeout(50);
+  }
+}
 
 /** The modal of the generated form. */
 export const formModal = (page: Page) => page.locator('.entity-form-modal');
@@ -138,6 +154,7 @@ export async function fillRequired(page: Page, entity: EntityDef): Promise<Recor
 
 /** Clicks Save in the form and waits for "Saved successfully." and the form to close. */
 export async function saveForm(page: Page): Promise<void> {
+  await untilStill(formModal(page));
   await formModal(page).locator('.ant-modal-footer .ant-btn-primary').click();
   await expectSuccess(page, /保存成功|Saved successfully/);
   await formModal(page).waitFor({ state: 'detached' });
@@ -197,7 +214,7 @@ export async function exportRows(page: Page): Promise<{ fileName: string; rows: 
 export async function deleteChecked(page: Page, question: RegExp): Promise<void> {
   await page.getByTestId('entity-delete').click();
   const confirm = page.locator('.ant-modal-confirm').last();
-  await confirm.waitFor();
+  await untilStill(confirm);
   assert.match(await confirm.innerText(), question);
   // watched from before the click: on a loaded machine the 3 s message can come and go while
   // the click's own waits finish
@@ -219,4 +236,23 @@ export async function columnTitles(page: Page): Promise<string[]> {
 /** The label field's list title in Chinese (entities.<name>.fields.<label>), as the list shows it. */
 export function labelColumn(entity: EntityDef) {
   return listColumns(entity).find((column) => column.field === entity.label);
+}
+
+/**
+ * Adds a line to a sub-table with its 添加一行 button and waits for the line's first cell (its
+ * label 第 N 行 …). A click right after typing in a cell blurs the cell, and on a loaded machine
+ * the form's re-render after that blur once swallowed the click: the button is clicked again
+ * while the line has not come.
+ */
+export async function addLine(dialog: Locator, lineNumber: number): Promise<void> {
+  const line = dialog.getByLabel(new RegExp(`^第 ${lineNumber} 行 `)).first();
+  for (let tries = 1; ; tries += 1) {
+    await dialog.getByRole('button', { name: '添加一行' }).click();
+    const shown = await line.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    assert.ok(tries < 3, `line ${lineNumber} is added`);
+  }
 }

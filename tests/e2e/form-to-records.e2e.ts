@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
-import { filterBy, formModal, resetFilters, rowWith, saveForm } from './entity-driver.js';
+import { addLine, filterBy, formModal, resetFilters, rowWith, saveForm } from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 import { dragTo } from './drag.js';
 
@@ -261,12 +261,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await modal.locator('label[for="root_textarea1"]').filter({ hasText: '加急原因' }).waitFor();
         await modal.locator('#root_textarea1').fill('汛期前必须到货');
         applicant = await pickApplicant(modal);
-        const addRow = modal.getByRole('button', { name: '添加一行' });
         for (const [index, [item, qty]] of [
           ['离心泵', '2'],
           ['密封圈', '40'],
         ].entries()) {
-          await addRow.click();
+          await addLine(modal, index + 1);
           await modal.getByLabel(`第 ${index + 1} 行 物品`).fill(item ?? '');
           await modal.getByLabel(`第 ${index + 1} 行 数量`).fill(qty ?? '');
         }
@@ -282,7 +281,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await modal.locator('#root_text1').fill('办公用品');
         await choose(page(), modal.locator('.ant-select:has(#root_select1)'), '普通');
         await pickApplicant(modal);
-        await addRow.click();
+        await addLine(modal, 1);
         await modal.getByLabel('第 1 行 物品').fill('打印纸');
         await modal.getByLabel('第 1 行 数量').fill('10');
         assert.equal(await modal.locator('#root_textarea1').count(), 0);

@@ -1,45 +1,20 @@
 import { inflateRawSync } from 'node:zlib';
+import { zipEntries } from '../../src/server/lib/xlsx/zip.js';
 
 /**
- * Just enough of the zip format to read one entry of an .xlsx (no zip64: the files here are far
- * below 4 GiB). Sizes come from the central directory, because a streamed zip leaves them out of
- * the local headers.
+ * One entry of an .xlsx, whole (the bench checks files far below 4 GiB). The entries come from
+ * the import's own zip reader (its central directory walk); the entry is inflated at once here.
  */
 export function readZipEntry(zip: Buffer, name: string): Buffer {
-  const EOCD = 0x06054b50;
-  let eocd = -1;
-  for (let at = zip.length - 22; at >= Math.max(0, zip.length - 22 - 65535); at -= 1) {
-    if (zip.readUInt32LE(at) === EOCD) {
-      eocd = at;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip file (no end of central directory)');
-  const entries = zip.readUInt16LE(eocd + 10);
-  let at = zip.readUInt32LE(eocd + 16);
-  const names: string[] = [];
-  for (let index = 0; index < entries; index += 1) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error('broken central directory');
-    const method = zip.readUInt16LE(at + 10);
-    const compressedSize = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    const localOffset = zip.readUInt32LE(at + 42);
-    const entryName = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    names.push(entryName);
-    if (entryName === name) {
-      const localNameLength = zip.readUInt16LE(localOffset + 26);
-      const localExtraLength = zip.readUInt16LE(localOffset + 28);
-      const start = localOffset + 30 + localNameLength + localExtraLength;
-      const data = zip.subarray(start, start + compressedSize);
-      if (method === 0) return Buffer.from(data);
-      if (method === 8) return inflateRawSync(data);
-      throw new Error(`zip method ${method} not supported`);
-    }
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  throw new Error(`${name} not in the zip (entries: ${names.join(', ')})`);
+  const entries = zipEntries(zip);
+  const entry = entries.get(name);
+  if (!entry) throw new Error(`${name} not in the zip (entries: ${[...entries.keys()].join(', ')})`);
+  const at = entry.headerOffset;
+  const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
+  const data = zip.subarray(start, start + entry.compressedSize);
+  if (entry.method === 0) return Buffer.from(data);
+  if (entry.method === 8) return inflateRawSync(data);
+  throw new Error(`zip method ${entry.method} not supported`);
 }
 
 export interface SheetCheck {

@@ -138,6 +138,8 @@ export interface EntityModel {
   menuCode: string;
   menuPath: string;
   menuComponent: string;
+  /** The menu's sys_menu.menu_meta as JSON: the entity's titles per language (x-ui.titles), as a published form's menu has them. */
+  menuMeta: string;
   urlPattern: string;
   tenantCode: string;
   /** Which value converters the service needs (its own fields and its detail rows'). */
@@ -409,6 +411,8 @@ export async function entityModel(input: GeneratorInput, options: GeneratorOptio
   const key = fields.find((field) => field.isKey);
   if (!key) throw new Error(`${entity.name}: no key`);
   const menuCode = `${options.packageName}_${entity.name}`.replace(/[^A-Za-z0-9_]/g, '_');
+  const titles = entity.schema['x-ui']?.titles;
+  const menuTitles = titles && Object.keys(titles).length > 0 ? titles : undefined;
   const recordSchema = typeSchemaOf(entity.fields, [], pascal);
   const inputSchema = typeSchemaOf(editable, requiredInputs, `${pascal}Input`);
   const uses = Object.fromEntries(
@@ -444,6 +448,7 @@ export async function entityModel(input: GeneratorInput, options: GeneratorOptio
     // The folder the module is written to (src/modules/<package>/<entity kebab>/): the back-office
     // mounts the module's list at this component (src/admin/lib/generated-pages.ts).
     menuComponent: `${options.packageName}/${kebabCase(entity.name)}`,
+    menuMeta: JSON.stringify(menuTitles ? { titles: menuTitles } : {}),
     urlPattern: `/api/${options.serviceName}/${entity.name}/**`,
     tenantCode: 'default',
     uses,

@@ -102,6 +102,9 @@ export function titlesOfComment(comment: string | null, name: string): CommentTi
   return { title, description: text };
 }
 
+/** A time of day as PostgreSQL reads back a time without time zone: 09:30, 09:30:00, 09:30:00.123456. */
+const LOCAL_TIME_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,6})?)?$';
+
 function scalarOf(type: string): FieldSchema | undefined {
   const bare = type.replace(/\(.*\)/, '').trim();
   const size = /\((\d+)(?:,\s*(\d+))?\)/.exec(type);
@@ -143,8 +146,11 @@ function scalarOf(type: string): FieldSchema | undefined {
     case 'timestamp without time zone':
       return { type: 'string', format: 'date-time' };
     case 'time with time zone':
-    case 'time without time zone':
       return { type: 'string', format: 'time' };
+    // Format "time" wants an offset (RFC 3339), which a time without time zone never reads back
+    // with ('09:30:00'): the field would refuse the column's own values.
+    case 'time without time zone':
+      return { type: 'string', pattern: LOCAL_TIME_PATTERN };
     case 'json':
     case 'jsonb':
       return { type: 'object' };
@@ -157,13 +163,17 @@ function fieldTypeOf(type: string): FieldSchema | undefined {
   if (type.endsWith('[]')) {
     const item = scalarOf(type.slice(0, -2));
     if (!item || item.type === 'object' || item.type === 'array') return undefined;
-    const { type: itemType, maxLength, format } = item;
+    // Each item keeps what the element type bounds: length, format, pattern, numeric range.
+    const { type: itemType, maxLength, format, pattern, minimum, maximum } = item;
     return {
       type: 'array',
       items: {
         type: itemType as 'string' | 'integer' | 'number' | 'boolean',
         ...(maxLength !== undefined ? { maxLength } : {}),
         ...(format !== undefined ? { format } : {}),
+        ...(pattern !== undefined ? { pattern } : {}),
+        ...(minimum !== undefined ? { minimum } : {}),
+        ...(maximum !== undefined ? { maximum } : {}),
       },
     };
   }

@@ -113,6 +113,8 @@ export interface ItemSchema {
   maxLength?: number;
   pattern?: string;
   format?: string;
+  minimum?: number;
+  maximum?: number;
 }
 
 export interface FieldSchema {

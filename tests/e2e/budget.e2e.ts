@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { newContext, passwordToken, type Check, type E2eContext } from './support.js';
@@ -46,12 +49,90 @@ async function firstLoad(
   return { files, totalKb };
 }
 
+/** The build the server serves: dist/web, its Vite manifest and pages. */
+const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+type Manifest = Record<string, { file: string; isDynamicEntry?: boolean; imports?: string[] }>;
+
+/** The manifest keys of a page's first load: the scripts the page names and what they import statically. */
+function firstLoadOf(manifest: Manifest, page: string): Set<string> {
+  const html = readFileSync(join(WEB, page), 'utf8');
+  const scripts = new Set([...html.matchAll(/"\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]));
+  assert.ok(scripts.size > 0, `${page} names its scripts`);
+  const loaded = new Set<string>();
+  const visit = (key: string): void => {
+    if (loaded.has(key)) return;
+    loaded.add(key);
+    for (const imported of manifest[key]?.imports ?? []) visit(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (scripts.has(chunk.file)) visit(key);
+  return loaded;
+}
+
+/**
+ * A text each library's code carries through minification (one of its error messages): where it
+ * is found, the library's code is. The check fails if a message is found nowhere (a new version
+ * reworded it) rather than passing on nothing.
+ */
+const LAZY_LIBRARIES: Record<string, string> = {
+  'highlight.js': 'beforeMatch cannot be used with starts',
+  '@codemirror/state': 'Unrecognized extension value in extension set',
+  '@codemirror/view': 'Block decorations may not be specified via plugins',
+};
+
 const kb = (value: number): string => `${value.toFixed(1)} KB`;
 const chartsKb = (loaded: Loaded): number =>
   [...loaded.files].filter(([name]) => /\/charts-/.test(name)).reduce((sum, [, size]) => sum + size, 0);
 
 export function checks({ server, browser }: E2eContext): Check[] {
   return [
+    {
+      name: 'the code preview highlighter (highlight.js) and the template editor (CodeMirror) are dynamic chunks, not in any first load',
+      run: async () => {
+        const manifest = JSON.parse(readFileSync(join(WEB, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+        const firstLoads = {
+          admin: firstLoadOf(manifest, 'admin/index.html'),
+          portal: firstLoadOf(manifest, 'index.html'),
+        };
+        /** A dynamic entry and what it imports statically: the chunks that come with it. */
+        const withImports = (key: string): Set<string> => {
+          const found = new Set<string>();
+          const visit = (at: string): void => {
+            if (found.has(at)) return;
+            found.add(at);
+            for (const imported of manifest[at]?.imports ?? []) visit(imported);
+          };
+          visit(key);
+          return found;
+        };
+        const highlighter = 'admin/screens/codegen/highlight.ts';
+        const editor = 'admin/screens/codegen/TemplateEditor.tsx';
+        for (const key of [highlighter, editor]) {
+          assert.ok(manifest[key]?.isDynamicEntry, `${key} is loaded by a dynamic import`);
+          for (const [name, loaded] of Object.entries(firstLoads))
+            assert.ok(!loaded.has(key), `${key} is not in the ${name} first load`);
+        }
+        for (const [library, signature] of Object.entries(LAZY_LIBRARIES)) {
+          const holders = Object.entries(manifest)
+            .filter(([, chunk]) => chunk.file.endsWith('.js'))
+            .filter(([, chunk]) => readFileSync(join(WEB, chunk.file), 'utf8').includes(signature))
+            .map(([key]) => key);
+          assert.ok(holders.length > 0, `${library}'s code is found in the build`);
+          for (const key of holders)
+            for (const [name, loaded] of Object.entries(firstLoads))
+              assert.ok(!loaded.has(key), `${library} (${manifest[key]?.file}) is in the ${name} first load`);
+          // and it comes with the screen that uses it
+          const user = library === 'highlight.js' ? highlighter : editor;
+          assert.ok(
+            holders.some((key) => withImports(user).has(key)),
+            `${library} comes with ${user}: ${holders.join(', ')}`,
+          );
+        }
+        console.log(
+          `    highlight.js in ${manifest[highlighter]?.file}; CodeMirror with ${manifest[editor]?.file}`,
+        );
+      },
+    },
     {
       name: `portal first-load JavaScript (home) is at most ${PORTAL_BUDGET_KB} KB gzip, without admin libraries`,
       run: async () => {

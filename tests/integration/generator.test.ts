@@ -2,6 +2,7 @@ import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAjv } from '../../src/engine/ajv.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { data, errorFields, type ErrorBody } from '../support/api.js';
@@ -303,11 +304,18 @@ describe('code generator API', () => {
       checked_at timestamp with time zone default now(),
       local_time timestamp without time zone,
       opens_at time,
+      closes_at time with time zone,
+      amount numeric,
+      memo varchar,
       uid uuid,
       attrs jsonb default '{}'::jsonb,
       raw json,
       labels text[],
       scores integer[],
+      flags boolean[],
+      uids uuid[],
+      dates date[],
+      rates numeric(5,2)[],
       status varchar(10) not null default 'draft' check (status in ('draft', 'published', 'it''s')),
       level integer check (level in (1, 2, 3)),
       region_code text references sys_region (region_code),
@@ -370,12 +378,45 @@ describe('code generator API', () => {
     expect(p.checkedAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(p.checkedAt?.default).toBeUndefined();
     expect(p.localTime).toMatchObject({ type: 'string', format: 'date-time' });
-    expect(p.opensAt).toMatchObject({ type: 'string', format: 'time' });
+    // a time without time zone has no offset, which format "time" demands: a pattern instead
+    expect(p.opensAt).toMatchObject({ type: 'string', pattern: expect.any(String) });
+    expect(p.opensAt?.format).toBeUndefined();
     expect(p.uid).toMatchObject({ type: 'string', format: 'uuid', 'x-unique': true });
     expect(p.attrs).toMatchObject({ type: 'object', default: {} });
     expect(p.raw).toMatchObject({ type: 'object' });
     expect(p.labels).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(p.scores).toMatchObject({ type: 'array', items: { type: 'integer' } });
+    expect(p.closesAt).toMatchObject({ type: 'string', format: 'time' });
+    // numeric without a precision: any number, no bounds; varchar without a length: no maxLength
+    expect(p.amount).toEqual({ type: 'number', title: 'Amount' });
+    expect(p.memo).toEqual({ type: 'string', title: 'Memo' });
+    expect(p.flags).toEqual({ type: 'array', title: 'Flags', items: { type: 'boolean' } });
+    expect(p.uids).toEqual({ type: 'array', title: 'Uids', items: { type: 'string', format: 'uuid' } });
+    expect(p.dates).toEqual({ type: 'array', title: 'Dates', items: { type: 'string', format: 'date' } });
+    expect(p.rates).toEqual({
+      type: 'array',
+      title: 'Rates',
+      items: { type: 'number', minimum: -999.99, maximum: 999.99 },
+    });
+    // The fields take the values the database gives back for these columns, and refuse what it
+    // would refuse.
+    await t.sql(`insert into shop_item (item_code, price, opens_at, closes_at, rates)
+      values ('T-1', 1, '09:30', '09:30:15+08', '{1.5,-999.99}')`);
+    const [stored] = await t.sql<{ opens_at: string; closes_at: string }>(
+      `select opens_at::text, closes_at::text from shop_item where item_code = 'T-1'`,
+    );
+    expect(stored).toEqual({ opens_at: '09:30:00', closes_at: '09:30:15+08' });
+    const ajv = createAjv();
+    const accepts = (field: unknown, value: unknown): boolean => ajv.validate(field as object, value);
+    expect(accepts(p.opensAt, stored?.opens_at)).toBe(true);
+    expect(accepts(p.opensAt, '9:30 am')).toBe(false);
+    expect(accepts(p.closesAt, stored?.closes_at)).toBe(true);
+    expect(accepts(p.rates, [1.5, -999.99])).toBe(true);
+    expect(accepts(p.rates, [1000])).toBe(false);
+    expect(accepts(p.uids, ['0b6a8f5e-9a4c-4c1e-8f3a-2d5b7c9e1f00'])).toBe(true);
+    expect(accepts(p.uids, ['not-a-uuid'])).toBe(false);
+    expect(accepts(p.dates, ['2026-11-25'])).toBe(true);
+    expect(accepts(p.amount, 12345.6789)).toBe(true);
     expect(p.status).toMatchObject({ enum: ['draft', 'published', "it's"], default: 'draft' });
     expect(p.level).toMatchObject({ type: 'integer', enum: [1, 2, 3] });
     expect(p.regionCode).toMatchObject({ type: 'string', 'x-ref': 'sysregion' });

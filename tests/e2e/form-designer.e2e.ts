@@ -11,7 +11,9 @@ import { dragTo } from './drag.js';
  * Issue 14, the designer on its own (no saved form, no server form storage): /formdesign opened
  * with no id; a dictionary select, a user picker and a grid row with two fields dragged from the
  * palette; a visibility condition; undo and redo; the JSON view edited and the canvas following
- * it; the preview rendering and validating; the exported .schema.json being the designed schema.
+ * it; the outline tree choosing what the canvas and the property panel show; the preview
+ * rendering and validating; the exported .schema.json being the designed schema; autosave: the
+ * draft back after a reload, a saved form saved again on its own a moment after a change.
  */
 
 const SHOTS = '/tmp/shots-formdesign';
@@ -30,6 +32,15 @@ async function replaceEditorText(page: Page, editor: Locator, text: string): Pro
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(text);
   await page.keyboard.press('Control+Home');
+}
+
+/** Waits until an input shows a value (a controlled input follows its state a moment later). */
+async function untilValue(input: Locator, expected: string): Promise<void> {
+  await input.waitFor();
+  for (let tries = 1; (await input.inputValue()) !== expected; tries += 1) {
+    assert.ok(tries < 100, `the input shows ${expected}, not ${await input.inputValue()}`);
+    await input.page().waitForTimeout(100);
+  }
 }
 
 /** Picks an option of an antd select by its text. */
@@ -150,6 +161,56 @@ export function checks({ server, browser }: E2eContext): Check[] {
       },
     },
     {
+      name: 'the outline: a node chosen in the tree is selected on the canvas and in the property panel',
+      async run() {
+        await page.getByRole('tab', { name: '大纲' }).click();
+        const outline = page.locator('.formdesign-outline');
+        const node = (name: string) =>
+          outline.locator('.ant-tree-node-content-wrapper').filter({ hasText: new RegExp(`· ${name}$`) });
+        // the form's items in their order, the grid row's fields one level below it
+        await node('startDate').waitFor();
+        const titles = await outline.locator('.ant-tree-node-content-wrapper').allInnerTexts();
+        assert.deepEqual(
+          titles.map((title) => title.replace(/^.* · /, '')),
+          ['id', 'user1', 'select1', '栅格', 'text1', 'startDate'],
+        );
+        const grid = outline.locator('.ant-tree-treenode').filter({ hasText: '栅格' }).first();
+        // (a tree node holds its own title only: antd draws the children as the following nodes)
+        const inGrid = outline.locator('.ant-tree-treenode').filter({ hasText: /· startDate$/ });
+        assert.equal(await grid.locator('.ant-tree-indent-unit').count(), 0);
+        assert.equal(await inGrid.locator('.ant-tree-indent-unit').count(), 1, 'startDate sits in the grid');
+        // what the canvas selected (the select, by the arrow key) is the outline's selection too
+        await outline
+          .locator('.ant-tree-node-selected')
+          .filter({ hasText: /· select1$/ })
+          .waitFor();
+        // a field inside the grid row, chosen in the tree
+        await node('startDate').click();
+        await page.getByTestId('node-startDate').and(page.locator('.is-selected')).waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'startDate');
+        await properties().getByTestId('prop-when-field').getByText('select1').waitFor();
+        assert.equal(await canvas().locator('.formdesign-node.is-selected').count(), 1, 'one item selected');
+        await shot('outline');
+        // another one, at the top level
+        await node('user1').click();
+        await page.getByTestId('node-user1').and(page.locator('.is-selected')).waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'user1');
+        await page
+          .getByTestId('node-startDate')
+          .and(page.locator('.is-selected'))
+          .waitFor({ state: 'detached' });
+        // the layout item: the grid row itself
+        await outline
+          .locator('.ant-tree-node-content-wrapper')
+          .filter({ hasText: /^栅格$/ })
+          .click();
+        await page.getByTestId('node-grid').and(page.locator('.is-selected')).waitFor();
+        await properties().getByTestId('prop-name').waitFor({ state: 'detached' });
+        await page.getByRole('tab', { name: '组件' }).click();
+        await page.getByTestId('palette-select').waitFor();
+      },
+    },
+    {
       name: 'the JSON view: edited JSON is checked on its lines and the canvas follows it',
       async run() {
         await page.getByTestId('view-switch').getByText('JSON').click();
@@ -243,6 +304,56 @@ export function checks({ server, browser }: E2eContext): Check[] {
           },
         ]);
         assert.equal(`${JSON.stringify(modelToSchema(schemaToModel(schema)), null, 2)}\n`, text);
+      },
+    },
+    {
+      name: 'autosave: a reload of /formdesign brings the draft of this browser back',
+      async run() {
+        await page.getByTestId('node-text1').click();
+        await untilValue(properties().getByTestId('prop-name'), 'text1');
+        await properties().locator('#fd-field-title-zh').fill('草稿里的名称');
+        await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
+        // the draft is written a moment after the change: the page is left once it holds it
+        await page.waitForFunction(() =>
+          window.localStorage.getItem('formDesigner.draft')?.includes('草稿里的名称'),
+        );
+        await page.reload();
+        await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
+        // the whole design came back: its items, the grid row, the condition; still a draft
+        const order = await rootContainer()
+          .locator(':scope > .formdesign-node')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
+        assert.deepEqual(order, ['node-id', 'node-user1', 'node-select1', 'node-grid']);
+        await page.getByTestId('node-grid').getByTestId('node-startDate').getByText('select1 = 1').waitFor();
+        await page.getByTestId('node-select1').getByText('user_status').waitFor();
+        await page.locator('.formdesign .ant-card-extra .ant-tag').filter({ hasText: '草稿' }).waitFor();
+      },
+    },
+    {
+      name: 'autosave: a saved form saves itself a few seconds after the last change (its version goes up)',
+      async run() {
+        await page.getByTestId('save').click();
+        await page.waitForURL(/formdesign\?id=\d+/);
+        const designed = page.url();
+        const version = page.locator('.formdesign .ant-card-extra .ant-tag');
+        await version.filter({ hasText: '版本 1' }).waitFor();
+        await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
+        // the form's English title (its name in the list) changed, and nothing clicked after
+        await canvas().click({ position: { x: 5, y: 5 } });
+        await properties().getByTestId('prop-form-code').waitFor();
+        await properties().locator('#fd-form-title-en').fill('Autosaved form');
+        await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
+        // the list of designed forms shows the change and the new version
+        await page.goto(`${server.url}/admin/formgenerator/list`);
+        const row = page.getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: 'myform' });
+        await row.filter({ hasText: 'Autosaved form' }).waitFor();
+        const cells = (await row.locator('td').allInnerTexts()).map((cell) => cell.trim());
+        assert.ok(cells.includes('2'), `version 2 in the list: ${cells.join(' | ')}`);
+        // opened again, the designer shows the saved form
+        await page.goto(designed);
+        await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
+        await version.filter({ hasText: '版本 2' }).waitFor();
+        await untilValue(properties().locator('#fd-form-title-en'), 'Autosaved form');
       },
     },
     {

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
-import { addLine, filterBy, formModal, resetFilters, rowWith, saveForm } from './entity-driver.js';
+import {
+  addLine,
+  filterBy,
+  formModal,
+  resetFilters,
+  rowWith,
+  saveForm,
+  untilStill,
+} from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 import { dragTo } from './drag.js';
 
@@ -10,7 +18,7 @@ import { dragTo } from './drag.js';
  * Issue 14 from design to records in one run: a form designed in /formdesign (its titles in
  * Chinese, a grid row of two fields, a dictionary select, a user picker, a field shown only while
  * the select has one value and carrying a help text, a sub-table whose columns the canvas shows),
- * saved, published from /formgenerator, opened from the sidebar under its Chinese title; on the
+ * tried in the preview (the condition, sub-table lines), saved, published from /formgenerator, opened from the sidebar under its Chinese title; on the
  * generated records screen two records added (with sub-table lines), one edited (the condition
  * turned off clears the hidden field), the list filtered and exported.
  */
@@ -42,6 +50,15 @@ async function choose(page: Page, select: Locator, option: string): Promise<void
   for (let tries = 0; (await page.locator(OPEN_DROPDOWN).count()) > 0; tries += 1) {
     assert.ok(tries < 50, 'the dropdown closes');
     await page.waitForTimeout(100);
+  }
+}
+
+/** Waits until an input shows a value (the property panel follows the selection a moment later). */
+async function untilValue(input: Locator, expected: string): Promise<void> {
+  await input.waitFor();
+  for (let tries = 1; (await input.inputValue()) !== expected; tries += 1) {
+    assert.ok(tries < 100, `the input shows ${expected}, not ${await input.inputValue()}`);
+    await input.page().waitForTimeout(100);
   }
 }
 
@@ -101,6 +118,35 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     return text;
   };
   let applicant = '';
+  /**
+   * The designer's preview, before the form is saved: the grid row and titles, the condition
+   * showing and hiding the reason with its help, the sub-table taking a line; closed again.
+   */
+  const previewDesign = async (): Promise<void> => {
+    await page().getByTestId('preview').click();
+    const dialog = page()
+      .locator('.ant-modal')
+      .filter({ has: page().getByTestId('designed-form') });
+    const form = dialog.getByTestId('designed-form');
+    await form.locator('#root_text1').waitFor();
+    await untilStill(dialog);
+    await form.locator('label[for="root_text1"]').filter({ hasText: '主题' }).waitFor();
+    // the condition: the reason and its help only while the priority is 紧急
+    assert.equal(await form.locator('#root_textarea1').count(), 0, 'reason hidden in the preview');
+    assert.equal(await form.getByText(HELP).count(), 0, 'no help for the hidden reason');
+    await choose(page(), form.locator('.ant-select:has(#root_select1)'), '紧急');
+    await form.locator('#root_textarea1').waitFor();
+    await form.getByText(HELP).waitFor();
+    // the sub-table: its columns under their titles, a line added and filled in
+    await addLine(form, 1);
+    await form.getByLabel('第 1 行 物品').fill('预览里的物品');
+    await form.getByLabel('第 1 行 数量').fill('3');
+    await shot('preview');
+    await choose(page(), form.locator('.ant-select:has(#root_select1)'), '普通');
+    await form.locator('#root_textarea1').waitFor({ state: 'detached' });
+    await dialog.locator('.ant-modal-close').click();
+    await dialog.waitFor({ state: 'hidden' });
+  };
 
   return [
     {
@@ -126,16 +172,19 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await columns.nth(1).waitFor();
         await dragTo(page(), page().getByTestId('palette-text'), columns.nth(0));
         await page().getByTestId('node-text1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'text1');
         await properties().locator('#fd-field-title-zh').fill('主题');
         await properties().getByTestId('prop-required').click();
         await dragTo(page(), page().getByTestId('palette-integer'), columns.nth(1));
         await page().getByTestId('node-integer1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'integer1');
         await properties().locator('#fd-field-title-zh').fill('数量');
         // nothing selected (a click on the canvas): the palette adds at the end, each after the last
         await blankCanvas();
         // a select on the notification priority dictionary
         await page().getByTestId('palette-select').click();
         await page().getByTestId('node-select1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'select1');
         await properties().locator('#fd-source').getByText('字典').click();
         await properties().getByTestId('prop-dict').fill('notification_priority');
         await properties().locator('#fd-field-title-zh').fill('优先级');
@@ -143,10 +192,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // a user picker
         await page().getByTestId('palette-user').click();
         await page().getByTestId('node-user1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'user1');
         await properties().locator('#fd-field-title-zh').fill('申请人');
         // a reason shown only while the priority is 4 (紧急), with a help text
         await page().getByTestId('palette-textarea').click();
         await page().getByTestId('node-textarea1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'textarea1');
         await properties().locator('#fd-field-title-zh').fill('加急原因');
         await properties().locator('#fd-help').fill(HELP);
         await choose(page(), properties().getByTestId('prop-when-field'), 'select1');
@@ -156,6 +207,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await blankCanvas();
         await page().getByTestId('palette-subtable').click();
         await page().getByTestId('node-subtable1').waitFor();
+        await untilValue(properties().getByTestId('prop-name'), 'subtable1');
         await properties().locator('#fd-field-title-zh').fill('明细');
         // its columns: the default one renamed and titled, a whole-number quantity added
         await properties().getByTestId('subtable-name-0').fill('item');
@@ -183,6 +235,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await expectNoAxeViolations(page(), 'form designer with a sub-table');
         await page().getByTestId('node-subtable1').click();
         await shot('designed');
+        await previewDesign();
         await page().getByTestId('save').click();
         await page().waitForURL(/formdesign\?id=\d+/);
         api ??= await apiClient(server.url, 'admin', server.adminPassword);

@@ -28,6 +28,9 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, to
     headers: token ? { authorization: `Bearer ${token}` } : t.auth,
     ...(payload === undefined ? {} : { payload: payload as Json }),
   });
+/** The same call by a caller whose browser speaks that language (Accept-Language). */
+const callIn = (language: string, method: 'POST' | 'PUT', url: string, payload: unknown) =>
+  t.request({ method, url, headers: { ...t.auth, 'accept-language': language }, payload: payload as Json });
 
 const leaveForm = (extra: Json = {}, required: string[] = ['applicant']): Json => ({
   title: 'Leave request',
@@ -206,6 +209,19 @@ describe('designed forms', () => {
         expect.objectContaining({ field: 'approver', rule: 'required', rows: 3, isSafe: false }),
       ]),
     );
+    // the same report in the caller's language: an English browser reads English
+    const inEnglish = await callIn('en', 'POST', '/api/generator/form/check', {
+      id: formId,
+      formContent: tighter,
+    });
+    expect(dataOf<{ errors: Json[] }>(inEnglish).errors).toEqual(
+      expect.arrayContaining([
+        {
+          field: '/formContent/properties/reason',
+          message: `reason: the new maximum length is broken by 1 existing rows (keys ${rows[0]?.id})`,
+        },
+      ]),
+    );
     const dropped = leaveForm({}, ['applicant']);
     delete (dropped.properties as Json).days;
     const dropCheck = await call('POST', '/api/generator/form/check', { id: formId, formContent: dropped });
@@ -227,16 +243,42 @@ describe('designed forms', () => {
       roles: [],
     });
     expect(refused.statusCode).toBe(409);
+    // in the caller's language (Chinese by default): the field, the rule, how many rows, their keys
+    const withDays = await t.sql<{ id: number }>(
+      `select id from online_leave where days is not null order by id`,
+    );
+    const withStart = await t.sql<{ id: number }>(
+      `select id from online_leave where start_date is not null order by id`,
+    );
+    expect(withDays).toHaveLength(2);
+    expect(body(refused).message).toBe('这项修改不能安全地应用到已有数据，已拒绝发布');
     expect(body(refused).errors).toEqual([
-      expect.objectContaining({
+      {
         field: '/formContent/properties/days',
-        message: expect.stringContaining('type'),
-      }),
-      expect.objectContaining({
+        message: `days：拒绝修改类型，已有 2 行有值（主键：${withDays.map((row) => row.id).join(', ')}）`,
+      },
+      {
         field: '/formContent/properties/startDate',
-        message: expect.stringContaining('dropped'),
-      }),
+        message: `startDate：拒绝删除字段，已有 1 行有值（主键：${withStart[0]?.id}）`,
+      },
     ]);
+    // Traditional Chinese for a Taiwanese browser
+    const inTw = await callIn('zh-TW', 'POST', '/api/generator/form/publish', {
+      id: formId,
+      menuParent: 'formgenerator',
+      roles: [],
+    });
+    expect((body(inTw).errors as Json[])[0]?.message).toBe(
+      `days：拒絕修改類型，已有 2 筆資料有值（主鍵：${withDays.map((row) => row.id).join(', ')}）`,
+    );
+    // a parent menu that does not exist is named in the caller's language too
+    const noMenu = await call('POST', '/api/generator/form/publish', {
+      id: formId,
+      menuParent: 'nosuchmenu',
+      roles: [],
+    });
+    expect(noMenu.statusCode).toBe(400);
+    expect(body(noMenu).errors).toEqual([{ field: '/menuParent', message: '没有菜单「nosuchmenu」' }]);
     // nothing changed: the column keeps its type and its values, the live entity its schema
     const columns = await t.sql<{ data_type: string }>(
       `select data_type from information_schema.columns where table_name = 'online_leave' and column_name = 'days'`,
@@ -378,7 +420,7 @@ describe('a tree form', () => {
     expect(body(refused).errors).toEqual([
       expect.objectContaining({
         field: '/formContent/properties/categoryName',
-        message: expect.stringContaining('unique, 1 existing rows'),
+        message: expect.stringContaining('categoryName：新的唯一规则，已有 1 行的值重复'),
       }),
     ]);
   });

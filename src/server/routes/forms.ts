@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, ok, requiredNumberParam } from '../lib/http.js';
+import { localizerFor } from '../lib/i18n.js';
 import { answer, id, integer, object, text } from '../lib/route-schema.js';
 import { FORM_CODE_PATTERN } from '../services/forms/compile.js';
 import {
@@ -142,7 +143,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) => ok(await addForm(ctx, actorOf(request), request.body as FormInput)),
+    async (request) =>
+      ok(await addForm(ctx, actorOf(request), localizerFor(request), request.body as FormInput)),
   );
   app.put(
     `${base}/update`,
@@ -164,7 +166,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) => ok(await updateForm(ctx, actorOf(request), request.body as FormUpdate)),
+    async (request) =>
+      ok(await updateForm(ctx, actorOf(request), localizerFor(request), request.body as FormUpdate)),
   );
   app.post(
     `${base}/delete`,
@@ -176,7 +179,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(object({ deleted: { type: 'integer' } })),
       },
     },
-    async (request) => ok(await deleteForm(ctx, actorOf(request), requiredNumberParam(request, 'id'))),
+    async (request) =>
+      ok(await deleteForm(ctx, actorOf(request), localizerFor(request), requiredNumberParam(request, 'id'))),
   );
   app.post(
     `${base}/check`,
@@ -203,7 +207,13 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await checkForm(ctx, request.body as { formContent: unknown; id?: number; formCode?: string })),
+      ok(
+        await checkForm(
+          ctx,
+          localizerFor(request),
+          request.body as { formContent: unknown; id?: number; formCode?: string },
+        ),
+      ),
   );
   app.post(
     `${base}/publish`,
@@ -237,7 +247,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => ok(await publishForm(ctx, actorOf(request), request.body as PublishInput)),
+    async (request) =>
+      ok(await publishForm(ctx, actorOf(request), localizerFor(request), request.body as PublishInput)),
   );
   app.post(
     `${base}/unpublish`,
@@ -249,7 +260,10 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) => ok(await unpublishForm(ctx, actorOf(request), requiredNumberParam(request, 'id'))),
+    async (request) =>
+      ok(
+        await unpublishForm(ctx, actorOf(request), localizerFor(request), requiredNumberParam(request, 'id')),
+      ),
   );
   const watch = await watchForms(ctx, (message) => app.log.warn(message));
   app.addHook('onClose', () => watch.close());

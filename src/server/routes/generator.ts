@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { TEMPLATE_ITEMS, TEMPLATE_TYPES } from '../../../generators/forward.js';
 import { actorOf, ok } from '../lib/http.js';
+import { localizerFor } from '../lib/i18n.js';
 import { answer, id, integer, object, text, type RouteSchema } from '../lib/route-schema.js';
 import { previewModule, type ForwardBody } from '../services/generator/forward.js';
 import { adoptTable, type AdoptInput } from '../services/generator/adopt.js';
@@ -213,7 +214,8 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
         ['formCode', 'schema', 'statements', 'details'],
       ),
     ),
-    async (request) => ok(await adoptTable(ctx, actorOf(request), request.body as AdoptInput)),
+    async (request) =>
+      ok(await adoptTable(ctx, actorOf(request), localizerFor(request), request.body as AdoptInput)),
   );
 
   app.get(

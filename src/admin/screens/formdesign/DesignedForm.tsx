@@ -13,10 +13,13 @@ import {
   formSchemaId,
   formSchemaOf,
   uiSchemaOf,
+  type DetailColumn,
   type EntitySchema,
+  type FieldSchema,
   type MessageField,
 } from '../../../engine/index.js';
 import { useLanguage, useT } from '../../i18n.js';
+import { DetailTableField } from '../../entity/DetailTableField.js';
 import { FORM_WIDGETS } from '../../entity/widgets.js';
 import {
   addConditionErrors,
@@ -32,6 +35,8 @@ import {
 type Values = Record<string, unknown>;
 
 const Form = generateForm<Values>();
+/** The generated screens' fields: a sub-table (x-detail) is the same editable table as there. */
+const FIELDS = { detailTable: DetailTableField };
 
 /** The name a designed form is compiled under (the server's preview route uses the same). */
 export const PREVIEW_ENTITY = 'formpreview';
@@ -73,6 +78,27 @@ export default function DesignedForm({ schema, isNarrow = false }: DesignedFormP
         };
       }
       const ui = uiSchemaOf(entity, 'create') as UiSchema<Values>;
+      // A sub-table's columns under their designed titles (the generated screens read them from
+      // the published entity's locale keys, which a preview has not got).
+      for (const [name, property] of Object.entries(schema.properties)) {
+        const rows = (property.items ?? {}) as { properties?: Record<string, FieldSchema> };
+        const options = (ui[name] as { 'ui:options'?: { columns?: DetailColumn[] } } | undefined)?.[
+          'ui:options'
+        ];
+        if (!rows.properties || !options?.columns) continue;
+        options.columns = options.columns.map((column) => {
+          const source = rows.properties?.[column.name];
+          return source
+            ? {
+                ...column,
+                fallbackTitle: titleIn(
+                  { title: source.title ?? column.name, titles: source['x-ui']?.titles },
+                  language,
+                ),
+              }
+            : column;
+        });
+      }
       const spans = new Map(formFields(entity, 'create').map((field) => [field.name, field.options.span]));
       const messageFields = new Map(
         formFields(entity, 'create').map((field): [string, MessageField] => [
@@ -182,6 +208,7 @@ export default function DesignedForm({ schema, isNarrow = false }: DesignedFormP
         }}
         validator={validator}
         widgets={FORM_WIDGETS}
+        fields={FIELDS}
         templates={DESIGNED_TEMPLATES}
         transformErrors={transformErrors}
         customValidate={customValidate}

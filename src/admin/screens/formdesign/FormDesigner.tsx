@@ -169,6 +169,12 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
     queryOptions: { enabled: formId !== null },
   });
   const loadedRecord = loadQuery.data?.data.records?.[0];
+  /**
+   * The model as the server holds it (just loaded, or just saved): nothing to autosave while the
+   * designer shows it. Opening a stored form, or the reload that follows its first save, is no
+   * change and makes no new version.
+   */
+  const serverModel = useRef<DesignModel | undefined>(undefined);
   useEffect(() => {
     if (!loadedRecord) return;
     setStored(loadedRecord);
@@ -176,7 +182,14 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       typeof loadedRecord.formContent === 'string'
         ? (JSON.parse(loadedRecord.formContent) as EntitySchema)
         : loadedRecord.formContent;
-    latest.current.reset(schemaToModel(readDraft(String(loadedRecord.id)) ?? content));
+    const draft = readDraft(String(loadedRecord.id));
+    const loaded = schemaToModel(draft ?? content);
+    // a draft of this browser wins; one the server already holds is no change
+    const isSaved =
+      !draft ||
+      JSON.stringify(modelToSchema(loaded)) === JSON.stringify(modelToSchema(schemaToModel(content)));
+    if (isSaved) serverModel.current = loaded;
+    latest.current.reset(loaded);
   }, [loadedRecord]);
 
   // The schema only for what shows it (the JSON view, the preview): not once per change.
@@ -190,7 +203,8 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
   const { mutateAsync: send } = useCustomMutation<StoredForm>();
   const save = useCallback(
     async (isQuiet: boolean): Promise<void> => {
-      const content = modelToSchema(latest.current.model);
+      const sent = latest.current.model;
+      const content = modelToSchema(sent);
       const code = content['x-entity'].api.split('/').pop() ?? 'form';
       // what generator/form/add and update take (the code is given once, when the form is added)
       const body = {
@@ -207,6 +221,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
         meta: { silent: isQuiet },
       });
       setStored(data);
+      serverModel.current = sent;
       if (!stored) {
         window.localStorage.removeItem(draftKey(null));
         setParams({ id: String(data.id) }, { replace: true });
@@ -221,6 +236,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       isFirstRender.current = false;
       return;
     }
+    if (model === serverModel.current) return;
     const local = setTimeout(() => {
       window.localStorage.setItem(
         draftKey(stored ? String(stored.id) : null),

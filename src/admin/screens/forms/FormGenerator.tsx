@@ -23,7 +23,8 @@ import { routeTitle, useT } from '../../i18n.js';
 import { ICON_NAMES, MenuIcon } from '../../layout/icons.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, useTree, withQuery } from '../api.js';
-import { API, errorText, menuTitle, PagedTable, roleLabel, useSubmit } from '../common.js';
+import { errorMessage, fieldMessages } from '../../providers/data.js';
+import { API, menuTitle, PagedTable, roleLabel, useSubmit } from '../common.js';
 import {
   fillPath,
   FORMS_API,
@@ -275,7 +276,8 @@ function PublishDialog({
 }) {
   const t = useT();
   const [values] = Form.useForm<PublishValues>();
-  const [failure, setFailure] = useState<string | undefined>(undefined);
+  // A refusal: one line per problem (each impact rule names its field, rows and keys).
+  const [failure, setFailure] = useState<string[] | undefined>(undefined);
   const menus = useTree<MenuTreeNode>('sysmenu');
   const roles = useApiGet<Page<RoleRow>>(`${API.role}/query`, { pageSize: 100 });
   const title = (key: string): string => t(`forms.publish.${key}`);
@@ -314,7 +316,7 @@ function PublishDialog({
       onOk={() =>
         void values
           .validateFields()
-          .then((chosen) => onPublish(chosen).catch((error: unknown) => setFailure(errorText(error))))
+          .then((chosen) => onPublish(chosen).catch((error: unknown) => setFailure(failureLines(error))))
       }
       destroyOnHidden
       data-testid="publish-dialog"
@@ -374,11 +376,21 @@ function PublishDialog({
       {failure ? (
         <div role="alert" className="forms-publish-failure" data-testid="publish-failure">
           <strong>{title('refused')}</strong>
-          <pre>{failure}</pre>
+          <ul>
+            {failure.map((line, index) => (
+              <li key={index}>{line}</li>
+            ))}
+          </ul>
         </div>
       ) : null}
     </Modal>
   );
+}
+
+/** What a refused publish says: its field messages, one a line, else its message. */
+function failureLines(error: unknown): string[] {
+  const lines = Object.values(fieldMessages(error)).flat();
+  return lines.length > 0 ? lines : [errorMessage(error)];
 }
 
 function VersionHistory({ form }: { form: FormRecord }) {

@@ -11,6 +11,7 @@ import type { Db } from '../../lib/db/database.js';
 import { FORM_TABLE, FORM_VERSION_TABLE } from '../../lib/db/form-tables.js';
 import { ensureTrigram, readExistingTables } from '../../lib/db/migrate.js';
 import { AppError } from '../../lib/errors.js';
+import type { Localizer } from '../../lib/i18n.js';
 import { insertRecords } from '../../lib/sql/insert-records.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -165,20 +166,24 @@ export interface FormInput {
   formContent: Record<string, unknown>;
 }
 
-export async function addForm(ctx: AppContext, actor: Actor, input: FormInput): Promise<FormRecord> {
-  if (!new RegExp('^[a-z][a-z0-9]{1,39}$').test(input.formCode))
-    throw new AppError('validation', {}, [
-      { field: '/formCode', message: 'must be lower-case letters and digits, starting with a letter' },
-    ]);
-  if (ctx.registry.get(input.formCode) && !ctx.registry.isRuntime(input.formCode))
+export async function addForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: FormInput,
+): Promise<FormRecord> {
+  const formCode = input.formCode;
+  if (!new RegExp('^[a-z][a-z0-9]{1,39}$').test(formCode))
+    throw new AppError('validation', {}, [{ field: '/formCode', message: l10n.t('forms.problems.badCode') }]);
+  if (ctx.registry.get(formCode) && !ctx.registry.isRuntime(formCode))
     throw new AppError('uniqueClash', {}, [
-      { field: '/formCode', message: `"${input.formCode}" is already an entity` },
+      { field: '/formCode', message: l10n.t('forms.problems.codeIsEntity', { formCode }) },
     ]);
   return ctx.db.transaction().execute(async (trx) => {
     const clash = await sql`select 1 from ${formTable} where form_code = ${input.formCode}`.execute(trx);
     if (clash.rows.length > 0)
       throw new AppError('uniqueClash', {}, [
-        { field: '/formCode', message: `"${input.formCode}" is taken` },
+        { field: '/formCode', message: l10n.t('forms.problems.codeTaken', { formCode }) },
       ]);
     const inserted = await sql<FormRow>`insert into ${formTable}
       (tenant_code, form_code, form_name, form_description, form_content, status, version, created_by)
@@ -209,11 +214,18 @@ export interface FormUpdate {
 }
 
 /** Saves a new draft version; a published form stays live as published until it is published again. */
-export async function updateForm(ctx: AppContext, actor: Actor, input: FormUpdate): Promise<FormRecord> {
+export async function updateForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: FormUpdate,
+): Promise<FormRecord> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, input.id, true);
     if (row.version !== input.version)
-      throw new AppError('staleVersion', {}, [{ field: '/version', message: 'changed by someone else' }]);
+      throw new AppError('staleVersion', {}, [
+        { field: '/version', message: l10n.t('forms.problems.staleVersion') },
+      ]);
     const updated = await sql<FormRow>`update ${formTable} set
       form_name = ${input.formName ?? row.form_name},
       form_description = ${input.formDescription === undefined ? row.form_description : input.formDescription},
@@ -235,12 +247,17 @@ export async function updateForm(ctx: AppContext, actor: Actor, input: FormUpdat
   });
 }
 
-export async function deleteForm(ctx: AppContext, actor: Actor, id: number): Promise<{ deleted: number }> {
+export async function deleteForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  id: number,
+): Promise<{ deleted: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, id, true);
     if (row.status === 'published')
       throw new AppError('formPublished', {}, [
-        { field: '/id', message: 'a published form is unpublished before it is deleted' },
+        { field: '/id', message: l10n.t('forms.problems.unpublishFirst') },
       ]);
     await sql`delete from ${formTable} where id = ${id}`.execute(trx);
     await writeAudit(trx, actor, [
@@ -275,6 +292,7 @@ function publishedEntityOf(ctx: AppContext, row: FormRow): EntityDef | undefined
 
 export async function checkForm(
   ctx: AppContext,
+  l10n: Localizer,
   input: { formContent: unknown; id?: number; formCode?: string },
 ): Promise<CheckAnswer> {
   const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id);
@@ -285,7 +303,7 @@ export async function checkForm(
   const before = publishedEntityOf(ctx, row);
   if (!before) return { isValid: true, errors };
   const impact = await impactOf(ctx.db, ctx.registry.ajv, before, entity);
-  return { isValid: impact.isSafe, errors: impactErrors(impact), impact };
+  return { isValid: impact.isSafe, errors: impactErrors(impact, l10n), impact };
 }
 
 /** The pointer of an impact item's field: a detail row's column sits under the detail's items. */
@@ -294,16 +312,21 @@ const impactPointer = (field: string): string => {
   return `/formContent/properties/${name}${column === undefined ? '' : `/items/properties/${column}`}`;
 };
 
-function impactErrors(impact: ImpactReport): FieldError[] {
+/**
+ * The refused items of an impact report in the caller's language, one text per rule
+ * (locales: forms.impact.<rule>, a JSON Schema keyword without a text of its own falls back to
+ * forms.impact.rule) with the field, the rule, the row count and the first keys.
+ */
+export function impactErrors(impact: ImpactReport, l10n: Localizer): FieldError[] {
   return impact.items
     .filter((item) => !item.isSafe)
-    .map((item) => ({
-      field: impactPointer(item.field),
-      message:
-        item.rule === 'dropped' || item.rule === 'type'
-          ? `${item.field}: ${item.rule === 'type' ? 'type change' : 'dropped field'} refused (${item.rows} existing rows hold a value${item.keys.length ? `, keys ${item.keys.join(', ')}` : ''})`
-          : `${item.field}: ${item.rule}, ${item.rows} existing rows break it (keys ${item.keys.join(', ')})`,
-    }));
+    .map((item) => {
+      const params = { field: item.field, rule: item.rule, rows: item.rows, keys: item.keys.join(', ') };
+      // A drop or a type change is refused even when no row holds a value (no keys to name then).
+      const key = `forms.impact.${item.rule}${item.rows === 0 ? 'NoRows' : ''}`;
+      const known = l10n.find([key]) !== undefined;
+      return { field: impactPointer(item.field), message: l10n.t(known ? key : 'forms.impact.rule', params) };
+    });
 }
 
 // Publish and unpublish ---------------------------------------------------------------------------
@@ -330,6 +353,7 @@ export const menuPathOf = (formCode: string): string => `/online/${formCode}`;
 export async function publishForm(
   ctx: AppContext,
   actor: Actor,
+  l10n: Localizer,
   input: PublishInput,
 ): Promise<PublishAnswer> {
   const menu = ctx.registry.require('sysmenu');
@@ -347,7 +371,12 @@ export async function publishForm(
     );
     const parentMenu = parent.rows[0];
     if (!parentMenu)
-      throw new AppError('validation', {}, [{ field: '/menuParent', message: 'no such menu' }]);
+      throw new AppError('validation', {}, [
+        {
+          field: '/menuParent',
+          message: l10n.t('forms.problems.noMenu', { menu: String(input.menuParent) }),
+        },
+      ]);
     const roleRows = await sql<{
       id: number;
       code: string;
@@ -358,7 +387,7 @@ export async function publishForm(
     const missing = input.roles.filter((code) => !roleRows.rows.some((r) => r.code === code));
     if (missing.length > 0)
       throw new AppError('validation', {}, [
-        { field: '/roles', message: `no such role: ${missing.join(', ')}` },
+        { field: '/roles', message: l10n.t('forms.problems.noRole', { roles: missing.join(', ') }) },
       ]);
 
     const content = normalizeContent(row.form_code, row.form_name, contentOf(row.form_content)) as Record<
@@ -378,7 +407,7 @@ export async function publishForm(
     let report: ImpactReport | undefined;
     if (before) {
       report = await impactOf(trx, ctx.registry.ajv, before, next);
-      if (!report.isSafe) throw new AppError('formUnsafeChange', {}, impactErrors(report));
+      if (!report.isSafe) throw new AppError('formUnsafeChange', {}, impactErrors(report, l10n));
     }
     // The engine's DDL, as at start-up: create the tables (the form's, then the child table of
     // each detail field) or add what is missing, all in this transaction.
@@ -391,7 +420,10 @@ export async function publishForm(
       throw new AppError(
         'formUnsafeChange',
         {},
-        problems.map((message) => ({ field: '/formContent', message })),
+        problems.map((problem) => ({
+          field: '/formContent',
+          message: l10n.t('forms.problems.tableChange', { problem }),
+        })),
       );
     for (const statement of plans.flatMap((plan) => plan.statements)) await sql.raw(statement).execute(trx);
 
@@ -472,12 +504,19 @@ export async function publishForm(
 }
 
 /** Hides the menu and the API; the table and its rows stay for a later publication. */
-export async function unpublishForm(ctx: AppContext, actor: Actor, id: number): Promise<FormRecord> {
+export async function unpublishForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  id: number,
+): Promise<FormRecord> {
   const menu = ctx.registry.require('sysmenu');
   const record = await ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, id, true);
     if (row.status !== 'published')
-      throw new AppError('validation', {}, [{ field: '/id', message: 'the form is not published' }]);
+      throw new AppError('validation', {}, [
+        { field: '/id', message: l10n.t('forms.problems.notPublished') },
+      ]);
     if (row.menu_id !== null)
       await sql`update ${sql.table(menu.table)} set menu_status = '0', updated_at = now(), version = version + 1
         where id = ${row.menu_id}`.execute(trx);

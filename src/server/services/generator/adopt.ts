@@ -4,6 +4,7 @@ import type { FormRecord } from '../../../engine/api-types.js';
 import type { AppContext } from '../../lib/context.js';
 import { ensureTrigram, readExistingTables, startIndexBuild } from '../../lib/db/migrate.js';
 import { AppError } from '../../lib/errors.js';
+import type { Localizer } from '../../lib/i18n.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import { writeAudit } from '../../lib/audit.js';
 import { compileForm, normalizeContent, onlineApiOf } from '../forms/compile.js';
@@ -40,7 +41,12 @@ export interface AdoptAnswer {
 }
 
 /** POST generator/reverse/adopt: the plan of adopting a table, or (confirmed) the adoption. */
-export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInput): Promise<AdoptAnswer> {
+export async function adoptTable(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: AdoptInput,
+): Promise<AdoptAnswer> {
   const refuseAdopted = async (db: AppContext['db']): Promise<void> => {
     const by = (await adoptedTables(db)).get(input.tableName);
     if (by)
@@ -89,7 +95,7 @@ export async function adoptTable(ctx: AppContext, actor: Actor, input: AdoptInpu
   if (!input.confirm)
     return { formCode, schema: content, statements: [...planned.statements, ...planned.indexes], details };
   // The form first: a taken code refuses the adoption before the table is touched.
-  const form = await addForm(ctx, actor, {
+  const form = await addForm(ctx, actor, l10n, {
     formCode,
     formName: content.title,
     formDescription: content.description ?? '',

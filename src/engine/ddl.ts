@@ -1,5 +1,5 @@
 import { columnFields, detailFields } from './columns.js';
-import { LONG_TEXT_LENGTH } from './entity.js';
+import { LONG_TEXT_LENGTH } from './list-use.js';
 import { quoteIdentifier } from './naming.js';
 import type { DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 

@@ -5,6 +5,7 @@ import {
   SchemaFileError,
   type SchemaProblem,
 } from './meta.js';
+import { listUseOf } from './list-use.js';
 import { toColumnName } from './naming.js';
 import type {
   DetailDef,
@@ -31,33 +32,6 @@ const SYSTEM_FIELDS: Record<string, FieldSchema> = {
   updatedBy: { type: 'string', title: 'Updated by', readOnly: true },
   version: { type: 'integer', title: 'Version', readOnly: true },
 };
-
-/** Text longer than this many characters is a column hidden by default (a summary, a body). */
-export const LONG_TEXT_COLUMN = 500;
-
-/**
- * Text longer than this many characters gets no btree list index, so it is not sortable: a btree
- * entry holds at most 2,704 bytes, so a long value (rich text, a description) could not be stored
- * at all, and no list sorts or matches such a field whole; its "contains" filter keeps its
- * trigram index.
- */
-export const LONG_TEXT_LENGTH = 512;
-
-/**
- * Whether the generated list shows a field as a column unless x-list.visible says otherwise:
- * not a secret, an object or a long text; of the bookkeeping fields only createdAt.
- */
-function isListedByDefaultRule(name: string, schema: FieldSchema, isSystem: boolean): boolean {
-  if (schema['x-secret'] === true || schema.type === 'object') return false;
-  if (isSystem) return name === 'createdAt';
-  return (schema.maxLength ?? 0) <= LONG_TEXT_COLUMN;
-}
-
-/** Whether a field can be ordered at all: a scalar that is not a secret nor a long text. */
-function isOrderable(schema: FieldSchema): boolean {
-  if (schema.type === 'string' && (schema.maxLength ?? 0) > LONG_TEXT_LENGTH) return false;
-  return schema['x-secret'] !== true && schema.type !== 'array' && schema.type !== 'object';
-}
 
 function sqlTypeOf(schema: FieldSchema): SqlType {
   switch (schema.type) {
@@ -98,7 +72,7 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
       ? undefined
       : filterKindOf(schema, isSecret);
-  const isListedByDefault = hints?.visible ?? isListedByDefaultRule(name, schema, isSystem);
+  const use = listUseOf(name, schema, isSystem);
   const field: FieldDef = {
     name,
     column: toColumnName(name),
@@ -113,11 +87,10 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     isUnique: schema['x-unique'] === true,
     isRequired: (entity.required ?? []).includes(name),
     isInFilterBar: false,
-    isListedByDefault,
+    isListedByDefault: use.isListed,
     // The list sorts by the columns it shows; a column hidden by default sorts only when its
     // schema says so (x-list.sorter true). See buildEntity for the fields always sortable.
-    isSortable:
-      isOrderable(schema) && (hints?.sorter === true || (hints?.sorter !== false && isListedByDefault)),
+    isSortable: use.isSortable,
   };
   if (schema['x-detail']) {
     field.detail = buildDetail(name, schema, entity);
@@ -211,7 +184,8 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   if (options.tree?.sequence) ordered.push(options.tree.sequence);
   for (const name of ordered) {
     const field = fieldsByName.get(name);
-    if (field && !field.detail && isOrderable(field.schema)) field.isSortable = true;
+    if (field && !field.detail && listUseOf(name, field.schema, field.isSystem).isOrderable)
+      field.isSortable = true;
   }
   return entity;
 }

@@ -48,15 +48,6 @@ export interface ListColumn {
   isVisible: boolean;
 }
 
-const LONG_TEXT = 500;
-
-function isVisibleByDefault(field: FieldDef): boolean {
-  if (field.isSecret || field.type === 'object') return false;
-  if (field.isSystem) return field.name === 'createdAt';
-  if ((field.schema.maxLength ?? 0) > LONG_TEXT) return false;
-  return true;
-}
-
 /** The list columns of the generated list screen, in schema order. */
 export function listColumns(entity: EntityDef): ListColumn[] {
   return readableFields(entity)
@@ -68,7 +59,9 @@ export function listColumns(entity: EntityDef): ListColumn[] {
         titleKeys: fieldTitleKeys(entity, field),
         fallbackTitle: field.schema.title ?? field.name,
         isSortable: field.isSortable,
-        isVisible: hints.visible ?? isVisibleByDefault(field),
+        // Shown by default (x-list.visible, else entity.ts's rule); a hidden column can still be
+        // shown from the column settings, without a sorter unless its schema gives it one.
+        isVisible: field.isListedByDefault,
       };
       if (hints.width !== undefined) column.width = hints.width;
       if (hints.fixed) column.fixed = hints.fixed;

@@ -1,4 +1,5 @@
 import { columnFields, detailFields } from './columns.js';
+import { LONG_TEXT_LENGTH } from './list-use.js';
 import { quoteIdentifier } from './naming.js';
 import type { DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 
@@ -42,7 +43,7 @@ export interface TableSpec {
    * An existing table adopted by an entity (x-entity.adopt, from reverse generation): compatible
    * column types are accepted, columns the entity leaves out are left alone, and only missing
    * columns and the engine's non-unique indexes are added; no unique index, foreign key, type
-   * change or drop.
+   * change or drop (but of the engine's own list indexes the rules no longer derive).
    */
   isAdopted?: boolean;
   /**
@@ -107,6 +108,14 @@ export function indexName(
   return name.length <= 63 ? name : `${name.slice(0, 54)}_${suffix}${name.length % 97}`;
 }
 
+function trigramIndexName(table: string, field: FieldDef): string {
+  return indexName(table, [field.column], 'trgm');
+}
+
+function jsonbIndexName(table: string, field: FieldDef): string {
+  return indexName(table, [field.column], 'gin');
+}
+
 /** The plain (tenant_code) lookup index; see entityTableSpec for when a table has it. */
 function tenantIndex(table: string): IndexSpec {
   return { name: indexName(table, ['tenant_code'], 'idx'), columns: ['tenant_code'], isUnique: false };
@@ -159,9 +168,21 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
     indexes,
     foreignKeys: [],
   };
-  const tenant = tenantIndex(entity.table);
-  if (entity.isTenantScoped && !indexes.some((index) => index.name === tenant.name))
-    spec.retiredIndexes = [tenant.name];
+  // The engine's own indexes it may have made under an earlier rule: the plain tenant index, and
+  // the trigram and jsonb index of each field (a filter the filter bar no longer shows). Its
+  // btree list indexes (`…_lx`) are recognised by name.
+  const wanted = new Set(indexes.map((index) => index.name));
+  const retired = [
+    ...(entity.isTenantScoped ? [tenantIndex(entity.table).name] : []),
+    ...columnFields(entity).flatMap((field) =>
+      field.type === 'array'
+        ? [jsonbIndexName(entity.table, field)]
+        : field.sqlType === 'text'
+          ? [trigramIndexName(entity.table, field)]
+          : [],
+    ),
+  ].filter((name) => !wanted.has(name));
+  if (retired.length > 0) spec.retiredIndexes = retired;
   if (entity.schema['x-entity'].adopt === true) spec.isAdopted = true;
   return spec;
 }
@@ -230,26 +251,26 @@ export function isNeverNull(field: FieldDef): boolean {
   return field.isKey || (field.isSystem && field.name !== 'createdBy' && field.name !== 'updatedBy');
 }
 
-/**
- * Text longer than this many characters gets no btree list index: a btree entry holds at most
- * 2,704 bytes, so a long value (rich text, a description) could not be stored at all, and no list
- * sorts or matches such a field whole; its "contains" filter keeps its trigram index.
- */
-export const LONG_TEXT_LENGTH = 512;
-
 function isLongText(field: FieldDef): boolean {
   const maxLength = field.schema.maxLength;
   return field.type === 'string' && typeof maxLength === 'number' && maxLength > LONG_TEXT_LENGTH;
 }
 
 /**
- * One index per field the list filters or sorts on, so a page costs the same at a thousand rows
- * and at ten million: led by tenant_code (every list is scoped by it), then the field sorted as
- * the list sorts it (empty values first ascending, so a backward scan gives descending with empty
- * values last), then the key, the tie-breaker of every order and of keyset pages. "contains"
- * filters get a trigram index, arrays a jsonb one. A unique index already leads with the tenant
- * and the field, so it serves that field's equality filters; its sorts still get a list index
- * because the unique one has no key column to break ties.
+ * The indexes serve what the generated list offers, so a page costs the same at a thousand rows
+ * and at ten million, and a write keeps up no index for a list that nobody can ask for. One
+ * index per sortable field (FieldDef.isSortable: the columns shown by default, x-list.sorter
+ * true, the key, the default order) and per filter of the filter bar (FieldDef.isInFilterBar):
+ * a btree led by tenant_code (every list is scoped by it), then the field sorted as the list
+ * sorts it (empty values first ascending, so a backward scan gives descending with empty values
+ * last), then the key, the tie-breaker of every order and of keyset pages. "contains" filters
+ * get a trigram index, arrays a jsonb one. A unique index already leads with the tenant and the
+ * field, so it serves that field's equality filters; its sorts still get a list index because
+ * the unique one has no key column to break ties.
+ *
+ * The API also accepts a filter on a field the filter bar does not show (a hidden column, who
+ * wrote a row, when it changed): it works, with no index of its own (another condition or the
+ * tenant's rows narrow it).
  */
 export function listIndexes(entity: EntityDef): IndexSpec[] {
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
@@ -257,11 +278,10 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
   const indexes: IndexSpec[] = [];
   for (const field of columnFields(entity)) {
     if (field.name === 'tenantCode' && entity.isTenantScoped) continue;
+    const isFiltered = field.filter !== undefined && field.isInFilterBar;
     // A sorted field needs its order; an equality or range filter reads one range of the same
-    // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it):
-    // a text field that is not sortable (x-list.sorter false) gets no btree at all.
-    const isOrdered =
-      field.isSortable || (field.filter !== undefined && field.filter !== 'text' && field.type !== 'array');
+    // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it).
+    const isOrdered = field.isSortable || (isFiltered && field.filter !== 'text' && field.type !== 'array');
     if (isOrdered && !isLongText(field)) {
       const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
       if (columns.length > 1 || !field.isKey) {
@@ -273,17 +293,17 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
         });
       }
     }
-    if (field.filter === 'text' && field.type === 'string' && field.sqlType === 'text') {
+    if (isFiltered && field.filter === 'text' && field.type === 'string' && field.sqlType === 'text') {
       indexes.push({
-        name: indexName(entity.table, [field.column], 'trgm'),
+        name: trigramIndexName(entity.table, field),
         columns: [field.column],
         isUnique: false,
         list: { method: 'trigram' },
       });
     }
-    if (field.filter !== undefined && field.type === 'array') {
+    if (isFiltered && field.type === 'array') {
       indexes.push({
-        name: indexName(entity.table, [field.column], 'gin'),
+        name: jsonbIndexName(entity.table, field),
         columns: [field.column],
         isUnique: false,
         list: { method: 'jsonb' },
@@ -449,8 +469,9 @@ export function planTableMigration(
   }
   // An adopted table keeps its own indexes and constraints, untouched. It gets the engine's
   // lookup and list indexes (under the engine's names, IF NOT EXISTS; on PostgreSQL built
-  // concurrently, so the table keeps taking writes), never a unique index (its rows may not be
-  // unique, and it would refuse writes the table takes now) nor a foreign key.
+  // concurrently, so the table keeps taking writes; dropped like any table's when the rules no
+  // longer derive them), never a unique index (its rows may not be unique, and it would refuse
+  // writes the table takes now) nor a foreign key.
   const isAdopting = existing !== undefined && spec.isAdopted === true;
   // A trigram or jsonb index needs the column type the engine would have made (a uuid or char
   // column has no trigram operator class); a column this plan adds has it.
@@ -475,10 +496,12 @@ export function planTableMigration(
   for (const fk of isAdopting ? [] : spec.foreignKeys) {
     if (!existing?.constraints.has(fk.name)) statements.push(foreignKeySql(spec.name, fk));
   }
-  // A list index the engine made and no longer wants (a rule changed) is dropped, not kept up
-  // to date on every write for nothing; only the engine's own names are touched: its list
-  // indexes (`…_lx`) and the plain tenant index it made before a list index served it.
-  if (existing && spec.isAdopted !== true && spec.isKeptAsIs !== true) {
+  // A list index the engine made and no longer wants (a rule changed: a column hidden, a filter
+  // left out of the filter bar) is dropped, not kept up to date on every write for nothing; only
+  // the engine's own names are touched: its list indexes (`…_lx`), the trigram and jsonb index
+  // it names after a field, the plain tenant index it made before a list index served it. An
+  // adopted table is no different: its own indexes have other names and are never touched.
+  if (existing && spec.isKeptAsIs !== true) {
     const wanted = new Set(spec.indexes.map((index) => index.name));
     const retired = new Set(spec.retiredIndexes ?? []);
     for (const name of [...existing.indexes].sort()) {

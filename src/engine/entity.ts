@@ -5,6 +5,7 @@ import {
   SchemaFileError,
   type SchemaProblem,
 } from './meta.js';
+import { listUseOf } from './list-use.js';
 import { toColumnName } from './naming.js';
 import type {
   DetailDef,
@@ -18,18 +19,18 @@ import type {
 } from './types.js';
 
 /**
- * The bookkeeping columns every entity gets. Lists sort by the times; nobody sorts by who wrote a
- * row or by its version (hidden columns, left out of the filter bar), so those are not sortable:
- * each sortable field costs a list index kept up on every write. Who wrote a row can still be
- * found with a "contains" filter (served by its trigram index).
+ * The bookkeeping columns every entity gets. Only createdAt is a column of the list shown by
+ * default (and in its filter bar); the others are hidden, so not sortable unless a schema
+ * declares the field itself with x-list.sorter true: each sortable field costs a list index kept
+ * up on every write.
  */
 const SYSTEM_FIELDS: Record<string, FieldSchema> = {
   tenantCode: { type: 'string', title: 'Tenant', readOnly: true },
   createdAt: { type: 'string', format: 'date-time', title: 'Created at', readOnly: true },
-  createdBy: { type: 'string', title: 'Created by', readOnly: true, 'x-list': { sorter: false } },
+  createdBy: { type: 'string', title: 'Created by', readOnly: true },
   updatedAt: { type: 'string', format: 'date-time', title: 'Updated at', readOnly: true },
-  updatedBy: { type: 'string', title: 'Updated by', readOnly: true, 'x-list': { sorter: false } },
-  version: { type: 'integer', title: 'Version', readOnly: true, 'x-list': { sorter: false } },
+  updatedBy: { type: 'string', title: 'Updated by', readOnly: true },
+  version: { type: 'integer', title: 'Version', readOnly: true },
 };
 
 function sqlTypeOf(schema: FieldSchema): SqlType {
@@ -65,11 +66,13 @@ function filterKindOf(schema: FieldSchema, isSecret: boolean): FilterKind | unde
 function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isSystem: boolean): FieldDef {
   const isSecret = schema['x-secret'] === true;
   const isKey = entity['x-entity'].key === name;
-  const hinted = schema['x-list']?.filter;
+  const hints = schema['x-list'];
+  const hinted = hints?.filter;
   const filter =
     isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
       ? undefined
       : filterKindOf(schema, isSecret);
+  const use = listUseOf(name, schema, isSystem);
   const field: FieldDef = {
     name,
     column: toColumnName(name),
@@ -83,15 +86,25 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     isSecret,
     isUnique: schema['x-unique'] === true,
     isRequired: (entity.required ?? []).includes(name),
-    isSortable:
-      !isSecret && schema.type !== 'array' && schema.type !== 'object' && schema['x-list']?.sorter !== false,
+    isInFilterBar: false,
+    isListedByDefault: use.isListed,
+    // The list sorts by the columns it shows; a column hidden by default sorts only when its
+    // schema says so (x-list.sorter true). See buildEntity for the fields always sortable.
+    isSortable: use.isSortable,
   };
   if (schema['x-detail']) {
     field.detail = buildDetail(name, schema, entity);
     field.isSortable = false;
     return field;
   }
-  if (hinted !== 'none' && filter) field.filter = filter;
+  if (hinted !== 'none' && filter) {
+    field.filter = filter;
+    // The generated list's filter bar (forms.ts listFilters): a filter the schema names, or a
+    // shown field's that is not bookkeeping, and createdAt. Only these get a list index; the API
+    // still accepts a filter on any field with one, unindexed.
+    field.isInFilterBar =
+      !isKey && (hinted !== undefined || (hints?.visible !== false && !isSystem) || name === 'createdAt');
+  }
   if (schema['x-ref']) field.ref = schema['x-ref'];
   if (schema['x-dict']) field.dict = schema['x-dict'];
   if (schema['x-auto']) field.auto = schema['x-auto'];
@@ -165,6 +178,15 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   };
   if (options.tree) entity.tree = options.tree;
   if (options.menu) entity.menu = options.menu;
+  // The key breaks every tie and pages by keyset, the default order is the list's first one and
+  // a tree lists children in sequence order: each is sorted by, and indexed, whatever the column.
+  const ordered = [key.name, ...entity.defaultSort.map((term) => term.field)];
+  if (options.tree?.sequence) ordered.push(options.tree.sequence);
+  for (const name of ordered) {
+    const field = fieldsByName.get(name);
+    if (field && !field.detail && listUseOf(name, field.schema, field.isSystem).isOrderable)
+      field.isSortable = true;
+  }
   return entity;
 }
 

@@ -331,10 +331,8 @@ export interface ListFilter {
 export function listFilters(entity: EntityDef): ListFilter[] {
   const filters: ListFilter[] = [];
   for (const field of entity.fields) {
-    if (!field.filter || field.isKey) continue;
-    const hints = field.schema['x-list'] ?? {};
-    const isShown = hints.filter !== undefined || (hints.visible !== false && !field.isSystem);
-    if (!isShown && field.name !== 'createdAt') continue;
+    // The rule is entity.ts's (isInFilterBar): each filter shown here has a list index.
+    if (!field.filter || !field.isInFilterBar) continue;
     const filter: ListFilter = {
       field: field.name,
       kind: field.filter,

@@ -3,6 +3,7 @@ export * from './naming.js';
 export * from './ajv.js';
 export * from './meta.js';
 export * from './entity.js';
+export * from './list-use.js';
 export * from './messages.js';
 export * from './validators.js';
 export * from './conditions.js';

@@ -7,10 +7,10 @@ export interface ListHints {
   visible?: boolean;
   width?: number;
   /**
-   * Column can be sorted (default true for scalar fields). A sortable field gets a btree list
-   * index (tenant, field, key), kept up on every write; false on a text field whose filter is
-   * "contains" leaves it only its trigram index (filters by select, number or date keep the
-   * btree: they read one range of it).
+   * Column can be sorted. Default: a scalar column shown by default (visible) is sortable, a
+   * column hidden by default is not (true makes it sortable); the key, the fields of
+   * x-entity.defaultSort and the tree's sequence always are. A sortable field gets a btree list
+   * index (tenant, field, key), kept up on every write.
    */
   sorter?: boolean;
   filter?: FilterKind | 'none';
@@ -232,8 +232,24 @@ export interface FieldDef {
   dict?: string;
   /** Filled by the server on create (x-auto); such a field is also read-only. */
   auto?: AutoValue;
-  /** Filter kind, or undefined when the field cannot be filtered. */
+  /**
+   * Filter kind, or undefined when the field cannot be filtered. The API accepts a filter on
+   * every field that has one; only the filter bar's (isInFilterBar) have a list index.
+   */
   filter?: FilterKind;
+  /**
+   * Shown in the generated list's filter bar: an explicit x-list.filter, or a filterable field
+   * shown as a column (x-list.visible not false) that is not a bookkeeping one, and createdAt.
+   * Each such filter has a list index (btree, trigram or jsonb).
+   */
+  isInFilterBar: boolean;
+  /** A column of the generated list shown by default (x-list.visible, else the default rule). */
+  isListedByDefault: boolean;
+  /**
+   * The list can be sorted by it: a scalar column shown by default, or one whose schema says
+   * x-list.sorter true, the key, the default sort's fields and the tree's sequence. Each has a
+   * btree list index; a sort on any other field is refused (400).
+   */
   isSortable: boolean;
   /** A detail (x-detail) field: no column of its own, its rows live in a child table. */
   detail?: DetailDef;

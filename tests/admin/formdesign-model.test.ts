@@ -7,6 +7,7 @@ import {
   duplicateNode,
   exportText,
   FIELD_KINDS,
+  fieldListUse,
   fieldNames,
   historyOf,
   HISTORY_LIMIT,
@@ -24,6 +25,7 @@ import {
   ROOT_ID,
   schemaToModel,
   undo,
+  withListHint,
   updateNode,
   type DesignModel,
   type FieldNode,
@@ -206,5 +208,37 @@ describe('form designer model: edits', () => {
     expect(fieldNames(history.present.items)).toEqual(['id']);
     history = redo(redo(history));
     expect(fieldNames(history.present.items)).toEqual(['id', 'text1', 'text2']);
+  });
+});
+
+describe('the list switches of a field', () => {
+  const text = { type: 'string' as const, title: 'Phone', maxLength: 32 };
+
+  it('shows a short field as a sortable column, and a hidden one without a sorter', () => {
+    expect(fieldListUse(text)).toMatchObject({ isListed: true, isSortable: true });
+    const hidden = withListHint(text, 'visible', false);
+    expect(hidden['x-list']).toEqual({ visible: false });
+    expect(fieldListUse(hidden)).toMatchObject({ isListed: false, isSortable: false, isOrderable: true });
+    // Switched on: the schema says so, and the engine indexes it.
+    const sorted = withListHint(hidden, 'sorter', true);
+    expect(sorted['x-list']).toEqual({ visible: false, sorter: true });
+    expect(fieldListUse(sorted).isSortable).toBe(true);
+  });
+
+  it('writes only what differs from the default, and nothing at all when it is the default', () => {
+    expect(withListHint(text, 'visible', true)).toEqual(text);
+    expect(withListHint(text, 'sorter', true)).toEqual(text);
+    expect(withListHint(text, 'sorter', false)['x-list']).toEqual({ sorter: false });
+    const shownAgain = withListHint(withListHint(text, 'visible', false), 'visible', true);
+    expect(shownAgain).toEqual(text);
+  });
+
+  it('offers no sorter on a long text, an array or a secret', () => {
+    expect(fieldListUse({ type: 'string', maxLength: 2000 })).toMatchObject({
+      isListed: false,
+      isOrderable: false,
+    });
+    expect(fieldListUse({ type: 'array', items: { type: 'string' } }).isOrderable).toBe(false);
+    expect(fieldListUse({ type: 'string', 'x-secret': true }).isSortable).toBe(false);
   });
 });

@@ -3,6 +3,8 @@ import {
   compileEntities,
   entityTableSpec,
   indexName,
+  listColumns,
+  listFilters,
   listIndexes,
   LONG_TEXT_LENGTH,
   planTableMigration,
@@ -121,7 +123,7 @@ describe('entityTableSpec', () => {
     expect(spec.indexes).toContainEqual(
       expect.objectContaining({ name: 'widget_tenant_code_id_lx', columns: ['tenant_code', 'id'] }),
     );
-    expect(spec.retiredIndexes).toEqual(['widget_tenant_code_idx']);
+    expect(spec.retiredIndexes).toContain('widget_tenant_code_idx');
     // Every tenant entity has one: createdAt, sortable and filtered by dates, is always there.
     for (const entity of compileEntities(realSources()).filter((item) => item.isTenantScoped)) {
       const names = entityTableSpec(entity).indexes.map((index) => index.name);
@@ -187,7 +189,7 @@ describe('listIndexes', () => {
   const lists = (entity: Parameters<typeof listIndexes>[0]) =>
     listIndexes(entity).map((index) => [index.name, index.columns.join(','), index.list?.method]);
 
-  it('gives every filtered or sorted field a tenant-led index ending with the key', () => {
+  it('gives every filter of the filter bar and every sortable column a tenant-led index ending with the key', () => {
     expect(lists(tenantWidget)).toEqual([
       ['widget_tenant_code_id_lx', 'tenant_code,id', 'btree'],
       ['widget_tenant_code_name_id_lx', 'tenant_code,name,id', 'btree'],
@@ -200,17 +202,48 @@ describe('listIndexes', () => {
       ['widget_tenant_code_made_on_id_lx', 'tenant_code,made_on,id', 'btree'],
       ['widget_tenant_code_seen_at_id_lx', 'tenant_code,seen_at,id', 'btree'],
       ['widget_tenant_code_created_at_id_lx', 'tenant_code,created_at,id', 'btree'],
-      ['widget_created_by_trgm', 'created_by', 'trigram'],
-      ['widget_tenant_code_updated_at_id_lx', 'tenant_code,updated_at,id', 'btree'],
-      ['widget_updated_by_trgm', 'updated_by', 'trigram'],
     ]);
   });
 
-  it('gives who wrote a row and its version no btree: nobody sorts by them', () => {
-    for (const name of ['createdBy', 'updatedBy', 'version'])
+  it('gives the hidden bookkeeping columns no index: the list neither sorts nor filters by them', () => {
+    for (const name of ['createdBy', 'updatedAt', 'updatedBy', 'version'])
       expect(tenantWidget.fieldsByName.get(name)?.isSortable, name).toBe(false);
+    // The API still filters by them, unindexed.
     expect(tenantWidget.fieldsByName.get('createdBy')?.filter).toBe('text');
+    expect(tenantWidget.fieldsByName.get('updatedAt')?.filter).toBe('dateRange');
     expect(tenantWidget.fieldsByName.get('createdAt')?.isSortable).toBe(true);
+  });
+
+  it('indexes a hidden column only for what the list offers on it', () => {
+    const hidden = entityOf(
+      'widget',
+      widgetJson({
+        properties: {
+          ...PROPERTIES,
+          phone: { type: 'string', maxLength: 32, 'x-list': { visible: false } },
+          grade: { type: 'string', enum: ['a', 'b'], 'x-list': { visible: false } },
+          region: { type: 'string', maxLength: 32, 'x-list': { visible: false, sorter: true } },
+          kind: { type: 'string', enum: ['a', 'b'], 'x-list': { visible: false, filter: 'select' } },
+          note: { type: 'string', maxLength: 64, 'x-list': { visible: false, filter: 'text' } },
+          colours: { type: 'array', items: { enum: ['red'] }, 'x-list': { visible: false } },
+        },
+      }),
+    );
+    const names = lists(hidden).map(([name]) => name);
+    // Hidden, not in the filter bar, not sortable: nothing kept up on every write.
+    for (const name of [
+      'widget_tenant_code_phone_id_lx',
+      'widget_phone_trgm',
+      'widget_tenant_code_grade_id_lx',
+      'widget_colours_gin',
+    ])
+      expect(names).not.toContain(name);
+    // sorter: true sorts it (its btree), the filter bar's own filters get theirs.
+    expect(names).toContain('widget_tenant_code_region_id_lx');
+    expect(names).not.toContain('widget_region_trgm');
+    expect(names).toContain('widget_tenant_code_kind_id_lx');
+    expect(names).toContain('widget_note_trgm');
+    expect(names).not.toContain('widget_tenant_code_note_id_lx');
   });
 
   it('keeps a "contains" filter without a btree when the field is not sortable', () => {
@@ -270,23 +303,63 @@ describe('listIndexes', () => {
     expect(plan.concurrentStatements).toHaveLength(spec.indexes.filter((index) => index.list).length);
   });
 
-  it('indexes every filterable and sortable field of every real entity', () => {
+  it('indexes every filter of the filter bar and every sortable column of every real entity, and no other field', () => {
     for (const entity of compileEntities(realSources())) {
-      const names = new Set(listIndexes(entity).map((index) => index.columns.join(',')));
+      const indexes = listIndexes(entity);
+      const names = new Set(indexes.map((index) => index.columns.join(',')));
       const scope = entity.isTenantScoped ? 'tenant_code,' : '';
-      for (const field of entity.fields) {
-        if (field.isKey || (field.name === 'tenantCode' && entity.isTenantScoped)) continue;
-        if (field.type === 'array' && field.filter) expect(names).toContain(field.column);
-        else if (
-          (field.isSortable || (field.filter && field.filter !== 'text')) &&
-          !((field.schema.maxLength ?? 0) > LONG_TEXT_LENGTH)
-        )
-          expect(names, `${entity.name}.${field.name}`).toContain(
-            `${scope}${field.column},${entity.key.column}`,
-          );
-        if (field.filter === 'text') expect(names, `${entity.name}.${field.name}`).toContain(field.column);
+      const btree = (column: string) => `${scope}${column},${entity.key.column}`;
+      const offered = new Set<string>();
+      for (const filter of listFilters(entity)) {
+        const field = entity.fieldsByName.get(filter.field);
+        if (!field) throw new Error(`${entity.name}: no field ${filter.field}`);
+        offered.add(field.column);
+        const label = `${entity.name} filter ${field.name}`;
+        if (field.type === 'array') expect(names, label).toContain(field.column);
+        else if (filter.kind === 'text') expect(names, label).toContain(field.column);
+        else if ((field.schema.maxLength ?? 0) <= LONG_TEXT_LENGTH)
+          expect(names, label).toContain(btree(field.column));
+      }
+      for (const column of listColumns(entity).filter((item) => item.isSortable)) {
+        const field = entity.fieldsByName.get(column.field);
+        if (!field) throw new Error(`${entity.name}: no field ${column.field}`);
+        offered.add(field.column);
+        if (field.isKey) continue;
+        expect(names, `${entity.name} sort ${field.name}`).toContain(btree(field.column));
+      }
+      // A field the list neither filters (filter bar) nor sorts by has no index of its own
+      // (the tree's and the default order's indexes lead with their own fields).
+      const ordered = new Set([
+        ...entity.defaultSort.map((term) => entity.fieldsByName.get(term.field)?.column),
+        ...(entity.tree ? [entity.fieldsByName.get(entity.tree.parent)?.column] : []),
+      ]);
+      for (const index of indexes) {
+        const column = index.columns[entity.isTenantScoped ? 1 : 0] ?? '';
+        if (index.name.includes('_default_') || index.name.includes('_tree_') || ordered.has(column))
+          continue;
+        if (index.columns.join(',') === `${scope}${entity.key.column}`) continue;
+        expect(offered, `${entity.name} index ${index.name}`).toContain(
+          index.list?.method === 'btree' ? column : index.columns[0],
+        );
       }
     }
+  });
+
+  it('gives the hidden columns of users no index (avatar, country code, region)', () => {
+    const user = compileEntities(realSources()).find((entity) => entity.name === 'sysuser');
+    if (!user) throw new Error('no sysuser');
+    const columns = listIndexes(user).flatMap((index) => index.columns);
+    for (const column of [
+      'avatar',
+      'country_code',
+      'geographic',
+      'phone',
+      'address',
+      'profile',
+      'updated_at',
+    ])
+      expect(columns, column).not.toContain(column);
+    expect(columns).toContain('username');
   });
 });
 
@@ -323,21 +396,34 @@ describe('long text', () => {
       'widget_tenant_code_version_id_lx',
       'widget_tenant_code_created_by_id_lx',
       'widget_tenant_code_updated_by_id_lx',
+      'widget_tenant_code_updated_at_id_lx',
+      'widget_created_by_trgm',
+      'widget_updated_by_trgm',
       'widget_by_hand',
+      'widget_by_hand_trgm',
       'widget_tenant_code_idx2',
       'widget_name_idx',
     ])
       existing.indexes.add(name);
     const plan = planTableMigration(spec, existing, { hasTrigram: true });
-    expect(plan.statements).toEqual([
+    const dropped = [
+      'drop index if exists "widget_created_by_trgm"',
       'drop index if exists "widget_tenant_code_created_by_id_lx"',
       'drop index if exists "widget_tenant_code_idx"',
+      'drop index if exists "widget_tenant_code_updated_at_id_lx"',
       'drop index if exists "widget_tenant_code_updated_by_id_lx"',
       'drop index if exists "widget_tenant_code_version_id_lx"',
-    ]);
-    // An adopted table keeps every index it has.
+      'drop index if exists "widget_updated_by_trgm"',
+    ];
+    expect(plan.statements).toEqual(dropped);
+    // An adopted table keeps every index of its own; the engine's retired ones go as anywhere.
     expect(
       planTableMigration({ ...spec, isAdopted: true }, existing, { hasTrigram: true }).statements,
+    ).toEqual(dropped);
+    // A child table kept as it is is never touched.
+    expect(
+      planTableMigration({ ...spec, isAdopted: true, isKeptAsIs: true }, existing, { hasTrigram: true })
+        .statements,
     ).toEqual([]);
   });
 });

@@ -84,9 +84,9 @@ describe('buildEntity', () => {
     });
   });
 
-  it('makes scalars sortable but not secrets, arrays, objects or sorter:false', () => {
+  it('makes the scalar columns the list shows sortable, not secrets, arrays, objects or sorter:false', () => {
     const unsortable = entity.fields.filter((f) => !f.isSortable).map((f) => f.name);
-    // createdBy, updatedBy and version: system columns nobody sorts by (no list index for them).
+    // The bookkeeping columns but createdAt are hidden in the list, so not sortable (no index).
     expect(unsortable.sort()).toEqual([
       'colours',
       'createdBy',
@@ -95,9 +95,45 @@ describe('buildEntity', () => {
       'note',
       'pin',
       'tags',
+      'tenantCode',
+      'updatedAt',
       'updatedBy',
       'version',
     ]);
+  });
+
+  it('sorts a column hidden by default only when its schema says sorter: true', () => {
+    const hidden = entityOf(
+      'widget',
+      widgetJson({
+        entity: { defaultSort: '-rank,-updatedAt' },
+        properties: {
+          phone: { type: 'string', maxLength: 32, 'x-list': { visible: false } },
+          region: { type: 'string', maxLength: 32, 'x-list': { visible: false, sorter: true } },
+          summary: { type: 'string', maxLength: 2000 },
+          shown: { type: 'string', maxLength: 2000, 'x-list': { visible: true } },
+          rank: { type: 'integer', 'x-list': { visible: false } },
+        },
+      }),
+    );
+    const sortable = (name: string) => hidden.fieldsByName.get(name)?.isSortable;
+    expect(sortable('phone')).toBe(false);
+    expect(sortable('region')).toBe(true);
+    // A long text is a hidden column unless x-list.visible says otherwise, and never sorted: a
+    // btree cannot hold its values.
+    expect(sortable('summary')).toBe(false);
+    expect(hidden.fieldsByName.get('shown')?.isListedByDefault).toBe(true);
+    expect(sortable('shown')).toBe(false);
+    // The default order stays sortable, hidden or not; so does the key.
+    expect(sortable('rank')).toBe(true);
+    expect(sortable('id')).toBe(true);
+    expect(sortable('updatedAt')).toBe(true);
+    expect(sortable('createdAt')).toBe(true);
+    expect(sortable('updatedBy')).toBe(false);
+    // Still filterable through the API; only the filter bar's fields are in it.
+    expect(hidden.fieldsByName.get('phone')?.filter).toBe('text');
+    expect(hidden.fieldsByName.get('phone')?.isInFilterBar).toBe(false);
+    expect(hidden.fieldsByName.get('summary')?.isInFilterBar).toBe(true);
   });
 
   it('flags key, generated key, required, unique, secret, ref and dict', () => {

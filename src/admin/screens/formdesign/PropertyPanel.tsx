@@ -4,6 +4,7 @@ import type { EntityOptions, FormUiHints, Titles, UiHints } from '../../../engin
 import type { Translate } from '../../i18n.js';
 import { loadResources, type ResourceApi } from '../../providers/resources.js';
 import {
+  fieldListUse,
   fieldNodes,
   kindOf,
   locate,
@@ -12,6 +13,7 @@ import {
   setColumnCount,
   setColumnSpan,
   updateNode,
+  withListHint,
   withRoot,
   type DesignFieldSchema,
   type DesignModel,
@@ -239,6 +241,8 @@ const FieldProperties = memo(function FieldProperties({
   const when = field.visibleWhen;
   const whenField = others.find((other) => other.name === when?.field);
   const target = entities.find((entity) => entity.name === schema['x-ref']);
+  // The list's column and sorter, with the engine's defaults (a hidden column is not sortable).
+  const listUse = fieldListUse(schema);
   return (
     <>
       <NameInput field={field} edit={edit} getModel={getModel} t={t} />
@@ -414,6 +418,24 @@ const FieldProperties = memo(function FieldProperties({
           checked={schema.readOnly === true}
           onChange={(checked) => set('readOnly', checked || undefined)}
         />
+      </Item>
+      <Item id="fd-listed" label={t('formDesigner.prop.listed')}>
+        <Switch
+          id="fd-listed"
+          checked={listUse.isListed}
+          data-testid="prop-listed"
+          onChange={(checked) => patch('listed', withListHint(schema, 'visible', checked))}
+        />
+      </Item>
+      <Item id="fd-sortable" label={t('formDesigner.prop.sortable')}>
+        <Switch
+          id="fd-sortable"
+          checked={listUse.isSortable}
+          disabled={!listUse.isOrderable}
+          data-testid="prop-sortable"
+          onChange={(checked) => patch('sortable', withListHint(schema, 'sorter', checked))}
+        />
+        <Typography.Text type="secondary">{t('formDesigner.prop.sortableHelp')}</Typography.Text>
       </Item>
       <Item id="fd-help" label={t('formDesigner.prop.help')}>
         <Input.TextArea

@@ -6,6 +6,7 @@ import type {
   LayoutItem,
   Titles,
 } from '../../../engine/types.js';
+import { listUseOf, type ListUse } from '../../../engine/list-use.js';
 
 /**
  * The form designer's model: an entity schema seen as a tree of items on a canvas (fields, grid
@@ -837,4 +838,29 @@ export function exportFileName(schema: EntitySchema): string {
 /** The exported file's text: the schema as the files of schemas/ are written (two-space JSON). */
 export function exportText(schema: EntitySchema): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** What the published form's list offers on a field: the engine's rule (column shown, sortable). */
+export function fieldListUse(schema: DesignFieldSchema): ListUse {
+  return listUseOf('', schema, false);
+}
+
+/**
+ * The field with its list switch (x-list.visible or x-list.sorter) set as the panel says: the
+ * hint is left out when the engine's default already gives that, so a form keeps saying only
+ * what differs (a hidden column is not sortable unless sorter is true).
+ */
+export function withListHint(
+  schema: DesignFieldSchema,
+  hint: 'visible' | 'sorter',
+  isOn: boolean,
+): DesignFieldSchema {
+  const { [hint]: _dropped, ...rest } = schema['x-list'] ?? {};
+  const bare: DesignFieldSchema = { ...schema, 'x-list': rest };
+  const use = fieldListUse(bare);
+  const hints =
+    isOn === (hint === 'visible' ? use.isListed : use.isSortable) ? rest : { ...rest, [hint]: isOn };
+  const next: DesignFieldSchema = { ...schema, 'x-list': hints };
+  if (Object.keys(hints).length === 0) delete next['x-list'];
+  return next;
 }

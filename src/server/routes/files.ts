@@ -111,8 +111,10 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     // A backstop only: the upload service counts the bytes and refuses the first one too many.
     limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },
-    // The parser reads on while the storage writes (its default 16 KB stopped it at every chunk).
+    // The parser reads on while the storage writes (its default 16 KB stopped it at every chunk),
+    // and takes a 64 KB network chunk without pausing the request (as a 16 KB default did each time).
     fileHwm: UPLOAD_BUFFER_BYTES,
+    highWaterMark: UPLOAD_BUFFER_BYTES,
   });
 
   /** An upload; into the netdisc when isNetdisc (the root unless a folder is given) or a folderId is given. */

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
   isStorageKey,
@@ -17,10 +16,25 @@ import {
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 /**
- * Bytes a put may have on their way to the disk before it stops taking more: the default 16 KB
- * made every 64 KB network chunk wait for its write to finish before the next one was read.
+ * Bytes a put gathers into one write (a writev of the chunks as they came, no copy): a tenth of
+ * the system calls and thread-pool round trips of a write per 64 KB network chunk.
  */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** Writes the chunks at the file's current position, going on after a partial write. */
+async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let left = chunks;
+  while (left.length > 0) {
+    let { bytesWritten } = await handle.writev(left);
+    let index = 0;
+    while (index < left.length && bytesWritten >= (left[index]?.length ?? 0)) {
+      bytesWritten -= left[index]?.length ?? 0;
+      index += 1;
+    }
+    left = left.slice(index);
+    if (bytesWritten > 0 && left[0]) left[0] = left[0].subarray(bytesWritten);
+  }
+}
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
 
@@ -48,20 +62,36 @@ export class LocalFileStorage implements FileStorage {
     await mkdir(this.partial, { recursive: true });
     const temporary = join(this.partial, `${randomUUID()}.part`);
     const hash = createHash('sha256');
-    let size = 0;
     const { maxBytes } = options;
-    async function* counted(): AsyncGenerator<Uint8Array> {
-      for await (const chunk of source) {
-        size += chunk.length;
-        if (maxBytes !== undefined && size > maxBytes) throw new ObjectTooLargeError(maxBytes);
-        hash.update(chunk);
-        yield chunk;
-      }
-    }
-    // Opened before the stream starts, so a source failing at once cannot race the removal below.
+    let size = 0;
+    // Opened before the source is read, so a source failing at once cannot race the removal below.
     const handle = await open(temporary, 'wx');
     try {
-      await pipeline(counted, handle.createWriteStream({ highWaterMark: WRITE_BUFFER_BYTES }));
+      // One loop counts, hashes and gathers the chunks; a batch is written while the next gathers.
+      let writing: Promise<void> = Promise.resolve();
+      let batch: Uint8Array[] = [];
+      let batchBytes = 0;
+      try {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (maxBytes !== undefined && size > maxBytes) throw new ObjectTooLargeError(maxBytes);
+          hash.update(chunk);
+          batch.push(chunk);
+          batchBytes += chunk.length;
+          if (batchBytes < WRITE_BATCH_BYTES) continue;
+          await writing;
+          writing = writeAll(handle, batch);
+          // Handled here so a write failing while the source is awaited is not an unhandled rejection.
+          writing.catch(() => undefined);
+          batch = [];
+          batchBytes = 0;
+        }
+        await writing;
+        await writeAll(handle, batch);
+      } finally {
+        await writing.catch(() => undefined);
+        await handle.close();
+      }
       await mkdir(dirname(target), { recursive: true });
       await rename(temporary, target);
     } catch (error) {

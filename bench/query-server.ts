@@ -16,6 +16,7 @@ import Fastify from 'fastify';
 import type { CompiledQuery, QueryExecutor, QueryResult } from 'kysely';
 import { buildApp } from '../src/server/app.js';
 import { readConfig } from '../src/server/lib/config.js';
+import { logStream } from '../src/server/lib/log-stream.js';
 import type { Db } from '../src/server/lib/db/database.js';
 import { seedUsers } from './lib/seed.js';
 import { ADMIN_PASSWORD, BROWSER_CLIENT } from './lib/util.js';
@@ -126,13 +127,14 @@ async function main(): Promise<void> {
   // Passed on: without it, MONITORING=off never reached the app.
   if (process.env.MONITORING) env.MONITORING = process.env.MONITORING;
   const bootStarted = Date.now();
-  // Same logger set-up as main.ts: pino to stdout at LOG_LEVEL (the parent discards stdout).
-  // BENCH_LOG_FILE: where the log goes instead (/dev/null: logged, not read by the parent).
+  // Same logger set-up as main.ts: pino's buffered stream to stdout at LOG_LEVEL (the parent
+  // discards stdout). BENCH_LOG_FILE: where the log goes instead (/dev/null: logged, not read by
+  // the parent).
   const { app } = await buildApp({
     config: readConfig(env),
     logger: {
       level: process.env.LOG_LEVEL ?? 'warn',
-      ...(process.env.BENCH_LOG_FILE ? { file: process.env.BENCH_LOG_FILE } : {}),
+      stream: logStream(process.env.BENCH_LOG_FILE ?? 1),
     },
   });
   const bootMs = Date.now() - bootStarted;

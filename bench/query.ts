@@ -18,6 +18,7 @@ import {
   createDatabase,
   envNumber,
   median,
+  readCpuSeconds,
   round,
   sleep,
   spawnNode,
@@ -45,6 +46,8 @@ interface Run {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** CPU time of the server process (every thread) during the run, per request answered. */
+  cpuMsPerRequest: number;
 }
 
 async function fire(
@@ -67,7 +70,7 @@ async function startServer(
   users: number,
   serverScript: string,
   monitoring: 'on' | 'off',
-): Promise<{ ready: QueryServerReady; stop: () => Promise<void> }> {
+): Promise<{ ready: QueryServerReady; pid: number; stop: () => Promise<void> }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BENCH_USERS: String(users),
@@ -108,7 +111,7 @@ async function startServer(
         reject(new Error(`query server (${kind}) exited with ${code}:\n${child.output()}`)),
       );
     });
-    return { ready, stop };
+    return { ready, pid: child.pid, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -126,7 +129,12 @@ async function measure(
   const rounds = envNumber('BENCH_ROUNDS', 3);
   const connections = envNumber('BENCH_CONNECTIONS', 10);
   const monitoring = monitoringMode();
-  const { ready, stop } = await startServer(kind, users, serverScript, monitoring === 'off' ? 'off' : 'on');
+  const { ready, pid, stop } = await startServer(
+    kind,
+    users,
+    serverScript,
+    monitoring === 'off' ? 'off' : 'on',
+  );
   let withoutMonitoring: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     if (monitoring === 'both') withoutMonitoring = await startServer(kind, users, serverScript, 'off');
@@ -138,10 +146,15 @@ async function measure(
     );
     const auth = { authorization: `Bearer ${ready.token}` };
     const off = withoutMonitoring?.ready;
-    const targets: Record<Run['target'], { url: string; headers: Record<string, string> }> = {
-      app: { url: ready.appUrl, headers: auth },
-      appOff: { url: off?.appUrl ?? '', headers: { authorization: `Bearer ${off?.token ?? ''}` } },
-      bare: { url: ready.bareUrl, headers: {} },
+    // pid: the process whose CPU time a run costs (the app and the bare route share one).
+    const targets: Record<Run['target'], { url: string; headers: Record<string, string>; pid: number }> = {
+      app: { url: ready.appUrl, headers: auth, pid },
+      appOff: {
+        url: off?.appUrl ?? '',
+        headers: { authorization: `Bearer ${off?.token ?? ''}` },
+        pid: withoutMonitoring?.pid ?? pid,
+      },
+      bare: { url: ready.bareUrl, headers: {}, pid },
     };
     const measured: Run['target'][] = off ? ['app', 'appOff', 'bare'] : ['app', 'bare'];
     for (const target of measured)
@@ -149,7 +162,9 @@ async function measure(
     const runs: Run[] = [];
     for (let round = 1; round <= rounds; round += 1) {
       for (const target of measured) {
+        const cpuBefore = readCpuSeconds(targets[target].pid);
         const result = await fire(targets[target].url, targets[target].headers, seconds, connections);
+        const cpuSeconds = readCpuSeconds(targets[target].pid) - cpuBefore;
         const run: Run = {
           target,
           round,
@@ -157,10 +172,11 @@ async function measure(
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           requests: result.requests.total,
+          cpuMsPerRequest: (cpuSeconds * 1000) / Math.max(1, result.requests.total),
         };
         runs.push(run);
         log(
-          `  ${kind} round ${round} ${target.padEnd(6)} ${round1(run.rps)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms`,
+          `  ${kind} round ${round} ${target.padEnd(6)} ${round1(run.rps)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms  server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/req`,
         );
       }
     }
@@ -169,6 +185,7 @@ async function measure(
     const bareRps = median(of('bare').map((run) => run.rps));
     const roundRatios = of('app').map((run, index) => run.rps / (of('bare')[index]?.rps ?? NaN));
     const ratio = appRps / bareRps;
+    const cpuMs = (target: Run['target']): number => median(of(target).map((run) => run.cpuMsPerRequest));
     const label = monitoring === 'off' ? ' (monitoring off)' : '';
     const figures = [
       figure(
@@ -195,6 +212,10 @@ async function measure(
         undefined,
         `p50 ${median(of('bare').map((run) => run.p50Ms))} ms`,
       ),
+      // CPU a request costs the server process: steadier than rps on a shared machine, and what
+      // the app's hooks, validation and serialization add over the bare route shows directly.
+      figure(SUITE, `${kind}: app server CPU a request (median)`, cpuMs('app'), 'ms'),
+      figure(SUITE, `${kind}: bare server CPU a request (median)`, cpuMs('bare'), 'ms'),
     ];
     let monitoringRatio: number | undefined;
     if (off) {
@@ -210,6 +231,7 @@ async function measure(
           undefined,
           `p50 ${median(of('appOff').map((run) => run.p50Ms))} ms`,
         ),
+        figure(SUITE, `${kind}: app server CPU a request, monitoring off (median)`, cpuMs('appOff'), 'ms'),
         figure(
           SUITE,
           `${kind}: monitoring on / off rps`,

@@ -1,10 +1,15 @@
 import { buildApp } from './app.js';
 import { readConfig } from './lib/config.js';
+import { flushLog, logStream } from './lib/log-stream.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const started = Date.now();
-  const { app, seed } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+  const stream = logStream();
+  const { app, seed } = await buildApp({
+    config,
+    logger: { level: process.env.LOG_LEVEL ?? 'info', stream },
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://127.0.0.1', '://localhost');
   const lines = [
@@ -18,6 +23,8 @@ async function main(): Promise<void> {
       '  (shown only this once; set ADMIN_PASSWORD to choose it yourself)',
     );
   }
+  // The start-up's log lines first, then the banner below them.
+  await flushLog(stream);
   console.log(`\n${lines.join('\n')}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import { bearerToken } from '../lib/http.js';
-import { findSession } from '../services/sessions/session.js';
+import type { AuthContext } from '../lib/auth.js';
+import { cachedSession, findSession } from '../services/sessions/session.js';
 
 export type { RequestAuth } from '../lib/auth.js';
 
@@ -30,21 +31,34 @@ export function currentRoles(held: string[], header: string | string[] | undefin
  */
 async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
-  const { db, registry } = app.ctx;
+  const { db, registry, sessionCache } = app.ctx;
   const userTable = registry.require('sysuser').table;
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
-    if (request.is404 || request.routeOptions.config.isPublic === true) return;
-    const token = bearerToken(request);
-    const session = token
-      ? await findSession({ db, userTable, accessToken: token, cache: app.ctx.sessionCache })
-      : undefined;
+  /** The caller as a route sees it: the session, acting in the roles the RoleCode header names. */
+  const signIn = (request: FastifyRequest, session: AuthContext | undefined): void => {
     if (!session) throw new AppError('invalidToken');
     request.auth = {
       ...session,
       roles: currentRoles(session.roles, request.headers.rolecode),
       heldRoles: session.roles,
     };
+  };
+  // Synchronous when this process checked the token lately (most requests): no promise, no
+  // turn of the event loop; otherwise the database decides (findSession).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/') || request.is404 || request.routeOptions.config.isPublic === true) {
+      done();
+      return;
+    }
+    const token = bearerToken(request);
+    const cached = token === undefined ? undefined : cachedSession(sessionCache, token);
+    if (cached || token === undefined) {
+      signIn(request, cached);
+      done();
+      return;
+    }
+    findSession({ db, userTable, accessToken: token, cache: sessionCache })
+      .then((session) => signIn(request, session))
+      .then(() => done(), done);
   });
 }
 

@@ -59,8 +59,9 @@ async function inputLimitsPlugin(app: FastifyInstance): Promise<void> {
   });
   // A body-carrying route that declares a body schema treats "no body" as an empty object;
   // a literal null stays null and is refused by the schema.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {};
+    done();
   });
 }
 

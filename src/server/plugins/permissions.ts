@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { assertUrlGranted } from '../services/permissions/policy.js';
+import { assertUrlGranted, isGrantedEveryUrl } from '../services/permissions/policy.js';
 
 /**
  * Role-based access on every non-public /api route, decided on the server by the permission
@@ -10,15 +10,19 @@ async function rbacPlugin(app: FastifyInstance): Promise<void> {
   // The grants live in these entities: a schema set without them fails at start-up, not on a request.
   app.ctx.registry.require('sysurl');
   app.ctx.registry.require('sysrole');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const auth = request.auth;
-    if (!auth || request.is404 || request.routeOptions.config.isPublic === true) return;
-    await assertUrlGranted({
-      ctx: app.ctx,
-      auth,
-      path: request.url,
-      isSelfService: request.routeOptions.config.isSelfService === true,
-    });
+    if (!auth || request.is404 || request.routeOptions.config.isPublic === true) {
+      done();
+      return;
+    }
+    const isSelfService = request.routeOptions.config.isSelfService === true;
+    // Administrators and self-service routes: decided here, no promise to wait for.
+    if (isGrantedEveryUrl(auth, isSelfService)) {
+      done();
+      return;
+    }
+    assertUrlGranted({ ctx: app.ctx, auth, path: request.url, isSelfService }).then(() => done(), done);
   });
 }
 

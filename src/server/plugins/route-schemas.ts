@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DocumentedRoute, RouteSchema } from '../../engine/index.js';
 import { createRouteValidators } from '../lib/route-validators.js';
+import { serializerSchemaOf } from '../lib/serializer-schemas.js';
 import { routeSchemaManifest } from '../routes/schemas.js';
 
 /**
  * Route schemas: Fastify validates params, query string and body with them and compiles the
- * 200 answer's serializer from them; the API document is made of the same objects.
+ * 200 answer's serializer from them (records written as they are go through JSON.stringify:
+ * lib/serializer-schemas.ts); the API document is made of the same objects.
  *
  * Bodies are checked with the entity ajv's options (no coercion: a JSON body has its types);
  * query strings and path parameters are text, so "12" becomes 12 where an integer is declared
@@ -26,16 +28,22 @@ async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
   app.decorate('routeSchemas', declared);
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat().filter((method) => method !== 'HEAD');
+    let documented = route.schema;
     for (const method of methods) {
-      route.schema ??= manifest.get(`${method} ${route.url}`);
+      documented ??= manifest.get(`${method} ${route.url}`);
       if (!route.url.startsWith('/api/')) continue;
       declared.push({
         method: method as DocumentedRoute['method'],
         url: route.url,
-        schema: (route.schema ?? {}) as RouteSchema,
+        schema: (documented ?? {}) as RouteSchema,
         isPublic: route.config?.isPublic === true,
       });
     }
+    // Fastify's copy: the same schema, with the serializer's shortcuts (lib/serializer-schemas.ts).
+    route.schema =
+      documented?.response === undefined
+        ? documented
+        : { ...documented, response: serializerSchemaOf(documented.response) };
   });
 }
 

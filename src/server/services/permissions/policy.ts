@@ -52,12 +52,21 @@ export interface UrlAccess {
 }
 
 /**
+ * Whether a route is granted without looking at URL grants: to ROLE_ADMIN, and a self-service
+ * route to anyone signed in. Synchronous, so the permission hook decides these requests
+ * without a turn of the event loop.
+ */
+export function isGrantedEveryUrl(auth: AuthContext, isSelfService: boolean): boolean {
+  return isSelfService || isAdmin(auth.roles);
+}
+
+/**
  * Role-based access to a non-public /api route: ROLE_ADMIN passes, a self-service route passes,
  * any other route needs a URL permission (sysurl pattern) granted to one of the caller's roles
  * in the caller's tenant; 403 otherwise.
  */
 export async function assertUrlGranted({ ctx, auth, path, isSelfService }: UrlAccess): Promise<void> {
-  if (isAdmin(auth.roles) || isSelfService) return;
+  if (isGrantedEveryUrl(auth, isSelfService)) return;
   if (auth.roles.length === 0) throw new AppError('forbidden');
   const url = ctx.registry.require('sysurl');
   const role = ctx.registry.require('sysrole');

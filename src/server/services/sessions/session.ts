@@ -77,6 +77,29 @@ export async function findSession({
   const tokenHash = hashToken(accessToken);
   const cached = cache?.get(tokenHash);
   if (cached) return cached;
+  return lookUpSession({ db, userTable, tokenHash, cache });
+}
+
+/**
+ * The live session of an access token when this process checked it lately (SessionCache),
+ * without a database round trip or a promise: the auth hook's path for most requests. Undefined
+ * when it must be looked up (findSession).
+ */
+export function cachedSession(cache: SessionCache, accessToken: string): AuthContext | undefined {
+  return cache.get(hashToken(accessToken));
+}
+
+async function lookUpSession({
+  db,
+  userTable,
+  tokenHash,
+  cache,
+}: {
+  db: Db;
+  userTable: string;
+  tokenHash: string;
+  cache?: SessionCache;
+}): Promise<AuthContext | undefined> {
   const generation = cache?.generation ?? 0;
   const result =
     await sql<SessionRow>`select s.id, s.user_id, s.username, s.tenant_code, s.roles, s.client_code, s.expires_at,

@@ -44,6 +44,15 @@ export const TWO_TASKS = `<?xml version="1.0" encoding="UTF-8"?>
   </process>
 </definitions>`;
 
+/** pg_stat_user_tables of one table: rows written since the start. */
+export interface TableWrites {
+  table: string;
+  inserted: number;
+  updated: number;
+  hot: number;
+  deleted: number;
+}
+
 let statements = 0;
 const originalQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
@@ -104,6 +113,14 @@ async function main(): Promise<void> {
     const clients = message.clients ?? 10;
     if (message.type === 'stop') {
       void Promise.all([bare.close(), app.close()]).then(() => process.exit(0));
+    } else if (message.type === 'tables') {
+      // Rows written per table since the start, and how many updates were HOT (no index entry).
+      void sql<TableWrites>`select relname as table, n_tup_ins::int as inserted, n_tup_upd::int as updated,
+          n_tup_hot_upd::int as hot, n_tup_del::int as deleted
+        from pg_stat_user_tables where relname like 'wf\\_%' or relname = 'sys_notification' order by relname`
+        .execute(db)
+        .then((result) => send({ type: 'tables', tables: result.rows }))
+        .catch(() => send({ type: 'tables', tables: [] }));
     } else if (message.type === 'statements') {
       send({ type: 'statements', statements });
     } else if (message.type === 'bare') {

@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
-import type { WorkflowServerReady } from './workflow-server.js';
+import type { TableWrites, WorkflowServerReady } from './workflow-server.js';
 import { figure, type Figure, type SuiteResult } from './lib/report.js';
 import {
   createDatabase,
@@ -436,7 +436,22 @@ export async function runWorkflow(kinds: DbKind[], log: (line: string) => void):
         };
       }
       figures.push(...figuresOf(kind, clients, summary, before ? beforeLoop : undefined));
-      details[kind] = { summary, runs: Object.fromEntries(runs) };
+      // On PostgreSQL: the rows each table took, and the share of updates that were HOT (the new
+      // row version on the same page, no index entry written).
+      const writes: Record<string, TableWrites[]> = {};
+      for (const [label, server] of kind === 'postgres'
+        ? ([['app', app], ...(before ? [['before', before] as const] : [])] as const)
+        : []) {
+        const { tables } = await server.ask<{ tables: TableWrites[] }>({ type: 'tables' }, 'tables');
+        writes[label] = tables;
+        const busy = tables.filter((t) => t.inserted + t.updated + t.deleted > 0);
+        log(
+          `  ${kind} ${label} rows written (inserted/updated (HOT)/deleted): ${busy
+            .map((t) => `${t.table} ${t.inserted}/${t.updated} (${t.hot})/${t.deleted}`)
+            .join(', ')}`,
+        );
+      }
+      details[kind] = { summary, runs: Object.fromEntries(runs), writes };
     } finally {
       await before?.stop();
       await app.stop();

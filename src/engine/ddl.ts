@@ -57,6 +57,13 @@ export interface TableSpec {
    * indexes, `…_lx`): dropped at start-up when they exist. Nothing else is ever dropped.
    */
   retiredIndexes?: string[];
+  /**
+   * Per cent of each heap page that inserts fill (PostgreSQL's fillfactor, 10 to 100; absent:
+   * 100). Below 100 for a table whose rows are updated soon after their insert, so the new row
+   * version finds room on its own page and the update is HOT (no index entry written, when no
+   * indexed column changes). Set on a new table and on an existing one (new pages only).
+   */
+  fillfactor?: number;
 }
 
 /** What the database has now, as read from information_schema and pg_indexes. */
@@ -64,6 +71,8 @@ export interface ExistingTable {
   columns: Map<string, string>;
   indexes: Set<string>;
   constraints: Set<string>;
+  /** The table's fillfactor (absent: PostgreSQL's default, 100). */
+  fillfactor?: number;
 }
 
 /** information_schema.columns.data_type for each SqlType. */
@@ -421,6 +430,12 @@ export interface MigrationOptions {
   isConcurrent?: boolean;
 }
 
+/** The spec's fillfactor as a whole number from 10 to 100 (PostgreSQL's range; 100 when absent). */
+function fillfactorOf(spec: TableSpec): number {
+  const value = Math.round(spec.fillfactor ?? 100);
+  return Number.isFinite(value) ? Math.min(100, Math.max(10, value)) : 100;
+}
+
 export function planTableMigration(
   spec: TableSpec,
   existing: ExistingTable | undefined,
@@ -433,8 +448,17 @@ export function planTableMigration(
   if (!existing) {
     const defs = spec.columns.map(columnSql);
     defs.push(`primary key (${spec.primaryKey.map(quoteIdentifier).join(', ')})`);
-    statements.push(`create table ${table} (\n  ${defs.join(',\n  ')}\n)`);
+    const storage = fillfactorOf(spec) === 100 ? '' : ` with (fillfactor = ${fillfactorOf(spec)})`;
+    statements.push(`create table ${table} (\n  ${defs.join(',\n  ')}\n)${storage}`);
   } else {
+    // Only a table that names its fillfactor gets one; any other keeps what it has.
+    if (
+      spec.fillfactor !== undefined &&
+      spec.isAdopted !== true &&
+      spec.isKeptAsIs !== true &&
+      fillfactorOf(spec) !== (existing.fillfactor ?? 100)
+    )
+      statements.push(`alter table ${table} set (fillfactor = ${fillfactorOf(spec)})`);
     const wanted = new Set(spec.columns.map((c) => c.name));
     for (const column of spec.columns) {
       const actual = existing.columns.get(column.name);

@@ -561,6 +561,19 @@ describe('planTableMigration', () => {
     expect(planTableMigration(withFk, existing).statements).toEqual([]);
   });
 
+  it('creates a table with its fillfactor and sets it on an existing table once', () => {
+    const filled: TableSpec = { ...spec, fillfactor: 70 };
+    expect(planTableMigration(filled, undefined).statements[0]).toMatch(/\n\) with \(fillfactor = 70\)$/);
+    // An existing table at PostgreSQL's default gets it (new pages only); one that has it, nothing.
+    expect(planTableMigration(filled, existingFor(spec)).statements).toEqual([
+      'alter table "widget" set (fillfactor = 70)',
+    ]);
+    expect(planTableMigration(filled, { ...existingFor(spec), fillfactor: 70 }).statements).toEqual([]);
+    // A table that names none keeps what it has; an adopted one is never altered.
+    expect(planTableMigration(spec, { ...existingFor(spec), fillfactor: 50 }).statements).toEqual([]);
+    expect(planTableMigration({ ...filled, isAdopted: true }, existingFor(spec)).statements).toEqual([]);
+  });
+
   it('refuses an unsafe identifier anywhere in the spec', () => {
     expect(() => planTableMigration({ ...spec, name: 'Widget' }, undefined)).toThrow(
       'Not a safe SQL identifier: Widget',

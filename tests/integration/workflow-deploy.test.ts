@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/server/lib/db/migrate.js';
+import { workflowTableSpecs } from '../../src/server/lib/db/workflow-tables.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, deploy, fixture, flow, start } from '../support/workflow.js';
@@ -256,5 +258,35 @@ describe('definitions and deployments in use', () => {
     const definitions = await call(t, plain, 'GET', 'processdefinition/query?latestOnly=true');
     expect(definitions.statusCode).toBe(200);
     expect(definitions.json().data.total).toBeGreaterThan(0);
+  });
+});
+
+describe('tables updated in place', () => {
+  const fillfactors = async (): Promise<Record<string, string | null>> =>
+    Object.fromEntries(
+      (
+        await t.sql<{ relname: string; fillfactor: string | null }>(
+          `select relname, (select split_part(o, '=', 2) from unnest(reloptions) o where o like 'fillfactor=%') as fillfactor
+           from pg_class where relname in ('wf_instance', 'wf_execution', 'wf_task', 'wf_hist_activity', 'wf_comment')`,
+        )
+      ).map((row) => [row.relname, row.fillfactor]),
+    );
+
+  it('leaves room on each page for the updates of instances, tokens, tasks and history rows', async () => {
+    expect(await fillfactors()).toEqual({
+      wf_instance: '70',
+      wf_execution: '70',
+      wf_task: '70',
+      wf_hist_activity: '70',
+      wf_comment: null,
+    });
+  });
+
+  it('sets it on an existing database once, and nothing at the next start', async () => {
+    await t.sql('alter table wf_task reset (fillfactor)');
+    const first = await migrate(t.app.ctx.db, workflowTableSpecs());
+    expect(first.applied).toEqual(['alter table "wf_task" set (fillfactor = 70)']);
+    expect((await fillfactors()).wf_task).toBe('70');
+    expect((await migrate(t.app.ctx.db, workflowTableSpecs())).applied).toEqual([]);
   });
 });

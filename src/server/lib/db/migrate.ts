@@ -37,6 +37,14 @@ export async function readExistingTables(db: Db): Promise<Map<string, ExistingTa
     select table_name, constraint_name from information_schema.table_constraints
     where table_schema = current_schema()`.execute(db);
   for (const row of constraints.rows) tables.get(row.table_name)?.constraints.add(row.constraint_name);
+  const storage = await sql<{ table_name: string; fillfactor: string }>`
+    select c.relname as table_name, split_part(o.option, '=', 2) as fillfactor
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace, unnest(c.reloptions) as o (option)
+    where n.nspname = current_schema() and c.relkind = 'r' and o.option like 'fillfactor=%'`.execute(db);
+  for (const row of storage.rows) {
+    const found = tables.get(row.table_name);
+    if (found) found.fillfactor = Number(row.fillfactor);
+  }
   return tables;
 }
 

@@ -61,7 +61,23 @@ function spec(
   return { name, columns: [id, tenant, ...columns], primaryKey: ['id'], indexes, foreignKeys };
 }
 
+/**
+ * Tables whose rows are updated within moments of their insert (an instance's row_version at
+ * every action and its end, a token moving on, a task ending, a history row's end time): pages
+ * are filled to this share only, so the new row version finds room on the row's own page. The
+ * update is then HOT when no indexed column changes (instance, token, history row: no index
+ * entry written, the old version pruned on the page), and a task's end stays on its page too.
+ */
+const UPDATED_IN_PLACE = 70;
+const IN_PLACE = new Set(['wf_instance', 'wf_execution', 'wf_task', 'wf_hist_activity']);
+
 export function workflowTableSpecs(): TableSpec[] {
+  return tableSpecs().map((table) =>
+    IN_PLACE.has(table.name) ? { ...table, fillfactor: UPDATED_IN_PLACE } : table,
+  );
+}
+
+function tableSpecs(): TableSpec[] {
   return [
     // Models: what the designer edits; deploying one makes a deployment and a definition version.
     spec(

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     );
   }
   // The start-up's log lines first, then the banner below them.
-  await flushLog(stream);
+  // A log that cannot be flushed must not stop a server that is up: the banner goes out anyway.
+  await flushLog(stream).catch(() => undefined);
   console.log(`\n${lines.join('\n')}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

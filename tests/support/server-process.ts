@@ -12,14 +12,14 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node --import tsx src/server/main.ts` and waits for its "is running" line. */
+/** Starts `node --import tsx src/server/main.ts` and waits for its "is running" line (LOG_LEVEL warn unless env names one). */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 90_000,
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

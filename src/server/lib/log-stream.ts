@@ -22,9 +22,22 @@ export function logStream(dest: number | string = 1): LogStream {
   return pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
 }
 
-/** Resolves once every line logged so far is written (before text printed beside the log). */
+/**
+ * fsync's answer when the destination cannot be synced (a pipe, a terminal, /dev/null): the lines
+ * were written all the same, and only the sync was refused.
+ */
+const UNSYNCABLE = new Set(['EINVAL', 'ENOTSUP', 'EROFS']);
+
+/**
+ * Resolves once every line logged so far is written (before text printed beside the log).
+ * The stream syncs the file after writing; stdout is often a pipe, which cannot be synced.
+ */
 export function flushLog(stream: LogStream): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.flush((error) => (error ? reject(error) : resolve()));
+    stream.flush((error) => {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (error && !(code && UNSYNCABLE.has(code))) reject(error);
+      else resolve();
+    });
   });
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
+import { untilStill } from './entity-driver.js';
 import { pickUser } from './pick-user.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
@@ -22,6 +23,23 @@ async function openDesigner(page: Page, url: string, key: string): Promise<void>
   await page.getByTestId('model-design').click();
   await page.waitForURL(/processdesign\?id=\d+/);
   await page.locator('.djs-element[data-element-id="StartEvent_1"]').waitFor();
+}
+
+/**
+ * Clicks a button of the open confirmation dialog once the dialog has stopped moving, and again if
+ * the dialog is still open: a click during antd's zoom-in animation can be lost on a loaded
+ * machine (the button shows its click effect and nothing happens), as a person would click again.
+ */
+async function confirmWith(page: Page, name: RegExp): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm');
+  await untilStill(dialog);
+  const button = dialog.getByRole('button', { name });
+  await button.click();
+  try {
+    await dialog.waitFor({ state: 'hidden', timeout: 5000 });
+  } catch {
+    if (await button.isVisible()) await button.click();
+  }
 }
 
 export function checks({ server, browser }: E2eContext): Check[] {
@@ -94,10 +112,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await page.getByTestId('modeler-save').click();
           const dialog = page.locator('.ant-modal-confirm');
           await dialog.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
-          await dialog
-            .getByRole('button', { name: '部 署' })
-            .or(dialog.getByRole('button', { name: '部署' }))
-            .click();
+          await confirmWith(page, /^部 ?署$/);
           await page
             .locator('.ant-message')
             .getByText(/已部署 contract_review/)
@@ -200,7 +215,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await page.getByTestId('modeler-save').click();
           const dialog = page.locator('.ant-modal-confirm');
           await dialog.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
-          await dialog.getByRole('button', { name: /^部 ?署$/ }).click();
+          await confirmWith(page, /^部 ?署$/);
           await page
             .locator('.ant-message')
             .getByText(new RegExp(`已部署 ${key}`))
@@ -371,10 +386,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
 
           await page.getByTestId('modeler-save').click();
           await page.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
-          await page
-            .locator('.ant-modal-confirm')
-            .getByRole('button', { name: /^稍 ?后$/ })
-            .click();
+          await confirmWith(page, /^稍 ?后$/);
           const saved = await admin.get<{ xml: string }>(`/api/activiti/model/get?id=${model.id}`);
           assert.match(saved.xml, /id="Task_legal"[^>]*camunda:candidateUsers="admin"/);
           assert.match(saved.xml, /<bpmn:startEvent id="StartEvent_1"[^>]*camunda:formKey="sysparam"/);
@@ -428,10 +440,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
 
           await page.getByTestId('modeler-save').click();
           await page.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
-          await page
-            .locator('.ant-modal-confirm')
-            .getByRole('button', { name: /^稍 ?后$/ })
-            .click();
+          await confirmWith(page, /^稍 ?后$/);
           const saved = await admin.get<{ xml: string }>(`/api/activiti/model/get?id=${model.id}`);
           const timerXml =
             /<bpmn:boundaryEvent id="Timer_late"[\s\S]*?<\/bpmn:boundaryEvent>/.exec(saved.xml)?.[0] ?? '';
@@ -460,7 +469,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           const ask = page.locator('.ant-modal-confirm');
           await ask.getByText(/e2e_twice/).waitFor();
           await expectNoAxeViolations(page, '/model replace question');
-          await ask.getByRole('button', { name: /^替 ?换$/ }).click();
+          await confirmWith(page, /^替 ?换$/);
           await page
             .locator('.ant-message-success')
             .getByText(/e2e_twice/)

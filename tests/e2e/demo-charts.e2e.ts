@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
+import { chooseOption } from './select.js';
 import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
-
-/**
- * Clicks the option of the select's open dropdown by its title. Only a visible option is taken:
- * a dropdown just closed (Escape) stays in the page during its leave animation and may list the
- * same title, and it could be the last one found.
- */
-async function pickOption(page: Page, title: string): Promise<void> {
-  await page
-    .locator('.ant-select-dropdown .ant-select-item-option')
-    .filter({ visible: true })
-    .and(page.getByTitle(title, { exact: true }))
-    .last()
-    .click();
-}
 
 /**
  * The demo chart gallery, the four big screens and the report designer (issue 18) in Chromium
@@ -214,15 +201,13 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const designer = page.getByTestId('report-designer');
         await designer.waitFor();
         // The purchases are the first entity picked; group by category, count and sum the budget.
-        await page.locator('#report-dimensions').click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle('采购品类').click();
+        await chooseOption(page.locator('#report-dimensions'), '采购品类');
         await page.keyboard.press('Escape');
         await designer.getByRole('button', { name: '添加度量' }).click();
         // the new measure sums; its field is the number field picked here
         const second = designer.locator('.report-filter-row').nth(1);
         await second.getByText('求和').waitFor();
-        await second.locator('.ant-select').nth(1).click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle('预算金额').click();
+        await chooseOption(second.locator('.ant-select').nth(1), '预算金额');
         await designer.getByRole('button', { name: /预\s*览/ }).click();
         const result = page.getByTestId('report-result');
         await result.locator('tr.ant-table-row').first().waitFor();
@@ -252,8 +237,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await expectNoAxeViolations(page, 'report/view');
 
         await visit('/report/reportdesigner');
-        await page.locator('#report-saved').click();
-        await page.locator('.ant-select-dropdown:visible').getByTitle(name).click();
+        await chooseOption(page.locator('#report-saved'), name);
         await designer.getByRole('button', { name: '删除报表' }).click();
         await page
           .locator('.ant-popconfirm')
@@ -265,16 +249,13 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // A dictionary field's filter value is picked from its items, not typed: the draft articles by type.
         await page.locator('.ant-select', { has: page.locator('#report-entity') }).click();
         await page.keyboard.type('文章');
-        await pickOption(page, '文章');
-        await page.locator('#report-dimensions').click();
-        await pickOption(page, '类型');
+        await chooseOption(page.locator('#report-entity'), '文章');
+        await chooseOption(page.locator('#report-dimensions'), '类型');
         await page.keyboard.press('Escape');
         await designer.getByRole('button', { name: '添加筛选' }).click();
         const filter = designer.locator('.report-filter-row').last();
-        await filter.getByLabel('筛选字段').first().click();
-        await pickOption(page, '状态');
-        await filter.getByLabel('筛选值').first().click();
-        await pickOption(page, '草稿');
+        await chooseOption(filter.getByLabel('筛选字段').first(), '状态');
+        await chooseOption(filter.getByLabel('筛选值').first(), '草稿');
         await designer.getByRole('button', { name: /预\s*览/ }).click();
         const byType = (filters?: Record<string, string>) =>
           admin.post<{ rows: Record<string, unknown>[] }>('/api/demo/reportdesigner/run', {

@@ -482,9 +482,14 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await admin.post('/api/activiti/model/add', { name: '别处的副本', key: 'e2e_twice_copy' });
           await page.locator('[data-filter="key"] input').fill('e2e_twice');
           await page.getByTestId('filter-search').click();
-          const row = page.locator('.ant-table-row', { hasText: 'e2e_twice' });
+          // the unfiltered list already shows e2e_twice: wait for the filtered answer to be drawn
+          const rows = page.locator('.ant-table-row');
+          for (let tries = 0; (await rows.count()) !== 1; tries += 1) {
+            assert.ok(tries < 300, `the filter shows one model, not ${await rows.count()}`);
+            await page.waitForTimeout(50);
+          }
+          const row = rows.filter({ hasText: 'e2e_twice' });
           await row.waitFor();
-          assert.equal(await page.locator('.ant-table-row').count(), 1, 'the filter shows one model');
           await row.getByRole('checkbox').check();
           await page.getByTestId('model-copy').click();
           await page.locator('.ant-message-success').getByText('已复制').waitFor();

@@ -1,0 +1,34 @@
+import type { Locator } from 'playwright-core';
+
+/**
+ * The dropdown of one antd select: the open select names its option list (aria-controls
+ * `<id>_list`), and that list lives inside its own dropdown. A dropdown of another select that
+ * is still closing (Escape starts a leave animation that keeps it in the page, visible, with
+ * the same titles) is never taken.
+ */
+export async function dropdownOf(combobox: Locator): Promise<Locator> {
+  const page = combobox.page();
+  let listId: string | null = null;
+  for (let tries = 0; listId === null; tries += 1) {
+    listId = await combobox.getAttribute('aria-controls');
+    if (listId !== null) break;
+    if (tries > 300) throw new Error('the select opens its list (aria-controls)');
+    await page.waitForTimeout(50);
+  }
+  return page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${listId}"]`) });
+}
+
+/**
+ * Opens the select (`trigger`: its combobox input, or an element holding exactly one) and clicks
+ * the option titled `title` in that select's own dropdown.
+ */
+export async function chooseOption(trigger: Locator, title: string): Promise<void> {
+  const isCombobox = (await trigger.getAttribute('role')) === 'combobox';
+  const combobox = isCombobox ? trigger : trigger.getByRole('combobox');
+  if ((await combobox.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+  const dropdown = await dropdownOf(combobox);
+  await dropdown
+    .locator('.ant-select-item-option')
+    .and(trigger.page().getByTitle(title, { exact: true }))
+    .click();
+}

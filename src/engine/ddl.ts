@@ -1,5 +1,4 @@
 import { columnFields, detailFields } from './columns.js';
-import { LONG_TEXT_LENGTH } from './list-use.js';
 import { quoteIdentifier } from './naming.js';
 import type { DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 
@@ -260,11 +259,6 @@ export function isNeverNull(field: FieldDef): boolean {
   return field.isKey || (field.isSystem && field.name !== 'createdBy' && field.name !== 'updatedBy');
 }
 
-function isLongText(field: FieldDef): boolean {
-  const maxLength = field.schema.maxLength;
-  return field.type === 'string' && typeof maxLength === 'number' && maxLength > LONG_TEXT_LENGTH;
-}
-
 /**
  * The indexes serve what the generated list offers, so a page costs the same at a thousand rows
  * and at ten million, and a write keeps up no index for a list that nobody can ask for. One
@@ -291,7 +285,7 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
     // A sorted field needs its order; an equality or range filter reads one range of the same
     // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it).
     const isOrdered = field.isSortable || (isFiltered && field.filter !== 'text' && field.type !== 'array');
-    if (isOrdered && !isLongText(field)) {
+    if (isOrdered && field.isOrderable) {
       const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
       if (columns.length > 1 || !field.isKey) {
         indexes.push({

@@ -88,6 +88,7 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     isRequired: (entity.required ?? []).includes(name),
     isInFilterBar: false,
     isListedByDefault: use.isListed,
+    isOrderable: use.isOrderable,
     // The list sorts by the columns it shows; a column hidden by default sorts only when its
     // schema says so (x-list.sorter true). See buildEntity for the fields always sortable.
     isSortable: use.isSortable,
@@ -184,7 +185,7 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   if (options.tree?.sequence) ordered.push(options.tree.sequence);
   for (const name of ordered) {
     const field = fieldsByName.get(name);
-    if (field && !field.detail && listUseOf(name, field.schema, field.isSystem).isOrderable)
+    if (field && !field.detail && field.isOrderable)
       field.isSortable = true;
   }
   return entity;

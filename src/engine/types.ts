@@ -246,6 +246,11 @@ export interface FieldDef {
   /** A column of the generated list shown by default (x-list.visible, else the default rule). */
   isListedByDefault: boolean;
   /**
+   * Can be ordered and held by a btree at all: a scalar that is not a secret and not a long text
+   * (list-use.ts). A sortable field, or an equality or range filter, has a btree only when it is.
+   */
+  isOrderable: boolean;
+  /**
    * The list can be sorted by it: a scalar column shown by default, or one whose schema says
    * x-list.sorter true, the key, the default sort's fields and the tree's sequence. Each has a
    * btree list index; a sort on any other field is refused (400).

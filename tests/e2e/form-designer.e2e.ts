@@ -4,7 +4,13 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { modelToSchema, schemaToModel } from '../../src/admin/screens/formdesign/model.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
-import { signedIn, type Check, type E2eContext } from './support.js';
+import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
+
+interface StoredForm {
+  id: number;
+  version: number;
+  formContent: EntitySchema | string;
+}
 import { dragTo } from './drag.js';
 
 /**
@@ -354,6 +360,27 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
         await version.filter({ hasText: '版本 2' }).waitFor();
         await untilValue(properties().locator('#fd-form-title-en'), 'Autosaved form');
+        // This browser keeps no draft of what the server holds: a change made elsewhere (another
+        // administrator, here through the API) is what the designer opens next.
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        const id = new URL(designed).searchParams.get('id');
+        const { records } = await admin.get<{ records: StoredForm[] }>(
+          `/api/generator/form/query?id=${id}&currentPage=1&pageSize=1`,
+        );
+        const form = records[0];
+        assert.ok(form, 'the saved form is listed');
+        const content: EntitySchema =
+          typeof form.formContent === 'string' ? (JSON.parse(form.formContent) as EntitySchema) : form.formContent;
+        await admin.put('/api/generator/form/update', {
+          id: form.id,
+          version: form.version,
+          formName: 'Changed elsewhere',
+          formDescription: '',
+          formContent: { ...content, title: 'Changed elsewhere' },
+        });
+        await page.goto(designed);
+        await version.filter({ hasText: '版本 3' }).waitFor();
+        await untilValue(properties().locator('#fd-form-title-en'), 'Changed elsewhere');
       },
     },
     {

@@ -128,6 +128,7 @@ export interface ApiClient {
   token: string;
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body?: unknown): Promise<T>;
 }
 
 /** Signs the user in (password grant) and returns an ApiClient with their bearer token. */
@@ -143,7 +144,12 @@ export async function apiClient(url: string, username: string, password: string)
     assert.equal(response.status, 200, `${method} ${path}: ${text}`);
     return (JSON.parse(text) as { data: T }).data;
   };
-  return { token, get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+  return {
+    token,
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body),
+    put: (path, body) => call('PUT', path, body),
+  };
 }
 
 /** A fresh browser context as the admin checks use it: Chinese, 1360 × 820 unless told otherwise. */

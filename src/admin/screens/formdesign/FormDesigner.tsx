@@ -222,6 +222,9 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       });
       setStored(data);
       serverModel.current = sent;
+      // The server holds what this browser's draft held: a draft kept would win over a later
+      // change made elsewhere the next time the form opens here.
+      if (latest.current.model === sent) window.localStorage.removeItem(draftKey(String(data.id)));
       if (!stored) {
         window.localStorage.removeItem(draftKey(null));
         setParams({ id: String(data.id) }, { replace: true });
@@ -238,6 +241,8 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
     }
     if (model === serverModel.current) return;
     const local = setTimeout(() => {
+      // saved in the meantime (a click on 保存 right after the change): nothing left to keep
+      if (model === serverModel.current) return;
       window.localStorage.setItem(
         draftKey(stored ? String(stored.id) : null),
         JSON.stringify(modelToSchema(model)),

@@ -370,7 +370,9 @@ export function checks({ server, browser }: E2eContext): Check[] {
         const form = records[0];
         assert.ok(form, 'the saved form is listed');
         const content: EntitySchema =
-          typeof form.formContent === 'string' ? (JSON.parse(form.formContent) as EntitySchema) : form.formContent;
+          typeof form.formContent === 'string'
+            ? (JSON.parse(form.formContent) as EntitySchema)
+            : form.formContent;
         await admin.put('/api/generator/form/update', {
           id: form.id,
           version: form.version,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -99,8 +100,12 @@ export class HashWorker {
     });
   }
 
-  /** A new running hash; its updates are hashed in the order they are given. */
+  /**
+   * A new running hash; its updates are hashed in the order they are given. Once the worker is
+   * closed (the storage is closing while a put still runs) the hash is made in this thread.
+   */
   hash(): RunningHash {
+    if (this.isClosed) return inlineHash();
     const id = this.nextId;
     this.nextId += 1;
     return {
@@ -139,4 +144,17 @@ export interface RunningHash {
   digest(): Promise<string>;
   /** Forgets the hash (a failed put); updates already sent still answer. */
   drop(): void;
+}
+
+/** A running hash made in this thread. */
+function inlineHash(): RunningHash {
+  const hash = createHash('sha256');
+  return {
+    update: (buffer, length) => {
+      hash.update(new Uint8Array(buffer, 0, length));
+      return Promise.resolve();
+    },
+    digest: () => Promise.resolve(hash.digest('hex')),
+    drop: () => undefined,
+  };
 }

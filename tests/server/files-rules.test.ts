@@ -1,5 +1,13 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,15 +139,63 @@ describe('the local storage', () => {
     }
   });
 
+  it('stores and hashes exactly the bytes of puts around and over its 1 MB batches', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ecobid-storage-'));
+    const storage = new LocalFileStorage(root);
+    try {
+      const mb = 1024 * 1024;
+      // Odd chunk sizes, so chunks straddle the batches; several puts at once share the worker.
+      const sizes = [0, 1, mb - 1, mb, mb + 1, 3 * mb + 4099, 10 * mb];
+      await Promise.all(
+        sizes.map(async (size, index) => {
+          const bytes = randomBytes(size);
+          const source = (async function* () {
+            for (let offset = 0; offset < size; offset += 65_521)
+              yield bytes.subarray(offset, offset + 65_521);
+          })();
+          const stored = await storage.put(`ab/sized-${index}`, source);
+          expect(stored).toEqual({ size, sha256: createHash('sha256').update(bytes).digest('hex') });
+          expect(readFileSync(join(root, 'objects', 'ab', `sized-${index}`)).equals(bytes)).toBe(true);
+        }),
+      );
+      expect(readdirSync(join(root, 'partial'))).toEqual([]);
+      // A put while the storage closes still hashes what it stores (in this thread).
+      storage.close();
+      const late = randomBytes(2 * mb + 7);
+      const stored = await storage.put(
+        'ab/late',
+        (async function* () {
+          yield late;
+        })(),
+      );
+      expect(stored.sha256).toBe(createHash('sha256').update(late).digest('hex'));
+    } finally {
+      storage.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('keeps nothing of a put whose source fails or is too large', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ecobid-storage-'));
+    const storage = new LocalFileStorage(root);
     try {
-      const storage = new LocalFileStorage(root);
       const failing = (async function* () {
         yield Buffer.alloc(1000);
         throw new Error('client gone');
       })();
       await expect(storage.put('ab/failed', failing)).rejects.toThrow('client gone');
+      // After batches were written and hashed on the worker.
+      const failingLater = (async function* () {
+        for (let index = 0; index < 40; index += 1) yield Buffer.alloc(65_536, index);
+        throw new Error('client gone');
+      })();
+      await expect(storage.put('ab/failed-later', failingLater)).rejects.toThrow('client gone');
+      const largeLater = (async function* () {
+        for (let index = 0; index < 40; index += 1) yield Buffer.alloc(65_536, index);
+      })();
+      await expect(
+        storage.put('ab/large-later', largeLater, { maxBytes: 2 * 1024 * 1024 }),
+      ).rejects.toBeInstanceOf(ObjectTooLargeError);
       const large = (async function* () {
         yield Buffer.alloc(600);
         yield Buffer.alloc(600);
@@ -150,7 +206,10 @@ describe('the local storage', () => {
       expect(readdirSync(join(root, 'partial'))).toEqual([]);
       expect(await storage.stat('ab/failed')).toBeUndefined();
       expect(await storage.stat('ab/large')).toBeUndefined();
+      expect(await storage.stat('ab/failed-later')).toBeUndefined();
+      expect(await storage.stat('ab/large-later')).toBeUndefined();
     } finally {
+      storage.close();
       rmSync(root, { recursive: true, force: true });
     }
   });

@@ -100,40 +100,68 @@ function newStorageKey(): string {
  * The upload's bytes with their type decided from the first SNIFF_BYTES of them before any
  * more are passed on: a refused type (415) or an empty file (400) stops the stream at once.
  * The first chunk is nearly always long enough and is looked at where it is; only shorter
- * first chunks are gathered (and copied once) until there are enough bytes.
+ * first chunks are gathered (and copied once) until there are enough bytes. Once decided, each
+ * call is the source's own (no generator layer between the network chunks and the storage).
  */
-async function* sniffed(
-  source: AsyncIterable<Uint8Array>,
-  decide: (head: Uint8Array) => Promise<void>,
-): AsyncGenerator<Uint8Array> {
-  const held: Uint8Array[] = [];
-  let heldBytes = 0;
-  let isDecided = false;
-  for await (const chunk of source) {
-    if (isDecided) {
-      yield chunk;
-      continue;
-    }
-    if (heldBytes === 0 && chunk.length >= SNIFF_BYTES) {
-      await decide(chunk);
-      isDecided = true;
-      yield chunk;
-      continue;
-    }
-    held.push(chunk);
-    heldBytes += chunk.length;
-    if (heldBytes >= SNIFF_BYTES) {
-      const head = Buffer.concat(held);
-      held.length = 0;
-      await decide(head);
-      isDecided = true;
-      yield head;
+class Sniffed implements AsyncIterableIterator<Uint8Array> {
+  private readonly source: AsyncIterator<Uint8Array>;
+  private isDecided = false;
+
+  constructor(
+    source: AsyncIterable<Uint8Array>,
+    private readonly decide: (head: Uint8Array) => Promise<void>,
+  ) {
+    this.source = source[Symbol.asyncIterator]();
+  }
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    return this.isDecided ? this.source.next() : this.first();
+  }
+
+  /** Reads until there are enough bytes (or the end), decides, and hands over what was read. */
+  private async first(): Promise<IteratorResult<Uint8Array>> {
+    const held: Uint8Array[] = [];
+    let heldBytes = 0;
+    for (;;) {
+      const read = await this.source.next();
+      if (read.done) {
+        const head = Buffer.concat(held);
+        await this.decide(head);
+        this.isDecided = true;
+        return head.length > 0 ? { value: head, done: false } : read;
+      }
+      if (heldBytes === 0 && read.value.length >= SNIFF_BYTES) {
+        await this.decided(read.value);
+        return read;
+      }
+      held.push(read.value);
+      heldBytes += read.value.length;
+      if (heldBytes >= SNIFF_BYTES) {
+        const head = Buffer.concat(held);
+        await this.decided(head);
+        return { value: head, done: false };
+      }
     }
   }
-  if (!isDecided) {
-    const head = Buffer.concat(held);
-    await decide(head);
-    if (head.length > 0) yield head;
+
+  /** Decides on a head while the source goes on; a refusal stops the source. */
+  private async decided(head: Uint8Array): Promise<void> {
+    try {
+      await this.decide(head);
+    } catch (error) {
+      await this.source.return?.();
+      throw error;
+    }
+    this.isDecided = true;
+  }
+
+  async return(): Promise<IteratorResult<Uint8Array>> {
+    await this.source.return?.();
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Uint8Array> {
+    return this;
   }
 }
 
@@ -189,7 +217,7 @@ export async function uploadFile({
   const key = newStorageKey();
   let stored;
   try {
-    stored = await storage.put(key, sniffed(chunksOf(source), decide), { maxBytes });
+    stored = await storage.put(key, new Sniffed(chunksOf(source), decide), { maxBytes });
   } catch (error) {
     if (error instanceof ObjectTooLargeError) {
       if (quota && maxBytes < ctx.config.files.maxBytes) throw quotaError(quota.params, quota.used);

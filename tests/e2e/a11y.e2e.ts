@@ -299,28 +299,34 @@ async function focused(page: Page, inside = 'body'): Promise<{ name: string; isI
 async function expectVisibleFocus(page: Page, count: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     await page.keyboard.press('Tab');
-    // antd draws some rings in a transition: read the styles once it has run
-    await page.waitForTimeout(120);
-    const state = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement | null;
-      if (!element || element === document.body) return { name: 'body', visible: true };
-      // a select's or picker's inner input shows its focus on the field around it (antd's
-      // *-focused wrapper, or the selector inside that wrapper); no named helper: the page has
-      // no __name of the TypeScript loader
-      const field = element.closest(
-        '.ant-select-focused, .ant-picker-focused, [class*="-affix-wrapper-focused"], .ant-input-number-focused',
-      );
-      const candidates = field
-        ? [element, field, ...Array.from(field.querySelectorAll('.ant-select-selector'))]
-        : [element];
-      const visible = candidates.some((node) => {
-        const style = getComputedStyle(node);
-        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-        return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    // antd draws some rings in a transition (and the *-focused wrapper comes with a render): the
+    // styles are read until the ring shows, for a while, rather than once after a fixed pause
+    const read = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        if (!element || element === document.body) return { name: 'body', visible: true };
+        // a select's or picker's inner input shows its focus on the field around it (antd's
+        // *-focused wrapper, or the selector inside that wrapper); no named helper: the page has
+        // no __name of the TypeScript loader
+        const field = element.closest(
+          '.ant-select-focused, .ant-picker-focused, [class*="-affix-wrapper-focused"], .ant-input-number-focused',
+        );
+        const candidates = field
+          ? [element, field, ...Array.from(field.querySelectorAll('.ant-select-selector'))]
+          : [element];
+        const visible = candidates.some((node) => {
+          const style = getComputedStyle(node);
+          const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+          return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+        });
+        const name = (element.getAttribute('aria-label') ?? element.innerText ?? element.tagName).trim();
+        return { name: `${element.tagName} ${name.slice(0, 40)}`, visible };
       });
-      const name = (element.getAttribute('aria-label') ?? element.innerText ?? element.tagName).trim();
-      return { name: `${element.tagName} ${name.slice(0, 40)}`, visible };
-    });
+    let state = await read();
+    for (let tries = 0; !state.visible && tries < 40; tries += 1) {
+      await page.waitForTimeout(50);
+      state = await read();
+    }
     assert.ok(state.visible, `Tab ${index + 1}: ${state.name} shows no focus`);
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { readableOnLight } from '../../src/admin/lib/themeTokens.js';
+import { untilStill } from './entity-driver.js';
 import { newContext, passwordToken, signedIn, type Check, type E2eContext } from './support.js';
 
 /** The last SMS code the e2e server sent to a mobile number (DATA_DIR/sms-outbox.jsonl). */
@@ -38,6 +39,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       );
     },
   });
+
+  // A click into a dialog or drawer while it zooms or slides in can be lost (the button shows the
+  // click, nothing happens): they are let stop moving first. A closed one may stay, hidden.
+  const stillDialog = () => untilStill(page.locator('.ant-modal').filter({ visible: true }).last());
+  const stillDrawer = () =>
+    untilStill(page.locator('.ant-drawer-content-wrapper').filter({ visible: true }).last());
 
   return [
     {
@@ -167,6 +174,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await shot('profile');
         await page.getByTestId('profile-password').click();
         await page.locator('.ant-modal').getByText('修改密码').waitFor();
+        await stillDialog();
         await page
           .locator('.ant-modal')
           .getByRole('button', { name: /取\s*消/ })
@@ -295,6 +303,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('avatar-menu').click();
         await menuItem({ name: 'Change Password' }).click();
         const dialog = page.locator('.ant-modal');
+        await stillDialog();
         await dialog.getByRole('button', { name: /Confirm/ }).click();
         await dialog.getByText('Please enter the old password!').waitFor();
         const inputs = dialog.locator('input[type="password"]');
@@ -320,6 +329,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           await page.getByTestId('avatar-menu').click();
           await menuItem({ name: 'Change Password' }).click();
           const dialog = page.locator('.ant-modal');
+          await stillDialog();
           const inputs = dialog.locator('input[type="password"]');
           await inputs.nth(0).fill(from);
           await inputs.nth(1).fill(to);
@@ -339,6 +349,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         await page.getByTestId('settings-button').click();
         const drawer = page.locator('.ant-drawer-content');
+        await stillDrawer();
         await drawer.getByRole('button', { name: '#11a983' }).click();
         // the active tag takes the preset's shade that white text reads on at 4.5:1 (issue 21)
         const shade = readableOnLight('#11a983');
@@ -356,6 +367,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('sidebar').waitFor();
         assert.equal(await page.getByTestId('tags-view').count(), 0);
         await page.getByTestId('settings-button').click();
+        await stillDrawer();
         await page
           .locator('.ant-drawer-content .admin-settings-item', { hasText: 'Tags-View' })
           .getByRole('switch')

@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { builtInTemplates, generateForward } from '../../generators/forward.js';
 import { writeGenerated } from '../../generators/write.js';
 import { expectNoAxeViolations } from './a11y.js';
+import { untilStill } from './entity-driver.js';
 import { onServer, SERVER_URL } from './scratch-database.js';
 import { signedIn, startServer, type Check, type E2eContext, type RunningServer } from './support.js';
 
@@ -137,6 +138,8 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         await shot('list-empty');
         await card.getByRole('button', { name: /新\s*增/ }).click();
         const modal = page.locator('.ant-modal').filter({ has: page.getByLabel('名称') });
+        // the switch is clicked once the dialog stands still: a click while it zooms in can be lost
+        await untilStill(modal);
         await modal.getByLabel('名称').fill('生成的小工具');
         await modal.getByLabel('单价').fill('12.5');
         await modal.getByRole('switch').click();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
+import { stillPopconfirm } from './entity-driver.js';
 import { signedIn, type Check, type E2eContext } from './support.js';
 
 /**
@@ -125,7 +126,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await expectNoAxeViolations(page, '模板版本历史');
 
         await drawer.getByTestId('template-restore-v1').click();
-        await page.locator('.ant-popover .ant-btn-primary').click();
+        await (await stillPopconfirm(page)).locator('.ant-btn-primary').click();
         await page.getByText('已将 v1 恢复为 v3').waitFor();
         await page.getByTestId('template-list').getByText('v3').waitFor();
         // v3 has v1's text: compared with the current one, nothing differs.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
+import { stillPopconfirm } from './entity-driver.js';
 import { chooseOption } from './select.js';
 import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
@@ -239,10 +240,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await visit('/report/reportdesigner');
         await chooseOption(page.locator('#report-saved'), name);
         await designer.getByRole('button', { name: '删除报表' }).click();
-        await page
-          .locator('.ant-popconfirm')
-          .getByRole('button', { name: /确\s*定|OK/ })
-          .click();
+        const question = await stillPopconfirm(page);
+        await question.getByRole('button', { name: /确\s*定|OK/ }).click();
         await page.locator('.ant-message-success').filter({ hasText: '报表已删除' }).waitFor();
         await until('the page left the sidebar', async () => (await sidebar.getByText(name).count()) === 0);
 

@@ -242,15 +242,23 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('demo-guide-start').click();
         const tour = page.locator('.ant-tour').first();
         const titles: string[] = [];
+        const title = async (): Promise<string> =>
+          ((await tour.locator('.ant-tour-title').textContent()) ?? '').trim();
         for (let step = 0; step < 12; step += 1) {
           await tour.waitFor();
-          titles.push(((await tour.locator('.ant-tour-title').textContent()) ?? '').trim());
+          const shown = await title();
+          titles.push(shown);
           if (step === 0) await shot('guide-sidebar');
           if (step === 6) await shot('guide-tags');
           const next = tour.locator('.ant-tour-next-btn');
           const isLast = ((await next.textContent()) ?? '').includes('结束导览');
           await next.click();
           if (isLast) break;
+          // the next step is read once it is drawn, not the one just left
+          for (let tries = 0; (await title()) === shown; tries += 1) {
+            assert.ok(tries < 100, `the tour leaves step ${step + 1} (${shown})`);
+            await page.waitForTimeout(50);
+          }
         }
         assert.deepEqual(titles, [
           '侧边栏',

@@ -52,6 +52,16 @@ export async function untilStill(dialog: Locator): Promise<void> {
   }
 }
 
+/**
+ * The popconfirm question just opened, once it has stopped moving (see untilStill): a click on its
+ * button while it zooms in can be lost. Closed ones stay in the page, hidden.
+ */
+export async function stillPopconfirm(page: Page): Promise<Locator> {
+  const question = page.locator('.ant-popconfirm').filter({ visible: true }).last();
+  await untilStill(question);
+  return question;
+}
+
 /** The modal of the generated form. */
 export const formModal = (page: Page) => page.locator('.entity-form-modal');
 
@@ -87,6 +97,8 @@ export async function fillRequired(page: Page, entity: EntityDef): Promise<Recor
   const n = next();
   const typed: Record<string, string> = {};
   const modal = formModal(page);
+  // a select clicked while the dialog zooms in may not open (the click is lost)
+  await untilStill(modal);
   for (const field of formFields(entity, 'create')) {
     const source = entity.fieldsByName.get(field.options.confirms ?? field.name);
     if (!source?.isRequired) continue;
@@ -158,6 +170,26 @@ export async function saveForm(page: Page): Promise<void> {
   await formModal(page).locator('.ant-modal-footer .ant-btn-primary').click();
   await expectSuccess(page, /保存成功|Saved successfully/);
   await formModal(page).waitFor({ state: 'detached' });
+}
+
+/**
+ * Clicks Save on a form the browser is to refuse and waits for the first error under a field. The
+ * dialog is let stop moving first, and Save is clicked again while no error shows: a click during
+ * the zoom-in was lost on loaded machines (the button showed the click, nothing happened).
+ */
+export async function saveForErrors(page: Page, what = 'the form shows its errors'): Promise<void> {
+  const modal = formModal(page);
+  await untilStill(modal);
+  const firstError = modal.locator('.ant-form-item-has-error').first();
+  for (let tries = 1; ; tries += 1) {
+    await modal.locator('.ant-modal-footer .ant-btn-primary').click();
+    const shown = await firstError.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    assert.ok(tries < 3, what);
+  }
 }
 
 /** The error texts the form shows under its fields. */

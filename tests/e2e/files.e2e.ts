@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
-import { expectSuccess, expectWarning, formModal, saveForm } from './entity-driver.js';
+import {
+  expectSuccess,
+  expectWarning,
+  formModal,
+  saveForm,
+  stillPopconfirm,
+  untilStill,
+} from './entity-driver.js';
 import { apiClient, newContext, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
@@ -216,7 +223,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('file-search').click();
         await listRow(names.text).waitFor();
         await listRow(names.text).getByTestId('file-delete').click();
-        await page.locator('.ant-popconfirm .ant-btn-primary').click();
+        const question = await stillPopconfirm(page);
+        await question.locator('.ant-btn-primary').click();
         await expectSuccess(page, /删除成功/);
         await listRow(names.text).waitFor({ state: 'detached' });
 
@@ -225,7 +233,10 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         for (const name of [names.pdf, names.slow])
           await listRow(name).locator('.ant-checkbox-input').check();
         await page.getByTestId('file-batch-delete').click();
-        await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+        // the question is answered once it stands still: a click while it zooms in can be lost
+        const confirm = page.locator('.ant-modal-confirm').last();
+        await untilStill(confirm);
+        await confirm.locator('.ant-btn-primary').click();
         await expectSuccess(page, /删除成功/);
         await listRow(names.pdf).waitFor({ state: 'detached' });
         assert.deepEqual(await storedNames(names.pdf), []);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { fieldErrors, formModal, rowWith } from './entity-driver.js';
+import { fieldErrors, formModal, rowWith, saveForErrors } from './entity-driver.js';
 import { newContext, passwordToken, type Check, type E2eContext } from './support.js';
 
 /** WCAG contrast of two sRGB colours. */
@@ -123,8 +123,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await formModal(page).waitFor();
         await formModal(page).locator('#root_email').fill('not-an-address');
         await formModal(page).locator('.ant-modal-title').click();
-        await formModal(page).locator('.ant-modal-footer .ant-btn-primary').click();
-        await formModal(page).locator('.ant-form-item-has-error').first().waitFor();
+        await saveForErrors(page);
         const errors = await fieldErrors(page);
         assert.equal(errors.username, '请输入用户名');
         assert.equal(errors.roleId, '请选择角色');
@@ -275,8 +274,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.goto(admin('/sysuser'));
         await page.goto(admin('/sysregion'));
         await table.locator('tr.ant-table-row').first().waitFor();
-        await page.waitForTimeout(300);
-        assert.equal(await table.locator('tr.ant-table-row').count(), opened);
+        // the expanded node's children come after the first level (lazy-tree.ts): wait for them
+        const rows = table.locator('tr.ant-table-row');
+        for (let tries = 0; (await rows.count()) !== opened; tries += 1) {
+          assert.ok(tries < 100, `the expansion is kept: ${await rows.count()} rows, not ${opened}`);
+          await page.waitForTimeout(100);
+        }
 
         // 新增 reuses the tree the list read for its 上级 select: the tree is asked for once
         const treeReads: string[] = [];
@@ -343,8 +346,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           await page.goto(admin('/sysuser'));
           await page.getByTestId('entity-add').click();
           await formModal(page).waitFor();
-          await formModal(page).locator('.ant-modal-footer .ant-btn-primary').click();
-          await formModal(page).locator('.ant-form-item-has-error').first().waitFor();
+          await saveForErrors(page);
           const errors = await fieldErrors(page);
           assert.equal(errors.username, username);
           assert.equal(errors.roleId, role);

@@ -4,6 +4,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { modelToSchema, schemaToModel } from '../../src/admin/screens/formdesign/model.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
+import { untilStill } from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
 interface StoredForm {
@@ -259,6 +260,8 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await dialog.getByTestId('designed-form').waitFor();
         // the condition: the date shows only while the status is 1
         assert.equal(await dialog.locator('#root_startDate').count(), 0);
+        // a click into the dialog while it zooms in can be lost
+        await untilStill(dialog);
         await dialog.getByTestId('preview-validate').click();
         await dialog.getByTestId('preview-invalid').waitFor();
         await dialog.locator('.ant-form-item-explain-error').first().waitFor();

@@ -275,6 +275,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           .locator('.ant-modal')
           .filter({ has: page().getByTestId('publish-parent') });
         await dialog.locator('.ant-select-selection-item').first().waitFor();
+        // a click while the dialog zooms in can be lost
+        await untilStill(dialog);
         await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
         // publishing creates tables and grants: slow on a loaded machine; a refusal stays in the dialog
         await dialog.waitFor({ state: 'detached', timeout: 90_000 }).catch(async (error: unknown) => {
@@ -292,6 +294,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page().getByTestId('entity-table').waitFor();
         await page().getByTestId('entity-add').click();
         const modal = formModal(page());
+        // a select clicked while the dialog zooms in may not open
+        await untilStill(modal);
         await modal.locator('#root_text1').fill('泵站备件');
         await modal.locator('#root_integer1').fill('2');
         // the grid row of the design: its two fields side by side
@@ -331,6 +335,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
 
         // a second record: the reason stays hidden, one line
         await page().getByTestId('entity-add').click();
+        await untilStill(modal);
         await modal.locator('#root_text1').fill('办公用品');
         await choose(page(), modal.locator('.ant-select:has(#root_select1)'), '普通');
         await pickApplicant(modal);
@@ -367,6 +372,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page().getByTestId('entity-edit').click();
         const edit = formModal(page());
         await edit.locator('#root_text1').waitFor();
+        await untilStill(edit);
         assert.equal((await edit.locator('.ant-modal-title').innerText()).trim(), '编辑请购单');
         await edit.getByLabel('第 2 行 物品').waitFor();
         assert.equal(await edit.getByLabel('第 1 行 物品').inputValue(), '离心泵');

@@ -8,6 +8,7 @@ import type {
   SharedWithMe,
 } from '../../src/engine/api-types.js';
 import { expectNoAxeViolations } from './a11y.js';
+import { stillPopconfirm, untilStill } from './entity-driver.js';
 import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
@@ -50,10 +51,20 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   const expectToast = async (on: Page = page): Promise<void> => {
     await on.locator('.ant-message-success').last().waitFor();
   };
+  /**
+   * The dialog just opened, once it has stopped moving: a click into it while it zooms in can be
+   * lost (the button shows the click, nothing happens).
+   */
+  const stillDialog = async (): Promise<Locator> => {
+    const dialog = page.getByRole('dialog');
+    await untilStill(dialog);
+    return dialog;
+  };
   const newFolder = async (name: string): Promise<void> => {
     await page.getByTestId('netdisc-new-folder').click();
+    const dialog = await stillDialog();
     await page.getByTestId('netdisc-name-input').fill(name);
-    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).click();
+    await dialog.getByRole('button', { name: '确 定' }).click();
   };
 
   return [
@@ -132,6 +143,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.getByTestId('netdisc-breadcrumb').getByText('我的网盘').click();
         await row(names.bids).locator('input[type=checkbox]').check();
         await page.getByTestId('netdisc-move').click();
+        await stillDialog();
         await page.getByTestId('netdisc-move-target').click();
         const options = page.locator('.ant-select-tree-treenode');
         await options.filter({ hasText: names.archive }).waitFor();
@@ -145,6 +157,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
 
         await row(names.archive).locator('input[type=checkbox]').check();
         await page.getByTestId('netdisc-move').click();
+        await stillDialog();
         await page.getByTestId('netdisc-move-target').click();
         // the option's own title: a click on the row's blank right-hand side selects nothing
         await page
@@ -203,7 +216,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         });
 
         await row(names.note).getByTestId('netdisc-share').click();
-        const dialog = page.getByRole('dialog');
+        const dialog = await stillDialog();
         await dialog.getByTestId('netdisc-share-people').click();
         await page.keyboard.type(reader.username);
         await page
@@ -259,7 +272,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         await page.getByTestId('netdisc-places').getByText('我的网盘').click();
         await row(names.bids).getByTestId('netdisc-delete').click();
-        await page.getByRole('dialog').getByRole('button', { name: '确 定' }).click();
+        await (await stillDialog()).getByRole('button', { name: '确 定' }).click();
         await expectToast();
         await row(names.bids).waitFor({ state: 'detached' });
         await treeNode(names.bids).waitFor({ state: 'detached' });
@@ -278,12 +291,15 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const before = await usedBytes();
         await treeNode(names.archive).click();
         await row(names.plan).getByTestId('netdisc-delete').click();
-        await page.getByRole('dialog').getByRole('button', { name: '确 定' }).click();
+        await (await stillDialog()).getByRole('button', { name: '确 定' }).click();
         await expectToast();
+        // the restore's toast may still be up: the file leaving the folder shows that the delete
+        // is done, before the bin is read
+        await row(names.plan).waitFor({ state: 'detached' });
         await page.getByTestId('netdisc-places').getByText('回收站').click();
         const planRow = bin.locator('tr.ant-table-row').filter({ hasText: names.plan });
         await planRow.getByRole('button', { name: `彻底删除 ${names.plan}` }).click();
-        await page.locator('.ant-popconfirm').getByRole('button', { name: '确 定' }).click();
+        await (await stillPopconfirm(page)).getByRole('button', { name: '确 定' }).click();
         await planRow.waitFor({ state: 'detached' });
         const bins = await admin.get<RecycledItem[]>('/api/file/netdisc/recycleBin');
         assert.ok(!bins.some((item) => item.name === names.plan));

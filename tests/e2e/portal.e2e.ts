@@ -388,11 +388,18 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         }
         const { context, page } = await open(browser, `${server.url}/noticeList`);
         await page.getByTestId('notice-list').waitFor();
+        const firstLink = page.getByTestId('notice-list').locator('a').first();
+        const firstOnPage1 = await firstLink.getAttribute('href');
         await page.locator('.pagination button', { hasText: '2' }).click();
         await page.waitForFunction(
           () => document.querySelector('.pagination button.is-active')?.textContent === '2',
         );
-        const firstOnPage2 = await page.getByTestId('notice-list').locator('a').first().innerText();
+        // page 1 stays on screen until page 2 has come: read page 2 once it is drawn
+        await page.waitForFunction(
+          (href) => document.querySelector('[data-testid="notice-list"] a')?.getAttribute('href') !== href,
+          firstOnPage1,
+        );
+        const firstOnPage2 = await firstLink.innerText();
         await page.getByTestId('notice-list').locator('a').first().click();
         await page.getByTestId('notice-detail').locator('.rich-text').waitFor();
         await page.locator('.portal-header nav.tabs a', { hasText: '平台公告' }).click();

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { stillPopconfirm } from './entity-driver.js';
+import { chooseOptionShowing } from './select.js';
 import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
@@ -165,18 +167,16 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         // Two rows for the same role are refused before anything is sent.
         for (let index = 0; index < 2; index += 1) {
           await editor.getByTestId('data-field-add').click();
-          await editor.getByTestId('data-field-role').nth(index).click();
-          await option(page, ROLE).click();
-          await editor.getByTestId('data-field-fields').nth(index).click();
-          await option(page, '组织类型').click();
+          // each from the select's own dropdown: the last row's may still be closing
+          await chooseOptionShowing(editor.getByTestId('data-field-role').nth(index), ROLE);
+          await chooseOptionShowing(editor.getByTestId('data-field-fields').nth(index), '组织类型');
           await page.keyboard.press('Escape');
         }
         await editor.getByTestId('data-fields-save').click();
         await editor.getByText('每个角色只能有一行').waitFor();
         await shot(page, 'data-fields-duplicate');
         // A role without a row hides nothing: the user's other role gets the same row.
-        await editor.getByTestId('data-field-role').nth(1).click();
-        await option(page, 'ROLE_SYS_TOURIST').click();
+        await chooseOptionShowing(editor.getByTestId('data-field-role').nth(1), 'ROLE_SYS_TOURIST');
         await editor.getByTestId('data-fields-save').click();
         await page.locator('.ant-message-success').getByText('保存成功').waitFor();
         const stored = await admin.get<{ roleCode: string; dataFields: string[] }[]>(
@@ -481,10 +481,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.equal(await own.getByTestId('force-logout').count(), 0);
         await shot(page, 'online-users');
         await row.first().getByTestId('force-logout').click();
-        await page
-          .locator('.ant-popconfirm')
-          .getByRole('button', { name: /确\s*定/ })
-          .click();
+        const question = await stillPopconfirm(page);
+        await question.getByRole('button', { name: /确\s*定/ }).click();
         await page.locator('.ant-message-success').getByText('操作成功').waitFor();
         await row.first().waitFor({ state: 'detached' });
         // The forced-out user's next call is refused: the session has ended, out of the back-office.

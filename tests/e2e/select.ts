@@ -18,17 +18,28 @@ export async function dropdownOf(combobox: Locator): Promise<Locator> {
   return page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${listId}"]`) });
 }
 
+/** Opens the select (`trigger`: its combobox input, or an element holding exactly one): its own dropdown. */
+async function openedDropdown(trigger: Locator): Promise<Locator> {
+  const isCombobox = (await trigger.getAttribute('role')) === 'combobox';
+  const combobox = isCombobox ? trigger : trigger.getByRole('combobox');
+  if ((await combobox.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+  return dropdownOf(combobox);
+}
+
 /**
  * Opens the select (`trigger`: its combobox input, or an element holding exactly one) and clicks
  * the option titled `title` in that select's own dropdown.
  */
 export async function chooseOption(trigger: Locator, title: string): Promise<void> {
-  const isCombobox = (await trigger.getAttribute('role')) === 'combobox';
-  const combobox = isCombobox ? trigger : trigger.getByRole('combobox');
-  if ((await combobox.getAttribute('aria-expanded')) !== 'true') await trigger.click();
-  const dropdown = await dropdownOf(combobox);
+  const dropdown = await openedDropdown(trigger);
   await dropdown
     .locator('.ant-select-item-option')
     .and(trigger.page().getByTitle(title, { exact: true }))
     .click();
+}
+
+/** As chooseOption, for an option found by the text it shows: the first one in the select's own dropdown. */
+export async function chooseOptionShowing(trigger: Locator, text: string | RegExp): Promise<void> {
+  const dropdown = await openedDropdown(trigger);
+  await dropdown.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
 }

@@ -225,6 +225,8 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await page.goto(`${server.url}/admin/startprocess`);
           const card = page.locator(`[data-testid="process-card"][data-key="${key}"]`);
           await card.getByTestId('start-process').click();
+          // a click into the dialog while it zooms in can be lost
+          await untilStill(page.locator('.ant-modal').filter({ has: page.getByTestId('start-description') }));
           await page.getByTestId('start-description').fill('端到端：设计到历史');
           await pickUser(page, page.getByTestId('start-candidate'), 'admin', 'wf-user-popup');
           const range = page.locator('.wf-range input');

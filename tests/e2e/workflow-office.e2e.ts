@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
+import { stillPopconfirm, untilStill } from './entity-driver.js';
 import { pickUser } from './pick-user.js';
 import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
@@ -80,7 +81,8 @@ async function comment(page: Page, text: string): Promise<void> {
 /** Fills and confirms the comment dialog of an action (its own fields filled by `before`). */
 async function confirmDialog(page: Page, text: string, before?: (dialog: Locator) => Promise<void>) {
   const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('comment-input') });
-  await dialog.waitFor();
+  // a click into the dialog while it zooms in can be lost (the button shows the click, no more)
+  await untilStill(dialog);
   if (before) await before(dialog);
   await dialog.getByTestId('comment-input').fill(text);
   await dialog.locator('.ant-btn-primary').click();
@@ -174,6 +176,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await card.getByTestId('start-process').click();
           await page.getByTestId('start-description').waitFor();
           await page.locator('#root_paramName').waitFor();
+          await untilStill(page.locator('.ant-modal').filter({ has: page.getByTestId('start-description') }));
           // nothing filled: the required fields say so, and nothing starts
           await page.locator('.ant-modal .ant-btn-primary').click();
           await page.getByText('请输入流程描述').waitFor();
@@ -433,6 +436,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await page.getByTestId('wf-handle').waitFor();
           await comment(page, '已填写');
           await page.getByTestId('action-complete').click();
+          await untilStill(offer);
           await offer.getByTestId('next-later').click();
           await page.waitForURL(/\/admin\/assigneetask/);
           const table = page.getByTestId('wf-assignee-tasks');
@@ -545,7 +549,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           const withdrawnId = await withdrawn.getAttribute('data-row-id');
           assert.ok(withdrawnId);
           await withdrawn.getByTestId('delete-historic-instance').click();
-          await page.locator('.ant-popconfirm .ant-btn-primary').click();
+          await (await stillPopconfirm(page)).locator('.ant-btn-primary').click();
           await page
             .locator(`[data-testid="wf-historic-instances"] tr[data-row-id="${withdrawnId}"]`)
             .waitFor({
@@ -580,7 +584,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await instances.locator(`tr[data-row-id="${running.id}"]`).waitFor();
           await expectNoAxeViolations(page, 'processinstance');
           await instances.locator(`tr[data-row-id="${running.id}"]`).getByTestId('delete-instance').click();
-          await page.locator('.ant-popconfirm .ant-btn-primary').click();
+          await (await stillPopconfirm(page)).locator('.ant-btn-primary').click();
           await instances.locator(`tr[data-row-id="${running.id}"]`).waitFor({ state: 'detached' });
           await page.goto(`${base}/admin/deployment`);
           await page.getByTestId('wf-deployments').getByText(PROCESS).first().waitFor();

@@ -391,10 +391,10 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     () => (isVirtual ? undefined : { offsetHeader: headerOffset }),
     [isVirtual, headerOffset],
   );
-  // Refine's loading is "not fetched yet", also over the boot's first page until its own ask answers.
-  const isLoading = Boolean(
-    isTree ? tree.isLoading : tableProps.loading && (warmPage === undefined || listAnswer !== warmPage),
-  );
+  // Refine's loading is "not fetched yet": also over the boot's first page (initialData) until the
+  // query's own ask answers. Rows of this query's own, not a previous page's, are no loading table.
+  const isShowingOwnRows = tableQuery.isSuccess && !tableQuery.isPlaceholderData;
+  const isLoading = Boolean(isTree ? tree.isLoading : tableProps.loading && !isShowingOwnRows);
 
   return (
     <Card title={routeTitle(route)} className="admin-page entity-list" data-testid="page-title">

@@ -9,6 +9,7 @@ import { badgeOf, BADGE_PATHS, useOpenTaskCounts, type OpenCounts } from '../scr
 import { MenuIcon } from './icons.js';
 import { LogoMark } from './Logo.js';
 import { useMenus } from './MenuProvider.js';
+import { onPageShown } from './pageShown.js';
 import { sidebarMenuTheme } from './sidebarTheme.js';
 
 type Item = Required<MenuProps>['items'][number];
@@ -40,22 +41,38 @@ function toItems(routes: readonly AppRoute[]): Item[] {
   }));
 }
 
+/** The menu mounts by then even if no page has been shown (a page that failed to load). */
+const MENU_AT_LATEST_MS = 3000;
+
 /**
- * Whether the menu may be mounted: at the first idle moment, as a transition. The menu is about a
- * thousand components (rc-menu also renders every item once more, hidden, to learn their paths);
- * mounted with the shell it held up a cold load's page for its whole render. As a transition it
- * gives way to the page's own renders and fills the sidebar in between them.
+ * Whether the menu may be mounted: once the opened page has been shown (pageShown.ts), at the next
+ * idle moment, as a transition. The menu is about a thousand components (rc-menu also renders
+ * every item once more, hidden, to learn their paths); mounted with the shell it held up a cold
+ * load's page by its whole render, and as a transition before the page it still came first (a
+ * lazy screen's retry has a lower priority than a transition).
  */
-function useIdleMount(): boolean {
+function useMenuMount(): boolean {
   const [isReady, setReady] = useState(false);
   useEffect(() => {
+    let cancel: (() => void) | undefined;
     const mount = (): void => startTransition(() => setReady(true));
-    if (typeof window.requestIdleCallback !== 'function') {
-      const timer = window.setTimeout(mount, 0);
-      return () => window.clearTimeout(timer);
-    }
-    const id = window.requestIdleCallback(mount, { timeout: 1000 });
-    return () => window.cancelIdleCallback(id);
+    const afterPage = (): void => {
+      if (cancel) return;
+      if (typeof window.requestIdleCallback === 'function') {
+        const id = window.requestIdleCallback(mount, { timeout: 300 });
+        cancel = () => window.cancelIdleCallback(id);
+      } else {
+        const id = window.setTimeout(mount, 0);
+        cancel = () => window.clearTimeout(id);
+      }
+    };
+    const unsubscribe = onPageShown(afterPage);
+    const latest = window.setTimeout(afterPage, MENU_AT_LATEST_MS);
+    return () => {
+      unsubscribe();
+      window.clearTimeout(latest);
+      cancel?.();
+    };
   }, []);
   return isReady;
 }
@@ -76,7 +93,7 @@ export function Sidebar() {
   // The language is a dependency: toItems translates the titles.
   const items = useMemo(() => toItems(shown), [shown, app.language]);
   const [openKeys, setOpenKeys] = useState<string[]>([]);
-  const isMenuMounted = useIdleMount();
+  const isMenuMounted = useMenuMount();
 
   useEffect(() => {
     const groups = openGroups(routes, activeMenuPath(routes, location.pathname));

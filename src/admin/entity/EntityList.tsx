@@ -1,8 +1,21 @@
 import { useTable } from '@refinedev/antd';
 import { useDeleteMany, type BaseRecord } from '@refinedev/core';
-import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip } from 'antd';
+import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  createContext,
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { listColumns, listFilters, type EntityDef, type ListColumn } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
@@ -20,7 +33,7 @@ import { cellText, titleOf, type LabelLookup } from './labels.js';
 import { useLabelLookups } from './lookups.js';
 import { usePageFileLinks, withFileCells } from './file-cells.js';
 import { useResources } from './resources.js';
-import { FIRST_PAGE_SIZE } from '../providers/warm.js';
+import { FIRST_PAGE_SIZE, takeWarmFirstPage } from '../providers/warm.js';
 import { useApp } from '../store.js';
 
 import './entity.css';
@@ -60,38 +73,101 @@ function useExpandedRows(entity: string): [readonly React.Key[], (keys: readonly
       return [];
     }
   });
-  const remember = (next: readonly React.Key[]): void => {
-    sessionStorage.setItem(storageKey, JSON.stringify(next.map(String)));
-    setKeys(next);
-  };
+  const remember = useCallback(
+    (next: readonly React.Key[]): void => {
+      sessionStorage.setItem(storageKey, JSON.stringify(next.map(String)));
+      setKeys(next);
+    },
+    [storageKey],
+  );
   return [keys, remember];
 }
 
 type FormState = { mode: 'create' } | { mode: 'update'; record: BaseRecord } | undefined;
 
+/**
+ * The labels of the page's dictionary and reference columns, by field. The cells of those columns
+ * read them here: labels that arrive after the rows repaint those cells, not the whole table.
+ */
+const LookupsContext = createContext<ReadonlyMap<string, LabelLookup>>(new Map());
+
+/** A dictionary (as a tag) or reference cell, with the label once its lookup has answered. */
+function LookupCell({ column, value }: { column: ListColumn; value: unknown }) {
+  const t = useT();
+  const label = useContext(LookupsContext).get(column.field);
+  const text = cellText(column, value, t, label);
+  return column.dict && text ? <Tag>{text}</Tag> : text;
+}
+
 function columnsOf(
   columns: readonly ListColumn[],
-  lookups: ReadonlyMap<string, LabelLookup>,
   t: ReturnType<typeof useT>,
   isSortable: boolean,
 ): ColumnsType<BaseRecord> {
-  return columns.map((column) => {
-    const label = lookups.get(column.field);
-    return {
-      key: column.field,
-      dataIndex: column.field,
-      title: titleOf(t, column.titleKeys, column.fallbackTitle),
-      width: widthOf(column),
-      fixed: column.fixed,
-      ellipsis: true,
-      sorter: isSortable && column.isSortable,
-      render: (value: unknown) => {
-        const text = cellText(column, value, t, label);
-        return column.dict && text ? <Tag>{text}</Tag> : text;
-      },
-    };
-  });
+  return columns.map((column) => ({
+    key: column.field,
+    dataIndex: column.field,
+    title: titleOf(t, column.titleKeys, column.fallbackTitle),
+    width: widthOf(column),
+    fixed: column.fixed,
+    ellipsis: true,
+    sorter: isSortable && column.isSortable,
+    render:
+      column.dict || column.ref
+        ? (value: unknown) => <LookupCell column={column} value={value} />
+        : (value: unknown) => cellText(column, value, t),
+  }));
 }
+
+/**
+ * A function of stable identity that calls the latest one given: a prop of the memoised table
+ * that does not make it render again when only the closure is new.
+ */
+function useLatest<A extends unknown[], R>(callback: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(callback);
+  useLayoutEffect(() => {
+    ref.current = callback;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
+/** The previous array when the new one holds the same items: its users' memos keep. */
+function useSameItems<T>(items: readonly T[]): readonly T[] {
+  const ref = useRef(items);
+  const previous = ref.current;
+  const isSame = previous.length === items.length && previous.every((item, index) => item === items[index]);
+  useLayoutEffect(() => {
+    if (!isSame) ref.current = items;
+  });
+  return isSame ? previous : items;
+}
+
+const NO_RECORDS: BaseRecord[] = [];
+
+/** Below antd's sm breakpoint (576 px), as Grid.useBreakpoint tells it after its first render. */
+const NARROW = '(max-width: 575.98px)';
+
+function useIsNarrow(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
+}
+
+type Pagination = Exclude<NonNullable<TableProps<BaseRecord>['pagination']>, false>;
+
+/**
+ * The list's table, rendered again only when one of its props changes: a list screen renders for
+ * many reasons (a query's fetching state, the count, a dialog), and a table of twenty rows is
+ * about a thousand components, with its column measuring after each render.
+ */
+const ListTable = memo(function ListTable(props: TableProps<BaseRecord> & { 'data-testid': string }) {
+  return <Table<BaseRecord> {...props} />;
+});
 
 /** Every key of a (tree) page, for finding checked records. */
 function flatten(records: readonly BaseRecord[]): BaseRecord[] {
@@ -112,6 +188,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   // Which list (its filters) the exact count was asked for: another filter shows its estimate again.
   const [exactCountOf, setExactCountOf] = useState<string | undefined>();
   const [countKey, setCountKey] = useState('');
+  // The first page asked for at boot (a cold load of this list, providers/warm.ts), if it is here:
+  // the first render shows the rows; the query's own first ask takes the same answer (data.ts).
+  const [warmPage] = useState(() => (api.treeEndpoint ? undefined : takeWarmFirstPage(entity.name)));
 
   const {
     tableProps,
@@ -128,6 +207,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     // The filter bar holds every filter of the list: what it leaves out (重置) is no filter.
     filters: { defaultBehavior: 'replace' },
     onSearch: (values) => filtersOf(filters, values),
+    ...(warmPage ? { queryOptions: { initialData: warmPage } } : {}),
   });
   const listAnswer = tableQuery.data;
   // The table's scrolling body (a wide or virtual table, also when it is empty) is a named region
@@ -156,24 +236,26 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const [expandedKeys, setExpandedKeys] = useExpandedRows(entity.name);
   // A large tree comes one level at a time: expanded nodes get their children loaded (lazy-tree.ts).
   const treeRows = useLazyTreeRows(entity.name, keyName, tree.data, expandedKeys);
-  const records = useMemo(
-    () => (isTree ? treeRows : [...(tableProps.dataSource ?? [])]),
-    [isTree, treeRows, tableProps.dataSource],
-  );
+  const dataSource = tableProps.dataSource;
+  const pageRecords = useMemo(() => (dataSource ? [...dataSource] : NO_RECORDS), [dataSource]);
+  const records = isTree ? treeRows : pageRecords;
   const allRecords = useMemo(() => flatten(records), [records]);
   // A field the role may not see (data-field permission) is absent from the answers: no column.
-  const shownColumns = useMemo(
-    () =>
-      allRecords.length === 0
-        ? columns
-        : columns.filter((column) => allRecords.some((record) => column.field in record)),
-    [columns, allRecords],
+  const shownColumns = useSameItems(
+    useMemo(
+      () =>
+        allRecords.length === 0
+          ? columns
+          : columns.filter((column) => allRecords.some((record) => column.field in record)),
+      [columns, allRecords],
+    ),
   );
   const lookups = useLabelLookups(shownColumns, allRecords);
   const fileLinks = usePageFileLinks(shownColumns, allRecords);
+  const baseColumns = useMemo(() => columnsOf(shownColumns, t, !isTree), [shownColumns, t, isTree]);
   const tableColumns = useMemo(
-    () => withFileCells(columnsOf(shownColumns, lookups, t, !isTree), shownColumns, fileLinks),
-    [shownColumns, lookups, t, isTree, fileLinks],
+    () => withFileCells(baseColumns, shownColumns, fileLinks),
+    [baseColumns, shownColumns, fileLinks],
   );
 
   const [selectedKeys, setSelectedKeys] = useState<React.Key[]>([]);
@@ -235,6 +317,85 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     : 0;
   const width = tableColumns.reduce((sum, column) => sum + Number(column.width ?? DEFAULT_COLUMN_WIDTH), 64);
 
+  // The table's props, each of stable identity while what it shows is the same (ListTable).
+  const onTableChange = useLatest<Parameters<NonNullable<TableProps<BaseRecord>['onChange']>>, void>(
+    (...args) => tableProps.onChange?.(...args),
+  );
+  const refinePagination = tableProps.pagination;
+  const pageLinks = useLatest((...args: Parameters<NonNullable<Pagination['itemRender']>>) =>
+    refinePagination && refinePagination.itemRender ? refinePagination.itemRender(...args) : args[2],
+  );
+  const isExact = listAnswer?.totalExact !== false;
+  const isCounting = exactCountOf === countKey && tableQuery.isFetching;
+  const countExactly = useLatest(() => setExactCountOf(countKey));
+  const current = refinePagination ? refinePagination.current : undefined;
+  const pageSize = refinePagination ? refinePagination.pageSize : undefined;
+  const total = refinePagination ? refinePagination.total : undefined;
+  // Narrow screens get the simple pager at the bottom's centre, as Refine's; read at once, not
+  // after a first render with no breakpoints (a whole table rendered again).
+  const isNarrow = useIsNarrow();
+  const pagination = useMemo<TableProps<BaseRecord>['pagination']>(
+    () =>
+      isTree || !refinePagination
+        ? false
+        : {
+            current,
+            pageSize,
+            total,
+            simple: isNarrow,
+            position: [isNarrow ? 'bottomCenter' : 'bottomRight'],
+            itemRender: pageLinks,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES,
+            showTotal: (count: number) => (
+              <ListTotal
+                total={count}
+                isExact={isExact}
+                isCounting={isCounting}
+                onCountExactly={countExactly}
+              />
+            ),
+          },
+    // refinePagination is new on every render: its fields are the dependencies
+    [isTree, current, pageSize, total, isNarrow, pageLinks, isExact, isCounting, countExactly],
+  );
+  const rowKey = useCallback((record: BaseRecord) => String(record[keyName]), [keyName]);
+  const rowSelection = useMemo<TableProps<BaseRecord>['rowSelection']>(
+    () => ({
+      selectedRowKeys: selectedKeys,
+      onChange: setSelectedKeys,
+      checkStrictly: true,
+      // each row's checkbox is named after its record (WCAG 4.1.2); antd puts the title on the input
+      getCheckboxProps: (record) => ({
+        title: t('admin.crud.selectRow', { label: String(record[entity.label] ?? record[keyName]) }),
+      }),
+    }),
+    [selectedKeys, t, entity.label, keyName],
+  );
+  const expandable = useMemo(
+    () => (isTree ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: setExpandedKeys } : undefined),
+    [isTree, expandedKeys, setExpandedKeys],
+  );
+  const openRecord = useLatest((record: BaseRecord) => {
+    if (can('update')) setForm({ mode: 'update', record });
+  });
+  const onRow = useCallback(
+    (record: BaseRecord) => ({ onDoubleClick: () => openRecord(record) }),
+    [openRecord],
+  );
+  const scroll = useMemo(
+    () => (isVirtual ? { x: width, y: 560 } : { x: 'max-content' as const }),
+    [isVirtual, width],
+  );
+  const sticky = useMemo(
+    () => (isVirtual ? undefined : { offsetHeader: headerOffset }),
+    [isVirtual, headerOffset],
+  );
+  // Refine's loading is "not fetched yet": also over the boot's first page (initialData) until the
+  // query's own ask answers. Rows of this query's own, not a previous page's, are no loading table.
+  const isShowingOwnRows = tableQuery.isSuccess && !tableQuery.isPlaceholderData;
+  const isLoading = Boolean(isTree ? tree.isLoading : tableProps.loading && !isShowingOwnRows);
+
   return (
     <Card title={routeTitle(route)} className="admin-page entity-list" data-testid="page-title">
       <FilterBar filters={filters} formProps={searchFormProps} />
@@ -293,54 +454,26 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
         ) : null}
       </Space>
       <div ref={tableBox}>
-        <Table<BaseRecord>
-          {...tableProps}
-          dataSource={records}
-          loading={isTree ? tree.isLoading : tableProps.loading}
-          pagination={
-            isTree
-              ? false
-              : {
-                  ...tableProps.pagination,
-                  showSizeChanger: true,
-                  pageSizeOptions: PAGE_SIZES,
-                  showTotal: (total) => (
-                    <ListTotal
-                      total={total}
-                      isExact={listAnswer?.totalExact !== false}
-                      isCounting={exactCountOf === countKey && tableQuery.isFetching}
-                      onCountExactly={() => setExactCountOf(countKey)}
-                    />
-                  ),
-                }
-          }
-          rowKey={(record) => String(record[keyName])}
-          columns={tableColumns}
-          rowSelection={{
-            selectedRowKeys: selectedKeys,
-            onChange: setSelectedKeys,
-            checkStrictly: true,
-            // each row's checkbox is named after its record (WCAG 4.1.2); antd puts the title on the input
-            getCheckboxProps: (record) => ({
-              title: t('admin.crud.selectRow', { label: String(record[entity.label] ?? record[keyName]) }),
-            }),
-          }}
-          expandable={
-            isTree ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: setExpandedKeys } : undefined
-          }
-          onRow={(record) => ({
-            onDoubleClick: () => {
-              if (can('update')) setForm({ mode: 'update', record });
-            },
-          })}
-          virtual={isVirtual}
-          scroll={isVirtual ? { x: width, y: 560 } : { x: 'max-content' }}
-          // A wide table's scrollbar stays at the window's bottom, so its last columns are in reach
-          // without scrolling past twenty rows first; the head stays under the fixed header.
-          sticky={isVirtual ? undefined : { offsetHeader: headerOffset }}
-          size="middle"
-          data-testid="entity-table"
-        />
+        <LookupsContext.Provider value={lookups}>
+          <ListTable
+            dataSource={records}
+            loading={isLoading}
+            onChange={onTableChange}
+            pagination={pagination}
+            rowKey={rowKey}
+            columns={tableColumns}
+            rowSelection={rowSelection}
+            expandable={expandable}
+            onRow={onRow}
+            virtual={isVirtual}
+            scroll={scroll}
+            // A wide table's scrollbar stays at the window's bottom, so its last columns are in reach
+            // without scrolling past twenty rows first; the head stays under the fixed header.
+            sticky={sticky}
+            size="middle"
+            data-testid="entity-table"
+          />
+        </LookupsContext.Provider>
       </div>
       {form ? (
         <Suspense fallback={<Spin />}>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { EntityDef } from '../../engine/index.js';
-import { loadResources, type ResourceApi } from '../providers/resources.js';
+import { loadResources, peekResources, type ResourceApi } from '../providers/resources.js';
 
 /** The resource table of the running server's schemas (loaded once per page load). */
 export function useResources(): Map<string, ResourceApi> | undefined {
@@ -8,6 +8,8 @@ export function useResources(): Map<string, ResourceApi> | undefined {
     queryKey: ['admin', 'resources'],
     queryFn: loadResources,
     staleTime: Number.POSITIVE_INFINITY,
+    // loaded at boot already: the first render has it
+    initialData: peekResources,
   });
   return query.data;
 }

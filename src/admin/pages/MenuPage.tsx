@@ -1,10 +1,11 @@
 import { Spin } from 'antd';
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useT } from '../i18n.js';
 import { GENERATED_PAGES } from '../lib/generated-pages.js';
 import { entityOf, findPage, firstPageUnder, type AppRoute } from '../lib/menus.js';
 import { useMenus } from '../layout/MenuProvider.js';
+import { markPageShown } from '../layout/pageShown.js';
 import { isWorkflowScreen } from '../screens/workflow/routes.js';
 import { ChartsDemoPage, isChartsDemo } from '../screens/charts/DemoPage.js';
 import { COMPONENT_DEMO_PAGES } from '../demo-components/pages.js';
@@ -87,6 +88,15 @@ function Page({ route }: { route: AppRoute }) {
 }
 
 /**
+ * Beside a route's screen, in the route's Suspense boundary (KeepAliveOutlet.tsx): its effect runs
+ * once the screen (a lazy chunk) is committed, not while the menus or the chunk are loading.
+ */
+function PageShown() {
+  useEffect(markPageShown, []);
+  return null;
+}
+
+/**
  * Resolves the current path against the server-driven route table. Unknown paths go to /404 only
  * once the menus have loaded, so a refresh on a server-driven route never lands on 404.
  */
@@ -97,7 +107,13 @@ export function MenuPage({ path: keptPath }: { path?: string }) {
   const path = keptPath ?? `/${splat ?? ''}`;
   useT();
   const route = findPage(routes, path) ?? CONSTANT[path];
-  if (route) return <Page route={route} />;
+  if (route)
+    return (
+      <>
+        <Page route={route} />
+        <PageShown />
+      </>
+    );
   const first = firstPageUnder(routes, path);
   if (first) return <Navigate to={first.path} replace />;
   if (isLoading) return <Spin className="admin-page-spin" />;

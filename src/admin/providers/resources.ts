@@ -88,26 +88,43 @@ export function derivedResource(name: string): ResourceApi {
 }
 
 let loading: Promise<Map<string, ResourceApi>> | undefined;
+/** The table loading resolved to, while it is the current one (peekResources). */
+let loaded: { from: Promise<Map<string, ResourceApi>>; resources: Map<string, ResourceApi> } | undefined;
 
 /** The entity set changed (a form published or unpublished): the next ask reads /api/schemas again. */
 export function forgetResources(): void {
   // the page's bootstrap is handed out once: the next ask goes to the API
   loading = undefined;
+  loaded = undefined;
+}
+
+/**
+ * The resource table if it has been loaded already (at boot, providers/warm.ts): a screen's first
+ * render has it, instead of a spinner and a render again after its query's asynchronous answer.
+ */
+export function peekResources(): Map<string, ResourceApi> | undefined {
+  return loaded && loaded.from === loading ? loaded.resources : undefined;
 }
 
 /** The resource table, fetched once per page load. */
 export function loadResources(): Promise<Map<string, ResourceApi>> {
   // the schemas the server put in the page (bootstrap.ts), else GET /api/schemas
-  const seeded = loading ? undefined : takeBootstrap('schemas');
-  if (seeded) loading = Promise.resolve(resourcesFromSchemas({ data: seeded }));
-  loading ??= http
-    .get<SchemasAnswer>('/api/schemas', { silent: true })
-    .then((response) => resourcesFromSchemas(response.data))
-    .catch(() => {
-      loading = undefined;
-      return new Map<string, ResourceApi>();
-    });
-  return loading;
+  if (loading) return loading;
+  const seeded = takeBootstrap('schemas');
+  const current = seeded
+    ? Promise.resolve(resourcesFromSchemas({ data: seeded }))
+    : http
+        .get<SchemasAnswer>('/api/schemas', { silent: true })
+        .then((response) => resourcesFromSchemas(response.data))
+        .catch(() => {
+          loading = undefined;
+          return new Map<string, ResourceApi>();
+        });
+  loading = current;
+  void current.then((resources) => {
+    if (loading === current) loaded = { from: current, resources };
+  });
+  return current;
 }
 
 export async function resourceApi(name: string): Promise<ResourceApi> {

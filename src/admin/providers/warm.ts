@@ -1,4 +1,4 @@
-import type { BaseRecord } from '@refinedev/core';
+import type { BaseRecord, GetListResponse } from '@refinedev/core';
 import { listColumns } from '../../engine/index.js';
 import { entityOf, findPage, toRoutes } from '../lib/menus.js';
 import { peekBootstrap } from './bootstrap.js';
@@ -21,11 +21,21 @@ interface Warm<T> {
 /** The lookups' answers asked ahead that have arrived, for the list's first rows (taken once). */
 const dicts = new Map<string, Warm<unknown>>();
 const refs = new Map<string, Warm<BaseRecord[]>>();
+/** A list's first page asked for at boot, by resource, once it has arrived. */
+const firstPages = new Map<string, Warm<GetListResponse<BaseRecord>>>();
 
 function take<T>(table: Map<string, Warm<T>>, key: string): Warm<T> | undefined {
   const warm = table.get(key);
   table.delete(key);
   return warm && Date.now() - warm.at < WARM_MS ? warm : undefined;
+}
+
+/**
+ * The first page of a list asked for at boot, if it has arrived (taken once): the list screen's
+ * first render shows its rows, not a loading table rendered once more when they come.
+ */
+export function takeWarmFirstPage(resource: string): GetListResponse<BaseRecord> | undefined {
+  return take(firstPages, resource)?.value;
 }
 
 /** A dictionary's items asked for at boot, if they have arrived. */
@@ -73,6 +83,7 @@ export async function warmFirstList(path: string): Promise<void> {
     pagination: { currentPage: 1, pageSize: FIRST_PAGE_SIZE },
     meta: { warm: true },
   });
+  firstPages.set(name, { value: page, at: Date.now() });
   const records: readonly BaseRecord[] = page.data;
   for (const column of columns) {
     const target = column.ref ? resources.get(column.ref) : undefined;
@@ -90,6 +101,10 @@ export async function warmFirstList(path: string): Promise<void> {
       ),
     ].sort();
     if (ids.length === 0 || ids.length > MAX_LOOKUP_IDS) continue;
-    void dataProvider.getMany?.({ resource: target.name, ids, meta: { warm: true } }).catch(() => undefined);
+    // kept for the lookup's first render too (takeWarmRefs): the labels show with the rows, not after
+    void dataProvider
+      .getMany?.({ resource: target.name, ids, meta: { warm: true } })
+      .then((answer) => refs.set(`${target.name}?${ids.join(',')}`, { value: answer.data, at: Date.now() }))
+      .catch(() => undefined);
   }
 }

@@ -34,6 +34,9 @@ export function useRecountTasks(): () => void {
   );
 }
 
+/** The menu paths that carry a badge (badgeOf). */
+export const BADGE_PATHS: ReadonlySet<string> = new Set(['/assigneetask', '/candidatetask', '/oa']);
+
 /** Which badge a menu path carries. */
 export function badgeOf(path: string, counts: OpenCounts | undefined): number {
   if (!counts) return 0;

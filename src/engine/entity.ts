@@ -185,8 +185,7 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   if (options.tree?.sequence) ordered.push(options.tree.sequence);
   for (const name of ordered) {
     const field = fieldsByName.get(name);
-    if (field && !field.detail && field.isOrderable)
-      field.isSortable = true;
+    if (field && !field.detail && field.isOrderable) field.isSortable = true;
   }
   return entity;
 }

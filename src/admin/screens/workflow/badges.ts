@@ -34,14 +34,18 @@ export function useRecountTasks(): () => void {
   );
 }
 
-/** The menu paths that carry a badge (badgeOf). */
-export const BADGE_PATHS: ReadonlySet<string> = new Set(['/assigneetask', '/candidatetask', '/oa']);
+/** The count each badged menu path shows: the personal office's open tasks (issue 13). */
+const BADGES: ReadonlyMap<string, (counts: OpenCounts) => number> = new Map([
+  ['/assigneetask', (counts: OpenCounts) => counts.personal],
+  ['/candidatetask', (counts: OpenCounts) => counts.candidate],
+  ['/oa', (counts: OpenCounts) => counts.personal + counts.candidate],
+]);
+
+/** The menu paths that carry a badge. */
+export const BADGE_PATHS: ReadonlySet<string> = new Set(BADGES.keys());
 
 /** Which badge a menu path carries. */
 export function badgeOf(path: string, counts: OpenCounts | undefined): number {
-  if (!counts) return 0;
-  if (path === '/assigneetask') return counts.personal;
-  if (path === '/candidatetask') return counts.candidate;
-  if (path === '/oa') return counts.personal + counts.candidate;
-  return 0;
+  const count = BADGES.get(path);
+  return counts && count ? count(counts) : 0;
 }

@@ -98,6 +98,39 @@ describe('lists at scale', () => {
     expect(beyond).toMatchObject({ records: [], total: expected.length, totalExact: true });
   });
 
+  it('counts a "contains" search exactly when the planner expects more matches than there are', async () => {
+    // A pattern's estimate can be far above its matches: PostgreSQL expected 101,010 of 10,000,000
+    // users to hold "1234", and 4,000 did. Here statistics taken before most matches were deleted
+    // keep the estimate above the threshold (50) while 12 rows match.
+    await seedUsers(t, 200, 'probe');
+    await t.sql(`delete from sys_user where username like 'probe%' and substring(username from 6)::int > 12`);
+    const [plan] = await t.sql<Record<string, unknown>>(
+      `explain (format json) select 1 from sys_user where tenant_code = 'default' and username ilike '%probe%'`,
+    );
+    const estimated = Number(/"Plan Rows": ?(\d+)/.exec(JSON.stringify(plan))?.[1]);
+    expect(estimated).toBeGreaterThan(50);
+    const expected = await t.sql<{ id: number }>(
+      `select id from sys_user where tenant_code = 'default' and username ilike '%probe%'
+       order by created_at desc, id desc`,
+    );
+    expect(expected).toHaveLength(12);
+    const answer = await query(t, { username: 'probe', sort: '-createdAt', pageSize: '5', currentPage: '2' });
+    expect(answer).toMatchObject({ total: 12, totalExact: true });
+    expect(answer.records.map((row) => row.id)).toEqual(expected.slice(5, 10).map((row) => row.id));
+    await t.sql(`delete from sys_user where username like 'probe%'`);
+  });
+
+  it('gives the estimate for a "contains" search with more matches than the threshold, and the plain order\'s page', async () => {
+    const answer = await query(t, { username: TAG, sort: '-createdAt', pageSize: '5' });
+    expect(answer.totalExact).toBe(false);
+    expect(answer.total).toBeGreaterThan(50);
+    const expected = await t.sql<{ id: number }>(
+      `select id from sys_user where tenant_code = 'default' and username ilike '%${TAG}%'
+       order by created_at desc, id desc limit 5`,
+    );
+    expect(answer.records.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+  });
+
   it('names a bad cursor or count flag in a 400', async () => {
     for (const [name, value] of [
       ['after', 'not-a-cursor!'],

@@ -261,9 +261,7 @@ export class RowParser {
       else if (type === ERROR_RESPONSE) this.failure ??= errorOf(data.subarray(at + 5, next));
       at = next;
       const isEnd =
-        this.until === 'ready'
-          ? type === READY_FOR_QUERY
-          : type === BIND_COMPLETE || type === ERROR_RESPONSE;
+        this.until === 'ready' ? type === READY_FOR_QUERY : type === BIND_COMPLETE || type === ERROR_RESPONSE;
       if (isEnd) {
         this.isReady = true;
         break;

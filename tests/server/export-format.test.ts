@@ -176,3 +176,26 @@ describe('rows read off the wire', () => {
     expect(parser.failure).toMatchObject({ message: 'cell failed' });
   });
 });
+
+describe('a statement prepared before it runs', () => {
+  const parseComplete = backendMessage('1', Buffer.alloc(0));
+  const bindComplete = backendMessage('2', Buffer.alloc(0));
+
+  it('ends its answer at BindComplete, leaving what follows', () => {
+    const stream = Buffer.concat([parseComplete, bindComplete, dataRow(['not ours'])]);
+    for (let cut = 1; cut < stream.length; cut += 1) {
+      const parser = new RowParser(() => undefined, Buffer.alloc(0), 'bound');
+      const first = parser.feed(stream, 0, cut);
+      const end = first >= 0 ? first : parser.feed(stream, cut, stream.length);
+      expect(end, `cut at ${cut}`).toBe(parseComplete.length + bindComplete.length);
+      expect(parser.failure).toBeUndefined();
+    }
+  });
+
+  it("ends it at the error that takes BindComplete's place (nothing else comes before a Sync)", () => {
+    const parser = new RowParser(() => undefined, Buffer.alloc(0), 'bound');
+    const stream = Buffer.concat([parseComplete, errorResponse]);
+    expect(parser.feed(stream, 0, stream.length)).toBe(stream.length);
+    expect(parser.failure).toMatchObject({ code: '22012' });
+  });
+});

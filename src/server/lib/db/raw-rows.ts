@@ -11,9 +11,9 @@ import type { Db } from './types.js';
  *   it is written; reading the data rows straight from there skips decoding every value into a
  *   JavaScript string and PGlite's copies of the whole answer. It has one connection, which a
  *   read holds only while one statement runs.
- * - PostgreSQL is read through a cursor on a connection of its own. Its batches are read off the
- *   connection's socket by the same parser (the driver would make a string of every value): the
- *   driver connects, authenticates and declares the cursor, and is set aside for each fetch.
+ * - PostgreSQL runs the query as one statement on a connection of its own; its rows are read off
+ *   the connection's socket by the same parser as they come (the driver would make a string of
+ *   every value): the driver connects and authenticates, and is set aside for the statement.
  */
 
 /**
@@ -28,11 +28,15 @@ export interface RowQuery {
   rest: RawBuilder<unknown>;
 }
 
-export interface RowCursor {
-  /** Reads up to `count` more rows into onRow; resolves with how many there were. */
-  fetch(count: number, onRow: RawRowHandler): Promise<number>;
-  /** Ends the cursor and gives its connection back; after a failure, rolls back. */
-  close(failure?: unknown): Promise<void>;
+export interface RowStream {
+  /**
+   * Runs the query, handing every row to onRow as it arrives, and closes the stream. After each
+   * chunk read off the connection, `afterChunk` may hold reading back (a promise: reading goes
+   * on when it settles) or give up (false: the statement is abandoned and read() rejects).
+   */
+  read(onRow: RawRowHandler, afterChunk: () => Promise<void> | boolean): Promise<void>;
+  /** Closes the connection (when read() was never called, or to abandon it). */
+  close(): Promise<void>;
 }
 
 export type RawRowReader =
@@ -42,9 +46,9 @@ export type RawRowReader =
       read(query: RowQuery, onRow: RawRowHandler): Promise<void>;
     }
   | {
-      kind: 'cursor';
-      /** Opens a cursor over the query's rows, on a connection held until close(). */
-      open(query: RowQuery): Promise<RowCursor>;
+      kind: 'stream';
+      /** Prepares the query on a connection of its own, held until the stream is read or closed. */
+      open(query: RowQuery): Promise<RowStream>;
     };
 
 const readers = new WeakMap<Db, RawRowReader>();
@@ -67,12 +71,12 @@ export function enablePGliteRawRows(db: Db, pglite: PGlite): void {
 }
 
 /**
- * Gives db a cursor reader over PostgreSQL. Every cursor has a connection of its own, outside
+ * Gives db a streaming reader over PostgreSQL. Every stream has a connection of its own, outside
  * the pool: an export lasts as long as its client takes to download it, and a few slow ones
  * must not take the connections every other request needs.
  */
 export function enablePostgresRawRows(db: Db, connection: pg.ClientConfig): void {
-  readers.set(db, { kind: 'cursor', open: (query) => openCursor(db, connection, query) });
+  readers.set(db, { kind: 'stream', open: (query) => openRowStream(db, connection, query) });
 }
 
 /** An error the database reported, with its SQLSTATE like the drivers' errors. */
@@ -118,7 +122,8 @@ const int32 = (value: number): Buffer => {
 };
 const cString = (text: string): Buffer => Buffer.from(`${text}\0`, 'utf8');
 
-export function extendedQuery(query: CompiledQuery): Buffer {
+/** Parse and Bind of the unnamed statement and portal (all result columns as text). */
+function parseAndBind(query: CompiledQuery): Buffer[] {
   const parameters = query.parameters.map(textParameter);
   const bind: Buffer[] = [cString(''), cString(''), int16(0), int16(parameters.length)];
   for (const parameter of parameters) {
@@ -126,12 +131,23 @@ export function extendedQuery(query: CompiledQuery): Buffer {
     else bind.push(int32(parameter.length), parameter);
   }
   bind.push(int16(0)); // every result column in text form
-  return Buffer.concat([
-    message('P', [cString(''), cString(query.sql), int16(0)]),
-    message('B', bind),
-    message('E', [cString(''), int32(0)]),
-    message('S', []),
-  ]);
+  return [message('P', [cString(''), cString(query.sql), int16(0)]), message('B', bind)];
+}
+
+/** Execute the unnamed portal to its end (no row limit), then Sync. */
+const EXECUTE_ALL = Buffer.concat([message('E', [cString(''), int32(0)]), message('S', [])]);
+
+/** A statement run to its end: Parse, Bind, Execute, Sync. */
+export function extendedQuery(query: CompiledQuery): Buffer {
+  return Buffer.concat([...parseAndBind(query), EXECUTE_ALL]);
+}
+
+/**
+ * A statement prepared but not run: Parse and Bind, then Flush so that their answers (or the
+ * error) come at once. Execute and Sync follow later (EXECUTE_ALL).
+ */
+function preparedQuery(query: CompiledQuery): Buffer {
+  return Buffer.concat([...parseAndBind(query), message('H', [])]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,6 +171,7 @@ function errorOf(body: Buffer): RawQueryError {
 }
 
 const READY_FOR_QUERY = 0x5a; // Z
+const BIND_COMPLETE = 0x32; // 2
 
 /**
  * The bytes of a message split across chunks, kept between PGlite reads: reads never overlap
@@ -175,7 +192,7 @@ let memoryBytes = Buffer.alloc(0);
  */
 export class RowParser {
   failure: unknown;
-  /** Set once ReadyForQuery was read: the answer is complete. */
+  /** Set once the answer is complete (see `until`). */
   isReady = false;
   private carryLength = 0;
 
@@ -183,6 +200,11 @@ export class RowParser {
     private readonly onRow: RawRowHandler,
     /** The buffer for a message split across chunks (grown as needed; see carried). */
     private carried: Buffer,
+    /**
+     * Where the answer ends: at ReadyForQuery, or (a statement prepared but not run) at its
+     * BindComplete or the error that took its place.
+     */
+    private readonly until: 'ready' | 'bound' = 'ready',
   ) {}
 
   /** The carry buffer as it is now, for the next parser. */
@@ -238,7 +260,9 @@ export class RowParser {
       if (type === DATA_ROW) this.dataRow(data, at + 5);
       else if (type === ERROR_RESPONSE) this.failure ??= errorOf(data.subarray(at + 5, next));
       at = next;
-      if (type === READY_FOR_QUERY) {
+      const isEnd =
+        this.until === 'ready' ? type === READY_FOR_QUERY : type === BIND_COMPLETE || type === ERROR_RESPONSE;
+      if (isEnd) {
         this.isReady = true;
         break;
       }
@@ -297,17 +321,22 @@ export async function readPGliteRows(
 }
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL: a cursor whose rows are read off the connection's socket
-
-const CURSOR = 'ecobid_rows';
+// PostgreSQL: one statement whose rows are read off the connection's socket as they come
 
 /**
- * Runs one simple-protocol statement on the client's socket and reads its answer there, bypassing
- * the driver's parser (which makes a JavaScript string of every value). The client must be idle
- * (no statement of its own running): its socket listeners are set aside until the answer's
- * ReadyForQuery, then given back whatever followed it.
+ * Sends `request` on the client's socket and reads the answer there, bypassing the driver's
+ * parser (which makes a JavaScript string of every value), until the parser is done. The client
+ * must be idle (no statement of its own running): its socket listeners are set aside until then,
+ * and given back whatever followed. After each chunk `afterChunk` may pause the socket (a
+ * promise: reading goes on when it settles; the database waits meanwhile, its send buffer full)
+ * or give up (false: the connection is closed).
  */
-function readOnSocket(client: pg.Client, text: string, parser: RowParser): Promise<void> {
+function exchange(
+  client: pg.Client,
+  request: Buffer,
+  parser: RowParser,
+  afterChunk?: () => Promise<void> | boolean,
+): Promise<void> {
   const socket = client.connection.stream;
   const listeners = socket.listeners('data') as ((chunk: Buffer) => void)[];
   return new Promise<void>((resolve, reject) => {
@@ -322,7 +351,16 @@ function readOnSocket(client: pg.Client, text: string, parser: RowParser): Promi
     };
     const onData = (chunk: Buffer): void => {
       const end = parser.feed(chunk, 0, chunk.length);
-      if (end < 0) return;
+      if (end < 0) {
+        const next = afterChunk?.();
+        if (next === false) {
+          socket.destroy(); // onClose rejects
+        } else if (next instanceof Promise) {
+          socket.pause();
+          void next.then(() => socket.resume());
+        }
+        return;
+      }
       restore();
       // Whatever came after the answer (a notice, a parameter change) goes to the driver.
       if (end < chunk.length) for (const listener of listeners) listener.call(socket, chunk.subarray(end));
@@ -332,47 +370,48 @@ function readOnSocket(client: pg.Client, text: string, parser: RowParser): Promi
     socket.removeAllListeners('data');
     socket.on('data', onData);
     socket.once('close', onClose);
-    client.connection.query(text);
+    socket.write(request);
   });
 }
 
-async function openCursor(db: Db, connection: pg.ClientConfig, query: RowQuery): Promise<RowCursor> {
+/**
+ * Opens a connection of its own and prepares the query there (parsed, planned and its parameters
+ * bound, so a bad statement fails now); read() then runs it and streams every row. One statement
+ * rather than a cursor's fetches: no round trip per batch, the database goes on producing rows
+ * while the caller encodes the previous ones (backpressure is TCP's).
+ */
+async function openRowStream(db: Db, connection: pg.ClientConfig, query: RowQuery): Promise<RowStream> {
   const client = new pg.Client({ ...connection, client_encoding: 'UTF8' });
   // A connection the server ends fails the statement running on it; it must not bring the process down.
   client.on('error', () => undefined);
   let isOpen = true;
-  const end = async (failure?: unknown): Promise<void> => {
+  const close = async (): Promise<void> => {
     if (!isOpen) return;
     isOpen = false;
-    await client.query(failure === undefined ? 'commit' : 'rollback').catch(() => undefined);
     await client.end().catch(() => undefined);
   };
+  let carried: Buffer = Buffer.alloc(0);
   try {
     await client.connect();
-    const compiled = selectOf(query).compile(db);
-    await client.query('begin');
-    // Every row is read: plan for the whole result, not for its first tenth (the cursor default,
-    // which at millions of rows picks an index walk in the sort order with a random heap read per
-    // row over a bitmap scan of the filter and one sort).
-    await client.query('set local cursor_tuple_fraction = 1');
-    await client.query(`declare ${CURSOR} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]);
+    // No parallel plan: a cursor never had one, and on a few cores shared with the encoding
+    // server its workers cost about a fifth more database CPU a row for little time saved.
+    await client.query('set max_parallel_workers_per_gather = 0');
+    const parser = new RowParser(() => undefined, carried, 'bound');
+    await exchange(client, preparedQuery(selectOf(query).compile(db)), parser);
+    carried = parser.carry;
   } catch (error) {
-    await end(error);
+    await close();
     throw error;
   }
-  let carried: Buffer = Buffer.alloc(0);
   return {
-    fetch: async (rows, onRow) => {
-      let fetched = 0;
-      // Every value in its text form (the client's encoding is UTF-8), read as bytes off the wire.
-      const parser = new RowParser((src, fields, count) => {
-        fetched += 1;
-        onRow(src, fields, count);
-      }, carried);
-      await readOnSocket(client, `fetch forward ${Math.trunc(rows)} from ${CURSOR}`, parser);
-      carried = parser.carry;
-      return fetched;
+    read: async (onRow, afterChunk) => {
+      try {
+        const parser = new RowParser(onRow, carried);
+        await exchange(client, EXECUTE_ALL, parser, afterChunk);
+      } finally {
+        await close();
+      }
     },
-    close: (failure) => end(failure),
+    close,
   };
 }

@@ -152,7 +152,8 @@ class KeyList {
  * Streams every row matching the filters and sort as an .xlsx: translated headers, dictionary
  * and reference labels, no secret fields. Values are read as text and become cell XML as bytes
  * (no JavaScript string per value), with backpressure from the client down to the database:
- * PostgreSQL through a cursor on a connection of its own; the embedded database, which has one
+ * PostgreSQL through one statement on a connection of its own, whose socket is read no faster
+ * than the sheet is written (the database waits on its full send buffer); the embedded database, which has one
  * connection for everyone, by reading the ordered keys first and then the rows in batches of
  * keys, so it is free between batches.
  */
@@ -225,9 +226,10 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       (src, fields) => keys.add(src, fields[0] as number, fields[1] as number),
     );
   }
-  // PostgreSQL: the cursor is opened before the answer starts, for the same reason.
-  const cursor =
-    reader.kind === 'cursor'
+  // PostgreSQL: the statement is prepared (planned, its parameters bound) before the answer
+  // starts, for the same reason.
+  const rowStream =
+    reader.kind === 'stream'
       ? await reader.open({
           select,
           rest: sql`from (select * from ${table(entity)} ${where}) as t ${joined} ${order}`,
@@ -262,10 +264,9 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     rows.endRow();
   };
 
-  /** Reads the next rows into the sheet; false at the end. */
+  /** Reads the next rows of the embedded database into the sheet; false at the end. */
   let position = 0;
   const readBatch = async (): Promise<boolean> => {
-    if (cursor) return (await cursor.fetch(BATCH, writeRow)) === BATCH;
     if (reader.kind !== 'statement' || position >= keys.count) return false;
     const batchKeys = keys.literal(position, Math.min(position + BATCH, keys.count));
     position += BATCH;
@@ -282,7 +283,13 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   };
 
   const produce = async (): Promise<void> => {
-    for (let hasMore = true; hasMore;) {
+    if (rowStream) {
+      // Rows come as the database sends them; the socket waits while deflate is behind, and
+      // the statement is given up when the client went away.
+      await rowStream.read(writeRow, () => (writer.stream.destroyed ? false : (writer.backlog() ?? true)));
+      if (writer.stream.destroyed) return;
+    }
+    for (let hasMore = !rowStream; hasMore;) {
       hasMore = await readBatch();
       await writer.flush();
       if (writer.stream.destroyed) return; // the client went away
@@ -293,9 +300,9 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     await writer.end();
   };
   produce()
-    .then(() => cursor?.close())
+    .then(() => rowStream?.close())
     .catch(async (error: unknown) => {
-      await cursor?.close(error);
+      await rowStream?.close();
       writer.stream.destroy(error instanceof Error ? error : new Error(String(error)));
     })
     .finally(() => keys.release());

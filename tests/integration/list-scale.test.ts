@@ -131,6 +131,15 @@ describe('lists at scale', () => {
     expect(answer.records.map((row) => row.id)).toEqual(expected.map((row) => row.id));
   });
 
+  it('runs the list statements without parallel workers on PostgreSQL (side-by-side requests would pay their start)', async () => {
+    const [setting] = await t.sql<{ max_parallel_workers_per_gather: string }>(
+      'show max_parallel_workers_per_gather',
+    );
+    // PGlite is one process and never starts workers, whatever the setting says.
+    if (t.app.ctx.dbKind === 'postgres') expect(setting?.max_parallel_workers_per_gather).toBe('0');
+    else expect(setting?.max_parallel_workers_per_gather).toMatch(/^\d+$/);
+  });
+
   it('names a bad cursor or count flag in a 400', async () => {
     for (const [name, value] of [
       ['after', 'not-a-cursor!'],

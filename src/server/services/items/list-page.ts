@@ -39,6 +39,8 @@ const CURSOR_COLUMN = '__cursor_';
 const KEY_COLUMN = '__key_';
 const TOTAL_COLUMN = '__total_';
 const QUERY_CANCELED = '57014';
+/** PostgreSQL's own default of max_parallel_workers_per_gather. */
+const PARALLEL_COUNT_WORKERS = 2;
 
 const isQueryCanceled = (error: unknown): boolean =>
   (error as { code?: unknown } | null)?.code === QUERY_CANCELED;
@@ -153,6 +155,9 @@ async function exactCount(
   try {
     return await db.transaction().execute(async (trx) => {
       await sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`).execute(trx);
+      // One user waits for this count alone: PostgreSQL's default parallel workers shorten it
+      // (the app's connections start without them, database.ts).
+      await sql.raw(`set local max_parallel_workers_per_gather = ${PARALLEL_COUNT_WORKERS}`).execute(trx);
       const result = await sql<{
         total: number;
       }>`select count(*)::int as total from ${table(entity)} ${where}`.execute(trx);

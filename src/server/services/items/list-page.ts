@@ -203,8 +203,9 @@ async function readCountedPage(
     from ${table(entity)} where ${key} in (select ${sql.ref(KEY_COLUMN)} from page) ${orderBySql(terms)}`.execute(
     db,
   );
+  if (result.rows.length === 0 && offset === 0) return { rows: [], total: 0 };
   if (result.rows.length === 0) {
-    // Past the last match (or none): count them on their own, within the same limit.
+    // Past the last match: count them on their own, within the same limit.
     const counted = await sql<{ total: number }>`select count(*)::int as total
       from (select 1 from ${table(entity)} ${where} limit ${limit + 1}) as matched`.execute(db);
     const total = counted.rows[0]?.total ?? 0;

@@ -1,10 +1,11 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { ok, queryOf, requireAuth, requiredNumberParam } from '../lib/http.js';
-import { localizerFor } from '../lib/i18n.js';
+import { localizerFor, type Localizer } from '../lib/i18n.js';
+import { boundaryOf, MultipartError, MultipartLimitError, MultipartReader } from '../lib/multipart.js';
 import { answer, object, text, type RouteSchema } from '../lib/route-schema.js';
 import { openFileStorage, type FileStorage } from '../lib/storage/index.js';
+import { requestChunks } from '../lib/storage/chunks.js';
 import { purgeExpired } from '../services/files/netdisc.js';
 import { sweepOrphans } from '../services/files/sweep.js';
 import {
@@ -23,11 +24,8 @@ import { FILE_RECORD, FILE_USE } from './schemas.js';
 
 const BASE = '/api/file/file';
 
-/** Multipart parts an upload may have: the file and a few fields (use, folderId). */
-const MAX_PARTS = 10;
-
-/** Bytes of a file part the multipart parser holds for the storage before it pauses the request. */
-const UPLOAD_BUFFER_BYTES = 1024 * 1024;
+/** What an upload's multipart body may hold: the file and a few short fields (use, folderId). */
+const MULTIPART_LIMITS = { maxParts: 10, maxFieldBytes: 1024, maxHeaderBytes: 16 * 1024 };
 
 /** How often stored objects without a row and expired recycle-bin items are looked for. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
@@ -79,6 +77,14 @@ async function housekeeping(app: FastifyInstance, storage: FileStorage): Promise
   }
 }
 
+/** A body that is not the multipart it claims is a 400, one past the reader's limits a 413. */
+function multipartError(error: unknown, l10n: Localizer): unknown {
+  if (error instanceof MultipartLimitError) return new AppError('tooLarge');
+  if (error instanceof MultipartError)
+    return new AppError('validation', {}, [{ field: '/', message: l10n.t('validation.invalid') }]);
+  return error;
+}
+
 const isFileUse = (value: unknown): value is FileUse =>
   typeof value === 'string' && (FILE_USES as readonly string[]).includes(value);
 
@@ -108,13 +114,9 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     await running;
     storage.close();
   });
-  await app.register(multipart, {
-    // A backstop only: the upload service counts the bytes and refuses the first one too many.
-    limits: { fileSize: ctx.config.files.maxBytes + 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 1024 },
-    // The parser reads on while the storage writes (its default 16 KB stopped it at every chunk),
-    // and takes a 64 KB network chunk without pausing the request (as a 16 KB default did each time).
-    fileHwm: UPLOAD_BUFFER_BYTES,
-    highWaterMark: UPLOAD_BUFFER_BYTES,
+  // Multipart bodies are left unread here: the upload handlers stream them (lib/multipart.ts).
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => {
+    done(null);
   });
 
   /** An upload; into the netdisc when isNetdisc (the root unless a folder is given) or a folderId is given. */
@@ -123,34 +125,41 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     async (request: FastifyRequest): Promise<ReturnType<typeof ok<FileRecord>>> => {
       const auth = requireAuth(request);
       const l10n = localizerFor(request);
-      if (!request.isMultipart()) throw new AppError('notMultipart');
+      const boundary = boundaryOf(request.headers['content-type']);
+      if (!boundary) throw new AppError('notMultipart');
       const query = queryOf(request);
       let use = useOf(query.use, request);
       let folderId = folderIdOf(query.folderId, request);
-      // Parts after the file are not read: "use" and "folderId" come before it.
-      for await (const part of request.parts()) {
-        if (part.type === 'field') {
-          if (part.fieldname === 'use') use = useOf(part.value, request);
-          if (part.fieldname === 'folderId') folderId = folderIdOf(part.value, request);
-          continue;
+      const chunks = requestChunks(request.raw);
+      try {
+        const reader = new MultipartReader(chunks, boundary, MULTIPART_LIMITS);
+        // Parts after the file are not read: "use" and "folderId" come before it.
+        for (let part = await reader.nextPart(); part; part = await reader.nextPart()) {
+          if (part.type === 'field') {
+            if (part.name === 'use') use = useOf(part.value, request);
+            if (part.name === 'folderId') folderId = folderIdOf(part.value, request);
+            continue;
+          }
+          if (part.name !== 'file') continue;
+          const netdisc = isNetdisc || folderId !== undefined ? { folderId: folderId ?? null } : undefined;
+          return ok(
+            await uploadFile({
+              ctx,
+              storage,
+              auth,
+              l10n,
+              use,
+              filename: part.filename,
+              source: part.body,
+              ...(netdisc ? { netdisc } : {}),
+            }),
+          );
         }
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
-        }
-        const netdisc = isNetdisc || folderId !== undefined ? { folderId: folderId ?? null } : undefined;
-        return ok(
-          await uploadFile({
-            ctx,
-            storage,
-            auth,
-            l10n,
-            use,
-            filename: part.filename,
-            source: part.file,
-            ...(netdisc ? { netdisc } : {}),
-          }),
-        );
+      } catch (error) {
+        throw multipartError(error, l10n);
+      } finally {
+        // What is left of the body (the closing delimiter, or the rest of a refused file) is read and dropped.
+        await chunks.return?.();
       }
       throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
     };

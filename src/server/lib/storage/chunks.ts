@@ -23,6 +23,7 @@ class StreamChunks implements AsyncIterableIterator<Uint8Array> {
   constructor(
     private readonly stream: Readable,
     private readonly maxQueued: number,
+    private readonly isDrainedWhenLeft: boolean,
   ) {}
 
   private readonly onData = (chunk: Uint8Array): void => {
@@ -52,7 +53,11 @@ class StreamChunks implements AsyncIterableIterator<Uint8Array> {
     });
   }
 
-  /** Stops listening; a stream left before its end is destroyed (as the stream's own iterator does). */
+  /**
+   * Stops listening; a stream left before its end is destroyed (as the stream's own iterator
+   * does), or read on to its end and dropped when isDrainedWhenLeft (a request body whose
+   * answer is still to be sent).
+   */
   private stop(): void {
     if (this.isStopped) return;
     this.isStopped = true;
@@ -60,7 +65,9 @@ class StreamChunks implements AsyncIterableIterator<Uint8Array> {
     if (!this.isStarted) return;
     this.stream.off('data', this.onData);
     this.stopWatching?.();
-    if (!this.isEnded) this.stream.destroy();
+    if (this.isEnded) return;
+    if (this.isDrainedWhenLeft) this.stream.resume();
+    else this.stream.destroy();
   }
 
   next(): Promise<IteratorResult<Uint8Array>> {
@@ -108,5 +115,16 @@ export function chunksOf(
   source: AsyncIterable<Uint8Array>,
   maxQueued = MAX_QUEUED_BYTES,
 ): AsyncIterable<Uint8Array> {
-  return source instanceof Readable ? new StreamChunks(source, maxQueued) : source;
+  return source instanceof Readable ? new StreamChunks(source, maxQueued, false) : source;
+}
+
+/**
+ * A request body's chunks as chunksOf gives them, except that leaving it early (return())
+ * reads the rest and drops it instead of destroying the request: its answer is still to be sent.
+ */
+export function requestChunks(
+  request: Readable,
+  maxQueued = MAX_QUEUED_BYTES,
+): AsyncIterableIterator<Uint8Array> {
+  return new StreamChunks(request, maxQueued, true);
 }

@@ -38,7 +38,11 @@ export class ObjectTooLargeError extends Error {
  * and a source that fails or passes maxBytes leaves no object behind.
  */
 export interface FileStorage {
-  /** Streams the source into the object `key`, hashing and counting on the way. */
+  /**
+   * Streams the source into the object `key`, hashing and counting on the way. The source's
+   * chunks may be kept (not copied) until they are written: a source never refills a chunk it
+   * has handed over.
+   */
   put(key: string, source: AsyncIterable<Uint8Array>, options?: PutOptions): Promise<StoredObject>;
   /** The object's bytes, or the given range of them; undefined when there is no such object. */
   get(key: string, range?: ByteRange): Promise<Readable | undefined>;

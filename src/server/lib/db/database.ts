@@ -92,16 +92,17 @@ export async function openDatabase(
         return pg.types.getTypeParser(oid, format);
       }) as typeof pg.types.getTypeParser,
     };
-    const pool = new pg.Pool({
+    const connection: pg.ClientConfig = {
       connectionString: config.databaseUrl,
-      max: 10,
       types: typeParsers,
       // No parallel workers for the app's statements: its requests run side by side, so workers
       // only add their start and hand-over to each. A "contains" page at 10,000,000 users served
-      // 56 requests/s with them and 168 without (10 clients, 2 cores). The one big read a user
-      // asks for on purpose, the exact count, takes them back (list-page.ts).
+      // 56 requests/s with them and 168 without (10 clients, 2 cores); an export's database CPU a
+      // row was a fifth higher with them. The one big read a user asks for on purpose, the exact
+      // count, takes them back (list-page.ts).
       options: '-c max_parallel_workers_per_gather=0',
-    });
+    };
+    const pool = new pg.Pool({ ...connection, max: 10 });
     // Statements marked PREPARED go as named prepared statements (lib/db/prepared.ts).
     const preparedName = preparedNames(config.isPreparing === false ? 0 : undefined);
     pool.on('connect', (client) => {
@@ -160,7 +161,7 @@ export async function openDatabase(
       dialect: new PostgresDialect({ pool, onReserveConnection }),
       log: observed.log,
     });
-    enablePostgresRawRows(db, { connectionString: config.databaseUrl, types: typeParsers });
+    enablePostgresRawRows(db, connection);
     return {
       db,
       kind: 'postgres',

@@ -393,9 +393,7 @@ async function openRowStream(db: Db, connection: pg.ClientConfig, query: RowQuer
   let carried: Buffer = Buffer.alloc(0);
   try {
     await client.connect();
-    // No parallel plan: a cursor never had one, and on a few cores shared with the encoding
-    // server its workers cost about a fifth more database CPU a row for little time saved.
-    await client.query('set max_parallel_workers_per_gather = 0');
+    // The connection starts as the pool's do (database.ts), without parallel workers.
     const parser = new RowParser(() => undefined, carried, 'bound');
     await exchange(client, preparedQuery(selectOf(query).compile(db)), parser);
     carried = parser.carry;

@@ -63,13 +63,7 @@ export default tseslint.config(
   {
     // DESIGN.md: the back-office reaches the API only through its Refine providers (data, auth,
     // access control), which turn every failure into HttpError; the rest calls them.
-    files: [
-      'src/admin/pages/**',
-      'src/admin/layout/**',
-      'src/admin/screens/**',
-      'src/admin/entity/**',
-      'src/admin/lib/**',
-    ],
+    files: ['src/admin/features/**', 'src/admin/layout/**', 'src/admin/entity/**', 'src/admin/lib/**'],
     rules: {
       'no-restricted-imports': [
         'error',

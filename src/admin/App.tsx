@@ -19,17 +19,17 @@ import { RouteLoading } from './layout/RouteLoading.js';
 import { MenuProvider } from './layout/MenuProvider.js';
 import { antdSize } from './lib/settings.js';
 import { adminTheme } from './lib/adminTheme.js';
-import { AuthRedirect } from './pages/AuthRedirect.js';
-import { MenuPage } from './pages/MenuPage.js';
-import { RedirectPage } from './pages/Redirect.js';
+import { AuthRedirect } from './layout/AuthRedirect.js';
+import { MenuPage } from './layout/MenuPage.js';
+import { RedirectPage } from './layout/Redirect.js';
 import { createAccessControlProvider } from './providers/access.js';
 import { createAuthProvider, currentAuthority } from './providers/auth.js';
 import { dataProvider } from './providers/data.js';
 import { useApp } from './store.js';
 
-const Login = lazy(() => import('./pages/Login.js'));
-const ErrorPage = lazy(() => import('./pages/ErrorPage.js'));
-const GeneratorForm = lazy(() => import('./screens/forms/GeneratorForm.js'));
+const Login = lazy(() => import('./features/accounts/Login.js'));
+const ErrorPage = lazy(() => import('./layout/ErrorPage.js'));
+const GeneratorForm = lazy(() => import('./features/forms/published/GeneratorForm.js'));
 
 const ANTD_LOCALES = { zh: zhCN, tw: zhTW, en: enUS } as const;
 const DAYJS_LOCALES = { zh: 'zh-cn', tw: 'zh-tw', en: 'en' } as const;

@@ -2,28 +2,10 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { entityTableSpecs, rebuildableIndexes, type TableSpec } from '../engine/index.js';
-import { accountRoutes } from './routes/accounts/index.js';
-import { authHook } from './plugins/auth.js';
-import { sessionSettleHook } from './services/sessions/watch.js';
-import { rbacHook } from './plugins/permissions.js';
-import { rbacRoutes } from './routes/rbac/index.js';
-import { portalRoutes } from './routes/portal/index.js';
-import { authRoutes } from './routes/auth.js';
 import type { Config } from './lib/config.js';
 import type { AppContext, RouteEntry } from './lib/context.js';
-import { dictRoutes } from './routes/dicts.js';
-import { docsRoutes } from './routes/docs.js';
-import { crudRoutes } from './routes/items.js';
-import { fileRoutes } from './routes/files.js';
-import { workflowRoutes } from './routes/workflow/index.js';
-import { fileLinkRoutes } from './routes/file-links.js';
-import { formPreviewRoutes } from './routes/form-preview.js';
-import { generatorRoutes } from './routes/generator.js';
-import { coreTableSpecsOf } from './lib/db/core-tables.js';
-import { formTableSpecs } from './lib/db/form-tables.js';
-import { formRoutes } from './routes/forms.js';
-import { syncFormMenus } from './lib/db/seed/forms.js';
 import { openDatabase } from './lib/db/database.js';
+import { auditTableSpecs } from './lib/db/audit-table.js';
 import {
   migrate,
   startIndexBuild,
@@ -31,29 +13,37 @@ import {
   type IndexBuild,
   type IndexRepair,
 } from './lib/db/migrate.js';
-import { syncGeneratorDicts } from './lib/db/seed/generator.js';
-import { seedDatabase, syncEntityMenus, type SeedResult } from './lib/db/seed/index.js';
-import { syncWorkflowMenus } from './lib/db/seed/workflow.js';
-import { seedDemo } from './lib/db/seed/demo.js';
-import { installReportMenuSync } from './services/demo/report-menu-sync.js';
-import { loadRegistry } from './lib/registry.js';
 import { errorsHandler } from './lib/errors.js';
+import type { Feature } from './lib/feature.js';
 import { loadI18n } from './lib/i18n.js';
-import { tenantAdded } from './services/tenants/provision.js';
-import { openSharedState, type SharedState } from './services/sessions/shared-state.js';
-import { securityHeaders } from './plugins/security-headers.js';
+import { loadRegistry } from './lib/registry.js';
+import { sharedStoreTableSpecs } from './lib/store/tables.js';
 import { clientErrorHandler, inputLimits } from './plugins/input-limits.js';
-import { routeSchemas } from './plugins/route-schemas.js';
-import { webRoutes } from './routes/web.js';
-import { monitoring } from './plugins/monitoring.js';
-import { monitorRoutes } from './routes/monitor/index.js';
-import { demoMockRoutes } from './routes/demo-mocks.js';
-import { demoDashboardRoutes } from './routes/demo-dashboard.js';
-import { demoReportRoutes } from './routes/demo-report.js';
+import { routeSchemas, type RouteSchemasOptions } from './plugins/route-schemas.js';
+import { securityHeaders } from './plugins/security-headers.js';
+import { accountsFeature } from './features/accounts/plugin.js';
+import { apiDocsFeature } from './features/api-docs/plugin.js';
+import { crudFeature } from './features/crud/plugin.js';
+import { demoFeature } from './features/demo/plugin.js';
+import { filesFeature } from './features/files/plugin.js';
+import { formsFeature } from './features/forms/plugin.js';
+import { generatorFeature } from './features/generator/plugin.js';
+import { monitorFeature } from './features/monitor/plugin.js';
+import { notificationsFeature } from './features/notifications/plugin.js';
+import { portalFeature } from './features/portal/plugin.js';
+import { rbacFeature } from './features/rbac/plugin.js';
+import { openSharedState, type SharedState } from './features/sessions/index.js';
+import { sessionsFeature } from './features/sessions/plugin.js';
+import { seedDatabase, tenantAdded, type SeedResult } from './features/tenants/index.js';
+import { tenantsFeature } from './features/tenants/plugin.js';
+import { webFeature } from './features/web/plugin.js';
+import { workflowFeature } from './features/workflow/plugin.js';
 
 export interface BuildOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
+  /** Checks every 200 JSON answer against its declared schema (the integration suite). */
+  onAnswerMismatch?: RouteSchemasOptions['onAnswerMismatch'];
 }
 
 export interface BuiltApp {
@@ -62,6 +52,29 @@ export interface BuiltApp {
 }
 
 const ONE_MEBIBYTE = 1024 * 1024;
+
+/**
+ * The features in the order their start-up steps run and their hooks and routes are mounted:
+ * monitoring measures every request, authentication comes before the permission check, the
+ * default tenant's menus before the menus of forms, workflow and demos; the pages last.
+ */
+const FEATURES: readonly Feature[] = [
+  monitorFeature,
+  sessionsFeature,
+  rbacFeature,
+  tenantsFeature,
+  accountsFeature,
+  notificationsFeature,
+  crudFeature({ afterAdd: { systenant: tenantAdded } }),
+  formsFeature,
+  workflowFeature,
+  filesFeature,
+  generatorFeature,
+  portalFeature,
+  apiDocsFeature,
+  demoFeature,
+  webFeature,
+];
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
 /**
@@ -69,7 +82,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
  * opens the database, brings its tables in line with the schemas, seeds a first start and
  * registers every feature plugin.
  */
-export async function buildApp({ config, logger = false }: BuildOptions): Promise<BuiltApp> {
+export async function buildApp({
+  config,
+  logger = false,
+  onAnswerMismatch,
+}: BuildOptions): Promise<BuiltApp> {
   const registry = loadRegistry(config.schemasDir);
   const i18n = loadI18n(config.localesDir);
   const database = await openDatabase(config);
@@ -81,8 +98,9 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
   /** Every table the schemas want, as they are now (entities may be added while the server runs). */
   const tableSpecs = (): TableSpec[] => [
     ...registry.all.flatMap(entityTableSpecs),
-    ...coreTableSpecsOf(registry),
-    ...formTableSpecs(),
+    ...sharedStoreTableSpecs(),
+    ...auditTableSpecs(),
+    ...FEATURES.flatMap((feature) => feature.tables?.(registry) ?? []),
   ];
   try {
     const migration = await migrate(database.db, tableSpecs(), {
@@ -92,14 +110,18 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     pendingIndexes = migration.pendingIndexes;
     shared = await openSharedState(config, database, { user: table('sysuser'), param: table('sysparam') });
     const { store, sessionCache, paramCache } = shared;
-    ctx = { config, db: database.db, dbKind: database.kind, registry, store, sessionCache, paramCache };
+    ctx = {
+      config,
+      db: database.db,
+      dbKind: database.kind,
+      registry,
+      store,
+      sessionCache,
+      paramCache,
+      tableSpecs,
+    };
     seed = await seedDatabase(ctx, i18n);
-    await syncEntityMenus(ctx, i18n);
-    await syncFormMenus(ctx, i18n);
-    await syncWorkflowMenus(ctx);
-    await syncGeneratorDicts(ctx, i18n);
-    await seedDemo(ctx, i18n);
-    await installReportMenuSync(ctx.db, registry);
+    for (const feature of FEATURES) await feature.start?.(ctx, i18n);
   } catch (error) {
     await shared?.close();
     await database.close();
@@ -119,7 +141,7 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // One JSON line per request comes from plugins/monitoring.ts, with user, tenant and route.
+    // One JSON line per request comes from the monitor feature's hooks, with user, tenant and route.
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
@@ -166,31 +188,11 @@ export async function buildApp({ config, logger = false }: BuildOptions): Promis
     await database.close();
   });
   await app.register(errorsHandler);
-  await app.register(monitoring, { database });
   await app.register(inputLimits);
-  await app.register(routeSchemas);
+  await app.register(routeSchemas, { onAnswerMismatch });
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
-  await app.register(authHook);
-  await app.register(sessionSettleHook);
-  await app.register(rbacHook);
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(crudRoutes, { afterAdd: { systenant: tenantAdded } });
-  await app.register(rbacRoutes);
-  await app.register(dictRoutes);
-  await app.register(docsRoutes);
-  await app.register(portalRoutes);
-  await app.register(fileRoutes);
-  await app.register(workflowRoutes);
-  await app.register(formRoutes);
-  await app.register(fileLinkRoutes);
-  await app.register(formPreviewRoutes);
-  await app.register(generatorRoutes);
-  await app.register(monitorRoutes);
-  await app.register(demoMockRoutes);
-  await app.register(demoDashboardRoutes);
-  await app.register(demoReportRoutes);
-  await app.register(webRoutes);
+  for (const feature of FEATURES) if (feature.hooks) await app.register(feature.hooks, { database });
+  for (const feature of FEATURES) if (feature.routes) await app.register(feature.routes);
   return { app, seed };
 }

@@ -3,8 +3,8 @@ import type { I18n } from './lib/i18n.js';
 import type { RequestAuth } from './lib/auth.js';
 import type { RouteEntry } from './lib/context.js';
 import type { DocumentedRoute } from '../engine/index.js';
-import type { ProcessMetrics } from './services/monitor/metrics.js';
-import type { RequestLogWriter } from './services/monitor/request-log.js';
+import type { ProcessMetrics } from './features/monitor/services/metrics.js';
+import type { RequestLogWriter } from './features/monitor/services/request-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +13,7 @@ declare module 'fastify' {
     routeTable: readonly RouteEntry[];
     /** Every /api route with its schema, for the API document (plugins/route-schemas.ts). */
     routeSchemas: readonly DocumentedRoute[];
-    /** This process's metrics; undefined with MONITORING=off (plugins/monitoring.ts). */
+    /** This process's metrics; undefined with MONITORING=off (features/monitor/monitoring-hook.ts). */
     monitor: ProcessMetrics | undefined;
     /** The batched request-log writer; undefined with MONITORING=off. */
     requestLog: RequestLogWriter | undefined;

@@ -81,7 +81,7 @@ export function hasToken(): boolean {
 /**
  * Where the role chosen with the role switch is kept: this tab, this session. The last choice is
  * also a cookie, so that the back-office page the server builds carries that role's menus
- * (services/web/admin-bootstrap.ts); a tab acting in another role asks for its own.
+ * (features/web/services/admin-bootstrap.ts); a tab acting in another role asks for its own.
  */
 const ACTING_ROLE_KEY = 'roleCode';
 

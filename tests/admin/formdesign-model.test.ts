@@ -30,7 +30,7 @@ import {
   type DesignModel,
   type FieldNode,
   type GridNode,
-} from '../../src/admin/screens/formdesign/model.js';
+} from '../../src/admin/features/forms/designer/model.js';
 import {
   buildEntity,
   checkEntitySchema,

@@ -6,7 +6,7 @@ import {
   paletteSchema,
   schemaToModel,
   type DesignFieldSchema,
-} from '../../src/admin/screens/formdesign/model.js';
+} from '../../src/admin/features/forms/designer/model.js';
 import {
   addColumn,
   columnProblem,
@@ -15,7 +15,7 @@ import {
   subtableColumns,
   typedColumn,
   updateColumn,
-} from '../../src/admin/screens/formdesign/subtable.js';
+} from '../../src/admin/features/forms/designer/subtable.js';
 
 describe('sub-table columns', () => {
   const start = paletteSchema('subtable', 'Lines');

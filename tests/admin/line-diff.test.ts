@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../../src/admin/screens/codegen/line-diff.js';
+import { lineDiff } from '../../src/admin/features/generator/line-diff.js';
 
 const shown = (before: string, after: string): string[] =>
   lineDiff(before, after).map((line) => `${{ same: ' ', added: '+', removed: '-' }[line.kind]}${line.text}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramTitle } from '../../src/admin/screens/monitor/param-title.js';
+import { paramTitle } from '../../src/admin/features/monitor/param-title.js';
 
 /** The config centre's param names (issue 17): known params translated, the administrator's names as given. */
 const english: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fromStored, rowErrors, serverRowErrors } from '../../src/admin/screens/datafields/rows.js';
-import { browserOf } from '../../src/admin/screens/pages/userAgent.js';
-import { tickedIds, withAncestors } from '../../src/admin/screens/role/menuTree.js';
+import { fromStored, rowErrors, serverRowErrors } from '../../src/admin/features/rbac/datafields/rows.js';
+import { browserOf } from '../../src/admin/features/sessions/userAgent.js';
+import { tickedIds, withAncestors } from '../../src/admin/features/rbac/role/menuTree.js';
 
 // authority (1) > sysrole (2), sysurl (3); admin (4) > sysuser (5); workbench (6)
 const tree = [

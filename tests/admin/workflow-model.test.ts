@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BpmnModdle } from 'bpmn-moddle';
 import { describe, expect, it } from 'vitest';
-import { layOut, linkFlows, type Moddled } from '../../src/admin/screens/workflow-model/layout.js';
+import { layOut, linkFlows, type Moddled } from '../../src/admin/features/workflow/modeler/layout.js';
 import {
   engineProblem,
   engineRule,
@@ -10,8 +10,8 @@ import {
   lintMessage,
   type LintNode,
   type RuleFactory,
-} from '../../src/admin/screens/workflow-model/lint.js';
-import { copyKey, freeCopyKey, withProcessKey } from '../../src/admin/screens/workflow-model/model-api.js';
+} from '../../src/admin/features/workflow/modeler/lint.js';
+import { copyKey, freeCopyKey, withProcessKey } from '../../src/admin/features/workflow/modeler/model-api.js';
 import {
   ANY_ONE_CONDITION,
   formatCondition,
@@ -22,9 +22,9 @@ import {
   parseDuration,
   parseGroups,
   readMulti,
-} from '../../src/admin/screens/workflow-model/pickers.js';
-import { dictionaryOf, translator } from '../../src/admin/screens/workflow-model/translations.js';
-import { parseBpmn } from '../../src/server/services/workflow/parse.js';
+} from '../../src/admin/features/workflow/modeler/pickers.js';
+import { dictionaryOf, translator } from '../../src/admin/features/workflow/modeler/translations.js';
+import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
 
 const require = createRequire(import.meta.url);
 const camunda = require('camunda-bpmn-moddle/resources/camunda.json') as Record<string, unknown>;

@@ -3,8 +3,8 @@ import {
   placePickers,
   type PanelElement,
   type PanelGroup,
-} from '../../src/admin/screens/workflow-model/panel-provider.js';
-import { translator, type ModelerLanguage } from '../../src/admin/screens/workflow-model/translations.js';
+} from '../../src/admin/features/workflow/modeler/panel-provider.js';
+import { translator, type ModelerLanguage } from '../../src/admin/features/workflow/modeler/translations.js';
 
 /** Issue 13: the pickers inside the Camunda properties panel, and a modeler that follows the language. */
 

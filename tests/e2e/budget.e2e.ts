@@ -105,8 +105,8 @@ export function checks({ server, browser }: E2eContext): Check[] {
           visit(key);
           return found;
         };
-        const highlighter = 'admin/screens/codegen/highlight.ts';
-        const editor = 'admin/screens/codegen/TemplateEditor.tsx';
+        const highlighter = 'admin/features/generator/highlight.ts';
+        const editor = 'admin/features/generator/TemplateEditor.tsx';
         for (const key of [highlighter, editor]) {
           assert.ok(manifest[key]?.isDynamicEntry, `${key} is loaded by a dynamic import`);
           for (const [name, loaded] of Object.entries(firstLoads))

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { modelToSchema, schemaToModel } from '../../src/admin/screens/formdesign/model.js';
+import { modelToSchema, schemaToModel } from '../../src/admin/features/forms/designer/model.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
 import { untilStill } from './entity-driver.js';

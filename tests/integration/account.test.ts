@@ -1,4 +1,4 @@
-import { PERSONAL_OFFICE_MENUS } from '../../src/server/lib/db/seed/workflow.js';
+import { PERSONAL_OFFICE_MENUS } from '../../src/server/features/workflow/menus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';

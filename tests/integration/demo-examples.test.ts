@@ -245,7 +245,7 @@ describe('demo menus (SPEC §2.3) and who sees them (SPEC §6)', () => {
 
     // an installation seeded before a demo page existed: the next start adds it, for the editor too
     await t.sql(`delete from sys_menu where menu_code = 'tabdemo'`);
-    const { seedDemo } = await import('../../src/server/lib/db/seed/demo.js');
+    const { seedDemo } = await import('../../src/server/features/demo/seed.js');
     const { loadI18n } = await import('../../src/server/lib/i18n.js');
     await seedDemo(t.app.ctx, loadI18n(t.app.ctx.config.localesDir));
     const [again] = await t.sql<{ n: number }>(

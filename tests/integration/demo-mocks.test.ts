@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/server/lib/db/seed/demo.js';
+import { seedDemo } from '../../src/server/features/demo/seed.js';
 import { loadI18n } from '../../src/server/lib/i18n.js';
 import { Api, body, data, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityDef, FieldDef } from '../../src/engine/index.js';
-import { formatDateTime } from '../../src/server/services/export/records.js';
+import { formatDateTime } from '../../src/server/features/crud/export/records.js';
 import { Api, data, errorFields, type Page, type Row } from '../support/api.js';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
 import { Samples } from '../support/samples.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStorage } from '../../src/server/lib/storage/index.js';
-import { purgeExpired } from '../../src/server/services/files/netdisc.js';
+import { purgeExpired } from '../../src/server/features/files/services/netdisc.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { localBackend, type StorageBackend } from './files-backends.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { openFileStorage } from '../../src/server/lib/storage/index.js';
-import { sweepOrphans } from '../../src/server/services/files/sweep.js';
+import { sweepOrphans } from '../../src/server/features/files/services/sweep.js';
 import type { StorageBackend } from './files-backends.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blankSchema } from '../../src/admin/screens/formdesign/model.js';
+import { blankSchema } from '../../src/admin/features/forms/designer/model.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: { instancePath: string }[] | null };

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityDef } from '../../src/engine/index.js';
-import { IMPORT_CHUNK_ROWS } from '../../src/server/services/items/import.js';
+import { IMPORT_CHUNK_ROWS } from '../../src/server/features/crud/import/import.js';
 import { Api, body, data, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { throughExcelJs, throughStream } from '../support/xlsx-rows.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ruleLimit } from '../../src/server/services/monitor/settings.js';
+import { ruleLimit } from '../../src/server/features/monitor/services/settings.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { freshMobile, outboxEnv, sendSms } from '../support/identity.js';
 

@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneMonitorRows } from '../../src/server/services/monitor/request-log.js';
+import { pruneMonitorRows } from '../../src/server/features/monitor/services/request-log.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 

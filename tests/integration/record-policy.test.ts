@@ -8,7 +8,7 @@ import { Samples } from '../support/samples.js';
 import { createUserWithRole } from '../support/users.js';
 
 /**
- * The permission policy (services/permissions/policy.ts) on every way an item leaves or enters
+ * The permission policy (features/rbac/permissions/policy.ts) on every way an item leaves or enters
  * the server: a data field hidden from a role is absent from the list, the tree, the export,
  * the add's and the update's answers, and cannot be filtered or sorted on, in each of them.
  */

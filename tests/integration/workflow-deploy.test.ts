@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/server/lib/db/migrate.js';
-import { workflowTableSpecs } from '../../src/server/lib/db/workflow-tables.js';
+import { workflowTableSpecs } from '../../src/server/features/workflow/tables.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, deploy, fixture, flow, start } from '../support/workflow.js';

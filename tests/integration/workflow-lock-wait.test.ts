@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { lockInstance } from '../../src/server/services/workflow/store.js';
+import { lockInstance } from '../../src/server/features/workflow/services/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, complete, deploy, flow, openTasks, start } from '../support/workflow.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setWorkflowClock } from '../../src/server/services/workflow/clock.js';
-import { runDueJobs } from '../../src/server/services/workflow/jobs.js';
+import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
+import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
 

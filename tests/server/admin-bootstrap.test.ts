@@ -5,12 +5,12 @@ import {
   lazyChunkFiles,
   localeChunkFiles,
   streamedPage,
-} from '../../src/server/routes/web.js';
+} from '../../src/server/features/web/routes.js';
 import {
   actingRoleCookie,
   tokenCookie,
   type AdminBootstrap,
-} from '../../src/server/services/web/admin-bootstrap.js';
+} from '../../src/server/features/web/services/admin-bootstrap.js';
 
 const PAGE =
   '<!doctype html><html><head><title>EcoBid</title></head><body><div id="root"></div></body></html>';
@@ -179,7 +179,7 @@ describe('the texts preloaded with the back-office page', () => {
       localeChunkFiles({
         '_zh-A1.js': { file: 'assets/zh-A1.js', name: 'zh' },
         '_en-B2.js': { file: 'assets/en-B2.js', name: 'en' },
-        'admin/pages/Login.tsx': { file: 'assets/Login-C3.js', name: 'Login' },
+        'admin/features/accounts/Login.tsx': { file: 'assets/Login-C3.js', name: 'Login' },
         '_en-other.js': { file: 'assets/entity-D4.js', name: 'en' },
       }),
     ).toEqual({ zh: '/assets/zh-A1.js', en: '/assets/en-B2.js' });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { displayTimestamp, formatDateTime } from '../../src/server/services/export/records.js';
+import { displayTimestamp, formatDateTime } from '../../src/server/features/crud/export/records.js';
 import { RawQueryError, RowParser } from '../../src/server/lib/db/raw-rows.js';
 
 /**

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { createXlsxWriter, sheetText } from '../../src/server/services/export/xlsx.js';
+import { createXlsxWriter, sheetText } from '../../src/server/lib/xlsx/write.js';
 import { openXlsx } from '../../src/server/lib/xlsx/read.js';
 
 /**

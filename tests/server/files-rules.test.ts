@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ATTACHMENT_TYPES, readConfig } from '../../src/server/lib/config.js';
 import { LocalFileStorage } from '../../src/server/lib/storage/local.js';
 import { ObjectTooLargeError } from '../../src/server/lib/storage/index.js';
-import { contentDisposition, rangeOf } from '../../src/server/routes/files.js';
-import { acceptedType, cleanFileName, IMAGE_TYPES } from '../../src/server/services/files/rules.js';
+import { contentDisposition, rangeOf } from '../../src/server/lib/download.js';
+import { acceptedType, cleanFileName, IMAGE_TYPES } from '../../src/server/features/files/services/rules.js';
 
 describe('file configuration', () => {
   it('takes FILE_MAX_MB (default 10), FILES_DIR and FILE_ATTACHMENT_TYPES', () => {

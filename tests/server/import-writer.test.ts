@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkWriter } from '../../src/server/services/items/import-writer.js';
+import { ChunkWriter } from '../../src/server/features/crud/import/writer.js';
 
-/** The import's insert of one chunk while the next is checked (services/items/import.ts). */
+/** The import's insert of one chunk while the next is checked (features/crud/import/import.ts). */
 describe('ChunkWriter', () => {
   const later = <T>(value: T, ms = 20): Promise<T> =>
     new Promise((resolve) => setTimeout(() => resolve(value), ms));

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { countsByProvince, PROVINCES, provinceOf } from '../../src/server/services/demo/provinces.js';
+import {
+  countsByProvince,
+  PROVINCES,
+  provinceOf,
+} from '../../src/server/features/demo/services/provinces.js';
 import { readChinaGeo } from '../../scripts/vite-china-geo.js';
 
 /** The big screens' map (issue 18): purchase regions folded into the map's provinces. */

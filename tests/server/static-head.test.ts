@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { injectHead } from '../../src/server/routes/web.js';
+import { injectHead } from '../../src/server/features/web/routes.js';
 
 const PAGE =
   '<!doctype html><html><head><meta charset="UTF-8" /><title>EcoBid</title></head><body><div id="root"></div></body></html>';

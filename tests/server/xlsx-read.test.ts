@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { openUploadedSheet } from '../../src/server/services/items/import-read.js';
+import { openUploadedSheet } from '../../src/server/features/crud/import/read.js';
 import { throughExcelJs, throughStream, type Rows } from '../support/xlsx-rows.js';
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
+import type { AnswerMismatch } from '../../src/server/lib/answer-check.js';
 import { readConfig } from '../../src/server/lib/config.js';
 
 export const ADMIN_PASSWORD = 'admin-pass-1';
@@ -67,7 +68,16 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
   }
   const env: Record<string, string> = { DATA_DIR: ':memory:', ADMIN_PASSWORD, ...options.env };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const { app } = await buildApp({ config: readConfig(env) });
+  // Every answer a test causes is checked against the route's declared schema; close() fails
+  // the test file on any that differs (the API document must describe what is sent).
+  const mismatches = new Map<string, AnswerMismatch>();
+  const { app } = await buildApp({
+    config: readConfig(env),
+    onAnswerMismatch: (mismatch) => {
+      const key = `${mismatch.method} ${mismatch.url}: ${mismatch.problems.join('; ')}`;
+      if (!mismatches.has(key)) mismatches.set(key, mismatch);
+    },
+  });
   const request = (opts: InjectOptions): Promise<LightMyRequestResponse> => app.inject(opts);
   const signIn = (
     username: string,
@@ -87,6 +97,10 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
     close: async () => {
       await app.close();
       await dropDatabase?.();
+      if (mismatches.size > 0)
+        throw new Error(
+          `answers that differ from their declared schema (${mismatches.size}):\n  ${[...mismatches.keys()].join('\n  ')}`,
+        );
     },
   };
 }

@@ -22,7 +22,7 @@ import type { AppRoute } from '../lib/menus.js';
 import { routeTitle } from '../i18n.js';
 import type { ResourceApi } from '../providers/resources.js';
 import { sortParam } from '../providers/data.js';
-import { useCanButton, useTree } from '../screens/api.js';
+import { useCanButton, useTree } from '../lib/api.js';
 import { useLazyTreeRows } from './lazy-tree.js';
 import { HISTORY_ACTION, RECORD_ACTIONS, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';

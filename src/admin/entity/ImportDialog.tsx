@@ -8,7 +8,7 @@ import type { DownloadedFile } from '../providers/data.js';
 import type { ResourceApi } from '../providers/resources.js';
 import { saveFile } from './file-api.js';
 
-/** The answer of POST …/import (routes/items-import.ts). */
+/** The answer of POST …/import (features/crud/routes/import.ts). */
 interface ImportProblem {
   row: number;
   field: string;

@@ -20,7 +20,7 @@ export interface RecordAction {
   screen: LazyExoticComponent<ComponentType<RecordScreenProps>>;
 }
 
-/** The record actions of each entity, by entity name (screens in src/admin/screens). */
+/** The record actions of each entity, by entity name (screens in src/admin/features). */
 export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> = {
   sysrole: [
     {
@@ -28,7 +28,7 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       titleKey: 'admin.screens.actions.roleAuthorize',
       button: 'update',
       width: 820,
-      screen: lazy(() => import('../screens/role/RoleAuthorize.js')),
+      screen: lazy(() => import('../features/rbac/role/RoleAuthorize.js')),
     },
   ],
   sysurl: [
@@ -37,7 +37,7 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       titleKey: 'admin.screens.actions.urlRoles',
       button: 'update',
       width: 520,
-      screen: lazy(() => import('../screens/links/UrlRoles.js')),
+      screen: lazy(() => import('../features/rbac/links/UrlRoles.js')),
     },
   ],
   syspost: [
@@ -46,7 +46,7 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       titleKey: 'admin.screens.actions.postRoles',
       button: 'update',
       width: 520,
-      screen: lazy(() => import('../screens/links/PostRoles.js')),
+      screen: lazy(() => import('../features/rbac/links/PostRoles.js')),
     },
   ],
   sysmenu: [
@@ -55,7 +55,7 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       titleKey: 'admin.screens.actions.menuAuthority',
       button: 'update',
       width: 820,
-      screen: lazy(() => import('../screens/menu/MenuAuthority.js')),
+      screen: lazy(() => import('../features/rbac/menu/MenuAuthority.js')),
     },
   ],
   sysorg: [
@@ -63,7 +63,7 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       key: 'users',
       titleKey: 'admin.screens.actions.orgUsers',
       width: 720,
-      screen: lazy(() => import('../screens/org/OrgUsers.js')),
+      screen: lazy(() => import('../features/rbac/org/OrgUsers.js')),
     },
   ],
   sysuser: [
@@ -71,14 +71,14 @@ export const RECORD_ACTIONS: Readonly<Record<string, readonly RecordAction[]>> =
       key: 'posts',
       titleKey: 'admin.screens.actions.userPosts',
       width: 720,
-      screen: lazy(() => import('../screens/user/UserPosts.js')),
+      screen: lazy(() => import('../features/rbac/user/UserPosts.js')),
     },
     {
       key: 'roles',
       titleKey: 'admin.screens.actions.userRoles',
       button: 'update',
       width: 520,
-      screen: lazy(() => import('../screens/user/UserRoles.js')),
+      screen: lazy(() => import('../features/rbac/user/UserRoles.js')),
     },
   ],
 };
@@ -88,5 +88,5 @@ export const HISTORY_ACTION: RecordAction = {
   key: 'history',
   titleKey: 'monitor.audit.history',
   width: 720,
-  screen: lazy(() => import('../screens/monitor/RecordHistory.js')),
+  screen: lazy(() => import('../features/monitor/RecordHistory.js')),
 };

@@ -1,12 +1,12 @@
 import { useDataProvider, type BaseRecord } from '@refinedev/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type Key } from 'react';
-import { useTree } from '../screens/api.js';
+import { useTree } from '../lib/api.js';
 import { useResources } from './resources.js';
 
 /**
  * Trees at scale in the back-office. A tree endpoint answers a large tree one level at a time
  * (its top level, then the children of a node by parentId, each node with hasChildren; see the
- * server's services/items/tree.ts); a small tree still comes whole and passes through unchanged.
+ * server's features/crud/services/tree.ts); a small tree still comes whole and passes through unchanged.
  * The tree list expands such a node by loading its children; a tree select loads them through
  * antd's loadData.
  */

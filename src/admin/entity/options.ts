@@ -2,7 +2,7 @@ import { useList, useMany, type BaseRecord } from '@refinedev/core';
 import { useEffect, useMemo, useState } from 'react';
 import type { EntityDef } from '../../engine/index.js';
 import { useT } from '../i18n.js';
-import { useApiGet, useTree } from '../screens/api.js';
+import { useApiGet, useTree } from '../lib/api.js';
 import { useResources } from './resources.js';
 
 export interface Option {

@@ -3,7 +3,7 @@ import { Suspense, useRef, type ReactNode } from 'react';
 import { useLocation, useOutlet, type Location } from 'react-router';
 import { useT } from '../i18n.js';
 import { findPage } from '../lib/menus.js';
-import { MenuPage } from '../pages/MenuPage.js';
+import { MenuPage } from './MenuPage.js';
 import { useApp } from '../store.js';
 import { ErrorBoundary } from './ErrorBoundary.js';
 import { useMenus } from './MenuProvider.js';

@@ -5,7 +5,7 @@ import { routeTitle, useT } from '../i18n.js';
 import { activeMenuPath, openGroups, sidebarTree, type AppRoute } from '../lib/menus.js';
 import { SIDEBAR_WIDTH } from '../lib/settings.js';
 import { useApp } from '../store.js';
-import { badgeOf, BADGE_PATHS, useOpenTaskCounts, type OpenCounts } from '../screens/workflow/badges.js';
+import { badgeOf, BADGE_PATHS, useOpenTaskCounts, type OpenCounts } from '../features/workflow/badges.js';
 import { MenuIcon } from './icons.js';
 import { LogoMark } from './Logo.js';
 import { useMenus } from './MenuProvider.js';

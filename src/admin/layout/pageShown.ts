@@ -1,6 +1,6 @@
 /**
  * Whether the first page of this visit has been shown (its screen committed inside the route's
- * Suspense boundary, pages/MenuPage.tsx). What the page does not need waits for it (Sidebar.tsx:
+ * Suspense boundary, layout/MenuPage.tsx). What the page does not need waits for it (Sidebar.tsx:
  * the menu), so a cold load spends its first moments on the page the user opened.
  */
 let isShown = false;

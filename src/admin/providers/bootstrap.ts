@@ -2,7 +2,7 @@ import type { CurrentAuthority, CurrentUser, PostOption } from '../../engine/api
 import type { EntitySchema } from '../../engine/index.js';
 
 /**
- * What the server put in the back-office page for the signed-in user (src/server/routes/web.ts,
+ * What the server put in the back-office page for the signed-in user (src/server/features/web/routes.ts,
  * <script type="application/json" id="ecobid-bootstrap">): the answers of getSysUser,
  * queryCurrentAuthority (every role held, no post), queryPostOptions and /api/schemas, so that a
  * page load does not wait for four calls before it can show anything. The providers seed their

@@ -1,3 +1,4 @@
+import type { TableSpec } from '../../engine/index.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EntityRegistry } from './registry.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   paramCache: ParamCache;
   /** Counters and one-time codes shared by every server process: the database, or Redis (REDIS_URL). */
   store: SharedStore;
+  /** Every table the app wants as the schemas are now: the entities' and the features' own. */
+  tableSpecs: () => TableSpec[];
 }
 
 /** One registered route: method, URL pattern and its config (isPublic, isSelfService). */

@@ -68,7 +68,7 @@ export const ERRORS = {
   tableAdopted: { status: 409, key: 'codegen.tableAdopted' },
   wfNotStarter: { status: 403, key: 'workflow.notStarter' },
   wfWithdrawLate: { status: 409, key: 'workflow.withdrawLate' },
-  // Import (services/items/import.ts) ----------------------------------------------------------
+  // Import (features/crud/import/import.ts) ----------------------------------------------------------
   importRejected: { status: 400, key: 'import.rejected' },
   internal: { status: 500, key: 'internal' },
 } as const;

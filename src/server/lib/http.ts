@@ -26,7 +26,7 @@ export function queryOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
- * A whole-number query parameter as its route schema (routes/schemas.ts) read it, undefined
+ * A whole-number query parameter as its route schema (plugins/route-schema-manifest.ts) read it, undefined
  * when not sent (or sent empty where the schema takes empty as not given).
  */
 export function numberParam(request: FastifyRequest, name: string): number | undefined {

@@ -6,7 +6,7 @@ import pino from 'pino';
  * exit: pino flushes the buffer synchronously then). One unbuffered line per request cost a
  * write on the thread pool and its hand-back to the event loop for every request, about a
  * tenth of a list request's CPU time on a busy machine; the request log table is written in
- * batches every second too (services/monitor/request-log.ts), so a line in the outside log
+ * batches every second too (features/monitor/services/request-log.ts), so a line in the outside log
  * waits no longer than its row.
  */
 const LOG_BUFFER_BYTES = 4096;

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preSerializationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DocumentedRoute, RouteSchema } from '../../engine/index.js';
+import { createAnswerChecks, type AnswerMismatch } from '../lib/answer-check.js';
 import { createRouteValidators } from '../lib/route-validators.js';
 import { serializerSchemaOf } from '../lib/serializer-schemas.js';
-import { routeSchemaManifest } from '../routes/schemas.js';
+import { routeSchemaManifest } from './route-schema-manifest.js';
 
 /**
  * Route schemas: Fastify validates params, query string and body with them and compiles the
@@ -13,10 +14,20 @@ import { routeSchemaManifest } from '../routes/schemas.js';
  * Bodies are checked with the entity ajv's options (no coercion: a JSON body has its types);
  * query strings and path parameters are text, so "12" becomes 12 where an integer is declared
  * (lib/route-validators.ts).
- * A route that declares no schema itself gets the one of the manifest (routes/schemas.ts);
+ * A route that declares no schema itself gets the one of the manifest (plugins/route-schema-manifest.ts);
  * every registered /api route is recorded for the document.
  */
-async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
+export interface RouteSchemasOptions {
+  /**
+   * Called with every 200 JSON answer that differs from its route's declared schema (the
+   * integration suite fails on any: lib/answer-check.ts); unset, answers are not checked.
+   */
+  onAnswerMismatch?: ((mismatch: AnswerMismatch) => void) | undefined;
+}
+
+async function routeSchemasPlugin(app: FastifyInstance, options: RouteSchemasOptions): Promise<void> {
+  const { onAnswerMismatch } = options;
+  const answerCheckOf = onAnswerMismatch ? createAnswerChecks() : undefined;
   const validators = createRouteValidators();
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body'
@@ -38,6 +49,16 @@ async function routeSchemasPlugin(app: FastifyInstance): Promise<void> {
         schema: (documented ?? {}) as RouteSchema,
         isPublic: route.config?.isPublic === true,
       });
+    }
+    const answerSchema = (documented?.response as Record<number, Record<string, unknown>> | undefined)?.[200];
+    if (answerCheckOf && onAnswerMismatch && answerSchema && route.url.startsWith('/api/')) {
+      const check = answerCheckOf(answerSchema);
+      const checkAnswer: preSerializationHookHandler<unknown> = (request, reply, payload, done) => {
+        const problems = reply.statusCode === 200 ? check(payload) : [];
+        if (problems.length > 0) onAnswerMismatch({ method: request.method, url: route.url, problems });
+        done(null, payload);
+      };
+      route.preSerialization = [...[route.preSerialization ?? []].flat(), checkAnswer];
     }
     // Fastify's copy: the same schema, with the serializer's shortcuts (lib/serializer-schemas.ts).
     route.schema =

@@ -1,6 +1,6 @@
 /**
  * The keys of the shared store's counters that the rate limits and the sign-in lockout keep
- * (services/sessions/guard.ts) and the flow-control page lists (services/monitor/flow-counters.ts).
+ * (features/sessions/services/guard.ts) and the flow-control page lists (features/monitor/services/flow-counters.ts).
  */
 
 /** Prefix of every rate-limit counter (then the route or group, the rule and the address). */

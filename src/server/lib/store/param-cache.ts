@@ -3,7 +3,7 @@
  * process memory so that a sign-in or an SMS request needs no extra query for its limits.
  * Exact, as SessionCache is: a database trigger announces every write to the params table
  * (whoever makes it), every process drops its copy when it hears one
- * (services/sessions/watch.ts), and a request that changed a param is answered only once every
+ * (features/sessions/services/watch.ts), and a request that changed a param is answered only once every
  * process has heard it. While a process cannot hear other processes, it reads the table.
  */
 export class ParamCache {

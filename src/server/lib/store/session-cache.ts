@@ -4,7 +4,7 @@ import type { AuthContext } from '../auth.js';
  * Recently checked sessions, kept in process memory so that a request needs no database round
  * trip for its token. Exact, not merely fresh: database triggers announce every change that can
  * end a session (revocation, deletion, the user disabled or deleted), and every process drops
- * the user's cached sessions when it hears one (services/sessions/watch.ts). While a
+ * the user's cached sessions when it hears one (features/sessions/services/watch.ts). While a
  * process cannot hear other processes, it serves nothing from the cache. Entries also expire
  * after maxAgeMs and with their token.
  */

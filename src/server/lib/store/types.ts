@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
  * (rate limits, failed sign-ins and the locks they lead to) and one-time codes (character
  * captchas, SMS codes, password-reset codes) with the SMS sending quota. Two implementations:
  * the database (default, lib/store/database.ts) and Redis when REDIS_URL is set
- * (lib/store/redis.ts). Sessions are rows of the database in both cases (services/sessions/session.ts).
+ * (lib/store/redis.ts). Sessions are rows of the database in both cases (features/sessions/services/session.ts).
  */
 export interface SharedStore {
   readonly kind: 'database' | 'redis';

@@ -1,0 +1,175 @@
+import { Button, Card, InputNumber, Space, Table, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { routeTitle, useT } from '../../i18n.js';
+import type { AppRoute } from '../../lib/menus.js';
+import { useApiGet, useApiWrite } from '../../lib/api.js';
+import { useSubmit } from '../../lib/screen-parts.js';
+import { MONITOR_API, type CounterRow, type RuleRow } from './monitor-api.js';
+
+const LIVE_MS = 5_000;
+
+/** One rule's limit, edited in place and saved as its param (every process applies it at once). */
+function LimitEditor({ rule, onSaved }: { rule: RuleRow; onSaved: () => void }) {
+  const t = useT();
+  const [value, setValue] = useState<number | null>(rule.limit);
+  const { send, isSending } = useApiWrite();
+  const submit = useSubmit();
+  useEffect(() => setValue(rule.limit), [rule.limit]);
+  return (
+    <Space>
+      <InputNumber
+        min={1}
+        max={1_000_000}
+        value={value}
+        onChange={setValue}
+        aria-label={t('monitor.flow.limit')}
+        data-testid={`limit-${rule.name}`}
+      />
+      <Button
+        type="primary"
+        loading={isSending}
+        disabled={value === null || value === rule.limit}
+        onClick={() =>
+          void submit(
+            () => send('put', `${MONITOR_API}/flowcontrol/rule`, { name: rule.name, limit: value }),
+            {
+              after: onSaved,
+            },
+          )
+        }
+        data-testid={`save-${rule.name}`}
+      >
+        {t('monitor.common.save')}
+      </Button>
+    </Space>
+  );
+}
+
+const seconds = (ms: number): number => Math.ceil(ms / 1000);
+
+/** The live counters of every process: per client address, and failed sign-ins per user. */
+function Counters({ rules }: { rules: RuleRow[] }) {
+  const t = useT();
+  const counters = useApiGet<CounterRow[]>(`${MONITOR_API}/flowcontrol/counters`);
+  const { refetch } = counters;
+  useEffect(() => {
+    const timer = setInterval(() => void refetch(), LIVE_MS);
+    return () => clearInterval(timer);
+  }, [refetch]);
+  const limitOf = (rule: string): number | undefined => rules.find((row) => row.name === rule)?.limit;
+  return (
+    <Card size="small" className="monitor-section" title={t('monitor.flow.counters')}>
+      <Table<CounterRow>
+        rowKey={(row) => `${row.rule} ${row.scope} ${row.key}`}
+        size="small"
+        pagination={{ pageSize: 20 }}
+        loading={counters.isLoading}
+        dataSource={counters.data ?? []}
+        data-testid="flow-counters"
+        columns={[
+          {
+            title: t('monitor.flow.rule'),
+            dataIndex: 'rule',
+            width: 200,
+            render: (rule: string) => t(`monitor.flow.rules.${rule}`, { defaultValue: rule }),
+          },
+          { title: t('monitor.flow.guards'), dataIndex: 'scope', ellipsis: true },
+          {
+            title: t('monitor.flow.counterKey'),
+            dataIndex: 'key',
+            render: (key: string) => <code>{key}</code>,
+          },
+          {
+            title: t('monitor.flow.counterHits'),
+            dataIndex: 'hits',
+            width: 140,
+            sorter: (a, b) => a.hits - b.hits,
+            render: (hits: number, row) => {
+              // The SMS interval counts no hits: its row is the wait before the next code.
+              if (row.rule === 'smsInterval') return '—';
+              const limit = limitOf(row.rule);
+              return (
+                <span>
+                  {limit === undefined ? hits : `${hits} / ${limit}`}{' '}
+                  {row.lockedMs > 0 && (
+                    <Tag color="red">
+                      {t('monitor.flow.locked')} {seconds(row.lockedMs)}s
+                    </Tag>
+                  )}
+                </span>
+              );
+            },
+          },
+          {
+            title: t('monitor.flow.counterLeft'),
+            dataIndex: 'ttlMs',
+            width: 140,
+            render: (ms: number) => (ms > 0 ? seconds(ms) : '—'),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/**
+ * Flow-control monitor (SPEC §2.3 monitor/flowcontrol): every rate-limit rule with its limit
+ * (editable live), where the limit comes from, refusals of this process and refusals per minute
+ * of every process, and the live counters per client address (and per user for failed sign-ins).
+ */
+export default function FlowControl({ route }: { route: AppRoute }) {
+  const t = useT();
+  const rules = useApiGet<RuleRow[]>(`${MONITOR_API}/flowcontrol/rules`);
+  const { refetch } = rules;
+  useEffect(() => {
+    const timer = setInterval(() => void refetch(), LIVE_MS);
+    return () => clearInterval(timer);
+  }, [refetch]);
+  return (
+    <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
+      <Table<RuleRow>
+        rowKey="name"
+        size="middle"
+        pagination={false}
+        loading={rules.isLoading}
+        dataSource={rules.data ?? []}
+        data-testid="flow-rules"
+        columns={[
+          {
+            title: t('monitor.flow.rule'),
+            dataIndex: 'name',
+            render: (name: string) => t(`monitor.flow.rules.${name}`),
+          },
+          {
+            title: t('monitor.flow.param'),
+            dataIndex: 'param',
+            render: (param: string) => <code>{param}</code>,
+          },
+          {
+            title: t('monitor.flow.guards'),
+            dataIndex: 'routes',
+            render: (routes: string[]) => routes.join(', '),
+          },
+          {
+            title: t('monitor.flow.limit'),
+            key: 'limit',
+            render: (_, rule) => (
+              <Space direction="vertical" size={2}>
+                <LimitEditor rule={rule} onSaved={() => void refetch()} />
+                <span>
+                  {t(`monitor.flow.unit.${rule.unit}`)}{' '}
+                  <Tag color={rule.source === 'param' ? 'blue' : 'default'}>
+                    {t(`monitor.flow.source.${rule.source}`)}
+                  </Tag>
+                </span>
+              </Space>
+            ),
+          },
+          { title: t('monitor.flow.rejections'), dataIndex: 'rejections', width: 120 },
+          { title: t('monitor.flow.perMinute'), dataIndex: 'rejectionsPerMinute', width: 140 },
+        ]}
+      />
+      <Counters rules={rules.data ?? []} />
+    </Card>
+  );
+}

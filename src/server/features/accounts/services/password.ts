@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import { EntityInputError } from '../../../../engine/index.js';
+import { writeAudit } from '../../../lib/audit.js';
+import type { AppContext } from '../../../lib/context.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import type { Translate } from '../../../lib/i18n.js';
+import { hashSecret, verifySecret } from '../../../lib/passwords.js';
+import { endSessions, type AuthContext } from '../../sessions/index.js';
+
+/**
+ * Changes the caller's own password after checking the current one; every other session of the
+ * user ends in the same transaction, so a stolen session cannot outlive the change.
+ */
+export async function changeOwnPassword({
+  ctx,
+  auth,
+  current,
+  newPassword,
+  t,
+}: {
+  ctx: AppContext;
+  auth: AuthContext;
+  current: string;
+  newPassword: string;
+  t: Translate;
+}): Promise<void> {
+  const user = ctx.registry.require('sysuser');
+  const users = sql.table(user.table);
+  await inTransaction(ctx.db, async (trx) => {
+    const found = await sql<{ password: string | null }>`select password from ${users}
+      where id = ${auth.userId} and tenant_code = ${auth.tenantCode} for update`.execute(trx);
+    if (!(await verifySecret(current, found.rows[0]?.password))) {
+      throw new EntityInputError([{ field: '/password', message: t('errors.wrongPassword') }]);
+    }
+    await sql`update ${users} set password = ${await hashSecret(newPassword)}, version = version + 1,
+      updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
+    await endSessions(trx, [auth.userId], { exceptSessionId: auth.sessionId });
+    await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
+      {
+        entity: user.name,
+        recordKey: auth.userId,
+        action: 'update',
+        before: null,
+        after: { passwordChanged: true },
+      },
+    ]);
+  });
+}

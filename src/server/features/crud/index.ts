@@ -1,0 +1,19 @@
+export { dictionaryLabels, exportRecords } from './export/records.js';
+export { readDetailSheets } from './import/details.js';
+export { IMPORT_CHUNK_ROWS, importRecords } from './import/import.js';
+export { openUploadedSheet } from './import/read.js';
+export { importTemplate } from './import/template.js';
+export { checkUnique } from './services/checks.js';
+export {
+  addRecord,
+  deleteRecords,
+  getRecord,
+  parseDeleteKeys,
+  queryRecords,
+  updateRecord,
+  type CrudRequest,
+  type Page,
+} from './services/crud.js';
+export { queryTree } from './services/tree.js';
+export { crudRequestOf, type CrudRequestOf } from './request.js';
+export { IMPORT_RESULT, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, uploadedBytes } from './import/upload.js';

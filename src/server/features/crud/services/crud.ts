@@ -1,0 +1,350 @@
+import { sql } from 'kysely';
+import {
+  autoValues,
+  checkConditionsOnUpdate,
+  detailFields,
+  EntityInputError,
+  prepareInput,
+  type CountPolicy,
+  type EntityDef,
+  type Page as ApiPage,
+  type FieldError,
+  type RawParams,
+} from '../../../../engine/index.js';
+import { writeAudit } from '../../../lib/audit.js';
+import { hashSecret } from '../../../lib/passwords.js';
+import type { Db, Row } from '../../../lib/db/database.js';
+import type { EntityRegistry } from '../../../lib/registry.js';
+import { AppError } from '../../../lib/errors.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import type { Localizer } from '../../../lib/i18n.js';
+import {
+  checkDictionaries,
+  checkReferences,
+  checkTreeMove,
+  checkUnique,
+  type CheckContext,
+} from './checks.js';
+import {
+  column,
+  filterCondition,
+  insertRow,
+  scopeCondition,
+  selectList,
+  table,
+  toDbValue,
+  whereClause,
+  type Actor,
+} from '../../../lib/sql/toolkit.js';
+import { entityTitle } from '../../../lib/titles.js';
+import { readListPage } from './list-page.js';
+import { checkFileFields } from './file-fields.js';
+import { sanitizeRichTextValues } from '../../../lib/html.js';
+import type { RecordPolicy } from '../../rbac/index.js';
+import { applySessionEffects } from '../../sessions/index.js';
+import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
+import { checkDetailRows } from './details.js';
+
+export interface CrudRequest {
+  db: Db;
+  registry: EntityRegistry;
+  entity: EntityDef;
+  actor: Actor;
+  l10n: Localizer;
+  /** What the caller may see of the records and filter on (features/rbac/permissions/policy.ts). */
+  policy: RecordPolicy;
+  /** The caller's roles (file fields: an administrator may use every file of the tenant). */
+  roles?: readonly string[];
+  /** When a list's count is exact (the server's LIST_* settings); the engine's defaults otherwise. */
+  countPolicy?: CountPolicy;
+  /**
+   * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
+   * the add (tenant provisioning adds the new administrator's sign-in to the tenant record).
+   */
+  afterAdd?: (trx: Db, row: Row) => Promise<Row>;
+}
+
+/**
+ * A page of records as the query endpoints answer it, with the position after its last row
+ * (`cursor`, sent back as `after` for the next page) and whether an exact count gave up.
+ */
+export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
+
+/** Constraint errors that slipped past the checks name the entity. */
+const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
+  inTransaction(request.db, work, { clashSubject: entityTitle(request.l10n, request.entity) });
+
+/** Adds the detail rows of each record (in their saved order) under their fields. */
+async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {
+  if (rows.length === 0 || detailFields(entity).length === 0) return rows;
+  const keys = rows.map((row) => row[entity.key.name]);
+  const details = await readDetailRows(db, entity, keys, actor);
+  return rows.map((row) => {
+    const withRows: Row = { ...row };
+    for (const [field, byParent] of details) withRows[field] = byParent.get(row[entity.key.name]) ?? [];
+    return withRows;
+  });
+}
+
+export async function queryRecords(request: CrudRequest, params: RawParams): Promise<Page> {
+  const { entity, actor } = request;
+  const query = request.policy.listQuery(params);
+  const conditions = [
+    ...scopeCondition(entity, actor),
+    ...(request.policy.rowConditions ?? []),
+    ...query.filters.map(filterCondition),
+  ];
+  const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
+  // A query by one key is a detail read (the edit form's): it carries the detail rows, a list does not.
+  const isDetailRead = query.filters.some(
+    (filter) => filter.field.isKey && filter.op === 'in' && filter.values.length === 1,
+  );
+  const shown = isDetailRead ? await withDetails(request.db, entity, actor, rows) : rows;
+  return {
+    records: shown.map((row) => request.policy.shown(row)),
+    ...page,
+    currentPage: query.currentPage,
+    pageSize: query.pageSize,
+  };
+}
+
+async function findOne(
+  trx: Db,
+  entity: EntityDef,
+  actor: Actor,
+  key: unknown,
+  isForUpdate = false,
+): Promise<Row | undefined> {
+  const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+  const lock = isForUpdate ? sql`for update` : sql``;
+  const result = await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${lock}`.execute(
+    trx,
+  );
+  return result.rows[0];
+}
+
+export async function getRecord(request: CrudRequest, key: unknown): Promise<Row> {
+  const row = await findOne(request.db, request.entity, request.actor, key);
+  if (!row)
+    throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
+  const [withRows = row] = await withDetails(request.db, request.entity, request.actor, [row]);
+  return request.policy.shown(withRows);
+}
+
+async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
+  for (const field of entity.fields) {
+    const value = values[field.name];
+    if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
+  }
+}
+
+/**
+ * Rich text is sanitised before anything is checked or stored; a required one left with nothing
+ * (it held only a script) is refused on its field.
+ */
+function cleanRichText(request: CrudRequest, values: Record<string, unknown>): void {
+  const emptied = sanitizeRichTextValues(request.entity, values).filter(
+    (name) => request.entity.fields.find((field) => field.name === name)?.isRequired === true,
+  );
+  if (emptied.length > 0) {
+    throw new EntityInputError(
+      emptied.map((name) => ({ field: `/${name}`, message: request.l10n.t('validation.required') })),
+    );
+  }
+}
+
+async function runChecks(
+  ctx: CheckContext,
+  values: Record<string, unknown>,
+  ownKey?: unknown,
+): Promise<void> {
+  const errors: FieldError[] = [
+    ...(await checkReferences(ctx, values)),
+    ...(await checkDictionaries(ctx, values)),
+    ...(await checkFileFields(ctx, values)),
+    ...(await checkDetailRows(ctx, values)),
+  ];
+  if (ownKey !== undefined && ctx.entity.tree) {
+    errors.push(...(await checkTreeMove(ctx, ownKey, values[ctx.entity.tree.parent])));
+  }
+  if (errors.length > 0) throw new EntityInputError(errors);
+  await checkUnique(ctx, values, ownKey);
+}
+
+export async function addRecord(request: CrudRequest, body: unknown): Promise<Row> {
+  const { entity, actor } = request;
+  const { values } = prepareInput(
+    entity,
+    request.registry.validators(entity),
+    body,
+    'create',
+    request.l10n.t,
+  );
+  cleanRichText(request, values);
+  return transact(request, async (trx) => {
+    await runChecks({ ...request, trx }, values);
+    await hashSecrets(entity, values);
+    // x-auto fields (publisher, publish time): the server's values, never the client's
+    Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
+    const fields = entity.fields.filter((field) => values[field.name] !== undefined && !field.detail);
+    const { columns, params } = insertRow(entity, values, fields, actor);
+    const inserted =
+      await sql<Row>`insert into ${table(entity)} (${sql.join(columns)}) values (${sql.join(params)})
+      returning ${selectList(entity)}`.execute(trx);
+    const parent = inserted.rows[0];
+    if (!parent) throw new Error(`insert into ${entity.table} returned nothing`);
+    // Detail rows go in with their parent, in the same transaction.
+    await writeDetailRows(trx, entity, parent[entity.key.name], values, actor, { isNew: true });
+    const [row = parent] = await withDetails(trx, entity, actor, [parent]);
+    await writeAudit(trx, actor, [
+      { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
+    ]);
+    const answer = request.policy.shown(row);
+    return request.afterAdd ? request.afterAdd(trx, answer) : answer;
+  });
+}
+
+export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
+  const { entity, actor } = request;
+  const { values, cleared } = prepareInput(
+    entity,
+    request.registry.validators(entity),
+    body,
+    'update',
+    request.l10n.t,
+  );
+  cleanRichText(request, values);
+  const key = values[entity.key.name];
+  const version = values.version;
+  delete values[entity.key.name];
+  delete values.version;
+  return transact(request, async (trx) => {
+    const before = await findOne(trx, entity, actor, key, true);
+    if (!before)
+      throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
+    if (before.version !== version) {
+      throw new AppError('staleVersion', {}, [
+        { field: '/version', message: request.l10n.t('errors.staleVersion') },
+      ]);
+    }
+    // Visibility conditions read against the record as it will be: a hidden field's value is
+    // refused, its stored value cleared (engine/conditions.ts).
+    const conditions = checkConditionsOnUpdate(entity.schema, before, values, cleared, request.l10n.t);
+    if (conditions.errors.length > 0) throw new EntityInputError(conditions.errors);
+    cleared.push(...conditions.clear);
+    await runChecks({ ...request, trx }, values, key);
+    await hashSecrets(entity, values);
+    const assigned = entity.fields.filter(
+      (field) =>
+        !field.isReadOnly &&
+        !field.isKey &&
+        !field.detail &&
+        (values[field.name] !== undefined || cleared.includes(field.name)),
+    );
+    const assignments = assigned.map(
+      (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,
+    );
+    assignments.push(
+      sql`version = version + 1`,
+      sql`updated_at = now()`,
+      sql`updated_by = ${actor.username}`,
+    );
+    const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+    const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
+      returning ${selectList(entity)}`.execute(trx);
+    const parent = updated.rows[0];
+    if (!parent) throw new Error(`update of ${entity.table} returned nothing`);
+    // A detail field sent replaces the whole set of rows, under the version checked above.
+    await writeDetailRows(trx, entity, key, values, actor, { isNew: false, cleared });
+    const [row = parent] = await withDetails(trx, entity, actor, [parent]);
+    // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
+    await applySessionEffects(trx, request.registry, {
+      entity,
+      before,
+      after: row,
+      assigned: new Set(assigned.map((field) => field.name)),
+    });
+    await writeAudit(trx, actor, [
+      { entity: entity.name, recordKey: key, action: 'update', before, after: row },
+    ]);
+    return request.policy.shown(row);
+  });
+}
+
+/**
+ * Reads the keys of a delete request (?id=1&id=2, or the entity's key name) and checks them.
+ * Whole-number keys arrive as numbers: the route schema (plugins/route-schema-manifest.ts) read and bounded them.
+ */
+export function parseDeleteKeys(entity: EntityDef, query: RawParams, l10n: Localizer): unknown[] {
+  const raw = query[entity.key.name];
+  const keys = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((item: unknown) =>
+    typeof item === 'string' ? item.trim() : item,
+  );
+  const pointer = `/${entity.key.name}`;
+  const errors: FieldError[] = [];
+  if (keys.length === 0) errors.push({ field: pointer, message: l10n.t('validation.required') });
+  for (const name of Object.keys(query)) {
+    if (name !== entity.key.name)
+      errors.push({ field: `/${name}`, message: l10n.t('validation.additionalProperties') });
+  }
+  const isKey = (key: unknown): boolean =>
+    entity.key.type === 'integer'
+      ? Number.isSafeInteger(key)
+      : typeof key === 'string' && key !== '' && !key.includes('\u0000');
+  if (!keys.every(isKey)) {
+    errors.push({ field: pointer, message: l10n.t('validation.type', { type: entity.key.type }) });
+  }
+  if (keys.length > 1000)
+    errors.push({ field: pointer, message: l10n.t('validation.maxItems', { limit: 1000 }) });
+  if (errors.length > 0) throw new EntityInputError(errors);
+  return [...new Set(keys)];
+}
+
+export async function deleteRecords(request: CrudRequest, keys: unknown[]): Promise<{ deleted: number }> {
+  const { entity, actor, registry, l10n } = request;
+  return transact(request, async (trx) => {
+    const scope = scopeCondition(entity, actor);
+    const keyList = sql.join(keys);
+    const found = await sql<Row>`select ${selectList(entity)} from ${table(entity)}
+      ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])} for update`.execute(trx);
+    const foundKeys = new Set(found.rows.map((row) => row[entity.key.name]));
+    const missing = keys.find((key) => !foundKeys.has(key));
+    if (missing !== undefined)
+      throw new AppError('notFound', { entity: entityTitle(l10n, entity), key: String(missing) });
+    for (const reference of registry.referencesTo(entity)) {
+      const isOwnTree = reference.from === entity && entity.tree?.parent === reference.field.name;
+      const conditions = [sql`${column(reference.field)} in (${keyList})`];
+      // Children that are deleted in the same batch do not block their parent.
+      if (isOwnTree) conditions.push(sql`${column(entity.key)} not in (${keyList})`);
+      const used =
+        await sql`select 1 from ${table(reference.from)} ${whereClause(conditions)} limit 1`.execute(trx);
+      if (used.rows.length === 0) continue;
+      if (isOwnTree)
+        throw new AppError('hasChildren', {}, [
+          { field: `/${entity.key.name}`, message: l10n.t('errors.hasChildren') },
+        ]);
+      const by = `${entityTitle(l10n, reference.from)}`;
+      throw new AppError('referenced', { by }, [
+        { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by }) },
+      ]);
+    }
+    await deleteAdoptedDetailRows(trx, entity, [...foundKeys]);
+    await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
+      trx,
+    );
+    for (const row of found.rows)
+      await applySessionEffects(trx, registry, { entity, before: row, after: null, assigned: new Set() });
+    await writeAudit(
+      trx,
+      actor,
+      found.rows.map((row) => ({
+        entity: entity.name,
+        recordKey: row[entity.key.name],
+        action: 'delete' as const,
+        before: row,
+        after: null,
+      })),
+    );
+    return { deleted: found.rows.length };
+  });
+}

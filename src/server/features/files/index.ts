@@ -1,0 +1,2 @@
+export { sendFile } from './send.js';
+export { contentFiles } from './services/files.js';

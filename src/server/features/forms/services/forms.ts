@@ -1,0 +1,587 @@
+import { sql } from 'kysely';
+import {
+  entityTableSpecs,
+  planTableMigration,
+  type EntityDef,
+  type FieldError,
+} from '../../../../engine/index.js';
+import type { FormRecord, FormStatus, FormVersion } from '../../../../engine/api-types.js';
+import type { AppContext } from '../../../lib/context.js';
+import type { Db } from '../../../lib/db/database.js';
+import { FORM_TABLE, FORM_VERSION_TABLE } from '../tables.js';
+import { ensureTrigram, readExistingTables } from '../../../lib/db/migrate.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Localizer } from '../../../lib/i18n.js';
+import { insertRecords } from '../../../lib/sql/insert-records.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import { writeAudit } from '../../../lib/audit.js';
+import { compileForm, normalizeContent, onlineApiOf } from './compile.js';
+import { impactOf, type ImpactReport } from './impact.js';
+
+/**
+ * Designed forms: stored with their versions, checked by the engine, published as live entities
+ * (table, API, menu, grants) and unpublished, all without a restart. Each change runs in one
+ * transaction; the registry of this process follows once it commits, and other processes learn
+ * of it through the notification the transaction sends (watch.ts).
+ */
+
+export const FORM_CHANNEL = 'ecobid_form';
+const BUTTONS = ['add', 'update', 'delete', 'export'];
+
+interface FormRow {
+  id: number;
+  tenant_code: string;
+  form_code: string;
+  form_name: string;
+  form_description: string | null;
+  form_content: unknown;
+  status: FormStatus;
+  version: number;
+  published_content: unknown;
+  published_version: number | null;
+  menu_id: number | null;
+  created_at: Date | string;
+  created_by: string | null;
+  updated_at: Date | string | null;
+  updated_by: string | null;
+}
+
+/**
+ * A form's content is kept as JSON text inside its jsonb columns: jsonb orders an object's keys
+ * by length, and a form's property order is its field order. Rows written before hold the object
+ * itself (order already lost) and read as they are.
+ */
+const contentSql = (content: unknown) => sql`to_jsonb(${JSON.stringify(content)}::text)`;
+const contentOf = (stored: unknown): unknown => {
+  if (typeof stored !== 'string') return stored;
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return stored;
+  }
+};
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+function recordOf(row: FormRow): FormRecord {
+  return {
+    id: Number(row.id),
+    formCode: row.form_code,
+    formName: row.form_name,
+    formDescription: row.form_description,
+    formContent: contentOf(row.form_content),
+    status: row.status,
+    version: row.version,
+    publishedVersion: row.published_version,
+    api: row.status === 'published' ? onlineApiOf(row.form_code) : null,
+    menuId: row.menu_id === null ? null : Number(row.menu_id),
+    createdAt: iso(row.created_at) ?? '',
+    createdBy: row.created_by,
+    updatedAt: iso(row.updated_at),
+    updatedBy: row.updated_by,
+  };
+}
+
+const formTable = sql.table(FORM_TABLE);
+const versionTable = sql.table(FORM_VERSION_TABLE);
+
+async function findRow(db: Db, id: number, isLocked = false): Promise<FormRow> {
+  const found =
+    await sql<FormRow>`select * from ${formTable} where id = ${id}${isLocked ? sql` for update` : sql``}`.execute(
+      db,
+    );
+  const row = found.rows[0];
+  if (!row) throw new AppError('notFound');
+  return row;
+}
+
+async function addVersion(
+  trx: Db,
+  actor: Actor,
+  row: FormRow,
+  action: FormVersion['action'],
+  content: unknown,
+): Promise<void> {
+  await sql`insert into ${versionTable} (form_id, version, action, form_content, created_by)
+    values (${row.id}, ${row.version}, ${action}, ${contentSql(content)}, ${actor.username})`.execute(trx);
+}
+
+// Query, add, update, delete ----------------------------------------------------------------------
+
+export interface FormQuery {
+  currentPage?: number;
+  pageSize?: number;
+  formCode?: string;
+  formName?: string;
+  status?: FormStatus;
+  id?: number;
+}
+
+export async function queryForms(
+  ctx: AppContext,
+  query: FormQuery,
+): Promise<{ records: FormRecord[]; total: number; currentPage: number; pageSize: number }> {
+  const currentPage = query.currentPage ?? 1;
+  const pageSize = query.pageSize ?? 10;
+  const conditions = [sql`true`];
+  if (query.id !== undefined) conditions.push(sql`id = ${query.id}`);
+  if (query.formCode) conditions.push(sql`form_code ilike ${`%${escapeLike(query.formCode)}%`}`);
+  if (query.formName) conditions.push(sql`form_name ilike ${`%${escapeLike(query.formName)}%`}`);
+  if (query.status) conditions.push(sql`status = ${query.status}`);
+  const where = sql.join(conditions, sql` and `);
+  const total = await sql<{ n: number }>`select count(*)::int as n from ${formTable} where ${where}`.execute(
+    ctx.db,
+  );
+  const rows = await sql<FormRow>`select * from ${formTable} where ${where}
+    order by id desc limit ${pageSize} offset ${(currentPage - 1) * pageSize}`.execute(ctx.db);
+  return { records: rows.rows.map(recordOf), total: total.rows[0]?.n ?? 0, currentPage, pageSize };
+}
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function formVersions(ctx: AppContext, id: number): Promise<FormVersion[]> {
+  await findRow(ctx.db, id);
+  const rows = await sql<{
+    version: number;
+    action: FormVersion['action'];
+    form_content: unknown;
+    created_at: Date | string;
+    created_by: string | null;
+  }>`select version, action, form_content, created_at, created_by from ${versionTable}
+    where form_id = ${id} order by id desc`.execute(ctx.db);
+  return rows.rows.map((row) => ({
+    version: row.version,
+    action: row.action,
+    formContent: contentOf(row.form_content),
+    createdAt: iso(row.created_at) ?? '',
+    createdBy: row.created_by,
+  }));
+}
+
+export interface FormInput {
+  formCode: string;
+  formName: string;
+  formDescription?: string;
+  formContent: Record<string, unknown>;
+}
+
+export async function addForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: FormInput,
+): Promise<FormRecord> {
+  const formCode = input.formCode;
+  if (!new RegExp('^[a-z][a-z0-9]{1,39}$').test(formCode))
+    throw new AppError('validation', {}, [{ field: '/formCode', message: l10n.t('forms.problems.badCode') }]);
+  if (ctx.registry.get(formCode) && !ctx.registry.isRuntime(formCode))
+    throw new AppError('uniqueClash', {}, [
+      { field: '/formCode', message: l10n.t('forms.problems.codeIsEntity', { formCode }) },
+    ]);
+  return ctx.db.transaction().execute(async (trx) => {
+    const clash = await sql`select 1 from ${formTable} where form_code = ${input.formCode}`.execute(trx);
+    if (clash.rows.length > 0)
+      throw new AppError('uniqueClash', {}, [
+        { field: '/formCode', message: l10n.t('forms.problems.codeTaken', { formCode }) },
+      ]);
+    const inserted = await sql<FormRow>`insert into ${formTable}
+      (tenant_code, form_code, form_name, form_description, form_content, status, version, created_by)
+      values (${actor.tenantCode}, ${input.formCode}, ${input.formName}, ${input.formDescription ?? null},
+        ${contentSql(input.formContent)}, 'draft', 1, ${actor.username})
+      returning *`.execute(trx);
+    const row = inserted.rows[0] as FormRow;
+    await addVersion(trx, actor, row, 'save', input.formContent);
+    await writeAudit(trx, actor, [
+      {
+        entity: 'sysform',
+        recordKey: row.id,
+        action: 'add',
+        before: null,
+        after: { formCode: row.form_code },
+      },
+    ]);
+    return recordOf(row);
+  });
+}
+
+export interface FormUpdate {
+  id: number;
+  version: number;
+  formName?: string;
+  formDescription?: string | null;
+  formContent?: Record<string, unknown>;
+}
+
+/** Saves a new draft version; a published form stays live as published until it is published again. */
+export async function updateForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: FormUpdate,
+): Promise<FormRecord> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findRow(trx, input.id, true);
+    if (row.version !== input.version)
+      throw new AppError('staleVersion', {}, [
+        { field: '/version', message: l10n.t('forms.problems.staleVersion') },
+      ]);
+    const updated = await sql<FormRow>`update ${formTable} set
+      form_name = ${input.formName ?? row.form_name},
+      form_description = ${input.formDescription === undefined ? row.form_description : input.formDescription},
+      form_content = ${contentSql(input.formContent ?? contentOf(row.form_content))},
+      version = version + 1, updated_at = now(), updated_by = ${actor.username}
+      where id = ${row.id} returning *`.execute(trx);
+    const next = updated.rows[0] as FormRow;
+    await addVersion(trx, actor, next, 'save', contentOf(next.form_content));
+    await writeAudit(trx, actor, [
+      {
+        entity: 'sysform',
+        recordKey: row.id,
+        action: 'update',
+        before: { version: row.version },
+        after: { version: next.version },
+      },
+    ]);
+    return recordOf(next);
+  });
+}
+
+export async function deleteForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  id: number,
+): Promise<{ deleted: number }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findRow(trx, id, true);
+    if (row.status === 'published')
+      throw new AppError('formPublished', {}, [
+        { field: '/id', message: l10n.t('forms.problems.unpublishFirst') },
+      ]);
+    await sql`delete from ${formTable} where id = ${id}`.execute(trx);
+    await writeAudit(trx, actor, [
+      {
+        entity: 'sysform',
+        recordKey: id,
+        action: 'delete',
+        before: { formCode: row.form_code },
+        after: null,
+      },
+    ]);
+    return { deleted: 1 };
+  });
+}
+
+// Check -------------------------------------------------------------------------------------------
+
+export interface CheckAnswer {
+  isValid: boolean;
+  errors: FieldError[];
+  /** Against the table of the form's last publication (absent for a form never published). */
+  impact?: ImpactReport;
+}
+
+/** The entity the table was last published with (it stays after an unpublish). */
+function publishedEntityOf(ctx: AppContext, row: FormRow): EntityDef | undefined {
+  if (row.published_content === null || row.published_content === undefined) return undefined;
+  const live = ctx.registry.get(row.form_code);
+  if (live && ctx.registry.isRuntime(row.form_code)) return live;
+  return compileForm(ctx.registry, row.form_code, contentOf(row.published_content)).entity;
+}
+
+export async function checkForm(
+  ctx: AppContext,
+  l10n: Localizer,
+  input: { formContent: unknown; id?: number; formCode?: string },
+): Promise<CheckAnswer> {
+  const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id);
+  const code = row?.form_code ?? input.formCode ?? 'form';
+  const content = normalizeContent(code, row?.form_name ?? code, input.formContent);
+  const { entity, errors } = compileForm(ctx.registry, code, content);
+  if (!entity || !row) return { isValid: errors.length === 0, errors };
+  const before = publishedEntityOf(ctx, row);
+  if (!before) return { isValid: true, errors };
+  const impact = await impactOf(ctx.db, ctx.registry.ajv, before, entity);
+  return { isValid: impact.isSafe, errors: impactErrors(impact, l10n), impact };
+}
+
+/** The pointer of an impact item's field: a detail row's column sits under the detail's items. */
+const impactPointer = (field: string): string => {
+  const [name = '', column] = field.split('.');
+  return `/formContent/properties/${name}${column === undefined ? '' : `/items/properties/${column}`}`;
+};
+
+/**
+ * The refused items of an impact report in the caller's language, one text per rule
+ * (locales: forms.impact.<rule>, a JSON Schema keyword without a text of its own falls back to
+ * forms.impact.rule) with the field, the rule, the row count and the first keys.
+ */
+export function impactErrors(impact: ImpactReport, l10n: Localizer): FieldError[] {
+  return impact.items
+    .filter((item) => !item.isSafe)
+    .map((item) => {
+      const params = { field: item.field, rule: item.rule, rows: item.rows, keys: item.keys.join(', ') };
+      // A drop or a type change is refused even when no row holds a value (no keys to name then).
+      const key = `forms.impact.${item.rule}${item.rows === 0 ? 'NoRows' : ''}`;
+      const known = l10n.find([key]) !== undefined;
+      return { field: impactPointer(item.field), message: l10n.t(known ? key : 'forms.impact.rule', params) };
+    });
+}
+
+// Publish and unpublish ---------------------------------------------------------------------------
+
+export interface PublishInput {
+  id: number;
+  /** The parent menu: its id or its code. */
+  menuParent: number | string;
+  icon?: string;
+  /** Role codes of the caller's tenant granted the menu, its buttons and its API. */
+  roles: string[];
+}
+
+export interface PublishAnswer {
+  entity: string;
+  api: string;
+  menuPath: string;
+  impact?: ImpactReport;
+}
+
+const menuCodeOf = (formCode: string): string => `online_${formCode}`;
+export const menuPathOf = (formCode: string): string => `/online/${formCode}`;
+
+export async function publishForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: PublishInput,
+): Promise<PublishAnswer> {
+  const menu = ctx.registry.require('sysmenu');
+  const role = ctx.registry.require('sysrole');
+  const url = ctx.registry.require('sysurl');
+  const hasTrigram = await ensureTrigram(ctx.db);
+  const { entity, impact } = await ctx.db.transaction().execute(async (trx) => {
+    const row = await findRow(trx, input.id, true);
+    const parent = await sql<{
+      id: number;
+      code: string;
+    }>`select id, menu_code as code from ${sql.table(menu.table)}
+      where ${typeof input.menuParent === 'number' ? sql`id = ${input.menuParent}` : sql`menu_code = ${input.menuParent}`}`.execute(
+      trx,
+    );
+    const parentMenu = parent.rows[0];
+    if (!parentMenu)
+      throw new AppError('validation', {}, [
+        {
+          field: '/menuParent',
+          message: l10n.t('forms.problems.noMenu', { menu: String(input.menuParent) }),
+        },
+      ]);
+    const roleRows = await sql<{
+      id: number;
+      code: string;
+    }>`select id, role_code as code from ${sql.table(role.table)}
+      where tenant_code = ${actor.tenantCode} and role_code in (${sql.join(input.roles.length > 0 ? input.roles : [''])})`.execute(
+      trx,
+    );
+    const missing = input.roles.filter((code) => !roleRows.rows.some((r) => r.code === code));
+    if (missing.length > 0)
+      throw new AppError('validation', {}, [
+        { field: '/roles', message: l10n.t('forms.problems.noRole', { roles: missing.join(', ') }) },
+      ]);
+
+    const content = normalizeContent(row.form_code, row.form_name, contentOf(row.form_content)) as Record<
+      string,
+      unknown
+    >;
+    const options = content['x-entity'] as Record<string, unknown>;
+    options.menu = {
+      parent: parentMenu.code,
+      ...(input.icon ? { icon: input.icon } : {}),
+      path: menuPathOf(row.form_code),
+    };
+    const compiled = compileForm(ctx.registry, row.form_code, content);
+    if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
+    const next = compiled.entity;
+    const before = publishedEntityOf(ctx, row);
+    let report: ImpactReport | undefined;
+    if (before) {
+      report = await impactOf(trx, ctx.registry.ajv, before, next);
+      if (!report.isSafe) throw new AppError('formUnsafeChange', {}, impactErrors(report, l10n));
+    }
+    // The engine's DDL, as at start-up: create the tables (the form's, then the child table of
+    // each detail field) or add what is missing, all in this transaction.
+    const existing = await readExistingTables(trx);
+    const plans = entityTableSpecs(next).map((spec) =>
+      planTableMigration(spec, existing.get(spec.name), { hasTrigram }),
+    );
+    const problems = plans.flatMap((plan) => plan.problems);
+    if (problems.length > 0)
+      throw new AppError(
+        'formUnsafeChange',
+        {},
+        problems.map((problem) => ({
+          field: '/formContent',
+          message: l10n.t('forms.problems.tableChange', { problem }),
+        })),
+      );
+    for (const statement of plans.flatMap((plan) => plan.statements)) await sql.raw(statement).execute(trx);
+
+    // The menu entry: a new one, or the one of the last publication shown again and moved.
+    const menuCode = menuCodeOf(row.form_code);
+    // The form's titles in zh / tw / en (the designer's form titles) name its menu in each language.
+    const titles = (content['x-ui'] as { titles?: Record<string, string> } | undefined)?.titles;
+    const menuMeta = titles && Object.keys(titles).length > 0 ? { titles } : {};
+    const menuValues = {
+      menuName: row.form_name,
+      menuIcon: input.icon ?? 'form',
+      menuPath: menuPathOf(row.form_code),
+      menuComponent: `entity/${row.form_code}`,
+      menuParent: parentMenu.id,
+    };
+    const found = await sql<{
+      id: number;
+    }>`select id from ${sql.table(menu.table)} where menu_code = ${menuCode}`.execute(trx);
+    let menuId = found.rows[0]?.id;
+    if (menuId === undefined) {
+      const [inserted] = await insertRecords(trx, ctx.registry, menu, actor, [
+        { menuCode, ...menuValues, menuSequence: 100, menuStatus: '1', menuButton: BUTTONS, menuMeta },
+      ]);
+      menuId = Number(inserted);
+    } else {
+      await sql`update ${sql.table(menu.table)} set menu_name = ${menuValues.menuName}, menu_icon = ${menuValues.menuIcon},
+        menu_path = ${menuValues.menuPath}, menu_component = ${menuValues.menuComponent}, menu_parent = ${menuValues.menuParent},
+        menu_meta = ${JSON.stringify(menuMeta)}::jsonb, menu_status = '1', updated_at = now(), updated_by = ${actor.username}, version = version + 1
+        where id = ${menuId}`.execute(trx);
+    }
+
+    // Grants: the menu, its buttons and the API's URLs, to each chosen role of the tenant.
+    const pattern = `/api/${next.api}/**`;
+    const urlFound = await sql<{ id: number }>`select id from ${sql.table(url.table)}
+      where tenant_code = ${actor.tenantCode} and url = ${pattern}`.execute(trx);
+    let urlId = urlFound.rows[0]?.id;
+    if (urlId === undefined && roleRows.rows.length > 0) {
+      const [inserted] = await insertRecords(trx, ctx.registry, url, actor, [
+        { url: pattern, description: row.form_name },
+      ]);
+      urlId = Number(inserted);
+    }
+    for (const granted of roleRows.rows) {
+      await sql`insert into sys_role_menu (tenant_code, role_id, menu_id) values (${actor.tenantCode}, ${granted.id}, ${menuId})
+        on conflict do nothing`.execute(trx);
+      for (const button of BUTTONS)
+        await sql`insert into sys_role_button (tenant_code, role_id, menu_id, button)
+          values (${actor.tenantCode}, ${granted.id}, ${menuId}, ${button}) on conflict do nothing`.execute(
+          trx,
+        );
+      await sql`insert into sys_role_url (tenant_code, role_id, url_id) values (${actor.tenantCode}, ${granted.id}, ${urlId ?? 0})
+        on conflict do nothing`.execute(trx);
+    }
+
+    const updated = await sql<FormRow>`update ${formTable} set status = 'published',
+      published_content = ${contentSql(content)}, published_version = version, menu_id = ${menuId},
+      updated_at = now(), updated_by = ${actor.username} where id = ${row.id} returning *`.execute(trx);
+    await addVersion(trx, actor, updated.rows[0] as FormRow, 'publish', content);
+    await writeAudit(trx, actor, [
+      {
+        entity: 'sysform',
+        recordKey: row.id,
+        action: 'update',
+        before: { status: row.status },
+        after: { status: 'published', version: row.version },
+      },
+    ]);
+    await sql`select pg_notify(${FORM_CHANNEL}, ${row.form_code})`.execute(trx);
+    return { entity: next, impact: report };
+  });
+  ctx.registry.put(entity);
+  return {
+    entity: entity.name,
+    api: entity.api,
+    menuPath: menuPathOf(entity.name),
+    ...(impact ? { impact } : {}),
+  };
+}
+
+/** Hides the menu and the API; the table and its rows stay for a later publication. */
+export async function unpublishForm(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  id: number,
+): Promise<FormRecord> {
+  const menu = ctx.registry.require('sysmenu');
+  const record = await ctx.db.transaction().execute(async (trx) => {
+    const row = await findRow(trx, id, true);
+    if (row.status !== 'published')
+      throw new AppError('validation', {}, [
+        { field: '/id', message: l10n.t('forms.problems.notPublished') },
+      ]);
+    if (row.menu_id !== null)
+      await sql`update ${sql.table(menu.table)} set menu_status = '0', updated_at = now(), version = version + 1
+        where id = ${row.menu_id}`.execute(trx);
+    const updated = await sql<FormRow>`update ${formTable} set status = 'draft', updated_at = now(),
+      updated_by = ${actor.username} where id = ${id} returning *`.execute(trx);
+    const next = updated.rows[0] as FormRow;
+    await addVersion(trx, actor, next, 'unpublish', contentOf(row.published_content ?? row.form_content));
+    await writeAudit(trx, actor, [
+      {
+        entity: 'sysform',
+        recordKey: id,
+        action: 'update',
+        before: { status: 'published' },
+        after: { status: 'draft' },
+      },
+    ]);
+    await sql`select pg_notify(${FORM_CHANNEL}, ${row.form_code})`.execute(trx);
+    return recordOf(next);
+  });
+  ctx.registry.hide(record.formCode);
+  return record;
+}
+
+// Loading into the registry -----------------------------------------------------------------------
+
+/**
+ * Brings one form's registry entry in line with the database (a notification from another
+ * process, or start-up): published content live, anything else hidden.
+ */
+export async function applyForm(ctx: AppContext, formCode: string): Promise<void> {
+  const found = await sql<Pick<FormRow, 'status' | 'published_content'>>`select status, published_content
+    from ${formTable} where form_code = ${formCode}`.execute(ctx.db);
+  const row = found.rows[0];
+  if (!row || row.status !== 'published') {
+    ctx.registry.hide(formCode);
+    return;
+  }
+  const live = ctx.registry.get(formCode);
+  const content = contentOf(row.published_content);
+  if (live && JSON.stringify(live.schema) === JSON.stringify(content)) return;
+  const { entity } = compileForm(ctx.registry, formCode, content);
+  if (entity) ctx.registry.put(entity);
+}
+
+/** Every published form, live in the registry (start-up, and after a lost listening connection). */
+export async function loadPublishedForms(ctx: AppContext, warn: (message: string) => void): Promise<void> {
+  const found = await sql<{
+    form_code: string;
+    published_content: unknown;
+  }>`select form_code, published_content
+    from ${formTable} where status = 'published' order by id`.execute(ctx.db);
+  const published = new Set(found.rows.map((row) => row.form_code));
+  for (const entity of ctx.registry.all)
+    if (ctx.registry.isRuntime(entity.name) && !published.has(entity.name)) ctx.registry.hide(entity.name);
+  // A form may refer to another form's entity: passes until nothing more compiles.
+  let pending = found.rows;
+  for (let pass = 0; pending.length > 0 && pass < 5; pass += 1) {
+    const failed: typeof pending = [];
+    for (const row of pending) {
+      const { entity } = compileForm(ctx.registry, row.form_code, contentOf(row.published_content));
+      if (entity) ctx.registry.put(entity);
+      else failed.push(row);
+    }
+    if (failed.length === pending.length) break;
+    pending = failed;
+  }
+  for (const row of pending) warn(`published form ${row.form_code} does not compile and stays hidden`);
+}

@@ -1,0 +1,64 @@
+import { SchemaFileError } from '../../../../engine/index.js';
+import {
+  generateForward,
+  GeneratorTemplateError,
+  type GeneratedFile,
+  type TemplateType,
+} from '../../../../../generators/forward.js';
+import type { AppContext } from '../../../lib/context.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import { templatesFor } from './templates.js';
+
+/** Forward generation for the back-office: entities of the registry (schemas/ or published forms). */
+
+export interface ForwardBody {
+  entities: string[];
+  serviceName: string;
+  packageName: string;
+  templateType?: TemplateType | undefined;
+}
+
+export async function previewModule(
+  ctx: AppContext,
+  actor: Actor,
+  body: ForwardBody,
+): Promise<GeneratedFile[]> {
+  const inputs = body.entities.map((name, index) => {
+    const entity = ctx.registry.get(name);
+    if (!entity)
+      throw new AppError('validation', {}, [
+        { field: `/entities/${index}`, message: `no entity named ${name}` },
+      ]);
+    return { name: entity.name, schema: entity.schema };
+  });
+  try {
+    return await generateForward(
+      {
+        entities: inputs,
+        serviceName: body.serviceName,
+        packageName: body.packageName,
+        ...(body.templateType ? { templateType: body.templateType } : {}),
+      },
+      await templatesFor(ctx, actor.tenantCode),
+    );
+  } catch (error) {
+    if (error instanceof GeneratorTemplateError) {
+      const { line, column, message } = error.problem;
+      const where = line === undefined ? '' : `${line}:${column ?? 1} `;
+      throw new AppError('validation', {}, [
+        { field: `/templates/${error.item}`, message: `${where}${message}` },
+      ]);
+    }
+    if (error instanceof SchemaFileError)
+      throw new AppError(
+        'validation',
+        {},
+        error.problems.map((problem) => ({
+          field: `/entities${problem.pointer}`,
+          message: `${problem.file}: ${problem.message}`,
+        })),
+      );
+    throw error;
+  }
+}

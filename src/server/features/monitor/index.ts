@@ -1,0 +1,1 @@
+export { ruleLimit, type RuleName } from './services/settings.js';

@@ -1,0 +1,2 @@
+export { seedPortalContent } from './seed.js';
+export { publicParams } from './services/params.js';

@@ -1,0 +1,15 @@
+export { currentAuthority } from './permissions/authority.js';
+export {
+  assertAdmin,
+  assertUrlGranted,
+  isAdmin,
+  isPlatformAdmin,
+  openRecordPolicy,
+  recordPolicy,
+  type RecordAccessMode,
+  type RecordPolicy,
+} from './permissions/policy.js';
+export { replaceLinks, type RoleLink } from './services/links.js';
+export { orgUserTree } from './services/org-users.js';
+export { postOptions } from './services/posts.js';
+export { roleLinks } from './services/roles.js';

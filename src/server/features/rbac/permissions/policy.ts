@@ -1,0 +1,252 @@
+import { sql } from 'kysely';
+import {
+  ADMIN_ROLE,
+  EntityInputError,
+  parseListQuery,
+  type EntityDef,
+  type FieldError,
+  type ListQuery,
+  type RawParams,
+} from '../../../../engine/index.js';
+import type { AuthContext } from '../../../lib/auth.js';
+import type { AppContext } from '../../../lib/context.js';
+import type { Db, Row } from '../../../lib/db/database.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Localizer } from '../../../lib/i18n.js';
+import { table, type Condition } from '../../../lib/sql/toolkit.js';
+import { matchesUrlPattern } from './url-pattern.js';
+
+/**
+ * The permission policy of the server, in one place: who is an administrator, which URLs,
+ * menus and buttons a caller's roles are granted, the tenant rules of the generated API, and
+ * which data fields of an entity a caller may see. Routes and services ask here; none of them
+ * decides a part of it on its own.
+ */
+
+// Roles ---------------------------------------------------------------------------------------
+
+/** ROLE_ADMIN among the roles the caller acts in: every URL, menu, button and field. */
+export function isAdmin(roles: readonly string[]): boolean {
+  return roles.includes(ADMIN_ROLE);
+}
+
+/** 403 unless the caller acts as ROLE_ADMIN (online users, forced logout). */
+export function assertAdmin(auth: AuthContext): void {
+  if (!isAdmin(auth.roles)) throw new AppError('forbidden');
+}
+
+/** The platform administrator: ROLE_ADMIN of the default tenant. */
+export function isPlatformAdmin(ctx: AppContext, auth: AuthContext): boolean {
+  return isAdmin(auth.roles) && auth.tenantCode === ctx.config.defaultTenant;
+}
+
+// URL grants ----------------------------------------------------------------------------------
+
+export interface UrlAccess {
+  ctx: AppContext;
+  auth: AuthContext;
+  /** The request path (a query string is ignored). */
+  path: string;
+  /** A route every signed-in user needs for themselves (own profile, menus, notifications). */
+  isSelfService: boolean;
+}
+
+/**
+ * Whether a route is granted without looking at URL grants: to ROLE_ADMIN, and a self-service
+ * route to anyone signed in. Synchronous, so the permission hook decides these requests
+ * without a turn of the event loop.
+ */
+export function isGrantedEveryUrl(auth: AuthContext, isSelfService: boolean): boolean {
+  return isSelfService || isAdmin(auth.roles);
+}
+
+/**
+ * Role-based access to a non-public /api route: ROLE_ADMIN passes, a self-service route passes,
+ * any other route needs a URL permission (sysurl pattern) granted to one of the caller's roles
+ * in the caller's tenant; 403 otherwise.
+ */
+export async function assertUrlGranted({ ctx, auth, path, isSelfService }: UrlAccess): Promise<void> {
+  if (isGrantedEveryUrl(auth, isSelfService)) return;
+  if (auth.roles.length === 0) throw new AppError('forbidden');
+  const url = ctx.registry.require('sysurl');
+  const role = ctx.registry.require('sysrole');
+  const granted = await sql<{ url: string }>`select distinct u.url from ${table(url)} u
+    join sys_role_url ru on ru.url_id = u.id
+    join ${table(role)} r on r.id = ru.role_id
+    where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles)})`.execute(ctx.db);
+  const bare = path.split('?')[0] ?? '';
+  if (!granted.rows.some((row) => matchesUrlPattern(row.url, bare))) throw new AppError('forbidden');
+}
+
+// Menu and button grants ----------------------------------------------------------------------
+
+/** Roles of a tenant, for the grant queries: an empty list matches no role. */
+const roleList = (roles: readonly string[]) => sql.join(roles.length > 0 ? [...roles] : ['']);
+
+/** Ids of the menus granted to the roles (sys_role_menu) in the tenant. */
+export async function grantedMenuIds(
+  ctx: AppContext,
+  tenantCode: string,
+  roles: readonly string[],
+): Promise<number[]> {
+  const role = ctx.registry.require('sysrole');
+  const granted = await sql<{ menu_id: number }>`select distinct rm.menu_id from sys_role_menu rm
+    join ${table(role)} r on r.id = rm.role_id
+    where r.tenant_code = ${tenantCode} and r.role_code in (${roleList(roles)})`.execute(ctx.db);
+  return granted.rows.map((row) => row.menu_id);
+}
+
+/** Buttons granted to the roles (sys_role_button) in the tenant, with their menu's id. */
+export async function grantedButtons(
+  ctx: AppContext,
+  tenantCode: string,
+  roles: readonly string[],
+): Promise<{ menuId: number; button: string }[]> {
+  const role = ctx.registry.require('sysrole');
+  const granted = await sql<{
+    menu_id: number;
+    button: string;
+  }>`select distinct rb.menu_id, rb.button from sys_role_button rb
+    join ${table(role)} r on r.id = rb.role_id
+    where r.tenant_code = ${tenantCode} and r.role_code in (${roleList(roles)})`.execute(ctx.db);
+  return granted.rows.map((row) => ({ menuId: row.menu_id, button: row.button }));
+}
+
+// Tenant rules --------------------------------------------------------------------------------
+
+/** Reading records, or changing them (add, update, delete). */
+export type RecordAccessMode = 'read' | 'write';
+
+/**
+ * Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
+ * platform administrator only.
+ */
+export function assertTenantRules(
+  ctx: AppContext,
+  auth: AuthContext,
+  entity: EntityDef,
+  mode: RecordAccessMode,
+): void {
+  const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
+  if (isRestricted && !isPlatformAdmin(ctx, auth)) throw new AppError('forbidden');
+}
+
+// Data fields ---------------------------------------------------------------------------------
+
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
+
+/**
+ * Fields of an entity's screen (menu code = entity name) hidden from the caller by data-field
+ * permissions. Permissions add up across roles: a field is hidden only when every role of the
+ * caller hides it, so a role without a row for the menu hides nothing. ROLE_ADMIN sees all, and
+ * the key is never hidden (records must stay addressable).
+ */
+async function hiddenFieldsFor(db: Db, auth: AuthContext, entity: EntityDef): Promise<ReadonlySet<string>> {
+  if (auth.roles.length === 0 || isAdmin(auth.roles)) return NOTHING_HIDDEN;
+  const rows = await sql<{
+    role_code: string;
+    data_fields: string[];
+  }>`select role_code, data_fields from sys_data_permission
+    where tenant_code = ${auth.tenantCode} and menu_code = ${entity.name} and role_code in (${sql.join(auth.roles)})`.execute(
+    db,
+  );
+  if (rows.rows.length < auth.roles.length) return NOTHING_HIDDEN;
+  let hidden: Set<string> | undefined;
+  for (const row of rows.rows) {
+    const fields = new Set(row.data_fields);
+    hidden = hidden === undefined ? fields : new Set([...hidden].filter((field) => fields.has(field)));
+  }
+  hidden?.delete(entity.key.name);
+  return hidden && hidden.size > 0 ? hidden : NOTHING_HIDDEN;
+}
+
+/**
+ * What one caller may see of one entity's records, decided once per request. The item services
+ * read list parameters and hand out rows through it only (query, tree, export, add, update), so
+ * none of them can show a hidden field or filter on one.
+ */
+export interface RecordPolicy {
+  /** Whether the caller may see a field (a list column, an export column). */
+  isVisible(field: string): boolean;
+  /**
+   * The list query of filters and sort in params, parsed by the engine. A hidden field cannot
+   * be filtered or sorted on: that would reveal its values. defaultSort, the service's own
+   * order, is not the caller's and is not checked.
+   */
+  listQuery(params: RawParams, defaultSort?: string): ListQuery;
+  /** A row as the caller may see it. */
+  shown<T extends Row>(row: T): T;
+  /**
+   * Rows of a platform-wide entity the caller may not read, as conditions every read adds to
+   * the tenant scope (absent: none). Menus: a page of one tenant's own (meta.tenant, a saved
+   * report's page) is listed only in that tenant and to the platform administrator.
+   */
+  rowConditions?: Condition[];
+}
+
+function policyHiding(entity: EntityDef, l10n: Localizer, hidden: ReadonlySet<string>): RecordPolicy {
+  const refuseHiddenParams = (params: RawParams): void => {
+    if (hidden.size === 0) return;
+    const errors: FieldError[] = Object.keys(params)
+      .filter((name) => hidden.has(name))
+      .map((name) => ({ field: `/${name}`, message: l10n.t('errors.unknownFilterField', { field: name }) }));
+    const sort = typeof params.sort === 'string' ? params.sort : '';
+    for (const term of sort.split(',')) {
+      const name = term.trim().replace(/^-/, '');
+      if (hidden.has(name))
+        errors.push({ field: '/sort', message: l10n.t('errors.unknownSortField', { field: name }) });
+    }
+    if (errors.length > 0) throw new EntityInputError(errors);
+  };
+  return {
+    isVisible: (field) => !hidden.has(field),
+    listQuery: (params, defaultSort) => {
+      refuseHiddenParams(params);
+      const withSort = defaultSort && !params.sort ? { ...params, sort: defaultSort } : params;
+      return parseListQuery(entity, withSort, l10n.t);
+    },
+    shown: (row) => {
+      if (hidden.size === 0) return row;
+      const copy: Row = {};
+      for (const [name, value] of Object.entries(row)) if (!hidden.has(name)) copy[name] = value;
+      return copy as typeof row;
+    },
+  };
+}
+
+/**
+ * Every field visible: the portal's published reads (each endpoint projects what a visitor
+ * reads) and dictionary items (reference data every signed-in user reads).
+ */
+export function openRecordPolicy(entity: EntityDef, l10n: Localizer): RecordPolicy {
+  return policyHiding(entity, l10n, NOTHING_HIDDEN);
+}
+
+export interface RecordAccess {
+  ctx: AppContext;
+  auth: AuthContext;
+  entity: EntityDef;
+  mode: RecordAccessMode;
+  l10n: Localizer;
+}
+
+/**
+ * The policy of a signed-in caller on an entity's records: the tenant rules first (403), then
+ * the data fields the caller's roles hide.
+ */
+export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAccess): Promise<RecordPolicy> {
+  assertTenantRules(ctx, auth, entity, mode);
+  const policy = policyHiding(entity, l10n, await hiddenFieldsFor(ctx.db, auth, entity));
+  const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
+  if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;
+  // As the sidebar shows menus (authority.ts, isTenantsMenu): a meta naming another tenant hides it.
+  const meta = sql.ref(menuMeta.column);
+  return {
+    ...policy,
+    rowConditions: [
+      sql`(jsonb_typeof(${meta} -> 'tenant') is distinct from 'string' or ${meta} ->> 'tenant' = ${auth.tenantCode})`,
+    ],
+  };
+}
+
+const MENU_ENTITY = 'sysmenu';

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import { EntityInputError } from '../../../../engine/index.js';
+import { writeAudit } from '../../../lib/audit.js';
+import type { AppContext } from '../../../lib/context.js';
+import type { Row } from '../../../lib/db/database.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import type { Localizer } from '../../../lib/i18n.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+
+export interface HiddenFieldsRow {
+  roleCode: string;
+  dataFields: string[];
+}
+
+/** Per menu of the tenant, one row per role code listing the fields hidden from that role. */
+export async function hiddenFieldRows({
+  ctx,
+  actor,
+  menuCode,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  menuCode: string;
+}): Promise<Row[]> {
+  const rows =
+    await sql<Row>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields"
+    from sys_data_permission where menu_code = ${menuCode} and tenant_code = ${actor.tenantCode}
+    order by role_code`.execute(ctx.db);
+  return rows.rows;
+}
+
+/** Replaces the hidden fields of a menu, one row per role code (a role named twice is a 409). */
+export async function saveHiddenFields({
+  ctx,
+  actor,
+  l10n,
+  menuCode,
+  rows,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  menuCode: string;
+  rows: HiddenFieldsRow[];
+}): Promise<{ saved: number }> {
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    if (seen.has(row.roleCode)) {
+      throw new EntityInputError([
+        { field: `/rows/${index}/roleCode`, message: l10n.t('errors.uniqueClash', { value: row.roleCode }) },
+      ]);
+    }
+    seen.add(row.roleCode);
+  });
+  return inTransaction(ctx.db, async (trx) => {
+    await sql`delete from sys_data_permission where menu_code = ${menuCode} and tenant_code = ${actor.tenantCode}`.execute(
+      trx,
+    );
+    if (rows.length > 0) {
+      await sql`insert into sys_data_permission (tenant_code, role_code, menu_code, data_fields) values ${sql.join(
+        rows.map(
+          (row) =>
+            sql`(${actor.tenantCode}, ${row.roleCode}, ${menuCode}, ${JSON.stringify(row.dataFields)}::jsonb)`,
+        ),
+      )}`.execute(trx);
+    }
+    await writeAudit(trx, actor, [
+      { entity: 'sys_data_permission', recordKey: menuCode, action: 'update', before: null, after: { rows } },
+    ]);
+    return { saved: rows.length };
+  });
+}
+
+/** Deletes one row of hidden fields of the tenant. */
+export async function deleteHiddenFields({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<{ deleted: number }> {
+  const result = await sql`delete from sys_data_permission
+    where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(ctx.db);
+  return { deleted: Number(result.numAffectedRows ?? 0) };
+}

@@ -1,0 +1,5 @@
+export { applySessionEffects, endSessions, rescopeUsers } from './services/changes.js';
+export { liveRateLimit, registerRateLimit, type RouteRateLimit } from './services/guard.js';
+export { findSession, type AuthContext } from './services/session.js';
+export { currentUser } from './services/users.js';
+export { openSharedState, type SharedState } from './services/shared-state.js';

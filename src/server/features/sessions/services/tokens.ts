@@ -1,0 +1,229 @@
+import { ruleLimit } from '../../monitor/index.js';
+import { sql } from 'kysely';
+import type { TokenAnswer } from '../../../../engine/index.js';
+import { SIGN_IN_ACTION, writeAudit } from '../../../lib/audit.js';
+import type { AppContext } from '../../../lib/context.js';
+import type { Db } from '../../../lib/db/database.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Translate } from '../../../lib/i18n.js';
+import { requireFields } from '../../../lib/input.js';
+import { verifySecret, verifySecretOrDummy } from '../../../lib/passwords.js';
+import { checkCode, consumeCode } from '../../../lib/store/codes.js';
+import { signInGuard, type SignInGuard } from './guard.js';
+import { createSession, hashToken } from './session.js';
+import { loadUserRoles } from './users.js';
+
+interface ClientRow {
+  client_code: string;
+  client_secret: string | null;
+  auth_type: string[] | null;
+  auth_scope: string | null;
+  token_seconds: number | null;
+  refresh_seconds: number | null;
+}
+
+const GRANTS = ['password', 'mobile', 'refresh_token'] as const;
+type Grant = (typeof GRANTS)[number];
+
+const isGrant = (value: string): value is Grant => (GRANTS as readonly string[]).includes(value);
+
+interface SignedInUser {
+  id: number;
+  username: string;
+  status: string | null;
+}
+
+const DEFAULT_TOKEN_SECONDS = 7200;
+const DEFAULT_REFRESH_SECONDS = 2_592_000;
+
+export interface TokenRequest {
+  ctx: AppContext;
+  /** The token parameters, from the query string and the form body together (OAuth2 clients send either). */
+  params: Record<string, string>;
+  /** The client's Basic credentials, when the request carried them. */
+  basic: { clientCode: string; secret: string } | undefined;
+  ip: string;
+  userAgent: string | null;
+  t: Translate;
+}
+
+/** What every grant needs once the client is known. */
+interface Grantee extends TokenRequest {
+  client: ClientRow;
+  guard: SignInGuard;
+  userTable: ReturnType<typeof sql.table>;
+}
+
+async function authenticateClient(request: TokenRequest): Promise<ClientRow> {
+  const { ctx, params, basic } = request;
+  const clientCode = basic?.clientCode ?? params.client_id;
+  if (!clientCode || (basic && params.client_id && params.client_id !== basic.clientCode))
+    throw new AppError('invalidClient');
+  const clients = sql.table(ctx.registry.require('appclient').table);
+  const result =
+    await sql<ClientRow>`select client_code, client_secret, auth_type, auth_scope, token_seconds, refresh_seconds
+    from ${clients} where client_code = ${clientCode}`.execute(ctx.db);
+  const client = result.rows[0];
+  if (!client) throw new AppError('invalidClient');
+  if (client.client_secret && !(await verifySecret(basic?.secret ?? '', client.client_secret)))
+    throw new AppError('invalidClient');
+  return client;
+}
+
+/**
+ * Opens a session of the client for a user whose credentials were just proven. A password or
+ * mobile grant is a sign-in and leaves an audit entry (the workbench counts them); a refresh
+ * only continues a session.
+ */
+async function issue(
+  trx: Db,
+  grantee: Grantee,
+  tenantCode: string,
+  user: SignedInUser,
+  scope: string | null,
+  grant: Grant,
+): Promise<TokenAnswer> {
+  const { ctx, client } = grantee;
+  if (user.status !== '1') throw new AppError('accountDisabled');
+  const roles = await loadUserRoles({ db: trx, registry: ctx.registry, userId: user.id });
+  const tokens = await createSession(trx, {
+    tenantCode,
+    userId: user.id,
+    username: user.username,
+    roles,
+    clientCode: client.client_code,
+    scope,
+    tokenSeconds: client.token_seconds ?? DEFAULT_TOKEN_SECONDS,
+    refreshSeconds: client.refresh_seconds ?? DEFAULT_REFRESH_SECONDS,
+    ip: grantee.ip,
+    userAgent: grantee.userAgent,
+  });
+  if (grant !== 'refresh_token') {
+    await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
+      {
+        entity: ctx.registry.require('sysuser').name,
+        recordKey: user.id,
+        action: SIGN_IN_ACTION,
+        before: null,
+        after: { grant, clientCode: client.client_code, ip: grantee.ip },
+      },
+    ]);
+  }
+  return {
+    code: 200,
+    message: 'success',
+    access_token: tokens.accessToken,
+    token_type: 'bearer',
+    refresh_token: tokens.refreshToken,
+    expires_in: tokens.expiresIn,
+    scope: scope ?? '',
+  };
+}
+
+/** grant_type=password: user name and password (SPEC §5: the password is not trimmed). */
+async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
+  const { ctx, params, guard, client } = grantee;
+  const username = (params.username ?? '').trim();
+  const password = params.password ?? '';
+  requireFields(grantee.t, { username, password });
+  await guard.assertNotLocked(tenantCode, username);
+  const found = await sql<SignedInUser & { password: string | null }>`
+    select id, username, password, status from ${grantee.userTable}
+    where tenant_code = ${tenantCode} and username = ${username}`.execute(ctx.db);
+  const user = found.rows[0];
+  if (!(await verifySecretOrDummy(password, user?.password)) || !user) {
+    await guard.recordFailure(tenantCode, username);
+    throw new AppError('badCredentials');
+  }
+  await guard.reset(tenantCode, username);
+  const scope = params.scope ?? client.auth_scope;
+  return inTransaction(ctx.db, (trx) => issue(trx, grantee, tenantCode, user, scope, 'password'));
+}
+
+/** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (SPEC §5). */
+async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
+  const { ctx, params, guard, t } = grantee;
+  const mobile = (params.mobile ?? '').trim();
+  const smsCaptcha = (params.smsCaptcha ?? '').trim();
+  requireFields(t, { mobile, smsCaptcha });
+  const found = await sql<SignedInUser>`select id, username, status from ${grantee.userTable}
+    where tenant_code = ${tenantCode} and mobile = ${mobile}`.execute(ctx.db);
+  const user = found.rows[0];
+  if (user) await guard.assertNotLocked(tenantCode, user.username);
+  const code = await checkCode(ctx.store, { tenantCode, purpose: 'sms', target: mobile, code: smsCaptcha });
+  const wrongCode = (): AppError =>
+    new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
+  if (!code) {
+    if (user) await guard.recordFailure(tenantCode, user.username);
+    throw wrongCode();
+  }
+  if (!user) {
+    throw new AppError('mobileNotRegistered', {}, [
+      { field: '/mobile', message: t('errors.mobileNotRegistered') },
+    ]);
+  }
+  const answer = await inTransaction(ctx.db, async (trx) => {
+    if (!(await consumeCode(trx, code.id))) throw wrongCode();
+    return issue(trx, grantee, tenantCode, user, params.scope ?? grantee.client.auth_scope, 'mobile');
+  });
+  await guard.reset(tenantCode, user.username);
+  return answer;
+}
+
+/**
+ * grant_type=refresh_token: rotates the session. The old access and refresh tokens stop
+ * working and a new pair is issued; a refresh token is good once, for its client only.
+ */
+async function refreshGrant(grantee: Grantee): Promise<TokenAnswer> {
+  const { ctx, params, t, client } = grantee;
+  const refreshToken = (params.refresh_token ?? '').trim();
+  requireFields(t, { refresh_token: refreshToken });
+  const invalid = (): AppError =>
+    new AppError('invalidGrant', {}, [{ field: '/refresh_token', message: t('errors.invalidGrant') }]);
+  return inTransaction(ctx.db, async (trx) => {
+    const revoked = await sql<{ user_id: number; tenant_code: string; scope: string | null }>`
+      update sys_session set revoked_at = now()
+      where refresh_hash = ${hashToken(refreshToken)} and client_code = ${client.client_code}
+        and revoked_at is null and refresh_expires_at > now()
+      returning user_id, tenant_code, scope`.execute(trx);
+    const session = revoked.rows[0];
+    if (!session) throw invalid();
+    const found = await sql<SignedInUser>`select id, username, status from ${grantee.userTable}
+      where id = ${session.user_id} and tenant_code = ${session.tenant_code}`.execute(trx);
+    const user = found.rows[0];
+    if (!user) throw invalid();
+    return issue(trx, grantee, session.tenant_code, user, session.scope, 'refresh_token');
+  });
+}
+
+/** POST /api/uaa/oauth/token: authenticates the client, then runs the grant it asks for and may use. */
+export async function grantToken(request: TokenRequest): Promise<TokenAnswer> {
+  const { ctx, params, t } = request;
+  const client = await authenticateClient(request);
+  const grant = (params.grant_type ?? '').trim();
+  if (!isGrant(grant) || !(client.auth_type ?? []).includes(grant)) {
+    throw new AppError('unsupportedGrant', { grant }, [
+      { field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) },
+    ]);
+  }
+  const guard = signInGuard(ctx.store, {
+    maxFailures: await ruleLimit(ctx, 'signInFailures'),
+    lockMinutes: ctx.config.abuse.signInLockMinutes,
+  });
+  const grantee: Grantee = {
+    ...request,
+    client,
+    guard,
+    userTable: sql.table(ctx.registry.require('sysuser').table),
+  };
+  const tenantCode = (params.tenantCode ?? '').trim() || ctx.config.defaultTenant;
+  switch (grant) {
+    case 'password':
+      return passwordGrant(grantee, tenantCode);
+    case 'mobile':
+      return mobileGrant(grantee, tenantCode);
+    case 'refresh_token':
+      return refreshGrant(grantee);
+  }
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { writeAudit } from '../../../lib/audit.js';
+import { insertRecords } from '../../../lib/sql/insert-records.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import type { Db, Row } from '../../../lib/db/database.js';
+import roles from '../seed-data/roles.json' with { type: 'json' };
+import { AppError } from '../../../lib/errors.js';
+import { actorOf } from '../../../lib/http.js';
+import { DEFAULT_LANGUAGE, localizerFor } from '../../../lib/i18n.js';
+
+/** The user name of every tenant's first administrator. */
+export const TENANT_ADMIN_USERNAME = 'admin';
+
+/** What the platform administrator is told once about a new tenant: how its administrator signs in. */
+export interface TenantAdmin {
+  tenantCode: string;
+  username: string;
+  /**
+   * Generated here and shown only in this answer; only its hash is stored. Not named "password":
+   * no answer ever carries a field named like a secret field, and this one is meant to be seen once.
+   */
+  initialPassword: string;
+}
+
+/**
+ * Gives a tenant just created (in the same transaction) what it needs to be used at once: the
+ * roles of the product (ROLE_ADMIN and the portal roles, named like the seed's), a root
+ * organisation named after the tenant, and an administrator "admin" with ROLE_ADMIN and a
+ * generated password. A tenant code that still has users (left from an earlier tenant of that
+ * code) is refused with 409 rather than handing its accounts over.
+ */
+export async function provisionTenant(trx: Db, tenant: Row, request: FastifyRequest): Promise<TenantAdmin> {
+  const { ctx, i18n } = request.server;
+  const { registry } = ctx;
+  const tenantCode = String(tenant.tenantCode);
+  const l10n = localizerFor(request);
+  const zh = (key: string): string => i18n.t(DEFAULT_LANGUAGE, key);
+  const caller = actorOf(request);
+  const actor: Actor = { userId: caller.userId, username: caller.username, tenantCode };
+  const user = registry.require('sysuser');
+  const role = registry.require('sysrole');
+  const org = registry.require('sysorg');
+
+  const users =
+    await sql`select 1 from ${sql.table(user.table)} where tenant_code = ${tenantCode} limit 1`.execute(trx);
+  if (users.rows.length > 0) {
+    throw new AppError('uniqueClash', { value: tenantCode }, [
+      { field: '/tenantCode', message: l10n.t('errors.tenantHasUsers', { tenantCode }) },
+    ]);
+  }
+
+  const existing = await sql<{
+    id: number;
+    role_code: string;
+  }>`select id, role_code from ${sql.table(role.table)}
+    where tenant_code = ${tenantCode}`.execute(trx);
+  const roleIds = new Map(existing.rows.map((row) => [row.role_code, row.id]));
+  const missing = roles.map((item) => item.code).filter((code) => !roleIds.has(code));
+  const added = await insertRecords(
+    trx,
+    registry,
+    role,
+    actor,
+    missing.map((code) => ({
+      roleCode: code,
+      roleName: zh(`roles.${code}.name`),
+      roleDescription: zh(`roles.${code}.description`),
+    })),
+  );
+  missing.forEach((code, index) => roleIds.set(code, Number(added[index])));
+
+  const [orgId] = await insertRecords(trx, registry, org, actor, [
+    {
+      orgName: String(tenant.tenantName),
+      orgType: 'company',
+      orgDescription: zh('seed.tenantOrgDescription'),
+      orgSequence: 10,
+      orgParent: 0,
+    },
+  ]);
+
+  const password = randomBytes(12).toString('base64url');
+  const tel = typeof tenant.tenantTel === 'string' ? tenant.tenantTel : undefined;
+  const email = typeof tenant.tenantEmail === 'string' ? tenant.tenantEmail : undefined;
+  const [userId] = await insertRecords(trx, registry, user, actor, [
+    {
+      username: TENANT_ADMIN_USERNAME,
+      nickname: zh('seed.adminNickname'),
+      password,
+      email: email ?? 'admin@ecobid.example',
+      countryCode: '+86',
+      // A placeholder the administrator replaces with their own number (unique within the tenant only).
+      mobile: '13800000000',
+      phone: tel ?? '400-000-0000',
+      status: '1',
+      userType: 0,
+      roleId: roleIds.get('ROLE_ADMIN'),
+      orgId,
+    },
+  ]);
+  await writeAudit(trx, actor, [
+    {
+      entity: user.name,
+      recordKey: userId,
+      action: 'add',
+      before: null,
+      after: { username: TENANT_ADMIN_USERNAME, roleCode: 'ROLE_ADMIN', orgId, provisioned: true },
+    },
+  ]);
+  return { tenantCode, username: TENANT_ADMIN_USERNAME, initialPassword: password };
+}
+
+/**
+ * systenant's add (platform administrator only): the tenant record plus admin, the new
+ * administrator's sign-in ({tenantCode, username, initialPassword}), shown this once.
+ */
+export async function tenantAdded(trx: Db, tenant: Row, request: FastifyRequest): Promise<Row> {
+  return { ...tenant, admin: await provisionTenant(trx, tenant, request) };
+}

@@ -1,0 +1,113 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../../lib/errors.js';
+import { actorOf, requireAuth } from '../../../lib/http.js';
+import { answer, id, integer, object, text, type RouteSchema } from '../../../lib/route-schema.js';
+import { assertUrlGranted } from '../../rbac/index.js';
+import { candidateOf, type Candidate } from '../services/people.js';
+
+type Json = Record<string, unknown>;
+
+/** Where every workflow call lives (DESIGN.md, wave 2). */
+export const BASE = '/api/activiti';
+
+export const TAGS = ['workflow'];
+
+/** A personal-office call: every signed-in role may make it (the service checks the task or instance). */
+export const SELF = { config: { isSelfService: true } };
+
+/** Any JSON object of a record (the services answer camelCase rows). */
+export const RECORD: Json = { type: 'object', additionalProperties: true };
+
+/**
+ * An answer that also names the tasks the caller can act on next (start, completeTask): made by
+ * this call, still open, assigned to the caller or naming them as a candidate user. A client goes
+ * on with these instead of asking for its task list again.
+ */
+export const WITH_NEXT_TASKS: Json = {
+  ...RECORD,
+  properties: {
+    nextTasks: {
+      type: 'array',
+      items: object(
+        {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          taskDefinitionKey: { type: 'string' },
+          assignee: { type: ['string', 'null'] },
+        },
+        ['id', 'name', 'taskDefinitionKey', 'assignee'],
+      ),
+    },
+  },
+  required: ['nextTasks'],
+};
+
+export const PAGE: Json = object(
+  {
+    records: { type: 'array', items: RECORD },
+    total: { type: 'integer' },
+    totalExact: { type: 'boolean' },
+    currentPage: { type: 'integer' },
+    pageSize: { type: 'integer' },
+  },
+  ['records', 'total', 'currentPage', 'pageSize'],
+);
+
+export const PAGING: Record<string, Json> = {
+  currentPage: integer(1, 1_000_000),
+  pageSize: integer(1, 1000),
+};
+
+/** Variables a caller sets: names as JUEL can read them. */
+export const VARIABLES: Json = {
+  type: 'object',
+  maxProperties: 200,
+  propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+  description: 'Process variables by name (JSON values)',
+};
+
+/** Form data of a formKey naming an entity: checked by that entity's validators. */
+export const FORM_DATA: Json = {
+  type: 'object',
+  maxProperties: 500,
+  description: 'The form of the formKey, as its entity API takes it',
+};
+
+export const COMMENT = text(2000, { minLength: 1, description: 'Required (SPEC §5: task comment required)' });
+
+export const BY_ID = (what: string): Json => object({ id: id(what) }, ['id']);
+
+export const schema = (
+  summary: string,
+  parts: Partial<RouteSchema> = {},
+  data: Json = RECORD,
+): { schema: RouteSchema } => ({
+  schema: { tags: TAGS, summary, response: answer(data), ...parts } as RouteSchema,
+});
+
+/** The caller as a candidate (user name and groups). */
+export function candidate(request: FastifyRequest): Promise<Candidate> {
+  const auth = requireAuth(request);
+  return candidateOf(request.server.ctx, request.server.ctx.db, auth);
+}
+
+/**
+ * Whether the caller oversees workflow (ROLE_ADMIN, or a role granted the administrators'
+ * task list URL): they see every instance and task of their tenant.
+ */
+export async function oversees(request: FastifyRequest): Promise<boolean> {
+  try {
+    await assertUrlGranted({
+      ctx: request.server.ctx,
+      auth: requireAuth(request),
+      path: `${BASE}/task/query`,
+      isSelfService: false,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'forbidden') return false;
+    throw error;
+  }
+}
+
+export { actorOf };

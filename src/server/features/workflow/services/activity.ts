@@ -1,0 +1,253 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { AppContext } from '../../../lib/context.js';
+import type { Db } from '../../../lib/db/database.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import { interpolate } from './expressions.js';
+import type { ProcessGraph, ProcessNode } from './graph.js';
+import { groupKey, noticeInsert } from './people.js';
+import { readVariables, writeVariables } from './store.js';
+
+/**
+ * What the interpreter does at one node: the run of an operation (its transaction, the
+ * instance's graph and variables), history rows of activities, and the task of a user task.
+ */
+
+export interface Run {
+  ctx: AppContext;
+  trx: Db;
+  tenantCode: string;
+  instanceId: number;
+  definitionId: number;
+  instanceName: string | null;
+  graph: ProcessGraph;
+  actor: Actor;
+  variables: Record<string, unknown>;
+  /** Set once the instance has ended (terminate end, last token gone). */
+  hasEnded: boolean;
+  /** Set once a token has stopped at an incident. */
+  hasIncident?: boolean;
+  /** The tasks this run made, in order (what the caller may act on next comes from these). */
+  created: CreatedTask[];
+}
+
+/** A task made by a run. */
+export interface CreatedTask {
+  id: number;
+  name: string;
+  taskDefinitionKey: string;
+  assignee: string | null;
+  /** User names named as candidates (group candidates are not resolved here). */
+  candidateUsers: string[];
+}
+
+/** A task the caller can act on next, as start and completeTask answer it. */
+export interface NextTask {
+  id: number;
+  name: string;
+  taskDefinitionKey: string;
+  assignee: string | null;
+}
+
+/**
+ * The tasks of a run that the caller can act on now: open (the instance still runs), assigned to
+ * them or naming them as a candidate user. What a client needs to go on without a list query.
+ */
+export function nextTasksOf(run: Run): NextTask[] {
+  if (run.hasEnded) return [];
+  const me = run.actor.username;
+  return run.created
+    .filter((task) => task.assignee === me || (task.assignee === null && task.candidateUsers.includes(me)))
+    .map(({ id, name, taskDefinitionKey, assignee }) => ({ id, name, taskDefinitionKey, assignee }));
+}
+
+/** What stopped a token at a gateway: the instance shows it until someone deals with it. */
+export interface Incident {
+  activityId: string;
+  flowId: string | null;
+  message: string;
+}
+
+export interface Step {
+  executionId: number;
+  nodeId: string;
+  /** The token's parent: the sub-process token whose scope it runs in (null at the top). */
+  parentId: number | null;
+  /** The token was just made at this node (its row says so already). */
+  isFresh?: boolean;
+}
+
+export async function openRun(
+  ctx: AppContext,
+  trx: Db,
+  instance: { id: number; tenant_code: string; definition_id: number; name: string | null },
+  graph: ProcessGraph,
+  actor: Actor,
+  variables?: Record<string, unknown>,
+): Promise<Run> {
+  return {
+    ctx,
+    trx,
+    tenantCode: instance.tenant_code,
+    instanceId: instance.id,
+    definitionId: instance.definition_id,
+    instanceName: instance.name,
+    graph,
+    actor,
+    variables: variables ?? (await readVariables(trx, instance.id)),
+    hasEnded: false,
+    created: [],
+  };
+}
+
+/** Sets variables for the rest of the run and in the rows. */
+export async function setVariables(
+  run: Run,
+  values: Record<string, unknown>,
+  where: { taskId?: number | null; activityId?: string | null } = {},
+): Promise<void> {
+  if (Object.keys(values).length === 0) return;
+  await writeVariables(
+    run.trx,
+    { tenantCode: run.tenantCode, instanceId: run.instanceId, username: run.actor.username, ...where },
+    values,
+  );
+  Object.assign(run.variables, values);
+}
+
+export async function historyStart(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  extra: { assignee?: string | null; taskId?: number } = {},
+): Promise<number> {
+  const rows = await sql<{ id: number }>`insert into wf_hist_activity
+      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, assignee, task_id, start_time)
+    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
+      ${extra.assignee ?? null}, ${extra.taskId ?? null}, now())
+    returning id`.execute(run.trx);
+  return rows.rows[0]?.id ?? 0;
+}
+
+/** The history row of an activity passed at once (events, gateways, service tasks), to run or to put into another statement. */
+export const historyPassInsert = (run: Run, executionId: RawBuilder<unknown> | number, node: ProcessNode) =>
+  sql`insert into wf_hist_activity
+      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, start_time, end_time)
+    values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
+      now(), now())`;
+
+/** An activity passed at once (events, gateways, service tasks). */
+export async function historyPass(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  await historyPassInsert(run, step.executionId, node).execute(run.trx);
+}
+
+/** Ends the open history rows of a task's activity. */
+export async function historyEndTask(run: Run, taskId: number, reason: string | null): Promise<void> {
+  await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
+    where instance_id = ${run.instanceId} and task_id = ${taskId} and end_time is null`.execute(run.trx);
+}
+
+export const asList = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((item) =>
+      typeof item === 'string' ? item.split(',') : item === null || item === undefined ? [] : [String(item)],
+    )
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+/** Where a task's token is: its id, or (in a statement that also makes it) a subquery naming it. */
+export type TokenRef = number | RawBuilder<unknown>;
+
+/**
+ * The parts (CTEs of one statement) that create the task of a user task with its candidates and
+ * history row and tell the people concerned; with moveToken, the token moves to the task too.
+ * The task's id comes out of the part named `task`. Run them with runTaskParts, or put them into
+ * a statement that writes more.
+ */
+export function taskParts(
+  run: Run,
+  executionId: TokenRef,
+  node: ProcessNode,
+  locals: Record<string, unknown> = {},
+  options: {
+    moveToken?: boolean;
+    /** A CTE of the same statement whose history row must come first (read before this one is written). */
+    after?: RawBuilder<unknown>;
+  } = {},
+): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
+  const value = (text: string): unknown => interpolate(text, { ...run.variables, ...locals });
+  const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
+  const users = [...new Set((node.candidateUsers ?? []).flatMap((text) => asList(value(text))))];
+  const groups = [
+    ...new Set((node.candidateGroups ?? []).flatMap((text) => asList(value(text))).map(groupKey)),
+  ];
+  const links = [
+    ...users.map((user) => sql`(${user}::text, null::text)`),
+    ...groups.map((group) => sql`(null::text, ${group}::text)`),
+  ];
+  const named = assignee ? [assignee] : users;
+  const byGroup = assignee ? [] : groups;
+  // The one to tell is the caller (a task of the starter, say): their id is known.
+  const isCaller =
+    byGroup.length === 0 &&
+    named.length === 1 &&
+    named[0] === run.actor.username &&
+    run.actor.userId !== null;
+  const notice = noticeInsert(
+    run.ctx,
+    run.actor,
+    {
+      usernames: named,
+      groups: byGroup,
+      ...(isCaller && run.actor.userId !== null ? { userIds: [run.actor.userId] } : {}),
+    },
+    {
+      title: `${node.name ?? node.id}`,
+      content: `${run.instanceName ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
+    },
+  );
+  const parts = [
+    sql`task as (insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
+        activity_id, name, description, assignee, form_key, status, start_time, claim_time)
+      values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${run.definitionId}, ${node.id},
+        ${node.name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
+        ${assignee ? 'assigned' : 'created'}, now(), null)
+      returning id)`,
+    sql`task_history as (insert into wf_hist_activity (tenant_code, instance_id, execution_id, activity_id, activity_name,
+        activity_type, assignee, task_id, start_time)
+      select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
+        ${assignee}, task.id, now() from task${options.after ? sql`, ${options.after}` : sql``})`,
+    sql`notice as (${notice})`,
+  ];
+  if (links.length > 0)
+    parts.push(sql`links as (insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)
+      select ${run.tenantCode}, task.id, ${run.instanceId}, link.user_name, link.group_key
+      from task, (values ${sql.join(links)}) as link (user_name, group_key))`);
+  if (options.moveToken)
+    parts.push(sql`moved as (update wf_execution set activity_id = ${node.id}, state = 'active'
+      where id = ${executionId})`);
+  return {
+    parts,
+    task: { name: node.name ?? node.id, taskDefinitionKey: node.id, assignee, candidateUsers: users },
+  };
+}
+
+/** Notes a task the run made (from the id its statement returned). */
+export function noteTask(run: Run, id: number | undefined, task: Omit<CreatedTask, 'id'>): void {
+  if (id !== undefined) run.created.push({ id, ...task });
+}
+
+/**
+ * Creates the task of a user task, with its candidates and history row, and tells the people
+ * concerned: one statement, which also moves the token to the task unless told it stands there.
+ */
+export async function createTask(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  locals: Record<string, unknown> = {},
+  options: { moveToken?: boolean } = {},
+): Promise<void> {
+  const { parts, task } = taskParts(run, step.executionId, node, locals, options);
+  const rows = await sql<{ id: number }>`with ${sql.join(parts)} select id from task`.execute(run.trx);
+  noteTask(run, rows.rows[0]?.id, task);
+}

@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import type { FieldError } from '../../../../engine/index.js';
+import { writeAudit } from '../../../lib/audit.js';
+import type { AppContext } from '../../../lib/context.js';
+import type { Db } from '../../../lib/db/database.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Localizer } from '../../../lib/i18n.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import { workflowNow } from './clock.js';
+import type { ProcessGraph } from './graph.js';
+import { parseBpmn, type Finding } from './parse.js';
+import { rememberGraph } from './store.js';
+import { firstDue } from './timers.js';
+
+/** Deployments and process definitions: a BPMN file becomes the next version of its key. */
+
+export interface DeployAnswer {
+  deploymentId: number;
+  processDefinitionId: number;
+  key: string;
+  version: number;
+  warnings: FieldError[];
+}
+
+export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldError[] =>
+  findings.map((finding) => ({
+    field: finding.field,
+    message: l10n.t(`workflow.problems.${finding.key}`, finding.params ?? {}),
+  }));
+
+/** Parses a file and refuses it with 400 listing the problems per element. */
+export async function checkedGraph(xml: string, l10n: Localizer) {
+  const outcome = await parseBpmn(xml);
+  if (!outcome.graph) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
+  return { graph: outcome.graph, warnings: findingsAsErrors(outcome.warnings, l10n) };
+}
+
+/** Deploys a file in the caller's transaction (model/deploy and deployment/deployXml). */
+export async function deployIn(
+  ctx: AppContext,
+  trx: Db,
+  actor: Actor,
+  l10n: Localizer,
+  input: { xml: string; name?: string | undefined; category?: string | undefined; modelId?: number },
+): Promise<DeployAnswer> {
+  const { graph, warnings } = await checkedGraph(input.xml, l10n);
+  const resourceName = `${graph.key}.bpmn20.xml`;
+  const deployment = await sql<{ id: number }>`insert into wf_deployment
+      (tenant_code, name, category, resource_name, xml, model_id, deployed_by, warnings)
+    values (${actor.tenantCode}, ${input.name ?? graph.name ?? graph.key}, ${input.category ?? null}, ${resourceName},
+      ${input.xml}, ${input.modelId ?? null}, ${actor.username}, ${JSON.stringify(warnings)}::jsonb)
+    returning id`.execute(trx);
+  const deploymentId = deployment.rows[0]?.id ?? 0;
+  // The key's versions are counted under a per-tenant-and-key lock, so two deployments at once
+  // get versions n and n+1.
+  await sql`select pg_advisory_xact_lock(hashtext(${`wf:${actor.tenantCode}:${graph.key}`}))`.execute(trx);
+  const latest = await sql<{ version: number | null }>`select max(version) as version from wf_definition
+    where tenant_code = ${actor.tenantCode} and process_key = ${graph.key}`.execute(trx);
+  const version = (latest.rows[0]?.version ?? 0) + 1;
+  const definition = await sql<{ id: number }>`insert into wf_definition
+      (tenant_code, deployment_id, process_key, name, category, version, resource_name, graph)
+    values (${actor.tenantCode}, ${deploymentId}, ${graph.key}, ${graph.name ?? graph.key}, ${input.category ?? null},
+      ${version}, ${resourceName}, ${JSON.stringify(graph)}::jsonb)
+    returning id`.execute(trx);
+  const processDefinitionId = definition.rows[0]?.id ?? 0;
+  rememberGraph(ctx, processDefinitionId, graph);
+  await scheduleStartTimer(ctx, trx, actor.tenantCode, processDefinitionId, graph);
+  await writeAudit(trx, actor, [
+    {
+      entity: 'wfDeployment',
+      recordKey: deploymentId,
+      action: 'add',
+      before: null,
+      after: { key: graph.key, version, processDefinitionId, resourceName },
+    },
+  ]);
+  return { deploymentId, processDefinitionId, key: graph.key, version, warnings };
+}
+
+/**
+ * A new version of a key replaces the timer start of the earlier ones; a timer start event of the
+ * new one schedules its first start.
+ */
+async function scheduleStartTimer(
+  ctx: AppContext,
+  trx: Db,
+  tenantCode: string,
+  definitionId: number,
+  graph: ProcessGraph,
+): Promise<void> {
+  await sql`delete from wf_start_timer where tenant_code = ${tenantCode} and process_key = ${graph.key}`.execute(
+    trx,
+  );
+  const timer = graph.nodes[graph.startId]?.timer;
+  const due = timer ? firstDue(timer, workflowNow(ctx)) : undefined;
+  if (!timer || !due) return;
+  await sql`insert into wf_start_timer (tenant_code, definition_id, process_key, due_at, cycle)
+    values (${tenantCode}, ${definitionId}, ${graph.key}, ${due}, ${timer.cycle ?? null})`.execute(trx);
+}
+
+export async function deployXml(
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: { xml: string; name?: string | undefined; category?: string | undefined },
+): Promise<DeployAnswer> {
+  return inTransaction(ctx.db, (trx) => deployIn(ctx, trx, actor, l10n, input));
+}
+
+/** Deletes a deployment and its definitions; 409 while an instance of them runs. */
+export async function deleteDeployment(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+): Promise<{ deleted: number }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const rows = await sql<{ id: number; name: string }>`select id, name from wf_deployment
+      where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
+    const deployment = rows.rows[0];
+    if (!deployment) throw new AppError('notFound', { entity: 'deployment', key: id });
+    const running = await sql<{ count: number }>`select count(*)::int as count from wf_instance i
+      join wf_definition d on d.id = i.definition_id
+      where d.deployment_id = ${id} and i.end_time is null`.execute(trx);
+    const count = running.rows[0]?.count ?? 0;
+    if (count > 0) throw new AppError('wfDeploymentInUse', { count });
+    await sql`delete from wf_deployment where id = ${id}`.execute(trx);
+    await writeAudit(trx, actor, [
+      {
+        entity: 'wfDeployment',
+        recordKey: id,
+        action: 'delete',
+        before: { name: deployment.name },
+        after: null,
+      },
+    ]);
+    return { deleted: 1 };
+  });
+}
+
+/** Suspends or activates a definition: a suspended one refuses new instances (409). */
+export async function setDefinitionSuspended(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  suspended: boolean,
+): Promise<{ id: number; suspended: boolean }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const rows = await sql<{ id: number }>`update wf_definition set suspended = ${suspended}
+      where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(trx);
+    if (rows.rows.length === 0) throw new AppError('notFound', { entity: 'processDefinition', key: id });
+    await writeAudit(trx, actor, [
+      {
+        entity: 'wfDefinition',
+        recordKey: id,
+        action: 'update',
+        before: { suspended: !suspended },
+        after: { suspended },
+      },
+    ]);
+    return { id, suspended };
+  });
+}

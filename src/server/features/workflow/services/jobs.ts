@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../../lib/context.js';
+import { inTransaction } from '../../../lib/db/transaction.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import { openRun } from './activity.js';
+import { workflowNow } from './clock.js';
+import { startIn } from './instances.js';
+import { fireBoundary } from './interpreter.js';
+import { definitionGraph, markInstanceLocked } from './store.js';
+import { nextOfCycle } from './timers.js';
+
+/**
+ * Timer jobs: boundary timers of user tasks (wf_job) and timer start events (wf_start_timer).
+ * Any server process on the database may run them: a due job is taken with FOR UPDATE SKIP
+ * LOCKED, so of several pollers exactly one runs it, and each job runs in one transaction. A job
+ * that fails is tried again later (after 1, 2, … minutes), at most MAX_ATTEMPTS times; its last
+ * error stays on the row.
+ */
+
+const MAX_ATTEMPTS = 5;
+const POLL_MS = 5_000;
+/** Jobs one poll runs at most (the next poll goes on). */
+const BATCH = 100;
+
+/** Work done by the engine itself: not a user's. */
+const systemActor = (tenantCode: string): Actor => ({ userId: null, username: 'system', tenantCode });
+
+interface BoundaryJob {
+  id: number;
+  instance_id: number;
+  execution_id: number | null;
+  activity_id: string;
+  tenant_code: string;
+  definition_id: number;
+  name: string | null;
+}
+
+interface StartJob {
+  id: number;
+  tenant_code: string;
+  definition_id: number;
+  due_at: Date;
+  cycle: string | null;
+  suspended: boolean;
+}
+
+type Outcome = 'none' | 'ran' | 'failed';
+
+async function recordFailure(
+  ctx: AppContext,
+  table: 'wf_job' | 'wf_start_timer',
+  id: number,
+  error: unknown,
+  now: Date,
+): Promise<void> {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  await sql`update ${sql.table(table)} set attempts = attempts + 1, last_error = ${message},
+      due_at = ${now}::timestamptz + make_interval(mins => attempts + 1)
+    where id = ${id}`.execute(ctx.db);
+}
+
+/** Takes one due boundary timer (its instance locked with it, never waiting) and fires it. */
+async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
+  let taken: BoundaryJob | undefined;
+  try {
+    return await inTransaction(ctx.db, async (trx) => {
+      const rows =
+        await sql<BoundaryJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
+          i.definition_id, i.name
+        from wf_job j join wf_instance i on i.id = j.instance_id
+        where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'boundaryTimer'
+          and i.end_time is null and not i.suspended
+        order by j.due_at, j.id limit 1
+        for update of j, i skip locked`.execute(trx);
+      taken = rows.rows[0];
+      if (!taken) return 'none';
+      const job = taken;
+      await markInstanceLocked(trx, job.instance_id);
+      const graph = await definitionGraph(ctx, trx, job.definition_id);
+      const boundary = graph.nodes[job.activity_id];
+      const executions = await sql<{
+        id: number;
+        activity_id: string;
+        parent_id: number | null;
+      }>`select id, activity_id, parent_id from wf_execution where id = ${job.execution_id}`.execute(trx);
+      const execution = executions.rows[0];
+      await sql`delete from wf_job where id = ${job.id}`.execute(trx);
+      // A token that has moved on (or gone) since: the timer is void.
+      if (!boundary || !execution || execution.activity_id !== boundary.attachedTo) return 'ran';
+      const instance = {
+        id: job.instance_id,
+        tenant_code: job.tenant_code,
+        definition_id: job.definition_id,
+        name: job.name,
+      };
+      const run = await openRun(ctx, trx, instance, graph, systemActor(job.tenant_code));
+      await fireBoundary(run, execution, boundary);
+      return 'ran';
+    });
+  } catch (error) {
+    if (!taken) throw error;
+    await recordFailure(ctx, 'wf_job', taken.id, error, now);
+    return 'failed';
+  }
+}
+
+/** Takes one due timer start: starts an instance (unless suspended) and schedules the next. */
+async function runOneStart(ctx: AppContext, now: Date): Promise<Outcome> {
+  let taken: StartJob | undefined;
+  try {
+    return await inTransaction(ctx.db, async (trx) => {
+      const rows =
+        await sql<StartJob>`select s.id, s.tenant_code, s.definition_id, s.due_at, s.cycle, d.suspended
+        from wf_start_timer s join wf_definition d on d.id = s.definition_id
+        where s.due_at <= ${now} and s.attempts < ${MAX_ATTEMPTS}
+        order by s.due_at, s.id limit 1
+        for update of s skip locked`.execute(trx);
+      taken = rows.rows[0];
+      if (!taken) return 'none';
+      const job = taken;
+      if (!job.suspended)
+        await startIn(ctx, trx, systemActor(job.tenant_code), null, {
+          processDefinitionId: job.definition_id,
+          description: '',
+        });
+      const next = job.cycle ? nextOfCycle(job.cycle, new Date(job.due_at)) : undefined;
+      if (next)
+        await sql`update wf_start_timer set due_at = ${next.due}, cycle = ${next.cycle}, attempts = 0, last_error = null
+          where id = ${job.id}`.execute(trx);
+      else await sql`delete from wf_start_timer where id = ${job.id}`.execute(trx);
+      return 'ran';
+    });
+  } catch (error) {
+    if (!taken) throw error;
+    await recordFailure(ctx, 'wf_start_timer', taken.id, error, now);
+    return 'failed';
+  }
+}
+
+/**
+ * Runs the jobs due by the workflow clock, each in its own transaction, until none is left (or
+ * `limit` ran). Answers how many were taken (run or failed). Tests call it to run due jobs now.
+ */
+export async function runDueJobs(ctx: AppContext, limit = BATCH): Promise<number> {
+  const now = workflowNow(ctx);
+  let taken = 0;
+  while (taken < limit) {
+    const outcome = (await runOneBoundary(ctx, now)) !== 'none' ? 'ran' : await runOneStart(ctx, now);
+    if (outcome === 'none') break;
+    taken += 1;
+  }
+  return taken;
+}
+
+export interface JobPoller {
+  /** Stops polling and waits for a poll under way. */
+  stop(): Promise<void>;
+}
+
+/** Polls for due jobs every few seconds (every server process runs one; SKIP LOCKED shares the work). */
+export function startJobPoller(ctx: AppContext, onError: (error: unknown) => void): JobPoller {
+  let running: Promise<void> = Promise.resolve();
+  let isStopped = false;
+  const poll = (): void => {
+    running = running.then(async () => {
+      if (isStopped) return;
+      try {
+        await runDueJobs(ctx);
+      } catch (error) {
+        onError(error);
+      }
+    });
+  };
+  const timer = setInterval(poll, POLL_MS);
+  timer.unref();
+  poll();
+  return {
+    stop: async () => {
+      isStopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,259 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../../lib/db/database.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Actor } from '../../../lib/sql/toolkit.js';
+import type { Candidate } from './people.js';
+import { containing, optional, pageOf, when, type Paged, type PageParams } from './paging.js';
+
+/** The read side: deployments, definitions, instances, tasks and the five history views. */
+
+// Deployments and definitions ------------------------------------------------------------------
+
+export async function queryDeployments(
+  db: Db,
+  actor: Actor,
+  params: PageParams & { name?: string | undefined; category?: string | undefined },
+): Promise<Paged> {
+  return pageOf(
+    db,
+    sql`select id, name, category, resource_name as "resourceName", created_at as "deploymentTime",
+        deployed_by as "deployedBy", warnings
+      from wf_deployment where tenant_code = ${actor.tenantCode}
+        and ${when(params.name, sql`name ilike ${containing(params.name ?? '')}`)}
+        and ${when(params.category, sql`category = ${optional(params.category)}`)}`,
+    sql`"deploymentTime" desc, id desc`,
+    params,
+  );
+}
+
+const DEFINITION_COLUMNS = sql`d.id, d.process_key as key, d.name, d.version, d.category, d.resource_name as "resourceName",
+  d.deployment_id as "deploymentId", d.suspended, d.created_at as "deploymentTime",
+  d.graph #>> array['nodes', d.graph->>'startId', 'formKey'] as "startFormKey"`;
+
+export async function queryDefinitions(
+  db: Db,
+  actor: Actor,
+  params: PageParams & {
+    key?: string | undefined;
+    name?: string | undefined;
+    category?: string | undefined;
+    latestOnly?: boolean | undefined;
+  },
+): Promise<Paged> {
+  return pageOf(
+    db,
+    sql`select ${DEFINITION_COLUMNS} from wf_definition d where d.tenant_code = ${actor.tenantCode}
+        and ${when(params.key, sql`d.process_key = ${optional(params.key)}`)}
+        and ${when(params.name, sql`d.name ilike ${containing(params.name ?? '')}`)}
+        and ${when(params.category, sql`d.category = ${optional(params.category)}`)}
+        and ${
+          params.latestOnly
+            ? sql`d.version = (select max(v.version) from wf_definition v
+          where v.tenant_code = d.tenant_code and v.process_key = d.process_key)`
+            : sql`true`
+        }`,
+    sql`key, version desc`,
+    params,
+  );
+}
+
+export async function definitionXml(
+  db: Db,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number; resourceName: string; xml: string }> {
+  const rows = await sql<{
+    resourceName: string;
+    xml: string;
+  }>`select d.resource_name as "resourceName", p.xml
+    from wf_definition d join wf_deployment p on p.id = d.deployment_id
+    where d.id = ${id} and d.tenant_code = ${actor.tenantCode}`.execute(db);
+  const row = rows.rows[0];
+  if (!row) throw new AppError('notFound', { entity: 'processDefinition', key: id });
+  return { id, ...row };
+}
+
+// Instances ------------------------------------------------------------------------------------
+
+export interface InstanceView {
+  id: number;
+  name: string | null;
+  processDefinitionId: number;
+  processDefinitionKey: string;
+  processDefinitionVersion: number;
+  businessKey: string | null;
+  description: string | null;
+  startUserId: string | null;
+  startTime: string;
+  endTime: string | null;
+  suspended: boolean;
+  ended: boolean;
+  status: string;
+  incident: { activityId: string; flowId: string | null; message: string } | null;
+}
+
+const INSTANCE_SELECT = sql`select i.id, i.name, i.definition_id as "processDefinitionId", i.process_key as "processDefinitionKey",
+    d.version as "processDefinitionVersion", i.business_key as "businessKey", i.description,
+    i.start_username as "startUserId", i.start_time as "startTime", i.end_time as "endTime", i.suspended,
+    i.end_time is not null as ended, i.status, i.incident
+  from wf_instance i join wf_definition d on d.id = i.definition_id`;
+
+export async function instanceById(db: Db, tenantCode: string, id: number): Promise<InstanceView> {
+  const rows =
+    await sql<InstanceView>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
+      db,
+    );
+  const row = rows.rows[0];
+  if (!row) throw new AppError('notFound', { entity: 'processInstance', key: id });
+  return row;
+}
+
+export interface InstanceFilters extends PageParams {
+  processInstanceId?: number | undefined;
+  processDefinitionKey?: string | undefined;
+  name?: string | undefined;
+  businessKey?: string | undefined;
+  startUserId?: string | undefined;
+  status?: string | undefined;
+  ended?: boolean | undefined;
+}
+
+export async function queryInstances(db: Db, actor: Actor, params: InstanceFilters): Promise<Paged> {
+  return pageOf(
+    db,
+    sql`${INSTANCE_SELECT} where i.tenant_code = ${actor.tenantCode}
+      and ${when(params.processInstanceId, sql`i.id = ${optional(params.processInstanceId)}`)}
+      and ${when(params.processDefinitionKey, sql`i.process_key = ${optional(params.processDefinitionKey)}`)}
+      and ${when(params.name, sql`i.name ilike ${containing(params.name ?? '')}`)}
+      and ${when(params.businessKey, sql`i.business_key = ${optional(params.businessKey)}`)}
+      and ${when(params.startUserId, sql`i.start_username = ${optional(params.startUserId)}`)}
+      and ${when(params.status, sql`i.status = ${optional(params.status)}`)}
+      and ${when(params.ended, params.ended ? sql`i.end_time is not null` : sql`i.end_time is null`)}`,
+    sql`"startTime" desc, id desc`,
+    params,
+  );
+}
+
+/** Whether a user takes part in an instance: started it, holds or held a task, or is a candidate. */
+export async function takesPart(db: Db, instanceId: number, who: Candidate): Promise<boolean> {
+  const groups = who.groups.length > 0 ? who.groups : [''];
+  const rows =
+    await sql`select 1 from wf_instance i where i.id = ${instanceId} and (i.start_username = ${who.username}
+      or exists (select 1 from wf_task t where t.instance_id = i.id and (t.assignee = ${who.username} or t.owner = ${who.username}))
+      or exists (select 1 from wf_identity_link l where l.instance_id = i.id
+        and (l.user_name = ${who.username} or l.group_key in (${sql.join(groups)}))))`.execute(db);
+  return rows.rows.length > 0;
+}
+
+export async function instanceDetail(db: Db, tenantCode: string, id: number) {
+  const instance = await instanceById(db, tenantCode, id);
+  const [activities, variables, tasks, comments] = await Promise.all([
+    historyActivities(db, tenantCode, id),
+    historyVariables(db, tenantCode, id),
+    sql<
+      Record<string, unknown>
+    >`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
+    sql<Record<string, unknown>>`select id, task_id as "taskId", username, action, message, created_at as time
+      from wf_comment where instance_id = ${id} order by id`.execute(db),
+  ]);
+  return { ...instance, activities, variables, tasks: tasks.rows, comments: comments.rows };
+}
+
+// Tasks ----------------------------------------------------------------------------------------
+
+/** A task as the API answers it: columns of wf_task t and its wf_instance i. */
+export const TASK_COLUMNS = sql`t.id, t.name, t.status, t.assignee, t.owner, t.delegation as "delegationState",
+    t.claim_time as "claimTime", t.start_time as "startTime", t.end_time as "endTime", t.end_reason as "endReason",
+    t.description, t.instance_id as "processInstanceId", t.definition_id as "processDefinitionId",
+    t.activity_id as "taskDefinitionKey", t.form_key as "formKey", i.name as "processInstanceName",
+    i.start_username as "startUserId", i.suspended`;
+
+export const TASK_SELECT = sql`select ${TASK_COLUMNS} from wf_task t join wf_instance i on i.id = t.instance_id`;
+
+export interface TaskFilters extends PageParams {
+  processInstanceId?: number | undefined;
+  name?: string | undefined;
+  assignee?: string | undefined;
+  finished?: boolean | undefined;
+}
+
+const taskFilters = (params: TaskFilters): RawBuilder<unknown> => sql`
+  ${when(params.processInstanceId, sql`t.instance_id = ${optional(params.processInstanceId)}`)}
+  and ${when(params.name, sql`t.name ilike ${containing(params.name ?? '')}`)}
+  and ${when(params.assignee, sql`t.assignee = ${optional(params.assignee)}`)}
+  and ${when(params.finished, params.finished ? sql`t.end_time is not null` : sql`t.end_time is null`)}`;
+
+export type TaskList = 'personal' | 'candidate' | 'finished' | 'all';
+
+export async function queryTasks(
+  db: Db,
+  actor: Actor,
+  who: Candidate,
+  list: TaskList,
+  params: TaskFilters,
+): Promise<Paged> {
+  const groups = who.groups.length > 0 ? who.groups : [''];
+  const scope =
+    list === 'personal'
+      ? sql`t.assignee = ${who.username} and t.end_time is null`
+      : list === 'candidate'
+        ? sql`t.assignee is null and t.end_time is null and exists (select 1 from wf_identity_link l where l.task_id = t.id
+            and (l.user_name = ${who.username} or l.group_key in (${sql.join(groups)})))`
+        : list === 'finished'
+          ? sql`t.end_time is not null and (t.assignee = ${who.username} or t.owner = ${who.username})`
+          : sql`true`;
+  return pageOf(
+    db,
+    sql`${TASK_SELECT} where t.tenant_code = ${actor.tenantCode} and ${scope} and ${taskFilters(params)}`,
+    list === 'finished' ? sql`"endTime" desc, id desc` : sql`"startTime" desc, id desc`,
+    params,
+  );
+}
+
+export async function taskById(db: Db, tenantCode: string, id: number): Promise<Record<string, unknown>> {
+  const rows = await sql<
+    Record<string, unknown>
+  >`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(db);
+  const row = rows.rows[0];
+  if (!row) throw new AppError('notFound', { entity: 'task', key: id });
+  return row;
+}
+
+export async function taskCandidates(db: Db, id: number): Promise<{ users: string[]; groups: string[] }> {
+  const rows = await sql<{ user_name: string | null; group_key: string | null }>`select user_name, group_key
+    from wf_identity_link where task_id = ${id} order by id`.execute(db);
+  return {
+    users: rows.rows.flatMap((row) => (row.user_name ? [row.user_name] : [])),
+    groups: rows.rows.flatMap((row) => (row.group_key ? [row.group_key] : [])),
+  };
+}
+
+// History --------------------------------------------------------------------------------------
+
+export async function historyActivities(db: Db, tenantCode: string, instanceId: number) {
+  const rows = await sql<Record<string, unknown>>`select id, activity_id as key, activity_name as name,
+      activity_type as type, assignee, task_id as "taskId", execution_id as "executionId", start_time as "startTime",
+      end_time as "endTime", end_reason as "endReason", instance_id as "processInstanceId"
+    from wf_hist_activity where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by start_time, id`.execute(
+    db,
+  );
+  return rows.rows;
+}
+
+export async function historyVariables(db: Db, tenantCode: string, instanceId: number) {
+  const rows = await sql<Record<string, unknown>>`select id, name, type, value, updated_at as "updateTime",
+      instance_id as "processInstanceId"
+    from wf_variable where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by name`.execute(
+    db,
+  );
+  return rows.rows;
+}
+
+export async function historyDetails(db: Db, tenantCode: string, instanceId: number) {
+  const rows = await sql<Record<string, unknown>>`select id, name, type, value, task_id as "taskId",
+      activity_id as "activityId", username, created_at as time, instance_id as "processInstanceId"
+    from wf_hist_detail where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by id`.execute(
+    db,
+  );
+  return rows.rows;
+}

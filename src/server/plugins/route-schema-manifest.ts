@@ -1,0 +1,847 @@
+import { entityRouteSchemas, MAX_PAGE_SIZE, type EntityDef } from '../../engine/index.js';
+import type { AppContext } from '../lib/context.js';
+import {
+  answer,
+  flag,
+  id,
+  ids,
+  integer,
+  integerOrText,
+  MAX_KEY,
+  object,
+  optionalInteger,
+  PUBLIC_SECURITY,
+  separatedIds,
+  text,
+  textOrNumber,
+  type RouteSchema,
+} from '../lib/route-schema.js';
+
+type Json = Record<string, unknown>;
+type Manifest = Map<string, RouteSchema>;
+
+/**
+ * The schema of every route of the API, by "METHOD /url": the generated entity routes from the
+ * engine, the others written here, module by module (the tag is the module). A route file may
+ * declare its schema itself; the manifest is the fallback, and a route in neither place fails
+ * the document test (tests/integration/openapi.test.ts).
+ */
+export function routeSchemaManifest(ctx: AppContext): Manifest {
+  const manifest: Manifest = new Map();
+  for (const entity of ctx.registry.all) {
+    if (ctx.registry.isRuntime(entity.name)) continue;
+    for (const route of entityRouteSchemas(entity))
+      manifest.set(`${route.method} ${route.url}`, route.schema);
+    withWholeNumberDeleteKeys(manifest, entity);
+  }
+  const put = (method: string, url: string, schema: RouteSchema): void => {
+    manifest.set(`${method} ${url}`, schema);
+  };
+  authSchemas(put);
+  accountSchemas(put);
+  rbacSchemas(ctx, put);
+  portalSchemas(ctx, put);
+  fileSchemas(put);
+  fileLinkSchemas(put);
+  docsSchemas(put);
+  return manifest;
+}
+
+type Put = (method: string, url: string, schema: RouteSchema) => void;
+
+const MAX_DELETE_KEYS = 1000;
+
+/**
+ * Whole-number keys of a delete (?id=1&id=2) are read and bounded by the route schema, so the
+ * delete service gets numbers; presence and unknown names stay with the service, which names
+ * every field at fault at once.
+ */
+function withWholeNumberDeleteKeys(manifest: Manifest, entity: EntityDef): void {
+  if (entity.key.type !== 'integer') return;
+  const route = `POST /api/${entity.api}/delete`;
+  const schema = manifest.get(route);
+  const querystring = schema?.querystring as Json | undefined;
+  const properties = querystring?.properties as Record<string, Json> | undefined;
+  const keys = properties?.[entity.key.name];
+  if (!schema || !querystring || !properties || !keys) return;
+  manifest.set(route, {
+    ...schema,
+    querystring: {
+      ...querystring,
+      properties: {
+        ...properties,
+        [entity.key.name]: { ...keys, items: integer(0, MAX_KEY), maxItems: MAX_DELETE_KEYS },
+      },
+    },
+  });
+}
+
+const api = (entity: EntityDef | undefined, name: string): string =>
+  entity ? `/api/${entity.api}/${name}` : '';
+
+// Auth ------------------------------------------------------------------------------------------
+
+/** Token parameters come in the query string or a form body, as OAuth2 clients send them. */
+const TOKEN_PARAMS = object({
+  grant_type: text(32, {
+    enum: ['password', 'mobile', 'refresh_token'],
+    description: 'password | mobile | refresh_token',
+  }),
+  username: text(128, { examples: ['admin'] }),
+  password: text(256),
+  mobile: text(32),
+  smsCaptcha: text(16),
+  refresh_token: text(256),
+  scope: text(64, { examples: ['server'] }),
+  client_id: text(64, { examples: ['browser'] }),
+  tenantCode: text(64, { examples: ['default'] }),
+  type: text(32),
+});
+
+function authSchemas(put: Put): void {
+  const tags = ['auth'];
+  put('POST', '/api/uaa/oauth/token', {
+    tags,
+    summary: 'Sign in: an access and a refresh token (OAuth2 password, mobile or refresh_token grant)',
+    security: [{ clientBasic: [] }],
+    querystring: TOKEN_PARAMS,
+    body: TOKEN_PARAMS,
+    consumes: ['application/x-www-form-urlencoded', 'application/json'],
+    response: {
+      200: object({
+        code: { type: 'integer', enum: [200] },
+        access_token: { type: 'string' },
+        token_type: { type: 'string', enum: ['bearer'] },
+        refresh_token: { type: 'string' },
+        expires_in: { type: 'integer' },
+        scope: { type: 'string' },
+        message: { type: 'string', enum: ['success'] },
+      }),
+    },
+  });
+  put('POST', '/api/uaa/oauth/logout', {
+    tags,
+    summary: 'Sign out: revokes the bearer token',
+    response: answer(),
+  });
+  for (const name of ['getSysUser', 'getBidUser']) {
+    put('GET', `/api/uaa/users/${name}`, { tags, summary: 'The signed-in user', response: answer() });
+  }
+}
+
+// Accounts --------------------------------------------------------------------------------------
+
+/** Account calls read the query string and a JSON or form body together (lib/input.ts). */
+const ACCOUNT_FIELDS: Record<string, Json> = {
+  username: textOrNumber(128),
+  password: textOrNumber(256),
+  newPassword: textOrNumber(256),
+  confirmPassword: textOrNumber(256),
+  mobile: textOrNumber(32),
+  countryCode: textOrNumber(8),
+  phone: textOrNumber(32),
+  email: textOrNumber(256),
+  smsCaptcha: textOrNumber(16),
+  charCaptcha: textOrNumber(16),
+  captchaId: textOrNumber(128),
+  code: textOrNumber(128),
+  nickname: textOrNumber(128),
+  companyName: textOrNumber(256),
+  orgName: textOrNumber(256),
+  tenantCode: textOrNumber(64),
+  userType: textOrNumber(8),
+  type: textOrNumber(32),
+};
+
+const accountInput = (...names: string[]): { querystring: Json; body: Json; consumes: string[] } => {
+  const properties = Object.fromEntries(names.map((name) => [name, ACCOUNT_FIELDS[name] ?? textOrNumber()]));
+  return {
+    querystring: object(properties),
+    body: object(properties),
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+  };
+};
+
+function accountSchemas(put: Put): void {
+  const tags = ['account'];
+  const detail = '/api/account/sysuserdetail';
+  put('GET', '/api/account/captcha/getCharCaptcha', {
+    tags,
+    summary: 'A character captcha image and its id',
+    security: PUBLIC_SECURITY,
+    response: answer(),
+  });
+  put('POST', `${detail}/compareCaptcha`, {
+    tags,
+    summary: 'Checks a character captcha once',
+    ...accountInput('captchaId', 'charCaptcha'),
+    response: answer({ type: 'boolean' }),
+  });
+  for (const method of ['GET', 'POST']) {
+    put(method, '/api/account/captcha/getSmsCaptcha', {
+      tags,
+      summary: 'Sends an SMS code to a mobile number',
+      ...(method === 'GET'
+        ? {
+            querystring: object({
+              mobile: ACCOUNT_FIELDS.mobile ?? {},
+              tenantCode: ACCOUNT_FIELDS.tenantCode ?? {},
+              captchaId: ACCOUNT_FIELDS.captchaId ?? {},
+              charCaptcha: ACCOUNT_FIELDS.charCaptcha ?? {},
+            }),
+          }
+        : accountInput('mobile', 'tenantCode', 'captchaId', 'charCaptcha')),
+      response: answer(),
+    });
+  }
+  for (const name of ['registerAccount', 'register']) {
+    put('POST', `${detail}/${name}`, {
+      tags,
+      summary: 'Registers a buyer or supplier with their organisation',
+      ...accountInput(
+        'username',
+        'password',
+        'confirmPassword',
+        'mobile',
+        'smsCaptcha',
+        'nickname',
+        'email',
+        'countryCode',
+        'phone',
+        'companyName',
+        'orgName',
+        'userType',
+        'type',
+        'tenantCode',
+        'captchaId',
+        'charCaptcha',
+      ),
+      response: answer(),
+    });
+  }
+  put('POST', `${detail}/queryCompanyName`, {
+    tags,
+    summary: 'Is an organisation name taken in the tenant?',
+    ...accountInput('companyName', 'orgName', 'tenantCode'),
+    response: answer(object({ companyName: { type: 'string' }, isTaken: { type: 'boolean' } })),
+  });
+  put('POST', `${detail}/retrievePassword`, {
+    tags,
+    summary: 'Mails a password-reset code',
+    ...accountInput('email', 'tenantCode', 'captchaId', 'charCaptcha'),
+    response: answer(),
+  });
+  put('POST', `${detail}/resetPassword`, {
+    tags,
+    summary: 'Sets a new password with a mailed code',
+    ...accountInput('code', 'newPassword', 'password', 'confirmPassword', 'tenantCode'),
+    response: answer(),
+  });
+  put('POST', `${detail}/checkMobileAndSms`, {
+    tags,
+    summary: 'Checks an SMS code of a registered mobile number',
+    ...accountInput('mobile', 'smsCaptcha', 'tenantCode'),
+    response: answer(),
+  });
+  put('POST', `${detail}/editPassword`, {
+    tags,
+    summary: 'Sets a new password with an SMS code',
+    ...accountInput('mobile', 'smsCaptcha', 'newPassword', 'password', 'confirmPassword', 'tenantCode'),
+    response: answer(),
+  });
+  put('GET', `${detail}/querySysUserDetail`, {
+    tags,
+    summary: "The caller's own record",
+    response: answer(),
+  });
+  put('PUT', `${detail}/updateSysUserDetail`, {
+    tags,
+    summary: 'The caller edits their own profile (a new mobile needs its SMS code)',
+    body: object(
+      {
+        // The caller's own key, checked (403 for another one), never written; a form may send its digits.
+        id: { ...integerOrText(0, MAX_KEY), type: ['integer', 'string', 'null'] },
+      },
+      [],
+      { description: 'Fields of the user form the caller may edit, id and version' },
+    ),
+    response: answer(),
+  });
+  put('POST', `${detail}/queryCurrentAuthority`, {
+    tags,
+    summary: "The caller's menus, paths and buttons",
+    querystring: object({
+      parentId: optionalInteger(0, MAX_KEY, { description: 'narrows the tree to one top-level menu' }),
+      userId: optionalInteger(0, MAX_KEY, { description: "the caller's own id" }),
+      username: text(128, { description: "the caller's own user name" }),
+      postCode: text(64, { description: "narrows to the roles of one of the caller's posts" }),
+    }),
+    response: answer(),
+  });
+  put('POST', `${detail}/queryRoleInfo`, {
+    tags,
+    summary: 'Roles of the session and those acted in now',
+    response: answer(),
+  });
+  put('PUT', `${detail}/updatePassword`, {
+    tags,
+    summary: "Changes the caller's own password; every other session of the user ends",
+    querystring: object({
+      password: text(256),
+      newPassword: text(256),
+      // another user's id is refused with 403, a negative one too
+      id: optionalInteger(-MAX_KEY, MAX_KEY, { description: "the caller's own id" }),
+    }),
+    response: answer(),
+  });
+  put('GET', `${detail}/queryPostOptions`, {
+    tags,
+    summary: 'The posts the caller holds, main post first',
+    response: answer(),
+  });
+
+  const users = ['sysuser'];
+  put('GET', '/api/admin/sysuser/querySignInsPerDay', {
+    tags: users,
+    summary: "Sign-ins per day of the caller's tenant",
+    querystring: object({
+      days: integer(1, 92, { description: 'how many days (default 14)' }),
+      // time-zone offsets run from -12:00 to +14:00
+      utcOffset: integer(-12 * 60, 14 * 60, {
+        description: 'minutes east of UTC of the caller (480 in China)',
+      }),
+    }),
+    response: answer(),
+  });
+  put('POST', '/api/admin/sysuser/registerNewSession', {
+    tags: users,
+    summary: "The caller's session announces itself",
+    response: answer(),
+  });
+  put('GET', '/api/admin/sysuser/queryOnlineSysUser', {
+    tags: users,
+    summary: 'Live sessions of the tenant (ROLE_ADMIN)',
+    querystring: object({
+      currentPage: integer(1, 1_000_000),
+      pageSize: integer(1, 500),
+      username: text(128, { description: 'contains' }),
+    }),
+    response: answer(),
+  });
+  put('POST', '/api/admin/sysuser/forceLogout', {
+    tags: users,
+    summary: 'Ends sessions by id or every session of users (ROLE_ADMIN)',
+    querystring: object({ id: separatedIds(1000, 'session ids'), userId: separatedIds(1000, 'user ids') }),
+    response: answer(object({ revoked: { type: 'integer' } })),
+  });
+  put('GET', '/api/admin/sysuser/queryUsername', {
+    tags: users,
+    summary: "Is a user name taken in the caller's tenant?",
+    querystring: object({ username: text(128) }, ['username']),
+    response: answer(object({ username: { type: 'string' }, isTaken: { type: 'boolean' } })),
+  });
+}
+
+// Authorization ---------------------------------------------------------------------------------
+
+function rbacSchemas(ctx: AppContext, put: Put): void {
+  const { registry } = ctx;
+  const role = registry.get('sysrole');
+  const url = registry.get('sysurl');
+  const menu = registry.get('sysmenu');
+  const post = registry.get('syspost');
+  const org = registry.get('sysorg');
+  const userPost = registry.get('sysuserpost');
+  const notification = registry.get('notification');
+  const dict = registry.get('sysdict');
+
+  const link = (
+    entity: EntityDef | undefined,
+    queryName: string,
+    param: string,
+    authorizeName: string,
+    idField: string,
+    idsField: string,
+    minItems: number,
+  ): void => {
+    if (!entity) return;
+    const tags = [entity.name];
+    put('GET', api(entity, queryName), {
+      tags,
+      summary: `Ids linked to one ${param}`,
+      querystring: object({ [param]: id() }, [param]),
+      response: answer({ type: 'array', items: { type: 'integer' } }),
+    });
+    put('POST', api(entity, authorizeName), {
+      tags,
+      summary: `Replaces the ${idsField} of one ${idField}`,
+      body: object(
+        {
+          [idField]: id(),
+          [idsField]: { ...ids(10_000), uniqueItems: true, minItems },
+        },
+        [idField, idsField],
+        { additionalProperties: false },
+      ),
+      response: answer(),
+    });
+  };
+  link(role, 'queryRoleIdByUserId', 'userId', 'authorizeRoleToUser', 'userId', 'roleIds', 0);
+  link(role, 'queryUserIdByRoleId', 'roleId', 'authorizeUserToRole', 'roleId', 'userIds', 1);
+  link(url, 'queryRoleIdByUrlId', 'urlId', 'authorizeRoleToUrl', 'urlId', 'roleIds', 0);
+  link(url, 'queryUrlIdByRoleId', 'roleId', 'authorizeUrlToRole', 'roleId', 'urlIds', 0);
+  link(menu, 'queryMenuIdByRoleId', 'roleId', 'authorizeMenuToRole', 'roleId', 'menuIds', 1);
+  link(post, 'queryRoleIdByPostId', 'postId', 'authorizeRoleToPost', 'postId', 'roleIds', 0);
+
+  if (role) {
+    const roles = {
+      tags: [role.name],
+      summary: 'Roles of the tenant, checked when the user or post holds them',
+      querystring: object({
+        userId: id(),
+        postCode: text(64),
+        assign: flag('true: the checked ones only'),
+      }),
+      response: answer(),
+    };
+    for (const name of ['queryRoleName', 'queryRoleNameCheckbox', 'queryRoleCode'])
+      put('GET', api(role, name), roles);
+  }
+  if (menu) {
+    const tags = [menu.name];
+    put('GET', api(menu, 'querySysMenuButtonTree'), {
+      tags,
+      summary: 'Menus with their buttons',
+      response: answer(),
+    });
+    put('GET', api(menu, 'queryCheckedMenuButton'), {
+      tags,
+      summary: 'The buttons of one menu',
+      querystring: object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']),
+      response: answer(),
+    });
+    put('GET', api(menu, 'queryMenuButtonByRoleCode'), {
+      tags,
+      summary: 'Buttons granted to a role (menuCode:button)',
+      querystring: object({ roleCode: text(64, { minLength: 1 }) }, ['roleCode']),
+      response: answer({ type: 'array', items: { type: 'string' } }),
+    });
+    put('POST', api(menu, 'authorizeMenuButtonToRole'), {
+      tags,
+      summary: 'Replaces the buttons granted to a role',
+      body: object(
+        {
+          roleCode: text(64, { minLength: 1 }),
+          buttons: {
+            type: 'array',
+            items: text(200, { pattern: '^[^:\\u0000]+:[^:\\u0000]+$' }),
+            uniqueItems: true,
+            maxItems: 10_000,
+          },
+        },
+        ['roleCode', 'buttons'],
+        { additionalProperties: false },
+      ),
+      response: answer(),
+    });
+    put('GET', api(menu, 'queryDataFieldByMenuCode'), {
+      tags,
+      summary: 'Data fields hidden per role on one menu',
+      querystring: object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']),
+      response: answer(),
+    });
+    put('POST', api(menu, 'authorizeMenuDataToRole'), {
+      tags,
+      summary: 'Replaces the hidden data fields of one menu',
+      body: object(
+        {
+          menuCode: text(64, { minLength: 1 }),
+          rows: {
+            type: 'array',
+            maxItems: 1000,
+            items: object(
+              {
+                roleCode: text(64, { minLength: 1 }),
+                dataFields: {
+                  type: 'array',
+                  items: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$', maxLength: 64 },
+                  uniqueItems: true,
+                  maxItems: 1000,
+                },
+              },
+              ['roleCode', 'dataFields'],
+              { additionalProperties: false },
+            ),
+          },
+        },
+        ['menuCode', 'rows'],
+        { additionalProperties: false },
+      ),
+      response: answer(),
+    });
+    put('POST', api(menu, 'deleteDataField'), {
+      tags,
+      summary: 'Deletes one data-field row',
+      querystring: object({ id: id() }, ['id']),
+      response: answer(object({ deleted: { type: 'integer' } })),
+    });
+  }
+  if (org) {
+    const tags = [org.name];
+    put('GET', api(org, 'queryOrgUserTree'), {
+      tags,
+      summary: 'Organisations with their users; with roleId the holders are checked',
+      querystring: object({ roleId: id(), assign: flag() }),
+      response: answer(),
+    });
+    put('GET', api(org, 'queryModelOrgUserTree'), {
+      tags,
+      summary: "Organisations with their users, for a workflow model's candidates",
+      querystring: object({ modelId: text(64), assign: flag() }),
+      response: answer(),
+    });
+  }
+  if (userPost) {
+    const tags = [userPost.name];
+    put('GET', api(userPost, 'querySysUserPostTree'), {
+      tags,
+      summary: "The post tree with the user's posts marked",
+      querystring: object({ userId: id() }, ['userId']),
+      response: answer(),
+    });
+    put('POST', api(userPost, 'authorizePostToUser'), {
+      tags,
+      summary: "Replaces the user's posts",
+      body: object(
+        {
+          userId: id(),
+          posts: {
+            type: 'array',
+            maxItems: 1000,
+            items: object(
+              { postId: id(), postType: text(32), postDescription: text(1000) },
+              ['postId', 'postType'],
+              {
+                additionalProperties: false,
+              },
+            ),
+          },
+        },
+        ['userId', 'posts'],
+        { additionalProperties: false },
+      ),
+      response: answer(),
+    });
+  }
+  if (notification) {
+    const tags = ['notification'];
+    const list = entityRouteSchemas(notification).find((route) => route.url.endsWith('/query'))?.schema
+      .querystring;
+    const properties = {
+      ...((list?.properties ?? {}) as Record<string, Json>),
+      read: flag('true: read only; false: unread only'),
+    };
+    put('GET', api(notification, 'queryMyNotification'), {
+      tags,
+      summary: "The caller's notifications, with isRead and the unread count",
+      querystring: { type: 'object', properties },
+      response: answer(),
+    });
+    put('POST', api(notification, 'markNotificationRead'), {
+      tags,
+      summary: 'Marks notifications of the caller as read',
+      querystring: object({ id: ids(1000) }, ['id']),
+      response: answer(object({ read: { type: 'integer' } })),
+    });
+  }
+  if (dict) {
+    const tags = [dict.name];
+    put('GET', api(dict, 'queryDictByDictType'), {
+      tags,
+      summary: 'The items of one dictionary',
+      querystring: object({ dictType: text(64, { minLength: 1 }) }, ['dictType']),
+      response: answer(),
+    });
+  }
+  for (const [entityName, name] of [
+    ['sysorg', 'queryOrgType'],
+    ['sysregion', 'queryRegionType'],
+    ['notification', 'queryNotificationType'],
+    ['notification', 'queryNotificationPriority'],
+    ['sysmenu', 'queryMenuButtonCheckbox'],
+  ] as const) {
+    const entity = registry.get(entityName);
+    if (entity)
+      put('GET', api(entity, name), {
+        tags: [entity.name],
+        summary: 'Items of a dictionary',
+        response: answer(),
+      });
+  }
+}
+
+// Portal ----------------------------------------------------------------------------------------
+
+/** Portal paging and ids: whole numbers, which a JSON body may send as text ("5"). */
+const portalNumber = (max: number): Json => integerOrText(1, max);
+
+/** Portal parameters in a query string: all text there, read as a number where one is declared. */
+function asQuery(properties: Record<string, Json>, required: string[] = []): Json {
+  const query = Object.entries(properties).map(([name, schema]): [string, Json] =>
+    [schema.type].flat().includes('integer')
+      ? [name, integer(Number(schema.minimum ?? 1), Number(schema.maximum ?? Number.MAX_SAFE_INTEGER))]
+      : [name, schema],
+  );
+  return object(Object.fromEntries(query), required);
+}
+
+function portalSchemas(ctx: AppContext, put: Put): void {
+  const tags = ['portal'];
+  const open = (summary: string, extra: RouteSchema = {}): RouteSchema => ({
+    tags,
+    summary,
+    security: PUBLIC_SECURITY,
+    response: answer(),
+    ...extra,
+  });
+  const paging = { currentPage: portalNumber(100_000), pageSize: portalNumber(50) };
+  const both = (properties: Record<string, Json>): RouteSchema => ({
+    querystring: asQuery(properties),
+    body: object(properties),
+  });
+  const home = '/api/notification/home';
+  put(
+    'GET',
+    `${home}/params`,
+    open('Public params (hotline, mailbox, program addresses) and the product slug'),
+  );
+  put('GET', `${home}/qrcode`, {
+    ...open('A footer QR code as SVG', {
+      querystring: object({ param: text(64, { enum: ['buyerAccountUrl', 'supplierAccountUrl'] }) }, [
+        'param',
+      ]),
+    }),
+    produces: 'image/svg+xml',
+    response: {},
+  });
+  const purchase = ctx.registry.get('purchase');
+  if (purchase) {
+    put('GET', api(purchase, 'queryMyPurchase'), {
+      tags,
+      summary: "Purchase notices of the caller's organisation",
+      // Empty text is "not given": page 1 of 20 rows.
+      querystring: object({
+        currentPage: optionalInteger(1, 1_000_000_000),
+        pageSize: optionalInteger(1, MAX_PAGE_SIZE),
+      }),
+      response: answer(),
+    });
+  }
+  const notice = ctx.registry.get('notice');
+  if (notice) {
+    put('GET', api(notice, 'queryFirst4'), open('The first 4 published notices'));
+    put(
+      'GET',
+      api(notice, 'queryNotices'),
+      open('Published notices, paged', { querystring: asQuery({ ...paging, title: text(100) }) }),
+    );
+    put(
+      'GET',
+      api(notice, 'queryNotice'),
+      open('One published notice', { querystring: asQuery({ id: portalNumber(2_000_000_000) }, ['id']) }),
+    );
+    put(
+      'POST',
+      api(notice, 'queryNoticeDetail'),
+      open(
+        'A notice with its attachments (name, size, download address) and the latest others',
+        both({ id: portalNumber(2_000_000_000) }),
+      ),
+    );
+    put(
+      'GET',
+      api(notice, 'attachment'),
+      open('An attachment of a published notice, for anyone while the notice is published', {
+        querystring: asQuery({ id: portalNumber(2_000_000_000), fileId: portalNumber(2_000_000_000) }, [
+          'id',
+          'fileId',
+        ]),
+        produces: 'application/octet-stream',
+        response: {},
+      }),
+    );
+    put(
+      'POST',
+      api(notice, 'queryOrderRotation'),
+      open('Purchase announcements of the home page', both({ limit: portalNumber(30) })),
+    );
+  }
+  put('POST', `${home}/pictures`, open('Home pictures', both({ limit: portalNumber(20) })));
+  const filters = (...names: string[]): Record<string, Json> =>
+    Object.fromEntries(names.map((name) => [name, textOrNumber(100)]));
+  put(
+    'POST',
+    `${home}/order/notices`,
+    open('Purchase announcements, paged', both({ ...paging, ...filters('title', 'category', 'region') })),
+  );
+  put(
+    'POST',
+    `${home}/order/detail`,
+    open('One purchase announcement', both({ id: portalNumber(2_000_000_000) })),
+  );
+  put(
+    'POST',
+    `${home}/show/attr`,
+    open('Idle equipment, paged', both({ ...paging, ...filters('name', 'category') })),
+  );
+  put(
+    'POST',
+    `${home}/show/attr/rank`,
+    open('Recommended idle equipment', both({ limit: portalNumber(20) })),
+  );
+  put('POST', `${home}/show/detail`, open('One idle equipment', both({ id: portalNumber(2_000_000_000) })));
+}
+
+// Files -----------------------------------------------------------------------------------------
+
+const FILE_SORT = '(id|originalFilename|size|fileType|contentType|ownerName|createdAt)';
+
+/** A file as upload, query and download describe it (features/files/services/files.ts FileRecord). */
+export const FILE_RECORD = object(
+  {
+    id: { type: 'integer' },
+    originalFilename: { type: 'string' },
+    size: { type: 'number', description: 'Size in KB' },
+    sizeBytes: { type: 'integer' },
+    contentType: { type: 'string', description: 'Sniffed from the bytes' },
+    fileType: { type: 'string', description: 'jpg, png, pdf, docx, …' },
+    use: { type: 'string', enum: ['image', 'attachment'] },
+    ownerName: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    url: { type: 'string', description: 'Where the file is downloaded' },
+  },
+  [
+    'id',
+    'originalFilename',
+    'size',
+    'sizeBytes',
+    'contentType',
+    'fileType',
+    'use',
+    'ownerName',
+    'createdAt',
+    'url',
+  ],
+);
+
+export const FILE_USE = text(16, {
+  enum: ['image', 'attachment'],
+  description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
+});
+
+function fileSchemas(put: Put): void {
+  const tags = ['file'];
+  const base = '/api/file/file';
+  // upload and uploadTransFile declare their schemas in features/files/routes/files.ts (with folderId).
+  put('GET', `${base}/download`, {
+    tags,
+    summary: 'Downloads a file under its original name (ETag, range requests, inline for images and PDF)',
+    querystring: object({ id: id('The file') }, ['id']),
+    produces: 'application/octet-stream',
+    response: {},
+  });
+  put('GET', `${base}/query`, {
+    tags,
+    summary: 'Files the caller may reach, paged',
+    querystring: object({
+      currentPage: integer(1, 1_000_000),
+      pageSize: integer(1, 1000),
+      sort: text(200, {
+        pattern: `^\\s*(-?${FILE_SORT}(\\s*,\\s*-?${FILE_SORT})*)?\\s*$`,
+        description: 'field or -field, comma-separated',
+      }),
+      originalFilename: text(200),
+      fileType: text(16),
+      contentType: text(100),
+      ownerName: text(100),
+      use: text(16, { enum: ['image', 'attachment', ''] }),
+    }),
+    response: answer(
+      object(
+        {
+          records: { type: 'array', items: FILE_RECORD },
+          total: { type: 'integer' },
+          totalExact: { type: 'boolean' },
+          currentPage: { type: 'integer' },
+          pageSize: { type: 'integer' },
+        },
+        ['records', 'total', 'currentPage', 'pageSize'],
+      ),
+    ),
+  });
+  put('POST', `${base}/delete`, {
+    tags,
+    summary: 'Deletes files (the record and the stored bytes); repeat id for several',
+    querystring: object({ id: { ...ids(1000, 'The files'), minItems: 1 } }, ['id']),
+    response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
+  });
+}
+
+// File links (forms, lists, rich text) ------------------------------------------------------------
+
+function fileLinkSchemas(put: Put): void {
+  const tags = ['file'];
+  const base = '/api/file/file';
+  const link = object(
+    {
+      id: { type: 'integer' },
+      originalFilename: { type: 'string' },
+      size: { type: 'number', description: 'Size in KB' },
+      fileType: { type: 'string' },
+      contentType: { type: 'string' },
+      use: { type: 'string', enum: ['image', 'attachment'] },
+      url: { type: 'string', description: "The download address (with the caller's token)" },
+      pictureUrl: { type: 'string', description: 'The public address of a picture (use image only)' },
+    },
+    ['id', 'originalFilename', 'size', 'fileType', 'contentType', 'use', 'url'],
+  );
+  put('GET', `${base}/info`, {
+    tags,
+    summary: 'Names and addresses of files by id (the ones the caller may reach; others are left out)',
+    querystring: object({ id: { ...ids(200, 'The files'), minItems: 1 } }, ['id']),
+    response: answer(object({ records: { type: 'array', items: link } }, ['records'])),
+  });
+  put('GET', `${base}/picture`, {
+    tags,
+    summary: 'A picture by its public address (the id and the first 16 hex digits of its sha256)',
+    security: PUBLIC_SECURITY,
+    querystring: object({ id: id('The picture'), h: text(16, { pattern: '^[0-9a-f]{16}$' }) }, ['id', 'h']),
+    produces: 'image/*',
+    response: {},
+  });
+}
+
+// Docs ------------------------------------------------------------------------------------------
+
+function docsSchemas(put: Put): void {
+  const tags = ['docs'];
+  put('GET', '/api/openapi.json', {
+    tags,
+    summary: 'This document',
+    security: PUBLIC_SECURITY,
+    response: {},
+  });
+  put('GET', '/api/schemas', {
+    tags,
+    summary: 'The entity schemas',
+    security: PUBLIC_SECURITY,
+    response: answer(),
+  });
+  put('GET', '/api/schemas/validators.js', {
+    tags,
+    summary: "The forms' validators, compiled on the server",
+    security: PUBLIC_SECURITY,
+    produces: 'text/javascript',
+    response: {},
+  });
+}

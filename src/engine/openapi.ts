@@ -100,7 +100,7 @@ export const ERROR_SCHEMA: Json = {
  * are (typed serialization would refuse a database value of another JSON type instead of
  * writing it), unknown extra fields kept.
  */
-function serializedRecordOf(entity: EntityDef): Json {
+export function serializedRecordOf(entity: EntityDef): Json {
   const properties: Record<string, Json> = {};
   for (const field of readableFields(entity)) {
     properties[field.name] = {
@@ -172,17 +172,9 @@ function exportBodySchemaOf(entity: EntityDef): Json {
   return { type: 'object', properties, description: 'The filters and sort of the query endpoint' };
 }
 
-const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
-
-/**
- * The route schemas of an entity's generated API, derived from its schema alone: what the
- * server validates and serializes with and what the API document shows.
- */
-export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
-  const base = `/api/${entity.api}`;
-  const tags = [entity.name];
-  const record = serializedRecordOf(entity);
-  const page = {
+/** A page of a list (`{records, total, totalExact, currentPage, pageSize}`) of the given records. */
+export function pageSchemaOf(record: Json): Json {
+  return {
     type: 'object',
     properties: {
       records: { type: 'array', items: record },
@@ -193,6 +185,19 @@ export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
     },
     additionalProperties: true,
   };
+}
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * The route schemas of an entity's generated API, derived from its schema alone: what the
+ * server validates and serializes with and what the API document shows.
+ */
+export function entityRouteSchemas(entity: EntityDef): RouteDeclaration[] {
+  const base = `/api/${entity.api}`;
+  const tags = [entity.name];
+  const record = serializedRecordOf(entity);
+  const page = pageSchemaOf(record);
   const listQuery = listQuerySchemaOf(entity);
   // A tree is never paged, but a page parameter it is sent must still be a page number.
   const positive = { type: 'string', pattern: '^\\s*[1-9][0-9]{0,15}\\s*$' };

@@ -352,7 +352,6 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
   const post = registry.get('syspost');
   const org = registry.get('sysorg');
   const userPost = registry.get('sysuserpost');
-  const notification = registry.get('notification');
   const dict = registry.get('sysdict');
 
   const link = (
@@ -531,27 +530,6 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
         { additionalProperties: false },
       ),
       response: answer(),
-    });
-  }
-  if (notification) {
-    const tags = ['notification'];
-    const list = entityRouteSchemas(notification).find((route) => route.url.endsWith('/query'))?.schema
-      .querystring;
-    const properties = {
-      ...((list?.properties ?? {}) as Record<string, Json>),
-      read: flag('true: read only; false: unread only'),
-    };
-    put('GET', api(notification, 'queryMyNotification'), {
-      tags,
-      summary: "The caller's notifications, with isRead and the unread count",
-      querystring: { type: 'object', properties },
-      response: answer(),
-    });
-    put('POST', api(notification, 'markNotificationRead'), {
-      tags,
-      summary: 'Marks notifications of the caller as read',
-      querystring: object({ id: ids(1000) }, ['id']),
-      response: answer(object({ read: { type: 'integer' } })),
     });
   }
   if (dict) {

@@ -1,49 +1,94 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EntityInputError, type RawParams } from '../../../engine/index.js';
-import { ok, queryOf, requireAuth } from '../../lib/http.js';
+import type { FastifyInstance } from 'fastify';
+import { entityRouteSchemas, pageSchemaOf, serializedRecordOf } from '../../../engine/index.js';
+import { ok, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
+import { answer, flag, ids, integer, object, typed } from '../../lib/route-schema.js';
 import { markNotificationsRead, myNotifications } from './services/inbox.js';
 
-const SELF = { config: { isSelfService: true } };
-
-/** id=… repeated, each once: the route schema (plugins/route-schema-manifest.ts) has checked them as ids. */
-function idsOf(request: FastifyRequest): number[] {
-  const raw = queryOf(request).id;
-  return [...new Set((Array.isArray(raw) ? raw : [raw]).map(Number))];
-}
+const SELF = { isSelfService: true };
+const tags = ['notification'];
 
 /**
- * The caller's own notifications (SPEC §7 "Notification", §9), read or unread per user. Every
- * signed-in user may call these.
+ * The caller's own notifications (docs/product.md §7 "Notification and home", §9), read or
+ * unread per user. Every signed-in user may call these.
  */
 export async function notificationRoutes(app: FastifyInstance): Promise<void> {
-  const base = `/api/${app.ctx.registry.require('notification').api}`;
+  const notification = app.ctx.registry.require('notification');
+  const base = `/api/${notification.api}`;
+  const listQuery = entityRouteSchemas(notification).find((route) => route.url === `${base}/query`)?.schema
+    .querystring;
+  const record = serializedRecordOf(notification);
+  const inboxRecord = {
+    ...record,
+    properties: {
+      ...(record.properties as Record<string, unknown>),
+      isRead: { type: 'boolean' },
+      readAt: { description: 'when the caller read it (date-time), or null' },
+    },
+  };
+  const inboxPage = pageSchemaOf(inboxRecord);
+  const api = typed(app);
 
-  /**
-   * GET queryMyNotification: currentPage, pageSize, sort and the notification list's filters
-   * (type, priority, title, …), plus read=true|false. data: {records (each with isRead and
-   * readAt), total, currentPage, pageSize, unread (all unread of the caller, for a badge)}.
-   */
-  app.get(`${base}/queryMyNotification`, SELF, async (request) => {
-    const l10n = localizerFor(request);
-    const { read, ...params } = queryOf(request) as RawParams;
-    const readText = Array.isArray(read) ? read[0] : read;
-    if (readText !== undefined && readText !== '' && readText !== 'true' && readText !== 'false') {
-      throw new EntityInputError([
-        { field: '/read', message: l10n.t('validation.type', { type: 'boolean' }) },
-      ]);
-    }
-    const isRead = readText === 'true' ? true : readText === 'false' ? false : undefined;
-    return ok(
-      await myNotifications({ ctx: app.ctx, auth: requireAuth(request), params, read: isRead, l10n }),
-    );
-  });
+  api.get(
+    `${base}/queryMyNotification`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: "The caller's notifications, with isRead and the unread count",
+        description:
+          "The notification list's paging, sort and filters (type, priority, title, …), plus read=true|false.",
+        querystring: object({
+          ...((listQuery?.properties ?? {}) as Record<string, Record<string, unknown>>),
+          read: flag('true: read only; false: unread only'),
+        }),
+        response: answer({
+          ...inboxPage,
+          properties: {
+            ...(inboxPage.properties as Record<string, unknown>),
+            unread: {
+              type: 'integer',
+              description: "every unread notification of the caller (a badge's count)",
+            },
+          },
+        }),
+      },
+    },
+    async (request) => {
+      const { read, ...params } = request.query;
+      return ok(
+        await myNotifications({
+          ctx: app.ctx,
+          auth: requireAuth(request),
+          params,
+          read: read === 'true' ? true : read === 'false' ? false : undefined,
+          l10n: localizerFor(request),
+        }),
+      );
+    },
+  );
 
-  /** POST markNotificationRead?id=… (repeat id for several). data: {read: how many were newly marked}. */
-  app.post(`${base}/markNotificationRead`, SELF, async (request) => {
-    const auth = requireAuth(request);
-    const ids = idsOf(request);
-    const marked = await markNotificationsRead({ ctx: app.ctx, auth, ids, l10n: localizerFor(request) });
-    return ok({ read: marked });
-  });
+  api.post(
+    `${base}/markNotificationRead`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Marks notifications of the caller as read (repeat id for several)',
+        querystring: object({ id: ids(1000) }, ['id']),
+        response: answer(
+          object({ read: integer(0, Number.MAX_SAFE_INTEGER, { description: 'newly marked' }) }, ['read']),
+        ),
+      },
+    },
+    async (request) => {
+      const marked = await markNotificationsRead({
+        ctx: app.ctx,
+        auth: requireAuth(request),
+        ids: [...new Set(request.query.id)],
+        l10n: localizerFor(request),
+      });
+      return ok({ read: marked });
+    },
+  );
 }

@@ -35,7 +35,8 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md: the engine is pure and isomorphic; it imports nothing from server, admin or portal.
+    // docs/architecture.md: the engine is pure and isomorphic; it imports nothing from server, admin or
+    // portal.
     files: ['src/engine/**'],
     rules: {
       'no-restricted-imports': [
@@ -61,7 +62,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [serverCode] }] },
   },
   {
-    // DESIGN.md: the back-office reaches the API only through its Refine providers (data, auth,
+    // docs/architecture.md: the back-office reaches the API only through its Refine providers (data, auth,
     // access control), which turn every failure into HttpError; the rest calls them.
     files: ['src/admin/features/**', 'src/admin/layout/**', 'src/admin/entity/**', 'src/admin/lib/**'],
     rules: {

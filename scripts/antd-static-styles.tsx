@@ -1,5 +1,5 @@
 /**
- * antd's styles for the back-office, taken at build time (issue 19: the cold load).
+ * antd's styles for the back-office, taken at build time (for the cold load).
  *
  * antd writes its styles at run time (cssinjs): every component's first render builds its CSS
  * objects, serialises them and inserts a <style> element, 48–62 of them (200–500 KB) on a

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import type { Rolldown } from 'vite';
 
 /**
- * The first load's scripts in a few files rather than seventy (issue 19: the cold load). By
+ * The first load's scripts in a few files rather than seventy (the cold load). By
  * default every set of modules shared by a different set of entries and lazy screens is a chunk
  * of its own, and the back-office's first page asked for about 95 scripts: on HTTP/1.1's six
  * connections per host each waited its turn and cost the server a request.

@@ -78,7 +78,7 @@ function HttpBridge() {
 
 /**
  * Refine's notifications through antd, without error toasts: the HTTP client already shows every
- * failure once (SPEC §8). (Not @refinedev/antd's provider: importing it pulls its whole UI kit,
+ * failure once (docs/product.md §8). (Not @refinedev/antd's provider: importing it pulls its whole UI kit,
  * markdown renderer included, into the first load.)
  */
 function useNotifications(): NotificationProvider {
@@ -100,7 +100,7 @@ function useNotifications(): NotificationProvider {
   );
 }
 
-/** Anonymous visitors go to the sign-in page, keeping the wanted path (SPEC §2.1). */
+/** Anonymous visitors go to the sign-in page, keeping the wanted path (docs/product.md §2.1). */
 function ToLogin() {
   const location = useLocation();
   if (isLeaving) return null;
@@ -212,7 +212,7 @@ function RefineApp() {
   );
 }
 
-/** SPEC §8: in production, client errors (error, where, current URL) go to the error log. */
+/** docs/product.md §8: in production, client errors (error, where, current URL) go to the error log. */
 function useClientErrorLog(): void {
   const { addErrorLog } = useApp();
   useEffect(() => {
@@ -265,7 +265,7 @@ export function AdminApp() {
   useClientErrorLog();
   // Date pickers name their months and weekdays through dayjs.
   dayjs.locale(DAYJS_LOCALES[app.language]);
-  // Text shades of the chosen theme colour that meet 4.5:1 (issue 21).
+  // Text shades of the chosen theme colour that meet 4.5:1 (WCAG 2.1 AA contrast).
   const theme = useMemo(
     () => adminTheme(app.settings.theme, !isMotionReduced),
     [app.settings.theme, isMotionReduced],

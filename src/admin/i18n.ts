@@ -5,7 +5,7 @@ import { detectLanguage, type Language } from '../web/i18n.js';
 import { createLazyI18n, loadLanguage, switchLanguage } from '../web/locales.js';
 import type { AppRoute } from './lib/menus.js';
 
-/** SPEC §4: the language cookie, else the browser language by substring, else en. */
+/** docs/product.md §4: the language cookie, else the browser language by substring, else en. */
 export let i18n: I18n;
 
 /** Texts the running server's schemas carry (a published form's titles and help), per language. */

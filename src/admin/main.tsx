@@ -12,7 +12,7 @@ import { AppProvider } from './store.js';
 
 const root = document.getElementById('root');
 if (root) {
-  // A generated list's first page is asked for now, not after the shell's first render (issue 19).
+  // A generated list's first page is asked for now, not after the shell's first render (the cold load).
   void warmFirstList(window.location.pathname.replace(/^\/admin(?=\/)/, '')).catch(() => undefined);
   // Only the texts of the shown language are downloaded, before the first render.
   void initI18n().then(() => {

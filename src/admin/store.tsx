@@ -13,7 +13,7 @@ import {
 } from './lib/settings.js';
 import { emptyTags, type TagsState } from './lib/tags.js';
 
-/** One entry of the error log (SPEC §2.4, §8). */
+/** One entry of the error log (docs/product.md §2.4, §8). */
 export interface ErrorLogEntry {
   message: string;
   info: string;
@@ -60,7 +60,7 @@ function useStableObject<T extends object>(value: T): T {
 
 const isMobileWidth = (): boolean => typeof window !== 'undefined' && window.innerWidth < MOBILE_WIDTH;
 
-/** The shell's client state (SPEC §3 settings / UI state, §4 transitions). */
+/** The shell's client state (docs/product.md §3 settings / UI state, §4 transitions). */
 export function AppProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(i18n.language as Language);
   const [size, setSizeState] = useState<Size>(() => parseSize(readCookie('size')));
@@ -110,7 +110,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     setWithoutAnimation(noAnimation);
   }, []);
 
-  // SPEC §4: mobile under 992 px; on mobile the sidebar closes without animation.
+  // docs/product.md §4: mobile under 992 px; on mobile the sidebar closes without animation.
   useEffect(() => {
     const onResize = (): void => {
       if (document.hidden) return;

@@ -1,6 +1,6 @@
 /**
  * Shapes of API answers that are not entity records, shared by the server and the front-ends
- * (DESIGN.md, HTTP contract): the server builds them, the back-office and the portal read them.
+ * (docs/http-contract.md): the server builds them, the back-office and the portal read them.
  */
 import type { FieldError, Titles } from './types.js';
 import type { TreeNode } from './tree.js';
@@ -49,7 +49,7 @@ export interface TokenAnswer {
   scope: string;
 }
 
-/** Route metadata stored in sys_menu.menu_meta (SPEC §2.3). */
+/** Route metadata stored in sys_menu.menu_meta (docs/product.md §2.3). */
 export interface RouteMeta {
   hidden?: boolean;
   affix?: boolean;
@@ -93,7 +93,7 @@ export interface CurrentAuthority<Menu = MenuNode> {
   postCode: string | null;
   /** The menu tree the roles allow (enabled menus only). */
   menus: Menu[];
-  /** Every allowed menu path, nested routes included (SPEC §3 "menu-for-user response"). */
+  /** Every allowed menu path, nested routes included (docs/product.md §3 "menu-for-user response"). */
   menu: string[];
   /** Buttons the roles may use, by menu code. */
   buttons: Record<string, string[]>;
@@ -158,7 +158,7 @@ export interface CurrentUser {
   id: number;
   username: string;
   nickname: string | null;
-  /** Organisation name (SPEC §6). */
+  /** Organisation name (docs/product.md §6). */
   name: string;
   /** Display name: the organisation name for a buyer sub-account, else the user name. */
   zname: string;
@@ -197,7 +197,7 @@ export type OwnDetail = { id: number; username: string; version: number } & {
 /** What a stored file is for: pictures (jpg, jpeg, gif, png, bmp) or attachments. */
 export type FileUse = 'image' | 'attachment';
 
-/** A file as upload and query answer it; size in KB as SPEC §3 has it, sizeBytes exact. */
+/** A file as upload and query answer it; size in KB as docs/product.md §3 has it, sizeBytes exact. */
 export interface FileRecord {
   id: number;
   originalFilename: string;
@@ -240,7 +240,7 @@ export interface PortalAttachment {
   url: string;
 }
 
-// The netdisc (/api/file/netdisc, issue 16).
+// The netdisc (/api/file/netdisc).
 
 export type NetdiscItemType = 'file' | 'folder';
 export type NetdiscTargetType = 'user' | 'role' | 'org';
@@ -322,7 +322,7 @@ export interface SearchResult {
   files: (NetdiscFile & { readOnly: boolean })[];
 }
 
-// Designed forms (/api/generator/form, issue 14).
+// Designed forms (/api/generator/form).
 
 export type FormStatus = 'draft' | 'published';
 
@@ -353,7 +353,7 @@ export interface FormVersion {
   createdBy: string | null;
 }
 
-// Monitoring (/api/monitor, issue 17).
+// Monitoring (/api/monitor).
 
 /** One process's figures over one sampling interval (the metrics dashboard's points). */
 export interface MetricSample {
@@ -384,7 +384,7 @@ export interface MetricSample {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Report designer (issue 18): /api/demo/reportdesigner
+// Report designer: /api/demo/reportdesigner
 
 export type ReportFieldKind = 'text' | 'number' | 'date' | 'boolean' | 'dict' | 'ref';
 

@@ -1,10 +1,10 @@
-/** The languages of the product (SPEC §4, §9), shared by the server and both front-ends. */
+/** The languages of the product (docs/product.md §4, §9), shared by the server and both front-ends. */
 export const LANGUAGES = ['zh', 'tw', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh';
 
 /**
- * tw for zh-TW, zh-HK and Hant, zh for other Chinese, en for English, undefined otherwise (SPEC §4
+ * tw for zh-TW, zh-HK and Hant, zh for other Chinese, en for English, undefined otherwise (docs/product.md §4
  * asks for a substring match, so a cookie value, a navigator language and an Accept-Language entry
  * all go through the same rule).
  */

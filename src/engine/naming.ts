@@ -3,7 +3,7 @@ export function toColumnName(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** sysmenu -> querySysMenuTree, category -> querySysCategoryTree: the tree endpoint name of DESIGN.md. */
+/** sysmenu -> querySysMenuTree, category -> querySysCategoryTree: the tree endpoint name of docs/http-contract.md. */
 export function treeEndpointName(entityName: string): string {
   const bare = entityName.replace(/^sys/, '');
   return `querySys${bare.charAt(0).toUpperCase()}${bare.slice(1)}Tree`;

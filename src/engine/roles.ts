@@ -1,4 +1,4 @@
-/** Role codes the product relies on (SPEC §3, §5): seeded, granted on registration, checked by the policy. */
+/** Role codes the product relies on (docs/product.md §3, §5): seeded, granted on registration, checked by the policy. */
 export const ADMIN_ROLE = 'ROLE_ADMIN';
 export const TOURIST_ROLE = 'ROLE_SYS_TOURIST';
 export const BUYER_ROLE = 'ROLE_SYS_BUYER';

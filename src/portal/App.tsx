@@ -34,7 +34,7 @@ function Loading() {
   return <div className="page-loading" />;
 }
 
-/** SPEC §2.1: translated route title - product title; progress bar and scroll reset on each navigation. */
+/** docs/product.md §2.1: translated route title - product title; progress bar and scroll reset on each navigation. */
 function NavigationEffects() {
   const { t, params, productTitle } = usePortal();
   const location = useLocation();
@@ -50,7 +50,7 @@ function NavigationEffects() {
   return null;
 }
 
-/** Wires the shared HTTP client's error rules (SPEC §8) to the portal's toast and router. */
+/** Wires the shared HTTP client's error rules (docs/product.md §8) to the portal's toast and router. */
 function HttpBridge() {
   const { t, home } = usePortal();
   const navigate = useNavigate();

@@ -43,7 +43,7 @@ const NOTICE = '/api/notification/notice';
 const QUIET = { silent: true };
 const HOME = '/api/notification/home';
 
-// SPEC §7 "Notification and home": public, read-only.
+// docs/product.md §7 "Notification and home": public, read-only.
 export const portalApi = {
   params: () => apiGet<PortalParams>(`${HOME}/params`, undefined, { silent: true }),
   first4: () => apiGet<Notice[]>(`${NOTICE}/queryFirst4`),

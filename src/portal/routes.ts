@@ -1,4 +1,4 @@
-/** Header tabs in the order of SPEC §2.2; the active one is kept in session storage (currentIndex). */
+/** Header tabs in the order of docs/product.md §2.2; the active one is kept in session storage (currentIndex). */
 export const TABS = [
   { key: 'home', path: 'home' },
   { key: 'noticeList', path: '/noticeList' },
@@ -59,7 +59,7 @@ const TITLES: Record<string, string> = {
   '404': 'routes.404',
 };
 
-/** The i18n key of a route's title (SPEC §2.1 page title). */
+/** The i18n key of a route's title (docs/product.md §2.1 page title). */
 export function titleKeyOf(pathname: string, product: string): string | undefined {
   const name = pathname.replace(/^\/+|\/+$/g, '');
   if (name === product || name === `${product}2`) return 'routes.home';

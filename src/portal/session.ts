@@ -2,14 +2,14 @@ import type { CurrentUser, TokenAnswer } from '../engine/api-types.js';
 import { ApiError, apiGet, http } from '../web/http.js';
 import { getToken, removeCookie, resetToken, setRoles, setToken } from '../web/session.js';
 
-/** The portal user (GET /api/uaa/users/getBidUser, DESIGN.md). */
+/** The portal user (GET /api/uaa/users/getBidUser, docs/http-contract.md). */
 export type PortalUser = CurrentUser;
 
-/** 1 buyer, 2 supplier: chosen on the sign-in screen (SPEC §6), remembered for the personal centre. */
+/** 1 buyer, 2 supplier: chosen on the sign-in screen (docs/product.md §6), remembered for the personal centre. */
 export type UserType = 1 | 2;
 const USER_TYPE_KEY = 'userType';
 const BROWSER_CLIENT = `Basic ${btoa('browser:')}`;
-/** SPEC §9: the sign-in tenant code is a fixed value. */
+/** docs/product.md §9: the sign-in tenant code is a fixed value. */
 export const TENANT_CODE = 'default';
 
 export function chosenUserType(): UserType | undefined {
@@ -47,9 +47,9 @@ export interface SignInInput {
 }
 
 /**
- * POST /api/uaa/oauth/token (SPEC §7): form-urlencoded with the browser client's Basic header;
+ * POST /api/uaa/oauth/token (docs/product.md §7): form-urlencoded with the browser client's Basic header;
  * password grant for the account mode, mobile grant for the mobile mode. Names and codes are
- * trimmed, the password is not (SPEC §5). Rejects with the server's message.
+ * trimmed, the password is not (docs/product.md §5). Rejects with the server's message.
  */
 export async function signIn(input: SignInInput): Promise<void> {
   const form = new URLSearchParams({
@@ -86,7 +86,7 @@ function clearAllCookies(): void {
   }
 }
 
-/** SPEC §4 portal logout: revoke the session, clear local storage and cookies, go home and reload. */
+/** docs/product.md §4 portal logout: revoke the session, clear local storage and cookies, go home and reload. */
 export async function logout(home: string): Promise<void> {
   if (getToken())
     await http

@@ -1,5 +1,5 @@
 /**
- * The online-consultation widget (SPEC §1): a third-party customer-service page, opened with the
+ * The online-consultation widget (docs/product.md §1): a third-party customer-service page, opened with the
  * visitor's id, name (or display name) and mobile. Its address (customerServiceUrl) and the names
  * of its query parameters (customerServiceParams, e.g. "uid={id}&uname={name}&tel={mobile}") are
  * params, since every widget vendor names them its own way.
@@ -7,7 +7,7 @@
 
 export interface ConsultVisitor {
   id: number;
-  /** Organisation name (SPEC §6), preferred over the display name. */
+  /** Organisation name (docs/product.md §6), preferred over the display name. */
   name?: string | null;
   zname?: string | null;
   nickname?: string | null;

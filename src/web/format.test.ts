@@ -18,7 +18,7 @@ const texts = {
   oneDayAgo: '1 day ago',
 };
 
-describe('formatters (SPEC §9)', () => {
+describe('formatters (docs/product.md §9)', () => {
   it('formats dates as YYYY-MM-DD HH:mm:ss and keeps empty values and dashes', () => {
     const local = new Date(2024, 0, 2, 3, 4, 5);
     expect(formatDateTime(local)).toBe('2024-01-02 03:04:05');
@@ -54,7 +54,7 @@ describe('formatters (SPEC §9)', () => {
   });
 });
 
-describe('formatAmount (issue 19: the amount unit in each language)', () => {
+describe('formatAmount (the amount unit in each language)', () => {
   it('counts in 万元 and 亿元 in Chinese, 萬元 in traditional Chinese', () => {
     expect(formatAmount(12_860_000, zh.portal.common.amount, 'zh-CN')).toBe('1,286 万元');
     expect(formatAmount(3_450_000, zh.portal.common.amount, 'zh-CN')).toBe('345 万元');

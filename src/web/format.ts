@@ -1,9 +1,9 @@
 import dayjs from 'dayjs';
 
-/** SPEC §9 display format of dates. */
+/** docs/product.md §9 display format of dates. */
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** Ten-digit numbers (or numeric strings) are Unix seconds, longer ones milliseconds (SPEC §9). */
+/** Ten-digit numbers (or numeric strings) are Unix seconds, longer ones milliseconds (docs/product.md §9). */
 function toDate(value: string | number | Date): Date {
   if (value instanceof Date) return value;
   if (typeof value === 'number')
@@ -50,7 +50,7 @@ export interface RelativeTexts {
   oneDayAgo: string;
 }
 
-/** Relative time (SPEC §9): just now under 30 s, minutes under an hour, hours under a day, 1 day under two; else the date. */
+/** Relative time (docs/product.md §9): just now under 30 s, minutes under an hour, hours under a day, 1 day under two; else the date. */
 export function formatRelative(
   value: string | number | Date,
   texts: RelativeTexts,
@@ -74,7 +74,7 @@ const UNITS = [
   { value: 1e3, symbol: 'k' },
 ];
 
-/** 10000 → 10k, 1500000 → 1.5M (SPEC §9 units k, M, G, T, P, E). */
+/** 10000 → 10k, 1500000 → 1.5M (docs/product.md §9 units k, M, G, T, P, E). */
 export function abbreviateNumber(value: number, digits = 1): string {
   for (const unit of UNITS) {
     if (value >= unit.value) {

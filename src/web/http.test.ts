@@ -89,7 +89,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   throw new Error('the call did not fail');
 }
 
-describe('http client (SPEC §7, §8)', () => {
+describe('http client (docs/product.md §7, §8)', () => {
   beforeEach(() => {
     setCookieJar(fakeJar());
     setRoles([]);

@@ -4,8 +4,8 @@ import type { FieldError } from '../engine/types.js';
 import { getToken, requestRoles, resetToken } from './session.js';
 
 /**
- * The HTTP client both front-ends use (SPEC §7, §8): base path /, 5000 ms timeout, the bearer
- * and RoleCode headers whenever a token exists, and the error catalogue of SPEC §8 as
+ * The HTTP client both front-ends use (docs/product.md §7, §8): base path /, 5000 ms timeout, the bearer
+ * and RoleCode headers whenever a token exists, and the error catalogue of docs/product.md §8 as
  * interceptors. What the user sees (a toast, a confirm box, a navigation) is injected with
  * configureHttp, so the back-office can use antd and the portal its own widgets.
  */
@@ -17,7 +17,7 @@ declare module 'axios' {
   }
 }
 
-/** An answer body as it arrives: any part of the envelope (DESIGN.md, HTTP contract) may be missing. */
+/** An answer body as it arrives: any part of the envelope (docs/http-contract.md) may be missing. */
 type AnswerBody = Partial<ErrorEnvelope> & { data?: unknown };
 
 /** What a failed call rejects with. */
@@ -55,7 +55,7 @@ export interface HttpUi {
   reload(): void;
   /** Texts: errors.invalidToken, errors.network, errors.generic. */
   t(key: string): string;
-  /** Where invalid_token sends the user (SPEC §8: /{product}). */
+  /** Where invalid_token sends the user (docs/product.md §8: /{product}). */
   homePath(): string;
 }
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createI18n, detectLanguage, saveLanguage } from './i18n.js';
 import { setCookieJar } from './session.js';
 
-describe('language detection (SPEC §4)', () => {
+describe('language detection (docs/product.md §4)', () => {
   let jar: { cookie: string };
   beforeEach(() => {
     // A jar that only remembers the last cookie written is enough here.

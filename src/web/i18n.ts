@@ -7,7 +7,7 @@ import { readCookie, writeCookie } from './session.js';
 
 export { LANGUAGES, type Language } from '../engine/language.js';
 
-/** The cookie both front-ends (and the API, for its messages) read the language from (SPEC §9). */
+/** The cookie both front-ends (and the API, for its messages) read the language from (docs/product.md §9). */
 export const LANGUAGE_COOKIE = 'language';
 
 /** The language cookie, else (when asked) the browser's language, else the fallback. */

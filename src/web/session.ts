@@ -1,5 +1,5 @@
 /**
- * The client session shared by the portal and the back-office (SPEC §4, §9): the token lives in
+ * The client session shared by the portal and the back-office (docs/product.md §4, §9): the token lives in
  * the "token" cookie, the role codes in memory (they are reloaded from the user-info call after a
  * page load). Other small preferences (sidebarStatus, language, size) are cookies as well.
  */
@@ -96,7 +96,7 @@ function storage(): Storage | undefined {
 let actingRole: string | undefined = storage()?.getItem(ACTING_ROLE_KEY) ?? undefined;
 
 /**
- * The role the user acts in now (SPEC §4 role change), one of the roles they hold; undefined
+ * The role the user acts in now (docs/product.md §4 role change), one of the roles they hold; undefined
  * when they act in all of them. It is not a credential: the server checks it against the session.
  */
 export function getActingRole(): string | undefined {
@@ -126,7 +126,7 @@ export function requestRoles(): readonly string[] {
   return acting ? [acting] : roles;
 }
 
-/** SPEC §4 reset-token: clears the token and the roles (the chosen role too). */
+/** docs/product.md §4 reset-token: clears the token and the roles (the chosen role too). */
 export function resetToken(): void {
   removeCookie(TOKEN_COOKIE);
   roles = [];
@@ -143,7 +143,7 @@ export function productSlug(): string {
   return meta?.getAttribute('content') || 'ecobid';
 }
 
-/** The portal home, with the wanted path in the redirect query when given (SPEC §2.3). */
+/** The portal home, with the wanted path in the redirect query when given (docs/product.md §2.3). */
 export function portalHome(redirect?: string): string {
   const home = `/${productSlug()}`;
   return redirect ? `${home}?redirect=${encodeURIComponent(redirect)}` : home;

@@ -273,7 +273,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
     const keys = new Set(selectedKeys.map(String));
     return allRecords.filter((record) => keys.has(String(record[keyName])));
   };
-  /** The one checked record, or a warning (SPEC §8). */
+  /** The one checked record, or a warning (docs/product.md §8). */
   const oneSelected = (): BaseRecord | undefined => {
     const records = selected();
     if (records.length === 0) void message.warning(t('admin.crud.checkRecord'));

@@ -22,9 +22,9 @@ import { EDITOR_HEIGHT, FONT_SIZES } from './richtext-defaults.js';
 import './richtext.css';
 
 /**
- * The rich-text editor (TipTap 3) of x-ui widget richtext, in its own chunk: SPEC §9's defaults
+ * The rich-text editor (TipTap 3) of x-ui widget richtext, in its own chunk: docs/product.md §9's defaults
  * (height 360, width auto, font sizes 8pt to 36pt), a toolbar of labelled buttons reachable
- * with Tab, and the image-upload dialog of SPEC §2.4. The HTML it produces keeps to the
+ * with Tab, and the image-upload dialog of docs/product.md §2.4. The HTML it produces keeps to the
  * allow-list both the server (src/server/lib/html.ts) and the pages showing it sanitise with.
  */
 

@@ -18,7 +18,7 @@ interface Props {
 }
 
 /**
- * The editor's image-upload dialog (SPEC §2.4): pictures chosen or dropped onto a picture-card
+ * The editor's image-upload dialog (docs/product.md §2.4): pictures chosen or dropped onto a picture-card
  * list are uploaded at once (use image: jpg, jpeg, gif, png, bmp, else 「请上传图片格式。」);
  * 确定 inserts them, or says 「正在上传，请等待文件上传完毕。」 while one is still on its way;
  * 取消 drops them (and stops what is still uploading).

@@ -6,7 +6,7 @@ import type { RecordScreenProps } from './record-screen.js';
 
 /**
  * A toolbar action of a generated list that opens a hand-written screen about exactly one
- * checked record (SPEC §8 "Please check the record!", "Only one record can be checked!"), in a
+ * checked record (docs/product.md §8 "Please check the record!", "Only one record can be checked!"), in a
  * drawer. Entities without actions get none: the generated screen does not depend on them.
  */
 export interface RecordAction {

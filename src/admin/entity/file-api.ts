@@ -5,14 +5,14 @@ import type { FileLink, FileRecord } from '../../engine/index.js';
 import type { DownloadedFile } from '../providers/data.js';
 
 /**
- * The file calls of the back-office (/api/file/file, issue 16) through the data provider's
+ * The file calls of the back-office (/api/file/file) through the data provider's
  * custom: uploads with progress and cancel, names and addresses of stored file ids, downloads
  * with the caller's token.
  */
 
 export const FILE_API = '/api/file/file';
 
-/** Extensions the editor and picture fields take (SPEC §5). */
+/** Extensions the editor and picture fields take (docs/product.md §5). */
 export const IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'gif', 'png', 'bmp'];
 
 /** Whether a chosen file may be uploaded as a picture (by its name; the server sniffs the bytes). */

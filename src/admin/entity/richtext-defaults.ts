@@ -1,4 +1,4 @@
-/** SPEC §9's editor defaults: height 360 px (width auto), font sizes 8pt to 36pt. */
+/** docs/product.md §9's editor defaults: height 360 px (width auto), font sizes 8pt to 36pt. */
 export const EDITOR_HEIGHT = 360;
 export const FONT_SIZES: readonly string[] = Array.from(
   { length: 36 - 8 + 1 },

@@ -16,7 +16,7 @@ export const PASSWORD_MAX_LENGTH = 31;
 const NOTICE_SECONDS = 2;
 
 /**
- * SPEC §5, §7: old, new and confirm required, at most 31 characters, new and confirm equal;
+ * docs/product.md §5, §7: old, new and confirm required, at most 31 characters, new and confirm equal;
  * PUT /api/account/sysuserdetail/updatePassword (query password, newPassword, id); a success
  * closes with a 2 s success notice, a failure is a 2 s warning.
  */

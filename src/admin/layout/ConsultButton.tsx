@@ -32,7 +32,7 @@ function loadParams(): Promise<ConsultParams> {
 }
 
 /**
- * 在线咨询 in the back-office as on the portal (SPEC §1): the configured widget with the user's
+ * 在线咨询 in the back-office as on the portal (docs/product.md §1): the configured widget with the user's
  * identity, else a small panel with the hotline, mailbox and QR code.
  */
 export function ConsultButton() {

@@ -2,7 +2,7 @@ import { Button, Modal, Table } from 'antd';
 import { useT } from '../i18n.js';
 import { useApp, type ErrorLogEntry } from '../store.js';
 
-/** SPEC §2.4: the error log (message, info and url, stack) with Clear All. */
+/** docs/product.md §2.4: the error log (message, info and url, stack) with Clear All. */
 export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const t = useT();
   const app = useApp();

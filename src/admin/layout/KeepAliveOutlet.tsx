@@ -38,7 +38,7 @@ function Guarded({ children }: { children: ReactNode }) {
 }
 
 /**
- * The tags view's cached list made real (SPEC §4): a visited page whose route is cached stays
+ * The tags view's cached list made real (docs/product.md §4): a visited page whose route is cached stays
  * mounted, hidden, while another page shows, so its filters, paging and scroll survive; a noCache
  * route, a closed tag or a Refresh drops it. Each kept page renders its own path.
  */

@@ -16,7 +16,7 @@ const ErrorLogDialog = lazy(() => import('./ErrorLogDialog.js'));
 
 export { RouteLoading } from './RouteLoading.js';
 
-/** SPEC §2.1: page title "route title - product title", progress bar and scroll to top on navigation. */
+/** docs/product.md §2.1: page title "route title - product title", progress bar and scroll to top on navigation. */
 function useNavigationEffects(main: HTMLElement | null): void {
   const location = useLocation();
   const title = usePageTitle();

@@ -8,7 +8,7 @@ export function LogoMark({ size = 32 }: { size?: number }) {
   );
 }
 
-/** Default avatar when a user has none or its image fails to load (SPEC §8). */
+/** Default avatar when a user has none or its image fails to load (docs/product.md §8). */
 export const DEFAULT_AVATAR =
   'data:image/svg+xml;utf8,' +
   encodeURIComponent(

@@ -22,7 +22,7 @@ const FileManager = lazy(() => import('../features/files/FileManager.js'));
 const Netdisc = lazy(() => import('../features/files/Netdisc.js'));
 const FormGenerator = lazy(() => import('../features/forms/published/FormGenerator.js'));
 const ModelList = lazy(() => import('../features/workflow/modeler/ModelList.js'));
-// bpmn-js with its CSS and fonts comes with this page only (first-load budget, issue 13)
+// bpmn-js with its CSS and fonts comes with this page only, so the first load stays small
 const ProcessDesign = lazy(() => import('../features/workflow/modeler/ProcessDesign.js'));
 const WorkflowScreen = lazy(() => import('../features/workflow/WorkflowScreen.js'));
 const FormDesigner = lazy(() => import('../features/forms/designer/FormDesigner.js'));
@@ -40,11 +40,11 @@ const MONITOR_PAGES: Record<string, LazyExoticComponent<ComponentType<{ route: A
   'distributedlog/elk': lazy(() => import('../features/monitor/LogSearch.js')),
 };
 
-/** Pages that exist whatever the menus say (SPEC §2.3 constant routes). */
+/** Pages that exist whatever the menus say (docs/product.md §2.3 constant routes). */
 const CONSTANT: Record<string, AppRoute> = {
   '/workbench': constant('workbench', '/workbench', 'workbench'),
   '/profile/index': constant('profile', '/profile/index', 'profile'),
-  // SPEC §2.4 preview mode: renders the form a parent window posts
+  // docs/product.md §2.4 preview mode: renders the form a parent window posts
   '/formdesign/preview': constant('formpreview', '/formdesign/preview', 'formdesign/preview'),
   // Opened from a list's record history and the monitor pages; the server checks the URL grant.
   '/monitor/audit': constant('audit', '/monitor/audit', 'monitor/audit'),

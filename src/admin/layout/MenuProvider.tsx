@@ -40,7 +40,7 @@ export function useMenus(): MenuState {
 
 /**
  * The server's menu tree for the signed-in user's roles (the auth provider's permissions:
- * queryCurrentAuthority), as the route table. SPEC §4: switching
+ * queryCurrentAuthority), as the route table. docs/product.md §4: switching
  * the role (RoleCode header) or the post (postCode) regenerates the routes; the previous routes
  * stay until the new ones arrive, so the sidebar does not blink.
  */

@@ -11,7 +11,7 @@ import { useApp } from '../store.js';
 import { useMenus } from './MenuProvider.js';
 
 /**
- * Header menu search (SPEC §2.4): fuse.js over translated titles, pinyin (zh with the setting on)
+ * Header menu search (docs/product.md §2.4): fuse.js over translated titles, pinyin (zh with the setting on)
  * and paths. The search library and the pinyin dictionary load when the box first opens.
  */
 export function MenuSearch() {

@@ -116,7 +116,7 @@ function ScopeSwitch({
 }
 
 /**
- * SPEC §4 role change: the role the user acts in (sent as RoleCode), then the user info is read
+ * docs/product.md §4 role change: the role the user acts in (sent as RoleCode), then the user info is read
  * again and the routes are regenerated from the menus of that role. Shown to users with several roles.
  */
 function RoleSwitch({ user }: { user: SysUser }) {
@@ -144,7 +144,7 @@ function RoleSwitch({ user }: { user: SysUser }) {
 }
 
 /**
- * SPEC §2.4 post-switch select: the posts the user holds (queryPostOptions); choosing one
+ * docs/product.md §2.4 post-switch select: the posts the user holds (queryPostOptions); choosing one
  * narrows the menus to the roles of that post (queryCurrentAuthority with postCode).
  */
 function PostSwitch({ user }: { user: SysUser }) {
@@ -185,7 +185,7 @@ export interface NavbarProps {
   onShowErrorLog(): void;
 }
 
-/** SPEC §2.4 top bar. */
+/** docs/product.md §2.4 top bar. */
 export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
   const app = useApp();
   const t = useT();
@@ -207,7 +207,7 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
   const changeSize = (size: Size): void => {
     app.setSize(size);
     void message.success(t('admin.navbar.sizeChanged'));
-    // SPEC §4: the current view reloads through /redirect.
+    // docs/product.md §4: the current view reloads through /redirect.
     navigate(`/redirect${location.pathname}${location.search}`, { replace: true });
   };
 

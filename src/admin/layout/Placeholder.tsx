@@ -2,7 +2,7 @@ import { Card, Empty } from 'antd';
 import { routeTitle, useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
 
-/** A titled page for menu entries whose screen arrives in a later issue. */
+/** A titled page for menu entries whose component names no screen of this build. */
 export default function Placeholder({ route }: { route: AppRoute }) {
   const t = useT();
   return (

@@ -7,7 +7,7 @@ import { useApp } from '../store.js';
 
 type Flag = 'tagsView' | 'fixedHeader' | 'sidebarLogo' | 'supportPinyinSearch';
 
-/** SPEC §2.4 right settings panel: theme colour, tags view, fixed header, sidebar logo, pinyin search. */
+/** docs/product.md §2.4 right settings panel: theme colour, tags view, fixed header, sidebar logo, pinyin search. */
 export function SettingsPanel() {
   const app = useApp();
   const t = useT();

@@ -20,7 +20,7 @@ type Item = Required<MenuProps>['items'][number];
  */
 const CountsContext = createContext<OpenCounts | undefined>(undefined);
 
-/** A menu title with its open tasks (issue 13). */
+/** A menu title with its open tasks. */
 function BadgedLabel({ route }: { route: AppRoute }) {
   const count = badgeOf(route.path, useContext(CountsContext));
   if (count === 0) return routeTitle(route);
@@ -77,7 +77,7 @@ function useMenuMount(): boolean {
   return isReady;
 }
 
-/** SPEC §2.4: permitted routes, 210 px, logo and platform title; collapsible; a drawer on mobile. */
+/** docs/product.md §2.4: permitted routes, 210 px, logo and platform title; collapsible; a drawer on mobile. */
 export function Sidebar() {
   const { routes, topMenu } = useMenus();
   const app = useApp();
@@ -98,7 +98,7 @@ export function Sidebar() {
   useEffect(() => {
     const groups = openGroups(routes, activeMenuPath(routes, location.pathname));
     setOpenKeys((keys) => [...new Set([...keys, ...groups])]);
-    // SPEC §4: on mobile the sidebar closes on route change.
+    // docs/product.md §4: on mobile the sidebar closes on route change.
     if (isMobile) app.closeSidebar(false);
   }, [location.pathname, routes]);
 

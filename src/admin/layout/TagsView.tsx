@@ -28,7 +28,7 @@ function tagOf(route: AppRoute, fullPath: string): Tag {
   };
 }
 
-/** SPEC §2.4, §4: the tab strip of visited pages with Refresh / Close / Close Others / Close All. */
+/** docs/product.md §2.4, §4: the tab strip of visited pages with Refresh / Close / Close Others / Close All. */
 export function TagsView() {
   const app = useApp();
   const t = useT();

@@ -4,7 +4,7 @@ import { PROGRESS_OPTIONS } from '../../web/progress.js';
 
 NProgress.configure({ showSpinner: false, ...PROGRESS_OPTIONS });
 
-/** SPEC §2.1: a progress bar while a navigation (and its route chunk) is under way. */
+/** docs/product.md §2.1: a progress bar while a navigation (and its route chunk) is under way. */
 export const progress = {
   start: (): void => {
     NProgress.start();

@@ -14,7 +14,7 @@ export interface ApiRead<T> {
 }
 
 /**
- * GET one of the extra endpoints of SPEC §7 through Refine's data provider (useCustom); the
+ * GET one of the extra endpoints of docs/product.md §7 through Refine's data provider (useCustom); the
  * answer's `data` as T. Disabled while `enabled` is false (e.g. before the record is known).
  */
 export function useApiGet<T>(url: string, query?: ApiQuery, enabled = true): ApiRead<T> {
@@ -104,8 +104,8 @@ export function withQuery(url: string, query: ApiQuery): string {
 }
 
 /**
- * Whether the role may use a button of a menu (SPEC §6 "buttons are shown by default and hidden
- * by role"): the buttons queryCurrentAuthority grants, by menu code.
+ * Whether the role may use a button of a menu (docs/product.md §6, buttons): the buttons
+ * queryCurrentAuthority grants, by menu code.
  */
 export function useCanButton(menuCode: string): (button: string) => boolean {
   const { buttons } = useMenus();

@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
- * The back-office's registry of generated modules (generators/, issue 15). A module generated
+ * The back-office's registry of generated modules (generators/). A module generated
  * into src/modules/<package>/<entity>/ (the forward generator's default place) is mounted at the
  * menu component '<package>/<entity>' that its menu.sql inserts: drop the module in, run its
  * menu.sql, rebuild, and its list (with its form) opens from the menu. Vite finds the modules'

@@ -1,5 +1,5 @@
 /**
- * The back-office route table, built from the server's menu tree (SPEC §2.3, §6): pure functions,
+ * The back-office route table, built from the server's menu tree (docs/product.md §2.3, §6): pure functions,
  * shared by the sidebar, breadcrumb, tags view, menu search and the page router.
  */
 import type { MenuNode, RouteMeta } from '../../engine/api-types.js';
@@ -107,7 +107,7 @@ export interface Crumb {
   isLink: boolean;
 }
 
-/** SPEC §2.4: workbench first unless the first match is the home; noRedirect and last items are not links. */
+/** docs/product.md §2.4: workbench first unless the first match is the home; noRedirect and last items are not links. */
 export function breadcrumbs(routes: readonly AppRoute[], path: string): Crumb[] {
   const chain = matchChain(routes, path);
   const first = chain[0];

@@ -3,7 +3,7 @@ import { pinyin } from 'pinyin-pro';
 import { isGroup, type AppRoute } from './menus.js';
 
 /**
- * Menu search (SPEC §2.4, §9): fuzzy over the translated title (weight 0.7) and the pinyin
+ * Menu search (docs/product.md §2.4, §9): fuzzy over the translated title (weight 0.7) and the pinyin
  * title and path (0.3). Loaded on demand: fuse.js and pinyin-pro stay out of the first load.
  */
 

@@ -1,4 +1,4 @@
-/** The settings panel (SPEC §2.4, §9), remembered in local storage. */
+/** The settings panel (docs/product.md §2.4, §9), remembered in local storage. */
 
 export interface Settings {
   theme: string;
@@ -62,7 +62,7 @@ export function saveSettings(settings: Settings): void {
   if (typeof localStorage !== 'undefined') localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
 }
 
-/** SPEC §9 sizes (Element names) and the antd sizes they map to. */
+/** docs/product.md §9 sizes (Element names) and the antd sizes they map to. */
 export const SIZES = ['default', 'medium', 'small', 'mini'] as const;
 export type Size = (typeof SIZES)[number];
 export const DEFAULT_SIZE: Size = 'medium';
@@ -77,7 +77,7 @@ export function parseSize(value: string | undefined): Size {
   return SIZES.find((size) => size === value) ?? DEFAULT_SIZE;
 }
 
-/** SPEC §4: the sidebar is open unless the cookie says 0. */
+/** docs/product.md §4: the sidebar is open unless the cookie says 0. */
 export function sidebarOpenedFrom(cookie: string | undefined): boolean {
   return cookie !== '0';
 }

@@ -1,4 +1,4 @@
-/** The tags view (SPEC §2.4, §4): visited and cached lists, pure and immutable. */
+/** The tags view (docs/product.md §2.4, §4): visited and cached lists, pure and immutable. */
 
 export interface Tag {
   /** Full path with query, the tag's identity. */

@@ -2,8 +2,8 @@ import type { AccessControlProvider } from '@refinedev/core';
 import type { CurrentAuthority } from '../../engine/api-types.js';
 
 /**
- * SPEC §6 "buttons are shown by default and hidden by role": a button of a menu is usable when the
- * roles' authority (queryCurrentAuthority) lists it under the menu's code.
+ * Buttons (docs/product.md §6): a button of a menu is usable when the roles' authority
+ * (queryCurrentAuthority) lists it under the menu's code.
  */
 export function isButtonGranted(
   buttons: CurrentAuthority['buttons'],

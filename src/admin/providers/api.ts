@@ -1,7 +1,7 @@
 import { useDataProvider } from '@refinedev/core';
 import { useCallback } from 'react';
 
-/** One call of SPEC §7 that is not CRUD. */
+/** One call of docs/product.md §7 that is not CRUD. */
 export interface ApiCall {
   method: 'get' | 'post' | 'put' | 'delete';
   url: string;

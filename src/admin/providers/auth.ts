@@ -17,7 +17,7 @@ import { loadResources } from './resources.js';
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
 export type SysUser = CurrentUser;
 
-/** SPEC §9: the sign-in client, scope and tenant are fixed. */
+/** docs/product.md §9: the sign-in client, scope and tenant are fixed. */
 export const SIGN_IN = { clientId: 'browser', scope: 'ui', tenantCode: 'default' } as const;
 
 export type SignInType = 'account' | 'mobile';
@@ -32,7 +32,7 @@ export interface SignInForm {
   redirect?: string;
 }
 
-/** The form-urlencoded body of POST /api/uaa/oauth/token (SPEC §5: trims all but the password). */
+/** The form-urlencoded body of POST /api/uaa/oauth/token (docs/product.md §5: trims all but the password). */
 export function signInBody(form: SignInForm): URLSearchParams {
   const body = new URLSearchParams({
     scope: SIGN_IN.scope,
@@ -70,7 +70,7 @@ export interface AuthOptions {
   leave: (url: string) => void;
   /** Current back-office path, for the redirect query. */
   currentPath: () => string;
-  /** Closes the tags and clears per-user state (SPEC §4 logout). */
+  /** Closes the tags and clears per-user state (docs/product.md §4 logout). */
   onLogout: () => void;
   /** Closes what a failed attempt left on screen (its error toast) once a sign-in succeeds. */
   onSignedIn?: () => void;
@@ -90,7 +90,7 @@ let seededRole: string | undefined;
 
 const LEAVE_DELAY_MS = 2000;
 
-/** Loads the current user once per session and checks its roles (SPEC §4, §5). */
+/** Loads the current user once per session and checks its roles (docs/product.md §4, §5). */
 export function loadUser(options: AuthOptions): Promise<SysUser> {
   // the page's own answer when the server put one in it (bootstrap.ts), else the call
   const seeded = identity ? undefined : takeBootstrap('user');
@@ -126,7 +126,7 @@ export interface PermissionParams {
 }
 
 /**
- * POST queryCurrentAuthority (SPEC §6): the menus and buttons of the roles acted in (the RoleCode
+ * POST queryCurrentAuthority (docs/product.md §6): the menus and buttons of the roles acted in (the RoleCode
  * header), narrowed by the post. A server without the per-role endpoint answers 404: then the
  * whole menu tree, which the route table filters by the held roles.
  */
@@ -245,7 +245,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
       resetToken();
       forgetUser();
       options.onLogout();
-      // SPEC §2.3: the landing after logout is /{product}?redirect={fullPath}.
+      // docs/product.md §2.3: the landing after logout is /{product}?redirect={fullPath}.
       options.leave(portalHome(`/admin${path}`));
       return { success: true, redirectTo: undefined };
     },
@@ -259,7 +259,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         await loadUser(options);
         return { authenticated: true };
       } catch (error) {
-        // Empty roles or a failed user-info call: reset the token, say why, go home (SPEC §4, §8).
+        // Empty roles or a failed user-info call: reset the token, say why, go home (docs/product.md §4, §8).
         resetToken();
         if (!(error instanceof ApiError && error.reason === 'invalid_token')) {
           options.notify(messageOf(error, options));

@@ -226,11 +226,11 @@ async function download(
 }
 
 /**
- * The data provider over the generated CRUD contract of DESIGN.md: the resource name is the
+ * The data provider over the generated CRUD contract of docs/http-contract.md: the resource name is the
  * entity name, its base path comes from the OpenAPI document.
  * - getList with meta.tree reads a tree entity's whole tree (GET …/querySys<Name>Tree, filters
  *   applied): data is the top-level records with their children, total their count.
- * - custom is every other call of SPEC §7 (the back-office's pages, layout and screens make no
+ * - custom is every other call of docs/product.md §7 (the back-office's pages, layout and screens make no
  *   HTTP call of their own); meta.silent leaves the failure to the caller (no toast), meta.download
  *   answers a file as DownloadedFile; a FormData payload is an
  *   upload, with meta.onUploadProgress and meta.signal (cancel).

@@ -75,7 +75,7 @@ export function resourcesFromSchemas(answer: SchemasAnswer): Map<string, Resourc
   return table;
 }
 
-/** The fallback of DESIGN.md when the schemas are unavailable: admin/<name>, uaa/appclient. */
+/** The base paths of docs/http-contract.md when the schemas are unavailable: admin/<name>, uaa/appclient. */
 export function derivedResource(name: string): ResourceApi {
   return {
     name,

@@ -49,10 +49,11 @@ export function takeWarmRefs(resource: string, ids: readonly string[]): Warm<Bas
 }
 
 /**
- * A cold load of a generated list (issue 19): its first page and the labels of its dictionary and
- * reference columns are asked for at boot, through the data provider with `meta.warm`, while the
- * shell and the list screen's scripts are still being run. The screen's own asks, made when it
- * mounts, take these answers (data.ts) instead of waiting for the network after the render.
+ * A cold load of a generated list (a new user's first visit): its first page and the labels of its
+ * dictionary and reference columns are asked for at boot, through the data provider with
+ * `meta.warm`, while the shell and the list screen's scripts are still being run. The screen's own
+ * asks, made when it mounts, take these answers (data.ts) instead of waiting for the network after
+ * the render.
  * Nothing happens for another page, a tree list, or a page without the server's bootstrap.
  */
 export async function warmFirstList(path: string): Promise<void> {

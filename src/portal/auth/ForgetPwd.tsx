@@ -19,7 +19,7 @@ type Key = 'mobile' | 'smsCaptcha' | 'password' | 'confirm' | 'email' | 'charCap
 type Mode = 'mobile' | 'email';
 
 /**
- * Forgotten password (SPEC §7): by mobile (checkMobileAndSms, then editPassword) or by mail
+ * Forgotten password (docs/product.md §7): by mobile (checkMobileAndSms, then editPassword) or by mail
  * (retrievePassword with email and charCaptcha; the mailed link comes back here with ?code=,
  * which sets the new password through resetPassword).
  */

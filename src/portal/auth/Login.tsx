@@ -10,7 +10,7 @@ import { useAuthForm } from './useAuthForm.js';
 
 type Key = 'username' | 'password' | 'mobile' | 'smsCaptcha';
 
-/** Sign-in: buyer or supplier (userType 1 or 2), account-and-password or mobile-and-code (SPEC §1, §6). */
+/** Sign-in: buyer or supplier (userType 1 or 2), account-and-password or mobile-and-code (docs/product.md §1, §6). */
 export default function Login() {
   const { t, home, user, isUserKnown, refreshUser } = usePortal();
   const navigate = useNavigate();
@@ -30,7 +30,7 @@ export default function Login() {
         // signing in checks only that a password was typed: its rules are the server's
         password: values.password ? undefined : t('auth.rules.passwordRequired'),
       });
-    // SPEC §5: the verification code is required
+    // docs/product.md §5: the verification code is required
     return collect({ mobile: mobileError(t, values.mobile), smsCaptcha: smsError(t, values.smsCaptcha) });
   };
   const submit = async (event: FormEvent): Promise<void> => {
@@ -40,7 +40,7 @@ export default function Login() {
       const signedIn = await refreshUser();
       if (!signedIn) throw new Error(t('auth.verifyFailed'));
       if (signedIn.roles.length === 0) {
-        // SPEC §8: a user without roles is not signed in
+        // docs/product.md §8: a user without roles is not signed in
         resetToken();
         await refreshUser();
         throw new Error(t('auth.noRoles'));
@@ -49,7 +49,8 @@ export default function Login() {
     });
   };
 
-  // SPEC §2.1: a signed-in user does not see the form again; a token still being checked shows nothing yet
+  // docs/product.md §2.1: a signed-in user does not see the form again; a token still being checked
+  // shows nothing yet
   if (user && !form.isBusy) return <Navigate to={target} replace />;
   if (!isUserKnown) return null;
 

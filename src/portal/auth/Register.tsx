@@ -27,8 +27,8 @@ type Key = 'companyName' | 'username' | 'mobile' | 'smsCaptcha' | 'email' | 'pas
 export type RegisterVariant = 'register' | 'newRegister' | 'tourist';
 
 /**
- * Buyer, supplier and tourist registration (SPEC §2.2 /register, /newRegister, /touristRegister).
- * Both company variants post to registerAccount (SPEC §7), the tourist one to register.
+ * Buyer, supplier and tourist registration (docs/product.md §2.2 /register, /newRegister, /touristRegister).
+ * Both company variants post to registerAccount (docs/product.md §7), the tourist one to register.
  */
 export default function Register({ variant }: { variant: RegisterVariant }) {
   const { t } = usePortal();

@@ -1,11 +1,11 @@
 /**
  * The checks of the portal's account forms, with the messages a Chinese user expects: an empty
  * field asks for it by name (请输入密码, 请再次输入密码), a filled one says what is wrong with it.
- * Names, numbers and codes are checked trimmed; passwords as typed (SPEC §5).
+ * Names, numbers and codes are checked trimmed; passwords as typed (docs/product.md §5).
  */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
-/** Field rules a person expects (SPEC §5 lengths where the spec gives them). */
+/** Field rules a person expects (the lengths of docs/product.md §5). */
 export const RULES = {
   username: /^[A-Za-z0-9_.@-]{3,64}$/,
   mobile: /^1[3-9]\d{9}$/,

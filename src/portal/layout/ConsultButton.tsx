@@ -6,7 +6,7 @@ import { QrCode } from '../ui/QrCode.js';
 import { consultUrl, openConsultWidget } from '../../web/consult.js';
 
 /**
- * 在线咨询 on every screen (SPEC §1). With a widget configured it opens the widget with the
+ * 在线咨询 on every screen (docs/product.md §1). With a widget configured it opens the widget with the
  * visitor's identity; without one, a small panel with the hotline, mailbox and QR code, so a
  * visitor half-way through a form is not sent away from it.
  */

@@ -8,7 +8,7 @@ interface PartnerLink {
   url: string;
 }
 
-/** SPEC §1 footer: operator and registration notices, hotline and mailbox, partner links, two QR codes. */
+/** docs/product.md §1 footer: operator and registration notices, hotline and mailbox, partner links, two QR codes. */
 export function Footer() {
   const { t, list, params } = usePortal();
   const links = list<PartnerLink>('footer.links');

@@ -61,7 +61,7 @@ function UserMenu() {
   const isBuyer = (localStorage.getItem('userType') ?? String(user.userType)) === '1';
   const roleLabel = t(isBuyer ? 'header.buyer' : 'header.supplier');
   const programUrl = (isBuyer ? params.buyerProgramUrl : params.supplierProgramUrl) || '';
-  // SPEC §2.2: entering the personal centre without a valid login logs the user out. A site
+  // docs/product.md §2.2: entering the personal centre without a valid login logs the user out. A site
   // without programs of its own (params) gets the portal's personal centre.
   const enterPersonalCentre = async (): Promise<void> => {
     setIsOpen(false);
@@ -132,7 +132,8 @@ function LanguageSelect() {
 export function Header() {
   const { t, params, user, home, productTitle } = usePortal();
   const navigate = useNavigate();
-  // after a logout the home page carries the page that was wanted (SPEC §2.3): sign-in returns there
+  // after a logout the home page carries the page that was wanted (docs/product.md §2.3): sign-in
+  // returns there
   const wanted = new URLSearchParams(useLocation().search).get('redirect');
   const loginPath = wanted ? `/login?redirect=${encodeURIComponent(wanted)}` : '/login';
   const [currentIndex, setCurrentIndex] = useCurrentIndex(params.product);

@@ -7,7 +7,7 @@ import { Header } from './Header.js';
 import { SidePanel } from './SidePanel.js';
 
 /**
- * The public layout of SPEC §2.2: header tabs, the page, footer, side panel and back-to-top (the
+ * The public layout of docs/product.md §2.2: header tabs, the page, footer, side panel and back-to-top (the
  * consultation button is on every screen: App). The notice list stays mounted once visited (kept alive), so its page,
  * search and scroll position survive a visit to a notice.
  */

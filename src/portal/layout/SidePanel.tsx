@@ -7,8 +7,8 @@ import { QrCode } from '../ui/QrCode.js';
 const BACK_TO_TOP_AFTER = 300;
 
 /**
- * SPEC §1 side panel: phone, mailbox, official account and customer service popovers; it folds
- * between right 1% and -60px (SPEC §4). The back-to-top button sits at bottom 100, right 5 (§9).
+ * docs/product.md §1 side panel: phone, mailbox, official account and customer service popovers; it folds
+ * between right 1% and -60px (docs/product.md §4). The back-to-top button sits at bottom 100, right 5 (§9).
  */
 export function SidePanel() {
   const { t, params } = usePortal();

@@ -325,7 +325,7 @@ function Entrances() {
   );
 }
 
-/** SPEC §1/§2.2 home: pictures, the first 4 notices, the promises, purchase rotation and the idle-equipment tab. */
+/** docs/product.md §1/§2.2 home: pictures, the first 4 notices, the promises, purchase rotation and the idle-equipment tab. */
 export function Home({ variant = 1 }: { variant?: 1 | 2 }) {
   const pictures = useAsync(() => portalApi.pictures(), []);
   return (

@@ -15,7 +15,7 @@ interface Section {
 
 const HASH_OFFSET = 40;
 
-/** SPEC §2.2: /comproblem scrolls to the hash anchor with a 40 px offset. */
+/** docs/product.md §2.2: /comproblem scrolls to the hash anchor with a 40 px offset. */
 function useHashScroll(isEnabled: boolean): void {
   const { hash } = useLocation();
   useEffect(() => {

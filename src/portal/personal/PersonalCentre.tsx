@@ -23,7 +23,7 @@ function sectionsOf(user: PortalUser): Section[] {
  * The portal's personal centre, for sites that have not configured buyer and supplier programs
  * of their own (params buyerProgramUrl, supplierProgramUrl): the account, the company, the
  * notifications and, for buyers, their purchase notices. Without a valid sign-in the visitor is
- * logged out (SPEC §2.2), landing on the home page with this page as the redirect.
+ * logged out (docs/product.md §2.2), landing on the home page with this page as the redirect.
  */
 export default function PersonalCentre() {
   const { t, home, user, isUserKnown } = usePortal();

@@ -29,7 +29,7 @@ const NOTIFICATION = '/api/admin/notification';
 // Forms and pages show their own failures: no toast on top of them.
 const QUIET = { silent: true };
 
-/** The account endpoints every signed-in user has (SPEC §7 "Sign-in and account"). */
+/** The account endpoints every signed-in user has (docs/product.md §7 "Sign-in and account"). */
 export const personalApi = {
   detail: () => apiGet<OwnDetail>(`${ACCOUNT}/querySysUserDetail`, undefined, QUIET),
   updateProfile: (change: ProfileChange & { version: number }) =>

@@ -34,7 +34,7 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
   return state;
 }
 
-/** A date as YYYY-MM-DD (lists) or the full SPEC §9 format. */
+/** A date as YYYY-MM-DD (lists) or the full docs/product.md §9 format. */
 export function day(value: string | null | undefined): string {
   return formatDateTime(value ?? '').slice(0, 10);
 }

@@ -13,7 +13,7 @@ let toasts: Toast[] = [];
 const listeners = new Set<(list: Toast[]) => void>();
 const emit = (): void => listeners.forEach((listener) => listener(toasts));
 
-/** A message at the top of the screen (SPEC §8: errors stay 5 s). */
+/** A message at the top of the screen (docs/product.md §8: errors stay 5 s). */
 export function toast(text: string, kind: Kind = 'error', ms = TOAST_MS): void {
   const item = { id: nextId++, kind, text };
   toasts = [...toasts.filter((other) => other.text !== text), item].slice(-4);

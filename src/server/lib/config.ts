@@ -153,7 +153,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
   return value;
 }
 
-/** Reads and checks the environment variables of DESIGN.md's configuration table. */
+/** Reads and checks the environment variables of docs/http-contract.md's configuration table. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const problems: string[] = [];
   const port = Number(env.PORT ?? '3000');

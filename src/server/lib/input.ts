@@ -19,7 +19,7 @@ export function inputOf(request: FastifyRequest): Record<string, unknown> {
   return merged;
 }
 
-/** A text field, trimmed (SPEC §5 trims everything a person types except passwords). */
+/** A text field, trimmed (docs/product.md §5 trims everything a person types except passwords). */
 export function textOf(input: Record<string, unknown>, name: string): string {
   const value = input[name];
   if (typeof value === 'string') return value.trim();

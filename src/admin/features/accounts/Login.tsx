@@ -20,7 +20,7 @@ interface Values {
   smsCaptcha?: string;
 }
 
-/** SPEC §1, §5: account-and-password and mobile-with-SMS-code sign-in; register and forgot-password links. */
+/** docs/product.md §1, §5: account-and-password and mobile-with-SMS-code sign-in; register and forgot-password links. */
 export default function Login() {
   const t = useT();
   const app = useApp();

@@ -56,7 +56,7 @@ function AvatarImage({ src, size }: { src: string | null | undefined; size: numb
       alt=""
       data-testid="profile-avatar"
       onError={() => {
-        // SPEC §8: a broken avatar falls back to the default image.
+        // docs/product.md §8: a broken avatar falls back to the default image.
         setFailed(true);
         return false;
       }}

@@ -36,7 +36,7 @@ interface Filters {
 }
 
 /**
- * 文件上传下载 (SPEC §2.3 /file/upload-download): several files dropped or chosen at once, each
+ * 文件上传下载 (docs/product.md §2.3 /file/upload-download): several files dropped or chosen at once, each
  * with its progress and cancel; the list of files (name, size in KB, type, uploader, time) with
  * filters; preview of pictures and PDF, download, delete and batch delete. Buttons follow the
  * menu's buttons (upload, download, delete, view).

@@ -92,7 +92,7 @@ function treeData(nodes: readonly FolderNode[]): TreeData[] {
 }
 
 /**
- * 网盘 (issue 16): the caller's folder tree with a breadcrumb, list and grid views, uploads into
+ * 网盘: the caller's folder tree with a breadcrumb, list and grid views, uploads into
  * the open folder, new folder, rename, move (by dragging onto a folder of the list, the grid, the
  * tree or the breadcrumb, or through 移动到), read-only shares with users, organisations and
  * roles, what others shared, search, the recycle bin and the quota bar.

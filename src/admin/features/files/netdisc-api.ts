@@ -8,7 +8,7 @@ import type {
 } from '../../../engine/api-types.js';
 import { useApiWrite, withQuery } from '../../lib/api.js';
 
-/** The netdisc's base path (issue 16); the reads go through useApiGet with these urls. */
+/** The netdisc's base path; the reads go through useApiGet with these urls. */
 export const NETDISC_API = '/api/file/netdisc';
 
 const SILENT = { silent: true };

@@ -64,7 +64,7 @@ function save(file: DownloadedFile): void {
 }
 
 /**
- * Forward generator (SPEC §2.3 forwardgenerator): pick entities, preview the module as a file
+ * Forward generator (docs/product.md §2.3 forwardgenerator): pick entities, preview the module as a file
  * tree with highlighted code, download it as a zip.
  */
 export default function ForwardGenerator({ route }: { route: AppRoute }) {

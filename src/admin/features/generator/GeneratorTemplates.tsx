@@ -48,7 +48,7 @@ function problemsOf(error: unknown): Problem[] {
 }
 
 /**
- * Generator templates (SPEC §2.3 generatortemplate): each template item, built-in or the
+ * Generator templates (docs/product.md §2.3 generatortemplate): each template item, built-in or the
  * tenant's own; edited in a code editor, checked (compile errors at line and column, a dry run
  * against a sample entity) and saved as a new version.
  */

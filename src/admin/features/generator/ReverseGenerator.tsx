@@ -26,7 +26,7 @@ interface AdoptAnswer {
 }
 
 /**
- * Reverse generator (SPEC §2.3 reversegenerator): the database's tables that are not entities
+ * Reverse generator (docs/product.md §2.3 reversegenerator): the database's tables that are not entities
  * yet; one of them as an entity schema. Adopting it shows the statements it would run on the
  * table (only added bookkeeping columns), and once confirmed makes a draft designed form that
  * opens in the form designer, to review and publish there.

@@ -10,7 +10,7 @@ interface SwaggerRequest {
 }
 
 /**
- * API documentation (SPEC §2.3 monitor/apidoc): Swagger UI over /api/openapi.json, loaded only on
+ * API documentation (docs/product.md §2.3 monitor/apidoc): Swagger UI over /api/openapi.json, loaded only on
  * this page; "Try it out" sends the signed-in user's bearer token, read at the moment of the call
  * so that a refreshed token is used.
  */

@@ -192,7 +192,7 @@ function Settings({ config, onSaved }: { config: ConfigAnswer; onSaved: () => vo
 }
 
 /**
- * Config centre (SPEC §2.3 monitor/configcenter): the params with edit and history, the
+ * Config centre (docs/product.md §2.3 monitor/configcenter): the params with edit and history, the
  * monitoring settings, and the effective configuration of this server process with where each
  * value came from (secrets masked by the server).
  */

@@ -41,7 +41,7 @@ function columnsOf(t: (key: string) => string, keys: string[], mono: string[] = 
 }
 
 /**
- * Database monitor (SPEC §2.3 monitor/database): on PostgreSQL sessions, sizes, index use,
+ * Database monitor (docs/product.md §2.3 monitor/database): on PostgreSQL sessions, sizes, index use,
  * locks and pg_stat_statements; on the embedded database sizes and rows; on both the statements
  * every live process timed above the threshold, with the process, their values never shown.
  */

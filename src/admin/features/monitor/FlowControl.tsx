@@ -113,7 +113,7 @@ function Counters({ rules }: { rules: RuleRow[] }) {
 }
 
 /**
- * Flow-control monitor (SPEC §2.3 monitor/flowcontrol): every rate-limit rule with its limit
+ * Flow-control monitor (docs/product.md §2.3 monitor/flowcontrol): every rate-limit rule with its limit
  * (editable live), where the limit comes from, refusals of this process and refusals per minute
  * of every process, and the live counters per client address (and per user for failed sign-ins).
  */

@@ -36,7 +36,7 @@ function queryOf(filters: Filters): Record<string, string | number> {
 }
 
 /**
- * Log search (SPEC §2.3 /distributedlog/elk): the request logs every server process keeps in the
+ * Log search (docs/product.md §2.3 /distributedlog/elk): the request logs every server process keeps in the
  * database, by time range, level, text, request id, user and status, with a live tail that
  * fetches only the lines after the newest one shown.
  */

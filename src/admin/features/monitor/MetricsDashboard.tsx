@@ -109,7 +109,7 @@ function seriesOf(
 }
 
 /**
- * Metrics dashboard (SPEC §2.3 monitor/metrics): every server process's samples (requests/s,
+ * Metrics dashboard (docs/product.md §2.3 monitor/metrics): every server process's samples (requests/s,
  * latency percentiles, error rate, heap, event-loop lag, DB time) over a chosen range, refreshed
  * live, and the routes of every live process sorted by p95; an instance selector narrows the
  * charts, the figures and the routes to one process.

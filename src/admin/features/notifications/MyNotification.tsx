@@ -38,7 +38,7 @@ type ReadFilter = 'all' | 'unread' | 'read';
 const PAGE_SIZE = 10;
 const PRIORITY_COLORS: Record<string, string> = { '2': 'blue', '3': 'orange', '4': 'red' };
 
-/** SPEC §9: a notification without a period is unrestricted. */
+/** docs/product.md §9: a notification without a period is unrestricted. */
 export function periodText(t: Translate, record: MyNotificationRecord): string {
   if (record.period) return record.period;
   if (record.startTime || record.endTime) {
@@ -47,7 +47,7 @@ export function periodText(t: Translate, record: MyNotificationRecord): string {
   return t('admin.screens.inbox.unrestricted');
 }
 
-/** SPEC §9: a notification without a target goes to all users. */
+/** docs/product.md §9: a notification without a target goes to all users. */
 export function targetText(t: Translate, record: MyNotificationRecord): string {
   const count = record.publishObject?.length ?? 0;
   return count === 0 ? t('admin.screens.inbox.allUsers') : t('admin.screens.inbox.someUsers', { count });
@@ -58,7 +58,7 @@ function dictLabel(t: Translate, dict: string, value: string | null | undefined)
 }
 
 /**
- * The personal inbox (SPEC §2.3 /mynotification): the caller's notifications with read / unread,
+ * The personal inbox (docs/product.md §2.3 /mynotification): the caller's notifications with read / unread,
  * type, priority, period and target; opening an unread one marks it read, and checked ones can
  * be marked read together.
  */

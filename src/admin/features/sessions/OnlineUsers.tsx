@@ -12,7 +12,7 @@ import { browserOf } from './userAgent.js';
 const PAGE_SIZE = 20;
 
 /**
- * Online users (SPEC §2.3 admin/onlinesysuser): the tenant's live sessions, most recently seen
+ * Online users (docs/product.md §2.3 admin/onlinesysuser): the tenant's live sessions, most recently seen
  * first, with forced sign-out (menu button kickout); a forced-out session gets 401 on its next
  * call. The caller's own session cannot be forced out from here.
  */

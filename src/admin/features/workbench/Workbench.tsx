@@ -65,7 +65,7 @@ function Stat({ title, value, icon }: { title: string; value: number | undefined
   );
 }
 
-/** SPEC §2.3 workbench: counts from real data and charts (users, organisations, notifications, roles, sign-ins and new users per day). */
+/** docs/product.md §2.3 workbench: counts from real data and charts (users, organisations, notifications, roles, sign-ins and new users per day). */
 export default function Workbench() {
   const t = useT();
   const app = useApp();

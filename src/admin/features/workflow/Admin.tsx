@@ -11,7 +11,7 @@ import { CommentDialog, DefinitionDiagram, label, StatusTag, time, WfList } from
 import { StartDialog } from './StartDialog.js';
 import { UserTreeSelect } from './UserTreeSelect.js';
 
-/** The administrators' workflow lists (SPEC §2.3 workflow): deployments, definitions, instances, tasks, history. */
+/** The administrators' workflow lists (docs/product.md §2.3 workflow): deployments, definitions, instances, tasks, history. */
 
 type ScreenProps = { route: AppRoute };
 

@@ -11,7 +11,7 @@ import { useRecountTasks } from './badges.js';
 import { label, StatusTag, time, WfList } from './parts.js';
 import { StartDialog } from './StartDialog.js';
 
-/** The personal office (SPEC §2.3): start, my processes, tasks to claim, to handle, handled. */
+/** The personal office (docs/product.md §2.3): start, my processes, tasks to claim, to handle, handled. */
 
 type ScreenProps = { route: AppRoute };
 

@@ -25,7 +25,7 @@ interface StartFields {
 }
 
 /**
- * Starting a process (SPEC §5): description required (at most 512), candidate and range time
+ * Starting a process (docs/product.md §5): description required (at most 512), candidate and range time
  * required; the start event's form (formKey = an entity) rendered by the generated screens'
  * renderer and checked by the server with the entity's validators.
  */

@@ -46,7 +46,7 @@ function RegressChoice({ taskId }: { taskId: number }) {
 
 /**
  * mytaskdetails (hidden): one of my tasks. Its assignee handles it here: the task's form (the
- * generated screens' RJSF renderer), a comment (required, SPEC §5), and complete / delegate /
+ * generated screens' RJSF renderer), a comment (required, docs/product.md §5), and complete / delegate /
  * handle delegate / regress (choose the node) / reject; a candidate claims it; others look.
  */
 export function TaskHandle({ route }: { route: AppRoute }) {

@@ -1,7 +1,7 @@
 import type { Page } from '../../../engine/api-types.js';
 import { useApiGet, type ApiQuery, type ApiRead } from '../../lib/api.js';
 
-/** The workflow engine's API (issue 12) as the screens read it. */
+/** The workflow engine's API (/api/activiti) as the screens read it. */
 export const WF = '/api/activiti';
 
 export type Row = Record<string, unknown> & { id: number };

@@ -34,7 +34,7 @@ export function useRecountTasks(): () => void {
   );
 }
 
-/** The count each badged menu path shows: the personal office's open tasks (issue 13). */
+/** The count each badged menu path shows: the personal office's open tasks. */
 const BADGES: ReadonlyMap<string, (counts: OpenCounts) => number> = new Map([
   ['/assigneetask', (counts: OpenCounts) => counts.personal],
   ['/candidatetask', (counts: OpenCounts) => counts.candidate],

@@ -141,7 +141,7 @@ export function WfList<T extends WfRow>({
 }
 
 /**
- * Asks for the comment an action needs (SPEC §5: required), with any fields of the action above
+ * Asks for the comment an action needs (docs/product.md §5: required), with any fields of the action above
  * it; resolves with the values, or undefined when cancelled.
  */
 export function CommentDialog({

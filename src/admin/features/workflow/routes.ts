@@ -1,5 +1,5 @@
 /**
- * The menu components the workflow screens render (issue 13), apart from the modeler's
+ * The menu components the workflow screens render, apart from the modeler's
  * (workflow/model, workflow/processdesign). Kept apart from the screens so that the menu page
  * can ask without loading them.
  */

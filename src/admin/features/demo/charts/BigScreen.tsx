@@ -99,7 +99,7 @@ function PanelBody({
 }
 
 /**
- * A full-screen dashboard (SPEC §2.3 big screens): designed on 1920×1080, scaled to the window
+ * A full-screen dashboard (docs/product.md §2.3 big screens): designed on 1920×1080, scaled to the window
  * (CSS transform), dark, read again every 30 s from the tenant's real figures; the browser's
  * full-screen mode on a button.
  */

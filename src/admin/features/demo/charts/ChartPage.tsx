@@ -189,7 +189,7 @@ function panels(kind: ChartKind, data: Dashboard, t: ReturnType<typeof useT>, co
   }
 }
 
-/** SPEC §2.3 chart gallery: line, bar, pie and mixed charts of the tenant's real figures. */
+/** docs/product.md §2.3 chart gallery: line, bar, pie and mixed charts of the tenant's real figures. */
 export default function ChartPage({ kind }: { kind: ChartKind }) {
   const t = useT();
   const app = useApp();

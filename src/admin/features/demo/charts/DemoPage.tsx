@@ -24,7 +24,7 @@ const SCREENS: Record<string, ScreenName> = {
 };
 const REPORT_VIEW = /^\/report\/view\/(\d{1,15})$/;
 
-/** Whether a menu's component is one of the charts, big screens or report pages (issue 18). */
+/** Whether a menu's component is one of the charts, big screens or report pages. */
 export function isChartsDemo(route: AppRoute): boolean {
   return (
     route.component in CHARTS ||

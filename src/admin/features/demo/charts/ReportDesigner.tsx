@@ -63,7 +63,7 @@ function measureRow(text: string): MeasureRow {
 }
 
 /**
- * /report/reportdesigner (SPEC §2.3, issue 18): pick an entity, the fields to group by, the
+ * /report/reportdesigner (docs/product.md §2.3): pick an entity, the fields to group by, the
  * measures, filters and a chart; preview it, download it as .xlsx, save it as a report that
  * becomes a page of the menu. The server checks every field against the caller's permissions.
  */

@@ -4,7 +4,7 @@ import type { ChartOption } from '../../../lib/charts.js';
 import { tenThousands, type Dashboard, type NamedCount } from './api.js';
 
 /**
- * The four big screens of SPEC §2.3, as panels on a CSS grid of the 1920×1080 stage. Every
+ * The four big screens of docs/product.md §2.3, as panels on a CSS grid of the 1920×1080 stage. Every
  * panel reads the same dashboard figures (GET /api/demo/dashboard); each screen has a gauge, and
  * the construction and data-analysis screens a map of China coloured by purchases per province.
  */

@@ -2,7 +2,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { AppRoute } from '../../../lib/menus.js';
 
 /**
- * The component demo pages of the template (issue 18, SPEC §2.3) by their menu component
+ * The component demo pages of the template (docs/product.md §2.3) by their menu component
  * (seed: src/server/features/demo/menus.ts); each is its own chunk.
  */
 type DemoPage = LazyExoticComponent<ComponentType<{ route: AppRoute }>>;

@@ -2,8 +2,9 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { AppRoute } from '../../../lib/menus.js';
 
 /**
- * The template's demo pages of issue 18 part B (SPEC §2.3: examples, tables, nested menus, excel,
- * zip, pdf, tab), by their menu component (seed/data/demo-menus.json); each loads on its page.
+ * The template's demo pages (docs/product.md §2.3: examples, tables, nested menus, excel, zip,
+ * pdf, tab), by their menu component (src/server/features/demo/seed-data/demo-menus-examples.json);
+ * each loads on its page.
  */
 export const EXAMPLE_PAGES: Record<string, LazyExoticComponent<ComponentType<{ route: AppRoute }>>> = {
   'demo/example/list': lazy(() => import('./ArticleList.js')),

@@ -21,7 +21,7 @@ function isPreviewMessage(data: unknown): data is PreviewMessage {
 }
 
 /**
- * Preview mode (SPEC §2.4): a page that listens for its parent window (an opener or the page
+ * Preview mode (docs/product.md §2.4): a page that listens for its parent window (an opener or the page
  * framing it, of this origin only) and renders the posted form in a dialog; each new message
  * refreshes it.
  */

@@ -19,7 +19,7 @@ import { listUseOf, type ListUse } from '../../../../engine/list-use.js';
  * records without them); a visibility condition is one root allOf entry (if / then / else).
  */
 
-/** A designed field's schema: the engine's field vocabulary plus keywords of later issues (x-detail). */
+/** A designed field's schema: the engine's field vocabulary plus keywords it does not type (x-detail). */
 export type DesignFieldSchema = FieldSchema & Record<string, unknown>;
 
 /** When a field is shown: while another field equals a value. */
@@ -122,7 +122,7 @@ export const FIELD_KINDS = [
 export type FieldKind = (typeof FIELD_KINDS)[number] | 'other';
 
 /**
- * The schema's own title (its English fallback, DESIGN "Entity schemas") of a new field; the
+ * The schema's own title (its English fallback: docs/architecture.md, The engine) of a new field; the
  * designer adds the title in the user's language beside it (x-ui.titles).
  */
 export const ENGLISH_TITLES: Record<Exclude<FieldKind, 'other'>, string> = {
@@ -204,7 +204,7 @@ export function paletteSchema(kind: Exclude<FieldKind, 'other'>, title: string):
     case 'image':
       return { type: 'array', title, items: { type: 'integer' }, maxItems: 10, 'x-ui': { widget: 'image' } };
     case 'subtable':
-      // The master-detail vocabulary of issue 14: rows of objects kept in a child table.
+      // The master-detail vocabulary (x-detail): rows of objects kept in a child table.
       return {
         type: 'array',
         title,

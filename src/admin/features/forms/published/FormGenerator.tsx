@@ -63,7 +63,7 @@ interface PublishValues {
 }
 
 /**
- * The designed forms (SPEC §2.3 /formgenerator): the generated-list look, with the form's
+ * The designed forms (docs/product.md §2.3 /formgenerator): the generated-list look, with the form's
  * actions: design (the /formdesign designer), publish (menu parent, icon, roles), unpublish,
  * the version history and the link where signed-in users fill the form in.
  */

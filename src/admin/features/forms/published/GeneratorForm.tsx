@@ -11,7 +11,7 @@ const EntityForm = lazy(() => import('../../../entity/EntityForm.js'));
 const ONLINE = 'online/';
 
 /**
- * SPEC §2.3 /generatorform: a published form filled in outside the back-office shell, at a link
+ * docs/product.md §2.3 /generatorform: a published form filled in outside the back-office shell, at a link
  * an administrator hands out (/admin/generatorform?form=<code>) to signed-in users. The same
  * generated form, validators and API as the back-office screen; without a form, the published
  * forms to choose from.

@@ -35,7 +35,7 @@ export interface DataFieldPermissions {
 }
 
 /**
- * Data-field permissions of one menu (SPEC §3 "menu data permission: roleCode and filtered data
+ * Data-field permissions of one menu (docs/product.md §3 "menu data permission: roleCode and filtered data
  * fields"): one row per role code listing the fields of the menu's screen hidden from that role.
  * The menu code of a generated screen is its entity name.
  */

@@ -21,7 +21,7 @@ function toTreeData(t: Translate, nodes: readonly MenuNode[], search: string): T
 }
 
 /**
- * Data permissions (SPEC §2.3 authority/datapermission): pick a generated screen's menu, then
+ * Data permissions (docs/product.md §2.3 authority/datapermission): pick a generated screen's menu, then
  * edit, per role code, the fields hidden from that role on that screen, its exports and forms.
  */
 export default function DataPermission({ route }: { route: AppRoute }) {

@@ -28,7 +28,7 @@ export function fromStored(rows: readonly StoredDataFieldRow[]): DataFieldRow[] 
 }
 
 /**
- * SPEC §5 "Menu data permission needs a unique role code per row": the rows without a role
+ * docs/product.md §5 "Menu data permission needs a unique role code per row": the rows without a role
  * and the second and later rows of a role code, by row key.
  */
 export function rowErrors(

@@ -3,7 +3,7 @@ import { useCanButton } from '../../../lib/api.js';
 import { API } from '../../../lib/screen-parts.js';
 import { RoleLinks } from './RoleLinks.js';
 
-/** The roles that hold one URL permission (SPEC §7 queryRoleIdByUrlId, authorizeRoleToUrl). */
+/** The roles that hold one URL permission (docs/product.md §7 queryRoleIdByUrlId, authorizeRoleToUrl). */
 export default function UrlRoles({ record, onClose }: RecordScreenProps) {
   const can = useCanButton('sysurl');
   return (

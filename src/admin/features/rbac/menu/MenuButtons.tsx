@@ -10,7 +10,7 @@ interface ButtonOption {
 }
 
 /**
- * The buttons a screen has (sysmenu.menuButton, SPEC §7 queryMenuButtonCheckbox and
+ * The buttons a screen has (sysmenu.menuButton, docs/product.md §7 queryMenuButtonCheckbox and
  * queryCheckedMenuButton): roles are later granted buttons out of this set.
  */
 export function MenuButtons({

@@ -36,7 +36,7 @@ function toTreeData(nodes: readonly OrgUserNode[]): TreeDataNode[] {
 }
 
 /**
- * One organisation with its sub-organisations and their users (SPEC §2.3 "org tree with its
+ * One organisation with its sub-organisations and their users (docs/product.md §2.3 "org tree with its
  * users", queryOrgUserTree), opened from the organisation list.
  */
 export default function OrgUsers({ record }: RecordScreenProps) {

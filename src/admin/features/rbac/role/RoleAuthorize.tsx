@@ -9,7 +9,7 @@ import { RoleUrls } from './RoleUrls.js';
 import { RoleUsers } from './RoleUsers.js';
 
 /**
- * Role authorization (SPEC §6 "role management covers authorizing menus, buttons and URLs, and
+ * Role authorization (docs/product.md §6 "role management covers authorizing menus, buttons and URLs, and
  * assigning users"), opened from the role list for one checked role. Each tab saves on its own.
  */
 export default function RoleAuthorize({ record }: RecordScreenProps) {

@@ -41,8 +41,8 @@ export function buttonTree(t: Translate, nodes: readonly MenuNode[]): TreeDataNo
 }
 
 /**
- * The buttons a role may use on each screen (SPEC §6 "buttons are shown by default and hidden by
- * role"): out of the buttons each menu has, ticked where granted.
+ * The buttons a role may use on each screen (docs/product.md §6, buttons): out of the buttons each
+ * menu has, ticked where granted.
  */
 export function RoleButtons({ roleCode, canSave }: { roleCode: string; canSave: boolean }) {
   const t = useT();

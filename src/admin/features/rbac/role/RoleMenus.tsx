@@ -27,8 +27,8 @@ function toTreeData(t: Translate, nodes: readonly MenuNode[]): TreeDataNode[] {
 }
 
 /**
- * The menus a role may open (SPEC §6): the whole menu tree, ticked where granted. Saving grants
- * the ticked menus with their ancestors; SPEC §5: authorization needs ticked data.
+ * The menus a role may open (docs/product.md §6): the whole menu tree, ticked where granted. Saving grants
+ * the ticked menus with their ancestors; docs/product.md §5: authorization needs ticked data.
  */
 export function RoleMenus({ roleId, canSave }: { roleId: number; canSave: boolean }) {
   const t = useT();

@@ -6,7 +6,7 @@ import { useApiGet, useApiWrite } from '../../../lib/api.js';
 import { API, fieldTitle, SavePanel, useDraft, useSubmit } from '../../../lib/screen-parts.js';
 
 /**
- * The URL permissions of a role (SPEC §6): every URL pattern of the tenant, ticked where the role
+ * The URL permissions of a role (docs/product.md §6): every URL pattern of the tenant, ticked where the role
  * holds it; without one, the role's calls to those paths are refused (403).
  */
 export function RoleUrls({ roleId, canSave }: { roleId: number; canSave: boolean }) {

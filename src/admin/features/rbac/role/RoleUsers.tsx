@@ -29,9 +29,9 @@ function toTreeData(nodes: readonly OrgUserNode[], mainRoleTitle: string): TreeD
 }
 
 /**
- * Assigns users to a role (SPEC §6 "assigning users"): the organisation tree with its users
+ * Assigns users to a role (docs/product.md §6 "assigning users"): the organisation tree with its users
  * (queryOrgUserTree?roleId), ticked when they hold the role. Users whose own role it is cannot
- * be unticked. SPEC §5: the selected user list must not be empty.
+ * be unticked. docs/product.md §5: the selected user list must not be empty.
  */
 export function RoleUsers({ roleId, canSave }: { roleId: number; canSave: boolean }) {
   const t = useT();

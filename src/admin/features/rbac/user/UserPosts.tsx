@@ -36,7 +36,7 @@ function heldOf(nodes: readonly UserPostNode[], into = new Map<number, Held>()):
 }
 
 /**
- * The posts of one user, main or part-time (SPEC §3 "user post"), opened from the user list:
+ * The posts of one user, main or part-time (docs/product.md §3 "user post"), opened from the user list:
  * the post tree with the user's posts ticked (querySysUserPostTree), saved in one go
  * (authorizePostToUser). A newly ticked post is the main post when the user has none yet.
  */

@@ -13,7 +13,7 @@ import {
 } from '../../../lib/screen-parts.js';
 
 /**
- * The further roles of one user (SPEC §7 queryRoleName?userId, authorizeRoleToUser), opened
+ * The further roles of one user (docs/product.md §7 queryRoleName?userId, authorizeRoleToUser), opened
  * from the user list. The user's own role (the form's role field) is kept whatever is ticked.
  */
 export default function UserRoles({ record, onClose }: RecordScreenProps) {

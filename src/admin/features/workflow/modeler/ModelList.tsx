@@ -31,7 +31,7 @@ interface Filters {
 type Editing = { mode: 'create' } | { mode: 'update'; record: ModelRecord } | undefined;
 
 /**
- * /model (SPEC §2.3 workflow): the process models in the generated-list look (filter bar,
+ * /model (docs/product.md §2.3 workflow): the process models in the generated-list look (filter bar,
  * toolbar, checked rows), with design, deploy, export and import of BPMN XML, and copy.
  * Buttons follow the menu's grants: import and copy create models, so they go with 新增.
  */
@@ -56,7 +56,7 @@ export default function ModelList({ route }: { route: AppRoute }) {
   const refresh = (): void => void models.refetch();
   const label = (field: string): string => t(`workflow.model.fields.${field}`);
 
-  /** The one checked model, or the catalogue's warning (SPEC §8). */
+  /** The one checked model, or the catalogue's warning (docs/product.md §8). */
   const one = (): ModelRecord | undefined => {
     const checked = records.filter((record) => selected.includes(record.id));
     if (checked.length === 0) void message.warning(t('admin.crud.checkRecord'));
@@ -178,7 +178,7 @@ export default function ModelList({ route }: { route: AppRoute }) {
         void message.error(errorText(error));
         return;
       }
-      // the key exists: replacing that model's diagram is the user's choice (SPEC §8 confirm)
+      // the key exists: replacing that model's diagram is the user's choice (docs/product.md §8 confirm)
       modal.confirm({
         title: t('workflow.model.replaceTitle'),
         content: t('workflow.model.replaceContent', { key: process.key }),

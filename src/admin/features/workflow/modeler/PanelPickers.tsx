@@ -96,7 +96,7 @@ function useVersion(modeler: BpmnModeler): number {
 }
 
 /**
- * Pickers inside the Camunda properties panel (issue 13): the people of a user task from the
+ * Pickers inside the Camunda properties panel: the people of a user task from the
  * org-user tree, roles, posts and organisations; the form from the forms list; 会签/或签; a
  * condition builder for flows leaving a gateway; a timer's duration. They write the attributes
  * the engine reads (camunda:assignee, candidateGroups "role:X,post:Y,org:N", …); the panel's

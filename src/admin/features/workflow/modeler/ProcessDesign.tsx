@@ -59,7 +59,7 @@ function service<K extends keyof Services>(modeler: BpmnModeler, name: K): Servi
 const ENGINE_PROBLEM = 'engine-problem';
 
 /**
- * processdesign (SPEC §2.3, hidden): the BPMN modeler of one model (?id=), in the user's
+ * processdesign (docs/product.md §2.3, hidden): the BPMN modeler of one model (?id=), in the user's
  * language, with pickers for people, forms, conditions and multi-instance beside the Camunda
  * properties, live lint, and save (保存成功，请部署) then deploy.
  */
@@ -169,7 +169,7 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
       if (modeler) service(modeler, 'overlays').remove({ type: ENGINE_PROBLEM });
       setProblems([]);
       setDirty(false);
-      // SPEC §8: 保存成功，请部署 — and the deploy itself one click away
+      // docs/product.md §8: 保存成功，请部署 — and the deploy itself one click away
       modal.confirm({
         title: t('workflow.modeler.savedDeploy'),
         okText: t('workflow.modeler.deploy'),

@@ -1,4 +1,4 @@
-/** The workflow engine's model calls (issue 12, /api/activiti/model) as these screens use them. */
+/** The workflow engine's model calls (/api/activiti/model) as these screens use them. */
 export const MODEL_API = '/api/activiti/model';
 export const DEPLOYMENT_API = '/api/activiti/deployment';
 

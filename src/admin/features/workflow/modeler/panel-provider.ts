@@ -2,7 +2,7 @@ import { h } from '@bpmn-io/properties-panel/preact';
 import { useEffect, useRef } from '@bpmn-io/properties-panel/preact/hooks';
 
 /**
- * Our pickers inside the Camunda properties panel (issue 13): a properties provider, run after
+ * Our pickers inside the Camunda properties panel: a properties provider, run after
  * the Camunda one, puts entries of its own in the groups the user expects them in (用户分配:
  * assignee, candidate users and groups, 会签/或签; 表单: form key; 条件: a condition builder;
  * 定时器: a duration). The panel is Preact; each of our entries renders an empty host that the

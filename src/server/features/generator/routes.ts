@@ -96,7 +96,7 @@ const ENTITY_SCHEMA: Json = {
 };
 
 /**
- * The code generator (issue 15): forward generation (preview, zip), reverse generation (tables →
+ * The code generator: forward generation (preview, zip), reverse generation (tables →
  * entity schema) and the tenant's templates. Granted by URL like every admin call.
  */
 export async function generatorRoutes(app: FastifyInstance): Promise<void> {

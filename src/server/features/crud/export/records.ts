@@ -40,7 +40,7 @@ export interface ExportFile {
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 
-/** SPEC §9 display format, YYYY-MM-DD HH:mm:ss, in the server's time zone. */
+/** The display format of docs/product.md §9, YYYY-MM-DD HH:mm:ss, in the server's time zone. */
 export function formatDateTime(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
@@ -365,7 +365,7 @@ function jsonWriter(map: (value: unknown) => CellValue): FieldWriter {
 }
 
 /**
- * A timestamp in the server's time zone as SPEC §9 shows it (YYYY-MM-DD HH:mm:ss), the same as
+ * A timestamp in the server's time zone as docs/product.md §9 shows it (YYYY-MM-DD HH:mm:ss), the same as
  * formatDateTime, computed from the ISO text without a Date object per value.
  */
 function dateTimeWriter(): FieldWriter {

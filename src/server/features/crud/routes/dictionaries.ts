@@ -7,7 +7,7 @@ import { queryRecords } from '../services/crud.js';
 import { openRecordPolicy } from '../../rbac/index.js';
 
 /**
- * The option endpoints of SPEC §7 that read one dictionary: GET <base>/<name> → its items.
+ * The option endpoints of docs/product.md §7 that read one dictionary: GET <base>/<name> → its items.
  * queryOrgType, queryRegionType, the notification type and priority lists and the menu buttons
  * (queryMenuButtonCheckbox) are the dictionaries their entities' fields name with x-dict.
  */

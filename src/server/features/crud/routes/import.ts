@@ -43,7 +43,7 @@ function templateSchema(entity: EntityDef): RouteSchema {
 }
 
 /**
- * Import and import template of every entity (issue 18), next to its generated CRUD routes.
+ * Import and import template of every entity, next to its generated CRUD routes.
  * Multipart parsing is registered in this plugin only: every other route keeps refusing it.
  */
 export async function itemImportRoutes(app: FastifyInstance, options: ImportRoutesOptions): Promise<void> {

@@ -67,7 +67,7 @@ const FIELD_ERRORS = {
 const idQuery = object({ id: id('the form') }, ['id'], { additionalProperties: false });
 
 /**
- * Designed forms (issue 14): generator/form query, add, update, delete, versions, check,
+ * Designed forms: generator/form query, add, update, delete, versions, check,
  * publish and unpublish. Granted by URL like every admin call (ROLE_ADMIN has them all).
  */
 export async function formRoutes(app: FastifyInstance): Promise<void> {

@@ -38,6 +38,39 @@ export interface Deleted {
   deleted: number;
 }
 
+/** One thing wrong with an imported file: its spreadsheet row (1 = the header row), the field, why. */
+export interface ImportProblem {
+  /** The sheet of a detail (sub-table) row; absent for the first sheet's rows. */
+  sheet?: string;
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** A column of an imported sheet and the field it fills. */
+export interface ImportColumn {
+  header: string;
+  field: string;
+  title: string;
+}
+
+/** POST …/import: what the rows of the file did, or (dryRun) would do. */
+export interface ImportResult {
+  dryRun: boolean;
+  /** Data rows read. */
+  total: number;
+  /** Rows written (0 on a dry run). */
+  imported: number;
+  /** Every problem up to a limit; problemCount tells how many there were. */
+  problems: ImportProblem[];
+  problemCount: number;
+  columns: ImportColumn[];
+  /** Headers of columns that are left alone: read-only columns such as an export's id or times. */
+  ignored: string[];
+  /** On a dry run, the first rows as read, by field name: the client's preview. */
+  preview?: { row: number; values: Record<string, string> }[];
+}
+
 /** POST /api/uaa/oauth/token (OAuth2-shaped, so not in the envelope's data). */
 export interface TokenAnswer {
   code: 200;

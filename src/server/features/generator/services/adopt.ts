@@ -59,13 +59,17 @@ export async function adoptTable(
   await refuseAdopted(ctx.db);
   const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);
-  const content = normalizeContent(formCode, reversed.title, {
-    ...reversed,
-    // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
-    'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
-    'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+  const content = normalizeContent({
+    formCode,
+    formName: reversed.title,
+    content: {
+      ...reversed,
+      // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
+      'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
+      'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+    },
   }) as EntitySchema;
-  const compiled = compileForm(ctx.registry, formCode, content);
+  const compiled = compileForm({ registry: ctx.registry, formCode, content });
   if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
   // The table and the child tables of its details (kept as they are: they plan nothing, or problems).
   const specs = entityTableSpecs(compiled.entity);
@@ -94,11 +98,16 @@ export async function adoptTable(
   if (!input.confirm)
     return { formCode, schema: content, statements: [...planned.statements, ...planned.indexes], details };
   // The form first: a taken code refuses the adoption before the table is touched.
-  const form = await addForm(ctx, actor, l10n, {
-    formCode,
-    formName: content.title,
-    formDescription: content.description ?? '',
-    formContent: content as unknown as Record<string, unknown>,
+  const form = await addForm({
+    ctx,
+    actor,
+    l10n,
+    input: {
+      formCode,
+      formName: content.title,
+      formDescription: content.description ?? '',
+      formContent: content as unknown as Record<string, unknown>,
+    },
   });
   const now = await ctx.db.transaction().execute(async (trx) => {
     // Planned again inside the transaction: the table may have changed since it was shown.

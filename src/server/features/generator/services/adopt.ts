@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { entityTableSpecs, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
-import type { FormRecord } from '../../../../engine/api-types.js';
+import type { AdoptAnswer } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { ensureTrigram, readExistingTables, startIndexBuild } from '../../../lib/db/migrate.js';
 import { AppError } from '../../../lib/errors.js';
@@ -28,24 +28,18 @@ export interface AdoptInput {
   confirm: boolean;
 }
 
-export interface AdoptAnswer {
-  formCode: string;
-  schema: EntitySchema;
-  /** The DDL adopting runs on the table (added columns only; never a type change or a drop). */
-  statements: string[];
-  /** The tables referring to it adopted as its details (x-detail fields), kept as they are. */
-  details: string[];
-  /** The designed form made, once confirmed. */
-  form?: FormRecord;
-}
-
 /** POST generator/reverse/adopt: the plan of adopting a table, or (confirmed) the adoption. */
-export async function adoptTable(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: AdoptInput,
-): Promise<AdoptAnswer> {
+export async function adoptTable({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: AdoptInput;
+}): Promise<AdoptAnswer> {
   const refuseAdopted = async (db: AppContext['db']): Promise<void> => {
     const by = (await adoptedTables(db)).get(input.tableName);
     if (by)

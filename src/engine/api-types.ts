@@ -2,7 +2,7 @@
  * Shapes of API answers that are not entity records, shared by the server and the front-ends
  * (docs/http-contract.md): the server builds them, the back-office and the portal read them.
  */
-import type { FieldError, Titles } from './types.js';
+import type { EntitySchema, FieldError, Titles } from './types.js';
 import type { TreeNode } from './tree.js';
 
 /** A successful answer: every JSON answer of the API is wrapped in it. */
@@ -36,6 +36,39 @@ export interface Page<T> {
 /** POST …/delete. */
 export interface Deleted {
   deleted: number;
+}
+
+/** One thing wrong with an imported file: its spreadsheet row (1 = the header row), the field, why. */
+export interface ImportProblem {
+  /** The sheet of a detail (sub-table) row; absent for the first sheet's rows. */
+  sheet?: string;
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** A column of an imported sheet and the field it fills. */
+export interface ImportColumn {
+  header: string;
+  field: string;
+  title: string;
+}
+
+/** POST …/import: what the rows of the file did, or (dryRun) would do. */
+export interface ImportResult {
+  dryRun: boolean;
+  /** Data rows read. */
+  total: number;
+  /** Rows written (0 on a dry run). */
+  imported: number;
+  /** Every problem up to a limit; problemCount tells how many there were. */
+  problems: ImportProblem[];
+  problemCount: number;
+  columns: ImportColumn[];
+  /** Headers of columns that are left alone: read-only columns such as an export's id or times. */
+  ignored: string[];
+  /** On a dry run, the first rows as read, by field name: the client's preview. */
+  preview?: { row: number; values: Record<string, string> }[];
 }
 
 /** POST /api/uaa/oauth/token (OAuth2-shaped, so not in the envelope's data). */
@@ -351,6 +384,125 @@ export interface FormVersion {
   formContent: unknown;
   createdAt: string;
   createdBy: string | null;
+}
+
+/**
+ * One way a new version of a published form would break rows already in its tables (its own and
+ * the child table of each detail field).
+ */
+export interface ImpactItem {
+  /** The field, or `<detail field>.<column>` for a column of a detail row. */
+  field: string;
+  /** dropped | type | required | unique | a JSON Schema keyword (maxLength, pattern, enum, …) */
+  rule: string;
+  /** Rows of the table that break the rule (with data in a dropped field, for a drop). */
+  rows: number;
+  /** The first few of their keys (the parent's key for a detail row). */
+  keys: unknown[];
+  /** added: a new column (safe); the others are refused when rows > 0, dropped and type always. */
+  isSafe: boolean;
+}
+
+/** What a new version of a published form would do to its rows: safe when no row breaks it. */
+export interface ImpactReport {
+  isSafe: boolean;
+  items: ImpactItem[];
+}
+
+/** POST /api/generator/form/check. */
+export interface FormCheck {
+  isValid: boolean;
+  errors: FieldError[];
+  /** Against the table of the form's last publication (absent for a form never published). */
+  impact?: ImpactReport;
+}
+
+/** POST /api/generator/form/publish. */
+export interface PublishAnswer {
+  entity: string;
+  api: string;
+  menuPath: string;
+  /** Against the table of the form's last publication (absent for a first publication). */
+  impact?: ImpactReport;
+}
+
+// The code generator (/api/generator).
+
+/** A file of a generated module (POST /api/generator/forward/preview). */
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+/** A template of the forward generator: the tenant's saved version of an item, or the built-in one. */
+export interface TemplateRecord {
+  /** Null for a built-in template the tenant has not changed. */
+  id: number | null;
+  /** backend | frontend | sql */
+  templateType: string;
+  templateItem: string;
+  templateName: string | null;
+  content: string;
+  version: number;
+  isBuiltIn: boolean;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+export interface TemplateVersion {
+  version: number;
+  content: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+/** A template that does not compile: where (1-based, when handlebars knows it) and why. */
+export interface TemplateProblem {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** POST /api/generator/template/check. */
+export interface TemplateCheck {
+  isValid: boolean;
+  problems: TemplateProblem[];
+  /** The dry run: the template rendered for the sample entity. */
+  output?: string;
+}
+
+export interface TableColumn {
+  columnName: string;
+  dataType: string;
+  isNullable: boolean;
+  columnComment: string | null;
+}
+
+/** A draft designed form that adopted a table. */
+export interface AdoptingForm {
+  formId: number;
+  formCode: string;
+}
+
+/** A table of the database that is not an entity yet (GET /api/generator/reverse/tables). */
+export interface TableSummary {
+  tableName: string;
+  tableComment: string | null;
+  columns: TableColumn[];
+  /** The designed form (a draft: published ones are entities) that already adopted the table. */
+  adoptedBy?: AdoptingForm;
+}
+
+/** POST /api/generator/reverse/adopt: the plan, or (confirmed) the adoption. */
+export interface AdoptAnswer {
+  formCode: string;
+  schema: EntitySchema;
+  /** The DDL adopting runs on the table (added columns only; never a type change or a drop). */
+  statements: string[];
+  /** The tables referring to it adopted as its details (x-detail fields), kept as they are. */
+  details: string[];
+  /** The designed form made, once confirmed. */
+  form?: FormRecord;
 }
 
 // Monitoring (/api/monitor).

@@ -172,7 +172,7 @@ function exportBodySchemaOf(entity: EntityDef): Json {
   return { type: 'object', properties, description: 'The filters and sort of the query endpoint' };
 }
 
-/** A page of a list (`{records, total, totalExact, currentPage, pageSize}`) of the given records. */
+/** A page of a list (`{records, total, totalExact, currentPage, pageSize, cursor?}`) of the given records. */
 export function pageSchemaOf(record: Json): Json {
   return {
     type: 'object',
@@ -182,6 +182,14 @@ export function pageSchemaOf(record: Json): Json {
       totalExact: { type: 'boolean' },
       currentPage: { type: 'integer' },
       pageSize: { type: 'integer' },
+      cursor: {
+        type: 'string',
+        description: 'the position after the last row: send it as after for the next page',
+      },
+      countTimedOut: {
+        type: 'boolean',
+        description: 'the exact count asked for gave up at the time limit; total is the estimate',
+      },
     },
     additionalProperties: true,
   };

@@ -207,12 +207,14 @@ describe('openUploadedSheet', () => {
       sheet.addRow(['a', 'b']);
       for (let index = 1; index <= 25; index += 1) sheet.addRow([`r${index}`, index]);
     });
-    const sheet = await openUploadedSheet(bytes, 100, 10);
+    const sheet = await openUploadedSheet({ bytes, maxRows: 100, chunkRows: 10 });
     expect(sheet.header).toEqual(['a', 'b']);
     const sizes: number[] = [];
     for await (const chunk of sheet.chunks) sizes.push(chunk.length);
     expect(sizes).toEqual([10, 10, 5]);
-    await expect(openUploadedSheet(bytes.subarray(0, bytes.length - 100), 100, 10)).rejects.toMatchObject({
+    await expect(
+      openUploadedSheet({ bytes: bytes.subarray(0, bytes.length - 100), maxRows: 100, chunkRows: 10 }),
+    ).rejects.toMatchObject({
       errors: [{ field: '/file' }],
     });
   });

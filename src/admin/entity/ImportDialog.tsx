@@ -3,32 +3,16 @@ import { useDataProvider, type HttpError } from '@refinedev/core';
 import { Alert, App, Button, Modal, Progress, Space, Table, Tooltip, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
+import type { ImportProblem, ImportResult } from '../../engine/api-types.js';
 import { useT } from '../i18n.js';
 import type { DownloadedFile } from '../providers/data.js';
 import type { ResourceApi } from '../providers/resources.js';
 import { saveFile } from './file-api.js';
 
-/** The answer of POST …/import (features/crud/routes/import.ts). */
-interface ImportProblem {
-  row: number;
-  field: string;
-  message: string;
-}
-interface ImportAnswer {
-  dryRun: boolean;
-  total: number;
-  imported: number;
-  problems: ImportProblem[];
-  problemCount: number;
-  columns: { header: string; field: string; title: string }[];
-  ignored: string[];
-  preview?: { row: number; values: Record<string, string> }[];
-}
-
 type Stage =
   | { step: 'choose' }
   | { step: 'uploading'; percent: number; isImport: boolean }
-  | { step: 'checked'; file: File; answer: ImportAnswer }
+  | { step: 'checked'; file: File; answer: ImportResult }
   | { step: 'done'; imported: number };
 
 interface PreviewRow {
@@ -55,7 +39,7 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
   const [failure, setFailure] = useState<string | undefined>();
   const base = `/api/${api.base}`;
 
-  const send = async (file: File, dryRun: boolean): Promise<ImportAnswer> => {
+  const send = async (file: File, dryRun: boolean): Promise<ImportResult> => {
     const call = dataProvider().custom;
     if (!call) throw new Error('The data provider has no custom method');
     const form = new FormData();
@@ -78,7 +62,7 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
         },
       },
     });
-    return answer.data as unknown as ImportAnswer;
+    return answer.data as unknown as ImportResult;
   };
 
   const check = async (file: File): Promise<void> => {

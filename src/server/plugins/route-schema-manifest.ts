@@ -1,4 +1,4 @@
-import { entityRouteSchemas, MAX_PAGE_SIZE, type EntityDef } from '../../engine/index.js';
+import { MAX_PAGE_SIZE, type EntityDef } from '../../engine/index.js';
 import type { AppContext } from '../lib/context.js';
 import {
   answer,
@@ -21,19 +21,13 @@ type Json = Record<string, unknown>;
 type Manifest = Map<string, RouteSchema>;
 
 /**
- * The schema of every route of the API, by "METHOD /url": the generated entity routes from the
- * engine, the others written here, module by module (the tag is the module). A route file may
- * declare its schema itself; the manifest is the fallback, and a route in neither place fails
- * the document test (tests/integration/openapi.test.ts).
+ * The schema of every route of the API, by "METHOD /url", written here module by module (the
+ * tag is the module). A route file may declare its schema itself (the generated entity routes
+ * do); the manifest is the fallback, and a route in neither place fails the document test
+ * (tests/integration/openapi.test.ts).
  */
 export function routeSchemaManifest(ctx: AppContext): Manifest {
   const manifest: Manifest = new Map();
-  for (const entity of ctx.registry.all) {
-    if (ctx.registry.isRuntime(entity.name)) continue;
-    for (const route of entityRouteSchemas(entity))
-      manifest.set(`${route.method} ${route.url}`, route.schema);
-    withWholeNumberDeleteKeys(manifest, entity);
-  }
   const put = (method: string, url: string, schema: RouteSchema): void => {
     manifest.set(`${method} ${url}`, schema);
   };
@@ -48,33 +42,6 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
 }
 
 type Put = (method: string, url: string, schema: RouteSchema) => void;
-
-const MAX_DELETE_KEYS = 1000;
-
-/**
- * Whole-number keys of a delete (?id=1&id=2) are read and bounded by the route schema, so the
- * delete service gets numbers; presence and unknown names stay with the service, which names
- * every field at fault at once.
- */
-function withWholeNumberDeleteKeys(manifest: Manifest, entity: EntityDef): void {
-  if (entity.key.type !== 'integer') return;
-  const route = `POST /api/${entity.api}/delete`;
-  const schema = manifest.get(route);
-  const querystring = schema?.querystring as Json | undefined;
-  const properties = querystring?.properties as Record<string, Json> | undefined;
-  const keys = properties?.[entity.key.name];
-  if (!schema || !querystring || !properties || !keys) return;
-  manifest.set(route, {
-    ...schema,
-    querystring: {
-      ...querystring,
-      properties: {
-        ...properties,
-        [entity.key.name]: { ...keys, items: integer(0, MAX_KEY), maxItems: MAX_DELETE_KEYS },
-      },
-    },
-  });
-}
 
 const api = (entity: EntityDef | undefined, name: string): string =>
   entity ? `/api/${entity.api}/${name}` : '';
@@ -352,7 +319,6 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
   const post = registry.get('syspost');
   const org = registry.get('sysorg');
   const userPost = registry.get('sysuserpost');
-  const dict = registry.get('sysdict');
 
   const link = (
     entity: EntityDef | undefined,
@@ -531,30 +497,6 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
       ),
       response: answer(),
     });
-  }
-  if (dict) {
-    const tags = [dict.name];
-    put('GET', api(dict, 'queryDictByDictType'), {
-      tags,
-      summary: 'The items of one dictionary',
-      querystring: object({ dictType: text(64, { minLength: 1 }) }, ['dictType']),
-      response: answer(),
-    });
-  }
-  for (const [entityName, name] of [
-    ['sysorg', 'queryOrgType'],
-    ['sysregion', 'queryRegionType'],
-    ['notification', 'queryNotificationType'],
-    ['notification', 'queryNotificationPriority'],
-    ['sysmenu', 'queryMenuButtonCheckbox'],
-  ] as const) {
-    const entity = registry.get(entityName);
-    if (entity)
-      put('GET', api(entity, name), {
-        tags: [entity.name],
-        summary: 'Items of a dictionary',
-        response: answer(),
-      });
   }
 }
 

@@ -2,6 +2,7 @@ import { DownloadOutlined, EyeOutlined } from '@ant-design/icons';
 import { useDataProvider } from '@refinedev/core';
 import { App, Button, Card, Empty, Flex, Form, Input, Select, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import type { GeneratedFile } from '../../../engine/api-types.js';
 import type { DownloadedFile } from '../../providers/data.js';
 import { loadResources } from '../../providers/resources.js';
 import { routeTitle, useT } from '../../i18n.js';
@@ -10,11 +11,6 @@ import { useApiWrite } from '../../lib/api.js';
 import { errorText } from '../../lib/screen-parts.js';
 import { CodeView } from './CodeView.js';
 import './codegen.css';
-
-interface GeneratedFile {
-  path: string;
-  content: string;
-}
 
 interface ForwardForm {
   entities: string[];

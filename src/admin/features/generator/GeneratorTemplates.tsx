@@ -5,35 +5,16 @@ import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../lib/api.js';
 import { errorText } from '../../lib/screen-parts.js';
 import { CodeView } from './CodeView.js';
-import type { TemplateVersion } from './TemplateHistory.js';
+import type {
+  TemplateCheck,
+  TemplateProblem as Problem,
+  TemplateRecord as Template,
+  TemplateVersion,
+} from '../../../engine/api-types.js';
 import './codegen.css';
 
 const TemplateEditor = lazy(() => import('./TemplateEditor.js'));
 const TemplateHistory = lazy(() => import('./TemplateHistory.js'));
-
-interface Template {
-  id: number | null;
-  templateType: string;
-  templateItem: string;
-  templateName: string | null;
-  content: string;
-  version: number;
-  isBuiltIn: boolean;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
-
-interface Problem {
-  message: string;
-  line?: number;
-  column?: number;
-}
-
-interface CheckAnswer {
-  isValid: boolean;
-  problems: Problem[];
-  output?: string;
-}
 
 /** "3:5 message" (a save refused by the server) back into a problem with its place. */
 function problemsOf(error: unknown): Problem[] {
@@ -82,7 +63,7 @@ export default function GeneratorTemplates({ route }: { route: AppRoute }) {
 
   const check = async (): Promise<void> => {
     try {
-      const answer = await send<CheckAnswer>('post', '/api/generator/template/check', {
+      const answer = await send<TemplateCheck>('post', '/api/generator/template/check', {
         content: draft,
         sampleEntity,
       });

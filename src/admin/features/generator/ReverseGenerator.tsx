@@ -2,28 +2,12 @@ import { Alert, App, Button, Card, Empty, Flex, Modal, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { routeTitle, useT } from '../../i18n.js';
+import type { AdoptAnswer, TableSummary } from '../../../engine/api-types.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, withQuery } from '../../lib/api.js';
 import { errorText } from '../../lib/screen-parts.js';
 import { CodeView } from './CodeView.js';
 import './codegen.css';
-
-interface TableSummary {
-  tableName: string;
-  tableComment: string | null;
-  columns: { columnName: string; dataType: string; isNullable: boolean; columnComment: string | null }[];
-  /** A draft designed form already adopted the table. */
-  adoptedBy?: { formId: number; formCode: string };
-}
-
-/** POST generator/reverse/adopt: the DDL adopting runs, and (confirmed) the draft form made. */
-interface AdoptAnswer {
-  formCode: string;
-  statements: string[];
-  /** Tables referring to it, adopted as its details (kept as they are). */
-  details: string[];
-  form?: { id: number };
-}
 
 /**
  * Reverse generator (docs/product.md §2.3 reversegenerator): the database's tables that are not entities

@@ -1,15 +1,11 @@
 import { Button, Drawer, Empty, Flex, Popconfirm, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useT } from '../../i18n.js';
+import type { TemplateVersion } from '../../../engine/api-types.js';
 import { useApiGet } from '../../lib/api.js';
 import { lineDiff, type DiffLine } from './line-diff.js';
 
-export interface TemplateVersion {
-  version: number;
-  content: string;
-  createdAt: string;
-  createdBy: string | null;
-}
+export type { TemplateVersion };
 
 const MARK: Record<DiffLine['kind'], string> = { same: ' ', added: '+', removed: '-' };
 

@@ -65,7 +65,10 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
       validators = undefined;
       validatorsTag = undefined;
     }
-    validators ??= formValidatorsModule(app.ctx.registry.all, app.ctx.config.engineDir);
+    validators ??= formValidatorsModule({
+      entities: app.ctx.registry.all,
+      engineDir: app.ctx.config.engineDir,
+    });
     const code = await validators.catch((error: unknown) => {
       validators = undefined;
       throw error;

@@ -2,3 +2,4 @@ export { compileForm, normalizeContent, onlineApiOf } from './services/compile.j
 export { formValidatorsModule } from './services/form-validators.js';
 export { addForm } from './services/forms.js';
 export { FORM_TABLE } from './tables.js';
+export { FORM_RECORD } from './schemas.js';

@@ -1,7 +1,7 @@
 import type { ColumnSpec, TableSpec } from '../../../engine/index.js';
 
 /**
- * The code generator's templates (issue 15): a tenant's own version of a template item replaces
+ * The code generator's templates: a tenant's own version of a template item replaces
  * the built-in one of generators/templates; every saved content is kept as a numbered version.
  */
 const id: ColumnSpec = { name: 'id', type: 'bigint', isNullable: false, isIdentity: true };

@@ -2,18 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { forgetValidators } from '../../../entity/EntityForm.js';
 import { forgetResources } from '../../../providers/resources.js';
-import type { FormRecord, FormVersion } from '../../../../engine/api-types.js';
+import type { FormRecord, FormVersion, PublishAnswer } from '../../../../engine/api-types.js';
 
-export type { FormRecord, FormVersion };
+export type { FormRecord, FormVersion, PublishAnswer };
 
 /** The designed-forms API (src/server/features/forms/routes/designer.ts). */
 export const FORMS_API = '/api/generator/form';
-
-export interface PublishAnswer {
-  entity: string;
-  api: string;
-  menuPath: string;
-}
 
 /** Where a signed-in user fills in a published form, outside the back-office shell. */
 export const fillPath = (formCode: string): string => `/generatorform?form=${encodeURIComponent(formCode)}`;

@@ -103,7 +103,7 @@ export async function updateOwnProfile({
     if (newMobile !== undefined && before.mobile !== newMobile) {
       if (!smsCode || !(await consumeCode(trx, smsCode.id))) throw smsCodeError(l10n.t);
     }
-    await checkUnique({ trx, entity, registry: ctx.registry, actor, l10n }, values, auth.userId);
+    await checkUnique({ trx, entity, registry: ctx.registry, actor, l10n, values, ownKey: auth.userId });
     const assignments = OWN_PROFILE_FIELDS.flatMap((name) => {
       const field = entity.fieldsByName.get(name);
       if (!field || (values[name] === undefined && !cleared.includes(name))) return [];

@@ -193,11 +193,25 @@ export async function register({
   const userEntity = ctx.registry.require('sysuser');
   const orgEntity = ctx.registry.require('sysorg');
   return inTransaction(ctx.db, async (trx) => {
-    await checkUnique({ trx, entity: userEntity, registry: ctx.registry, actor, l10n }, registration.user);
+    await checkUnique({
+      trx,
+      entity: userEntity,
+      registry: ctx.registry,
+      actor,
+      l10n,
+      values: registration.user,
+    });
     let orgId: number;
     if (registration.org) {
       try {
-        await checkUnique({ trx, entity: orgEntity, registry: ctx.registry, actor, l10n }, registration.org);
+        await checkUnique({
+          trx,
+          entity: orgEntity,
+          registry: ctx.registry,
+          actor,
+          l10n,
+          values: registration.org,
+        });
       } catch (error) {
         // The organisation name reads best under the field the form used.
         if (error instanceof AppError && error.errors && input.companyName !== undefined && !input.orgName) {

@@ -40,17 +40,23 @@ export interface ExportFile {
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 
-/** SPEC §9 display format, YYYY-MM-DD HH:mm:ss, in the server's time zone. */
+/** The display format of docs/product.md §9, YYYY-MM-DD HH:mm:ss, in the server's time zone. */
 export function formatDateTime(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-export async function dictionaryLabels(
-  db: Db,
-  registry: EntityRegistry,
-  l10n: Localizer,
-  dictType: string,
-): Promise<Map<string, string>> {
+/** A dictionary's labels in the caller's language, by value (an export's and a report's cells). */
+export async function dictionaryLabels({
+  db,
+  registry,
+  l10n,
+  dictType,
+}: {
+  db: Db;
+  registry: EntityRegistry;
+  l10n: Localizer;
+  dictType: string;
+}): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   const dict = registry.get('sysdict');
   const typeField = dict?.fieldsByName.get('dictType');
@@ -207,7 +213,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       });
       continue;
     }
-    const fileNames = fileNamesSelect(field, qualified('t', field), actor.tenantCode);
+    const fileNames = fileNamesSelect({ field, value: qualified('t', field), tenantCode: actor.tenantCode });
     if (fileNames) {
       // A file field shows the files' names (the id when a file is gone).
       columns.push({ field, select: fileNames, write: writeText });
@@ -251,7 +257,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     l10n,
     conditions,
     sort: query.sort,
-    dictionaryLabels: (dictType) => dictionaryLabels(request.db, registry, l10n, dictType),
+    dictionaryLabels: (dictType) => dictionaryLabels({ db: request.db, registry, l10n, dictType }),
     formatDateTime,
   });
   const writer = createXlsxWriter({
@@ -365,7 +371,7 @@ function jsonWriter(map: (value: unknown) => CellValue): FieldWriter {
 }
 
 /**
- * A timestamp in the server's time zone as SPEC §9 shows it (YYYY-MM-DD HH:mm:ss), the same as
+ * A timestamp in the server's time zone as docs/product.md §9 shows it (YYYY-MM-DD HH:mm:ss), the same as
  * formatDateTime, computed from the ISO text without a Date object per value.
  */
 function dateTimeWriter(): FieldWriter {
@@ -409,7 +415,12 @@ export function displayTimestamp(iso: string): string {
 async function fieldWriter(request: CrudRequest, field: FieldDef): Promise<FieldWriter> {
   const { l10n } = request;
   if (field.dict) {
-    const labels = await dictionaryLabels(request.db, request.registry, l10n, field.dict);
+    const labels = await dictionaryLabels({
+      db: request.db,
+      registry: request.registry,
+      l10n,
+      dictType: field.dict,
+    });
     if (field.sqlType !== 'jsonb') return labelWriter(labels);
     const label = (item: unknown): string => labels.get(String(item)) ?? String(item);
     return jsonWriter((value) =>
@@ -471,7 +482,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
  * ("2024-01-02T03:04:05.678+08:00", quotes included), in whole seconds since the epoch (the
  * fraction dropped); NaN for anything else.
  */
-export function parseIsoTimestamp(src: Buffer, start: number, end: number): number {
+function parseIsoTimestamp(src: Buffer, start: number, end: number): number {
   let at = start;
   let last = end;
   if (src[at] === 0x22) at += 1;

@@ -130,7 +130,13 @@ async function readerOf(request: CrudRequest, item: FieldDef): Promise<ColumnRea
     no: new Set(['false', '0', 'no', 'n', '否', fold(l10n.t('export.no'))]),
   };
   if (item.dict)
-    reader.dictionary = await loadDictionary(request.db, request.registry, l10n, request.actor, item.dict);
+    reader.dictionary = await loadDictionary({
+      db: request.db,
+      registry: request.registry,
+      l10n,
+      actor: request.actor,
+      dictType: item.dict,
+    });
   return reader;
 }
 
@@ -138,11 +144,16 @@ async function readerOf(request: CrudRequest, item: FieldDef): Promise<ColumnRea
  * Reads the detail sheets of an uploaded .xlsx for an entity with sub-tables; undefined when the
  * entity has none or the file is a CSV (one sheet: master rows only).
  */
-export async function readDetailSheets(
-  request: CrudRequest,
-  bytes: Buffer,
-  maxRows: number,
-): Promise<DetailImport | undefined> {
+export async function readDetailSheets({
+  crud: request,
+  bytes,
+  maxRows,
+}: {
+  /** The service call on the master entity. */
+  crud: CrudRequest;
+  bytes: Buffer;
+  maxRows: number;
+}): Promise<DetailImport | undefined> {
   const { entity, l10n } = request;
   const details = detailFields(entity).filter((field) => request.policy.isVisible(field.name));
   if (details.length === 0 || !isZip(bytes)) return undefined;
@@ -203,12 +214,12 @@ export async function readDetailSheets(
     for (const column of columns) {
       if (!column.item.ref) continue;
       const texts = body.map((line) => line.cells[column.at] ?? '');
-      column.reader.references = await loadReferences(
-        request.db,
-        request.registry.require(column.item.ref),
-        request.actor,
+      column.reader.references = await loadReferences({
+        db: request.db,
+        target: request.registry.require(column.item.ref),
+        actor: request.actor,
         texts,
-      );
+      });
       column.reader.knownKeys = new Set(column.reader.references.values());
     }
     const byLabel = new Map<string, DetailLine[]>();

@@ -6,6 +6,7 @@ import {
   prepareInput,
   type FieldDef,
 } from '../../../../engine/index.js';
+import type { ImportColumn, ImportProblem, ImportResult } from '../../../../engine/api-types.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -20,38 +21,6 @@ import type { DetailImport } from './details.js';
 import type { SheetRow, SheetStream } from './read.js';
 import { ChunkWriter } from './writer.js';
 import { loadDictionary, loadReferences, readCell, type ColumnReader } from './values.js';
-
-/** One thing wrong with the file: its spreadsheet row (1 = the header row), the field, why. */
-export interface ImportProblem {
-  /** The sheet of a detail (sub-table) row; absent for the first sheet's rows. */
-  sheet?: string;
-  row: number;
-  field: string;
-  message: string;
-}
-
-/** A column of the sheet and the field it fills. */
-export interface ImportColumn {
-  header: string;
-  field: string;
-  title: string;
-}
-
-export interface ImportResult {
-  dryRun: boolean;
-  /** Data rows read. */
-  total: number;
-  /** Rows written (0 on a dry run). */
-  imported: number;
-  /** Every problem up to MAX_PROBLEMS; problemCount tells how many there were. */
-  problems: ImportProblem[];
-  problemCount: number;
-  columns: ImportColumn[];
-  /** Headers of columns that are left alone: read-only columns such as an export's id or times. */
-  ignored: string[];
-  /** On a dry run, the first PREVIEW_ROWS rows as read, by field name: the client's preview. */
-  preview?: { row: number; values: Record<string, string> }[];
-}
 
 export const MAX_PROBLEMS = 1000;
 export const PREVIEW_ROWS = 200;
@@ -159,7 +128,8 @@ async function columnStates(
   const states: ImportColumnState[] = [];
   for (const { index, field } of columns) {
     const reader: ColumnReader = { field, yes, no };
-    if (field.dict) reader.dictionary = await loadDictionary(db, registry, l10n, actor, field.dict);
+    if (field.dict)
+      reader.dictionary = await loadDictionary({ db, registry, l10n, actor, dictType: field.dict });
     if (field.ref) {
       reader.references = new Map();
       reader.knownKeys = new Set();
@@ -187,7 +157,12 @@ async function loadChunkReferences(
     }
     if (texts.size === 0) continue;
     for (const text of texts) looked.add(text);
-    const found = await loadReferences(db, request.registry.require(field.ref), request.actor, texts);
+    const found = await loadReferences({
+      db,
+      target: request.registry.require(field.ref),
+      actor: request.actor,
+      texts,
+    });
     for (const [text, key] of found) {
       reader.references.set(text, key);
       reader.knownKeys?.add(key);
@@ -272,7 +247,10 @@ async function uniqueProblems(
   return flagged;
 }
 
-export interface ImportOptions {
+export interface ImportInput {
+  /** The service call on the entity the rows are added to. */
+  crud: CrudRequest;
+  sheet: SheetStream;
   dryRun: boolean;
   /** Work done per added row in the import's transaction, as an add would do it (tenant provisioning). */
   afterAdd?: (trx: Db, row: Row) => Promise<Row>;
@@ -377,11 +355,11 @@ const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate
  * chunk is checked and, while no problem has been met, inserted before the next one is read, so
  * only one chunk of rows is held at a time; a problem anywhere rolls everything back.
  */
-export async function importRecords(
-  request: CrudRequest,
-  sheet: SheetStream,
-  options: ImportOptions,
-): Promise<ImportResult> {
+export async function importRecords({
+  crud: request,
+  sheet,
+  ...options
+}: ImportInput): Promise<ImportResult> {
   const { l10n } = request;
   const problems: ImportProblem[] = [];
   const { columns, ignored } = mapColumns(request, sheet.header, problems);
@@ -468,7 +446,7 @@ function rejected(result: ImportResult): AppError {
 /** Inserts checked rows with their audit rows, ROWS_PER_STATEMENT at a time; answers the count. */
 function insertChunk(
   request: CrudRequest,
-  options: ImportOptions,
+  options: Pick<ImportInput, 'afterAdd' | 'details'>,
 ): (trx: Db, prepared: PreparedRow[]) => Promise<number> {
   const { entity, actor } = request;
   const auto = autoValues(entity, { actor: actor.username, now: new Date() });

@@ -63,11 +63,15 @@ async function* csvRows(bytes: Buffer): AsyncGenerator<SheetRow> {
  * row; the data rows follow in chunks of `chunkRows` as the caller walks them. More than
  * `maxRows` data rows, or a file that cannot be read, is a validation error on /file.
  */
-export async function openUploadedSheet(
-  bytes: Buffer,
-  maxRows: number,
-  chunkRows: number,
-): Promise<SheetStream> {
+export async function openUploadedSheet({
+  bytes,
+  maxRows,
+  chunkRows,
+}: {
+  bytes: Buffer;
+  maxRows: number;
+  chunkRows: number;
+}): Promise<SheetStream> {
   if (bytes.length === 0) throw new AppError('fileEmpty');
   const rows = isZip(bytes) ? xlsxRows(bytes) : csvRows(bytes);
   const next = async (): Promise<IteratorResult<SheetRow>> => {

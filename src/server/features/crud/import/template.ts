@@ -92,7 +92,7 @@ async function fillSheet(
       example[key] = given;
     } else if (field.dict) {
       const { l10n, db, registry, actor } = request;
-      const dictionary = await loadDictionary(db, registry, l10n, actor, field.dict);
+      const dictionary = await loadDictionary({ db, registry, l10n, actor, dictType: field.dict });
       const labels = [...dictionary.labels.values()];
       example[key] = labels[0];
       if (labels.length === 0) continue;

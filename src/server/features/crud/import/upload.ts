@@ -28,15 +28,30 @@ export const IMPORT_RESULT = object(
     problemCount: { type: 'integer' },
     columns: {
       type: 'array',
-      items: object({ header: { type: 'string' }, field: { type: 'string' }, title: { type: 'string' } }),
+      items: object(
+        {
+          header: { type: 'string', description: 'the header text of the column' },
+          field: { type: 'string', description: 'the field it fills' },
+          title: { type: 'string', description: "the field's title in the caller's language" },
+        },
+        ['header', 'field', 'title'],
+      ),
     },
-    ignored: { type: 'array', items: { type: 'string' } },
+    ignored: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "headers of the columns left alone (read-only columns such as an export's id or times)",
+    },
     preview: {
       type: 'array',
-      items: object({
-        row: { type: 'integer' },
-        values: { type: 'object', additionalProperties: { type: 'string' } },
-      }),
+      description: 'on a dry run, the first rows as read, by field name',
+      items: object(
+        {
+          row: { type: 'integer' },
+          values: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+        ['row', 'values'],
+      ),
     },
   },
   ['dryRun', 'total', 'imported', 'problems', 'problemCount', 'columns', 'ignored'],

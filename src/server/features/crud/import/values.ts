@@ -23,13 +23,19 @@ export interface DictionaryLookup {
   values: Map<string, string>;
 }
 
-export async function loadDictionary(
-  db: Db,
-  registry: EntityRegistry,
-  l10n: Localizer,
-  actor: Actor,
-  dictType: string,
-): Promise<DictionaryLookup> {
+export async function loadDictionary({
+  db,
+  registry,
+  l10n,
+  actor,
+  dictType,
+}: {
+  db: Db;
+  registry: EntityRegistry;
+  l10n: Localizer;
+  actor: Actor;
+  dictType: string;
+}): Promise<DictionaryLookup> {
   const lookup: DictionaryLookup = { labels: new Map(), values: new Map() };
   const dict = registry.get('sysdict');
   const typeField = dict?.fieldsByName.get('dictType');
@@ -60,12 +66,17 @@ export type ReferenceLookup = Map<string, unknown>;
  * The keys of the target records named in a column: a label that is unique among the target's
  * visible records, or a key. A label shared by two records is not taken (the key must be used).
  */
-export async function loadReferences(
-  db: Db,
-  target: EntityDef,
-  actor: Actor,
-  texts: Iterable<string>,
-): Promise<ReferenceLookup> {
+export async function loadReferences({
+  db,
+  target,
+  actor,
+  texts,
+}: {
+  db: Db;
+  target: EntityDef;
+  actor: Actor;
+  texts: Iterable<string>;
+}): Promise<ReferenceLookup> {
   const found: ReferenceLookup = new Map();
   const all = [...new Set(texts)].filter((text) => text !== '');
   const labelField = target.fieldsByName.get(target.label);

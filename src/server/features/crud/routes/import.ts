@@ -1,9 +1,8 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { detailFields, type EntityDef } from '../../../../engine/index.js';
-import type { Db, Row } from '../../../lib/db/database.js';
-import { ok, queryOf } from '../../../lib/http.js';
-import { answer, flag, object, type RouteSchema } from '../../../lib/route-schema.js';
+import { ok } from '../../../lib/http.js';
+import { answer, flag, object, typed } from '../../../lib/route-schema.js';
 import type { CrudRequestOf } from '../request.js';
 import { IMPORT_CHUNK_ROWS, importRecords } from '../import/import.js';
 import { readDetailSheets } from '../import/details.js';
@@ -11,67 +10,72 @@ import { openUploadedSheet } from '../import/read.js';
 import { importTemplate } from '../import/template.js';
 import { IMPORT_RESULT, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, uploadedBytes } from '../import/upload.js';
 import { contentDisposition } from '../../../lib/download.js';
+import type { AfterAdd } from '../after-add.js';
 
 export interface ImportRoutesOptions {
   /** The service call of a request on an entity (features/crud/routes/records.ts: policy, actor, localizer). */
   crudRequest: CrudRequestOf;
   /** Per entity name: what an add does after its insert, done for every imported row too. */
-  afterAdd?: Record<string, (trx: Db, row: Row, request: FastifyRequest) => Promise<Row>>;
+  afterAdd?: Record<string, AfterAdd>;
 }
 
-function importSchema(entity: EntityDef): RouteSchema {
-  return {
-    tags: [entity.name],
-    summary: `Imports ${entity.title} records from an .xlsx or .csv file`,
-    description:
-      'multipart/form-data with the part "file". The header row names fields by name or translated title; dictionary cells may hold labels, reference cells the target\'s label. Sub-table (x-detail) rows come from the sheets after the first, laid out as the export writes them (the master\'s label column ties a row to its master row, then #, then the columns). dryRun=true checks every row (problems {row, field, message}) and writes nothing; otherwise all rows are added in one transaction, or none: 400 listing the problems as /<row>/<field>.',
-    querystring: object({ dryRun: flag('true: check only, write nothing') }),
-    bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
-      'file',
-    ]),
-    consumes: ['multipart/form-data'],
-    response: answer(IMPORT_RESULT),
-  };
-}
+const importSchema = (entity: EntityDef) => ({
+  tags: [entity.name],
+  summary: `Imports ${entity.title} records from an .xlsx or .csv file`,
+  description:
+    'multipart/form-data with the part "file". The header row names fields by name or translated title; dictionary cells may hold labels, reference cells the target\'s label. Sub-table (x-detail) rows come from the sheets after the first, laid out as the export writes them (the master\'s label column ties a row to its master row, then #, then the columns). dryRun=true checks every row (problems {row, field, message}) and writes nothing; otherwise all rows are added in one transaction, or none: 400 listing the problems as /<row>/<field>.',
+  querystring: object({ dryRun: flag('true: check only, write nothing') }),
+  bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
+    'file',
+  ]),
+  consumes: ['multipart/form-data'],
+  response: answer(IMPORT_RESULT),
+});
 
-function templateSchema(entity: EntityDef): RouteSchema {
-  return {
-    tags: [entity.name],
-    summary: `The import template of ${entity.title}: translated headers, an example row, dictionary dropdowns${detailFields(entity).length > 0 ? ', one sheet per sub-table' : ''} (.xlsx)`,
-    produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  };
-}
+const templateSchema = (entity: EntityDef) => ({
+  tags: [entity.name],
+  summary: `The import template of ${entity.title}: translated headers, an example row, dictionary dropdowns${detailFields(entity).length > 0 ? ', one sheet per sub-table' : ''} (.xlsx)`,
+  produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  response: {},
+});
 
 /**
- * Import and import template of every entity (issue 18), next to its generated CRUD routes.
+ * Import and import template of every entity, next to its generated CRUD routes.
  * Multipart parsing is registered in this plugin only: every other route keeps refusing it.
  */
 export async function itemImportRoutes(app: FastifyInstance, options: ImportRoutesOptions): Promise<void> {
   await app.register(multipart, {
     limits: { fileSize: MAX_IMPORT_BYTES + 1, parts: 4, fields: 4, fieldSize: 1024 },
   });
+  const api = typed(app);
   for (const entity of app.ctx.registry.all) {
     // Published forms are resolved per request under /api/online/:form (features/forms/routes/published.ts).
     if (app.ctx.registry.isRuntime(entity.name)) continue;
     const base = `/api/${entity.api}`;
-    app.post(`${base}/import`, { schema: importSchema(entity) }, async (request) => {
-      const dryRun = queryOf(request).dryRun === 'true';
+    api.post(`${base}/import`, { schema: importSchema(entity) }, async (request) => {
+      const dryRun = request.query.dryRun === 'true';
       // Write access is checked before the upload is read: a caller who may not add reads nothing.
       const crud = await options.crudRequest(request, entity, 'write');
       const bytes = await uploadedBytes(request);
-      const sheet = await openUploadedSheet(bytes, MAX_IMPORT_ROWS, IMPORT_CHUNK_ROWS);
+      const sheet = await openUploadedSheet({
+        bytes,
+        maxRows: MAX_IMPORT_ROWS,
+        chunkRows: IMPORT_CHUNK_ROWS,
+      });
       // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label.
-      const details = await readDetailSheets(crud, bytes, MAX_IMPORT_ROWS);
+      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
       const afterAdd = options.afterAdd?.[entity.name];
       return ok(
-        await importRecords(crud, sheet, {
+        await importRecords({
+          crud,
+          sheet,
           dryRun,
           ...(details ? { details } : {}),
-          ...(afterAdd ? { afterAdd: (trx: Db, row: Row) => afterAdd(trx, row, request) } : {}),
+          ...(afterAdd ? { afterAdd: (trx, row) => afterAdd.run({ trx, row, request }) } : {}),
         }),
       );
     });
-    app.get(`${base}/importTemplate`, { schema: templateSchema(entity) }, async (request, reply) => {
+    api.get(`${base}/importTemplate`, { schema: templateSchema(entity) }, async (request, reply) => {
       const file = await importTemplate(await options.crudRequest(request, entity, 'write'));
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

@@ -1,25 +1,30 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db, Row } from '../../../lib/db/database.js';
+import type { FastifyInstance } from 'fastify';
 import { treeEndpointName } from '../../../../engine/index.js';
+import type { AfterAdd } from '../after-add.js';
 import { ok, queryOf } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
+import { typed } from '../../../lib/route-schema.js';
 import { exportRecords } from '../export/records.js';
 import { addRecord, deleteRecords, parseDeleteKeys, queryRecords, updateRecord } from '../services/crud.js';
 import { queryTree } from '../services/tree.js';
 import { itemImportRoutes } from './import.js';
+import { entityRouteSchemasOf } from './entity-schemas.js';
 import { crudRequestOf } from '../request.js';
 
 export interface CrudRoutesOptions {
-  /** Per entity name: work done in the transaction of an add, whose answer becomes the add's answer. */
-  afterAdd?: Record<string, (trx: Db, row: Row, request: FastifyRequest) => Promise<Row>>;
+  /** Per entity name: what its add does after the insert. */
+  afterAdd?: Record<string, AfterAdd>;
 }
 
 /**
  * The generated API of every entity, under /api/<x-entity.api>: query, add, update, delete,
  * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
+ * The fields of an entity come from its schema file at run time: its filters and bodies reach
+ * the services untyped, checked by the schemas the engine derives from that file.
  */
 export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
   const crudRequest = crudRequestOf(app.ctx);
+  const api = typed(app);
 
   // The generated API takes JSON bodies only: text or form bodies would reach the services as
   // strings and come back as confusing field errors instead of a 415 (parsers stay for sign-in).
@@ -29,23 +34,24 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
     // A published form's entity is served by the request-time routes below, never frozen here.
     if (app.ctx.registry.isRuntime(entity.name)) continue;
     const base = `/api/${entity.api}`;
-    app.get(`${base}/query`, async (request) =>
+    const afterAdd = options.afterAdd?.[entity.name];
+    const schemas = entityRouteSchemasOf(entity, afterAdd?.answerProperties);
+    api.get(`${base}/query`, { schema: schemas.query }, async (request) =>
       ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
     );
-    const afterAdd = options.afterAdd?.[entity.name];
-    app.post(`${base}/add`, async (request) => {
+    api.post(`${base}/add`, { schema: schemas.add }, async (request) => {
       const crud = await crudRequest(request, entity, 'write');
-      if (afterAdd) crud.afterAdd = (trx, row) => afterAdd(trx, row, request);
+      if (afterAdd) crud.afterAdd = (trx, row) => afterAdd.run({ trx, row, request });
       return ok(await addRecord(crud, request.body));
     });
-    app.put(`${base}/update`, async (request) =>
+    api.put(`${base}/update`, { schema: schemas.update }, async (request) =>
       ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body)),
     );
-    app.post(`${base}/delete`, async (request) => {
-      const keys = parseDeleteKeys(entity, queryOf(request), localizerFor(request));
+    api.post(`${base}/delete`, { schema: schemas.delete }, async (request) => {
+      const keys = parseDeleteKeys({ entity, query: queryOf(request), l10n: localizerFor(request) });
       return ok(await deleteRecords(await crudRequest(request, entity, 'write'), keys));
     });
-    app.post(`${base}/export`, async (request, reply) => {
+    api.post(`${base}/export`, { schema: schemas.export }, async (request, reply) => {
       const file = await exportRecords(await crudRequest(request, entity), request.body);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
@@ -55,8 +61,8 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
         )
         .send(file.stream);
     });
-    if (entity.tree) {
-      app.get(`${base}/${treeEndpointName(entity.name)}`, async (request) =>
+    if (schemas.tree) {
+      api.get(`${base}/${treeEndpointName(entity.name)}`, { schema: schemas.tree }, async (request) =>
         ok(await queryTree(await crudRequest(request, entity), queryOf(request))),
       );
     }

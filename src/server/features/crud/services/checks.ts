@@ -84,11 +84,15 @@ export async function checkDictionaries(
 }
 
 /** Unique fields (x-unique, and a client-supplied key) clash with another record of the tenant: 409 naming each field. */
-export async function checkUnique(
-  ctx: CheckContext,
-  values: Record<string, unknown>,
-  ownKey?: unknown,
-): Promise<void> {
+export async function checkUnique({
+  values,
+  ownKey,
+  ...ctx
+}: CheckContext & {
+  values: Record<string, unknown>;
+  /** The key of the record being updated (it does not clash with itself); absent for an add. */
+  ownKey?: unknown;
+}): Promise<void> {
   const errors: FieldError[] = [];
   const clashes: string[] = [];
   for (const field of ctx.entity.fields) {
@@ -110,11 +114,11 @@ export async function checkUnique(
 }
 
 /** A tree node cannot move under itself or one of its descendants. */
-export async function checkTreeMove(
-  ctx: CheckContext,
-  key: unknown,
-  newParent: unknown,
-): Promise<FieldError[]> {
+export async function checkTreeMove({
+  key,
+  newParent,
+  ...ctx
+}: CheckContext & { key: unknown; newParent: unknown }): Promise<FieldError[]> {
   const tree = ctx.entity.tree;
   if (!tree || newParent === undefined || newParent === null || newParent === tree.root) return [];
   const parentField = ctx.entity.fieldsByName.get(tree.parent);

@@ -94,7 +94,13 @@ export async function queryRecords(request: CrudRequest, params: RawParams): Pro
     ...(request.policy.rowConditions ?? []),
     ...query.filters.map(filterCondition),
   ];
-  const { rows, ...page } = await readListPage(request.db, entity, query, conditions, request.countPolicy);
+  const { rows, ...page } = await readListPage({
+    db: request.db,
+    entity,
+    query,
+    conditions,
+    policy: request.countPolicy,
+  });
   // A query by one key is a detail read (the edit form's): it carries the detail rows, a list does not.
   const isDetailRead = query.filters.some(
     (filter) => filter.field.isKey && filter.op === 'in' && filter.values.length === 1,
@@ -165,10 +171,10 @@ async function runChecks(
     ...(await checkDetailRows(ctx, values)),
   ];
   if (ownKey !== undefined && ctx.entity.tree) {
-    errors.push(...(await checkTreeMove(ctx, ownKey, values[ctx.entity.tree.parent])));
+    errors.push(...(await checkTreeMove({ ...ctx, key: ownKey, newParent: values[ctx.entity.tree.parent] })));
   }
   if (errors.length > 0) throw new EntityInputError(errors);
-  await checkUnique(ctx, values, ownKey);
+  await checkUnique({ ...ctx, values, ownKey });
 }
 
 export async function addRecord(request: CrudRequest, body: unknown): Promise<Row> {
@@ -273,9 +279,18 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
 
 /**
  * Reads the keys of a delete request (?id=1&id=2, or the entity's key name) and checks them.
- * Whole-number keys arrive as numbers: the route schema (plugins/route-schema-manifest.ts) read and bounded them.
+ * Whole-number keys arrive as numbers: the route schema (features/crud/routes/entity-schemas.ts) read and bounded them.
  */
-export function parseDeleteKeys(entity: EntityDef, query: RawParams, l10n: Localizer): unknown[] {
+export function parseDeleteKeys({
+  entity,
+  query,
+  l10n,
+}: {
+  entity: EntityDef;
+  /** The query string as the route schema read it (whole-number keys as numbers). */
+  query: RawParams;
+  l10n: Localizer;
+}): unknown[] {
   const raw = query[entity.key.name];
   const keys = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((item: unknown) =>
     typeof item === 'string' ? item.trim() : item,

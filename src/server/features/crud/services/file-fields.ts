@@ -44,11 +44,16 @@ export async function checkFileFields(
  * The names of the files a file field holds, as one text (an export cell): "a.pdf, b.docx" in
  * the field's order; an id whose file is gone stays as its number. Undefined for other fields.
  */
-export function fileNamesSelect(
-  field: FieldDef,
-  value: RawBuilder<unknown>,
-  tenantCode: string,
-): RawBuilder<unknown> | undefined {
+export function fileNamesSelect({
+  field,
+  value,
+  tenantCode,
+}: {
+  field: FieldDef;
+  /** The SQL of the field's value (an id, or a JSON array of ids). */
+  value: RawBuilder<unknown>;
+  tenantCode: string;
+}): RawBuilder<unknown> | undefined {
   if (!fileFieldUse(field)) return undefined;
   if (field.type === 'integer') {
     return sql`coalesce((select f.original_filename from sys_file f

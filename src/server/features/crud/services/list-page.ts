@@ -222,13 +222,19 @@ async function readCountedPage(
   return total > limit ? undefined : { rows: result.rows, total };
 }
 
-export async function readListPage(
-  db: Db,
-  entity: EntityDef,
-  query: ListQuery,
-  conditions: Condition[],
-  policy: CountPolicy = DEFAULT_COUNT_POLICY,
-): Promise<ListPage> {
+export async function readListPage({
+  db,
+  entity,
+  query,
+  conditions,
+  policy = DEFAULT_COUNT_POLICY,
+}: {
+  db: Db;
+  entity: EntityDef;
+  query: ListQuery;
+  conditions: Condition[];
+  policy?: CountPolicy | undefined;
+}): Promise<ListPage> {
   const terms = orderTerms(entity, query.sort);
   const read = choosePageRead(query.currentPage, query.pageSize, query.cursor, query.fingerprint);
   const where = whereClause(conditions);

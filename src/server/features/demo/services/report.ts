@@ -110,7 +110,7 @@ async function labeller(
   const { field } = dimension;
   const empty = l10n.t('report.empty');
   if (field.dict) {
-    const labels = await dictionaryLabels(ctx.db, ctx.registry, l10n, field.dict);
+    const labels = await dictionaryLabels({ db: ctx.db, registry: ctx.registry, l10n, dictType: field.dict });
     return (value) => (value === null ? empty : (labels.get(String(value)) ?? String(value)));
   }
   const target = field.ref ? ctx.registry.get(field.ref) : undefined;

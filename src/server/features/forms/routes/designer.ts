@@ -1,8 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { actorOf, ok, requiredNumberParam } from '../../../lib/http.js';
+import { actorOf, ok } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
-import { answer, id, integer, object, text } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  dictionary,
+  id,
+  integer,
+  nullable,
+  object,
+  text,
+  typed,
+  type Schema,
+} from '../../../lib/route-schema.js';
 import { FORM_CODE_PATTERN } from '../services/compile.js';
+import { FORM_CONTENT_ANSWER, FORM_RECORD, FORM_STATUS } from '../schemas.js';
 import {
   addForm,
   checkForm,
@@ -12,68 +24,54 @@ import {
   queryForms,
   unpublishForm,
   updateForm,
-  type FormInput,
-  type FormQuery,
-  type FormUpdate,
-  type PublishInput,
 } from '../services/forms.js';
 import { watchForms } from '../services/watch.js';
 
-type Json = Record<string, unknown>;
-
 const tags = ['generator/form'];
-const CONTENT: Json = {
-  type: 'object',
+const CONTENT = dictionary(undefined, {
   description: 'The entity schema (the vocabulary of schemas/*.schema.json)',
   maxProperties: 50,
-};
-const STATUS: Json = { type: 'string', enum: ['draft', 'published'] };
-const FORM_RECORD = object(
-  {
-    id: { type: 'integer' },
-    formCode: { type: 'string' },
-    formName: { type: 'string' },
-    formDescription: { type: ['string', 'null'] },
-    formContent: {},
-    status: STATUS,
-    version: { type: 'integer' },
-    publishedVersion: { type: ['integer', 'null'] },
-    api: { type: ['string', 'null'] },
-    menuId: { type: ['integer', 'null'] },
-    createdAt: { type: 'string' },
-    createdBy: { type: ['string', 'null'] },
-    updatedAt: { type: ['string', 'null'] },
-    updatedBy: { type: ['string', 'null'] },
-  },
-  ['id', 'formCode', 'formName', 'formContent', 'status', 'version'],
-);
-const IMPACT = object({
-  isSafe: { type: 'boolean' },
-  items: {
-    type: 'array',
-    items: object({
-      field: { type: 'string' },
-      rule: { type: 'string' },
-      rows: { type: 'integer' },
-      keys: { type: 'array', items: {} },
-      isSafe: { type: 'boolean' },
-    }),
-  },
 });
+const IMPACT = object(
+  {
+    isSafe: { type: 'boolean', description: 'every row of the table still fits the new schema' },
+    items: {
+      type: 'array',
+      items: object(
+        {
+          field: { type: 'string', description: 'field, or detail.column' },
+          rule: { type: 'string', description: 'the rule broken: a JSON Schema keyword, drop, type, …' },
+          rows: { type: 'integer', description: 'rows that break it' },
+          keys: { type: 'array', items: {}, description: 'the first keys of those rows' },
+          isSafe: { type: 'boolean' },
+        },
+        ['field', 'rule', 'rows', 'keys', 'isSafe'],
+      ),
+    },
+  },
+  ['isSafe', 'items'],
+  { description: "Against the table of the form's last publication (absent for a form never published)" },
+);
 const FIELD_ERRORS = {
   type: 'array',
-  items: object({ field: { type: 'string' }, message: { type: 'string' } }),
+  items: object({ field: { type: 'string' }, message: { type: 'string' } }, ['field', 'message']),
 };
 const idQuery = object({ id: id('the form') }, ['id'], { additionalProperties: false });
+/** The parent menu of a published form: its id or its code. */
+const MENU_PARENT: Schema<number | string> = {
+  anyOf: [id(), text(64, { minLength: 1 })],
+  description: 'the parent menu: id or code',
+};
 
 /**
- * Designed forms (issue 14): generator/form query, add, update, delete, versions, check,
+ * Designed forms: generator/form query, add, update, delete, versions, check,
  * publish and unpublish. Granted by URL like every admin call (ROLE_ADMIN has them all).
  */
 export async function formRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const base = '/api/generator/form';
-  app.get(
+  const api = typed(app);
+  api.get(
     `${base}/query`,
     {
       schema: {
@@ -86,24 +84,27 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
             id: id(),
             formCode: text(40),
             formName: text(100),
-            status: STATUS,
+            status: FORM_STATUS,
           },
           [],
           { additionalProperties: false },
         ),
         response: answer(
-          object({
-            records: { type: 'array', items: FORM_RECORD },
-            total: { type: 'integer' },
-            currentPage: { type: 'integer' },
-            pageSize: { type: 'integer' },
-          }),
+          object(
+            {
+              records: { type: 'array', items: FORM_RECORD },
+              total: { type: 'integer' },
+              currentPage: { type: 'integer' },
+              pageSize: { type: 'integer' },
+            },
+            ['records', 'total', 'currentPage', 'pageSize'],
+          ),
         ),
       },
     },
-    async (request) => ok(await queryForms(ctx, request.query as FormQuery)),
+    async (request) => ok(await queryForms(ctx, request.query)),
   );
-  app.get(
+  api.get(
     `${base}/versions`,
     {
       schema: {
@@ -112,19 +113,23 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         querystring: idQuery,
         response: answer({
           type: 'array',
-          items: object({
-            version: { type: 'integer' },
-            action: { type: 'string', enum: ['save', 'publish', 'unpublish'] },
-            formContent: {},
-            createdAt: { type: 'string' },
-            createdBy: { type: ['string', 'null'] },
-          }),
+          items: object(
+            {
+              version: { type: 'integer' },
+              action: { type: 'string', enum: ['save', 'publish', 'unpublish'] },
+              formContent: FORM_CONTENT_ANSWER,
+              createdAt: { type: 'string', format: 'date-time' },
+              createdBy: { type: ['string', 'null'] },
+            },
+            ['version', 'action', 'formContent', 'createdAt', 'createdBy'],
+          ),
+          description: 'newest first',
         }),
       },
     },
-    async (request) => ok(await formVersions(ctx, requiredNumberParam(request, 'id'))),
+    async (request) => ok(await formVersions(ctx, request.query.id)),
   );
-  app.post(
+  api.post(
     `${base}/add`,
     {
       schema: {
@@ -144,9 +149,9 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await addForm(ctx, actorOf(request), localizerFor(request), request.body as FormInput)),
+      ok(await addForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body })),
   );
-  app.put(
+  api.put(
     `${base}/update`,
     {
       schema: {
@@ -157,7 +162,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
             id: id(),
             version: integer(1, 1_000_000_000),
             formName: text(100, { minLength: 1 }),
-            formDescription: { ...text(500), type: ['string', 'null'] },
+            formDescription: nullable(text(500)),
             formContent: CONTENT,
           },
           ['id', 'version'],
@@ -167,22 +172,26 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await updateForm(ctx, actorOf(request), localizerFor(request), request.body as FormUpdate)),
+      ok(
+        await updateForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
-  app.post(
+  api.post(
     `${base}/delete`,
     {
       schema: {
         tags,
         summary: 'Delete a form that is not published (its table, if any, stays)',
         querystring: idQuery,
-        response: answer(object({ deleted: { type: 'integer' } })),
+        response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
       },
     },
     async (request) =>
-      ok(await deleteForm(ctx, actorOf(request), localizerFor(request), requiredNumberParam(request, 'id'))),
+      ok(
+        await deleteForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), id: request.query.id }),
+      ),
   );
-  app.post(
+  api.post(
     `${base}/check`,
     {
       schema: {
@@ -206,16 +215,9 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) =>
-      ok(
-        await checkForm(
-          ctx,
-          localizerFor(request),
-          request.body as { formContent: unknown; id?: number; formCode?: string },
-        ),
-      ),
+    async (request) => ok(await checkForm({ ctx, l10n: localizerFor(request), input: request.body })),
   );
-  app.post(
+  api.post(
     `${base}/publish`,
     {
       schema: {
@@ -224,12 +226,9 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         body: object(
           {
             id: id(),
-            menuParent: {
-              anyOf: [id(), text(64, { minLength: 1 })],
-              description: 'the parent menu: id or code',
-            },
+            menuParent: MENU_PARENT,
             icon: text(64),
-            roles: { type: 'array', items: text(64), maxItems: 50, uniqueItems: true },
+            roles: arrayOf(text(64), { maxItems: 50, uniqueItems: true }),
           },
           ['id', 'menuParent', 'roles'],
           { additionalProperties: false },
@@ -248,9 +247,11 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await publishForm(ctx, actorOf(request), localizerFor(request), request.body as PublishInput)),
+      ok(
+        await publishForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
-  app.post(
+  api.post(
     `${base}/unpublish`,
     {
       schema: {
@@ -262,7 +263,12 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) =>
       ok(
-        await unpublishForm(ctx, actorOf(request), localizerFor(request), requiredNumberParam(request, 'id')),
+        await unpublishForm({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          id: request.query.id,
+        }),
       ),
   );
   const watch = await watchForms(ctx, (message) => app.log.warn(message));

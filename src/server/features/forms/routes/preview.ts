@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildEntity, checkEntitySchema, type EntitySchema } from '../../../../engine/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { ok } from '../../../lib/http.js';
-import { answer, object } from '../../../lib/route-schema.js';
+import { answer, dictionary, object, typed } from '../../../lib/route-schema.js';
 import { formValidatorsModule } from '../services/form-validators.js';
 
 /** What a preview is called while it has no name of its own. */
@@ -15,18 +15,22 @@ const PREVIEW_NAME = 'formpreview';
  */
 export async function formPreviewRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  app.post(
+  typed(app).post(
     '/api/generator/form/validator',
     {
       schema: {
         tags: ['generator'],
         summary: "A designed form's validators (the create and update forms), compiled on the server",
-        body: object({ formContent: { type: 'object', description: 'The entity schema' } }, ['formContent']),
-        response: answer(object({ module: { type: 'string' } }, ['module'])),
+        body: object({ formContent: dictionary(undefined, { description: 'The entity schema' }) }, [
+          'formContent',
+        ]),
+        response: answer(
+          object({ module: { type: 'string', description: 'An ES module of the validators' } }, ['module']),
+        ),
       },
     },
     async (request) => {
-      const { formContent } = request.body as { formContent: Record<string, unknown> };
+      const { formContent } = request.body;
       const problems = checkEntitySchema(`${PREVIEW_NAME}.schema.json`, PREVIEW_NAME, formContent);
       if (problems.length > 0) {
         throw new AppError(
@@ -36,7 +40,11 @@ export async function formPreviewRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       const entity = buildEntity(PREVIEW_NAME, formContent as unknown as EntitySchema);
-      const module = await formValidatorsModule([entity], ctx.config.engineDir, { withMeta: false });
+      const module = await formValidatorsModule({
+        entities: [entity],
+        engineDir: ctx.config.engineDir,
+        withMeta: false,
+      });
       return ok({ module });
     },
   );

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { ok, queryOf } from '../../../lib/http.js';
-import { answer, flag, object } from '../../../lib/route-schema.js';
+import { ok } from '../../../lib/http.js';
+import { answer, flag, object, typed } from '../../../lib/route-schema.js';
 import {
   IMPORT_CHUNK_ROWS,
   importRecords,
@@ -34,7 +34,8 @@ export async function onlineImportRoutes(
   await app.register(multipart, {
     limits: { fileSize: MAX_IMPORT_BYTES + 1, parts: 4, fields: 4, fieldSize: 1024 },
   });
-  app.post(
+  const api = typed(app);
+  api.post(
     '/api/online/:form/import',
     {
       schema: {
@@ -50,23 +51,29 @@ export async function onlineImportRoutes(
     },
     async (request) => {
       const entity = onlineEntityOf(app, request);
-      const dryRun = queryOf(request).dryRun === 'true';
+      const dryRun = request.query.dryRun === 'true';
       // Write access is checked before the upload is read.
       const crud = await options.crudRequest(request, entity, 'write');
       const bytes = await uploadedBytes(request);
-      const sheet = await openUploadedSheet(bytes, MAX_IMPORT_ROWS, IMPORT_CHUNK_ROWS);
+      const sheet = await openUploadedSheet({
+        bytes,
+        maxRows: MAX_IMPORT_ROWS,
+        chunkRows: IMPORT_CHUNK_ROWS,
+      });
       // Sub-table rows: the sheets after the first, keyed by the master row's label.
-      const details = await readDetailSheets(crud, bytes, MAX_IMPORT_ROWS);
-      return ok(await importRecords(crud, sheet, { dryRun, ...(details ? { details } : {}) }));
+      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
+      return ok(await importRecords({ crud, sheet, dryRun, ...(details ? { details } : {}) }));
     },
   );
-  app.get(
+  api.get(
     '/api/online/:form/importTemplate',
     {
       schema: {
         tags,
         summary: 'The import template of a published form (.xlsx; one sheet per sub-table)',
         params: FORM_PARAMS,
+        produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        response: {},
       },
     },
     async (request, reply) => {

@@ -1,15 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   entityRouteSchemas,
+  pageSchemaOf,
   toFieldErrors,
   treeEndpointName,
   type EntityDef,
+  type RawParams,
 } from '../../../../engine/index.js';
 import { AppError } from '../../../lib/errors.js';
-import { ok, queryOf } from '../../../lib/http.js';
+import { ok } from '../../../lib/http.js';
 import { localizerFor, translatorFor } from '../../../lib/i18n.js';
 import { createRouteValidators, type Validator } from '../../../lib/route-validators.js';
-import { answer, text } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  dictionary,
+  integer,
+  object,
+  text,
+  typed,
+  type Schema,
+} from '../../../lib/route-schema.js';
 import { exportRecords, queryTree } from '../../crud/index.js';
 import {
   addRecord,
@@ -25,27 +36,35 @@ type Json = Record<string, unknown>;
 
 const FORM = { form: text(40, { pattern: '^[a-z][a-z0-9]{1,39}$', description: 'the form code' }) };
 /** The path parameters of every route under /api/online/:form. */
-export const FORM_PARAMS = { type: 'object', properties: FORM, required: ['form'] };
+export const FORM_PARAMS = object(FORM, ['form']);
 const params = FORM_PARAMS;
-const listQuery: Json = {
-  type: 'object',
-  description: 'currentPage, pageSize, sort and any filterable field (as on every generated list)',
-  additionalProperties: {
-    type: ['string', 'array'],
-    items: { type: 'string', maxLength: 1000 },
-    maxItems: 1000,
-  },
+/** A filter's value: once, or repeated for any of several values. */
+const FILTER_VALUE: Schema<string | string[]> = {
+  type: ['string', 'array'],
+  items: { type: 'string', maxLength: 1000 },
+  maxItems: 1000,
 };
-const anyBody: Json = {
-  type: 'object',
+// The form's fields are known at run time only: its filters are checked per request (listInput).
+const listQuery = dictionary(FILTER_VALUE, {
+  description: 'currentPage, pageSize, sort and any filterable field (as on every generated list)',
+});
+const anyBody = dictionary(undefined, {
   description: "The record, as the form's schema (GET /api/schemas) describes it",
+});
+/** A record of a published form: its fields are the form's, known at run time only. */
+const RECORD: Json = {
+  type: 'object',
+  additionalProperties: true,
+  description: "A record of the form, its fields as the form's schema (GET /api/schemas) describes them",
 };
 const tags = ['online'];
 
 /** The published form a request under /api/online/:form names, looked up now; 404 when there is none. */
-export function onlineEntityOf(app: FastifyInstance, request: FastifyRequest): EntityDef {
-  const { form } = request.params as { form: string };
-  const entity = app.ctx.registry.byApi(`${ONLINE_API_PREFIX}${form}`);
+export function onlineEntityOf(
+  app: FastifyInstance,
+  request: Pick<FastifyRequest, 'url'> & { params: { form: string } },
+): EntityDef {
+  const entity = app.ctx.registry.byApi(`${ONLINE_API_PREFIX}${request.params.form}`);
   if (!entity || !app.ctx.registry.isRuntime(entity.name))
     throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
   return entity;
@@ -86,7 +105,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
     }
     return found;
   };
-  const entityOf = (request: FastifyRequest): EntityDef => onlineEntityOf(app, request);
+  const entityOf = (request: Parameters<typeof onlineEntityOf>[1]): EntityDef => onlineEntityOf(app, request);
   const checked = <T>(request: FastifyRequest, validate: Validator, value: T, isBody: boolean): T => {
     if (validate(value)) return value;
     const errors = toFieldErrors(validate.errors ?? [], translatorFor(request));
@@ -96,11 +115,12 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
       isBody ? errors : errors.map((error) => ({ ...error, field: `/${error.field.split('/')[1] ?? ''}` })),
     );
   };
-  const listInput = (request: FastifyRequest, entity: EntityDef): Json =>
-    checked(request, validatorsOf(entity).query, { ...queryOf(request) }, false);
+  const listInput = (request: FastifyRequest, entity: EntityDef, query: RawParams): Json =>
+    checked(request, validatorsOf(entity).query, { ...query }, false);
 
   const base = '/api/online/:form';
-  app.get(
+  const api = typed(app);
+  api.get(
     `${base}/query`,
     {
       schema: {
@@ -108,15 +128,17 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'List of a published form',
         params,
         querystring: listQuery,
-        response: answer(),
+        response: answer(pageSchemaOf(RECORD)),
       },
     },
     async (request) => {
       const entity = entityOf(request);
-      return ok(await queryRecords(await crudRequest(request, entity), listInput(request, entity)));
+      return ok(
+        await queryRecords(await crudRequest(request, entity), listInput(request, entity, request.query)),
+      );
     },
   );
-  app.post(
+  api.post(
     `${base}/add`,
     {
       schema: {
@@ -124,7 +146,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'Add a record of a published form',
         params,
         body: anyBody,
-        response: answer(),
+        response: answer(RECORD),
       },
     },
     async (request) => {
@@ -133,7 +155,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
       return ok(await addRecord(await crudRequest(request, entity, 'write'), request.body));
     },
   );
-  app.put(
+  api.put(
     `${base}/update`,
     {
       schema: {
@@ -141,7 +163,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'Update a record of a published form',
         params,
         body: anyBody,
-        response: answer(),
+        response: answer(RECORD),
       },
     },
     async (request) => {
@@ -150,7 +172,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
       return ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body));
     },
   );
-  app.post(
+  api.post(
     `${base}/delete`,
     {
       schema: {
@@ -158,23 +180,23 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'Delete records of a published form (?id=1&id=2)',
         params,
         querystring: listQuery,
-        response: answer(),
+        response: answer(object({ deleted: integer(0) }, ['deleted'])),
       },
     },
     async (request) => {
       const entity = entityOf(request);
-      const query = { ...queryOf(request) };
+      const query: RawParams = { ...request.query };
       const raw = query[entity.key.name];
       // Whole-number keys as the static routes' schema reads them.
       if (entity.key.type === 'integer' && raw !== undefined)
         query[entity.key.name] = [raw]
           .flat()
           .map((item) => (typeof item === 'string' && /^\s*\d{1,15}\s*$/.test(item) ? Number(item) : item));
-      const keys = parseDeleteKeys(entity, query, localizerFor(request));
+      const keys = parseDeleteKeys({ entity, query, l10n: localizerFor(request) });
       return ok(await deleteRecords(await crudRequest(request, entity, 'write'), keys));
     },
   );
-  app.post(
+  api.post(
     `${base}/export`,
     { schema: { tags, summary: 'Export the records of a published form (.xlsx)', params, body: anyBody } },
     async (request, reply) => {
@@ -190,27 +212,28 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         .send(file.stream);
     },
   );
-  app.get(
+  api.get(
     `${base}/:endpoint`,
     {
       schema: {
         tags,
         summary: 'The tree of a published tree form (querySys<Name>Tree)',
-        params: {
-          type: 'object',
-          properties: { ...FORM, endpoint: text(80) },
-          required: ['form', 'endpoint'],
-        },
+        params: object({ ...FORM, endpoint: text(80) }, ['form', 'endpoint']),
         querystring: listQuery,
-        response: answer(),
+        response: answer(
+          arrayOf(RECORD, {
+            description: 'the whole tree (each node with children) or one level (each with hasChildren)',
+          }),
+        ),
       },
     },
     async (request) => {
       const entity = entityOf(request);
-      const { endpoint } = request.params as { endpoint: string };
-      if (!entity.tree || endpoint !== treeEndpointName(entity.name))
+      if (!entity.tree || request.params.endpoint !== treeEndpointName(entity.name))
         throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
-      return ok(await queryTree(await crudRequest(request, entity), listInput(request, entity)));
+      return ok(
+        await queryTree(await crudRequest(request, entity), listInput(request, entity, request.query)),
+      );
     },
   );
 }

@@ -29,7 +29,15 @@ const isObject = (value: unknown): value is Json =>
  * that); the table, key and label get defaults when the designer left them out, and a missing
  * generated key `id` is added. Nothing the designer wrote is changed otherwise.
  */
-export function normalizeContent(formCode: string, formName: string, content: unknown): unknown {
+export function normalizeContent({
+  formCode,
+  formName,
+  content,
+}: {
+  formCode: string;
+  formName: string;
+  content: unknown;
+}): unknown {
   if (!isObject(content)) return content;
   const properties = isObject(content.properties) ? content.properties : undefined;
   const declared = isObject(content['x-entity']) ? content['x-entity'] : {};
@@ -64,11 +72,15 @@ export function normalizeContent(formCode: string, formName: string, content: un
  * what only the live set can tell: references to existing entities, and clashes of the name,
  * API base or table with another entity. Problems come back as field errors under /formContent.
  */
-export function compileForm(
-  registry: EntityRegistry,
-  formCode: string,
-  content: unknown,
-): { entity?: EntityDef; errors: FieldError[] } {
+export function compileForm({
+  registry,
+  formCode,
+  content,
+}: {
+  registry: EntityRegistry;
+  formCode: string;
+  content: unknown;
+}): { entity?: EntityDef; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const at = (pointer: string, message: string): void => {
     errors.push({ field: `/formContent${pointer}`, message });

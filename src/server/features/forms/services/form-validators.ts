@@ -28,11 +28,17 @@ export const META_VALIDATOR_ID = 'entity_meta';
  * code, bundled with its runtime by esbuild). The back-office page then needs no `eval`: its
  * content security policy stays `script-src 'self'`.
  */
-export async function formValidatorsModule(
-  entities: readonly EntityDef[],
-  engineDir: string,
-  { withMeta = true }: { withMeta?: boolean } = {},
-): Promise<string> {
+export async function formValidatorsModule({
+  entities,
+  engineDir,
+  withMeta = true,
+}: {
+  entities: readonly EntityDef[];
+  /** Where the engine's sources are (the formats the validators import). */
+  engineDir: string;
+  /** With the meta-schema's validator (the form designer's JSON view). */
+  withMeta?: boolean;
+}): Promise<string> {
   const formats = `${engineDir}/formats.ts`;
   const ajv = configureAjv(
     new Ajv({

@@ -5,7 +5,14 @@ import {
   type EntityDef,
   type FieldError,
 } from '../../../../engine/index.js';
-import type { FormRecord, FormStatus, FormVersion } from '../../../../engine/api-types.js';
+import type {
+  FormCheck,
+  FormRecord,
+  FormStatus,
+  FormVersion,
+  ImpactReport,
+  PublishAnswer,
+} from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { FORM_TABLE, FORM_VERSION_TABLE } from '../tables.js';
@@ -16,7 +23,7 @@ import { insertRecords } from '../../../lib/sql/insert-records.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { writeAudit } from '../../../lib/audit.js';
 import { compileForm, normalizeContent, onlineApiOf } from './compile.js';
-import { impactOf, type ImpactReport } from './impact.js';
+import { impactOf } from './impact.js';
 
 /**
  * Designed forms: stored with their versions, checked by the engine, published as live entities
@@ -166,12 +173,19 @@ export interface FormInput {
   formContent: Record<string, unknown>;
 }
 
-export async function addForm(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: FormInput,
-): Promise<FormRecord> {
+/** What every change of a form is called with: the app, who does it and in which language. */
+export interface FormCall {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+}
+
+export async function addForm({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: FormCall & { input: FormInput }): Promise<FormRecord> {
   const formCode = input.formCode;
   if (!new RegExp('^[a-z][a-z0-9]{1,39}$').test(formCode))
     throw new AppError('validation', {}, [{ field: '/formCode', message: l10n.t('forms.problems.badCode') }]);
@@ -214,12 +228,12 @@ export interface FormUpdate {
 }
 
 /** Saves a new draft version; a published form stays live as published until it is published again. */
-export async function updateForm(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: FormUpdate,
-): Promise<FormRecord> {
+export async function updateForm({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: FormCall & { input: FormUpdate }): Promise<FormRecord> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, input.id, true);
     if (row.version !== input.version)
@@ -247,12 +261,12 @@ export async function updateForm(
   });
 }
 
-export async function deleteForm(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  id: number,
-): Promise<{ deleted: number }> {
+export async function deleteForm({
+  ctx,
+  actor,
+  l10n,
+  id,
+}: FormCall & { id: number }): Promise<{ deleted: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, id, true);
     if (row.status === 'published')
@@ -275,34 +289,42 @@ export async function deleteForm(
 
 // Check -------------------------------------------------------------------------------------------
 
-export interface CheckAnswer {
-  isValid: boolean;
-  errors: FieldError[];
-  /** Against the table of the form's last publication (absent for a form never published). */
-  impact?: ImpactReport;
-}
-
 /** The entity the table was last published with (it stays after an unpublish). */
 function publishedEntityOf(ctx: AppContext, row: FormRow): EntityDef | undefined {
   if (row.published_content === null || row.published_content === undefined) return undefined;
   const live = ctx.registry.get(row.form_code);
   if (live && ctx.registry.isRuntime(row.form_code)) return live;
-  return compileForm(ctx.registry, row.form_code, contentOf(row.published_content)).entity;
+  return compileForm({
+    registry: ctx.registry,
+    formCode: row.form_code,
+    content: contentOf(row.published_content),
+  }).entity;
 }
 
-export async function checkForm(
-  ctx: AppContext,
-  l10n: Localizer,
-  input: { formContent: unknown; id?: number; formCode?: string },
-): Promise<CheckAnswer> {
+export interface FormCheckInput {
+  formContent: unknown;
+  /** A stored form: its code, and the impact on the table of its last publication. */
+  id?: number | undefined;
+  formCode?: string | undefined;
+}
+
+export async function checkForm({
+  ctx,
+  l10n,
+  input,
+}: Omit<FormCall, 'actor'> & { input: FormCheckInput }): Promise<FormCheck> {
   const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id);
   const code = row?.form_code ?? input.formCode ?? 'form';
-  const content = normalizeContent(code, row?.form_name ?? code, input.formContent);
-  const { entity, errors } = compileForm(ctx.registry, code, content);
+  const content = normalizeContent({
+    formCode: code,
+    formName: row?.form_name ?? code,
+    content: input.formContent,
+  });
+  const { entity, errors } = compileForm({ registry: ctx.registry, formCode: code, content });
   if (!entity || !row) return { isValid: errors.length === 0, errors };
   const before = publishedEntityOf(ctx, row);
   if (!before) return { isValid: true, errors };
-  const impact = await impactOf(ctx.db, ctx.registry.ajv, before, entity);
+  const impact = await impactOf({ db: ctx.db, ajv: ctx.registry.ajv, before, after: entity });
   return { isValid: impact.isSafe, errors: impactErrors(impact, l10n), impact };
 }
 
@@ -340,22 +362,15 @@ export interface PublishInput {
   roles: string[];
 }
 
-export interface PublishAnswer {
-  entity: string;
-  api: string;
-  menuPath: string;
-  impact?: ImpactReport;
-}
-
 const menuCodeOf = (formCode: string): string => `online_${formCode}`;
 export const menuPathOf = (formCode: string): string => `/online/${formCode}`;
 
-export async function publishForm(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: PublishInput,
-): Promise<PublishAnswer> {
+export async function publishForm({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: FormCall & { input: PublishInput }): Promise<PublishAnswer> {
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');
   const url = ctx.registry.require('sysurl');
@@ -390,23 +405,24 @@ export async function publishForm(
         { field: '/roles', message: l10n.t('forms.problems.noRole', { roles: missing.join(', ') }) },
       ]);
 
-    const content = normalizeContent(row.form_code, row.form_name, contentOf(row.form_content)) as Record<
-      string,
-      unknown
-    >;
+    const content = normalizeContent({
+      formCode: row.form_code,
+      formName: row.form_name,
+      content: contentOf(row.form_content),
+    }) as Record<string, unknown>;
     const options = content['x-entity'] as Record<string, unknown>;
     options.menu = {
       parent: parentMenu.code,
       ...(input.icon ? { icon: input.icon } : {}),
       path: menuPathOf(row.form_code),
     };
-    const compiled = compileForm(ctx.registry, row.form_code, content);
+    const compiled = compileForm({ registry: ctx.registry, formCode: row.form_code, content });
     if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
     const next = compiled.entity;
     const before = publishedEntityOf(ctx, row);
     let report: ImpactReport | undefined;
     if (before) {
-      report = await impactOf(trx, ctx.registry.ajv, before, next);
+      report = await impactOf({ db: trx, ajv: ctx.registry.ajv, before, after: next });
       if (!report.isSafe) throw new AppError('formUnsafeChange', {}, impactErrors(report, l10n));
     }
     // The engine's DDL, as at start-up: create the tables (the form's, then the child table of
@@ -504,12 +520,12 @@ export async function publishForm(
 }
 
 /** Hides the menu and the API; the table and its rows stay for a later publication. */
-export async function unpublishForm(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  id: number,
-): Promise<FormRecord> {
+export async function unpublishForm({
+  ctx,
+  actor,
+  l10n,
+  id,
+}: FormCall & { id: number }): Promise<FormRecord> {
   const menu = ctx.registry.require('sysmenu');
   const record = await ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, id, true);
@@ -557,7 +573,7 @@ export async function applyForm(ctx: AppContext, formCode: string): Promise<void
   const live = ctx.registry.get(formCode);
   const content = contentOf(row.published_content);
   if (live && JSON.stringify(live.schema) === JSON.stringify(content)) return;
-  const { entity } = compileForm(ctx.registry, formCode, content);
+  const { entity } = compileForm({ registry: ctx.registry, formCode, content });
   if (entity) ctx.registry.put(entity);
 }
 
@@ -576,7 +592,11 @@ export async function loadPublishedForms(ctx: AppContext, warn: (message: string
   for (let pass = 0; pending.length > 0 && pass < 5; pass += 1) {
     const failed: typeof pending = [];
     for (const row of pending) {
-      const { entity } = compileForm(ctx.registry, row.form_code, contentOf(row.published_content));
+      const { entity } = compileForm({
+        registry: ctx.registry,
+        formCode: row.form_code,
+        content: contentOf(row.published_content),
+      });
       if (entity) ctx.registry.put(entity);
       else failed.push(row);
     }

@@ -1,30 +1,14 @@
 import { sql } from 'kysely';
 import type { Ajv } from 'ajv';
 import { boundedSchema, type DetailDef, type EntityDef, type FieldDef } from '../../../../engine/index.js';
+import type { ImpactItem, ImpactReport } from '../../../../engine/api-types.js';
 import type { Db } from '../../../lib/db/database.js';
 
-/**
+/*
  * What a new version of a published form would do to the rows already in its tables (its own
  * and the child table of each detail field). A change is safe when no existing row breaks it;
  * anything else is refused, never applied by dropping or converting data.
  */
-export interface ImpactItem {
-  /** The field, or `<detail field>.<column>` for a column of a detail row. */
-  field: string;
-  /** dropped | type | required | unique | a JSON Schema keyword (maxLength, pattern, enum, …) */
-  rule: string;
-  /** Rows of the table that break the rule (with data in a dropped field, for a drop). */
-  rows: number;
-  /** The first few of their keys (the parent's key for a detail row). */
-  keys: unknown[];
-  /** added: a new column (safe); the others are refused when rows > 0, dropped and type always. */
-  isSafe: boolean;
-}
-
-export interface ImpactReport {
-  isSafe: boolean;
-  items: ImpactItem[];
-}
 
 const FIRST_KEYS = 5;
 
@@ -161,7 +145,18 @@ function countBreaks(
 }
 
 /** The impact of replacing `before` (live) by `after` on the rows of its tables. */
-export async function impactOf(db: Db, ajv: Ajv, before: EntityDef, after: EntityDef): Promise<ImpactReport> {
+export async function impactOf({
+  db,
+  ajv,
+  before,
+  after,
+}: {
+  db: Db;
+  /** The registry's ajv (its formats and vocabulary): the rows are checked against the new schema with it. */
+  ajv: Ajv;
+  before: EntityDef;
+  after: EntityDef;
+}): Promise<ImpactReport> {
   const findings = new Findings();
   const key = before.key;
   const rows = (

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { entityTableSpecs, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
-import type { FormRecord } from '../../../../engine/api-types.js';
+import type { AdoptAnswer } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { ensureTrigram, readExistingTables, startIndexBuild } from '../../../lib/db/migrate.js';
 import { AppError } from '../../../lib/errors.js';
@@ -28,24 +28,18 @@ export interface AdoptInput {
   confirm: boolean;
 }
 
-export interface AdoptAnswer {
-  formCode: string;
-  schema: EntitySchema;
-  /** The DDL adopting runs on the table (added columns only; never a type change or a drop). */
-  statements: string[];
-  /** The tables referring to it adopted as its details (x-detail fields), kept as they are. */
-  details: string[];
-  /** The designed form made, once confirmed. */
-  form?: FormRecord;
-}
-
 /** POST generator/reverse/adopt: the plan of adopting a table, or (confirmed) the adoption. */
-export async function adoptTable(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: AdoptInput,
-): Promise<AdoptAnswer> {
+export async function adoptTable({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: AdoptInput;
+}): Promise<AdoptAnswer> {
   const refuseAdopted = async (db: AppContext['db']): Promise<void> => {
     const by = (await adoptedTables(db)).get(input.tableName);
     if (by)
@@ -59,13 +53,17 @@ export async function adoptTable(
   await refuseAdopted(ctx.db);
   const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);
-  const content = normalizeContent(formCode, reversed.title, {
-    ...reversed,
-    // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
-    'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
-    'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+  const content = normalizeContent({
+    formCode,
+    formName: reversed.title,
+    content: {
+      ...reversed,
+      // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
+      'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
+      'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+    },
   }) as EntitySchema;
-  const compiled = compileForm(ctx.registry, formCode, content);
+  const compiled = compileForm({ registry: ctx.registry, formCode, content });
   if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
   // The table and the child tables of its details (kept as they are: they plan nothing, or problems).
   const specs = entityTableSpecs(compiled.entity);
@@ -94,11 +92,16 @@ export async function adoptTable(
   if (!input.confirm)
     return { formCode, schema: content, statements: [...planned.statements, ...planned.indexes], details };
   // The form first: a taken code refuses the adoption before the table is touched.
-  const form = await addForm(ctx, actor, l10n, {
-    formCode,
-    formName: content.title,
-    formDescription: content.description ?? '',
-    formContent: content as unknown as Record<string, unknown>,
+  const form = await addForm({
+    ctx,
+    actor,
+    l10n,
+    input: {
+      formCode,
+      formName: content.title,
+      formDescription: content.description ?? '',
+      formContent: content as unknown as Record<string, unknown>,
+    },
   });
   const now = await ctx.db.transaction().execute(async (trx) => {
     // Planned again inside the transaction: the table may have changed since it was shown.

@@ -6,6 +6,7 @@ import {
   type TableInfo,
 } from '../../../../../generators/reverse.js';
 import { type EntitySchema } from '../../../../engine/index.js';
+import type { AdoptingForm, TableColumn, TableSummary } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { FORM_TABLE } from '../../forms/index.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -16,26 +17,6 @@ import { AppError } from '../../../lib/errors.js';
  * pg_catalog is read): the tables of the current schema that are neither entities nor the
  * framework's own, and one of them as an entity schema.
  */
-
-export interface TableColumn {
-  columnName: string;
-  dataType: string;
-  isNullable: boolean;
-  columnComment: string | null;
-}
-
-export interface TableSummary {
-  tableName: string;
-  tableComment: string | null;
-  columns: TableColumn[];
-  /** The designed form (a draft: published ones are entities) that already adopted the table. */
-  adoptedBy?: AdoptingForm;
-}
-
-export interface AdoptingForm {
-  formId: number;
-  formCode: string;
-}
 
 /**
  * Tables already adopted by a designed form that is not an entity yet (a draft): its own table

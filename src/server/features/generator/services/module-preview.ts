@@ -19,11 +19,16 @@ export interface ForwardBody {
   templateType?: TemplateType | undefined;
 }
 
-export async function previewModule(
-  ctx: AppContext,
-  actor: Actor,
-  body: ForwardBody,
-): Promise<GeneratedFile[]> {
+/** The files a module of the entities would have, from the tenant's templates. */
+export async function previewModule({
+  ctx,
+  actor,
+  body,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  body: ForwardBody;
+}): Promise<GeneratedFile[]> {
   const inputs = body.entities.map((name, index) => {
     const entity = ctx.registry.get(name);
     if (!entity)

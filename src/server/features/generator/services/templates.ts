@@ -6,7 +6,8 @@ import {
   TemplateError,
   type TemplateProblem,
 } from '../../../../../generators/engine.js';
-import { builtInTemplates, TEMPLATE_ITEMS, type TemplateType } from '../../../../../generators/forward.js';
+import { builtInTemplates, TEMPLATE_ITEMS } from '../../../../../generators/forward.js';
+import type { TemplateCheck, TemplateRecord, TemplateVersion } from '../../../../engine/api-types.js';
 import { entityModel } from '../../../../../generators/model.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -20,19 +21,6 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
  * tenant's saved version of it. Saving checks the template (handlebars compile errors with line
  * and column) and keeps every content as a numbered version.
  */
-
-export interface TemplateRecord {
-  /** Null for a built-in template the tenant has not changed. */
-  id: number | null;
-  templateType: TemplateType;
-  templateItem: string;
-  templateName: string | null;
-  content: string;
-  version: number;
-  isBuiltIn: boolean;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
 
 export interface TemplateInput {
   templateType: string;
@@ -66,7 +54,7 @@ interface Row {
 
 const toRecord = (row: Row): TemplateRecord => ({
   id: Number(row.id),
-  templateType: row.template_type as TemplateType,
+  templateType: row.template_type,
   templateItem: row.template_item,
   templateName: row.template_name,
   content: row.content,
@@ -84,11 +72,19 @@ async function savedRows(db: Db, tenantCode: string): Promise<Row[]> {
 }
 
 /** Every template item of the tenant: its saved template, or the built-in one. */
-export async function queryTemplates(
-  ctx: AppContext,
-  actor: Actor,
-  filter: { templateType?: string | undefined; templateItem?: string | undefined } = {},
-): Promise<TemplateRecord[]> {
+/** Who works on the templates: the app and the caller (the tenant's templates are theirs). */
+export interface TemplateCall {
+  ctx: AppContext;
+  actor: Actor;
+}
+
+export async function queryTemplates({
+  ctx,
+  actor,
+  filter = {},
+}: TemplateCall & {
+  filter?: { templateType?: string | undefined; templateItem?: string | undefined };
+}): Promise<TemplateRecord[]> {
   const saved = new Map((await savedRows(ctx.db, actor.tenantCode)).map((row) => [row.template_item, row]));
   return TEMPLATE_ITEMS.filter(
     (item) =>
@@ -146,11 +142,11 @@ async function addVersion(trx: Db, actor: Actor, templateId: number, version: nu
     values (${actor.tenantCode}, ${templateId}, ${version}, ${content}, ${actor.username})`.execute(trx);
 }
 
-export async function addTemplate(
-  ctx: AppContext,
-  actor: Actor,
-  input: TemplateInput,
-): Promise<TemplateRecord> {
+export async function addTemplate({
+  ctx,
+  actor,
+  input,
+}: TemplateCall & { input: TemplateInput }): Promise<TemplateRecord> {
   assertValid(input);
   return inTransaction(
     ctx.db,
@@ -191,11 +187,11 @@ async function lockedRow(trx: Db, actor: Actor, id: number): Promise<Row> {
 }
 
 /** Saves a new content as the next version; `version` is the one read (409 when it changed meanwhile). */
-export async function updateTemplate(
-  ctx: AppContext,
-  actor: Actor,
-  input: TemplateInput & { id: number; version: number },
-): Promise<TemplateRecord> {
+export async function updateTemplate({
+  ctx,
+  actor,
+  input,
+}: TemplateCall & { input: TemplateInput & { id: number; version: number } }): Promise<TemplateRecord> {
   assertValid(input);
   return inTransaction(ctx.db, async (trx) => {
     const before = await lockedRow(trx, actor, input.id);
@@ -229,11 +225,11 @@ export async function updateTemplate(
 }
 
 /** Deletes the tenant's template (and its versions): the built-in one applies again. */
-export async function deleteTemplate(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<{ deleted: number }> {
+export async function deleteTemplate({
+  ctx,
+  actor,
+  id,
+}: TemplateCall & { id: number }): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const before = await lockedRow(trx, actor, id);
     await sql`delete from gen_template where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(trx);
@@ -250,18 +246,12 @@ export async function deleteTemplate(
   });
 }
 
-export interface TemplateVersion {
-  version: number;
-  content: string;
-  createdAt: string;
-  createdBy: string | null;
-}
-
-export async function templateVersions(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<TemplateVersion[]> {
+/** Every saved version of one of the tenant's templates, newest first. */
+export async function templateVersions({
+  ctx,
+  actor,
+  id,
+}: TemplateCall & { id: number }): Promise<TemplateVersion[]> {
   const rows = await sql<{
     version: number | string;
     content: string;
@@ -278,18 +268,11 @@ export async function templateVersions(
   }));
 }
 
-export interface CheckAnswer {
-  isValid: boolean;
-  problems: TemplateProblem[];
-  /** The dry run: the template rendered for the sample entity. */
-  output?: string;
-}
-
 /** Compiles a template and renders it for a sample entity of the registry (a dry run). */
 export async function checkTemplateText(
   ctx: AppContext,
   input: { content: string; sampleEntity?: string | undefined },
-): Promise<CheckAnswer> {
+): Promise<TemplateCheck> {
   const problems = checkTemplate(input.content);
   if (problems.length > 0) return { isValid: false, problems };
   const name = input.sampleEntity ?? 'sysregion';

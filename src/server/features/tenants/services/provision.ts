@@ -9,6 +9,8 @@ import roles from '../seed-data/roles.json' with { type: 'json' };
 import { AppError } from '../../../lib/errors.js';
 import { actorOf } from '../../../lib/http.js';
 import { DEFAULT_LANGUAGE, localizerFor } from '../../../lib/i18n.js';
+import { object, text } from '../../../lib/route-schema.js';
+import type { AfterAdd } from '../../crud/index.js';
 
 /** The user name of every tenant's first administrator. */
 export const TENANT_ADMIN_USERNAME = 'admin';
@@ -31,7 +33,17 @@ export interface TenantAdmin {
  * generated password. A tenant code that still has users (left from an earlier tenant of that
  * code) is refused with 409 rather than handing its accounts over.
  */
-export async function provisionTenant(trx: Db, tenant: Row, request: FastifyRequest): Promise<TenantAdmin> {
+export async function provisionTenant({
+  trx,
+  tenant,
+  request,
+}: {
+  /** The transaction of the tenant's add. */
+  trx: Db;
+  tenant: Row;
+  /** The platform administrator's request (actor, language). */
+  request: FastifyRequest;
+}): Promise<TenantAdmin> {
   const { ctx, i18n } = request.server;
   const { registry } = ctx;
   const tenantCode = String(tenant.tenantCode);
@@ -116,6 +128,20 @@ export async function provisionTenant(trx: Db, tenant: Row, request: FastifyRequ
  * systenant's add (platform administrator only): the tenant record plus admin, the new
  * administrator's sign-in ({tenantCode, username, initialPassword}), shown this once.
  */
-export async function tenantAdded(trx: Db, tenant: Row, request: FastifyRequest): Promise<Row> {
-  return { ...tenant, admin: await provisionTenant(trx, tenant, request) };
-}
+export const tenantAdded: AfterAdd = {
+  run: async ({ trx, row, request }) => ({
+    ...row,
+    admin: await provisionTenant({ trx, tenant: row, request }),
+  }),
+  answerProperties: {
+    admin: object(
+      {
+        tenantCode: text(64),
+        username: text(64),
+        initialPassword: text(64, { description: 'generated; shown in this answer only' }),
+      },
+      ['tenantCode', 'username', 'initialPassword'],
+      { description: "How the new tenant's administrator signs in" },
+    ),
+  },
+};

@@ -6,11 +6,11 @@ import type { AppContext } from '../../lib/context.js';
 import type { I18n } from '../../lib/i18n.js';
 
 /**
- * The template's demo pages in the menu tree (issue 18, SPEC §2.3), all under 组件示例: charts,
+ * The template's demo pages in the menu tree (docs/product.md §2.3), all under 组件示例: charts,
  * big screens and the report designer; examples, tables, nested menus, excel, zip, pdf and tab
  * (data/demo-menus-examples.json); component demos, error pages, error log, icons, guide, theme,
  * clipboard and i18n. Every start adds the menus whose code is missing, under their parent, and
- * grants each new one to every tenant's demo editor (SPEC §6: every route but /permission); a
+ * grants each new one to every tenant's demo editor (docs/product.md §6: every route but /permission); a
  * menu already there is left as an administrator set it.
  */
 

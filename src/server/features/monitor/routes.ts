@@ -51,7 +51,7 @@ function tenantScope(request: FastifyRequest): string | undefined {
   return isPlatformAdmin(request.server.ctx, auth) ? undefined : auth.tenantCode;
 }
 
-/** Metrics, logs, audit, database, flow control and configuration (SPEC §1 monitoring pages). */
+/** Metrics, logs, audit, database, flow control and configuration (docs/product.md §1 monitoring pages). */
 export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const userTable = ctx.registry.require('sysuser').table;

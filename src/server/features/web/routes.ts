@@ -230,7 +230,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   const isPublic = { config: { isPublic: true } };
   app.get('/admin/', isPublic, sendIndex('admin/index.html'));
   app.get('/admin/*', isPublic, sendIndex('admin/index.html'));
-  // SPEC §2.1: the root path sends everyone to the product's home.
+  // docs/product.md §2.1: the root path sends everyone to the product's home.
   app.get('/', async (_request, reply) => reply.redirect(`/${app.ctx.config.product}`));
   app.get('/*', isPublic, sendIndex('index.html'));
 }

@@ -6,7 +6,7 @@ import { readDashboard } from '../services/dashboard.js';
 const DEFAULT_DAYS = 30;
 
 /**
- * The figures of the demo chart pages and big screens (issue 18), from the caller's tenant:
+ * The figures of the demo chart pages and big screens, from the caller's tenant:
  * read-only, granted by URL like every admin call (the demo roles hold /api/demo/**).
  */
 export async function demoDashboardRoutes(app: FastifyInstance): Promise<void> {

@@ -15,8 +15,8 @@ import {
 } from '../services/template-roles.js';
 
 /**
- * SPEC §7's development calls of the template (article/*, vue-element-admin/*), answered from
- * the real article entity, roles and menus instead of fixtures (issue 18). The shapes are the
+ * The template's development calls (docs/product.md §7: article/*, vue-element-admin/*), answered
+ * from the real article entity, roles and menus instead of fixtures. The shapes are the
  * template's: `data.total` and `data.items`, snake_case article fields, `data: 'success'`.
  */
 
@@ -78,7 +78,8 @@ const ARTICLE = { type: 'object', additionalProperties: true };
 
 const LIST_SCHEMA: RouteSchema = {
   tags: TAGS,
-  summary: 'Template article list (SPEC §7): importance, type, title, page, limit, sort (+id | -id)',
+  summary:
+    'Template article list (docs/product.md §7): importance, type, title, page, limit, sort (+id | -id)',
   querystring: object({
     importance: integer(1, 3),
     type: text(8),
@@ -142,7 +143,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: TAGS,
-          summary: 'Template article detail (SPEC §7)',
+          summary: 'Template article detail (docs/product.md §7)',
           querystring: object({ id: id() }, ['id']),
           response: answer(ARTICLE),
         },
@@ -155,7 +156,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: TAGS,
-          summary: 'Pageviews by platform of the articles (SPEC §7: pvData of key and pv)',
+          summary: 'Pageviews by platform of the articles (docs/product.md §7: pvData of key and pv)',
           querystring: object({ pv: text(32) }),
           response: answer(
             object({
@@ -181,7 +182,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: TAGS,
-          summary: 'Creates a template article (SPEC §7); data "success"',
+          summary: 'Creates a template article (docs/product.md §7); data "success"',
           body: ARTICLE_BODY,
           response: answer({ type: 'string' }),
         },
@@ -199,7 +200,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: TAGS,
-          summary: 'Updates a template article (SPEC §7; id and version required); data "success"',
+          summary: 'Updates a template article (docs/product.md §7; id and version required); data "success"',
           body: ARTICLE_BODY,
           response: answer({ type: 'string' }),
         },
@@ -254,7 +255,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
-        summary: 'The menu tree as template routes (SPEC §7), from the real menus',
+        summary: 'The menu tree as template routes (docs/product.md §7), from the real menus',
         response: answer({ type: 'array', items: MENU_ROUTE }),
       },
     },
@@ -265,7 +266,8 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
-        summary: 'The roles with the routes each sees (SPEC §7), from the real roles and menu grants',
+        summary:
+          'The roles with the routes each sees (docs/product.md §7), from the real roles and menu grants',
         response: answer({
           type: 'array',
           items: object({
@@ -319,7 +321,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
-        summary: 'Creates a role (SPEC §7): {key, name, description}; data {key}',
+        summary: 'Creates a role (docs/product.md §7): {key, name, description}; data {key}',
         body: object(
           { key: text(64), name: text(64), description: text(255), routes: { type: 'array', maxItems: 0 } },
           ['key', 'name'],
@@ -344,7 +346,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: TAGS,
         summary:
-          'Updates a role (SPEC §7): name, description; routes (menu codes as route names) become its menu grants; data {status}',
+          'Updates a role (docs/product.md §7): name, description; routes (menu codes as route names) become its menu grants; data {status}',
         params: ROLE_KEY,
         body: object({
           key: text(64),
@@ -371,7 +373,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
-        summary: 'Deletes a role (SPEC §7); 409 while a user holds it; data {status}',
+        summary: 'Deletes a role (docs/product.md §7); 409 while a user holds it; data {status}',
         params: ROLE_KEY,
         response: answer(object({ status: { type: 'string' } })),
       },

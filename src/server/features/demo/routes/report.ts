@@ -10,7 +10,7 @@ import { deleteReport, REPORT_ENTITY, saveReport, type StoreAccess } from '../se
 import { contentDisposition } from '../../../lib/download.js';
 
 /**
- * The report designer's calls (/report/reportdesigner, issue 18). Saved reports are records of
+ * The report designer's calls (/report/reportdesigner). Saved reports are records of
  * the `report` entity (its generic API is /api/demo/report/*); these add what the engine cannot:
  * the fields a caller may report on, running a definition, its .xlsx, and saving or deleting a
  * report with its menu page.

@@ -6,7 +6,7 @@ import { signInsPerDay, type SignInDay } from '../../accounts/index.js';
 import { countsByProvince } from './provinces.js';
 
 /**
- * The figures of the demo chart pages and big screens (issue 18): sign-ins, notices, purchases
+ * The figures of the demo chart pages and big screens: sign-ins, notices, purchases
  * and users by organisation of one tenant, read from the real tables. Read-only; every query is
  * scoped to the caller's tenant, and identifiers come from the entity definitions only.
  */

@@ -13,7 +13,7 @@ import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { assertUrlGranted, recordPolicy, type RecordPolicy } from '../../rbac/index.js';
 
 /**
- * What the report designer offers of an entity (issue 18): the entities whose list the caller may
+ * What the report designer offers of an entity: the entities whose list the caller may
  * read (the URL grant of its query endpoint and the tenant rules), and of each the fields the
  * caller's data permissions show, as dimensions (grouped by) or measures (summed, averaged).
  */

@@ -22,7 +22,7 @@ import {
 } from './report-fields.js';
 
 /**
- * Runs a report definition of the report designer (issue 18): one GROUP BY over an entity's
+ * Runs a report definition of the report designer: one GROUP BY over an entity's
  * table, built only from the entity's known columns and bound values, within the caller's tenant,
  * list URL grant and data-field permissions; filters are the entity list's own (policy.listQuery).
  */

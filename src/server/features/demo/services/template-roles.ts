@@ -8,7 +8,7 @@ import { deleteRecords, updateRecord, type CrudRequest } from '../../crud/index.
 import { replaceLinks, type RoleLink } from '../../rbac/index.js';
 
 /**
- * SPEC §7's `PUT` and `DELETE vue-element-admin/role/{key}` on the real roles (issue 18): the
+ * `PUT` and `DELETE vue-element-admin/role/{key}` (docs/product.md §7) on the real roles: the
  * template's role object `{key, name, description, routes}` mapped onto sys_role and its menu
  * grants. The key is the role code; the work is done by the engine's update and delete and by the
  * role-menu link service, so checks, audit rows and session effects are those of the role screens;

@@ -90,7 +90,7 @@ function useOf(value: unknown, request: FastifyRequest): FileUse {
 }
 
 /**
- * Files (issue 16, SPEC §7 file/file): upload (streamed to the file storage), download, list and
+ * Files (docs/product.md §7 file/file): upload (streamed to the file storage), download, list and
  * delete. Multipart parsing is registered in this plugin only, so every other route still
  * refuses multipart bodies with 415.
  */
@@ -163,7 +163,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   );
   app.post(
     `${BASE}/uploadTransFile`,
-    { schema: uploadSchema('Uploads a file (SPEC §7; the same as upload)', ['file'], false) },
+    { schema: uploadSchema('Uploads a file (docs/product.md §7; the same as upload)', ['file'], false) },
     upload(false),
   );
   app.post(

@@ -249,7 +249,7 @@ interface ItemsBody {
 const bodyOf = <T>(request: FastifyRequest): T => request.body as T;
 
 /**
- * The netdisc (issue 16): thin routes over features/files/services/netdisc.ts. Granted like other admin
+ * The netdisc: thin routes over features/files/services/netdisc.ts. Granted like other admin
  * calls (a sysurl pattern such as /api/file/** given to roles); every call acts on the caller's
  * own netdisc, or reads what was shared with them.
  */

@@ -27,7 +27,7 @@ import { assertOwnFolder, expiresAt, lockOwner, netdiscParams, toMb, usedBytes }
 import { cleanFileName } from './rules.js';
 
 /**
- * The netdisc (issue 16): each user's folder tree of files, a recycle bin kept for the tenant's
+ * The netdisc: each user's folder tree of files, a recycle bin kept for the tenant's
  * netdiscRecycleDays, read-only shares with users, roles and organisations, a quota per user
  * (netdiscQuotaMb). Every change is one transaction; objects are removed from the storage only
  * after the rows that referred to them are gone.

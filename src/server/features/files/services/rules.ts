@@ -4,7 +4,7 @@ import type { FileUse } from '../../../../engine/index.js';
 export type { FileUse };
 export const FILE_USES: readonly FileUse[] = ['image', 'attachment'];
 
-/** Pictures as SPEC §5 allows them for the editor's dialog and image fields. */
+/** Pictures as docs/product.md §5 allows them for the editor's dialog and image fields. */
 export const IMAGE_TYPES: readonly string[] = ['jpg', 'jpeg', 'gif', 'png', 'bmp'];
 
 /** Bytes read before the type is decided: enough for every signature file-type knows. */

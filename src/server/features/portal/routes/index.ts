@@ -81,7 +81,7 @@ function fileIds(value: unknown): number[] {
 }
 
 /**
- * The public, read-only side of the portal's content (SPEC §7 "Notification and home"): notices,
+ * The public, read-only side of the portal's content (docs/product.md §7 "Notification and home"): notices,
  * home pictures, purchase announcements and idle equipment, published records only, no sign-in.
  * Reads go through the generated CRUD service with the published filter forced, so the same
  * tenant scoping, sorting and paging rules apply as in the back-office.

@@ -7,7 +7,7 @@ import { localizerFor } from '../../../lib/i18n.js';
 import { paramValue } from '../services/params.js';
 
 /**
- * The QR codes of the footer and the side panel (SPEC §1: two official-account codes), by the
+ * The QR codes of the footer and the side panel (docs/product.md §1: two official-account codes), by the
  * param that holds the address each encodes. Without an address configured, a code opens the
  * matching sign-up information page of the portal itself, so that it is useful from day one.
  */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../../lib/context.js';
 import { column, table } from '../../../lib/sql/toolkit.js';
 
-/** Params the portal may read without signing in (SPEC §1 footer, §2.2 personal centre, §1 consultation). */
+/** Params the portal may read without signing in (docs/product.md §1 footer, §2.2 personal centre, §1 consultation). */
 export const PUBLIC_PARAM_KEYS = [
   'productTitle',
   'productTitleTw',

@@ -40,7 +40,7 @@ export function cookieValue(header: string | undefined, wanted: string): string 
   return undefined;
 }
 
-/** The session token of the "token" cookie (SPEC §9: the browser keeps it there). */
+/** The session token of the "token" cookie (docs/product.md §9: the browser keeps it there). */
 export function tokenCookie(header: string | undefined): string | undefined {
   const value = cookieValue(header, 'token');
   // the shape of a bearer token (lib/http.ts): anything else names no session

@@ -41,8 +41,6 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   accountSchemas(put);
   rbacSchemas(ctx, put);
   portalSchemas(ctx, put);
-  fileSchemas(put);
-  fileLinkSchemas(put);
   docsSchemas(put);
   return manifest;
 }
@@ -678,125 +676,6 @@ function portalSchemas(ctx: AppContext, put: Put): void {
     open('Recommended idle equipment', both({ limit: portalNumber(20) })),
   );
   put('POST', `${home}/show/detail`, open('One idle equipment', both({ id: portalNumber(2_000_000_000) })));
-}
-
-// Files -----------------------------------------------------------------------------------------
-
-const FILE_SORT = '(id|originalFilename|size|fileType|contentType|ownerName|createdAt)';
-
-/** A file as upload, query and download describe it (features/files/services/files.ts FileRecord). */
-export const FILE_RECORD = object(
-  {
-    id: { type: 'integer' },
-    originalFilename: { type: 'string' },
-    size: { type: 'number', description: 'Size in KB' },
-    sizeBytes: { type: 'integer' },
-    contentType: { type: 'string', description: 'Sniffed from the bytes' },
-    fileType: { type: 'string', description: 'jpg, png, pdf, docx, …' },
-    use: { type: 'string', enum: ['image', 'attachment'] },
-    ownerName: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    url: { type: 'string', description: 'Where the file is downloaded' },
-  },
-  [
-    'id',
-    'originalFilename',
-    'size',
-    'sizeBytes',
-    'contentType',
-    'fileType',
-    'use',
-    'ownerName',
-    'createdAt',
-    'url',
-  ],
-);
-
-export const FILE_USE = text(16, {
-  enum: ['image', 'attachment'],
-  description: 'image: jpg, jpeg, gif, png, bmp only; attachment (default): FILE_ATTACHMENT_TYPES',
-});
-
-function fileSchemas(put: Put): void {
-  const tags = ['file'];
-  const base = '/api/file/file';
-  // upload and uploadTransFile declare their schemas in features/files/routes/files.ts (with folderId).
-  put('GET', `${base}/download`, {
-    tags,
-    summary: 'Downloads a file under its original name (ETag, range requests, inline for images and PDF)',
-    querystring: object({ id: id('The file') }, ['id']),
-    produces: 'application/octet-stream',
-    response: {},
-  });
-  put('GET', `${base}/query`, {
-    tags,
-    summary: 'Files the caller may reach, paged',
-    querystring: object({
-      currentPage: integer(1, 1_000_000),
-      pageSize: integer(1, 1000),
-      sort: text(200, {
-        pattern: `^\\s*(-?${FILE_SORT}(\\s*,\\s*-?${FILE_SORT})*)?\\s*$`,
-        description: 'field or -field, comma-separated',
-      }),
-      originalFilename: text(200),
-      fileType: text(16),
-      contentType: text(100),
-      ownerName: text(100),
-      use: text(16, { enum: ['image', 'attachment', ''] }),
-    }),
-    response: answer(
-      object(
-        {
-          records: { type: 'array', items: FILE_RECORD },
-          total: { type: 'integer' },
-          totalExact: { type: 'boolean' },
-          currentPage: { type: 'integer' },
-          pageSize: { type: 'integer' },
-        },
-        ['records', 'total', 'currentPage', 'pageSize'],
-      ),
-    ),
-  });
-  put('POST', `${base}/delete`, {
-    tags,
-    summary: 'Deletes files (the record and the stored bytes); repeat id for several',
-    querystring: object({ id: { ...ids(1000, 'The files'), minItems: 1 } }, ['id']),
-    response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
-  });
-}
-
-// File links (forms, lists, rich text) ------------------------------------------------------------
-
-function fileLinkSchemas(put: Put): void {
-  const tags = ['file'];
-  const base = '/api/file/file';
-  const link = object(
-    {
-      id: { type: 'integer' },
-      originalFilename: { type: 'string' },
-      size: { type: 'number', description: 'Size in KB' },
-      fileType: { type: 'string' },
-      contentType: { type: 'string' },
-      use: { type: 'string', enum: ['image', 'attachment'] },
-      url: { type: 'string', description: "The download address (with the caller's token)" },
-      pictureUrl: { type: 'string', description: 'The public address of a picture (use image only)' },
-    },
-    ['id', 'originalFilename', 'size', 'fileType', 'contentType', 'use', 'url'],
-  );
-  put('GET', `${base}/info`, {
-    tags,
-    summary: 'Names and addresses of files by id (the ones the caller may reach; others are left out)',
-    querystring: object({ id: { ...ids(200, 'The files'), minItems: 1 } }, ['id']),
-    response: answer(object({ records: { type: 'array', items: link } }, ['records'])),
-  });
-  put('GET', `${base}/picture`, {
-    tags,
-    summary: 'A picture by its public address (the id and the first 16 hex digits of its sha256)',
-    security: PUBLIC_SECURITY,
-    querystring: object({ id: id('The picture'), h: text(16, { pattern: '^[0-9a-f]{16}$' }) }, ['id', 'h']),
-    produces: 'image/*',
-    response: {},
-  });
 }
 
 // Docs ------------------------------------------------------------------------------------------

@@ -68,11 +68,17 @@ function isUtf8Text(head: Uint8Array): boolean {
  * when refused (the caller answers 415). The name's extension only chooses between types the
  * bytes cannot tell apart (jpg or jpeg, a text format): a renamed executable is an executable.
  */
-export async function acceptedType(
-  head: Uint8Array,
-  name: string,
-  allowed: readonly string[],
-): Promise<SniffedType | undefined> {
+export async function acceptedType({
+  head,
+  name,
+  allowed,
+}: {
+  head: Uint8Array;
+  /** The cleaned file name. */
+  name: string;
+  /** The file types the use accepts. */
+  allowed: readonly string[];
+}): Promise<SniffedType | undefined> {
   const named = extensionOf(name);
   const found = await fileTypeFromBuffer(head);
   if (found) {

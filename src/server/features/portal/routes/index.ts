@@ -169,7 +169,9 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
 
   /** The attachments of a published notice, with addresses a visitor can download from. */
   const attachmentsOf = async (request: FastifyRequest, record: Row): Promise<PortalAttachment[]> => {
-    const files = await contentFiles(app.ctx, storage, {
+    const files = await contentFiles({
+      ctx: app.ctx,
+      storage,
       tenantCode: visitor.tenantCode,
       ids: fileIds(record.attachments),
       l10n: localizerFor(request),
@@ -213,10 +215,10 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
       const fileId = readId(query, 'fileId');
       const record = await publishedOne(request, notice, readId(query));
       const [file] = fileIds(record.attachments).includes(fileId)
-        ? await contentFiles(app.ctx, storage, { tenantCode: visitor.tenantCode, ids: [fileId], l10n })
+        ? await contentFiles({ ctx: app.ctx, storage, tenantCode: visitor.tenantCode, ids: [fileId], l10n })
         : [];
       if (!file) throw new AppError('notFound', { entity: l10n.t('files.title'), key: String(fileId) });
-      return sendFile(request, reply, file, 'attachment');
+      return sendFile({ request, reply, file, disposition: 'attachment' });
     },
   });
 

@@ -240,6 +240,34 @@ export interface PortalAttachment {
   url: string;
 }
 
+/** The whitelisted params of GET /api/notification/home/params: the portal reads them without signing in. */
+export interface PortalParams {
+  /** The product slug (/ecobid). */
+  product: string;
+  productTitle?: string;
+  /** The product's name in traditional Chinese and English, when the site renamed it. */
+  productTitleTw?: string;
+  productTitleEn?: string;
+  hotline?: string;
+  mailbox?: string;
+  buyerProgramUrl?: string;
+  supplierProgramUrl?: string;
+  customerServiceUrl?: string;
+  /** The widget's query: names of the visitor's id, name and mobile (src/web/consult.ts). */
+  customerServiceParams?: string;
+  companyOperator?: string;
+  icpRegistration?: string;
+  publicSecurityRecord?: string;
+}
+
+/** POST …/notice/queryNoticeDetail: a published notice, its attachments and the latest other notices. */
+export interface NoticeDetail<Notice> {
+  notice: Notice;
+  attachments: PortalAttachment[];
+  /** Up to 6 other notices, newest first, without their content. */
+  latest: Notice[];
+}
+
 // The netdisc (/api/file/netdisc, issue 16).
 
 export type NetdiscItemType = 'file' | 'folder';

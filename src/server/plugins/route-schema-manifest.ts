@@ -1,4 +1,4 @@
-import { entityRouteSchemas, MAX_PAGE_SIZE, type EntityDef } from '../../engine/index.js';
+import { entityRouteSchemas, type EntityDef } from '../../engine/index.js';
 import type { AppContext } from '../lib/context.js';
 import {
   answer,
@@ -40,7 +40,6 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   authSchemas(put);
   accountSchemas(put);
   rbacSchemas(ctx, put);
-  portalSchemas(ctx, put);
   docsSchemas(put);
   return manifest;
 }
@@ -554,128 +553,6 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
         response: answer(),
       });
   }
-}
-
-// Portal ----------------------------------------------------------------------------------------
-
-/** Portal paging and ids: whole numbers, which a JSON body may send as text ("5"). */
-const portalNumber = (max: number): Json => integerOrText(1, max);
-
-/** Portal parameters in a query string: all text there, read as a number where one is declared. */
-function asQuery(properties: Record<string, Json>, required: string[] = []): Json {
-  const query = Object.entries(properties).map(([name, schema]): [string, Json] =>
-    [schema.type].flat().includes('integer')
-      ? [name, integer(Number(schema.minimum ?? 1), Number(schema.maximum ?? Number.MAX_SAFE_INTEGER))]
-      : [name, schema],
-  );
-  return object(Object.fromEntries(query), required);
-}
-
-function portalSchemas(ctx: AppContext, put: Put): void {
-  const tags = ['portal'];
-  const open = (summary: string, extra: RouteSchema = {}): RouteSchema => ({
-    tags,
-    summary,
-    security: PUBLIC_SECURITY,
-    response: answer(),
-    ...extra,
-  });
-  const paging = { currentPage: portalNumber(100_000), pageSize: portalNumber(50) };
-  const both = (properties: Record<string, Json>): RouteSchema => ({
-    querystring: asQuery(properties),
-    body: object(properties),
-  });
-  const home = '/api/notification/home';
-  put(
-    'GET',
-    `${home}/params`,
-    open('Public params (hotline, mailbox, program addresses) and the product slug'),
-  );
-  put('GET', `${home}/qrcode`, {
-    ...open('A footer QR code as SVG', {
-      querystring: object({ param: text(64, { enum: ['buyerAccountUrl', 'supplierAccountUrl'] }) }, [
-        'param',
-      ]),
-    }),
-    produces: 'image/svg+xml',
-    response: {},
-  });
-  const purchase = ctx.registry.get('purchase');
-  if (purchase) {
-    put('GET', api(purchase, 'queryMyPurchase'), {
-      tags,
-      summary: "Purchase notices of the caller's organisation",
-      // Empty text is "not given": page 1 of 20 rows.
-      querystring: object({
-        currentPage: optionalInteger(1, 1_000_000_000),
-        pageSize: optionalInteger(1, MAX_PAGE_SIZE),
-      }),
-      response: answer(),
-    });
-  }
-  const notice = ctx.registry.get('notice');
-  if (notice) {
-    put('GET', api(notice, 'queryFirst4'), open('The first 4 published notices'));
-    put(
-      'GET',
-      api(notice, 'queryNotices'),
-      open('Published notices, paged', { querystring: asQuery({ ...paging, title: text(100) }) }),
-    );
-    put(
-      'GET',
-      api(notice, 'queryNotice'),
-      open('One published notice', { querystring: asQuery({ id: portalNumber(2_000_000_000) }, ['id']) }),
-    );
-    put(
-      'POST',
-      api(notice, 'queryNoticeDetail'),
-      open(
-        'A notice with its attachments (name, size, download address) and the latest others',
-        both({ id: portalNumber(2_000_000_000) }),
-      ),
-    );
-    put(
-      'GET',
-      api(notice, 'attachment'),
-      open('An attachment of a published notice, for anyone while the notice is published', {
-        querystring: asQuery({ id: portalNumber(2_000_000_000), fileId: portalNumber(2_000_000_000) }, [
-          'id',
-          'fileId',
-        ]),
-        produces: 'application/octet-stream',
-        response: {},
-      }),
-    );
-    put(
-      'POST',
-      api(notice, 'queryOrderRotation'),
-      open('Purchase announcements of the home page', both({ limit: portalNumber(30) })),
-    );
-  }
-  put('POST', `${home}/pictures`, open('Home pictures', both({ limit: portalNumber(20) })));
-  const filters = (...names: string[]): Record<string, Json> =>
-    Object.fromEntries(names.map((name) => [name, textOrNumber(100)]));
-  put(
-    'POST',
-    `${home}/order/notices`,
-    open('Purchase announcements, paged', both({ ...paging, ...filters('title', 'category', 'region') })),
-  );
-  put(
-    'POST',
-    `${home}/order/detail`,
-    open('One purchase announcement', both({ id: portalNumber(2_000_000_000) })),
-  );
-  put(
-    'POST',
-    `${home}/show/attr`,
-    open('Idle equipment, paged', both({ ...paging, ...filters('name', 'category') })),
-  );
-  put(
-    'POST',
-    `${home}/show/attr/rank`,
-    open('Recommended idle equipment', both({ limit: portalNumber(20) })),
-  );
-  put('POST', `${home}/show/detail`, open('One idle equipment', both({ id: portalNumber(2_000_000_000) })));
 }
 
 // Docs ------------------------------------------------------------------------------------------

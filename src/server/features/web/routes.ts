@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PortalParams } from '../../../engine/api-types.js';
 import { matchLanguage, type Language } from '../../../engine/language.js';
 import { AppError } from '../../lib/errors.js';
 import { publicParams } from '../portal/index.js';
@@ -26,7 +27,7 @@ const escapeHtml = (text: string): string =>
  * for an API call: the product title as the document title, the product slug and the public
  * params (hotline, mailbox, product title, …) as meta tags that the front-ends read at start.
  */
-export function injectHead(html: string, params: Record<string, string>): string {
+export function injectHead(html: string, params: PortalParams): string {
   const title = params.productTitle?.trim();
   const metas =
     `<meta name="ecobid-product" content="${escapeHtml(params.product ?? '')}" />` +

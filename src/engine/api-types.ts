@@ -628,3 +628,85 @@ export interface ReportResult {
   /** More groups than the limit existed; the first ones are shown. */
   isTruncated: boolean;
 }
+
+/** A saved report as the designer reads it: a record of the report entity (schemas/report.schema.json). */
+export interface SavedReport extends ReportDefinition {
+  id: number;
+  version: number;
+  reportName: string;
+}
+
+/** GET /api/demo/reportdesigner/view: a saved report and its result now. */
+export interface ReportWithResult {
+  report: SavedReport;
+  result: ReportResult;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Demo charts and big screens: GET /api/demo/dashboard
+
+export interface NamedCount {
+  name: string;
+  count: number;
+}
+
+export interface DayCount {
+  /** YYYY-MM-DD in the caller's time zone. */
+  day: string;
+  count: number;
+}
+
+export interface MonthPurchases {
+  /** YYYY-MM in the caller's time zone. */
+  month: string;
+  count: number;
+  /** Sum of the budgets (yuan). */
+  budget: number;
+}
+
+export interface CategoryPurchases {
+  name: string;
+  count: number;
+  budget: number;
+}
+
+export interface RecentPurchase {
+  id: number;
+  title: string;
+  buyerName: string | null;
+  region: string | null;
+  budget: number | null;
+  publishTime: string | null;
+}
+
+export interface DashboardTotals {
+  users: number;
+  activeUsers: number;
+  orgs: number;
+  notices: number;
+  purchases: number;
+  /** Sum of the purchases' budgets (yuan). */
+  budget: number;
+  /** Users with a session that has not ended (signed in now). */
+  online: number;
+}
+
+/** The figures of one tenant the demo chart pages and big screens show. */
+export interface Dashboard {
+  totals: DashboardTotals;
+  /** Sign-ins and different users per day, oldest first. */
+  signIns: { day: string; signIns: number; users: number }[];
+  /** Notices published per day, same days as signIns. */
+  notices: DayCount[];
+  noticesByCategory: NamedCount[];
+  /** The last 12 months, oldest first. */
+  purchasesByMonth: MonthPurchases[];
+  purchasesByCategory: CategoryPurchases[];
+  purchasesByRegion: NamedCount[];
+  /** Purchases per province (short names, as the big screens' map names them), every region counted. */
+  purchasesByProvince: NamedCount[];
+  usersByOrg: NamedCount[];
+  usersByStatus: NamedCount[];
+  recentPurchases: RecentPurchase[];
+  generatedAt: string;
+}

@@ -153,13 +153,21 @@ async function addMissing(
 }
 
 /** In the demo seed's transaction, before the roles (a new editor gets every menu there). */
-export async function syncDemoMenus(
-  ctx: AppContext,
-  trx: AppContext['db'],
-  actor: Actor,
-  i18n: I18n,
-  editorRole: string,
-): Promise<void> {
+export async function syncDemoMenus({
+  ctx,
+  trx,
+  actor,
+  i18n,
+  editorRole,
+}: {
+  ctx: AppContext;
+  /** The demo seed's transaction. */
+  trx: AppContext['db'];
+  actor: Actor;
+  i18n: I18n;
+  /** The code of the demo editor role, granted every menu added. */
+  editorRole: string;
+}): Promise<void> {
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');
   const rows = await sql<{

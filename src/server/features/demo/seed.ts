@@ -185,7 +185,7 @@ export async function seedDemo(ctx: AppContext, i18n: I18n): Promise<void> {
       if (existing.rows.length === 0) await insertRecords(trx, ctx.registry, article, actor, demoArticles());
     }
     // before the roles: a new editor role is granted the demo menus with every other menu
-    await syncDemoMenus(ctx, trx, actor, i18n, DEMO_ROLES.editor);
+    await syncDemoMenus({ ctx, trx, actor, i18n, editorRole: DEMO_ROLES.editor });
     await seedRoles(ctx, trx, actor, i18n);
   });
 }

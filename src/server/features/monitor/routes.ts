@@ -311,7 +311,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
                 name: STRING,
                 param: STRING,
                 unit: { type: 'string', description: 'perMinute, failures, perDay or seconds' },
-                routes: arrayOf(text(), { description: 'the calls the rule guards' }),
+                routes: arrayOf(STRING, { description: 'the calls the rule guards' }),
                 limit: count(),
                 source: oneOf(['param', 'environment']),
                 rejections: count('refusals by this process since it started'),
@@ -427,7 +427,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
         response: answer(
           object(
             {
-              paramNames: dictionary(text(), {
+              paramNames: dictionary(STRING, {
                 description: 'param key: the name it is stored under while nobody renamed it',
               }),
               entries: arrayOf(

@@ -40,7 +40,6 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   authSchemas(put);
   accountSchemas(put);
   rbacSchemas(ctx, put);
-  docsSchemas(put);
   return manifest;
 }
 
@@ -553,29 +552,4 @@ function rbacSchemas(ctx: AppContext, put: Put): void {
         response: answer(),
       });
   }
-}
-
-// Docs ------------------------------------------------------------------------------------------
-
-function docsSchemas(put: Put): void {
-  const tags = ['docs'];
-  put('GET', '/api/openapi.json', {
-    tags,
-    summary: 'This document',
-    security: PUBLIC_SECURITY,
-    response: {},
-  });
-  put('GET', '/api/schemas', {
-    tags,
-    summary: 'The entity schemas',
-    security: PUBLIC_SECURITY,
-    response: answer(),
-  });
-  put('GET', '/api/schemas/validators.js', {
-    tags,
-    summary: "The forms' validators, compiled on the server",
-    security: PUBLIC_SECURITY,
-    produces: 'text/javascript',
-    response: {},
-  });
 }

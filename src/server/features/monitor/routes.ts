@@ -247,13 +247,18 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
         response: answer(
           object(
             {
-              kind: oneOf(['pglite', 'postgres']),
+              // Named in words: the API document names no database engine (it answers anyone).
+              kind: {
+                type: 'string',
+                description:
+                  'the embedded database, or a database server (activity, index use and locks are its only)',
+              },
               tables: catalogueRows('table, estimatedRows, liveRows, bytes'),
               activity: catalogueRows(
-                'pid, user, application, client, state, waitEventType, waitEvent, runningMs, query (PostgreSQL only)',
+                'pid, user, application, client, state, waitEventType, waitEvent, runningMs, query (a database server only)',
               ),
-              indexUse: catalogueRows('table, seqScans, indexScans, liveRows (PostgreSQL only)'),
-              locks: catalogueRows('pid, lockType, mode, granted, relation (PostgreSQL only)'),
+              indexUse: catalogueRows('table, seqScans, indexScans, liveRows (a database server only)'),
+              locks: catalogueRows('pid, lockType, mode, granted, relation (a database server only)'),
               statements: {
                 ...nullable(catalogueRows('query, calls, totalMs, meanMs, rows')),
                 description: "pg_stat_statements' slowest; null without the extension",
@@ -264,7 +269,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
                 object(
                   { total: count(), idle: count(), waiting: count(), max: count() },
                   ['total', 'idle', 'waiting', 'max'],
-                  { description: 'the connection pool (PostgreSQL); null on the embedded database' },
+                  { description: 'the connection pool of a database server; null on the embedded database' },
                 ),
               ),
             },

@@ -264,7 +264,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
                 description: "pg_stat_statements' slowest; null without the extension",
               },
               slowStatements: arrayOf(SLOW_STATEMENT),
-              slowThresholdMs: count(),
+              slowThresholdMs: ms('a param: whole milliseconds unless edited by hand'),
               pool: nullable(
                 object(
                   { total: count(), idle: count(), waiting: count(), max: count() },
@@ -451,7 +451,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
                   {
                     name: STRING,
                     param: STRING,
-                    value: count(),
+                    value: decimal({ description: 'the param, or its default when unset' }),
                     source: oneOf(['param', 'default']),
                     max: count(),
                   },

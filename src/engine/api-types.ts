@@ -273,6 +273,34 @@ export interface PortalAttachment {
   url: string;
 }
 
+/** The whitelisted params of GET /api/notification/home/params: the portal reads them without signing in. */
+export interface PortalParams {
+  /** The product slug (/ecobid). */
+  product: string;
+  productTitle?: string;
+  /** The product's name in traditional Chinese and English, when the site renamed it. */
+  productTitleTw?: string;
+  productTitleEn?: string;
+  hotline?: string;
+  mailbox?: string;
+  buyerProgramUrl?: string;
+  supplierProgramUrl?: string;
+  customerServiceUrl?: string;
+  /** The widget's query: names of the visitor's id, name and mobile (src/web/consult.ts). */
+  customerServiceParams?: string;
+  companyOperator?: string;
+  icpRegistration?: string;
+  publicSecurityRecord?: string;
+}
+
+/** POST …/notice/queryNoticeDetail: a published notice, its attachments and the latest other notices. */
+export interface NoticeDetail<Notice> {
+  notice: Notice;
+  attachments: PortalAttachment[];
+  /** Up to 6 other notices, newest first, without their content. */
+  latest: Notice[];
+}
+
 // The netdisc (/api/file/netdisc).
 
 export type NetdiscItemType = 'file' | 'folder';
@@ -535,6 +563,171 @@ export interface MetricSample {
   poolMax?: number;
 }
 
+/** No sample: the current interval when monitoring is off (MONITORING=off), answered as {}. */
+export type NoSample = { [K in keyof MetricSample]?: undefined };
+
+/** One route's figures in one process since it started (p50…p99 of its most recent requests). */
+export interface RouteStat {
+  route: string;
+  method: string;
+  count: number;
+  errors: number;
+  avgMs: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  maxMs: number;
+}
+
+/** A statement a process timed above the slow threshold (its values are never kept). */
+export interface SlowStatement {
+  sql: string;
+  /** How many values it had ($1=?, $2=?). */
+  parameters: string;
+  count: number;
+  maxMs: number;
+  avgMs: number;
+  lastAt: string;
+  /** The process that timed it (the database page gathers every live process's). */
+  instance?: string;
+}
+
+/** GET /api/monitor/metrics/samples. */
+export interface MetricSamples {
+  /** The answering process. */
+  instance: string;
+  instances: { instance: string; samples: MetricSample[] }[];
+  /** The answering process's current interval so far. */
+  current: MetricSample | NoSample;
+  /** The answering process's routes. */
+  routes: RouteStat[];
+  /** Every live process's routes (each process publishes its own with its samples). */
+  instanceRoutes: { instance: string; at: string; routes: RouteStat[] }[];
+}
+
+/** A rate-limit rule with its limit now and what it refused (GET /api/monitor/flowcontrol/rules). */
+export interface RateLimitRule {
+  name: string;
+  param: string;
+  /** What the limit counts: perMinute, failures, perDay or seconds. */
+  unit: string;
+  /** The calls the rule guards. */
+  routes: string[];
+  limit: number;
+  /** Where the limit comes from: a param, or the environment (or its default). */
+  source: 'param' | 'environment';
+  /** Refusals by this process since it started. */
+  rejections: number;
+  /** Refusals of every process in the last minute. */
+  rejectionsPerMinute: number;
+}
+
+/** A live counter of a rate-limit rule (GET /api/monitor/flowcontrol/counters). */
+export interface FlowCounter {
+  rule: string;
+  /** What the counter guards: the route (or route group) for addresses, the tenant for users. */
+  scope: string;
+  /** Whose: the client's address, the user name of failed sign-ins, the (masked) mobile of SMS codes. */
+  key: string;
+  hits: number;
+  ttlMs: number;
+  lockedMs: number;
+}
+
+/** A request log row (GET /api/monitor/logs/query). */
+export interface RequestLogEntry {
+  id: number;
+  at: string;
+  level: 'info' | 'warn' | 'error';
+  instance: string;
+  requestId: string;
+  tenantCode: string | null;
+  userId: number | null;
+  username: string | null;
+  method: string;
+  /** The route pattern, null for a request no route matched. */
+  route: string | null;
+  path: string;
+  status: number;
+  durationMs: number;
+  /** The error's text when the request failed. */
+  message: string | null;
+}
+
+/** One changed field of an audit row: what it was and what it became. */
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** An audit row with its diff (GET /api/monitor/audit/query). */
+export interface AuditEntry {
+  id: number;
+  entity: string;
+  recordKey: string;
+  action: string;
+  userId: number | null;
+  username: string | null;
+  at: string;
+  changes: FieldChange[];
+}
+
+/** The database's connection pool (PostgreSQL). */
+export interface PoolFigures {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+/** A row of a catalogue view, as the database page lists it (its columns are the view's). */
+export type CatalogueRow = Record<string, unknown>;
+
+/** GET /api/monitor/database. */
+export interface DatabaseReport {
+  kind: 'pglite' | 'postgres';
+  /** Sizes and rows of the app's tables. */
+  tables: CatalogueRow[];
+  /** PostgreSQL only: sessions, index use, locks. */
+  activity: CatalogueRow[];
+  indexUse: CatalogueRow[];
+  locks: CatalogueRow[];
+  /** pg_stat_statements' slowest, when the extension is installed; null otherwise. */
+  statements: CatalogueRow[] | null;
+  /** The statements every live process timed above the threshold, slowest first. */
+  slowStatements: SlowStatement[];
+  slowThresholdMs: number;
+  pool: PoolFigures | null;
+}
+
+/** An environment variable the server read, secrets masked. */
+export interface ConfigEntry {
+  name: string;
+  value: string;
+  source: 'environment' | 'default';
+  isSecret: boolean;
+}
+
+/** A monitoring setting (a param of the default tenant). */
+export interface MonitorSetting {
+  name: string;
+  param: string;
+  value: number;
+  source: 'param' | 'default';
+  max: number;
+}
+
+/** GET /api/monitor/config. */
+export interface MonitorConfig {
+  /** The name each known param of the tenant is stored under while nobody renamed it. */
+  paramNames: Record<string, string>;
+  entries: ConfigEntry[];
+  settings: MonitorSetting[];
+  instance: string;
+  isMonitoringEnabled: boolean;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report designer: /api/demo/reportdesigner
 
@@ -586,4 +779,86 @@ export interface ReportResult {
   rows: Record<string, ReportCell>[];
   /** More groups than the limit existed; the first ones are shown. */
   isTruncated: boolean;
+}
+
+/** A saved report as the designer reads it: a record of the report entity (schemas/report.schema.json). */
+export interface SavedReport extends ReportDefinition {
+  id: number;
+  version: number;
+  reportName: string;
+}
+
+/** GET /api/demo/reportdesigner/view: a saved report and its result now. */
+export interface ReportWithResult {
+  report: SavedReport;
+  result: ReportResult;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Demo charts and big screens: GET /api/demo/dashboard
+
+export interface NamedCount {
+  name: string;
+  count: number;
+}
+
+export interface DayCount {
+  /** YYYY-MM-DD in the caller's time zone. */
+  day: string;
+  count: number;
+}
+
+export interface MonthPurchases {
+  /** YYYY-MM in the caller's time zone. */
+  month: string;
+  count: number;
+  /** Sum of the budgets (yuan). */
+  budget: number;
+}
+
+export interface CategoryPurchases {
+  name: string;
+  count: number;
+  budget: number;
+}
+
+export interface RecentPurchase {
+  id: number;
+  title: string;
+  buyerName: string | null;
+  region: string | null;
+  budget: number | null;
+  publishTime: string | null;
+}
+
+export interface DashboardTotals {
+  users: number;
+  activeUsers: number;
+  orgs: number;
+  notices: number;
+  purchases: number;
+  /** Sum of the purchases' budgets (yuan). */
+  budget: number;
+  /** Users with a session that has not ended (signed in now). */
+  online: number;
+}
+
+/** The figures of one tenant the demo chart pages and big screens show. */
+export interface Dashboard {
+  totals: DashboardTotals;
+  /** Sign-ins and different users per day, oldest first. */
+  signIns: { day: string; signIns: number; users: number }[];
+  /** Notices published per day, same days as signIns. */
+  notices: DayCount[];
+  noticesByCategory: NamedCount[];
+  /** The last 12 months, oldest first. */
+  purchasesByMonth: MonthPurchases[];
+  purchasesByCategory: CategoryPurchases[];
+  purchasesByRegion: NamedCount[];
+  /** Purchases per province (short names, as the big screens' map names them), every region counted. */
+  purchasesByProvince: NamedCount[];
+  usersByOrg: NamedCount[];
+  usersByStatus: NamedCount[];
+  recentPurchases: RecentPurchase[];
+  generatedAt: string;
 }

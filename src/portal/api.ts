@@ -4,7 +4,7 @@ import type {
   NoticeRecord,
   PurchaseRecord,
 } from '../generated/entities.js';
-import type { Page, PortalAttachment } from '../engine/api-types.js';
+import type { NoticeDetail, Page, PortalParams } from '../engine/api-types.js';
 import { apiGet, apiPost } from '../web/http.js';
 
 /** The public records as the portal endpoints return them (bookkeeping columns removed). */
@@ -14,24 +14,7 @@ export type Picture = Public<HomepictureRecord>;
 export type Purchase = Public<PurchaseRecord>;
 export type Idle = Public<IdleequipmentRecord>;
 
-/** The whitelisted params of GET /api/notification/home/params. */
-export interface PortalParams {
-  product: string;
-  productTitle?: string;
-  /** The product's name in traditional Chinese and English, when the site renamed it. */
-  productTitleTw?: string;
-  productTitleEn?: string;
-  hotline?: string;
-  mailbox?: string;
-  buyerProgramUrl?: string;
-  supplierProgramUrl?: string;
-  customerServiceUrl?: string;
-  /** The widget's query: names of the visitor's id, name and mobile (src/web/consult.ts). */
-  customerServiceParams?: string;
-  companyOperator?: string;
-  icpRegistration?: string;
-  publicSecurityRecord?: string;
-}
+export type { PortalParams };
 
 export interface PageQuery {
   currentPage: number;
@@ -50,12 +33,7 @@ export const portalApi = {
   notices: (query: PageQuery & { title?: string }) =>
     apiGet<Page<Notice>>(`${NOTICE}/queryNotices`, { ...query }),
   notice: (id: number) => apiGet<Notice>(`${NOTICE}/queryNotice`, { id }, QUIET),
-  noticeDetail: (id: number) =>
-    apiPost<{ notice: Notice; attachments: PortalAttachment[]; latest: Notice[] }>(
-      `${NOTICE}/queryNoticeDetail`,
-      { id },
-      QUIET,
-    ),
+  noticeDetail: (id: number) => apiPost<NoticeDetail<Notice>>(`${NOTICE}/queryNoticeDetail`, { id }, QUIET),
   orderRotation: (limit = 10) => apiPost<Purchase[]>(`${NOTICE}/queryOrderRotation`, { limit }),
   pictures: () => apiPost<Picture[]>(`${HOME}/pictures`, {}),
   purchases: (query: PageQuery & { title?: string; category?: string; region?: string }) =>

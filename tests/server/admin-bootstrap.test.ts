@@ -42,7 +42,8 @@ type Chunks = { scripts: string[]; styles: string[] } | undefined;
 /** The page as the browser receives it, part after part. */
 async function pageOf(data: AdminBootstrap | undefined, chunks: Chunks = undefined): Promise<string[]> {
   const parts: string[] = [];
-  for await (const part of streamedPage(PAGE, chunks, Promise.resolve(data))) parts.push(part);
+  for await (const part of streamedPage({ html: PAGE, listChunks: chunks, bootstrap: Promise.resolve(data) }))
+    parts.push(part);
   return parts;
 }
 
@@ -71,7 +72,7 @@ describe('the back-office bootstrap in the page', () => {
     const data = new Promise<AdminBootstrap>((resolve) => {
       release = resolve;
     });
-    const parts = streamedPage(PAGE, undefined, data);
+    const parts = streamedPage({ html: PAGE, listChunks: undefined, bootstrap: data });
     const first = await parts.next();
     expect(first.value).toContain('</head>');
     expect(first.value).not.toContain(BOOTSTRAP_ID);
@@ -124,14 +125,16 @@ describe('the files of a lazy screen (Vite manifest)', () => {
   };
 
   it('are the chunk and what it imports that the page has not loaded, with their styles', () => {
-    expect(lazyChunkFiles(manifest, 'admin/index.html', 'admin/entity/EntityList.tsx')).toEqual({
+    expect(
+      lazyChunkFiles({ manifest, page: 'admin/index.html', module: 'admin/entity/EntityList.tsx' }),
+    ).toEqual({
       scripts: ['/assets/EntityList-4.js', '/assets/table-6.js', '/assets/tag-8.js'],
       styles: ['/assets/EntityList-5.css', '/assets/table-7.css'],
     });
   });
 
   it('are none for a module the build does not have', () => {
-    expect(lazyChunkFiles(manifest, 'admin/index.html', 'admin/Missing.tsx')).toEqual({
+    expect(lazyChunkFiles({ manifest, page: 'admin/index.html', module: 'admin/Missing.tsx' })).toEqual({
       scripts: [],
       styles: [],
     });

@@ -67,17 +67,23 @@ describe('file names', () => {
 describe('sniffed types', () => {
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
   it('trusts the bytes, not the name', async () => {
-    expect(await acceptedType(png, 'photo.jpg', IMAGE_TYPES)).toEqual({
+    expect(await acceptedType({ head: png, name: 'photo.jpg', allowed: IMAGE_TYPES })).toEqual({
       fileType: 'png',
       contentType: 'image/png',
     });
-    expect(await acceptedType(Buffer.from('%PDF-1.7\n'), 'a.png', IMAGE_TYPES)).toBeUndefined();
-    expect(await acceptedType(Buffer.from('hello'), 'a.txt', ['txt'])).toEqual({
+    expect(
+      await acceptedType({ head: Buffer.from('%PDF-1.7\n'), name: 'a.png', allowed: IMAGE_TYPES }),
+    ).toBeUndefined();
+    expect(await acceptedType({ head: Buffer.from('hello'), name: 'a.txt', allowed: ['txt'] })).toEqual({
       fileType: 'txt',
       contentType: 'text/plain; charset=utf-8',
     });
-    expect(await acceptedType(Buffer.from([1, 0, 2, 0, 255]), 'a.txt', ['txt'])).toBeUndefined();
-    expect(await acceptedType(Buffer.from('hello'), 'a.bin', ['txt'])).toBeUndefined();
+    expect(
+      await acceptedType({ head: Buffer.from([1, 0, 2, 0, 255]), name: 'a.txt', allowed: ['txt'] }),
+    ).toBeUndefined();
+    expect(
+      await acceptedType({ head: Buffer.from('hello'), name: 'a.bin', allowed: ['txt'] }),
+    ).toBeUndefined();
   });
 });
 

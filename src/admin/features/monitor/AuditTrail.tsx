@@ -7,7 +7,7 @@ import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, type ApiQuery } from '../../lib/api.js';
 import { ChangeList } from './AuditHistory.js';
-import { MONITOR_API, type AuditPage, type AuditRow } from './monitor-api.js';
+import { MONITOR_API, type AuditPage, type AuditEntry } from './monitor-api.js';
 import './monitor.css';
 
 const PAGE_SIZE = 20;
@@ -98,7 +98,7 @@ export default function AuditTrail({ route }: { route: AppRoute }) {
           {t('monitor.common.search')}
         </Button>
       </Flex>
-      <Table<AuditRow>
+      <Table<AuditEntry>
         size="small"
         rowKey="id"
         loading={audit.isLoading}

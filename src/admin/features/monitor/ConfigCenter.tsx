@@ -5,6 +5,7 @@ import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite } from '../../lib/api.js';
 import { useSubmit } from '../../lib/screen-parts.js';
 import { AuditHistory } from './AuditHistory.js';
+import type { MonitorConfig } from '../../../engine/api-types.js';
 import { MONITOR_API } from './monitor-api.js';
 import { paramTitle } from './param-title.js';
 
@@ -14,15 +15,6 @@ interface Param {
   paramKey: string;
   paramValue: string | null;
   version: number;
-}
-
-interface ConfigAnswer {
-  entries: { name: string; value: string; source: 'environment' | 'default'; isSecret: boolean }[];
-  settings: { name: string; param: string; value: number; source: 'param' | 'default'; max: number }[];
-  instance: string;
-  isMonitoringEnabled: boolean;
-  /** The name each known param of the tenant is stored under while nobody renamed it. */
-  paramNames: Record<string, string>;
 }
 
 const PARAMS_URL = '/api/admin/sysparam';
@@ -132,7 +124,7 @@ function Params({ defaultNames }: { defaultNames: Readonly<Record<string, string
 }
 
 /** Monitoring settings (params of the platform): log retention and the slow-statement threshold. */
-function Settings({ config, onSaved }: { config: ConfigAnswer; onSaved: () => void }) {
+function Settings({ config, onSaved }: { config: MonitorConfig; onSaved: () => void }) {
   const t = useT();
   const [values, setValues] = useState<Record<string, number | null>>({});
   const { send } = useApiWrite();
@@ -198,7 +190,7 @@ function Settings({ config, onSaved }: { config: ConfigAnswer; onSaved: () => vo
  */
 export default function ConfigCenter({ route }: { route: AppRoute }) {
   const t = useT();
-  const config = useApiGet<ConfigAnswer>(`${MONITOR_API}/config`);
+  const config = useApiGet<MonitorConfig>(`${MONITOR_API}/config`);
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
       <Tabs

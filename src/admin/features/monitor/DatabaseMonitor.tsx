@@ -3,21 +3,10 @@ import type { ColumnsType } from 'antd/es/table';
 import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet } from '../../lib/api.js';
+import type { CatalogueRow, DatabaseReport } from '../../../engine/api-types.js';
 import { bytes, MONITOR_API } from './monitor-api.js';
 
-type Row = Record<string, unknown>;
-
-interface Report {
-  kind: 'pglite' | 'postgres';
-  tables: Row[];
-  activity: Row[];
-  indexUse: Row[];
-  locks: Row[];
-  statements: Row[] | null;
-  slowStatements: Row[];
-  slowThresholdMs: number;
-  pool: { total: number; idle: number; waiting: number; max: number } | null;
-}
+type Row = CatalogueRow;
 
 // reltuples is -1 for a table never analysed: no estimate yet.
 const text = (value: unknown): string =>
@@ -47,7 +36,7 @@ function columnsOf(t: (key: string) => string, keys: string[], mono: string[] = 
  */
 export default function DatabaseMonitor({ route }: { route: AppRoute }) {
   const t = useT();
-  const report = useApiGet<Report>(`${MONITOR_API}/database`);
+  const report = useApiGet<DatabaseReport>(`${MONITOR_API}/database`);
   const data = report.data;
   const section = (key: string, rows: Row[], keys: string[], mono: string[] = []) => (
     <Card size="small" className="monitor-section" title={t(`monitor.db.${key}`)} key={key}>
@@ -83,7 +72,8 @@ export default function DatabaseMonitor({ route }: { route: AppRoute }) {
           </Descriptions>
           {section(
             'slow',
-            data.slowStatements,
+            // rows of a table like the others: each statement as a plain record of its fields
+            data.slowStatements.map((statement) => ({ ...statement })),
             ['sql', 'parameters', 'count', 'maxMs', 'avgMs', 'lastAt', 'instance'],
             ['sql'],
           )}

@@ -4,12 +4,12 @@ import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite } from '../../lib/api.js';
 import { useSubmit } from '../../lib/screen-parts.js';
-import { MONITOR_API, type CounterRow, type RuleRow } from './monitor-api.js';
+import { MONITOR_API, type FlowCounter, type RateLimitRule } from './monitor-api.js';
 
 const LIVE_MS = 5_000;
 
 /** One rule's limit, edited in place and saved as its param (every process applies it at once). */
-function LimitEditor({ rule, onSaved }: { rule: RuleRow; onSaved: () => void }) {
+function LimitEditor({ rule, onSaved }: { rule: RateLimitRule; onSaved: () => void }) {
   const t = useT();
   const [value, setValue] = useState<number | null>(rule.limit);
   const { send, isSending } = useApiWrite();
@@ -48,9 +48,9 @@ function LimitEditor({ rule, onSaved }: { rule: RuleRow; onSaved: () => void }) 
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
 /** The live counters of every process: per client address, and failed sign-ins per user. */
-function Counters({ rules }: { rules: RuleRow[] }) {
+function Counters({ rules }: { rules: RateLimitRule[] }) {
   const t = useT();
-  const counters = useApiGet<CounterRow[]>(`${MONITOR_API}/flowcontrol/counters`);
+  const counters = useApiGet<FlowCounter[]>(`${MONITOR_API}/flowcontrol/counters`);
   const { refetch } = counters;
   useEffect(() => {
     const timer = setInterval(() => void refetch(), LIVE_MS);
@@ -59,7 +59,7 @@ function Counters({ rules }: { rules: RuleRow[] }) {
   const limitOf = (rule: string): number | undefined => rules.find((row) => row.name === rule)?.limit;
   return (
     <Card size="small" className="monitor-section" title={t('monitor.flow.counters')}>
-      <Table<CounterRow>
+      <Table<FlowCounter>
         rowKey={(row) => `${row.rule} ${row.scope} ${row.key}`}
         size="small"
         pagination={{ pageSize: 20 }}
@@ -119,7 +119,7 @@ function Counters({ rules }: { rules: RuleRow[] }) {
  */
 export default function FlowControl({ route }: { route: AppRoute }) {
   const t = useT();
-  const rules = useApiGet<RuleRow[]>(`${MONITOR_API}/flowcontrol/rules`);
+  const rules = useApiGet<RateLimitRule[]>(`${MONITOR_API}/flowcontrol/rules`);
   const { refetch } = rules;
   useEffect(() => {
     const timer = setInterval(() => void refetch(), LIVE_MS);
@@ -127,7 +127,7 @@ export default function FlowControl({ route }: { route: AppRoute }) {
   }, [refetch]);
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
-      <Table<RuleRow>
+      <Table<RateLimitRule>
         rowKey="name"
         size="middle"
         pagination={false}

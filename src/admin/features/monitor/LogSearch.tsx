@@ -6,7 +6,7 @@ import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useTableScrollRegion } from '../../lib/scroll-region.js';
 import { useApiCall } from '../../providers/api.js';
-import { MONITOR_API, type LogRow } from './monitor-api.js';
+import { MONITOR_API, type RequestLogEntry } from './monitor-api.js';
 import './monitor.css';
 
 const TAIL_MS = 2_000;
@@ -44,7 +44,7 @@ export default function LogSearch({ route }: { route: AppRoute }) {
   const t = useT();
   const call = useApiCall();
   const [filters, setFilters] = useState<Filters>({});
-  const [rows, setRows] = useState<LogRow[]>([]);
+  const [rows, setRows] = useState<RequestLogEntry[]>([]);
   const [isLoading, setLoading] = useState(false);
   const [isTailing, setTailing] = useState(false);
   const applied = useRef<Filters>({});
@@ -57,7 +57,11 @@ export default function LogSearch({ route }: { route: AppRoute }) {
       setLoading(true);
       try {
         setRows(
-          await call<LogRow[]>({ method: 'get', url: `${MONITOR_API}/logs/query`, query: queryOf(next) }),
+          await call<RequestLogEntry[]>({
+            method: 'get',
+            url: `${MONITOR_API}/logs/query`,
+            query: queryOf(next),
+          }),
         );
       } finally {
         setLoading(false);
@@ -76,11 +80,14 @@ export default function LogSearch({ route }: { route: AppRoute }) {
     if (!isTailing) return undefined;
     const timer = setInterval(() => {
       const query = { ...queryOf({ ...applied.current, range: null }), afterId: newest.current };
-      void call<LogRow[]>({ method: 'get', url: `${MONITOR_API}/logs/query`, query, isSilent: true }).then(
-        (fresh) => {
-          if (fresh.length > 0) setRows((latest) => [...fresh, ...latest].slice(0, KEEP));
-        },
-      );
+      void call<RequestLogEntry[]>({
+        method: 'get',
+        url: `${MONITOR_API}/logs/query`,
+        query,
+        isSilent: true,
+      }).then((fresh) => {
+        if (fresh.length > 0) setRows((latest) => [...fresh, ...latest].slice(0, KEEP));
+      });
     }, TAIL_MS);
     return () => clearInterval(timer);
   }, [isTailing, call]);
@@ -150,7 +157,7 @@ export default function LogSearch({ route }: { route: AppRoute }) {
         </span>
       </Flex>
       <div ref={tableBox}>
-        <Table<LogRow>
+        <Table<RequestLogEntry>
           size="small"
           rowKey="id"
           loading={isLoading}
@@ -170,7 +177,7 @@ export default function LogSearch({ route }: { route: AppRoute }) {
               title: t('monitor.logs.level'),
               dataIndex: 'level',
               width: 80,
-              render: (level: LogRow['level']) => <Tag color={LEVEL_COLOR[level]}>{level}</Tag>,
+              render: (level: RequestLogEntry['level']) => <Tag color={LEVEL_COLOR[level]}>{level}</Tag>,
             },
             { title: t('monitor.logs.status'), dataIndex: 'status', width: 80 },
             { title: t('monitor.logs.method'), dataIndex: 'method', width: 80 },

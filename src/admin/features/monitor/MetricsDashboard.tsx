@@ -4,7 +4,7 @@ import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { createChart, type Chart, type ChartOption } from '../../lib/charts.js';
 import { useApiGet } from '../../lib/api.js';
-import { MONITOR_API, type MetricSample, type RouteStat, type SamplesAnswer } from './monitor-api.js';
+import { MONITOR_API, type MetricSample, type RouteStat, type MetricSamples } from './monitor-api.js';
 import './monitor.css';
 
 const LIVE_MS = 5_000;
@@ -58,7 +58,7 @@ function LineChart({ option, testId }: { option: ChartOption; testId: string }) 
 
 function seriesOf(
   figure: Figure,
-  instances: SamplesAnswer['instances'],
+  instances: MetricSamples['instances'],
   short: (name: string) => string,
   t: (key: string) => string,
 ) {
@@ -117,7 +117,7 @@ function seriesOf(
 export default function MetricsDashboard({ route }: { route: AppRoute }) {
   const t = useT();
   const [minutes, setMinutes] = useState<number>(15);
-  const answer = useApiGet<SamplesAnswer>(`${MONITOR_API}/metrics/samples`, { minutes });
+  const answer = useApiGet<MetricSamples>(`${MONITOR_API}/metrics/samples`, { minutes });
   const { refetch } = answer;
   useEffect(() => {
     const timer = setInterval(() => void refetch(), LIVE_MS);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiDocumentOf } from '../../../engine/index.js';
 import { ok } from '../../lib/http.js';
+import { answer, anyJson, arrayOf, object, PUBLIC_SECURITY, typed } from '../../lib/route-schema.js';
 import { formValidatorsModule } from '../forms/index.js';
 
 /**
@@ -27,7 +28,27 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, 
   return reply.type(type).send(body);
 }
 
+const tags = ['docs'];
+const PUBLIC = { isPublic: true };
+
+/** The OpenAPI document as this route answers it: the document itself, not in the envelope. */
+const OPENAPI_DOCUMENT = {
+  type: 'object',
+  description: 'The OpenAPI 3.1 document (the answer itself, not in the envelope)',
+  properties: {
+    openapi: { description: 'the version of OpenAPI: 3.1.0' },
+    info: { description: 'title, version and a description of the envelope' },
+    tags: { description: 'the modules, as {name}' },
+    components: { description: 'the titled schemas (records, bodies) and the security schemes' },
+    security: { description: 'the bearer token, unless an operation says otherwise' },
+    paths: { description: 'every /api route with its parameters, body and answers' },
+  },
+  required: ['openapi', 'info', 'tags', 'components', 'security', 'paths'],
+  additionalProperties: true,
+};
+
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
+  const api = typed(app);
   // Made on first use: by then every route of the app is registered with its schema.
   let document: Record<string, unknown> | undefined;
   // The entity set changes with each publish of a form: the answers are made per registry generation.
@@ -42,38 +63,91 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     }
     return schemas;
   };
-  app.get('/api/openapi.json', { config: { isPublic: true } }, async () => {
-    document ??= openApiDocumentOf(app.routeSchemas, {
-      title: 'EcoBid API',
-      version: '1',
-      description:
-        'Every answer is the envelope {code, message, data}; errors are {code, message, errors:[{field, message}]} with the field as a JSON pointer.',
-    });
-    return document;
-  });
-  app.get('/api/schemas', { config: { isPublic: true } }, async (request, reply) => {
-    const current = currentSchemas();
-    return sendCached(request, reply, current.body, 'application/json; charset=utf-8', current.tag);
-  });
+  api.get(
+    '/api/openapi.json',
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'This document',
+        security: PUBLIC_SECURITY,
+        response: { 200: OPENAPI_DOCUMENT },
+      },
+    },
+    async () => {
+      document ??= openApiDocumentOf(app.routeSchemas, {
+        title: 'EcoBid API',
+        version: '1',
+        description:
+          'Every answer is the envelope {code, message, data}; errors are {code, message, errors:[{field, message}]} with the field as a JSON pointer.',
+      });
+      return document;
+    },
+  );
+  api.get(
+    '/api/schemas',
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'The entity schemas',
+        security: PUBLIC_SECURITY,
+        response: answer(
+          object(
+            {
+              entities: arrayOf(
+                object(
+                  {
+                    name: { type: 'string' },
+                    schema: anyJson({
+                      description: 'the entity schema as its file has it (schemas/<name>.schema.json)',
+                    }),
+                  },
+                  ['name', 'schema'],
+                ),
+              ),
+            },
+            ['entities'],
+          ),
+        ),
+      },
+    },
+    // The answer is written once per generation of the registry, under its ETag.
+    async (request, reply) => {
+      const current = currentSchemas();
+      return sendCached(request, reply, current.body, 'application/json; charset=utf-8', current.tag);
+    },
+  );
   // Built on first use (a second or two) and kept until a form is published or unpublished.
   let validators: Promise<string> | undefined;
   let validatorsTag: string | undefined;
   let validatorsGeneration = -1;
-  app.get('/api/schemas/validators.js', { config: { isPublic: true } }, async (request, reply) => {
-    if (validatorsGeneration !== app.ctx.registry.generation) {
-      validatorsGeneration = app.ctx.registry.generation;
-      validators = undefined;
-      validatorsTag = undefined;
-    }
-    validators ??= formValidatorsModule({
-      entities: app.ctx.registry.all,
-      engineDir: app.ctx.config.engineDir,
-    });
-    const code = await validators.catch((error: unknown) => {
-      validators = undefined;
-      throw error;
-    });
-    validatorsTag ??= etagOf(code);
-    return sendCached(request, reply, code, 'text/javascript; charset=utf-8', validatorsTag);
-  });
+  const validatorsSchema = {
+    tags,
+    summary: "The forms' validators, compiled on the server",
+    security: PUBLIC_SECURITY,
+    produces: 'text/javascript',
+    response: {},
+  };
+  api.get(
+    '/api/schemas/validators.js',
+    { config: PUBLIC, schema: validatorsSchema },
+    async (request, reply) => {
+      if (validatorsGeneration !== app.ctx.registry.generation) {
+        validatorsGeneration = app.ctx.registry.generation;
+        validators = undefined;
+        validatorsTag = undefined;
+      }
+      validators ??= formValidatorsModule({
+        entities: app.ctx.registry.all,
+        engineDir: app.ctx.config.engineDir,
+      });
+      const code = await validators.catch((error: unknown) => {
+        validators = undefined;
+        throw error;
+      });
+      validatorsTag ??= etagOf(code);
+      return sendCached(request, reply, code, 'text/javascript; charset=utf-8', validatorsTag);
+    },
+  );
 }

@@ -6,11 +6,11 @@ import type { AppContext } from '../../lib/context.js';
 import type { I18n } from '../../lib/i18n.js';
 
 /**
- * The template's demo pages in the menu tree (issue 18, SPEC §2.3), all under 组件示例: charts,
+ * The template's demo pages in the menu tree (docs/product.md §2.3), all under 组件示例: charts,
  * big screens and the report designer; examples, tables, nested menus, excel, zip, pdf and tab
  * (data/demo-menus-examples.json); component demos, error pages, error log, icons, guide, theme,
  * clipboard and i18n. Every start adds the menus whose code is missing, under their parent, and
- * grants each new one to every tenant's demo editor (SPEC §6: every route but /permission); a
+ * grants each new one to every tenant's demo editor (docs/product.md §6: every route but /permission); a
  * menu already there is left as an administrator set it.
  */
 
@@ -153,13 +153,21 @@ async function addMissing(
 }
 
 /** In the demo seed's transaction, before the roles (a new editor gets every menu there). */
-export async function syncDemoMenus(
-  ctx: AppContext,
-  trx: AppContext['db'],
-  actor: Actor,
-  i18n: I18n,
-  editorRole: string,
-): Promise<void> {
+export async function syncDemoMenus({
+  ctx,
+  trx,
+  actor,
+  i18n,
+  editorRole,
+}: {
+  ctx: AppContext;
+  /** The demo seed's transaction. */
+  trx: AppContext['db'];
+  actor: Actor;
+  i18n: I18n;
+  /** The code of the demo editor role, granted every menu added. */
+  editorRole: string;
+}): Promise<void> {
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');
   const rows = await sql<{

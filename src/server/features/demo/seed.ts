@@ -6,7 +6,7 @@ import type { I18n } from '../../lib/i18n.js';
 import { syncDemoMenus } from './menus.js';
 
 /**
- * The template's demo data (issue 18, SPEC §3 and §6), added on every start to a database that
+ * The template's demo data (docs/product.md §3 and §6), added on every start to a database that
  * lacks it, so an existing installation gets it too: the article dictionaries, demo articles,
  * and the demo roles ROLE_EDITOR (every menu except 权限管理) and ROLE_VISITOR (the workbench
  * only). What is there already is left as it is: an administrator's later changes stay.
@@ -20,7 +20,7 @@ const DICTS: { type: string; values: string[] }[] = [
   { type: 'article_platform', values: ['a-platform', 'b-platform', 'c-platform'] },
 ];
 
-/** The permission menu the editor does not see (SPEC §6 "/permission"). */
+/** The permission menu the editor does not see (docs/product.md §6 "/permission"). */
 const PERMISSION_MENU = 'authority';
 const HOME_MENU = 'workbench';
 /** The API the demo roles may call: the article entity, its development calls and the demo pages'. */
@@ -185,7 +185,7 @@ export async function seedDemo(ctx: AppContext, i18n: I18n): Promise<void> {
       if (existing.rows.length === 0) await insertRecords(trx, ctx.registry, article, actor, demoArticles());
     }
     // before the roles: a new editor role is granted the demo menus with every other menu
-    await syncDemoMenus(ctx, trx, actor, i18n, DEMO_ROLES.editor);
+    await syncDemoMenus({ ctx, trx, actor, i18n, editorRole: DEMO_ROLES.editor });
     await seedRoles(ctx, trx, actor, i18n);
   });
 }

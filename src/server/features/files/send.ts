@@ -11,12 +11,17 @@ const isPreviewable = (contentType: string): boolean =>
  * one byte range (If-Range), inline for pictures and PDF, and for HEAD the headers only,
  * without reading the bytes. `disposition` 'attachment' always offers it as a download.
  */
-export async function sendFile(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  file: DownloadInfo,
-  disposition: 'auto' | 'attachment' = 'auto',
-): Promise<FastifyReply> {
+export async function sendFile({
+  request,
+  reply,
+  file,
+  disposition = 'auto',
+}: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  file: DownloadInfo;
+  disposition?: 'auto' | 'attachment';
+}): Promise<FastifyReply> {
   const { record } = file;
   const etag = `"${file.sha256}"`;
   void reply

@@ -149,7 +149,7 @@ async function monitoringPlugin(app: FastifyInstance, { database }: MonitoringOp
     await metrics.refreshActiveSessions();
     const sample = metrics.takeSample();
     const { param, fallback } = MONITOR_PARAMS.slowQueryMs;
-    metrics.setSlowThreshold(await numberParam(ctx, param, fallback));
+    metrics.setSlowThreshold(await numberParam({ ctx, key: param, fallback }));
     await sql`insert into sys_metric_sample (instance, data) values (${metrics.instance}, ${JSON.stringify(sample)}::jsonb)`.execute(
       ctx.db,
     );

@@ -1,15 +1,28 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { MetricSample, MetricSamples, RateLimitRule } from '../../../engine/api-types.js';
 import { AppError } from '../../lib/errors.js';
 import { actorOf, bearerToken, ok, requireAuth } from '../../lib/http.js';
-import { answer, integer, object, text, type RouteSchema } from '../../lib/route-schema.js';
+import {
+  anyJson,
+  answer,
+  arrayOf,
+  bool,
+  decimal,
+  dictionary,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  text,
+  typed,
+} from '../../lib/route-schema.js';
 import { queryAudit } from './services/audit.js';
 import { databaseReport } from './services/database.js';
 import { effectiveConfig } from './services/effective-config.js';
 import { flowCounters } from './services/flow-counters.js';
 import { liveInstances } from './services/instances.js';
-import type { MetricSample } from '../../../engine/api-types.js';
 import { pruneMonitorRows, searchLogs } from './services/request-log.js';
 import {
   MONITOR_PARAMS,
@@ -23,21 +36,94 @@ import {
 import { assertUrlGranted, isPlatformAdmin } from '../rbac/index.js';
 import { findSession } from '../sessions/index.js';
 
-type Json = Record<string, unknown>;
-
-const TAGS = ['monitor'];
+const tags = ['monitor'];
 const BASE = '/api/monitor';
-const ANY: Json = { type: 'object', additionalProperties: true };
-const LIST: Json = { type: 'array', items: ANY };
 const ISO_TIME = text(40, { format: 'date-time' });
+const LOG_LEVELS = ['info', 'warn', 'error'] as const;
+const MONITOR_SETTING_NAMES = Object.keys(MONITOR_PARAMS) as (keyof typeof MONITOR_PARAMS)[];
 
-const schema = (
-  summary: string,
-  parts: Partial<RouteSchema> = {},
-  data: Json = ANY,
-): { schema: RouteSchema } => ({
-  schema: { tags: TAGS, summary, response: answer(data), ...parts } as RouteSchema,
-});
+// The answers' parts (engine/api-types.ts declares them for the admin pages too).
+const count = (description?: string) =>
+  integer(0, Number.MAX_SAFE_INTEGER, description ? { description } : {});
+const ms = (description?: string) => decimal(description ? { description } : {});
+const TIME = { type: 'string', format: 'date-time' };
+const STRING = { type: 'string' };
+const NULLABLE_STRING = { type: ['string', 'null'] };
+
+/** The figures of a sample; required in a stored sample, absent in the empty one of monitoring off. */
+const SAMPLE_FIGURES = {
+  at: TIME,
+  instance: STRING,
+  seconds: ms('length of the interval'),
+  requests: count(),
+  rps: decimal(),
+  errors: count('answers with a 5xx status'),
+  errorRate: decimal(),
+  p50: ms(),
+  p95: ms(),
+  p99: ms(),
+  heapMb: decimal(),
+  rssMb: decimal(),
+  loopLagMs: ms(),
+  dbQueries: count(),
+  dbMs: ms(),
+  dbAvgMs: ms(),
+  rejections: count(),
+  rejectionsByRule: dictionary(count()),
+  activeSessions: count('live sessions of every tenant (absent in samples of older versions)'),
+  poolInUse: count(),
+  poolWaiting: count(),
+  poolMax: count(),
+};
+const METRIC_SAMPLE = object(SAMPLE_FIGURES, [
+  'at',
+  'instance',
+  'seconds',
+  'requests',
+  'rps',
+  'errors',
+  'errorRate',
+  'p50',
+  'p95',
+  'p99',
+  'heapMb',
+  'rssMb',
+  'loopLagMs',
+  'dbQueries',
+  'dbMs',
+  'dbAvgMs',
+  'rejections',
+  'rejectionsByRule',
+]);
+const ROUTE_STAT = object(
+  {
+    route: STRING,
+    method: STRING,
+    count: count(),
+    errors: count('answers with a 4xx or 5xx status'),
+    avgMs: ms(),
+    p50: ms(),
+    p95: ms(),
+    p99: ms(),
+    maxMs: ms(),
+  },
+  ['route', 'method', 'count', 'errors', 'avgMs', 'p50', 'p95', 'p99', 'maxMs'],
+);
+const SLOW_STATEMENT = object(
+  {
+    sql: STRING,
+    parameters: { type: 'string', description: '$1=?, $2=?: values are never kept' },
+    count: count(),
+    maxMs: ms(),
+    avgMs: ms(),
+    lastAt: TIME,
+    instance: { type: 'string', description: 'the process that timed it' },
+  },
+  ['sql', 'parameters', 'count', 'maxMs', 'avgMs', 'lastAt'],
+);
+/** Rows of a catalogue view: their columns are the view's, listed in the description. */
+const catalogueRows = (columns: string) =>
+  arrayOf(dictionary(anyJson(), { description: `columns ${columns}` }));
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -51,27 +137,29 @@ function tenantScope(request: FastifyRequest): string | undefined {
   return isPlatformAdmin(request.server.ctx, auth) ? undefined : auth.tenantCode;
 }
 
-/** Metrics, logs, audit, database, flow control and configuration (SPEC §1 monitoring pages). */
+/** Metrics, logs, audit, database, flow control and configuration (docs/product.md §1 monitoring pages). */
 export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const userTable = ctx.registry.require('sysuser').table;
   /** A param made by an edit here is named in Chinese, as the seed names params (shown through i18n). */
   const paramName = (key: string): string => app.i18n.t('zh', paramNameKey(key));
+  const api = typed(app);
 
   /**
    * Prometheus text for a scraper: the METRICS_TOKEN as bearer token, or a signed-in caller whose
    * roles hold this URL. Public to the auth hook so that the scraper's token is not taken for a session.
    */
-  app.get(
+  api.get(
     '/api/metrics',
     {
       config: { isPublic: true },
       schema: {
-        tags: TAGS,
+        tags,
         summary: 'Prometheus metrics of this process (text exposition format)',
         description: 'Bearer METRICS_TOKEN, or a signed-in user granted this URL.',
+        produces: 'text/plain',
         response: { 200: { type: 'string' } },
-      } as RouteSchema,
+      },
     },
     async (request, reply) => {
       const token = bearerToken(request);
@@ -91,21 +179,40 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/metrics/samples`,
-    schema(
-      'Recent metric samples of every server process, the routes of every live process, and the current interval of this one',
-      { querystring: object({ minutes: integer(1, 1440) }) },
-      object({
-        instances: LIST,
-        current: ANY,
-        routes: LIST,
-        instanceRoutes: LIST,
-        instance: { type: 'string' },
-      }),
-    ),
+    {
+      schema: {
+        tags,
+        summary:
+          'Recent metric samples of every server process, the routes of every live process, and the current interval of this one',
+        querystring: object({ minutes: integer(1, 1440, { description: 'default 15' }) }),
+        response: answer(
+          object(
+            {
+              instance: { type: 'string', description: 'the answering process' },
+              instances: arrayOf(
+                object({ instance: STRING, samples: arrayOf(METRIC_SAMPLE) }, ['instance', 'samples']),
+              ),
+              current: object(SAMPLE_FIGURES, [], {
+                description: "this process's current interval so far; {} when monitoring is off",
+              }),
+              routes: { ...arrayOf(ROUTE_STAT), description: "this process's routes" },
+              instanceRoutes: arrayOf(
+                object({ instance: STRING, at: TIME, routes: arrayOf(ROUTE_STAT) }, [
+                  'instance',
+                  'at',
+                  'routes',
+                ]),
+              ),
+            },
+            ['instance', 'instances', 'current', 'routes', 'instanceRoutes'],
+          ),
+        ),
+      },
+    },
     async (request) => {
-      const { minutes = 15 } = request.query as { minutes?: number };
+      const minutes = request.query.minutes ?? 15;
       const since = new Date(Date.now() - minutes * 60_000);
       const found = await sql<{
         instance: string;
@@ -116,9 +223,9 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
       for (const row of found.rows)
         byInstance.set(row.instance, [...(byInstance.get(row.instance) ?? []), row.data]);
       const monitor = app.monitor;
-      return ok({
+      const samples: MetricSamples = {
         instance: monitor?.instance ?? '',
-        instances: [...byInstance.entries()].map(([instance, samples]) => ({ instance, samples })),
+        instances: [...byInstance.entries()].map(([instance, list]) => ({ instance, samples: list })),
         current: monitor?.peekSample() ?? {},
         routes: monitor?.routes() ?? [],
         instanceRoutes: (await liveInstances(ctx.db, monitor)).map(({ instance, at, routes }) => ({
@@ -126,13 +233,61 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
           at,
           routes,
         })),
-      });
+      };
+      return ok(samples);
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/database`,
-    schema('Database activity, sizes, index use, locks and slow statements'),
+    {
+      schema: {
+        tags,
+        summary: 'Database activity, sizes, index use, locks and slow statements',
+        response: answer(
+          object(
+            {
+              // Named in words: the API document names no database engine (it answers anyone).
+              kind: {
+                type: 'string',
+                description:
+                  'the embedded database, or a database server (activity, index use and locks are its only)',
+              },
+              tables: catalogueRows('table, estimatedRows, liveRows, bytes'),
+              activity: catalogueRows(
+                'pid, user, application, client, state, waitEventType, waitEvent, runningMs, query (a database server only)',
+              ),
+              indexUse: catalogueRows('table, seqScans, indexScans, liveRows (a database server only)'),
+              locks: catalogueRows('pid, lockType, mode, granted, relation (a database server only)'),
+              statements: {
+                ...nullable(catalogueRows('query, calls, totalMs, meanMs, rows')),
+                description: "pg_stat_statements' slowest; null without the extension",
+              },
+              slowStatements: arrayOf(SLOW_STATEMENT),
+              slowThresholdMs: ms('a param: whole milliseconds unless edited by hand'),
+              pool: nullable(
+                object(
+                  { total: count(), idle: count(), waiting: count(), max: count() },
+                  ['total', 'idle', 'waiting', 'max'],
+                  { description: 'the connection pool of a database server; null on the embedded database' },
+                ),
+              ),
+            },
+            [
+              'kind',
+              'tables',
+              'activity',
+              'indexUse',
+              'locks',
+              'statements',
+              'slowStatements',
+              'slowThresholdMs',
+              'pool',
+            ],
+          ),
+        ),
+      },
+    },
     async () => {
       const { param, fallback } = MONITOR_PARAMS.slowQueryMs;
       const thresholdMs = Number((await readParams(ctx, [param])).get(param)) || fallback;
@@ -148,9 +303,31 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/flowcontrol/rules`,
-    schema('Rate-limit rules with limits, rejections and rejections per minute', {}, LIST),
+    {
+      schema: {
+        tags,
+        summary: 'Rate-limit rules with limits, rejections and rejections per minute',
+        response: answer(
+          arrayOf(
+            object(
+              {
+                name: STRING,
+                param: STRING,
+                unit: { type: 'string', description: 'perMinute, failures, perDay or seconds' },
+                routes: arrayOf(STRING, { description: 'the calls the rule guards' }),
+                limit: count(),
+                source: oneOf(['param', 'environment']),
+                rejections: count('refusals by this process since it started'),
+                rejectionsPerMinute: count('refusals of every process in the last minute'),
+              },
+              ['name', 'param', 'unit', 'routes', 'limit', 'source', 'rejections', 'rejectionsPerMinute'],
+            ),
+          ),
+        ),
+      },
+    },
     async () => {
       const since = new Date(Date.now() - 60_000);
       const recent = await sql<{
@@ -162,56 +339,76 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
       );
       const totals = app.monitor?.rejections() ?? {};
       const current = app.monitor?.peekSample();
-      return ok(
-        await Promise.all(
-          RATE_LIMIT_RULES.map(async (rule) => {
-            const lastMinute =
-              recent.rows.reduce((sum, row) => sum + (row.data.rejectionsByRule?.[rule.name] ?? 0), 0) +
-              (current?.rejectionsByRule[rule.name] ?? 0);
-            return {
-              name: rule.name,
-              param: rule.param,
-              unit: rule.unit,
-              routes: rule.routes,
-              limit: await ruleLimit(ctx, rule.name),
-              source: params.get(rule.param) ? 'param' : 'environment',
-              rejections: totals[rule.name] ?? 0,
-              rejectionsPerMinute: lastMinute,
-            };
-          }),
-        ),
+      const rules = await Promise.all(
+        RATE_LIMIT_RULES.map(async (rule): Promise<RateLimitRule> => {
+          const lastMinute =
+            recent.rows.reduce((sum, row) => sum + (row.data.rejectionsByRule?.[rule.name] ?? 0), 0) +
+            (current?.rejectionsByRule[rule.name] ?? 0);
+          return {
+            name: rule.name,
+            param: rule.param,
+            unit: rule.unit,
+            routes: rule.routes,
+            limit: await ruleLimit(ctx, rule.name),
+            source: params.get(rule.param) ? 'param' : 'environment',
+            rejections: totals[rule.name] ?? 0,
+            rejectionsPerMinute: lastMinute,
+          };
+        }),
       );
+      return ok(rules);
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/flowcontrol/counters`,
-    schema(
-      'Live rate-limit counters of every process: per client address, and failed sign-ins per user',
-      {},
-      LIST,
-    ),
+    {
+      schema: {
+        tags,
+        summary:
+          'Live rate-limit counters of every process: per client address, and failed sign-ins per user',
+        response: answer(
+          arrayOf(
+            object(
+              {
+                rule: STRING,
+                scope: {
+                  type: 'string',
+                  description: 'the route (or route group) for addresses, the tenant for users and mobiles',
+                },
+                key: {
+                  type: 'string',
+                  description: "the client's address, the user name, or the masked mobile",
+                },
+                hits: count(),
+                ttlMs: count(),
+                lockedMs: count(),
+              },
+              ['rule', 'scope', 'key', 'hits', 'ttlMs', 'lockedMs'],
+            ),
+          ),
+        ),
+      },
+    },
     async (request) => ok(await flowCounters(ctx, tenantScope(request))),
   );
 
-  app.put(
+  api.put(
     `${BASE}/flowcontrol/rule`,
-    schema(
-      "Sets a rate-limit rule's limit (a param: every process applies it on its next request)",
-      {
+    {
+      schema: {
+        tags,
+        summary: "Sets a rate-limit rule's limit (a param: every process applies it on its next request)",
         body: object(
-          {
-            name: { type: 'string', enum: RATE_LIMIT_RULES.map((rule) => rule.name) },
-            limit: integer(1, 1_000_000),
-          },
+          { name: oneOf(RATE_LIMIT_RULES.map((rule) => rule.name)), limit: integer(1, 1_000_000) },
           ['name', 'limit'],
           { additionalProperties: false },
         ),
+        response: answer(object({ name: STRING, limit: count() }, ['name', 'limit'])),
       },
-      object({ name: { type: 'string' }, limit: { type: 'integer' } }),
-    ),
+    },
     async (request) => {
-      const { name, limit } = request.body as { name: string; limit: number };
+      const { name, limit } = request.body;
       const rule = RATE_LIMIT_RULES.find((candidate) => candidate.name === name);
       if (!rule) throw new AppError('validation', {}, [{ field: '/name', message: 'unknown rule' }]);
       await setParam({
@@ -225,18 +422,59 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/config`,
-    schema(
-      'Effective configuration (secrets masked), monitoring settings, and the name each known param is stored under',
-    ),
+    {
+      schema: {
+        tags,
+        summary:
+          'Effective configuration (secrets masked), monitoring settings, and the name each known param is stored under',
+        response: answer(
+          object(
+            {
+              paramNames: dictionary(STRING, {
+                description: 'param key: the name it is stored under while nobody renamed it',
+              }),
+              entries: arrayOf(
+                object(
+                  {
+                    name: STRING,
+                    value: { type: 'string', description: 'secrets masked' },
+                    source: oneOf(['environment', 'default']),
+                    isSecret: bool(),
+                  },
+                  ['name', 'value', 'source', 'isSecret'],
+                ),
+              ),
+              settings: arrayOf(
+                object(
+                  {
+                    name: STRING,
+                    param: STRING,
+                    value: decimal({ description: 'the param, or its default when unset' }),
+                    source: oneOf(['param', 'default']),
+                    max: count(),
+                  },
+                  ['name', 'param', 'value', 'source', 'max'],
+                ),
+              ),
+              instance: STRING,
+              isMonitoringEnabled: bool(),
+            },
+            ['paramNames', 'entries', 'settings', 'instance', 'isMonitoringEnabled'],
+          ),
+        ),
+      },
+    },
     async (request) => {
       const keys = Object.values(MONITOR_PARAMS).map((setting) => setting.param);
       const params = await readParams(ctx, keys);
       return ok({
-        paramNames: await knownParamNames(ctx, requireAuth(request).tenantCode, (key) =>
-          app.i18n.text('zh', paramNameKey(key)),
-        ),
+        paramNames: await knownParamNames({
+          ctx,
+          tenantCode: requireAuth(request).tenantCode,
+          zhName: (key) => app.i18n.text('zh', paramNameKey(key)),
+        }),
         entries: effectiveConfig(ctx.config),
         settings: Object.entries(MONITOR_PARAMS).map(([name, setting]) => ({
           name,
@@ -251,21 +489,20 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.put(
+  api.put(
     `${BASE}/settings`,
-    schema(
-      'Sets a monitoring setting (log retention in days, slow-statement threshold in ms)',
-      {
-        body: object(
-          { name: { type: 'string', enum: Object.keys(MONITOR_PARAMS) }, value: integer(1, 600_000) },
-          ['name', 'value'],
-          { additionalProperties: false },
-        ),
+    {
+      schema: {
+        tags,
+        summary: 'Sets a monitoring setting (log retention in days, slow-statement threshold in ms)',
+        body: object({ name: oneOf(MONITOR_SETTING_NAMES), value: integer(1, 600_000) }, ['name', 'value'], {
+          additionalProperties: false,
+        }),
+        response: answer(object({ name: STRING, value: count() }, ['name', 'value'])),
       },
-      object({ name: { type: 'string' }, value: { type: 'integer' } }),
-    ),
+    },
     async (request) => {
-      const { name, value } = request.body as { name: keyof typeof MONITOR_PARAMS; value: number };
+      const { name, value } = request.body;
       const setting = MONITOR_PARAMS[name];
       if (value > setting.max)
         throw new AppError('validation', {}, [{ field: '/value', message: `at most ${setting.max}` }]);
@@ -281,46 +518,86 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/logs/query`,
-    schema(
-      'Request logs, newest first: time range, level, text, request id, user, status; afterId for a live tail',
-      {
+    {
+      schema: {
+        tags,
+        summary:
+          'Request logs, newest first: time range, level, text, request id, user, status; afterId for a live tail',
         querystring: object({
           from: ISO_TIME,
           to: ISO_TIME,
-          level: { type: 'string', enum: ['info', 'warn', 'error'] },
+          level: oneOf(LOG_LEVELS),
           text: text(200),
           requestId: text(64),
           username: text(64),
           status: integer(100, 599),
           afterId: integer(0),
-          limit: integer(1, 1000),
+          limit: integer(1, 1000, { description: 'default 200' }),
         }),
+        response: answer(
+          arrayOf(
+            object(
+              {
+                id: count(),
+                at: TIME,
+                level: oneOf(LOG_LEVELS),
+                instance: STRING,
+                requestId: STRING,
+                tenantCode: NULLABLE_STRING,
+                userId: { type: ['integer', 'null'] },
+                username: NULLABLE_STRING,
+                method: STRING,
+                route: { ...NULLABLE_STRING, description: 'the route pattern; null when no route matched' },
+                path: STRING,
+                status: count(),
+                durationMs: count(),
+                message: { ...NULLABLE_STRING, description: "the error's text when the request failed" },
+              },
+              [
+                'id',
+                'at',
+                'level',
+                'instance',
+                'requestId',
+                'tenantCode',
+                'userId',
+                'username',
+                'method',
+                'route',
+                'path',
+                'status',
+                'durationMs',
+                'message',
+              ],
+            ),
+          ),
+        ),
       },
-      LIST,
-    ),
+    },
     async (request) => {
-      const query = request.query as Record<string, string | number | undefined>;
+      const { limit = 200, ...filters } = request.query;
       await app.requestLog?.flush();
       const tenantCode = tenantScope(request);
-      return ok(
-        await searchLogs(ctx, {
-          ...(query as Record<string, never>),
-          ...(tenantCode ? { tenantCode } : {}),
-          limit: typeof query.limit === 'number' ? query.limit : 200,
-        }),
-      );
+      return ok(await searchLogs(ctx, { ...filters, ...(tenantCode ? { tenantCode } : {}), limit }));
     },
   );
 
-  app.post(
+  api.post(
     `${BASE}/logs/prune`,
-    schema(
-      'Deletes request logs older than the retention param now (also done every 10 minutes)',
-      {},
-      object({ logs: { type: 'integer' }, samples: { type: 'integer' } }),
-    ),
+    {
+      schema: {
+        tags,
+        summary: 'Deletes request logs older than the retention param now (also done every 10 minutes)',
+        response: answer(
+          object({ logs: count('log rows deleted'), samples: count('metric samples deleted') }, [
+            'logs',
+            'samples',
+          ]),
+        ),
+      },
+    },
     async (request) => {
       if (!isPlatformAdmin(ctx, requireAuth(request))) throw new AppError('forbidden');
       await app.requestLog?.flush();
@@ -328,11 +605,12 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/audit/query`,
-    schema(
-      "Audit trail of the caller's tenant with each change's fields before and after",
-      {
+    {
+      schema: {
+        tags,
+        summary: "Audit trail of the caller's tenant with each change's fields before and after",
         querystring: object({
           entity: text(64),
           recordKey: text(64),
@@ -343,19 +621,50 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
           currentPage: integer(1, 1_000_000),
           pageSize: integer(1, 500),
         }),
+        response: answer(
+          object(
+            {
+              records: arrayOf(
+                object(
+                  {
+                    id: count(),
+                    entity: STRING,
+                    recordKey: STRING,
+                    action: STRING,
+                    userId: { type: ['integer', 'null'] },
+                    username: NULLABLE_STRING,
+                    at: TIME,
+                    changes: arrayOf(
+                      object(
+                        {
+                          field: STRING,
+                          before: anyJson({
+                            description: 'the value before (any JSON value, null when none)',
+                          }),
+                          after: anyJson({ description: 'the value after (any JSON value, null when none)' }),
+                        },
+                        ['field', 'before', 'after'],
+                      ),
+                    ),
+                  },
+                  ['id', 'entity', 'recordKey', 'action', 'userId', 'username', 'at', 'changes'],
+                ),
+              ),
+              total: count(),
+              currentPage: integer(),
+              pageSize: integer(),
+            },
+            ['records', 'total', 'currentPage', 'pageSize'],
+          ),
+        ),
       },
-      object({
-        records: LIST,
-        total: { type: 'integer' },
-        currentPage: { type: 'integer' },
-        pageSize: { type: 'integer' },
-      }),
-    ),
+    },
     async (request) => {
-      const query = request.query as Record<string, string | number | undefined>;
+      const { query } = request;
       const auth = requireAuth(request);
-      const pick = (name: string): Record<string, string> =>
-        typeof query[name] === 'string' && query[name] !== '' ? { [name]: query[name] } : {};
+      // Empty texts are no filters.
+      const pick = <N extends 'entity' | 'recordKey' | 'username' | 'action' | 'from' | 'to'>(name: N) =>
+        query[name] ? { [name]: query[name] } : {};
       return ok(
         await queryAudit(ctx, {
           tenantCode: auth.tenantCode,
@@ -365,8 +674,8 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
           ...pick('action'),
           ...pick('from'),
           ...pick('to'),
-          currentPage: typeof query.currentPage === 'number' ? query.currentPage : 1,
-          pageSize: typeof query.pageSize === 'number' ? query.pageSize : 20,
+          currentPage: query.currentPage ?? 1,
+          pageSize: query.pageSize ?? 20,
         }),
       );
     },

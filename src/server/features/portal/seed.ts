@@ -98,7 +98,16 @@ function purchaseContent(item: SeedPurchase): string {
 }
 
 /** First start: a few real-looking notices, home pictures, purchase announcements and idle equipment. */
-export async function seedPortalContent(ctx: AppContext, trx: AppContext['db'], actor: Actor): Promise<void> {
+export async function seedPortalContent({
+  ctx,
+  trx,
+  actor,
+}: {
+  ctx: AppContext;
+  /** The seed's transaction. */
+  trx: AppContext['db'];
+  actor: Actor;
+}): Promise<void> {
   const { registry } = ctx;
   // A SCHEMAS_DIR without the portal's content schemas simply gets no portal content.
   const seed = async (name: string, records: Record<string, unknown>[]): Promise<void> => {

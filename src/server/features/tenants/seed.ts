@@ -210,7 +210,7 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
         clientDescription: zh('seed.browserClient'),
       },
     ]);
-    await seedPortalContent(ctx, trx, actor);
+    await seedPortalContent({ ctx, trx, actor });
     return generatedAdminPassword ? { isFirstStart: true, generatedAdminPassword } : { isFirstStart: true };
   });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PortalParams } from '../../../engine/api-types.js';
 import { matchLanguage, type Language } from '../../../engine/language.js';
 import { AppError } from '../../lib/errors.js';
 import { publicParams } from '../portal/index.js';
@@ -26,7 +27,7 @@ const escapeHtml = (text: string): string =>
  * for an API call: the product title as the document title, the product slug and the public
  * params (hotline, mailbox, product title, …) as meta tags that the front-ends read at start.
  */
-export function injectHead(html: string, params: Record<string, string>): string {
+export function injectHead(html: string, params: PortalParams): string {
   const title = params.productTitle?.trim();
   const metas =
     `<meta name="ecobid-product" content="${escapeHtml(params.product ?? '')}" />` +
@@ -52,11 +53,17 @@ interface ManifestChunk {
  * The files a lazily loaded module of the build needs (Vite's manifest, dist/web/.vite): its
  * chunk, the chunks it imports that the page does not load already, and its stylesheets.
  */
-export function lazyChunkFiles(
-  manifest: Record<string, ManifestChunk>,
-  page: string,
-  module: string,
-): { scripts: string[]; styles: string[] } {
+export function lazyChunkFiles({
+  manifest,
+  page,
+  module,
+}: {
+  manifest: Record<string, ManifestChunk>;
+  /** The page's entry (admin/index.html): what it loads is not listed again. */
+  page: string;
+  /** The lazily loaded module's source (admin/entity/EntityList.tsx). */
+  module: string;
+}): { scripts: string[]; styles: string[] } {
   const closure = (key: string, seen: Set<string>): Set<string> => {
     if (seen.has(key) || !manifest[key]) return seen;
     seen.add(key);
@@ -117,11 +124,16 @@ export function bootstrapBlock(bootstrap: AdminBootstrap): string {
  * server reads the caller's data; the bootstrap block follows at the end of the body. The module
  * scripts run only once the whole page is parsed, so they always find it.
  */
-export async function* streamedPage(
-  html: string,
-  listChunks: { scripts: string[]; styles: string[] } | undefined,
-  bootstrap: Promise<AdminBootstrap | undefined>,
-): AsyncGenerator<string> {
+export async function* streamedPage({
+  html,
+  listChunks,
+  bootstrap,
+}: {
+  html: string;
+  /** The list screen's chunks, preloaded from the head when a list is opened. */
+  listChunks: { scripts: string[]; styles: string[] } | undefined;
+  bootstrap: Promise<AdminBootstrap | undefined>;
+}): AsyncGenerator<string> {
   const withPreloads = listChunks ? html.replace('</head>', `${preloadLinks(listChunks)}</head>`) : html;
   const at = withPreloads.lastIndexOf('</body>');
   const cut = at === -1 ? withPreloads.length : at;
@@ -173,7 +185,11 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   };
   let listChunks: { scripts: string[]; styles: string[] } | undefined;
   const listScreenChunks = (): { scripts: string[]; styles: string[] } => {
-    listChunks ??= lazyChunkFiles(manifestOf(), 'admin/index.html', 'admin/entity/EntityList.tsx');
+    listChunks ??= lazyChunkFiles({
+      manifest: manifestOf(),
+      page: 'admin/index.html',
+      module: 'admin/entity/EntityList.tsx',
+    });
     return listChunks;
   };
   // The back-office's texts load before its first render: fetched beside the entry, not after it.
@@ -185,10 +201,12 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   };
   /** The signed-in caller's bootstrap (no session: none; a failure: none, the page asks itself). */
   const bootstrapOf = async (request: FastifyRequest, token: string): Promise<AdminBootstrap | undefined> =>
-    adminBootstrap(app.ctx, token, actingRoleCookie(request.headers.cookie)).catch((error: unknown) => {
-      request.log.error(error, 'back-office bootstrap for the page');
-      return undefined;
-    });
+    adminBootstrap({ ctx: app.ctx, token, role: actingRoleCookie(request.headers.cookie) }).catch(
+      (error: unknown) => {
+        request.log.error(error, 'back-office bootstrap for the page');
+        return undefined;
+      },
+    );
   // The generated lists' paths (x-entity.menu, as the seed makes their menus): a preload hint only.
   const listPaths = new Set(
     app.ctx.registry.all.flatMap((entity) => (entity.menu ? [entity.menu.path ?? `/${entity.name}`] : [])),
@@ -223,14 +241,14 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     const html = isAdmin ? filled.replace('</head>', `${localePreload(request)}</head>`) : filled;
     if (!bootstrap) return html;
     const chunks = isListPath(request.url) ? listScreenChunks() : undefined;
-    return reply.send(Readable.from(streamedPage(html, chunks, bootstrap)));
+    return reply.send(Readable.from(streamedPage({ html, listChunks: chunks, bootstrap })));
   };
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/'));
   // The SPA fallbacks also catch unknown /api paths, which must answer 404 to anyone.
   const isPublic = { config: { isPublic: true } };
   app.get('/admin/', isPublic, sendIndex('admin/index.html'));
   app.get('/admin/*', isPublic, sendIndex('admin/index.html'));
-  // SPEC §2.1: the root path sends everyone to the product's home.
+  // docs/product.md §2.1: the root path sends everyone to the product's home.
   app.get('/', async (_request, reply) => reply.redirect(`/${app.ctx.config.product}`));
   app.get('/*', isPublic, sendIndex('index.html'));
 }

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { useT } from '../../../i18n.js';
 import { useApiGet } from '../../../lib/api.js';
 import { ReportResultView } from './ReportResultView.js';
-import { REPORT_API, useReportDownload, type ReportResult, type SavedReport } from './report-api.js';
+import { REPORT_API, useReportDownload, type ReportWithResult } from './report-api.js';
 import './charts.css';
 
 /** A saved report's page in the menu (/report/view/<id>): its chart and table, run now. */
@@ -13,7 +13,7 @@ export default function ReportView({ id }: { id: number }) {
   const t = useT();
   const navigate = useNavigate();
   const download = useReportDownload();
-  const view = useApiGet<{ report: SavedReport; result: ReportResult }>(`${REPORT_API}/view`, {
+  const view = useApiGet<ReportWithResult>(`${REPORT_API}/view`, {
     id,
     utcOffset: dayjs().utcOffset(),
   });

@@ -11,19 +11,15 @@ import type {
   ReportEntity,
   ReportField,
   ReportResult,
+  ReportWithResult,
+  SavedReport,
 } from '../../../../engine/index.js';
 
 /** The report designer's calls (server: features/demo/routes/report.ts). */
 export const REPORT_API = '/api/demo/reportdesigner';
 
 export type ChartType = ReportChartType;
-export type { ReportDefinition, ReportEntity, ReportField, ReportResult };
-
-export interface SavedReport extends ReportDefinition {
-  id: number;
-  version: number;
-  reportName: string;
-}
+export type { ReportDefinition, ReportEntity, ReportField, ReportResult, ReportWithResult, SavedReport };
 
 /** The body of run, xlsx and save: the definition and the browser's time zone (months are its). */
 export const definitionBody = (definition: ReportDefinition) => ({

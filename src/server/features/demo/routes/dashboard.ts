@@ -1,16 +1,91 @@
 import type { FastifyInstance } from 'fastify';
-import { actorOf, numberParam, ok } from '../../../lib/http.js';
-import { answer, integer, object } from '../../../lib/route-schema.js';
+import { actorOf, ok } from '../../../lib/http.js';
+import { answer, arrayOf, decimal, integer, nullable, object, typed } from '../../../lib/route-schema.js';
 import { readDashboard } from '../services/dashboard.js';
 
 const DEFAULT_DAYS = 30;
 
+// The answer's parts (engine/api-types.ts Dashboard, which the demo pages read).
+const COUNT = integer(0);
+const STRING = { type: 'string' };
+const NAMED_COUNTS = arrayOf(object({ name: STRING, count: COUNT }, ['name', 'count']));
+const YUAN = decimal({ description: 'yuan' });
+const TIME = { type: 'string', format: 'date-time' };
+
+const DASHBOARD = object(
+  {
+    totals: object(
+      {
+        users: COUNT,
+        activeUsers: COUNT,
+        orgs: COUNT,
+        notices: COUNT,
+        purchases: COUNT,
+        budget: YUAN,
+        online: integer(0, Number.MAX_SAFE_INTEGER, { description: 'users signed in now' }),
+      },
+      ['users', 'activeUsers', 'orgs', 'notices', 'purchases', 'budget', 'online'],
+    ),
+    signIns: arrayOf(
+      object({ day: { type: 'string', description: 'YYYY-MM-DD' }, signIns: COUNT, users: COUNT }, [
+        'day',
+        'signIns',
+        'users',
+      ]),
+    ),
+    notices: arrayOf(object({ day: { type: 'string' }, count: COUNT }, ['day', 'count'])),
+    noticesByCategory: NAMED_COUNTS,
+    purchasesByMonth: arrayOf(
+      object({ month: { type: 'string', description: 'YYYY-MM' }, count: COUNT, budget: YUAN }, [
+        'month',
+        'count',
+        'budget',
+      ]),
+    ),
+    purchasesByCategory: arrayOf(
+      object({ name: STRING, count: COUNT, budget: YUAN }, ['name', 'count', 'budget']),
+    ),
+    purchasesByRegion: NAMED_COUNTS,
+    purchasesByProvince: NAMED_COUNTS,
+    usersByOrg: NAMED_COUNTS,
+    usersByStatus: NAMED_COUNTS,
+    recentPurchases: arrayOf(
+      object(
+        {
+          id: integer(),
+          title: { type: 'string' },
+          buyerName: { type: ['string', 'null'] },
+          region: { type: ['string', 'null'] },
+          budget: nullable(YUAN),
+          publishTime: { type: ['string', 'null'], format: 'date-time' },
+        },
+        ['id', 'title', 'buyerName', 'region', 'budget', 'publishTime'],
+      ),
+    ),
+    generatedAt: TIME,
+  },
+  [
+    'totals',
+    'signIns',
+    'notices',
+    'noticesByCategory',
+    'purchasesByMonth',
+    'purchasesByCategory',
+    'purchasesByRegion',
+    'purchasesByProvince',
+    'usersByOrg',
+    'usersByStatus',
+    'recentPurchases',
+    'generatedAt',
+  ],
+);
+
 /**
- * The figures of the demo chart pages and big screens (issue 18), from the caller's tenant:
+ * The figures of the demo chart pages and big screens, from the caller's tenant:
  * read-only, granted by URL like every admin call (the demo roles hold /api/demo/**).
  */
 export async function demoDashboardRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
+  typed(app).get(
     '/api/demo/dashboard',
     {
       schema: {
@@ -21,7 +96,7 @@ export async function demoDashboardRoutes(app: FastifyInstance): Promise<void> {
           days: integer(1, 92, { description: 'days of the daily series (default 30)' }),
           utcOffset: integer(-12 * 60, 14 * 60, { description: 'minutes east of UTC of the caller' }),
         }),
-        response: answer(),
+        response: answer(DASHBOARD),
       },
     },
     async (request) =>
@@ -29,8 +104,8 @@ export async function demoDashboardRoutes(app: FastifyInstance): Promise<void> {
         await readDashboard({
           ctx: app.ctx,
           tenantCode: actorOf(request).tenantCode,
-          days: numberParam(request, 'days') ?? DEFAULT_DAYS,
-          offset: numberParam(request, 'utcOffset') ?? 0,
+          days: request.query.days ?? DEFAULT_DAYS,
+          offset: request.query.utcOffset ?? 0,
         }),
       ),
   );

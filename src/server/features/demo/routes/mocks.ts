@@ -2,21 +2,28 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { EntityDef } from '../../../../engine/index.js';
 import type { Row } from '../../../lib/db/database.js';
-import { actorOf, ok, queryOf, requireAuth } from '../../../lib/http.js';
+import { actorOf, ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
-import { answer, id, integer, object, text, type RouteSchema } from '../../../lib/route-schema.js';
+import {
+  answer,
+  anyJson,
+  arrayOf,
+  dictionary,
+  id,
+  integer,
+  object,
+  oneOf,
+  text,
+  typed,
+} from '../../../lib/route-schema.js';
 import { table } from '../../../lib/sql/toolkit.js';
 import { addRecord, getRecord, queryRecords, updateRecord, type CrudRequest } from '../../crud/index.js';
 import { recordPolicy, roleLinks, type RecordAccessMode } from '../../rbac/index.js';
-import {
-  deleteTemplateRole,
-  updateTemplateRole,
-  type TemplateRoleChange,
-} from '../services/template-roles.js';
+import { deleteTemplateRole, updateTemplateRole } from '../services/template-roles.js';
 
 /**
- * SPEC §7's development calls of the template (article/*, vue-element-admin/*), answered from
- * the real article entity, roles and menus instead of fixtures (issue 18). The shapes are the
+ * The template's development calls (docs/product.md §7: article/*, vue-element-admin/*), answered
+ * from the real article entity, roles and menus instead of fixtures. The shapes are the
  * template's: `data.total` and `data.items`, snake_case article fields, `data: 'success'`.
  */
 
@@ -74,33 +81,73 @@ function entityValues(body: Record<string, unknown>): Record<string, unknown> {
   return values;
 }
 
-const ARTICLE = { type: 'object', additionalProperties: true };
+const NULLABLE_STRING = { type: ['string', 'null'] };
 
-const LIST_SCHEMA: RouteSchema = {
-  tags: TAGS,
-  summary: 'Template article list (SPEC §7): importance, type, title, page, limit, sort (+id | -id)',
-  querystring: object({
-    importance: integer(1, 3),
-    type: text(8),
-    title: text(200),
-    page: integer(1, 100_000),
-    limit: integer(1, 1000),
-    sort: text(8, { enum: ['+id', '-id', 'id'] }),
-  }),
-  response: answer(object({ total: { type: 'integer' }, items: { type: 'array', items: ARTICLE } })),
-};
+/** An article as templateArticle() shapes it. */
+const ARTICLE = object(
+  {
+    id: { type: 'integer' },
+    timestamp: { type: ['number', 'null'], description: 'display_time in milliseconds since 1970' },
+    author: NULLABLE_STRING,
+    reviewer: NULLABLE_STRING,
+    title: NULLABLE_STRING,
+    content_short: NULLABLE_STRING,
+    content: NULLABLE_STRING,
+    forecast: { type: ['number', 'null'] },
+    importance: { type: ['integer', 'null'], description: '1 to 3' },
+    type: NULLABLE_STRING,
+    status: NULLABLE_STRING,
+    display_time: { ...NULLABLE_STRING, format: 'date-time' },
+    comment_disabled: { type: 'boolean' },
+    pageviews: { type: 'integer' },
+    image_uri: NULLABLE_STRING,
+    platforms: { type: 'array', items: { type: 'string' } },
+  },
+  [
+    'id',
+    'timestamp',
+    'author',
+    'reviewer',
+    'title',
+    'content_short',
+    'content',
+    'forecast',
+    'importance',
+    'type',
+    'status',
+    'display_time',
+    'comment_disabled',
+    'pageviews',
+    'image_uri',
+    'platforms',
+  ],
+);
 
-const ARTICLE_BODY = {
-  type: 'object',
-  additionalProperties: true,
-  description: 'a template article (snake_case fields)',
-};
+const ARTICLE_BODY = dictionary(anyJson(), {
+  description:
+    'a template article (snake_case fields); the article entity checks it and names any unknown field',
+});
 
-const MENU_ROUTE = {
-  type: 'object',
-  additionalProperties: true,
-  description: '{path, component, name, meta: {title, icon}, children}',
-};
+/** A template route made of a menu, as routeTree() shapes it. */
+const MENU_ROUTE = object(
+  {
+    path: { type: 'string' },
+    component: { type: 'string', description: "the menu's component, or layout" },
+    name: { type: 'string', description: 'the menu code' },
+    meta: object({ title: { type: 'string' }, icon: NULLABLE_STRING }, ['title', 'icon']),
+    children: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: true },
+      description: 'the routes of the child menus, each of this shape; absent without any',
+    },
+  },
+  ['path', 'component', 'name', 'meta'],
+);
+
+/** A template route as a client sends it back: only the names (menu codes) are read, children included. */
+const MENU_ROUTE_INPUT = dictionary(anyJson(), { description: '{name, children, …}: name is a menu code' });
+
+const ROLE_STATUS = answer(object({ status: oneOf(['success']) }, ['status']));
 
 export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
@@ -122,45 +169,75 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       roles: auth.roles,
     };
   };
+  const api = typed(app);
   const article = ctx.registry.get('article');
   if (article) {
-    app.get('/api/article/list', { schema: LIST_SCHEMA }, async (request) => {
-      const query = queryOf(request);
-      const params: Record<string, string> = {
-        currentPage: String(query.page ?? 1),
-        pageSize: String(query.limit ?? 20),
-        sort: query.sort === '-id' ? '-id' : 'id',
-      };
-      if (query.importance !== undefined) params.importance = String(query.importance);
-      if (typeof query.type === 'string' && query.type !== '') params.type = query.type;
-      if (typeof query.title === 'string' && query.title !== '') params.title = query.title;
-      const page = await queryRecords(await crud(request, article, 'read'), params);
-      return ok({ total: page.total, items: page.records.map(templateArticle) });
-    });
-    app.get(
+    api.get(
+      '/api/article/list',
+      {
+        schema: {
+          tags: TAGS,
+          summary:
+            'Template article list (docs/product.md §7): importance, type, title, page, limit, sort (+id | -id)',
+          querystring: object({
+            importance: integer(1, 3),
+            type: text(8),
+            title: text(200),
+            page: integer(1, 100_000),
+            limit: integer(1, 1000),
+            sort: oneOf(['+id', '-id', 'id'], { maxLength: 8 }),
+          }),
+          response: answer(
+            object({ total: { type: 'integer' }, items: arrayOf(ARTICLE) }, ['total', 'items']),
+          ),
+        },
+      },
+      async (request) => {
+        const { query } = request;
+        const params: Record<string, string> = {
+          currentPage: String(query.page ?? 1),
+          pageSize: String(query.limit ?? 20),
+          sort: query.sort === '-id' ? '-id' : 'id',
+        };
+        if (query.importance !== undefined) params.importance = String(query.importance);
+        if (query.type) params.type = query.type;
+        if (query.title) params.title = query.title;
+        const page = await queryRecords(await crud(request, article, 'read'), params);
+        return ok({ total: page.total, items: page.records.map(templateArticle) });
+      },
+    );
+    api.get(
       '/api/article/detail',
       {
         schema: {
           tags: TAGS,
-          summary: 'Template article detail (SPEC §7)',
+          summary: 'Template article detail (docs/product.md §7)',
           querystring: object({ id: id() }, ['id']),
           response: answer(ARTICLE),
         },
       },
       async (request) =>
-        ok(templateArticle(await getRecord(await crud(request, article, 'read'), queryOf(request).id))),
+        ok(templateArticle(await getRecord(await crud(request, article, 'read'), request.query.id))),
     );
-    app.get(
+    api.get(
       '/api/article/pv',
       {
         schema: {
           tags: TAGS,
-          summary: 'Pageviews by platform of the articles (SPEC §7: pvData of key and pv)',
+          summary: 'Pageviews by platform of the articles (docs/product.md §7: pvData of key and pv)',
           querystring: object({ pv: text(32) }),
           response: answer(
-            object({
-              pvData: { type: 'array', items: object({ key: { type: 'string' }, pv: { type: 'integer' } }) },
-            }),
+            object(
+              {
+                pvData: arrayOf(
+                  object({ key: { type: 'string', description: 'the platform' }, pv: { type: 'integer' } }, [
+                    'key',
+                    'pv',
+                  ]),
+                ),
+              },
+              ['pvData'],
+            ),
           ),
         },
       },
@@ -176,39 +253,33 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
         return ok({ pvData: rows.rows.map((row) => ({ key: row.key, pv: Number(row.pv) })) });
       },
     );
-    app.post(
+    api.post(
       '/api/article/create',
       {
         schema: {
           tags: TAGS,
-          summary: 'Creates a template article (SPEC §7); data "success"',
+          summary: 'Creates a template article (docs/product.md §7); data "success"',
           body: ARTICLE_BODY,
-          response: answer({ type: 'string' }),
+          response: answer(oneOf(['success'])),
         },
       },
       async (request) => {
-        await addRecord(
-          await crud(request, article, 'write'),
-          entityValues(request.body as Record<string, unknown>),
-        );
+        await addRecord(await crud(request, article, 'write'), entityValues(request.body));
         return ok('success');
       },
     );
-    app.post(
+    api.post(
       '/api/article/update',
       {
         schema: {
           tags: TAGS,
-          summary: 'Updates a template article (SPEC §7; id and version required); data "success"',
+          summary: 'Updates a template article (docs/product.md §7; id and version required); data "success"',
           body: ARTICLE_BODY,
-          response: answer({ type: 'string' }),
+          response: answer(oneOf(['success'])),
         },
       },
       async (request) => {
-        await updateRecord(
-          await crud(request, article, 'write'),
-          entityValues(request.body as Record<string, unknown>),
-        );
+        await updateRecord(await crud(request, article, 'write'), entityValues(request.body));
         return ok('success');
       },
     );
@@ -249,32 +320,37 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     return build(0);
   };
 
-  app.get(
+  api.get(
     '/api/vue-element-admin/routes',
     {
       schema: {
         tags: TAGS,
-        summary: 'The menu tree as template routes (SPEC §7), from the real menus',
-        response: answer({ type: 'array', items: MENU_ROUTE }),
+        summary: 'The menu tree as template routes (docs/product.md §7), from the real menus',
+        response: answer(arrayOf(MENU_ROUTE)),
       },
     },
     async () => ok(routeTree(await readMenus())),
   );
-  app.get(
+  api.get(
     '/api/vue-element-admin/roles',
     {
       schema: {
         tags: TAGS,
-        summary: 'The roles with the routes each sees (SPEC §7), from the real roles and menu grants',
-        response: answer({
-          type: 'array',
-          items: object({
-            key: { type: 'string' },
-            name: { type: 'string' },
-            description: { type: ['string', 'null'] },
-            routes: { type: 'array', items: MENU_ROUTE },
-          }),
-        }),
+        summary:
+          'The roles with the routes each sees (docs/product.md §7), from the real roles and menu grants',
+        response: answer(
+          arrayOf(
+            object(
+              {
+                key: { type: 'string', description: 'the role code' },
+                name: { type: 'string' },
+                description: NULLABLE_STRING,
+                routes: arrayOf(MENU_ROUTE),
+              },
+              ['key', 'name', 'description', 'routes'],
+            ),
+          ),
+        ),
       },
     },
     async (request) => {
@@ -314,21 +390,26 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
       );
     },
   );
-  app.post(
+  api.post(
     '/api/vue-element-admin/role',
     {
       schema: {
         tags: TAGS,
-        summary: 'Creates a role (SPEC §7): {key, name, description}; data {key}',
+        summary: 'Creates a role (docs/product.md §7): {key, name, description}; data {key}',
         body: object(
-          { key: text(64), name: text(64), description: text(255), routes: { type: 'array', maxItems: 0 } },
+          {
+            key: text(64),
+            name: text(64),
+            description: text(255),
+            routes: arrayOf(anyJson(), { maxItems: 0, description: 'grants are given by an update' }),
+          },
           ['key', 'name'],
         ),
-        response: answer(object({ key: { type: 'string' } })),
+        response: answer(object({ key: { type: 'string' } }, ['key'])),
       },
     },
     async (request) => {
-      const body = request.body as { key: string; name: string; description?: string };
+      const { body } = request;
       const created = await addRecord(await crud(request, role, 'write'), {
         roleCode: body.key,
         roleName: body.name,
@@ -338,47 +419,45 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     },
   );
   const ROLE_KEY = object({ key: text(64, { minLength: 1 }) }, ['key']);
-  app.put(
+  api.put(
     '/api/vue-element-admin/role/:key',
     {
       schema: {
         tags: TAGS,
         summary:
-          'Updates a role (SPEC §7): name, description; routes (menu codes as route names) become its menu grants; data {status}',
+          'Updates a role (docs/product.md §7): name, description; routes (menu codes as route names) become its menu grants; data {status}',
         params: ROLE_KEY,
         body: object({
           key: text(64),
           name: text(64, { minLength: 1 }),
           description: text(255),
-          routes: { type: 'array', maxItems: 10_000, items: MENU_ROUTE },
+          routes: arrayOf(MENU_ROUTE_INPUT, { maxItems: 10_000 }),
         }),
-        response: answer(object({ status: { type: 'string' } })),
+        response: ROLE_STATUS,
       },
     },
     async (request) => {
-      const { key } = request.params as { key: string };
-      await updateTemplateRole(
-        await crud(request, role, 'write'),
-        roleLinks(ctx).menu,
-        key,
-        (request.body ?? {}) as TemplateRoleChange,
-      );
+      await updateTemplateRole({
+        request: await crud(request, role, 'write'),
+        menuLink: roleLinks(ctx).menu,
+        key: request.params.key,
+        change: request.body,
+      });
       return ok({ status: 'success' });
     },
   );
-  app.delete(
+  api.delete(
     '/api/vue-element-admin/role/:key',
     {
       schema: {
         tags: TAGS,
-        summary: 'Deletes a role (SPEC §7); 409 while a user holds it; data {status}',
+        summary: 'Deletes a role (docs/product.md §7); 409 while a user holds it; data {status}',
         params: ROLE_KEY,
-        response: answer(object({ status: { type: 'string' } })),
+        response: ROLE_STATUS,
       },
     },
     async (request) => {
-      const { key } = request.params as { key: string };
-      await deleteTemplateRole(await crud(request, role, 'write'), key);
+      await deleteTemplateRole(await crud(request, role, 'write'), request.params.key);
       return ok({ status: 'success' });
     },
   );

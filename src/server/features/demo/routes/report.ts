@@ -1,16 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { actorOf, ok, queryOf, requireAuth } from '../../../lib/http.js';
+import { serializedRecordOf, type ReportChartType } from '../../../../engine/index.js';
+import type { Row } from '../../../lib/db/database.js';
+import { actorOf, ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
-import { answer, id, integer, object, text } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  bool,
+  dictionary,
+  id,
+  integer,
+  object,
+  oneOf,
+  text,
+  typed,
+  type Schema,
+} from '../../../lib/route-schema.js';
 import { getRecord } from '../../crud/index.js';
 import { recordPolicy } from '../../rbac/index.js';
 import { reportEntities } from '../services/report-fields.js';
-import { reportWorkbook, runReport, type ChartType, type ReportDefinition } from '../services/report.js';
+import { reportWorkbook, runReport, type ReportDefinition } from '../services/report.js';
 import { deleteReport, REPORT_ENTITY, saveReport, type StoreAccess } from '../services/report-store.js';
 import { contentDisposition } from '../../../lib/download.js';
 
 /**
- * The report designer's calls (/report/reportdesigner, issue 18). Saved reports are records of
+ * The report designer's calls (/report/reportdesigner). Saved reports are records of
  * the `report` entity (its generic API is /api/demo/report/*); these add what the engine cannot:
  * the fields a caller may report on, running a definition, its .xlsx, and saving or deleting a
  * report with its menu page.
@@ -18,26 +32,23 @@ import { contentDisposition } from '../../../lib/download.js';
 
 const TAGS = ['demo'];
 const BASE = '/api/demo/reportdesigner';
+const CHART_TYPES: readonly ReportChartType[] = ['bar', 'line', 'pie', 'table'];
 
-const NAME = { type: 'string', maxLength: 64, pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' };
+const NAME = text(64, { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' });
+/** A filter's value: one text, or several (any of them). */
+const FILTER_VALUE: Schema<string | string[]> = {
+  oneOf: [text(200), arrayOf(text(200), { maxItems: 50 })],
+};
 const DEFINITION = {
-  entity: { type: 'string', maxLength: 64, pattern: '^[a-z][a-z0-9]*$' },
-  dimensions: { type: 'array', items: NAME, maxItems: 2, uniqueItems: true },
-  measures: {
-    type: 'array',
-    items: { type: 'string', maxLength: 70, pattern: '^(count:\\*|(sum|avg):[a-zA-Z][a-zA-Z0-9_]*)$' },
+  entity: text(64, { pattern: '^[a-z][a-z0-9]*$' }),
+  dimensions: arrayOf(NAME, { maxItems: 2, uniqueItems: true }),
+  measures: arrayOf(text(70, { pattern: '^(count:\\*|(sum|avg):[a-zA-Z][a-zA-Z0-9_]*)$' }), {
     minItems: 1,
     maxItems: 4,
     uniqueItems: true,
-  },
-  filters: {
-    type: 'object',
-    maxProperties: 20,
-    additionalProperties: {
-      oneOf: [text(200), { type: 'array', items: text(200), maxItems: 50 }],
-    },
-  },
-  chartType: { type: 'string', enum: ['bar', 'line', 'pie', 'table'] },
+  }),
+  filters: dictionary(FILTER_VALUE, { maxProperties: 20 }),
+  chartType: oneOf(CHART_TYPES),
   utcOffset: integer(-12 * 60, 14 * 60),
 };
 const DEFINITION_REQUIRED = ['entity', 'measures'] as const;
@@ -47,8 +58,7 @@ interface DefinitionBody {
   dimensions?: string[];
   measures: string[];
   filters?: Record<string, string | string[]>;
-  chartType?: ChartType;
-  utcOffset?: number;
+  chartType?: ReportChartType;
 }
 
 const definitionOf = (body: DefinitionBody): ReportDefinition => ({
@@ -59,11 +69,62 @@ const definitionOf = (body: DefinitionBody): ReportDefinition => ({
   chartType: body.chartType ?? 'bar',
 });
 
-const RESULT = object({
-  columns: { type: 'array', items: { type: 'object', additionalProperties: true } },
-  rows: { type: 'array', items: { type: 'object', additionalProperties: true } },
-  isTruncated: { type: 'boolean' },
-});
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** The definition a saved report holds (its record's fields, as the save checked them). */
+function savedDefinition(report: Row): ReportDefinition {
+  const filters: Record<string, string | string[]> = {};
+  if (typeof report.filters === 'object' && report.filters !== null)
+    for (const [name, value] of Object.entries(report.filters)) {
+      if (isText(value)) filters[name] = value;
+      else if (Array.isArray(value)) filters[name] = value.filter(isText);
+    }
+  const chartType = CHART_TYPES.find((type) => type === report.chartType);
+  return definitionOf({
+    entity: String(report.entity ?? ''),
+    dimensions: Array.isArray(report.dimensions) ? report.dimensions.filter(isText) : [],
+    measures: Array.isArray(report.measures) ? report.measures.filter(isText) : [],
+    filters,
+    ...(chartType ? { chartType } : {}),
+  });
+}
+
+const RESULT = object(
+  {
+    columns: arrayOf(
+      object(
+        {
+          key: { type: 'string', description: 'd0, d1 for the dimensions, m0… for the measures' },
+          title: { type: 'string' },
+          kind: oneOf(['dimension', 'measure']),
+        },
+        ['key', 'title', 'kind'],
+      ),
+    ),
+    rows: arrayOf(
+      dictionary(
+        { type: ['string', 'number', 'null'] },
+        { description: "a group: each column's key with its label or figure" },
+      ),
+    ),
+    isTruncated: bool({ description: 'more groups than the limit existed; the first ones are shown' }),
+  },
+  ['columns', 'rows', 'isTruncated'],
+);
+
+const REPORT_FIELD = object(
+  {
+    name: { type: 'string' },
+    title: { type: 'string' },
+    kind: oneOf(['text', 'number', 'date', 'boolean', 'dict', 'ref']),
+    dict: { type: 'string', description: 'the dictionary of its values' },
+    ref: { type: 'string', description: 'the entity it refers to' },
+    isDimension: bool({ description: 'may be grouped by' }),
+    isMeasure: bool({ description: 'may be summed and averaged' }),
+    filter: { type: 'string', description: "the filter the entity's list offers on it" },
+  },
+  ['name', 'title', 'kind', 'isDimension', 'isMeasure'],
+);
 
 export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
@@ -73,20 +134,31 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
     l10n: localizerFor(request),
     actor: actorOf(request),
   });
+  const api = typed(app);
+  // A saved report as the store answers it: a record of the report entity.
+  const reportRecord = serializedRecordOf(ctx.registry.require(REPORT_ENTITY));
 
-  app.get(
+  api.get(
     `${BASE}/entities`,
     {
       schema: {
         tags: TAGS,
         summary: 'Entities the caller may report on, with the fields usable as dimensions and measures',
-        response: answer({ type: 'array', items: { type: 'object', additionalProperties: true } }),
+        response: answer(
+          arrayOf(
+            object({ name: { type: 'string' }, title: { type: 'string' }, fields: arrayOf(REPORT_FIELD) }, [
+              'name',
+              'title',
+              'fields',
+            ]),
+          ),
+        ),
       },
     },
     async (request) => ok(await reportEntities(access(request))),
   );
 
-  app.post(
+  api.post(
     `${BASE}/run`,
     {
       schema: {
@@ -96,24 +168,34 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RESULT),
       },
     },
-    async (request) => {
-      const body = request.body as DefinitionBody;
-      return ok(await runReport(access(request), definitionOf(body), body.utcOffset ?? 0));
-    },
+    async (request) =>
+      ok(
+        await runReport({
+          access: access(request),
+          definition: definitionOf(request.body),
+          offset: request.body.utcOffset ?? 0,
+        }),
+      ),
   );
 
-  app.post(
+  api.post(
     `${BASE}/xlsx`,
     {
       schema: {
         tags: TAGS,
         summary: 'A report definition run and downloaded as .xlsx',
         body: object({ ...DEFINITION, title: text(64) }, [...DEFINITION_REQUIRED, 'title']),
+        produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        response: {},
       },
     },
     async (request, reply) => {
-      const body = request.body as DefinitionBody & { title: string };
-      const result = await runReport(access(request), definitionOf(body), body.utcOffset ?? 0);
+      const { body } = request;
+      const result = await runReport({
+        access: access(request),
+        definition: definitionOf(body),
+        offset: body.utcOffset ?? 0,
+      });
       const bytes = await reportWorkbook(body.title, result);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
@@ -122,18 +204,18 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     `${BASE}/view`,
     {
       schema: {
         tags: TAGS,
         summary: 'A saved report of the caller’s tenant and its current result',
         querystring: object({ id: id(), utcOffset: integer(-12 * 60, 14 * 60) }, ['id']),
-        response: answer(object({ report: { type: 'object', additionalProperties: true }, result: RESULT })),
+        response: answer(object({ report: reportRecord, result: RESULT }, ['report', 'result'])),
       },
     },
     async (request) => {
-      const query = queryOf(request) as { id: number; utcOffset?: number };
+      const { query } = request;
       const store = access(request);
       const entity = ctx.registry.require(REPORT_ENTITY);
       const policy = await recordPolicy({ ctx, auth: store.auth, entity, mode: 'read', l10n: store.l10n });
@@ -141,16 +223,16 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
         { db: ctx.db, registry: ctx.registry, entity, actor: store.actor, l10n: store.l10n, policy },
         query.id,
       );
-      const result = await runReport(
-        store,
-        definitionOf(report as unknown as DefinitionBody),
-        query.utcOffset ?? 0,
-      );
+      const result = await runReport({
+        access: store,
+        definition: savedDefinition(report),
+        offset: query.utcOffset ?? 0,
+      });
       return ok({ report, result });
     },
   );
 
-  app.post(
+  api.post(
     `${BASE}/save`,
     {
       schema: {
@@ -160,11 +242,11 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
           { ...DEFINITION, id: id(), version: integer(0), reportName: text(64, { minLength: 1 }) },
           [...DEFINITION_REQUIRED, 'reportName'],
         ),
-        response: answer({ type: 'object', additionalProperties: true }),
+        response: answer(reportRecord),
       },
     },
     async (request) => {
-      const body = request.body as DefinitionBody & { id?: number; version?: number; reportName: string };
+      const { body } = request;
       return ok(
         await saveReport(access(request), {
           ...definitionOf(body),
@@ -175,18 +257,18 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post(
+  api.post(
     `${BASE}/remove`,
     {
       schema: {
         tags: TAGS,
         summary: 'Deletes a saved report and its menu page',
         querystring: object({ id: id() }, ['id']),
-        response: answer(),
+        response: answer({ type: 'null' }),
       },
     },
     async (request) => {
-      await deleteReport(access(request), (queryOf(request) as { id: number }).id);
+      await deleteReport(access(request), request.query.id);
       return ok(null);
     },
   );

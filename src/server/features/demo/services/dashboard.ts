@@ -1,76 +1,18 @@
 import { sql } from 'kysely';
 import type { EntityDef, FieldDef } from '../../../../engine/index.js';
+import type { Dashboard, NamedCount } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { column, table } from '../../../lib/sql/toolkit.js';
-import { signInsPerDay, type SignInDay } from '../../accounts/index.js';
+import { signInsPerDay } from '../../accounts/index.js';
 import { countsByProvince } from './provinces.js';
 
 /**
- * The figures of the demo chart pages and big screens (issue 18): sign-ins, notices, purchases
+ * The figures of the demo chart pages and big screens: sign-ins, notices, purchases
  * and users by organisation of one tenant, read from the real tables. Read-only; every query is
  * scoped to the caller's tenant, and identifiers come from the entity definitions only.
  */
 
-export interface NamedCount {
-  name: string;
-  count: number;
-}
-
-export interface DayCount {
-  day: string;
-  count: number;
-}
-
-export interface MonthPurchases {
-  month: string;
-  count: number;
-  budget: number;
-}
-
-export interface CategoryPurchases {
-  name: string;
-  count: number;
-  budget: number;
-}
-
-export interface RecentPurchase {
-  id: number;
-  title: string;
-  buyerName: string | null;
-  region: string | null;
-  budget: number | null;
-  publishTime: string | null;
-}
-
-export interface DashboardTotals {
-  users: number;
-  activeUsers: number;
-  orgs: number;
-  notices: number;
-  purchases: number;
-  /** Sum of the purchases' budgets (yuan). */
-  budget: number;
-  /** Users with a session that has not ended (signed in now). */
-  online: number;
-}
-
-export interface Dashboard {
-  totals: DashboardTotals;
-  signIns: SignInDay[];
-  /** Notices published per day, same days as signIns. */
-  notices: DayCount[];
-  noticesByCategory: NamedCount[];
-  /** The last 12 months, oldest first. */
-  purchasesByMonth: MonthPurchases[];
-  purchasesByCategory: CategoryPurchases[];
-  purchasesByRegion: NamedCount[];
-  /** Purchases per province (short names, as the big screens' map names them), every region counted. */
-  purchasesByProvince: NamedCount[];
-  usersByOrg: NamedCount[];
-  usersByStatus: NamedCount[];
-  recentPurchases: RecentPurchase[];
-  generatedAt: string;
-}
+export type { Dashboard, NamedCount };
 
 export interface DashboardInput {
   ctx: AppContext;

@@ -1,5 +1,5 @@
 /**
- * Province-level figures for the big screens' map of China (issue 18). A purchase's region is
+ * Province-level figures for the big screens' map of China. A purchase's region is
  * free text ("江苏 南京", "上海", "广东省佛山市"); it belongs to the province whose short name
  * it starts with. The short names are those of the map's features (echarts' China map).
  */

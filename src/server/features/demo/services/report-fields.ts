@@ -13,7 +13,7 @@ import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { assertUrlGranted, recordPolicy, type RecordPolicy } from '../../rbac/index.js';
 
 /**
- * What the report designer offers of an entity (issue 18): the entities whose list the caller may
+ * What the report designer offers of an entity: the entities whose list the caller may
  * read (the URL grant of its query endpoint and the tenant rules), and of each the fields the
  * caller's data permissions show, as dimensions (grouped by) or measures (summed, averaged).
  */
@@ -44,12 +44,18 @@ function kindOf(field: FieldDef): ReportFieldKind | undefined {
 }
 
 /** The report roles of one field, or undefined when a report cannot use it. */
-export function reportField(
-  l10n: Localizer,
-  entity: EntityDef,
-  field: FieldDef,
-  policy: RecordPolicy,
-): ReportField | undefined {
+export function reportField({
+  l10n,
+  entity,
+  field,
+  policy,
+}: {
+  l10n: Localizer;
+  entity: EntityDef;
+  field: FieldDef;
+  /** The caller's policy on the entity: a field it hides is not offered. */
+  policy: RecordPolicy;
+}): ReportField | undefined {
   if (field.isSecret || field.detail || !policy.isVisible(field.name)) return undefined;
   const kind = kindOf(field);
   if (!kind) return undefined;
@@ -87,7 +93,15 @@ export async function reportPolicy(access: ReportAccess, entity: EntityDef): Pro
 }
 
 /** An entity a report may read, by name: 400 naming the field when there is none. */
-export function reportEntity(ctx: AppContext, l10n: Localizer, name: string): EntityDef {
+export function reportEntity({
+  ctx,
+  l10n,
+  name,
+}: {
+  ctx: AppContext;
+  l10n: Localizer;
+  name: string;
+}): EntityDef {
   const entity = ctx.registry.get(name);
   if (!entity)
     throw new AppError('validation', {}, [
@@ -108,7 +122,7 @@ export async function reportEntities(access: ReportAccess): Promise<ReportEntity
       throw error;
     }
     const fields = entity.fields
-      .map((field) => reportField(access.l10n, entity, field, policy))
+      .map((field) => reportField({ l10n: access.l10n, entity, field, policy }))
       .filter((field): field is ReportField => field !== undefined);
     list.push({ name: entity.name, title: entityTitle(access.l10n, entity), fields });
   }

@@ -5,7 +5,7 @@ import { column, table } from '../../../lib/sql/toolkit.js';
 import { REPORT_ENTITY, REPORT_MENU_PREFIX, REPORT_VIEW_COMPONENT } from './report-store.js';
 
 /**
- * A saved report's menu page follows its record by any path (issue 18): the report designer, the
+ * A saved report's menu page follows its record by any path: the report designer, the
  * generic entity delete and update (`/api/demo/report/delete`, `/update`), an import, plain SQL.
  * A trigger on the report table deletes the page (its grants go with it: sys_role_menu and
  * sys_role_button cascade) and renames it, in the statement's own transaction.

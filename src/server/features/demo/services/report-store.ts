@@ -9,7 +9,7 @@ import { checkReport, type ReportDefinition } from './report.js';
 import type { ReportAccess } from './report-fields.js';
 
 /**
- * Saved reports (issue 18): records of the `report` entity (schemas/report.schema.json) whose
+ * Saved reports: records of the `report` entity (schemas/report.schema.json) whose
  * definition was checked against the registry and the caller's permissions, each with a page in
  * the menu under 报表 (/report/view/<id>), granted to the roles the caller acts in and shown only
  * in the caller's tenant (menu meta `tenant`), like a published form's page.

@@ -22,7 +22,7 @@ import {
 } from './report-fields.js';
 
 /**
- * Runs a report definition of the report designer (issue 18): one GROUP BY over an entity's
+ * Runs a report definition of the report designer: one GROUP BY over an entity's
  * table, built only from the entity's known columns and bound values, within the caller's tenant,
  * list URL grant and data-field permissions; filters are the entity list's own (policy.listQuery).
  */
@@ -50,12 +50,12 @@ interface Plan {
 
 async function plan(access: ReportAccess, definition: ReportDefinition): Promise<Plan> {
   const { l10n } = access;
-  const entity = reportEntity(access.ctx, l10n, definition.entity);
+  const entity = reportEntity({ ctx: access.ctx, l10n, name: definition.entity });
   const policy = await reportPolicy(access, entity);
   const errors: FieldError[] = [];
   const usable = (name: string): { field: FieldDef; info: ReportField } | undefined => {
     const field = entity.fieldsByName.get(name);
-    const info = field && reportField(l10n, entity, field, policy);
+    const info = field && reportField({ l10n, entity, field, policy });
     return field && info ? { field, info } : undefined;
   };
   const dimensions = definition.dimensions.flatMap((name, index) => {
@@ -139,11 +139,16 @@ function measureTitle(access: ReportAccess, measure: Plan['measures'][number]): 
   return access.l10n.t(`report.${measure.fn}`, { field: measure.info?.title ?? '' });
 }
 
-export async function runReport(
-  access: ReportAccess,
-  definition: ReportDefinition,
+export async function runReport({
+  access,
+  definition,
   offset = 0,
-): Promise<ReportResult> {
+}: {
+  access: ReportAccess;
+  definition: ReportDefinition;
+  /** The caller's minutes east of UTC: dates are grouped by their months. */
+  offset?: number;
+}): Promise<ReportResult> {
   const planned = await plan(access, definition);
   const dims = planned.dimensions.map(
     (dimension, index) => sql`${dimensionSql(dimension.field, offset)} as ${sql.id(`d${index}`)}`,

@@ -8,25 +8,31 @@ import { deleteRecords, updateRecord, type CrudRequest } from '../../crud/index.
 import { replaceLinks, type RoleLink } from '../../rbac/index.js';
 
 /**
- * SPEC §7's `PUT` and `DELETE vue-element-admin/role/{key}` on the real roles (issue 18): the
+ * `PUT` and `DELETE vue-element-admin/role/{key}` (docs/product.md §7) on the real roles: the
  * template's role object `{key, name, description, routes}` mapped onto sys_role and its menu
  * grants. The key is the role code; the work is done by the engine's update and delete and by the
  * role-menu link service, so checks, audit rows and session effects are those of the role screens;
  * an update runs all of them in one transaction.
  */
 
-/** A template route as `GET vue-element-admin/routes` answers it: `name` is the menu code. */
+/**
+ * A template route as `GET vue-element-admin/routes` answers it and a client sends it back: `name`
+ * is the menu code, `children` the routes under it; nothing else is read.
+ */
 export interface TemplateRoute {
-  name?: string;
-  children?: TemplateRoute[];
+  name?: unknown;
+  children?: unknown;
 }
 
 export interface TemplateRoleChange {
   key?: string;
   name?: string;
   description?: string;
-  routes?: TemplateRoute[];
+  routes?: readonly TemplateRoute[];
 }
+
+const isRoute = (value: unknown): value is TemplateRoute =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The role with that code in the caller's tenant, or a 404 naming it. */
 async function roleByCode(request: CrudRequest, key: string): Promise<{ id: number; version: number }> {
@@ -40,7 +46,7 @@ async function roleByCode(request: CrudRequest, key: string): Promise<{ id: numb
 function routeNames(routes: readonly TemplateRoute[]): string[] {
   return routes.flatMap((route) => [
     ...(typeof route.name === 'string' ? [route.name] : []),
-    ...routeNames(route.children ?? []),
+    ...(Array.isArray(route.children) ? routeNames(route.children.filter(isRoute)) : []),
   ]);
 }
 
@@ -75,12 +81,19 @@ async function menuIdsOf(
  * The code itself is not changed (sessions and grants name roles by it): a different `key` in
  * the body is a 400 on /key.
  */
-export async function updateTemplateRole(
-  request: CrudRequest,
-  menuLink: RoleLink,
-  key: string,
-  change: TemplateRoleChange,
-): Promise<void> {
+export async function updateTemplateRole({
+  request,
+  menuLink,
+  key,
+  change,
+}: {
+  request: CrudRequest;
+  /** The role-menu link (rbac roleLinks(ctx).menu). */
+  menuLink: RoleLink;
+  /** The role's code. */
+  key: string;
+  change: TemplateRoleChange;
+}): Promise<void> {
   if (change.key !== undefined && change.key !== key) {
     throw new EntityInputError([{ field: '/key', message: request.l10n.t('validation.invalid') }]);
   }

@@ -1,21 +1,39 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../../lib/errors.js';
-import { ok, queryOf, requireAuth, requiredNumberParam } from '../../../lib/http.js';
+import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor, type Localizer } from '../../../lib/i18n.js';
 import { boundaryOf, MultipartError, MultipartLimitError, MultipartReader } from '../../../lib/multipart.js';
-import { answer, object, text, type RouteSchema } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  id,
+  ids,
+  integer,
+  object,
+  oneOf,
+  text,
+  typed,
+  type RouteSchema,
+} from '../../../lib/route-schema.js';
 import { openFileStorage, type FileStorage } from '../../../lib/storage/index.js';
 import { requestChunks } from '../../../lib/storage/chunks.js';
 import { purgeExpired } from '../services/netdisc.js';
 import { sweepOrphans } from '../services/sweep.js';
-import { deleteFiles, fileForDownload, queryFiles, uploadFile, type FileRecord } from '../services/files.js';
+import {
+  deleteFiles,
+  FILE_SORT_FIELDS,
+  fileForDownload,
+  queryFiles,
+  uploadFile,
+  type FileFilters,
+} from '../services/files.js';
 import { FILE_USES, type FileUse } from '../services/rules.js';
 import { sendFile } from '../send.js';
-
 import { netdiscRoutes } from './netdisc.js';
-import { FILE_RECORD, FILE_USE } from '../../../plugins/route-schema-manifest.js';
+import { FILE_RECORD, FILE_USE, FOLDER_ID } from './schemas.js';
 
 const BASE = '/api/file/file';
+const tags = ['file'];
 
 /** What an upload's multipart body may hold: the file and a few short fields (use, folderId). */
 const MULTIPART_LIMITS = { maxParts: 10, maxFieldBytes: 1024, maxHeaderBytes: 16 * 1024 };
@@ -23,15 +41,16 @@ const MULTIPART_LIMITS = { maxParts: 10, maxFieldBytes: 1024, maxHeaderBytes: 16
 /** How often stored objects without a row and expired recycle-bin items are looked for. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
-const FOLDER_ID = text(20, {
-  pattern: '^[0-9]{0,15}$',
-  description: "A netdisc folder of the caller's: the file goes into their netdisc (counted in the quota)",
-});
+/** The list's text filters. */
+const TEXT_FILTERS = ['originalFilename', 'fileType', 'contentType', 'ownerName'] as const;
 
-function uploadSchema(summary: string, tags: string[], isNetdisc: boolean): RouteSchema {
+/** A sort term of the list: a field it can be sorted on, or -field. */
+const SORT_TERM = `-?(${FILE_SORT_FIELDS.join('|')})`;
+
+function uploadSchema(summary: string, routeTags: string[], isNetdisc: boolean) {
   const folderText = isNetdisc ? 'empty or absent: the netdisc root' : 'absent: not in the netdisc';
   return {
-    tags,
+    tags: routeTags,
     summary,
     description: `multipart/form-data with the part "file" (one file, at most FILE_MAX_MB); "use" and "folderId" (${folderText}) may come in the query or as parts before the file. 400 empty or missing file, 404 a folder that is not the caller's, 413 too large or past the netdisc quota, 415 a type the use does not accept (sniffed from the bytes).`,
     querystring: object({ use: FILE_USE, folderId: FOLDER_ID }),
@@ -45,7 +64,7 @@ function uploadSchema(summary: string, tags: string[], isNetdisc: boolean): Rout
     ),
     consumes: ['multipart/form-data'],
     response: answer(FILE_RECORD),
-  };
+  } satisfies RouteSchema;
 }
 
 /** A folderId sent as text: absent or empty is undefined, digits a folder; anything else is a 400. */
@@ -90,7 +109,7 @@ function useOf(value: unknown, request: FastifyRequest): FileUse {
 }
 
 /**
- * Files (issue 16, SPEC §7 file/file): upload (streamed to the file storage), download, list and
+ * Files (docs/product.md §7 file/file): upload (streamed to the file storage), download, list and
  * delete. Multipart parsing is registered in this plugin only, so every other route still
  * refuses multipart bodies with 415.
  */
@@ -112,17 +131,20 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     done(null);
   });
 
-  /** An upload; into the netdisc when isNetdisc (the root unless a folder is given) or a folderId is given. */
-  const upload =
-    (isNetdisc: boolean) =>
-    async (request: FastifyRequest): Promise<ReturnType<typeof ok<FileRecord>>> => {
+  const api = typed(app);
+
+  /**
+   * An upload route; into the netdisc when isNetdisc (the root unless a folder is given) or a
+   * folderId is given.
+   */
+  const uploadRoute = (url: string, schema: ReturnType<typeof uploadSchema>, isNetdisc: boolean): void => {
+    api.post(url, { schema }, async (request) => {
       const auth = requireAuth(request);
       const l10n = localizerFor(request);
       const boundary = boundaryOf(request.headers['content-type']);
       if (!boundary) throw new AppError('notMultipart');
-      const query = queryOf(request);
-      let use = useOf(query.use, request);
-      let folderId = folderIdOf(query.folderId, request);
+      let use = useOf(request.query.use, request);
+      let folderId = folderIdOf(request.query.folderId, request);
       const chunks = requestChunks(request.raw);
       try {
         const reader = new MultipartReader(chunks, boundary, MULTIPART_LIMITS);
@@ -155,78 +177,117 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         await chunks.return?.();
       }
       throw new AppError('fileMissing', {}, [{ field: '/file', message: l10n.t('errors.fileMissing') }]);
-    };
-  app.post(
+    });
+  };
+  uploadRoute(
     `${BASE}/upload`,
-    { schema: uploadSchema('Uploads a file (streamed to the file storage)', ['file'], false) },
-    upload(false),
+    uploadSchema('Uploads a file (streamed to the file storage)', ['file'], false),
+    false,
   );
-  app.post(
+  uploadRoute(
     `${BASE}/uploadTransFile`,
-    { schema: uploadSchema('Uploads a file (SPEC §7; the same as upload)', ['file'], false) },
-    upload(false),
+    uploadSchema('Uploads a file (docs/product.md §7; the same as upload)', ['file'], false),
+    false,
   );
-  app.post(
+  uploadRoute(
     '/api/file/netdisc/upload',
-    {
-      schema: uploadSchema(
-        "Uploads a file into the caller's netdisc (quota param netdiscQuotaMb)",
-        ['netdisc'],
-        true,
-      ),
-    },
-    upload(true),
+    uploadSchema("Uploads a file into the caller's netdisc (quota param netdiscQuotaMb)", ['netdisc'], true),
+    true,
   );
   await app.register(netdiscRoutes, { storage });
 
   // GET, and HEAD: the same headers, no bytes read (Fastify's own HEAD route would read them).
-  app.route({
+  api.route({
     method: ['GET', 'HEAD'],
     url: `${BASE}/download`,
-    handler: async (request: FastifyRequest, reply: FastifyReply) =>
-      sendFile(
+    schema: {
+      tags,
+      summary: 'Downloads a file under its original name (ETag, range requests, inline for images and PDF)',
+      querystring: object({ id: id('The file') }, ['id']),
+      produces: 'application/octet-stream',
+      response: {},
+    },
+    handler: async (request, reply) =>
+      sendFile({
         request,
         reply,
-        await fileForDownload({
+        file: await fileForDownload({
           ctx,
           storage,
           auth: requireAuth(request),
-          id: requiredNumberParam(request, 'id'),
+          id: request.query.id,
           l10n: localizerFor(request),
         }),
-      ),
-  });
-
-  app.get(`${BASE}/query`, async (request) => {
-    const query = queryOf(request);
-    const textParam = (name: string): string | undefined => {
-      const value = query[name];
-      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-    };
-    const use = textParam('use');
-    const sort = textParam('sort');
-    return ok(
-      await queryFiles({
-        ctx,
-        storage,
-        auth: requireAuth(request),
-        currentPage: typeof query.currentPage === 'number' ? query.currentPage : 1,
-        pageSize: typeof query.pageSize === 'number' ? query.pageSize : 10,
-        sort: sort ? sort.split(',').map((term) => term.trim()) : [],
-        filters: {
-          ...(textParam('originalFilename') ? { originalFilename: textParam('originalFilename') } : {}),
-          ...(textParam('fileType') ? { fileType: textParam('fileType') } : {}),
-          ...(textParam('contentType') ? { contentType: textParam('contentType') } : {}),
-          ...(textParam('ownerName') ? { ownerName: textParam('ownerName') } : {}),
-          ...(isFileUse(use) ? { use } : {}),
-        },
       }),
-    );
   });
 
-  app.post(`${BASE}/delete`, async (request) => {
-    const raw = queryOf(request).id;
-    const ids = [raw].flat().filter((value): value is number => typeof value === 'number');
-    return ok(await deleteFiles({ ctx, storage, auth: requireAuth(request), ids }));
-  });
+  api.get(
+    `${BASE}/query`,
+    {
+      schema: {
+        tags,
+        summary: 'Files the caller may reach, paged',
+        querystring: object({
+          currentPage: integer(1, 1_000_000),
+          pageSize: integer(1, 1000),
+          sort: text(200, {
+            pattern: `^\\s*(${SORT_TERM}(\\s*,\\s*${SORT_TERM})*)?\\s*$`,
+            description: 'field or -field, comma-separated',
+          }),
+          originalFilename: text(200),
+          fileType: text(16),
+          contentType: text(100),
+          ownerName: text(100),
+          use: oneOf(['image', 'attachment', ''], { maxLength: 16 }),
+        }),
+        response: answer(
+          object(
+            {
+              records: arrayOf(FILE_RECORD),
+              total: { type: 'integer' },
+              totalExact: { type: 'boolean' },
+              currentPage: { type: 'integer' },
+              pageSize: { type: 'integer' },
+            },
+            ['records', 'total', 'currentPage', 'pageSize'],
+          ),
+        ),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      // Text filters are trimmed; empty ones are not filters.
+      const filters: FileFilters = query.use ? { use: query.use } : {};
+      for (const name of TEXT_FILTERS) {
+        const value = query[name]?.trim();
+        if (value) filters[name] = value;
+      }
+      const sort = query.sort?.trim();
+      return ok(
+        await queryFiles({
+          ctx,
+          storage,
+          auth: requireAuth(request),
+          currentPage: query.currentPage ?? 1,
+          pageSize: query.pageSize ?? 10,
+          sort: sort ? sort.split(',').map((term) => term.trim()) : [],
+          filters,
+        }),
+      );
+    },
+  );
+
+  api.post(
+    `${BASE}/delete`,
+    {
+      schema: {
+        tags,
+        summary: 'Deletes files (the record and the stored bytes); repeat id for several',
+        querystring: object({ id: { ...ids(1000, 'The files'), minItems: 1 } }, ['id']),
+        response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
+      },
+    },
+    async (request) =>
+      ok(await deleteFiles({ ctx, storage, auth: requireAuth(request), ids: request.query.id })),
+  );
 }

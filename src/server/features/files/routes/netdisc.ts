@@ -1,7 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, queryOf, requireAuth } from '../../../lib/http.js';
+import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
-import { answer, id, object, optionalInteger, text, type RouteSchema } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  id,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  optionalInteger,
+  text,
+  typed,
+  type RouteSchema,
+} from '../../../lib/route-schema.js';
 import type { FileStorage } from '../../../lib/storage/index.js';
 import {
   createFolder,
@@ -20,9 +32,7 @@ import {
   sharesOf,
   TARGET_TYPES,
   trashItems,
-  type ItemRef,
   type NetdiscContext,
-  type TargetType,
 } from '../services/netdisc.js';
 
 type Json = Record<string, unknown>;
@@ -30,13 +40,15 @@ type Json = Record<string, unknown>;
 const BASE = '/api/file/netdisc';
 const tags = ['netdisc'];
 
-const ITEM_TYPE = { type: 'string', enum: [...ITEM_TYPES] };
+const ITEM_TYPE = oneOf(ITEM_TYPES);
 const ITEM = object({ type: ITEM_TYPE, id: id() }, ['type', 'id'], { additionalProperties: false });
-const ITEMS = { type: 'array', items: ITEM, minItems: 1, maxItems: 500 };
+const ITEMS = arrayOf(ITEM, { minItems: 1, maxItems: 500 });
 const NAME = text(100, {
   minLength: 1,
   description: 'Cleaned like a file name (no separators, "..", control characters)',
 });
+/** A folder of the caller's, or null for the root. */
+const FOLDER_OR_ROOT = nullable(integer(1));
 
 const FOLDER: Json = object(
   {
@@ -67,19 +79,26 @@ const withProperties = (schema: Json, properties: Json, required: string[] = [])
   properties: { ...(schema.properties as Json), ...properties },
   required: [...((schema.required as string[] | undefined) ?? []), ...required],
 });
-const FOLDER_NODE: Json = withProperties(FOLDER, {
-  children: { type: 'array', items: { type: 'object', additionalProperties: true } },
-});
+const FOLDER_NODE: Json = withProperties(
+  FOLDER,
+  {
+    children: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: true },
+      description: 'the folders inside, each of this shape (children included)',
+    },
+  },
+  ['children'],
+);
 const TARGET = object(
-  { type: { type: 'string', enum: [...TARGET_TYPES] }, id: id(), name: { type: 'string' } },
+  { type: { type: 'string', enum: [...TARGET_TYPES] }, id: { type: 'integer' }, name: { type: 'string' } },
   ['type', 'id', 'name'],
 );
-const count = (name: string): Record<string, Json> => answer(object({ [name]: { type: 'integer' } }, [name]));
+const count = <const N extends string>(name: N) => answer(object({ [name]: { type: 'integer' } }, [name]));
 
-const body = (properties: Record<string, Json>, required: string[]): Json =>
-  object(properties, required, { additionalProperties: false });
+const ITEMS_BODY = object({ items: ITEMS }, ['items'], { additionalProperties: false });
 
-const SCHEMAS: Record<string, RouteSchema> = {
+const SCHEMAS = {
   tree: {
     tags,
     summary: "The caller's netdisc folder tree",
@@ -110,28 +129,29 @@ const SCHEMAS: Record<string, RouteSchema> = {
   createFolder: {
     tags,
     summary: 'Creates a folder at the root or in a folder of the caller',
-    body: body({ name: NAME, parentId: { type: ['integer', 'null'], minimum: 1 } }, ['name']),
+    body: object({ name: NAME, parentId: FOLDER_OR_ROOT }, ['name'], { additionalProperties: false }),
     response: answer(FOLDER),
   },
   rename: {
     tags,
     summary: 'Renames a file or folder of the caller',
-    body: body({ type: ITEM_TYPE, id: id(), name: NAME }, ['type', 'id', 'name']),
+    body: object({ type: ITEM_TYPE, id: id(), name: NAME }, ['type', 'id', 'name'], {
+      additionalProperties: false,
+    }),
     response: answer(object({ renamed: { type: 'boolean' } }, ['renamed'])),
   },
   move: {
     tags,
     summary: 'Moves files and folders into a folder (null: the root); a folder never into itself',
-    body: body({ items: ITEMS, targetFolderId: { type: ['integer', 'null'], minimum: 1 } }, [
-      'items',
-      'targetFolderId',
-    ]),
+    body: object({ items: ITEMS, targetFolderId: FOLDER_OR_ROOT }, ['items', 'targetFolderId'], {
+      additionalProperties: false,
+    }),
     response: count('moved'),
   },
   delete: {
     tags,
     summary: 'Moves files and folders to the recycle bin (kept netdiscRecycleDays days)',
-    body: body({ items: ITEMS }, ['items']),
+    body: ITEMS_BODY,
     response: count('deleted'),
   },
   recycleBin: {
@@ -155,37 +175,35 @@ const SCHEMAS: Record<string, RouteSchema> = {
   restore: {
     tags,
     summary: 'Restores recycle-bin items (to the root when their folder is gone)',
-    body: body({ items: ITEMS }, ['items']),
+    body: ITEMS_BODY,
     response: count('restored'),
   },
   purge: {
     tags,
     summary: 'Deletes recycle-bin items for good, with their stored bytes',
-    body: body({ items: ITEMS }, ['items']),
+    body: ITEMS_BODY,
     response: count('purged'),
   },
   shares: {
     tags,
     summary: 'Who a file or folder of the caller is shared with',
-    querystring: object({ type: text(10, { enum: [...ITEM_TYPES] }), id: id() }, ['type', 'id']),
+    querystring: object({ type: oneOf(ITEM_TYPES, { maxLength: 10 }), id: id() }, ['type', 'id']),
     response: answer({ type: 'array', items: TARGET }),
   },
   share: {
     tags,
     summary: 'Shares a file or folder read-only with exactly these users, roles and organisations',
-    body: body(
+    body: object(
       {
         type: ITEM_TYPE,
         id: id(),
-        targets: {
-          type: 'array',
-          maxItems: 500,
-          items: object({ type: { type: 'string', enum: [...TARGET_TYPES] }, id: id() }, ['type', 'id'], {
-            additionalProperties: false,
-          }),
-        },
+        targets: arrayOf(
+          object({ type: oneOf(TARGET_TYPES), id: id() }, ['type', 'id'], { additionalProperties: false }),
+          { maxItems: 500 },
+        ),
       },
       ['type', 'id', 'targets'],
+      { additionalProperties: false },
     ),
     response: answer({ type: 'array', items: TARGET }),
   },
@@ -240,16 +258,10 @@ const SCHEMAS: Record<string, RouteSchema> = {
       ),
     ),
   },
-};
-
-interface ItemsBody {
-  items: ItemRef[];
-}
-
-const bodyOf = <T>(request: FastifyRequest): T => request.body as T;
+} satisfies Record<string, RouteSchema>;
 
 /**
- * The netdisc (issue 16): thin routes over features/files/services/netdisc.ts. Granted like other admin
+ * The netdisc: thin routes over features/files/services/netdisc.ts. Granted like other admin
  * calls (a sysurl pattern such as /api/file/** given to roles); every call acts on the caller's
  * own netdisc, or reads what was shared with them.
  */
@@ -262,66 +274,57 @@ export async function netdiscRoutes(app: FastifyInstance, options: { storage: Fi
     auth: requireAuth(request),
     l10n: localizerFor(request),
   });
-  const nullable = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+  const api = typed(app);
 
-  app.get(`${BASE}/tree`, { schema: SCHEMAS.tree }, async (request) =>
+  api.get(`${BASE}/tree`, { schema: SCHEMAS.tree }, async (request) =>
     ok(await folderTree(context(request))),
   );
-  app.get(`${BASE}/list`, { schema: SCHEMAS.list }, async (request) =>
-    ok(await listFolder({ ...context(request), folderId: nullable(queryOf(request).folderId) })),
+  api.get(`${BASE}/list`, { schema: SCHEMAS.list }, async (request) =>
+    ok(await listFolder({ ...context(request), folderId: request.query.folderId ?? null })),
   );
-  app.post(`${BASE}/folder/create`, { schema: SCHEMAS.createFolder }, async (request) => {
-    const input = bodyOf<{ name: string; parentId?: number | null }>(request);
-    return ok(
-      await createFolder({ ...context(request), name: input.name, parentId: nullable(input.parentId) }),
-    );
+  api.post(`${BASE}/folder/create`, { schema: SCHEMAS.createFolder }, async (request) => {
+    const { name, parentId } = request.body;
+    return ok(await createFolder({ ...context(request), name, parentId: parentId ?? null }));
   });
-  app.post(`${BASE}/rename`, { schema: SCHEMAS.rename }, async (request) => {
-    const input = bodyOf<ItemRef & { name: string }>(request);
-    await renameItem({ ...context(request), item: { type: input.type, id: input.id }, name: input.name });
+  api.post(`${BASE}/rename`, { schema: SCHEMAS.rename }, async (request) => {
+    const { type, id, name } = request.body;
+    await renameItem({ ...context(request), item: { type, id }, name });
     return ok({ renamed: true });
   });
-  app.post(`${BASE}/move`, { schema: SCHEMAS.move }, async (request) => {
-    const input = bodyOf<ItemsBody & { targetFolderId: number | null }>(request);
-    return ok(
+  api.post(`${BASE}/move`, { schema: SCHEMAS.move }, async (request) =>
+    ok(
       await moveItems({
         ...context(request),
-        items: input.items,
-        targetFolderId: nullable(input.targetFolderId),
+        items: request.body.items,
+        targetFolderId: request.body.targetFolderId,
       }),
-    );
-  });
-  app.post(`${BASE}/delete`, { schema: SCHEMAS.delete }, async (request) =>
-    ok(await trashItems({ ...context(request), items: bodyOf<ItemsBody>(request).items })),
+    ),
   );
-  app.get(`${BASE}/recycleBin`, { schema: SCHEMAS.recycleBin }, async (request) =>
+  api.post(`${BASE}/delete`, { schema: SCHEMAS.delete }, async (request) =>
+    ok(await trashItems({ ...context(request), items: request.body.items })),
+  );
+  api.get(`${BASE}/recycleBin`, { schema: SCHEMAS.recycleBin }, async (request) =>
     ok(await recycleBin(context(request))),
   );
-  app.post(`${BASE}/restore`, { schema: SCHEMAS.restore }, async (request) =>
-    ok(await restoreItems({ ...context(request), items: bodyOf<ItemsBody>(request).items })),
+  api.post(`${BASE}/restore`, { schema: SCHEMAS.restore }, async (request) =>
+    ok(await restoreItems({ ...context(request), items: request.body.items })),
   );
-  app.post(`${BASE}/purge`, { schema: SCHEMAS.purge }, async (request) =>
-    ok(await purgeItems({ ...context(request), items: bodyOf<ItemsBody>(request).items })),
+  api.post(`${BASE}/purge`, { schema: SCHEMAS.purge }, async (request) =>
+    ok(await purgeItems({ ...context(request), items: request.body.items })),
   );
-  app.get(`${BASE}/shares`, { schema: SCHEMAS.shares }, async (request) => {
-    const query = queryOf(request) as { type: ItemRef['type']; id: number };
-    return ok(await sharesOf({ ...context(request), item: { type: query.type, id: query.id } }));
+  api.get(`${BASE}/shares`, { schema: SCHEMAS.shares }, async (request) => {
+    const { type, id } = request.query;
+    return ok(await sharesOf({ ...context(request), item: { type, id } }));
   });
-  app.post(`${BASE}/share`, { schema: SCHEMAS.share }, async (request) => {
-    const input = bodyOf<ItemRef & { targets: { type: TargetType; id: number }[] }>(request);
-    return ok(
-      await shareItem({
-        ...context(request),
-        item: { type: input.type, id: input.id },
-        targets: input.targets,
-      }),
-    );
+  api.post(`${BASE}/share`, { schema: SCHEMAS.share }, async (request) => {
+    const { type, id, targets } = request.body;
+    return ok(await shareItem({ ...context(request), item: { type, id }, targets }));
   });
-  app.get(`${BASE}/sharedWithMe`, { schema: SCHEMAS.sharedWithMe }, async (request) =>
+  api.get(`${BASE}/sharedWithMe`, { schema: SCHEMAS.sharedWithMe }, async (request) =>
     ok(await sharedWithMe(context(request))),
   );
-  app.get(`${BASE}/quota`, { schema: SCHEMAS.quota }, async (request) => ok(await quotaOf(context(request))));
-  app.get(`${BASE}/search`, { schema: SCHEMAS.search }, async (request) =>
-    ok(await searchNetdisc({ ...context(request), name: String(queryOf(request).name ?? '') })),
+  api.get(`${BASE}/quota`, { schema: SCHEMAS.quota }, async (request) => ok(await quotaOf(context(request))));
+  api.get(`${BASE}/search`, { schema: SCHEMAS.search }, async (request) =>
+    ok(await searchNetdisc({ ...context(request), name: request.query.name })),
   );
 }

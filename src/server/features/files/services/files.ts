@@ -196,9 +196,10 @@ export async function uploadFile({
   let { maxBytes } = ctx.config.files;
   let quota: { params: NetdiscParams; used: number } | undefined;
   if (netdisc) {
-    if (netdisc.folderId !== null) await assertOwnFolder(ctx.db, auth, netdisc.folderId, l10n, '/folderId');
+    if (netdisc.folderId !== null)
+      await assertOwnFolder({ db: ctx.db, auth, folderId: netdisc.folderId, l10n, field: '/folderId' });
     quota = {
-      params: await netdiscParams(ctx, ctx.db, auth.tenantCode),
+      params: await netdiscParams({ ctx, db: ctx.db, tenantCode: auth.tenantCode }),
       used: await usedBytes(ctx.db, auth),
     };
     const remaining = quota.params.quotaBytes - quota.used;
@@ -211,7 +212,7 @@ export async function uploadFile({
   const decide = async (head: Uint8Array): Promise<void> => {
     if (head.length === 0)
       throw new AppError('fileEmpty', {}, [{ field: '/file', message: l10n.t('errors.fileEmpty') }]);
-    type = await acceptedType(head, name, allowed);
+    type = await acceptedType({ head, name, allowed });
     if (!type) throw new AppError(use === 'image' ? 'fileTypeImage' : 'fileTypeRefused');
   };
   const key = newStorageKey();
@@ -233,7 +234,8 @@ export async function uploadFile({
       if (netdisc && quota) {
         // Checked again under the owner's lock: concurrent uploads cannot pass the quota together.
         await lockOwner(trx, auth);
-        if (netdisc.folderId !== null) await assertOwnFolder(trx, auth, netdisc.folderId, l10n, '/folderId');
+        if (netdisc.folderId !== null)
+          await assertOwnFolder({ db: trx, auth, folderId: netdisc.folderId, l10n, field: '/folderId' });
         const used = await usedBytes(trx, auth);
         if (used + stored.size > quota.params.quotaBytes) throw quotaError(quota.params, used);
       }
@@ -302,11 +304,19 @@ export async function fileForDownload(
  * attachments on the portal): the caller has checked that the content names them. In the
  * order asked; unknown ids and other tenants' files are left out.
  */
-export async function contentFiles(
-  ctx: AppContext,
-  storage: FileStorage,
-  { tenantCode, ids, l10n }: { tenantCode: string; ids: readonly number[]; l10n: Localizer },
-): Promise<DownloadInfo[]> {
+export async function contentFiles({
+  ctx,
+  storage,
+  tenantCode,
+  ids,
+  l10n,
+}: {
+  ctx: AppContext;
+  storage: FileStorage;
+  tenantCode: string;
+  ids: readonly number[];
+  l10n: Localizer;
+}): Promise<DownloadInfo[]> {
   if (ids.length === 0) return [];
   const found = await sql<FileRow>`select * from sys_file
     where tenant_code = ${tenantCode} and id in (${sql.join([...ids])}) and deleted_at is null`.execute(

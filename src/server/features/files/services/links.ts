@@ -46,11 +46,15 @@ export function visibleFiles(caller: {
 }
 
 /** The files of those ids the caller may reach, in the order asked; unknown ones are left out. */
-export async function fileLinks(
-  ctx: AppContext,
-  caller: { tenantCode: string; userId: number; roles: readonly string[] },
-  ids: number[],
-): Promise<FileLink[]> {
+export async function fileLinks({
+  ctx,
+  caller,
+  ids,
+}: {
+  ctx: AppContext;
+  caller: { tenantCode: string; userId: number; roles: readonly string[] };
+  ids: number[];
+}): Promise<FileLink[]> {
   if (ids.length === 0) return [];
   const found = await sql<LinkRow>`select id, original_filename, size_bytes, content_type, file_type,
       file_use, sha256 from sys_file where id in (${sql.join(ids)}) and ${visibleFiles(caller)}`.execute(
@@ -84,13 +88,20 @@ export interface PublicPicture {
 }
 
 /** A picture by its public address; anything else (wrong hash, an attachment, gone) is a 404. */
-export async function publicPicture(
-  ctx: AppContext,
-  storage: FileStorage,
-  id: number,
-  hash: string,
-  l10n: Localizer,
-): Promise<PublicPicture> {
+export async function publicPicture({
+  ctx,
+  storage,
+  id,
+  hash,
+  l10n,
+}: {
+  ctx: AppContext;
+  storage: FileStorage;
+  id: number;
+  /** The first 16 hex digits of the picture's sha256, as its address names them. */
+  hash: string;
+  l10n: Localizer;
+}): Promise<PublicPicture> {
   const notFound = (): AppError =>
     new AppError('notFound', { entity: l10n.t('files.title'), key: String(id) });
   if (!/^[0-9a-f]{16}$/.test(hash)) throw notFound();

@@ -27,7 +27,16 @@ function wholeNumber(text: string | undefined, fallback: number, minimum: number
 }
 
 /** The tenant's quota per user and recycle-bin days (params netdiscQuotaMb, netdiscRecycleDays). */
-export async function netdiscParams(ctx: AppContext, db: Db, tenantCode: string): Promise<NetdiscParams> {
+export async function netdiscParams({
+  ctx,
+  db,
+  tenantCode,
+}: {
+  ctx: AppContext;
+  /** Where to read: the app's database, or a transaction. */
+  db: Db;
+  tenantCode: string;
+}): Promise<NetdiscParams> {
   const entity = ctx.registry.require('sysparam');
   const key = entity.fieldsByName.get('paramKey');
   const value = entity.fieldsByName.get('paramValue');
@@ -75,13 +84,20 @@ export async function lockOwner(trx: Db, auth: AuthContext): Promise<void> {
 }
 
 /** The caller's folder of that id, not in the recycle bin; a 404 naming the field otherwise. */
-export async function assertOwnFolder(
-  db: Db,
-  auth: AuthContext,
-  folderId: number,
-  l10n: Localizer,
-  field: string,
-): Promise<void> {
+export async function assertOwnFolder({
+  db,
+  auth,
+  folderId,
+  l10n,
+  field,
+}: {
+  db: Db;
+  auth: AuthContext;
+  folderId: number;
+  l10n: Localizer;
+  /** The JSON pointer the 404 names (the parameter that sent the folder). */
+  field: string;
+}): Promise<void> {
   const found = await sql`select 1 from sys_netdisc_folder where id = ${folderId}
     and tenant_code = ${auth.tenantCode} and owner_id = ${auth.userId} and deleted_at is null`.execute(db);
   if (found.rows.length === 0) {

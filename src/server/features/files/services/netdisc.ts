@@ -27,7 +27,7 @@ import { assertOwnFolder, expiresAt, lockOwner, netdiscParams, toMb, usedBytes }
 import { cleanFileName } from './rules.js';
 
 /**
- * The netdisc (issue 16): each user's folder tree of files, a recycle bin kept for the tenant's
+ * The netdisc: each user's folder tree of files, a recycle bin kept for the tenant's
  * netdiscRecycleDays, read-only shares with users, roles and organisations, a quota per user
  * (netdiscQuotaMb). Every change is one transaction; objects are removed from the storage only
  * after the rows that referred to them are gone.
@@ -240,7 +240,8 @@ export async function createFolder(
   const name = folderName(input.name, l10n);
   const row = await inTransaction(ctx.db, async (trx) => {
     await lockOwner(trx, auth);
-    if (parentId !== null) await assertOwnFolder(trx, auth, parentId, l10n, '/parentId');
+    if (parentId !== null)
+      await assertOwnFolder({ db: trx, auth, folderId: parentId, l10n, field: '/parentId' });
     await assertNameFree(trx, auth, parentId, name, l10n);
     const inserted =
       await sql<FolderRow>`insert into sys_netdisc_folder (tenant_code, owner_id, parent_id, name)
@@ -326,7 +327,8 @@ export async function moveItems(
   const { ctx, auth, l10n, items, targetFolderId } = input;
   return inTransaction(ctx.db, async (trx) => {
     await lockOwner(trx, auth);
-    if (targetFolderId !== null) await assertOwnFolder(trx, auth, targetFolderId, l10n, '/targetFolderId');
+    if (targetFolderId !== null)
+      await assertOwnFolder({ db: trx, auth, folderId: targetFolderId, l10n, field: '/targetFolderId' });
     for (const item of items) {
       if (item.type === 'folder') {
         const found =
@@ -426,7 +428,7 @@ export async function recycleBin(input: NetdiscContext): Promise<RecycledItem[]>
   const { ctx, auth } = input;
   const now = input.now ?? new Date();
   await purgeExpired({ ctx, storage: input.storage, now, tenantCode: auth.tenantCode });
-  const { recycleDays } = await netdiscParams(ctx, ctx.db, auth.tenantCode);
+  const { recycleDays } = await netdiscParams({ ctx, db: ctx.db, tenantCode: auth.tenantCode });
   const roots =
     await sql<RootRow>`${rootsQuery(auth.tenantCode, auth.userId)} order by deleted_at desc, id desc`.execute(
       ctx.db,
@@ -577,7 +579,7 @@ export async function purgeExpired({
         ).rows.map((row) => row.tenant_code);
   let purged = 0;
   for (const tenant of tenants) {
-    const { recycleDays } = await netdiscParams(ctx, ctx.db, tenant);
+    const { recycleDays } = await netdiscParams({ ctx, db: ctx.db, tenantCode: tenant });
     const cutoff = new Date(now.getTime() - recycleDays * 24 * 60 * 60 * 1000);
     const keys = await inTransaction(ctx.db, async (trx) => {
       const roots = await sql<RootRow>`${rootsQuery(tenant, undefined, cutoff)}`.execute(trx);
@@ -709,7 +711,7 @@ export async function sharedWithMe({ ctx, auth }: NetdiscContext): Promise<Share
 /** The caller's netdisc usage against the tenant's quota per user. */
 export async function quotaOf({ ctx, auth }: NetdiscContext): Promise<QuotaUsage> {
   const [params, used] = await Promise.all([
-    netdiscParams(ctx, ctx.db, auth.tenantCode),
+    netdiscParams({ ctx, db: ctx.db, tenantCode: auth.tenantCode }),
     usedBytes(ctx.db, auth),
   ]);
   return {

@@ -4,7 +4,7 @@ import type { FileUse } from '../../../../engine/index.js';
 export type { FileUse };
 export const FILE_USES: readonly FileUse[] = ['image', 'attachment'];
 
-/** Pictures as SPEC §5 allows them for the editor's dialog and image fields. */
+/** Pictures as docs/product.md §5 allows them for the editor's dialog and image fields. */
 export const IMAGE_TYPES: readonly string[] = ['jpg', 'jpeg', 'gif', 'png', 'bmp'];
 
 /** Bytes read before the type is decided: enough for every signature file-type knows. */
@@ -68,11 +68,17 @@ function isUtf8Text(head: Uint8Array): boolean {
  * when refused (the caller answers 415). The name's extension only chooses between types the
  * bytes cannot tell apart (jpg or jpeg, a text format): a renamed executable is an executable.
  */
-export async function acceptedType(
-  head: Uint8Array,
-  name: string,
-  allowed: readonly string[],
-): Promise<SniffedType | undefined> {
+export async function acceptedType({
+  head,
+  name,
+  allowed,
+}: {
+  head: Uint8Array;
+  /** The cleaned file name. */
+  name: string;
+  /** The file types the use accepts. */
+  allowed: readonly string[];
+}): Promise<SniffedType | undefined> {
   const named = extensionOf(name);
   const found = await fileTypeFromBuffer(head);
   if (found) {

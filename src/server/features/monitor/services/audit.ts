@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
+import type { AuditEntry, FieldChange, Page } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
-
-/** One changed field of an audit row: what it was and what it became. */
-export interface FieldChange {
-  field: string;
-  before: unknown;
-  after: unknown;
-}
 
 /** Columns every record carries that say nothing about the change itself. */
 const BOOKKEEPING = new Set(['version', 'updatedAt', 'updatedBy', 'updated_at', 'updated_by']);
@@ -40,7 +34,7 @@ export interface AuditQuery {
 }
 
 /** Audit rows of a tenant, newest first, each with its diff. */
-export async function queryAudit(ctx: AppContext, query: AuditQuery) {
+export async function queryAudit(ctx: AppContext, query: AuditQuery): Promise<Page<AuditEntry>> {
   const conditions = [sql`tenant_code = ${query.tenantCode}`];
   if (query.entity) conditions.push(sql`entity = ${query.entity}`);
   if (query.recordKey) conditions.push(sql`record_key = ${query.recordKey}`);

@@ -1,23 +1,9 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../../lib/context.js';
 import type { PoolStats } from '../../../lib/db/database.js';
-import type { SlowStatement } from './metrics.js';
+import type { CatalogueRow, DatabaseReport, SlowStatement } from '../../../../engine/api-types.js';
 
-type Row = Record<string, unknown>;
-
-export interface DatabaseReport {
-  kind: 'pglite' | 'postgres';
-  tables: Row[];
-  activity: Row[];
-  indexUse: Row[];
-  locks: Row[];
-  /** pg_stat_statements' slowest, when the extension is installed; null otherwise. */
-  statements: Row[] | null;
-  /** The statements every live process timed above the threshold, slowest first (values never kept). */
-  slowStatements: SlowStatement[];
-  slowThresholdMs: number;
-  pool: PoolStats | null;
-}
+type Row = CatalogueRow;
 
 const rows = async (ctx: AppContext, query: ReturnType<typeof sql<Row>>): Promise<Row[]> =>
   (await query.execute(ctx.db)).rows;

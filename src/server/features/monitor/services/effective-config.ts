@@ -1,11 +1,5 @@
+import type { ConfigEntry } from '../../../../engine/api-types.js';
 import type { Config } from '../../../lib/config.js';
-
-export interface ConfigEntry {
-  name: string;
-  value: string;
-  source: 'environment' | 'default';
-  isSecret: boolean;
-}
 
 /** The environment variables the server reads (lib/config.ts), with their defaults. */
 const VARIABLES: readonly { name: string; fallback: string; isSecret?: boolean }[] = [

@@ -1,21 +1,10 @@
+import type { FlowCounter } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { ruleLimit } from './settings.js';
 import { parseRateCounterKey, RATE_COUNTER_PREFIX, SIGN_IN_PREFIX } from '../../../lib/store/counter-keys.js';
 
 /** Counters listed per kind, at most (the highest ones). */
 const MAX_COUNTERS = 200;
-
-/** A live counter of a rate-limit rule, as the flow-control page lists it. */
-export interface FlowCounter {
-  rule: string;
-  /** What the counter guards: the route (or route group) for addresses, the tenant for users. */
-  scope: string;
-  /** Whose: the client's address, the user name of failed sign-ins, the (masked) mobile of SMS codes. */
-  key: string;
-  hits: number;
-  ttlMs: number;
-  lockedMs: number;
-}
 
 /** A mobile number as the page shows it: the first three and the last four digits. */
 export const maskedMobile = (mobile: string): string =>

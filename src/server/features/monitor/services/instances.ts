@@ -4,7 +4,7 @@ import type { ProcessMetrics, RouteStat, SlowStatement } from './metrics.js';
 
 /**
  * What each server process knows only of itself, shared through the database every process
- * already uses (issue 17): its route table and the statements it timed as slow. Each process
+ * already uses: its route table and the statements it timed as slow. Each process
  * writes one row (sys_metric_instance) with every sample and deletes it when it stops; the pages
  * read the rows written lately, so a process that died without a word drops out by itself.
  */

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../../../lib/db/database.js';
-import type { MetricSample } from '../../../../engine/api-types.js';
+import type { MetricSample, RouteStat, SlowStatement } from '../../../../engine/api-types.js';
 
 /**
  * The process's metrics: prom-client counters and histograms for a Prometheus scraper
@@ -19,29 +19,7 @@ const INTERVAL_CAP = 20_000;
 /** Distinct slow statements kept (the fastest of them goes when a new one comes). */
 const SLOW_CAP = 100;
 
-export interface RouteStat {
-  route: string;
-  method: string;
-  count: number;
-  errors: number;
-  avgMs: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  maxMs: number;
-}
-
-export interface SlowStatement {
-  sql: string;
-  /** Values are never kept: only how many there were. */
-  parameters: string;
-  count: number;
-  maxMs: number;
-  avgMs: number;
-  lastAt: string;
-  /** The process that timed it (the database page gathers every live process's). */
-  instance?: string;
-}
+export type { RouteStat, SlowStatement };
 
 interface RouteAccumulator {
   route: string;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { RequestLogEntry } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { MONITOR_PARAMS, numberParam } from './settings.js';
@@ -84,7 +85,7 @@ export async function pruneMonitorRows({
   batchSize?: number;
 }): Promise<{ logs: number; samples: number }> {
   const { param, fallback } = MONITOR_PARAMS.logRetentionDays;
-  const days = await numberParam(ctx, param, fallback);
+  const days = await numberParam({ ctx, key: param, fallback });
   const logCutoff = new Date(now.getTime() - days * 86_400_000);
   // Samples serve the dashboard's last day at most.
   const sampleCutoff = new Date(now.getTime() - 86_400_000);
@@ -108,7 +109,7 @@ export async function pruneMonitorRows({
 export interface LogSearch {
   from?: string;
   to?: string;
-  level?: string;
+  level?: RequestLogEntry['level'];
   text?: string;
   requestId?: string;
   username?: string;
@@ -119,7 +120,8 @@ export interface LogSearch {
   limit: number;
 }
 
-export async function searchLogs(ctx: AppContext, search: LogSearch): Promise<Record<string, unknown>[]> {
+/** Log rows that match, newest first. */
+export async function searchLogs(ctx: AppContext, search: LogSearch): Promise<RequestLogEntry[]> {
   const conditions = [sql`true`];
   if (search.from) conditions.push(sql`at >= ${new Date(search.from)}`);
   if (search.to) conditions.push(sql`at <= ${new Date(search.to)}`);
@@ -135,9 +137,11 @@ export async function searchLogs(ctx: AppContext, search: LogSearch): Promise<Re
       sql`(path ilike ${like} or route ilike ${like} or message ilike ${like} or username ilike ${like})`,
     );
   }
-  const rows = await sql<Record<string, unknown>>`select id, at, level, instance, request_id as "requestId",
+  const rows = await sql<
+    Omit<RequestLogEntry, 'at'> & { at: Date }
+  >`select id, at, level, instance, request_id as "requestId",
     tenant_code as "tenantCode", user_id as "userId", username, method, route, path, status,
     duration_ms as "durationMs", message from sys_request_log where ${sql.join(conditions, sql` and `)}
     order by id desc limit ${search.limit}`.execute(ctx.db);
-  return rows.rows;
+  return rows.rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() }));
 }

@@ -98,11 +98,16 @@ export const paramNameKey = (key: string): string => `params.${key}`;
  * locales name (params.<key>): while a param still has that name, the pages show it translated;
  * a param added by hand, or renamed, keeps the name it was given.
  */
-export async function knownParamNames(
-  ctx: AppContext,
-  tenantCode: string,
-  zhName: (key: string) => string | undefined,
-): Promise<Record<string, string>> {
+export async function knownParamNames({
+  ctx,
+  tenantCode,
+  zhName,
+}: {
+  ctx: AppContext;
+  tenantCode: string;
+  /** The Chinese name the locales give a param's key, undefined for a key they do not name. */
+  zhName: (key: string) => string | undefined;
+}): Promise<Record<string, string>> {
   const entity = ctx.registry.require('sysparam');
   const keyField = entity.fieldsByName.get('paramKey');
   if (!keyField) return {};
@@ -132,7 +137,15 @@ export async function operationalParams(ctx: AppContext): Promise<ReadonlyMap<st
 }
 
 /** A whole-number param, its fallback when unset or not a positive whole number. */
-export async function numberParam(ctx: AppContext, key: string, fallback: number): Promise<number> {
+export async function numberParam({
+  ctx,
+  key,
+  fallback,
+}: {
+  ctx: AppContext;
+  key: string;
+  fallback: number;
+}): Promise<number> {
   const raw = OPERATIONAL_KEYS.includes(key)
     ? (await operationalParams(ctx)).get(key)
     : (await readParams(ctx, [key])).get(key);
@@ -144,7 +157,7 @@ export async function numberParam(ctx: AppContext, key: string, fallback: number
 export function ruleLimit(ctx: AppContext, name: RuleName): Promise<number> {
   const rule = RATE_LIMIT_RULES.find((candidate) => candidate.name === name);
   if (!rule) throw new Error(`unknown rate-limit rule ${name}`);
-  return numberParam(ctx, rule.param, rule.fallback(ctx));
+  return numberParam({ ctx, key: rule.param, fallback: rule.fallback(ctx) });
 }
 
 /**

@@ -1,28 +1,63 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EntityInputError, type EntityDef } from '../../../../engine/index.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  EntityInputError,
+  pageSchemaOf,
+  serializedRecordOf,
+  type EntityDef,
+  type PortalAttachment,
+} from '../../../../engine/index.js';
 import type { Row } from '../../../lib/db/database.js';
 import { queryRecords, type CrudRequest, type Page } from '../../crud/index.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { entityTitle } from '../../../lib/titles.js';
 import { AppError } from '../../../lib/errors.js';
-import { ok, queryOf } from '../../../lib/http.js';
+import { ok } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
+import {
+  answer,
+  arrayOf,
+  integer,
+  integerOrText,
+  object,
+  PUBLIC_SECURITY,
+  text,
+  textOrNumber,
+  typed,
+} from '../../../lib/route-schema.js';
 import { openRecordPolicy } from '../../rbac/index.js';
 import { contentFiles, sendFile } from '../../files/index.js';
 import { openFileStorage } from '../../../lib/storage/index.js';
-import type { PortalAttachment } from '../../../../engine/index.js';
-import { publicParams } from '../services/params.js';
+import { PUBLIC_PARAM_KEYS, publicParams } from '../services/params.js';
 import { myPurchaseRoutes } from './my-purchases.js';
 import { qrCodeRoutes } from './qrcode.js';
 
-export { PUBLIC_PARAM_KEYS } from '../services/params.js';
+type Json = Record<string, unknown>;
 
 /** Bookkeeping columns a visitor has no business seeing. */
 const HIDDEN_FIELDS = ['tenantCode', 'createdBy', 'updatedBy', 'version'];
 const DEFAULT_PUBLIC_PAGE_SIZE = 10;
-const PUBLIC = { config: { isPublic: true } } as const;
+const PUBLIC = { isPublic: true } as const;
+const tags = ['portal'];
 
-type Params = Record<string, unknown>;
+/** The largest id a portal call takes. */
+const MAX_ID = 2_000_000_000;
+
+/**
+ * Parameters of the portal's POST calls come in the query string or a JSON body (the portal
+ * sends either): the same names in both, whole numbers as numbers in the query and as numbers or
+ * their digits in the body ("5").
+ */
+const queryAndBody = <const B extends Record<string, Json>, const Q extends Record<string, Json>>(
+  body: B,
+  query: Q,
+) => ({ querystring: object(query), body: object(body) });
+
+const wholeNumber = (maximum: number) => ({ body: integerOrText(1, maximum), query: integer(1, maximum) });
+const ID = wholeNumber(MAX_ID);
+const LIMIT_20 = wholeNumber(20);
+const PAGE = wholeNumber(100_000);
+const PAGE_SIZE = wholeNumber(50);
+const FILTER = textOrNumber(100);
 
 function project(row: Row, omit: readonly string[] = []): Row {
   const out: Row = {};
@@ -32,26 +67,19 @@ function project(row: Row, omit: readonly string[] = []): Row {
   return out;
 }
 
-function first(value: unknown): unknown {
-  return Array.isArray(value) ? value[0] : value;
+/** A record as project() leaves it: the serialized record without the hidden fields and `omit`. */
+function publicRecordOf(entity: EntityDef, omit: readonly string[] = []): Json {
+  const record = serializedRecordOf(entity);
+  const properties = Object.entries(record.properties as Record<string, Json>).filter(
+    ([name]) => !HIDDEN_FIELDS.includes(name) && !omit.includes(name),
+  );
+  return { ...record, properties: Object.fromEntries(properties) };
 }
 
-/** A JSON body or nothing: POST endpoints accept both, the portal sends {} or no body. */
-function bodyOf(request: FastifyRequest): Params {
-  const body = request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Params) : {};
-}
-
-/** A whole number the route schema read from the query string or the body, or the fallback. */
-function wholeNumber(params: Params, name: string, fallback: number): number {
-  const value = params[name];
-  return typeof value === 'number' ? value : fallback;
-}
-
-function readText(params: Params, name: string, maxLength = 100): string | undefined {
-  const raw = first(params[name]);
-  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-  const text = String(raw).split(String.fromCharCode(0)).join('').trim();
+/** The text of a filter, trimmed and bounded; undefined when empty. */
+function readText(value: string | number | undefined, maxLength = 100): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).split(String.fromCharCode(0)).join('').trim();
   return text === '' ? undefined : text.slice(0, maxLength);
 }
 
@@ -60,17 +88,17 @@ interface Paging {
   pageSize: number;
 }
 
-/** Paging in range by the route schema (plugins/route-schema-manifest.ts), or the defaults. */
-function readPaging(params: Params, defaultSize = DEFAULT_PUBLIC_PAGE_SIZE): Paging {
-  return {
-    currentPage: wholeNumber(params, 'currentPage', 1),
-    pageSize: wholeNumber(params, 'pageSize', defaultSize),
-  };
+/** Paging in range by the route schema, or the defaults. */
+function readPaging(
+  params: { currentPage?: number; pageSize?: number },
+  defaultSize = DEFAULT_PUBLIC_PAGE_SIZE,
+): Paging {
+  return { currentPage: params.currentPage ?? 1, pageSize: params.pageSize ?? defaultSize };
 }
 
-function readId(params: Params, name = 'id'): number {
-  const id = wholeNumber(params, name, 0);
-  if (id === 0) throw new EntityInputError([{ field: `/${name}`, message: 'is required' }]);
+/** The id a call requires (the schema leaves it optional: its absence is named by the field). */
+function requiredId(id: number | undefined, name = 'id'): number {
+  if (id === undefined) throw new EntityInputError([{ field: `/${name}`, message: 'is required' }]);
   return id;
 }
 
@@ -80,8 +108,20 @@ function fileIds(value: unknown): number[] {
   return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
 }
 
+const ATTACHMENT = object(
+  {
+    id: { type: 'integer' },
+    originalFilename: { type: 'string' },
+    size: { type: 'number', description: 'KB, two decimals' },
+    sizeBytes: { type: 'integer' },
+    fileType: { type: 'string' },
+    url: { type: 'string', description: 'The download address: no token, while the notice is published' },
+  },
+  ['id', 'originalFilename', 'size', 'sizeBytes', 'fileType', 'url'],
+);
+
 /**
- * The public, read-only side of the portal's content (SPEC §7 "Notification and home"): notices,
+ * The public, read-only side of the portal's content (docs/product.md §7 "Notification and home"): notices,
  * home pictures, purchase announcements and idle equipment, published records only, no sign-in.
  * Reads go through the generated CRUD service with the published filter forced, so the same
  * tenant scoping, sorting and paging rules apply as in the back-office.
@@ -90,6 +130,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   const { registry, config, db } = app.ctx;
   // Visitors read the default tenant's portal.
   const visitor: Actor = { userId: null, username: 'anonymous', tenantCode: config.defaultTenant };
+  const api = typed(app);
 
   const crud = (request: FastifyRequest, entity: EntityDef): CrudRequest => {
     const l10n = localizerFor(request);
@@ -134,7 +175,32 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   };
 
   /** The whitelisted portal params (hotline, mailbox, program addresses, …) and the product slug. */
-  app.get('/api/notification/home/params', PUBLIC, async () => ok(await publicParams(app.ctx)));
+  api.get(
+    '/api/notification/home/params',
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Public params (hotline, mailbox, program addresses) and the product slug',
+        security: PUBLIC_SECURITY,
+        response: answer(
+          object(
+            {
+              product: { type: 'string', description: 'The product slug (/ecobid)' },
+              ...Object.fromEntries(
+                PUBLIC_PARAM_KEYS.map((key) => [
+                  key,
+                  { type: 'string', description: 'when the param is set' },
+                ]),
+              ),
+            },
+            ['product'],
+          ),
+        ),
+      },
+    },
+    async () => ok(await publicParams(app.ctx)),
+  );
   await app.register(qrCodeRoutes);
   await app.register(myPurchaseRoutes);
 
@@ -151,25 +217,70 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   // Notices -------------------------------------------------------------------------------------
   const noticeBase = `/api/${notice.api}`;
   const NOTICE_LIST_OMIT = ['content'];
+  const IDLE_LIST_OMIT = ['description'];
+  const noticeRecord = publicRecordOf(notice);
+  const noticeListRecord = publicRecordOf(notice, NOTICE_LIST_OMIT);
+  const purchaseRecord = publicRecordOf(purchase);
+  const purchaseListRecord = publicRecordOf(purchase, NOTICE_LIST_OMIT);
+  const idleRecord = publicRecordOf(idle);
+  const idleListRecord = publicRecordOf(idle, IDLE_LIST_OMIT);
 
-  app.get(`${noticeBase}/queryFirst4`, PUBLIC, async (request) => {
-    const page = await publishedPage(request, notice, { currentPage: 1, pageSize: 4 });
-    return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
-  });
+  api.get(
+    `${noticeBase}/queryFirst4`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'The first 4 published notices (without their content)',
+        security: PUBLIC_SECURITY,
+        response: answer(arrayOf(noticeListRecord)),
+      },
+    },
+    async (request) => {
+      const page = await publishedPage(request, notice, { currentPage: 1, pageSize: 4 });
+      return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
+    },
+  );
 
-  app.get(`${noticeBase}/queryNotices`, PUBLIC, async (request) => {
-    const query = queryOf(request);
-    const page = await publishedPage(request, notice, readPaging(query), { title: readText(query, 'title') });
-    return ok(listOf(page, NOTICE_LIST_OMIT));
-  });
+  api.get(
+    `${noticeBase}/queryNotices`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Published notices, paged (without their content)',
+        security: PUBLIC_SECURITY,
+        querystring: object({ currentPage: PAGE.query, pageSize: PAGE_SIZE.query, title: text(100) }),
+        response: answer(pageSchemaOf(noticeListRecord)),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const page = await publishedPage(request, notice, readPaging(query), { title: readText(query.title) });
+      return ok(listOf(page, NOTICE_LIST_OMIT));
+    },
+  );
 
-  app.get(`${noticeBase}/queryNotice`, PUBLIC, async (request) =>
-    ok(await publishedOne(request, notice, readId(queryOf(request)))),
+  api.get(
+    `${noticeBase}/queryNotice`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'One published notice',
+        security: PUBLIC_SECURITY,
+        querystring: object({ id: ID.query }, ['id']),
+        response: answer(noticeRecord),
+      },
+    },
+    async (request) => ok(await publishedOne(request, notice, request.query.id)),
   );
 
   /** The attachments of a published notice, with addresses a visitor can download from. */
   const attachmentsOf = async (request: FastifyRequest, record: Row): Promise<PortalAttachment[]> => {
-    const files = await contentFiles(app.ctx, storage, {
+    const files = await contentFiles({
+      ctx: app.ctx,
+      storage,
       tenantCode: visitor.tenantCode,
       ids: fileIds(record.attachments),
       l10n: localizerFor(request),
@@ -185,96 +296,234 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   };
 
   /** A notice with its attachments and the latest other notices, for the detail page. */
-  app.post(`${noticeBase}/queryNoticeDetail`, PUBLIC, async (request) => {
-    const id = readId({ ...queryOf(request), ...bodyOf(request) });
-    const [record, latest] = await Promise.all([
-      publishedOne(request, notice, id),
-      publishedPage(request, notice, { currentPage: 1, pageSize: 7 }),
-    ]);
-    const others = latest.records.filter((row) => row.id !== id).slice(0, 6);
-    return ok({
-      notice: record,
-      attachments: await attachmentsOf(request, record),
-      latest: others.map((row) => project(row, NOTICE_LIST_OMIT)),
-    });
-  });
+  api.post(
+    `${noticeBase}/queryNoticeDetail`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'A notice with its attachments (name, size, download address) and the latest others',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ id: ID.body }, { id: ID.query }),
+        response: answer(
+          object(
+            {
+              notice: noticeRecord,
+              attachments: arrayOf(ATTACHMENT),
+              latest: { ...arrayOf(noticeListRecord), description: 'up to 6 other notices, newest first' },
+            },
+            ['notice', 'attachments', 'latest'],
+          ),
+        ),
+      },
+    },
+    async (request) => {
+      const id = requiredId({ ...request.query, ...request.body }.id);
+      const [record, latest] = await Promise.all([
+        publishedOne(request, notice, id),
+        publishedPage(request, notice, { currentPage: 1, pageSize: 7 }),
+      ]);
+      const others = latest.records.filter((row) => row.id !== id).slice(0, 6);
+      return ok({
+        notice: record,
+        attachments: await attachmentsOf(request, record),
+        latest: others.map((row) => project(row, NOTICE_LIST_OMIT)),
+      });
+    },
+  );
 
   /**
    * An attachment of a notice, for anyone while the notice is published (its visibility): a file
    * the notice does not list, or a notice that is not (or no longer) published, is a 404.
    */
-  app.route({
+  api.route({
     method: ['GET', 'HEAD'],
     url: `${noticeBase}/attachment`,
-    ...PUBLIC,
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const query = queryOf(request);
+    config: PUBLIC,
+    schema: {
+      tags,
+      summary: 'An attachment of a published notice, for anyone while the notice is published',
+      security: PUBLIC_SECURITY,
+      querystring: object({ id: ID.query, fileId: ID.query }, ['id', 'fileId']),
+      produces: 'application/octet-stream',
+      response: {},
+    },
+    handler: async (request, reply) => {
+      const { id, fileId } = request.query;
       const l10n = localizerFor(request);
-      const fileId = readId(query, 'fileId');
-      const record = await publishedOne(request, notice, readId(query));
+      const record = await publishedOne(request, notice, id);
       const [file] = fileIds(record.attachments).includes(fileId)
-        ? await contentFiles(app.ctx, storage, { tenantCode: visitor.tenantCode, ids: [fileId], l10n })
+        ? await contentFiles({ ctx: app.ctx, storage, tenantCode: visitor.tenantCode, ids: [fileId], l10n })
         : [];
       if (!file) throw new AppError('notFound', { entity: l10n.t('files.title'), key: String(fileId) });
-      return sendFile(request, reply, file, 'attachment');
+      return sendFile({ request, reply, file, disposition: 'attachment' });
     },
   });
 
   /** The purchase announcements scrolling on the home page. */
-  app.post(`${noticeBase}/queryOrderRotation`, PUBLIC, async (request) => {
-    const limit = wholeNumber({ ...queryOf(request), ...bodyOf(request) }, 'limit', 10);
-    const page = await publishedPage(request, purchase, { currentPage: 1, pageSize: limit });
-    return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
-  });
+  api.post(
+    `${noticeBase}/queryOrderRotation`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Purchase announcements of the home page (without their content)',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ limit: wholeNumber(30).body }, { limit: wholeNumber(30).query }),
+        response: answer(arrayOf(purchaseListRecord)),
+      },
+    },
+    async (request) => {
+      const limit = { ...request.query, ...request.body }.limit ?? 10;
+      const page = await publishedPage(request, purchase, { currentPage: 1, pageSize: limit });
+      return ok(page.records.map((row) => project(row, NOTICE_LIST_OMIT)));
+    },
+  );
 
   // Home ----------------------------------------------------------------------------------------
   const home = '/api/notification/home';
 
-  app.post(`${home}/pictures`, PUBLIC, async (request) => {
-    const limit = wholeNumber({ ...queryOf(request), ...bodyOf(request) }, 'limit', 8);
-    const page = await publishedPage(request, picture, { currentPage: 1, pageSize: limit });
-    return ok(page.records.map((row) => project(row)));
-  });
+  api.post(
+    `${home}/pictures`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Home pictures',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ limit: LIMIT_20.body }, { limit: LIMIT_20.query }),
+        response: answer(arrayOf(publicRecordOf(picture))),
+      },
+    },
+    async (request) => {
+      const limit = { ...request.query, ...request.body }.limit ?? 8;
+      const page = await publishedPage(request, picture, { currentPage: 1, pageSize: limit });
+      return ok(page.records.map((row) => project(row)));
+    },
+  );
 
   /** Purchase announcements, paged, with a title, category and region filter. */
-  app.post(`${home}/order/notices`, PUBLIC, async (request) => {
-    const query = { ...bodyOf(request), ...queryOf(request) };
-    const page = await publishedPage(request, purchase, readPaging(query), {
-      title: readText(query, 'title'),
-      category: readText(query, 'category'),
-      region: readText(query, 'region'),
-    });
-    return ok(listOf(page, NOTICE_LIST_OMIT));
-  });
+  api.post(
+    `${home}/order/notices`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Purchase announcements, paged (without their content)',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody(
+          {
+            currentPage: PAGE.body,
+            pageSize: PAGE_SIZE.body,
+            title: FILTER,
+            category: FILTER,
+            region: FILTER,
+          },
+          {
+            currentPage: PAGE.query,
+            pageSize: PAGE_SIZE.query,
+            title: FILTER,
+            category: FILTER,
+            region: FILTER,
+          },
+        ),
+        response: answer(pageSchemaOf(purchaseListRecord)),
+      },
+    },
+    async (request) => {
+      // The query string's values win over the body's.
+      const params = { ...request.body, ...request.query };
+      const page = await publishedPage(request, purchase, readPaging(params), {
+        title: readText(params.title),
+        category: readText(params.category),
+        region: readText(params.region),
+      });
+      return ok(listOf(page, NOTICE_LIST_OMIT));
+    },
+  );
 
-  app.post(`${home}/order/detail`, PUBLIC, async (request) =>
-    ok(await publishedOne(request, purchase, readId({ ...queryOf(request), ...bodyOf(request) }))),
+  api.post(
+    `${home}/order/detail`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'One purchase announcement',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ id: ID.body }, { id: ID.query }),
+        response: answer(purchaseRecord),
+      },
+    },
+    async (request) =>
+      ok(await publishedOne(request, purchase, requiredId({ ...request.query, ...request.body }.id))),
   );
 
   /** Idle equipment, paged, with a name and category filter. */
-  app.post(`${home}/show/attr`, PUBLIC, async (request) => {
-    const params = { ...queryOf(request), ...bodyOf(request) };
-    const page = await publishedPage(request, idle, readPaging(params, 12), {
-      name: readText(params, 'name'),
-      category: readText(params, 'category'),
-    });
-    return ok(listOf(page, ['description']));
-  });
+  api.post(
+    `${home}/show/attr`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Idle equipment, paged (without their description)',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody(
+          { currentPage: PAGE.body, pageSize: PAGE_SIZE.body, name: FILTER, category: FILTER },
+          { currentPage: PAGE.query, pageSize: PAGE_SIZE.query, name: FILTER, category: FILTER },
+        ),
+        response: answer(pageSchemaOf(idleListRecord)),
+      },
+    },
+    async (request) => {
+      const params = { ...request.query, ...request.body };
+      const page = await publishedPage(request, idle, readPaging(params, 12), {
+        name: readText(params.name),
+        category: readText(params.category),
+      });
+      return ok(listOf(page, IDLE_LIST_OMIT));
+    },
+  );
 
   /** The recommended idle equipment of the home marketing tab: highest rank first, then newest. */
-  app.post(`${home}/show/attr/rank`, PUBLIC, async (request) => {
-    const limit = wholeNumber({ ...bodyOf(request), ...queryOf(request) }, 'limit', 8);
-    const page = await publishedPage(
-      request,
-      idle,
-      { currentPage: 1, pageSize: limit },
-      {},
-      '-rank,-publishTime,-id',
-    );
-    return ok(page.records.map((row) => project(row, ['description'])));
-  });
+  api.post(
+    `${home}/show/attr/rank`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'Recommended idle equipment (without their description)',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ limit: LIMIT_20.body }, { limit: LIMIT_20.query }),
+        response: answer(arrayOf(idleListRecord)),
+      },
+    },
+    async (request) => {
+      // The query string's value wins over the body's.
+      const limit = { ...request.body, ...request.query }.limit ?? 8;
+      const page = await publishedPage(
+        request,
+        idle,
+        { currentPage: 1, pageSize: limit },
+        {},
+        '-rank,-publishTime,-id',
+      );
+      return ok(page.records.map((row) => project(row, IDLE_LIST_OMIT)));
+    },
+  );
 
-  app.post(`${home}/show/detail`, PUBLIC, async (request) =>
-    ok(await publishedOne(request, idle, readId({ ...queryOf(request), ...bodyOf(request) }))),
+  api.post(
+    `${home}/show/detail`,
+    {
+      config: PUBLIC,
+      schema: {
+        tags,
+        summary: 'One idle equipment',
+        security: PUBLIC_SECURITY,
+        ...queryAndBody({ id: ID.body }, { id: ID.query }),
+        response: answer(idleRecord),
+      },
+    },
+    async (request) =>
+      ok(await publishedOne(request, idle, requiredId({ ...request.query, ...request.body }.id))),
   );
 }

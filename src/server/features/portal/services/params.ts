@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../../lib/context.js';
+import type { PortalParams } from '../../../../engine/api-types.js';
 import { column, table } from '../../../lib/sql/toolkit.js';
 
-/** Params the portal may read without signing in (SPEC §1 footer, §2.2 personal centre, §1 consultation). */
+/** Params the portal may read without signing in (docs/product.md §1 footer, §2.2 personal centre, §1 consultation). */
 export const PUBLIC_PARAM_KEYS = [
   'productTitle',
   'productTitleTw',
@@ -16,14 +17,19 @@ export const PUBLIC_PARAM_KEYS = [
   'companyOperator',
   'icpRegistration',
   'publicSecurityRecord',
-] as const;
+] as const satisfies readonly Exclude<keyof PortalParams, 'product'>[];
+
+type PublicParamKey = (typeof PUBLIC_PARAM_KEYS)[number];
+
+const isPublicParamKey = (key: string): key is PublicParamKey =>
+  (PUBLIC_PARAM_KEYS as readonly string[]).includes(key);
 
 /** The whitelisted params of the portal's tenant, with the product slug under `product`. */
-export async function publicParams(ctx: AppContext): Promise<Record<string, string>> {
+export async function publicParams(ctx: AppContext): Promise<PortalParams> {
   const entity = ctx.registry.require('sysparam');
   const key = entity.fieldsByName.get('paramKey');
   const value = entity.fieldsByName.get('paramValue');
-  const values: Record<string, string> = { product: ctx.config.product };
+  const values: PortalParams = { product: ctx.config.product };
   if (!key || !value) return values;
   const tenant = entity.isTenantScoped ? sql`tenant_code = ${ctx.config.defaultTenant} and` : sql``;
   const rows = await sql<{
@@ -33,7 +39,7 @@ export async function publicParams(ctx: AppContext): Promise<Record<string, stri
     from ${table(entity)} where ${tenant} ${column(key)} in (${sql.join([...PUBLIC_PARAM_KEYS])})`.execute(
     ctx.db,
   );
-  for (const row of rows.rows) values[row.key] = row.value ?? '';
+  for (const row of rows.rows) if (isPublicParamKey(row.key)) values[row.key] = row.value ?? '';
   return values;
 }
 

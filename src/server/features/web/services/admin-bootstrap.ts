@@ -40,7 +40,7 @@ export function cookieValue(header: string | undefined, wanted: string): string 
   return undefined;
 }
 
-/** The session token of the "token" cookie (SPEC §9: the browser keeps it there). */
+/** The session token of the "token" cookie (docs/product.md §9: the browser keeps it there). */
 export function tokenCookie(header: string | undefined): string | undefined {
   const value = cookieValue(header, 'token');
   // the shape of a bearer token (lib/http.ts): anything else names no session
@@ -57,11 +57,17 @@ export function actingRoleCookie(header: string | undefined): string | undefined
  * The bootstrap for a token, or undefined without a live session (signed out, expired, disabled
  * user): then the page carries nothing and the back-office asks as it always did.
  */
-export async function adminBootstrap(
-  ctx: AppContext,
-  token: string,
-  role?: string,
-): Promise<AdminBootstrap | undefined> {
+export async function adminBootstrap({
+  ctx,
+  token,
+  role,
+}: {
+  ctx: AppContext;
+  /** The session token of the page's cookie. */
+  token: string;
+  /** The role the tab chose last (its cookie), a hint only: it counts when held. */
+  role?: string | undefined;
+}): Promise<AdminBootstrap | undefined> {
   const session = await findSession({
     db: ctx.db,
     userTable: ctx.registry.require('sysuser').table,

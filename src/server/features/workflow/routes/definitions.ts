@@ -6,7 +6,7 @@ import { definitionXml, queryDefinitions } from '../services/queries.js';
 import { deleteDefinition } from '../services/removal.js';
 import { actorOf, BASE, BY_ID, PAGE, PAGING, schema, SELF } from './shared.js';
 
-/** Process definitions (SPEC §2.3 /processdefinition; the start screen lists them too). */
+/** Process definitions (docs/product.md §2.3 /processdefinition; the start screen lists them too). */
 export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   app.get(

@@ -16,7 +16,7 @@ import { actorOf, BASE, BY_ID, candidate, PAGE, PAGING, RECORD, schema } from '.
 const BY_INSTANCE = object({ processInstanceId: id('The instance') }, ['processInstanceId']);
 const LIST = { type: 'array', items: RECORD };
 
-/** The five history views (SPEC §2.3: historic instances, activities, details, variables, tasks). */
+/** The five history views (docs/product.md §2.3: historic instances, activities, details, variables, tasks). */
 export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const H = `${BASE}/history`;

@@ -60,7 +60,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
               businessKey: text(200),
               description: text(512, {
                 minLength: 1,
-                description: 'Required, at most 512 characters (SPEC §5)',
+                description: 'Required, at most 512 characters (docs/product.md §5)',
               }),
               variables: VARIABLES,
               formData: FORM_DATA,

@@ -48,7 +48,7 @@ const DEPLOY_ANSWER = object(
   ['deploymentId', 'processDefinitionId', 'key', 'version', 'warnings'],
 );
 
-/** Models and deployments (SPEC §2.3 workflow: /model, /deployment). */
+/** Models and deployments (docs/product.md §2.3 workflow: /model, /deployment). */
 export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   app.get(

@@ -7,7 +7,7 @@ import { candidateOf, type Candidate } from '../services/people.js';
 
 type Json = Record<string, unknown>;
 
-/** Where every workflow call lives (DESIGN.md, wave 2). */
+/** Where every workflow call lives (docs/http-contract.md, paths). */
 export const BASE = '/api/activiti';
 
 export const TAGS = ['workflow'];
@@ -73,7 +73,10 @@ export const FORM_DATA: Json = {
   description: 'The form of the formKey, as its entity API takes it',
 };
 
-export const COMMENT = text(2000, { minLength: 1, description: 'Required (SPEC §5: task comment required)' });
+export const COMMENT = text(2000, {
+  minLength: 1,
+  description: 'Required (docs/product.md §5: task comment required)',
+});
 
 export const BY_ID = (what: string): Json => object({ id: id(what) }, ['id']);
 

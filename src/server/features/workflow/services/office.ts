@@ -181,7 +181,7 @@ export async function assignTask(
   return taskById(ctx.db, actor.tenantCode, input.id);
 }
 
-/** Where an instance's tokens stand (SPEC §2.3 execution). */
+/** Where an instance's tokens stand (docs/product.md §2.3 execution). */
 export async function instanceExecutions(
   db: Db,
   tenantCode: string,

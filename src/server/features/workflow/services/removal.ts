@@ -6,7 +6,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 
 /**
- * The delete buttons of the definition, instance and history lists (SPEC §2.3 workflow). What an
+ * The delete buttons of the definition, instance and history lists (docs/product.md §2.3 workflow). What an
  * instance owns (tokens, tasks, variables, comments, history, jobs) goes with it by the tables'
  * cascades; each call is one transaction, checked against the caller's tenant.
  */

@@ -44,7 +44,7 @@ it('a complete that waits for another holder of the instance sees what that hold
   let answer: Promise<{ statusCode: number }> | undefined;
   await t.app.ctx.db.transaction().execute(async (trx) => {
     // Another action holds the instance (as every action takes it) and ends the task...
-    const locked = await lockInstance(trx, 'default', instance.id);
+    const locked = await lockInstance({ trx, tenantCode: 'default', id: instance.id });
     expect(locked.id).toBe(instance.id);
     await sql`update wf_task set end_time = now(), status = 'completed' where id = ${reviewId}`.execute(trx);
     // ...while bob's complete has already started and waits for the instance.

@@ -31,7 +31,11 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
     async (request) => {
       const { latestOnly, ...filters } = request.query;
       return ok(
-        await queryDefinitions(ctx.db, actorOf(request), { ...filters, latestOnly: latestOnly === 'true' }),
+        await queryDefinitions({
+          db: ctx.db,
+          actor: actorOf(request),
+          params: { ...filters, latestOnly: latestOnly === 'true' },
+        }),
       );
     },
   );
@@ -45,7 +49,7 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await definitionXml(ctx.db, actorOf(request), request.query.id)),
+    async (request) => ok(await definitionXml({ db: ctx.db, actor: actorOf(request), id: request.query.id })),
   );
   for (const [action, suspended] of [
     ['suspend', true],
@@ -63,7 +67,8 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
           response: answer(RECORD),
         },
       },
-      async (request) => ok(await setDefinitionSuspended(ctx, actorOf(request), request.query.id, suspended)),
+      async (request) =>
+        ok(await setDefinitionSuspended({ ctx, actor: actorOf(request), id: request.query.id, suspended })),
     );
   }
   api.post(
@@ -76,6 +81,6 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await deleteDefinition(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await deleteDefinition({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

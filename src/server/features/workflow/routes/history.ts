@@ -37,7 +37,13 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
     },
     async (request) => {
       const { finished, ...filters } = request.query;
-      return ok(await queryInstances(ctx.db, actorOf(request), { ...filters, ended: flagValue(finished) }));
+      return ok(
+        await queryInstances({
+          db: ctx.db,
+          actor: actorOf(request),
+          params: { ...filters, ended: flagValue(finished) },
+        }),
+      );
     },
   );
   api.get(
@@ -51,7 +57,13 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
       },
     },
     async (request) =>
-      ok(await historyActivities(ctx.db, actorOf(request).tenantCode, request.query.processInstanceId)),
+      ok(
+        await historyActivities({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
+        }),
+      ),
   );
   api.get(
     `${H}/taskinstance/query`,
@@ -71,9 +83,12 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
     async (request) => {
       const { finished, ...filters } = request.query;
       return ok(
-        await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', {
-          ...filters,
-          finished: flagValue(finished),
+        await queryTasks({
+          db: ctx.db,
+          actor: actorOf(request),
+          who: await candidate(request),
+          list: 'all',
+          params: { ...filters, finished: flagValue(finished) },
         }),
       );
     },
@@ -89,7 +104,13 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
       },
     },
     async (request) =>
-      ok(await historyVariables(ctx.db, actorOf(request).tenantCode, request.query.processInstanceId)),
+      ok(
+        await historyVariables({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
+        }),
+      ),
   );
   api.get(
     `${H}/detail/query`,
@@ -102,7 +123,13 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
       },
     },
     async (request) =>
-      ok(await historyDetails(ctx.db, actorOf(request).tenantCode, request.query.processInstanceId)),
+      ok(
+        await historyDetails({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
+        }),
+      ),
   );
   api.post(
     `${H}/processinstance/delete`,
@@ -114,7 +141,8 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await deleteInstance(ctx, actorOf(request), request.query.id, { endedOnly: true })),
+    async (request) =>
+      ok(await deleteInstance({ ctx, actor: actorOf(request), id: request.query.id, endedOnly: true })),
   );
   api.post(
     `${H}/taskinstance/delete`,
@@ -126,6 +154,6 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await deleteHistoricTask(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await deleteHistoricTask({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../lib/errors.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok, requireAuth } from '../../../lib/http.js';
 import { answer, flag, id, object, oneOf, text, typed } from '../../../lib/route-schema.js';
 import { finishInstance, setInstanceSuspended, startInstance } from '../services/instances.js';
-import { instanceDetail, queryInstances, takesPart } from '../services/queries.js';
+import { instanceDetail, queryInstances } from '../services/queries.js';
 import { deleteInstance } from '../services/removal.js';
 import {
   actorOf,
   BASE,
   byId,
-  candidate,
   COMMENT,
   flagValue,
   FORM_DATA,
-  oversees,
+  assertTakesPart,
   PAGE,
   PAGING,
   RECORD,
@@ -66,12 +64,12 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
     async (request) => {
       const auth = requireAuth(request);
       return ok(
-        await startInstance(
+        await startInstance({
           ctx,
-          { ...actorOf(request), userId: auth.userId },
-          localizerFor(request),
-          request.body,
-        ),
+          actor: { ...actorOf(request), userId: auth.userId },
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
       );
     },
   );
@@ -87,7 +85,13 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
     },
     async (request) => {
       const { ended, ...filters } = request.query;
-      return ok(await queryInstances(ctx.db, actorOf(request), { ...filters, ended: flagValue(ended) }));
+      return ok(
+        await queryInstances({
+          db: ctx.db,
+          actor: actorOf(request),
+          params: { ...filters, ended: flagValue(ended) },
+        }),
+      );
     },
   );
   api.get(
@@ -105,10 +109,10 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
       const actor = actorOf(request);
       const { ended, ...filters } = request.query;
       return ok(
-        await queryInstances(ctx.db, actor, {
-          ...filters,
-          ended: flagValue(ended),
-          startUserId: actor.username,
+        await queryInstances({
+          db: ctx.db,
+          actor,
+          params: { ...filters, ended: flagValue(ended), startUserId: actor.username },
         }),
       );
     },
@@ -128,9 +132,8 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
     async (request) => {
       const actor = actorOf(request);
       const instanceId = request.query.id;
-      const detail = await instanceDetail(ctx.db, actor.tenantCode, instanceId);
-      if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
-        throw new AppError('forbidden');
+      const detail = await instanceDetail({ db: ctx.db, tenantCode: actor.tenantCode, id: instanceId });
+      await assertTakesPart(request, instanceId);
       return ok(detail);
     },
   );
@@ -150,7 +153,8 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
           response: answer(RECORD),
         },
       },
-      async (request) => ok(await setInstanceSuspended(ctx, actorOf(request), request.query.id, suspended)),
+      async (request) =>
+        ok(await setInstanceSuspended({ ctx, actor: actorOf(request), id: request.query.id, suspended })),
     );
   }
   api.post(
@@ -164,7 +168,13 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) =>
-      ok(await finishInstance(ctx, actorOf(request), { ...request.body, status: 'terminated' })),
+      ok(
+        await finishInstance({
+          ctx,
+          actor: actorOf(request),
+          input: { ...request.body, status: 'terminated' },
+        }),
+      ),
   );
   api.post(
     `${BASE}/processinstance/delete`,
@@ -177,6 +187,6 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) =>
-      ok(await deleteInstance(ctx, actorOf(request), request.query.id, { endedOnly: false })),
+      ok(await deleteInstance({ ctx, actor: actorOf(request), id: request.query.id, endedOnly: false })),
   );
 }

@@ -74,7 +74,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(PAGE),
       },
     },
-    async (request) => ok(await queryModels(ctx, actorOf(request), request.query)),
+    async (request) => ok(await queryModels({ ctx, actor: actorOf(request), params: request.query })),
   );
   api.post(
     `${BASE}/model/add`,
@@ -86,7 +86,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await addModel(ctx, actorOf(request), request.body)),
+    async (request) => ok(await addModel({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.put(
     `${BASE}/model/update`,
@@ -98,7 +98,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await updateModel(ctx, actorOf(request), request.body)),
+    async (request) => ok(await updateModel({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.post(
     `${BASE}/model/delete`,
@@ -110,7 +110,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await deleteModels(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await deleteModels({ ctx, actor: actorOf(request), ids: request.query.id })),
   );
   api.get(
     `${BASE}/model/get`,
@@ -122,7 +122,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await getModel(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await getModel({ ctx, actor: actorOf(request), id: request.query.id })),
   );
   api.post(
     `${BASE}/model/import`,
@@ -142,7 +142,10 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await importModel(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await importModel({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
   api.get(
     `${BASE}/model/xml`,
@@ -154,7 +157,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await modelXml(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await modelXml({ ctx, actor: actorOf(request), id: request.query.id })),
   );
   api.put(
     `${BASE}/model/saveXml`,
@@ -167,7 +170,15 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await saveModelXml(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await saveModelXml({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
   );
   api.post(
     `${BASE}/model/deploy`,
@@ -179,7 +190,15 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(DEPLOY_ANSWER),
       },
     },
-    async (request) => ok(await deployModel(ctx, actorOf(request), localizerFor(request), request.query.id)),
+    async (request) =>
+      ok(
+        await deployModel({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          id: request.query.id,
+        }),
+      ),
   );
   api.post(
     `${BASE}/deployment/deployXml`,
@@ -191,7 +210,8 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(DEPLOY_ANSWER),
       },
     },
-    async (request) => ok(await deployXml(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(await deployXml({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body })),
   );
   api.get(
     `${BASE}/deployment/query`,
@@ -203,7 +223,8 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(PAGE),
       },
     },
-    async (request) => ok(await queryDeployments(ctx.db, actorOf(request), request.query)),
+    async (request) =>
+      ok(await queryDeployments({ db: ctx.db, actor: actorOf(request), params: request.query })),
   );
   api.post(
     `${BASE}/deployment/delete`,
@@ -215,6 +236,6 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await deleteDeployment(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await deleteDeployment({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../lib/errors.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok } from '../../../lib/http.js';
 import { answer, arrayOf, id, object, text, typed } from '../../../lib/route-schema.js';
@@ -11,8 +10,7 @@ import {
   instanceExecutions,
   withdrawInstance,
 } from '../services/office.js';
-import { takesPart } from '../services/queries.js';
-import { actorOf, BASE, byId, candidate, oversees, RECORD, SELF, TAGS as tags } from './shared.js';
+import { actorOf, assertTakesPart, BASE, byId, candidate, RECORD, SELF, TAGS as tags } from './shared.js';
 
 const NAMES = { type: 'array', items: { type: 'string' } };
 
@@ -36,7 +34,13 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
       },
     },
     async (request) =>
-      ok(await countOpenTasks(ctx.db, actorOf(request).tenantCode, await candidate(request))),
+      ok(
+        await countOpenTasks({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          who: await candidate(request),
+        }),
+      ),
   );
   api.post(
     `${BASE}/processinstance/withdraw`,
@@ -50,7 +54,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await withdrawInstance(ctx, actorOf(request), request.body)),
+    async (request) => ok(await withdrawInstance({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.get(
     `${BASE}/processinstance/diagram`,
@@ -79,9 +83,12 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
     },
     async (request) => {
       const instanceId = request.query.id;
-      const diagram = await instanceDiagram(ctx.db, actorOf(request).tenantCode, instanceId);
-      if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
-        throw new AppError('forbidden');
+      const diagram = await instanceDiagram({
+        db: ctx.db,
+        tenantCode: actorOf(request).tenantCode,
+        id: instanceId,
+      });
+      await assertTakesPart(request, instanceId);
       return ok(diagram);
     },
   );
@@ -119,7 +126,10 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await assignTask(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await assignTask({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
   api.get(
     `${BASE}/processinstance/executions`,
@@ -131,6 +141,13 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         response: answer(arrayOf(RECORD)),
       },
     },
-    async (request) => ok(await instanceExecutions(ctx.db, actorOf(request).tenantCode, request.query.id)),
+    async (request) =>
+      ok(
+        await instanceExecutions({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          id: request.query.id,
+        }),
+      ),
   );
 }

@@ -4,6 +4,7 @@ import { actorOf, requireAuth } from '../../../lib/http.js';
 import { dictionary, id, integer, object, text } from '../../../lib/route-schema.js';
 import { assertUrlGranted } from '../../rbac/index.js';
 import { candidateOf, type Candidate } from '../services/people.js';
+import { takesPart } from '../services/queries.js';
 
 type Json = Record<string, unknown>;
 
@@ -86,7 +87,7 @@ export const flagValue = (text: '' | 'true' | 'false' | undefined): boolean | un
 /** The caller as a candidate (user name and groups). */
 export function candidate(request: FastifyRequest): Promise<Candidate> {
   const auth = requireAuth(request);
-  return candidateOf(request.server.ctx, request.server.ctx.db, auth);
+  return candidateOf({ ctx: request.server.ctx, db: request.server.ctx.db, user: auth });
 }
 
 /**
@@ -106,6 +107,16 @@ export async function oversees(request: FastifyRequest): Promise<boolean> {
     if (error instanceof AppError && error.code === 'forbidden') return false;
     throw error;
   }
+}
+
+/**
+ * An instance's details are for those who take part in it (started it, hold or held one of its
+ * tasks, are a candidate) and for those who oversee workflow: 403 for anyone else.
+ */
+export async function assertTakesPart(request: FastifyRequest, instanceId: number): Promise<void> {
+  if (await oversees(request)) return;
+  const db = request.server.ctx.db;
+  if (!(await takesPart({ db, instanceId, who: await candidate(request) }))) throw new AppError('forbidden');
 }
 
 export { actorOf };

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../lib/errors.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok } from '../../../lib/http.js';
 import { answer, arrayOf, flag, id, object, text, typed } from '../../../lib/route-schema.js';
 import { formInfo } from '../services/forms.js';
-import { queryTasks, takesPart, taskById, taskCandidates, type TaskList } from '../services/queries.js';
+import { queryTasks, taskById, taskCandidates, type TaskList } from '../services/queries.js';
 import {
   claimTask,
   completeTask,
@@ -17,13 +16,13 @@ import {
 } from '../services/tasks.js';
 import {
   actorOf,
+  assertTakesPart,
   BASE,
   byId,
   candidate,
   COMMENT,
   flagValue,
   FORM_DATA,
-  oversees,
   PAGE,
   PAGING,
   RECORD,
@@ -59,16 +58,17 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request) =>
         ok(
-          await queryTasks(
-            ctx.db,
-            actorOf(request),
+          await queryTasks({
+            db: ctx.db,
+            actor: actorOf(request),
             // Only the candidate list looks at the caller's groups: the others need no query for them.
-            list === 'candidate'
-              ? await candidate(request)
-              : { username: actorOf(request).username, groups: [] },
+            who:
+              list === 'candidate'
+                ? await candidate(request)
+                : { username: actorOf(request).username, groups: [] },
             list,
-            request.query,
-          ),
+            params: request.query,
+          }),
         ),
     );
   }
@@ -89,13 +89,13 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { finished, ...filters } = request.query;
       return ok(
-        await queryTasks(
-          ctx.db,
-          actorOf(request),
-          { username: actorOf(request).username, groups: [] },
-          'all',
-          { ...filters, finished: flagValue(finished) },
-        ),
+        await queryTasks({
+          db: ctx.db,
+          actor: actorOf(request),
+          who: { username: actorOf(request).username, groups: [] },
+          list: 'all',
+          params: { ...filters, finished: flagValue(finished) },
+        }),
       );
     },
   );
@@ -113,10 +113,8 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const actor = actorOf(request);
       const taskId = request.query.id;
-      const task = await taskById(ctx.db, actor.tenantCode, taskId);
-      const instanceId = Number(task.processInstanceId);
-      if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
-        throw new AppError('forbidden');
+      const task = await taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: taskId });
+      await assertTakesPart(request, Number(task.processInstanceId));
       const formKey = typeof task.formKey === 'string' ? task.formKey : null;
       return ok({
         ...task,
@@ -136,7 +134,15 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await claimTask(ctx, actorOf(request), await candidate(request), request.query.id)),
+    async (request) =>
+      ok(
+        await claimTask({
+          ctx,
+          actor: actorOf(request),
+          who: await candidate(request),
+          id: request.query.id,
+        }),
+      ),
   );
   api.post(
     `${BASE}/task/unclaimTask`,
@@ -149,7 +155,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await unclaimTask(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await unclaimTask({ ctx, actor: actorOf(request), id: request.query.id })),
   );
   api.post(
     `${BASE}/task/completeTask`,
@@ -166,7 +172,15 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(WITH_NEXT_TASKS),
       },
     },
-    async (request) => ok(await completeTask(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await completeTask({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
   );
   api.post(
     `${BASE}/task/delegateTask`,
@@ -183,7 +197,15 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await delegateTask(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await delegateTask({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
   );
   api.post(
     `${BASE}/task/resolveTask`,
@@ -196,7 +218,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await resolveTask(ctx, actorOf(request), request.body)),
+    async (request) => ok(await resolveTask({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.get(
     `${BASE}/task/queryRegressNodes`,
@@ -209,7 +231,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(arrayOf(REGRESS_NODE)),
       },
     },
-    async (request) => ok(await regressNodes(ctx, actorOf(request), request.query.id)),
+    async (request) => ok(await regressNodes({ ctx, actor: actorOf(request), id: request.query.id })),
   );
   api.post(
     `${BASE}/task/regressTask`,
@@ -226,7 +248,10 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         response: answer(RECORD),
       },
     },
-    async (request) => ok(await regressTask(ctx, actorOf(request), localizerFor(request), request.body)),
+    async (request) =>
+      ok(
+        await regressTask({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
   for (const [name, status, summary] of [
     ['rejectTask', 'rejected', 'Rejects: the instance ends with status rejected'],
@@ -243,7 +268,8 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           response: answer(RECORD),
         },
       },
-      async (request) => ok(await endByTask(ctx, actorOf(request), { ...request.body, status })),
+      async (request) =>
+        ok(await endByTask({ ctx, actor: actorOf(request), input: { ...request.body, status } })),
     );
   }
 }

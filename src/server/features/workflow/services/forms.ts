@@ -21,12 +21,17 @@ export function formInfo(ctx: AppContext, formKey: string | null | undefined): F
 }
 
 /** The form data as the entity's validators accept it (400 naming each bad field). */
-export function checkedFormData(
-  ctx: AppContext,
-  l10n: Localizer,
-  formKey: string | null | undefined,
-  formData: Record<string, unknown> | undefined,
-): Record<string, unknown> {
+export function checkedFormData({
+  ctx,
+  l10n,
+  formKey,
+  formData,
+}: {
+  ctx: AppContext;
+  l10n: Localizer;
+  formKey: string | null | undefined;
+  formData: Record<string, unknown> | undefined;
+}): Record<string, unknown> {
   if (!formData) return {};
   const entity = formKey ? ctx.registry.get(formKey) : undefined;
   if (!entity) return formData;

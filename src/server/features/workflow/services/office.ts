@@ -24,7 +24,15 @@ export interface OpenCounts {
   candidate: number;
 }
 
-export async function countOpenTasks(db: Db, tenantCode: string, who: Candidate): Promise<OpenCounts> {
+export async function countOpenTasks({
+  db,
+  tenantCode,
+  who,
+}: {
+  db: Db;
+  tenantCode: string;
+  who: Candidate;
+}): Promise<OpenCounts> {
   const groups = who.groups.length > 0 ? who.groups : [''];
   const rows = await sql<OpenCounts>`select
       count(*) filter (where t.assignee = ${who.username})::int as personal,
@@ -38,13 +46,17 @@ export async function countOpenTasks(db: Db, tenantCode: string, who: Candidate)
  * The starter takes their instance back while nobody has acted on it yet: no task finished or
  * commented, none claimed or delegated. It ends with status withdrawn.
  */
-export async function withdrawInstance(
-  ctx: AppContext,
-  actor: Actor,
-  input: { id: number; comment?: string | undefined },
-): Promise<InstanceView> {
+export async function withdrawInstance({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; comment?: string | undefined };
+}): Promise<InstanceView> {
   await inTransaction(ctx.db, async (trx) => {
-    const instance = await lockInstance(trx, actor.tenantCode, input.id);
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (instance.start_username !== actor.username) throw new AppError('wfNotStarter', { id: input.id });
     assertRunning(instance);
     // The starter's own first task (assigned by ${initiator}) does not count as "touched".
@@ -53,13 +65,13 @@ export async function withdrawInstance(
           or exists (select 1 from wf_comment c where c.instance_id = t.instance_id and c.task_id = t.id))
       limit 1`.execute(trx);
     if (touched.rows.length > 0) throw new AppError('wfWithdrawLate', { id: input.id });
-    const run = await openRun(
+    const run = await openRun({
       ctx,
       trx,
       instance,
-      await definitionGraph(ctx, trx, instance.definition_id),
+      graph: await definitionGraph({ ctx, trx, definitionId: instance.definition_id }),
       actor,
-    );
+    });
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: input.id,
@@ -68,9 +80,9 @@ export async function withdrawInstance(
       action: 'withdraw',
       message: input.comment ?? '',
     });
-    await endInstance(run, 'withdrawn', 'withdrawn');
+    await endInstance({ run, status: 'withdrawn', reason: 'withdrawn' });
   });
-  return instanceById(ctx.db, actor.tenantCode, input.id);
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 export interface InstanceDiagram {
@@ -91,8 +103,16 @@ export interface InstanceDiagram {
  * its target was entered no earlier: the engine keeps activities, not flows, and this is what
  * Activiti's diagram highlighter derives as well.
  */
-export async function instanceDiagram(db: Db, tenantCode: string, id: number): Promise<InstanceDiagram> {
-  const instance = await instanceById(db, tenantCode, id);
+export async function instanceDiagram({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<InstanceDiagram> {
+  const instance = await instanceById({ db, tenantCode, id });
   const [file, history, tokens, graph] = await Promise.all([
     sql<{ resourceName: string; xml: string }>`select d.resource_name as "resourceName", p.xml
       from wf_definition d join wf_deployment p on p.id = d.deployment_id where d.id = ${instance.processDefinitionId}`.execute(
@@ -150,17 +170,22 @@ export async function instanceDiagram(db: Db, tenantCode: string, id: number): P
 }
 
 /** Administrators hand an open task to a user (whoever held it). */
-export async function assignTask(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { id: number; username: string; comment?: string | undefined },
-): Promise<Record<string, unknown>> {
+export async function assignTask({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { id: number; username: string; comment?: string | undefined };
+}): Promise<Record<string, unknown>> {
   await inTransaction(ctx.db, async (trx) => {
-    const { task, instance } = await lockTask(trx, actor.tenantCode, input.id);
+    const { task, instance } = await lockTask({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (task.end_time) throw new AppError('wfTaskDone', { id: input.id });
     assertRunning(instance);
-    if (!(await userExists(ctx, trx, actor.tenantCode, input.username)))
+    if (!(await userExists({ ctx, db: trx, tenantCode: actor.tenantCode, username: input.username })))
       throw new AppError('validation', {}, [
         { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
       ]);
@@ -178,16 +203,20 @@ export async function assignTask(
       message: input.comment ?? input.username,
     });
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 /** Where an instance's tokens stand (docs/product.md §2.3 execution). */
-export async function instanceExecutions(
-  db: Db,
-  tenantCode: string,
-  id: number,
-): Promise<Record<string, unknown>[]> {
-  const instance = await instanceById(db, tenantCode, id);
+export async function instanceExecutions({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<Record<string, unknown>[]> {
+  const instance = await instanceById({ db, tenantCode, id });
   const graph = await readGraph(db, instance.processDefinitionId);
   const rows = await sql<{
     id: number;

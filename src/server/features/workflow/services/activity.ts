@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { WfNextTask } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -40,19 +41,11 @@ export interface CreatedTask {
   candidateUsers: string[];
 }
 
-/** A task the caller can act on next, as start and completeTask answer it. */
-export interface NextTask {
-  id: number;
-  name: string;
-  taskDefinitionKey: string;
-  assignee: string | null;
-}
-
 /**
  * The tasks of a run that the caller can act on now: open (the instance still runs), assigned to
  * them or naming them as a candidate user. What a client needs to go on without a list query.
  */
-export function nextTasksOf(run: Run): NextTask[] {
+export function nextTasksOf(run: Run): WfNextTask[] {
   if (run.hasEnded) return [];
   const me = run.actor.username;
   return run.created

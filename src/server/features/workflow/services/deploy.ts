@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfDeployAnswer } from '../../../../engine/api-types.js';
 import type { FieldError } from '../../../../engine/index.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -14,14 +15,6 @@ import { rememberGraph } from './store.js';
 import { firstDue } from './timers.js';
 
 /** Deployments and process definitions: a BPMN file becomes the next version of its key. */
-
-export interface DeployAnswer {
-  deploymentId: number;
-  processDefinitionId: number;
-  key: string;
-  version: number;
-  warnings: FieldError[];
-}
 
 export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldError[] =>
   findings.map((finding) => ({
@@ -49,7 +42,7 @@ export async function deployIn({
   actor: Actor;
   l10n: Localizer;
   input: { xml: string; name?: string | undefined; category?: string | undefined; modelId?: number };
-}): Promise<DeployAnswer> {
+}): Promise<WfDeployAnswer> {
   const { graph, warnings } = await checkedGraph(input.xml, l10n);
   const resourceName = `${graph.key}.bpmn20.xml`;
   const deployment = await sql<{ id: number }>`insert into wf_deployment
@@ -115,7 +108,7 @@ export async function deployXml({
   actor: Actor;
   l10n: Localizer;
   input: { xml: string; name?: string | undefined; category?: string | undefined };
-}): Promise<DeployAnswer> {
+}): Promise<WfDeployAnswer> {
   return inTransaction(ctx.db, (trx) => deployIn({ ctx, trx, actor, l10n, input }));
 }
 

@@ -1,4 +1,5 @@
 import { prepareInput } from '../../../../engine/index.js';
+import type { WfTaskForm } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Localizer } from '../../../lib/i18n.js';
 
@@ -8,13 +9,7 @@ import type { Localizer } from '../../../lib/i18n.js';
  * variables. A formKey that names no entity (a designed form, later) is not checked here.
  */
 
-export interface FormInfo {
-  formKey: string;
-  /** The entity's JSON Schema, for the screens to render. */
-  schema: Record<string, unknown> | null;
-}
-
-export function formInfo(ctx: AppContext, formKey: string | null | undefined): FormInfo | null {
+export function formInfo(ctx: AppContext, formKey: string | null | undefined): WfTaskForm | null {
   if (!formKey) return null;
   const entity = ctx.registry.get(formKey);
   return { formKey, schema: entity ? (entity.schema as unknown as Record<string, unknown>) : null };

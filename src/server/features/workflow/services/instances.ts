@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfInstance, WfStarted } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -7,9 +8,9 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
-import { nextTasksOf, openRun, type NextTask } from './activity.js';
+import { nextTasksOf, openRun } from './activity.js';
 import { endInstance, startTokens } from './interpreter.js';
-import { instanceById, type InstanceView } from './queries.js';
+import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
 
 /** Starting, suspending, activating and terminating process instances. */
@@ -31,9 +32,6 @@ const definitionToStart = (tenantCode: string, input: StartInput) =>
     : sql`select id, process_key, name, version, suspended from wf_definition
         where process_key = ${input.processDefinitionKey ?? ''} and tenant_code = ${tenantCode}
         order by version desc limit 1`;
-
-/** A started instance, with the tasks the starter can act on next. */
-export type StartedInstance = InstanceView & { nextTasks: NextTask[] };
 
 interface Started {
   id: number | null;
@@ -64,7 +62,7 @@ export async function startIn({
   startUser: { userId: number | null; username: string } | null;
   input: StartInput & { formValues?: Record<string, unknown> };
   checkForm?: (formKey: string | undefined) => Record<string, unknown>;
-}): Promise<StartedInstance> {
+}): Promise<WfStarted> {
   const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
           start_user_id, start_username, status, start_time)
@@ -150,7 +148,7 @@ export async function startInstance({
   actor: Actor & { userId: number };
   l10n: Localizer;
   input: StartInput;
-}): Promise<StartedInstance> {
+}): Promise<WfStarted> {
   return inTransaction(ctx.db, (trx) =>
     startIn({
       ctx,
@@ -174,7 +172,7 @@ export async function setInstanceSuspended({
   actor: Actor;
   id: number;
   suspended: boolean;
-}): Promise<InstanceView> {
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id });
     if (instance.end_time) throw new AppError('wfInstanceEnded', { id });
@@ -202,7 +200,7 @@ export async function finishInstance({
   ctx: AppContext;
   actor: Actor;
   input: { id: number; comment: string; status: 'terminated' | 'rejected' };
-}): Promise<InstanceView> {
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     assertRunning(instance);

@@ -1,11 +1,18 @@
 import { sql } from 'kysely';
+import type {
+  WfDeployAnswer,
+  WfImportedModel,
+  WfModel,
+  WfModelWithXml,
+  WfSavedModel,
+} from '../../../../engine/api-types.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
-import { checkedGraph, deployIn, type DeployAnswer } from './deploy.js';
+import { checkedGraph, deployIn } from './deploy.js';
 import { containing, optional, pageOf, when, type Paged, type PageParams } from './paging.js';
 
 /** Process models: what the designer edits, saved as BPMN XML and deployed from there. */
@@ -33,7 +40,7 @@ export async function queryModels({
   ctx: AppContext;
   actor: Actor;
   params: PageParams & { name?: string | undefined; key?: string | undefined; category?: string | undefined };
-}): Promise<Paged> {
+}): Promise<Paged<WfModel>> {
   const where = sql`tenant_code = ${actor.tenantCode}
     and ${when(params.name, sql`name ilike ${containing(params.name ?? '')}`)}
     and ${when(params.key, sql`model_key = ${optional(params.key)}`)}
@@ -46,8 +53,8 @@ export async function queryModels({
   });
 }
 
-async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise<Record<string, unknown>> {
-  const rows = await sql<Record<string, unknown>>`select ${MODEL_COLUMNS} from wf_model
+async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise<WfModel> {
+  const rows = await sql<WfModel>`select ${MODEL_COLUMNS} from wf_model
     where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(db);
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'model', key: id });
@@ -62,7 +69,7 @@ export async function addModel({
   ctx: AppContext;
   actor: Actor;
   input: ModelInput;
-}): Promise<Record<string, unknown>> {
+}): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
@@ -93,7 +100,7 @@ export async function updateModel({
   ctx: AppContext;
   actor: Actor;
   input: ModelInput & { id: number; revision?: number | undefined };
-}): Promise<Record<string, unknown>> {
+}): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
@@ -155,7 +162,7 @@ export async function saveModelXml({
   actor: Actor;
   l10n: Localizer;
   input: { id: number; xml: string };
-}): Promise<Record<string, unknown> & { warnings: unknown[] }> {
+}): Promise<WfSavedModel> {
   const { warnings } = await checkedGraph(input.xml, l10n);
   return inTransaction(ctx.db, async (trx) => {
     await modelRow(trx, actor, input.id);
@@ -184,7 +191,7 @@ export async function getModel({
   ctx: AppContext;
   actor: Actor;
   id: number;
-}): Promise<Record<string, unknown> & { xml: string | null }> {
+}): Promise<WfModelWithXml> {
   const row = await modelRow(ctx.db, actor, id);
   const { xml } = await modelXml({ ctx, actor, id });
   return { ...row, xml };
@@ -205,7 +212,7 @@ export async function importModel({
   actor: Actor;
   l10n: Localizer;
   input: ModelInput & { xml: string; replace?: boolean | undefined };
-}): Promise<Record<string, unknown> & { warnings: unknown[]; replaced: boolean }> {
+}): Promise<WfImportedModel> {
   const { warnings } = await checkedGraph(input.xml, l10n);
   return inTransaction(
     ctx.db,
@@ -269,7 +276,7 @@ export async function deployModel({
   actor: Actor;
   l10n: Localizer;
   id: number;
-}): Promise<DeployAnswer> {
+}): Promise<WfDeployAnswer> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{
       xml: string | null;

@@ -1,4 +1,11 @@
 import { sql } from 'kysely';
+import type {
+  WfDiagram,
+  WfExecution,
+  WfInstance,
+  WfOpenCounts,
+  WfTask,
+} from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -8,7 +15,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { openRun } from './activity.js';
 import { endInstance } from './interpreter.js';
 import { userExists, type Candidate } from './people.js';
-import { instanceById, taskById, type InstanceView } from './queries.js';
+import { instanceById, taskById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, lockTask, readGraph } from './store.js';
 
 /**
@@ -16,13 +23,6 @@ import { addComment, assertRunning, definitionGraph, lockInstance, lockTask, rea
  * badges, withdrawing an instance, an instance's diagram with its progress, the administrators'
  * assign, and an instance's executions.
  */
-
-export interface OpenCounts {
-  /** Open tasks assigned to the caller (待办). */
-  personal: number;
-  /** Open unclaimed tasks the caller is a candidate of (待签收). */
-  candidate: number;
-}
 
 export async function countOpenTasks({
   db,
@@ -32,9 +32,9 @@ export async function countOpenTasks({
   db: Db;
   tenantCode: string;
   who: Candidate;
-}): Promise<OpenCounts> {
+}): Promise<WfOpenCounts> {
   const groups = who.groups.length > 0 ? who.groups : [''];
-  const rows = await sql<OpenCounts>`select
+  const rows = await sql<WfOpenCounts>`select
       count(*) filter (where t.assignee = ${who.username})::int as personal,
       count(*) filter (where t.assignee is null and exists (select 1 from wf_identity_link l where l.task_id = t.id
         and (l.user_name = ${who.username} or l.group_key in (${sql.join(groups)}))))::int as candidate
@@ -54,7 +54,7 @@ export async function withdrawInstance({
   ctx: AppContext;
   actor: Actor;
   input: { id: number; comment?: string | undefined };
-}): Promise<InstanceView> {
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (instance.start_username !== actor.username) throw new AppError('wfNotStarter', { id: input.id });
@@ -85,19 +85,6 @@ export async function withdrawInstance({
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
-export interface InstanceDiagram {
-  processInstanceId: number;
-  processDefinitionId: number;
-  resourceName: string;
-  xml: string;
-  /** Activities passed and finished (events, gateways, tasks done). */
-  completed: string[];
-  /** Activities where the instance waits now (open tasks, joins, incidents). */
-  active: string[];
-  /** Sequence flows the instance went along. */
-  flows: string[];
-}
-
 /**
  * An instance's BPMN file with its progress. A flow counts as taken when its source finished and
  * its target was entered no earlier: the engine keeps activities, not flows, and this is what
@@ -111,7 +98,7 @@ export async function instanceDiagram({
   db: Db;
   tenantCode: string;
   id: number;
-}): Promise<InstanceDiagram> {
+}): Promise<WfDiagram> {
   const instance = await instanceById({ db, tenantCode, id });
   const [file, history, tokens, graph] = await Promise.all([
     sql<{ resourceName: string; xml: string }>`select d.resource_name as "resourceName", p.xml
@@ -180,7 +167,7 @@ export async function assignTask({
   actor: Actor;
   l10n: Localizer;
   input: { id: number; username: string; comment?: string | undefined };
-}): Promise<Record<string, unknown>> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await lockTask({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (task.end_time) throw new AppError('wfTaskDone', { id: input.id });
@@ -215,7 +202,7 @@ export async function instanceExecutions({
   db: Db;
   tenantCode: string;
   id: number;
-}): Promise<Record<string, unknown>[]> {
+}): Promise<WfExecution[]> {
   const instance = await instanceById({ db, tenantCode, id });
   const graph = await readGraph(db, instance.processDefinitionId);
   const rows = await sql<{

@@ -1,4 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
+import type {
+  WfActivity,
+  WfComment,
+  WfDefinition,
+  WfDeployment,
+  WfInstance,
+  WfInstanceDetail,
+  WfTask,
+  WfVariable,
+  WfVariableChange,
+} from '../../../../engine/api-types.js';
 import type { Db } from '../../../lib/db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -17,7 +28,7 @@ export async function queryDeployments({
   db: Db;
   actor: Actor;
   params: PageParams & { name?: string | undefined; category?: string | undefined };
-}): Promise<Paged> {
+}): Promise<Paged<WfDeployment>> {
   return pageOf({
     db,
     select: sql`select id, name, category, resource_name as "resourceName", created_at as "deploymentTime",
@@ -47,7 +58,7 @@ export async function queryDefinitions({
     category?: string | undefined;
     latestOnly?: boolean | undefined;
   };
-}): Promise<Paged> {
+}): Promise<Paged<WfDefinition>> {
   return pageOf({
     db,
     select: sql`select ${DEFINITION_COLUMNS} from wf_definition d where d.tenant_code = ${actor.tenantCode}
@@ -87,23 +98,6 @@ export async function definitionXml({
 
 // Instances ------------------------------------------------------------------------------------
 
-export interface InstanceView {
-  id: number;
-  name: string | null;
-  processDefinitionId: number;
-  processDefinitionKey: string;
-  processDefinitionVersion: number;
-  businessKey: string | null;
-  description: string | null;
-  startUserId: string | null;
-  startTime: string;
-  endTime: string | null;
-  suspended: boolean;
-  ended: boolean;
-  status: string;
-  incident: { activityId: string; flowId: string | null; message: string } | null;
-}
-
 const INSTANCE_SELECT = sql`select i.id, i.name, i.definition_id as "processDefinitionId", i.process_key as "processDefinitionKey",
     d.version as "processDefinitionVersion", i.business_key as "businessKey", i.description,
     i.start_username as "startUserId", i.start_time as "startTime", i.end_time as "endTime", i.suspended,
@@ -118,9 +112,9 @@ export async function instanceById({
   db: Db;
   tenantCode: string;
   id: number;
-}): Promise<InstanceView> {
+}): Promise<WfInstance> {
   const rows =
-    await sql<InstanceView>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
+    await sql<WfInstance>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
       db,
     );
   const row = rows.rows[0];
@@ -146,7 +140,7 @@ export async function queryInstances({
   db: Db;
   actor: Actor;
   params: InstanceFilters;
-}): Promise<Paged> {
+}): Promise<Paged<WfInstance>> {
   return pageOf({
     db,
     select: sql`${INSTANCE_SELECT} where i.tenant_code = ${actor.tenantCode}
@@ -181,15 +175,21 @@ export async function takesPart({
   return rows.rows.length > 0;
 }
 
-export async function instanceDetail({ db, tenantCode, id }: { db: Db; tenantCode: string; id: number }) {
+export async function instanceDetail({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfInstanceDetail> {
   const instance = await instanceById({ db, tenantCode, id });
   const [activities, variables, tasks, comments] = await Promise.all([
     historyActivities({ db, tenantCode, instanceId: id }),
     historyVariables({ db, tenantCode, instanceId: id }),
-    sql<
-      Record<string, unknown>
-    >`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
-    sql<Record<string, unknown>>`select id, task_id as "taskId", username, action, message, created_at as time
+    sql<WfTask>`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
+    sql<WfComment>`select id, task_id as "taskId", username, action, message, created_at as time
       from wf_comment where instance_id = ${id} order by id`.execute(db),
   ]);
   return { ...instance, activities, variables, tasks: tasks.rows, comments: comments.rows };
@@ -234,7 +234,7 @@ export async function queryTasks({
   who: Candidate;
   list: TaskList;
   params: TaskFilters;
-}): Promise<Paged> {
+}): Promise<Paged<WfTask>> {
   const groups = who.groups.length > 0 ? who.groups : [''];
   const scope =
     list === 'personal'
@@ -261,10 +261,10 @@ export async function taskById({
   db: Db;
   tenantCode: string;
   id: number;
-}): Promise<Record<string, unknown>> {
-  const rows = await sql<
-    Record<string, unknown>
-  >`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(db);
+}): Promise<WfTask> {
+  const rows = await sql<WfTask>`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(
+    db,
+  );
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'task', key: id });
   return row;
@@ -288,8 +288,8 @@ interface OfInstance {
   instanceId: number;
 }
 
-export async function historyActivities({ db, tenantCode, instanceId }: OfInstance) {
-  const rows = await sql<Record<string, unknown>>`select id, activity_id as key, activity_name as name,
+export async function historyActivities({ db, tenantCode, instanceId }: OfInstance): Promise<WfActivity[]> {
+  const rows = await sql<WfActivity>`select id, activity_id as key, activity_name as name,
       activity_type as type, assignee, task_id as "taskId", execution_id as "executionId", start_time as "startTime",
       end_time as "endTime", end_reason as "endReason", instance_id as "processInstanceId"
     from wf_hist_activity where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by start_time, id`.execute(
@@ -298,8 +298,8 @@ export async function historyActivities({ db, tenantCode, instanceId }: OfInstan
   return rows.rows;
 }
 
-export async function historyVariables({ db, tenantCode, instanceId }: OfInstance) {
-  const rows = await sql<Record<string, unknown>>`select id, name, type, value, updated_at as "updateTime",
+export async function historyVariables({ db, tenantCode, instanceId }: OfInstance): Promise<WfVariable[]> {
+  const rows = await sql<WfVariable>`select id, name, type, value, updated_at as "updateTime",
       instance_id as "processInstanceId"
     from wf_variable where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by name`.execute(
     db,
@@ -307,8 +307,12 @@ export async function historyVariables({ db, tenantCode, instanceId }: OfInstanc
   return rows.rows;
 }
 
-export async function historyDetails({ db, tenantCode, instanceId }: OfInstance) {
-  const rows = await sql<Record<string, unknown>>`select id, name, type, value, task_id as "taskId",
+export async function historyDetails({
+  db,
+  tenantCode,
+  instanceId,
+}: OfInstance): Promise<WfVariableChange[]> {
+  const rows = await sql<WfVariableChange>`select id, name, type, value, task_id as "taskId",
       activity_id as "activityId", username, created_at as time, instance_id as "processInstanceId"
     from wf_hist_detail where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by id`.execute(
     db,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfCompleted, WfRegressNode, WfTask } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -26,8 +27,6 @@ import {
  * Task actions. Each is one transaction that locks the instance, then the task: of two people
  * acting on one task at once, the second waits, then finds it changed and gets 409.
  */
-
-type TaskAnswer = Record<string, unknown>;
 
 /** The task, open, of a running instance (409 otherwise), locked. */
 async function openTask(
@@ -79,7 +78,7 @@ export async function claimTask({
   actor: Actor;
   who: Candidate;
   id: number;
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     if (task.assignee) throw new AppError('wfTaskClaimed', { id });
@@ -99,7 +98,7 @@ export async function unclaimTask({
   ctx: AppContext;
   actor: Actor;
   id: number;
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
@@ -128,7 +127,7 @@ export async function completeTask({
   actor: Actor;
   l10n: Localizer;
   input: CompleteInput;
-}): Promise<TaskAnswer> {
+}): Promise<WfCompleted> {
   return inTransaction(ctx.db, async (trx) => {
     const { task, instance, variables } = await openTask(trx, actor, input.id, { withVariables: true });
     assertAssignee(task, actor);
@@ -166,16 +165,17 @@ export async function completeTask({
       select: (extra) =>
         sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`,
     };
-    const answer =
+    const row =
       task.execution_id !== null
         ? await taskDone({ run, executionId: task.execution_id, nodeId: task.activity_id, end })
         : ((
-            await sql<TaskAnswer>`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(
-              trx,
-            )
+            await sql<
+              Record<string, unknown>
+            >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(trx)
           ).rows[0] ?? {});
-    delete answer.nothing;
-    return { ...answer, nextTasks: nextTasksOf(run) };
+    // The task's columns (end.select), without the column the plain statement adds.
+    const { nothing: _nothing, ...answer } = row;
+    return { ...(answer as WfTask), nextTasks: nextTasksOf(run) };
   });
 }
 
@@ -189,7 +189,7 @@ export async function delegateTask({
   actor: Actor;
   l10n: Localizer;
   input: { id: number; username: string; comment: string };
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
@@ -243,7 +243,7 @@ export async function resolveTask({
   ctx: AppContext;
   actor: Actor;
   input: { id: number; comment: string; variables?: Record<string, unknown> | undefined };
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
@@ -276,23 +276,17 @@ export async function resolveTask({
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
-export interface RegressNode {
-  activityId: string;
-  name: string | null;
-  assignee: string | null;
-}
-
 async function regressNodesOf(
   ctx: AppContext,
   trx: Db,
   task: TaskRow,
   instance: InstanceRow,
-): Promise<RegressNode[]> {
+): Promise<WfRegressNode[]> {
   const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
   const before = userTasksBefore(graph, task.activity_id);
   if (before.length === 0) return [];
   const rows = await sql<
-    RegressNode & { end_time: Date }
+    WfRegressNode & { end_time: Date }
   >`select distinct on (activity_id) activity_id as "activityId",
       activity_name as name, assignee, end_time
     from wf_hist_activity where instance_id = ${instance.id} and activity_type = 'userTask' and end_time is not null
@@ -312,7 +306,7 @@ export async function regressNodes({
   ctx: AppContext;
   actor: Actor;
   id: number;
-}): Promise<RegressNode[]> {
+}): Promise<WfRegressNode[]> {
   return inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
@@ -334,7 +328,7 @@ export async function regressTask({
   actor: Actor;
   l10n: Localizer;
   input: { id: number; activityId: string; comment: string };
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
@@ -403,7 +397,7 @@ export async function endByTask({
   ctx: AppContext;
   actor: Actor;
   input: { id: number; comment: string; status: 'rejected' | 'terminated' };
-}): Promise<TaskAnswer> {
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);

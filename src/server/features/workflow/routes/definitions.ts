@@ -4,7 +4,8 @@ import { answer, flag, object, text, typed } from '../../../lib/route-schema.js'
 import { setDefinitionSuspended } from '../services/deploy.js';
 import { definitionXml, queryDefinitions } from '../services/queries.js';
 import { deleteDefinition } from '../services/removal.js';
-import { actorOf, BASE, byId, PAGE, PAGING, RECORD, SELF, TAGS as tags } from './shared.js';
+import { DEFINITION, DEFINITION_SUSPENDED, DEFINITION_XML, DELETED, pageOf } from './answers.js';
+import { actorOf, BASE, byId, PAGING, SELF, TAGS as tags } from './shared.js';
 
 /** Process definitions (docs/product.md §2.3 /processdefinition; the start screen lists them too). */
 export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<void> {
@@ -25,7 +26,7 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
           category: text(100),
           latestOnly: flag('Only the latest version of each key'),
         }),
-        response: answer(PAGE),
+        response: answer(pageOf(DEFINITION)),
       },
     },
     async (request) => {
@@ -46,7 +47,7 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         tags,
         summary: 'The BPMN file a definition was deployed from',
         querystring: byId('The definition'),
-        response: answer(RECORD),
+        response: answer(DEFINITION_XML),
       },
     },
     async (request) => ok(await definitionXml({ db: ctx.db, actor: actorOf(request), id: request.query.id })),
@@ -64,7 +65,7 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
             ? 'Suspends a definition: new starts get 409'
             : 'Activates a suspended definition',
           querystring: byId('The definition'),
-          response: answer(RECORD),
+          response: answer(DEFINITION_SUSPENDED),
         },
       },
       async (request) =>
@@ -78,7 +79,7 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         tags,
         summary: 'Deletes a definition with its ended instances (409 while one runs)',
         querystring: byId('The definition'),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) => ok(await deleteDefinition({ ctx, actor: actorOf(request), id: request.query.id })),

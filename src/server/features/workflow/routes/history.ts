@@ -9,10 +9,10 @@ import {
   queryTasks,
 } from '../services/queries.js';
 import { deleteHistoricTask, deleteInstance } from '../services/removal.js';
-import { actorOf, BASE, byId, candidate, flagValue, PAGE, PAGING, RECORD, TAGS as tags } from './shared.js';
+import { ACTIVITY, DELETED, INSTANCE, pageOf, TASK, VARIABLE, VARIABLE_CHANGE } from './answers.js';
+import { actorOf, BASE, byId, candidate, flagValue, PAGING, TAGS as tags } from './shared.js';
 
 const BY_INSTANCE = object({ processInstanceId: id('The instance') }, ['processInstanceId']);
-const LIST = arrayOf(RECORD);
 
 /** The five history views (docs/product.md §2.3: historic instances, activities, details, variables, tasks). */
 export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void> {
@@ -32,7 +32,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
           startUserId: text(64),
           finished: flag('Ended (true) or running (false) only'),
         }),
-        response: answer(PAGE),
+        response: answer(pageOf(INSTANCE)),
       },
     },
     async (request) => {
@@ -53,7 +53,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         tags,
         summary: 'The activities an instance passed, in order',
         querystring: BY_INSTANCE,
-        response: answer(LIST),
+        response: answer(arrayOf(ACTIVITY)),
       },
     },
     async (request) =>
@@ -77,7 +77,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
           assignee: text(64),
           finished: flag(),
         }),
-        response: answer(PAGE),
+        response: answer(pageOf(TASK)),
       },
     },
     async (request) => {
@@ -100,7 +100,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         tags,
         summary: 'The variables of an instance (their last values)',
         querystring: BY_INSTANCE,
-        response: answer(LIST),
+        response: answer(arrayOf(VARIABLE)),
       },
     },
     async (request) =>
@@ -119,7 +119,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         tags,
         summary: 'Every change of the variables of an instance, in order',
         querystring: BY_INSTANCE,
-        response: answer(LIST),
+        response: answer(arrayOf(VARIABLE_CHANGE)),
       },
     },
     async (request) =>
@@ -138,7 +138,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         tags,
         summary: "Deletes an ended instance's history (409 while it runs)",
         querystring: byId('The instance'),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) =>
@@ -151,7 +151,7 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
         tags,
         summary: "Deletes a finished task's history (409 while it is open)",
         querystring: byId('The task'),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) => ok(await deleteHistoricTask({ ctx, actor: actorOf(request), id: request.query.id })),

@@ -5,6 +5,7 @@ import { answer, flag, id, object, oneOf, text, typed } from '../../../lib/route
 import { finishInstance, setInstanceSuspended, startInstance } from '../services/instances.js';
 import { instanceDetail, queryInstances } from '../services/queries.js';
 import { deleteInstance } from '../services/removal.js';
+import { DELETED, INSTANCE, INSTANCE_DETAIL, pageOf, STARTED } from './answers.js';
 import {
   actorOf,
   BASE,
@@ -13,13 +14,10 @@ import {
   flagValue,
   FORM_DATA,
   assertTakesPart,
-  PAGE,
   PAGING,
-  RECORD,
   SELF,
   TAGS as tags,
   VARIABLES,
-  WITH_NEXT_TASKS,
 } from './shared.js';
 
 const INSTANCE_FILTERS = {
@@ -58,7 +56,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
           ['description'],
           { anyOf: [{ required: ['processDefinitionKey'] }, { required: ['processDefinitionId'] }] },
         ),
-        response: answer(WITH_NEXT_TASKS),
+        response: answer(STARTED),
       },
     },
     async (request) => {
@@ -80,7 +78,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         tags,
         summary: 'Process instances of the tenant, paged',
         querystring: object({ ...INSTANCE_FILTERS, startUserId: text(64) }),
-        response: answer(PAGE),
+        response: answer(pageOf(INSTANCE)),
       },
     },
     async (request) => {
@@ -102,7 +100,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         tags,
         summary: 'The instances the caller started, paged (personal office: 我的流程)',
         querystring: object(INSTANCE_FILTERS),
-        response: answer(PAGE),
+        response: answer(pageOf(INSTANCE)),
       },
     },
     async (request) => {
@@ -126,7 +124,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         summary:
           'An instance with its activities, variables, open tasks and comments (its participants and administrators)',
         querystring: byId('The instance'),
-        response: answer(RECORD),
+        response: answer(INSTANCE_DETAIL),
       },
     },
     async (request) => {
@@ -150,7 +148,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
             ? 'Suspends an instance: its tasks refuse actions (409)'
             : 'Activates a suspended instance',
           querystring: byId('The instance'),
-          response: answer(RECORD),
+          response: answer(INSTANCE),
         },
       },
       async (request) =>
@@ -164,7 +162,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         tags,
         summary: 'Ends a running instance as terminated; its open tasks are closed',
         body: object({ id: id('The instance'), comment: COMMENT }, ['id', 'comment']),
-        response: answer(RECORD),
+        response: answer(INSTANCE),
       },
     },
     async (request) =>
@@ -183,7 +181,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         tags,
         summary: 'Deletes an instance, running or ended, with its tasks, variables and history',
         querystring: byId('The instance'),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) =>

@@ -26,7 +26,18 @@ import {
   updateModel,
 } from '../services/models.js';
 import { queryDeployments } from '../services/queries.js';
-import { actorOf, BASE, byId, PAGE, PAGING, RECORD, TAGS as tags } from './shared.js';
+import {
+  DELETED,
+  DEPLOY_ANSWER,
+  DEPLOYMENT,
+  IMPORTED_MODEL,
+  MODEL,
+  MODEL_WITH_XML,
+  MODEL_XML,
+  pageOf,
+  SAVED_MODEL,
+} from './answers.js';
+import { actorOf, BASE, byId, PAGING, TAGS as tags } from './shared.js';
 
 const MAX_XML = 900_000;
 
@@ -46,20 +57,6 @@ const MODEL_FIELDS = {
   usedForm: text(100),
 };
 
-const DEPLOY_ANSWER = object(
-  {
-    deploymentId: { type: 'integer' },
-    processDefinitionId: { type: 'integer' },
-    key: { type: 'string' },
-    version: { type: 'integer' },
-    warnings: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-  ['deploymentId', 'processDefinitionId', 'key', 'version', 'warnings'],
-);
-
 /** Models and deployments (docs/product.md §2.3 workflow: /model, /deployment). */
 export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
@@ -71,7 +68,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Process models of the tenant, paged',
         querystring: object({ ...PAGING, name: text(100), key: text(100), category: text(100) }),
-        response: answer(PAGE),
+        response: answer(pageOf(MODEL)),
       },
     },
     async (request) => ok(await queryModels({ ctx, actor: actorOf(request), params: request.query })),
@@ -83,7 +80,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Adds a process model',
         body: object(MODEL_FIELDS, ['name', 'key']),
-        response: answer(RECORD),
+        response: answer(MODEL),
       },
     },
     async (request) => ok(await addModel({ ctx, actor: actorOf(request), input: request.body })),
@@ -95,7 +92,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Changes a process model (revision: the one read, 409 when it changed meanwhile)',
         body: object({ id: id(), revision: integer(0), ...MODEL_FIELDS }, ['id', 'name', 'key']),
-        response: answer(RECORD),
+        response: answer(MODEL),
       },
     },
     async (request) => ok(await updateModel({ ctx, actor: actorOf(request), input: request.body })),
@@ -107,7 +104,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Deletes process models (deployments stay)',
         querystring: object({ id: ids(1000, 'The models') }, ['id']),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) => ok(await deleteModels({ ctx, actor: actorOf(request), ids: request.query.id })),
@@ -119,7 +116,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'One model with its saved diagram (xml: null before the first save)',
         querystring: byId('The model'),
-        response: answer(RECORD),
+        response: answer(MODEL_WITH_XML),
       },
     },
     async (request) => ok(await getModel({ ctx, actor: actorOf(request), id: request.query.id })),
@@ -139,7 +136,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
           },
           ['name', 'key', 'xml'],
         ),
-        response: answer(RECORD),
+        response: answer(IMPORTED_MODEL),
       },
     },
     async (request) =>
@@ -154,7 +151,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'The saved BPMN diagram of a model',
         querystring: byId('The model'),
-        response: answer(RECORD),
+        response: answer(MODEL_XML),
       },
     },
     async (request) => ok(await modelXml({ ctx, actor: actorOf(request), id: request.query.id })),
@@ -167,7 +164,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         summary:
           "Stores a model's BPMN diagram; 400 lists the problems per element {field: element id, message}",
         body: object({ id: id(), xml: XML }, ['id', 'xml']),
-        response: answer(RECORD),
+        response: answer(SAVED_MODEL),
       },
     },
     async (request) =>
@@ -220,7 +217,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Deployments of the tenant, paged',
         querystring: object({ ...PAGING, name: text(100), category: text(100) }),
-        response: answer(PAGE),
+        response: answer(pageOf(DEPLOYMENT)),
       },
     },
     async (request) =>
@@ -233,7 +230,7 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Deletes a deployment with its definitions and finished instances (409 while one runs)',
         querystring: byId('The deployment'),
-        response: answer(RECORD),
+        response: answer(DELETED),
       },
     },
     async (request) => ok(await deleteDeployment({ ctx, actor: actorOf(request), id: request.query.id })),

@@ -10,9 +10,8 @@ import {
   instanceExecutions,
   withdrawInstance,
 } from '../services/office.js';
-import { actorOf, assertTakesPart, BASE, byId, candidate, RECORD, SELF, TAGS as tags } from './shared.js';
-
-const NAMES = { type: 'array', items: { type: 'string' } };
+import { DIAGRAM, EXECUTION, INSTANCE, OPEN_COUNTS, ORG_USER_TREE, TASK } from './answers.js';
+import { actorOf, assertTakesPart, BASE, byId, candidate, SELF, TAGS as tags } from './shared.js';
 
 /** Calls of the workflow screens: badges, withdraw, the progress diagram, assign, executions. */
 export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> {
@@ -25,12 +24,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: "The caller's open tasks: assigned (待办) and claimable (待签收), for the badges",
-        response: answer(
-          object({ personal: { type: 'integer' }, candidate: { type: 'integer' } }, [
-            'personal',
-            'candidate',
-          ]),
-        ),
+        response: answer(OPEN_COUNTS),
       },
     },
     async (request) =>
@@ -51,7 +45,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         summary:
           'The starter withdraws their instance while no task has been acted on (403 for others, 409 once acted on)',
         body: object({ id: id('The instance'), comment: text(2000) }, ['id']),
-        response: answer(RECORD),
+        response: answer(INSTANCE),
       },
     },
     async (request) => ok(await withdrawInstance({ ctx, actor: actorOf(request), input: request.body })),
@@ -65,20 +59,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         summary:
           "An instance's BPMN file with the activities completed, the ones waiting and the flows taken (its participants and administrators)",
         querystring: byId('The instance'),
-        response: answer(
-          object(
-            {
-              processInstanceId: { type: 'integer' },
-              processDefinitionId: { type: 'integer' },
-              resourceName: { type: 'string' },
-              xml: { type: 'string' },
-              completed: NAMES,
-              active: NAMES,
-              flows: NAMES,
-            },
-            ['xml', 'completed', 'active', 'flows'],
-          ),
-        ),
+        response: answer(DIAGRAM),
       },
     },
     async (request) => {
@@ -100,7 +81,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         tags,
         summary:
           'The organisations of the tenant with their users, to pick a candidate, a delegate or an assignee (every signed-in user)',
-        response: answer(arrayOf(RECORD)),
+        response: answer(ORG_USER_TREE),
       },
     },
     async (request) =>
@@ -123,7 +104,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
           'id',
           'username',
         ]),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) =>
@@ -138,7 +119,7 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         tags,
         summary: 'Where the tokens of an instance stand (administrators)',
         querystring: byId('The instance'),
-        response: answer(arrayOf(RECORD)),
+        response: answer(arrayOf(EXECUTION)),
       },
     },
     async (request) =>

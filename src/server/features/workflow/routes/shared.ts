@@ -6,8 +6,6 @@ import { assertUrlGranted } from '../../rbac/index.js';
 import { candidateOf, type Candidate } from '../services/people.js';
 import { takesPart } from '../services/queries.js';
 
-type Json = Record<string, unknown>;
-
 /** Where every workflow call lives (docs/http-contract.md, paths). */
 export const BASE = '/api/activiti';
 
@@ -15,44 +13,6 @@ export const TAGS = ['workflow'];
 
 /** A personal-office call: every signed-in role may make it (the service checks the task or instance). */
 export const SELF = { isSelfService: true };
-
-/** Any JSON object of a record (the services answer camelCase rows). */
-export const RECORD: Json = { type: 'object', additionalProperties: true };
-
-/**
- * An answer that also names the tasks the caller can act on next (start, completeTask): made by
- * this call, still open, assigned to the caller or naming them as a candidate user. A client goes
- * on with these instead of asking for its task list again.
- */
-export const WITH_NEXT_TASKS: Json = {
-  ...RECORD,
-  properties: {
-    nextTasks: {
-      type: 'array',
-      items: object(
-        {
-          id: { type: 'integer' },
-          name: { type: 'string' },
-          taskDefinitionKey: { type: 'string' },
-          assignee: { type: ['string', 'null'] },
-        },
-        ['id', 'name', 'taskDefinitionKey', 'assignee'],
-      ),
-    },
-  },
-  required: ['nextTasks'],
-};
-
-export const PAGE: Json = object(
-  {
-    records: { type: 'array', items: RECORD },
-    total: { type: 'integer' },
-    totalExact: { type: 'boolean' },
-    currentPage: { type: 'integer' },
-    pageSize: { type: 'integer' },
-  },
-  ['records', 'total', 'currentPage', 'pageSize'],
-);
 
 export const PAGING = {
   currentPage: integer(1, 1_000_000),

@@ -14,6 +14,7 @@ import {
   resolveTask,
   unclaimTask,
 } from '../services/tasks.js';
+import { COMPLETED, pageOf, REGRESS_NODE, TASK, TASK_DETAIL } from './answers.js';
 import {
   actorOf,
   assertTakesPart,
@@ -23,22 +24,13 @@ import {
   COMMENT,
   flagValue,
   FORM_DATA,
-  PAGE,
   PAGING,
-  RECORD,
   SELF,
   TAGS as tags,
   VARIABLES,
-  WITH_NEXT_TASKS,
 } from './shared.js';
 
 const TASK_FILTERS = { ...PAGING, processInstanceId: id('An instance'), name: text(100) };
-
-const REGRESS_NODE = object({
-  activityId: { type: 'string' },
-  name: { type: ['string', 'null'] },
-  assignee: { type: ['string', 'null'] },
-});
 
 /** Tasks: the personal office's lists and actions, and the administrators' list. */
 export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
@@ -54,7 +46,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       `${BASE}/task/${name}`,
       {
         config: SELF,
-        schema: { tags, summary, querystring: object(TASK_FILTERS), response: answer(PAGE) },
+        schema: { tags, summary, querystring: object(TASK_FILTERS), response: answer(pageOf(TASK)) },
       },
       async (request) =>
         ok(
@@ -83,7 +75,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           assignee: text(64),
           finished: flag('Finished (true) or open (false) only'),
         }),
-        response: answer(PAGE),
+        response: answer(pageOf(TASK)),
       },
     },
     async (request) => {
@@ -107,19 +99,18 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'A task with its candidates and form (its participants and administrators)',
         querystring: byId('The task'),
-        response: answer(RECORD),
+        response: answer(TASK_DETAIL),
       },
     },
     async (request) => {
       const actor = actorOf(request);
       const taskId = request.query.id;
       const task = await taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: taskId });
-      await assertTakesPart(request, Number(task.processInstanceId));
-      const formKey = typeof task.formKey === 'string' ? task.formKey : null;
+      await assertTakesPart(request, task.processInstanceId);
       return ok({
         ...task,
         candidates: await taskCandidates(ctx.db, taskId),
-        form: formInfo(ctx, formKey),
+        form: formInfo(ctx, task.formKey),
       });
     },
   );
@@ -131,7 +122,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Claims a task (its candidates only: 403; claimed already: 409)',
         querystring: byId('The task'),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) =>
@@ -152,7 +143,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Gives a claimed task back to its candidates (its assignee only)',
         querystring: byId('The task'),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) => ok(await unclaimTask({ ctx, actor: actorOf(request), id: request.query.id })),
@@ -169,7 +160,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           'id',
           'comment',
         ]),
-        response: answer(WITH_NEXT_TASKS),
+        response: answer(COMPLETED),
       },
     },
     async (request) =>
@@ -194,7 +185,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           'username',
           'comment',
         ]),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) =>
@@ -215,7 +206,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'The delegate hands a delegated task back to its owner',
         body: object({ id: id('The task'), variables: VARIABLES, comment: COMMENT }, ['id', 'comment']),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) => ok(await resolveTask({ ctx, actor: actorOf(request), input: request.body })),
@@ -245,7 +236,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           'activityId',
           'comment',
         ]),
-        response: answer(RECORD),
+        response: answer(TASK),
       },
     },
     async (request) =>
@@ -265,7 +256,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
           tags,
           summary,
           body: object({ id: id('The task'), comment: COMMENT }, ['id', 'comment']),
-          response: answer(RECORD),
+          response: answer(TASK),
         },
       },
       async (request) =>

@@ -7,7 +7,7 @@ import { bearer, bpmn, call, complete, deploy, flow, openTasks, start } from '..
 
 /**
  * A task action reads the task in the statement that takes its instance's lock; when it had to
- * wait for that lock, what it read may be stale, and it must read the task again (issue 12).
+ * wait for that lock, what it read may be stale, and it must read the task again.
  * PostgreSQL only (run by the suite on PostgreSQL, vitest.config.ts): on PGlite the one
  * connection is held by the transaction below, so the waiting complete could never start.
  */

@@ -4,7 +4,7 @@ import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, complete, deploy, flow, openTasks, start } from '../support/workflow.js';
 
 /**
- * The calls issue 13's second round added for the screens: model/get (the designer's one read),
+ * More calls of the screens: model/get (the designer's one read) and model/xml,
  * model/import (a model with its diagram in one transaction, 409 on a taken key unless replace),
  * the people tree of the office pickers, and the delete buttons of the definition, instance and
  * history lists (administrators only; running instances and open tasks are kept).

@@ -533,6 +533,263 @@ export interface AdoptAnswer {
   form?: FormRecord;
 }
 
+// Workflow (/api/activiti). Times are ISO-8601 text as JSON writes them (the server reads them
+// from the database as dates).
+
+/** A process model as the model calls answer it (the designer's record). */
+export type WfModel = {
+  id: number;
+  name: string;
+  /** The process key (the BPMN process id). */
+  key: string;
+  category: string | null;
+  description: string | null;
+  /** The version last deployed from it (0 before the first deployment). */
+  version: number;
+  /** Counts changes: model/update sends the one it read (409 when it changed meanwhile). */
+  revision: number;
+  orgId: number | null;
+  referGroup: string | null;
+  referUsers: string[];
+  usedForm: string | null;
+  deploymentId: number | null;
+  deploymentTime: string | null;
+  createTime: string;
+  updateTime: string;
+  /** Whether a diagram has been saved. */
+  hasXml: boolean;
+};
+
+/** A model with its saved diagram (model/get; xml null before the first save). */
+export type WfModelWithXml = WfModel & {
+  xml: string | null;
+};
+
+/** A model whose diagram was just stored (model/saveXml), with what the parser warns of. */
+export type WfSavedModel = WfModel & {
+  warnings: FieldError[];
+};
+
+/** A model created or replaced with its diagram (model/import). */
+export type WfImportedModel = WfSavedModel & {
+  /** The key existed and that model got the diagram. */
+  replaced: boolean;
+};
+
+/** What a deployment made (model/deploy, deployment/deployXml). */
+export type WfDeployAnswer = {
+  deploymentId: number;
+  processDefinitionId: number;
+  key: string;
+  version: number;
+  warnings: FieldError[];
+};
+
+export type WfDeployment = {
+  id: number;
+  name: string;
+  category: string | null;
+  resourceName: string;
+  deploymentTime: string;
+  deployedBy: string | null;
+  warnings: FieldError[];
+};
+
+/** One version of a process. */
+export type WfDefinition = {
+  id: number;
+  key: string;
+  name: string | null;
+  version: number;
+  category: string | null;
+  resourceName: string;
+  deploymentId: number;
+  suspended: boolean;
+  deploymentTime: string;
+  /** The formKey of its start event. */
+  startFormKey: string | null;
+};
+
+/** What stopped a token at a gateway: the instance shows it until someone deals with it. */
+export type WfIncident = {
+  activityId: string;
+  flowId: string | null;
+  message: string;
+};
+
+export type WfInstance = {
+  id: number;
+  name: string | null;
+  processDefinitionId: number;
+  processDefinitionKey: string;
+  processDefinitionVersion: number;
+  businessKey: string | null;
+  description: string | null;
+  /** The starter's user name (null for a timer start). */
+  startUserId: string | null;
+  startTime: string;
+  endTime: string | null;
+  suspended: boolean;
+  ended: boolean;
+  /** running, over, rejected, terminated or withdrawn. */
+  status: string;
+  incident: WfIncident | null;
+};
+
+export type WfTask = {
+  id: number;
+  name: string | null;
+  /** created, assigned, delegated, completed, canceled, regressed, rejected or terminated. */
+  status: string;
+  assignee: string | null;
+  owner: string | null;
+  /** pending while delegated, resolved once handed back. */
+  delegationState: string | null;
+  claimTime: string | null;
+  startTime: string;
+  endTime: string | null;
+  endReason: string | null;
+  description: string | null;
+  processInstanceId: number;
+  processDefinitionId: number;
+  taskDefinitionKey: string;
+  formKey: string | null;
+  processInstanceName: string | null;
+  startUserId: string | null;
+  /** Its instance is suspended: the task refuses actions. */
+  suspended: boolean;
+};
+
+/** A task a start or completion made that the caller can act on now. */
+export type WfNextTask = {
+  id: number;
+  name: string;
+  taskDefinitionKey: string;
+  assignee: string | null;
+};
+
+/** An instance just started (processinstance/start), with the tasks the starter can act on next. */
+export type WfStarted = WfInstance & {
+  nextTasks: WfNextTask[];
+};
+
+/** A task just completed (task/completeTask), with the tasks the caller can act on next. */
+export type WfCompleted = WfTask & {
+  nextTasks: WfNextTask[];
+};
+
+/** The form of a task's formKey: the entity's JSON Schema when the key names one. */
+export type WfTaskForm = {
+  formKey: string;
+  schema: Record<string, unknown> | null;
+};
+
+export type WfTaskDetail = WfTask & {
+  candidates: { users: string[]; groups: string[] };
+  form: WfTaskForm | null;
+};
+
+/** An activity an instance passed or waits at (history/activityinstance). */
+export type WfActivity = {
+  id: number;
+  /** The BPMN element id. */
+  key: string;
+  name: string | null;
+  type: string;
+  assignee: string | null;
+  taskId: number | null;
+  executionId: number | null;
+  startTime: string;
+  endTime: string | null;
+  endReason: string | null;
+  processInstanceId: number;
+};
+
+/** A variable of an instance with its last value (history/variableinstance). */
+export type WfVariable = {
+  id: number;
+  name: string;
+  /** string, integer, double, boolean, list, object or null. */
+  type: string;
+  value: unknown;
+  updateTime: string;
+  processInstanceId: number;
+};
+
+/** One change of a variable (history/detail): who set what, where. */
+export type WfVariableChange = {
+  id: number;
+  name: string;
+  type: string;
+  value: unknown;
+  taskId: number | null;
+  activityId: string | null;
+  username: string | null;
+  time: string;
+  processInstanceId: number;
+};
+
+/** What someone did to an instance or task, with their comment. */
+export type WfComment = {
+  id: number;
+  taskId: number | null;
+  username: string | null;
+  /** complete, delegate, resolve, regress, reject, terminate, withdraw, assign, suspend or activate. */
+  action: string;
+  message: string | null;
+  time: string;
+};
+
+export type WfInstanceDetail = WfInstance & {
+  activities: WfActivity[];
+  variables: WfVariable[];
+  /** Its open tasks. */
+  tasks: WfTask[];
+  comments: WfComment[];
+};
+
+/** An instance's BPMN file with its progress (processinstance/diagram). */
+export type WfDiagram = {
+  processInstanceId: number;
+  processDefinitionId: number;
+  resourceName: string;
+  xml: string;
+  /** Activities passed and finished (events, gateways, tasks done). */
+  completed: string[];
+  /** Activities where the instance waits now (open tasks, joins, incidents). */
+  active: string[];
+  /** Sequence flows the instance went along. */
+  flows: string[];
+};
+
+/** An earlier user task a task may be sent back to, with its last assignee. */
+export type WfRegressNode = {
+  activityId: string;
+  name: string | null;
+  assignee: string | null;
+};
+
+/** The caller's open tasks, for the badges. */
+export type WfOpenCounts = {
+  /** Open tasks assigned to the caller (待办). */
+  personal: number;
+  /** Open unclaimed tasks the caller is a candidate of (待签收). */
+  candidate: number;
+};
+
+/** Where a token of an instance stands (processinstance/executions). */
+export type WfExecution = {
+  id: number;
+  activityId: string;
+  /** active, joining, incident, loop or scope. */
+  state: string;
+  parentId: number | null;
+  createdAt: string;
+  processInstanceId: number;
+  /** The activity's name (its id when it has none). */
+  name: string;
+};
+
 // Monitoring (/api/monitor).
 
 /** One process's figures over one sampling interval (the metrics dashboard's points). */

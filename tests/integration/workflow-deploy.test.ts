@@ -6,7 +6,7 @@ import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, deploy, fixture, flow, start } from '../support/workflow.js';
 
 /**
- * Workflow models and deployments (issue 12): BPMN files of the three dialects deploy unchanged,
+ * Workflow models and deployments: BPMN files of the three dialects deploy unchanged,
  * elements that cannot run are refused naming the element, listeners are dropped with a warning,
  * versions count per key, suspended definitions refuse starts, deployments in use stay.
  */

@@ -13,7 +13,7 @@ import {
 } from '../support/workflow.js';
 
 /**
- * The token interpreter (issue 12): gateway semantics with their joins, incidents, terminate
+ * The token interpreter: gateway semantics with their joins, incidents, terminate
  * ends, built-in service tasks, instance suspend/activate/terminate, and the history rows.
  */
 let t: TestApp;

@@ -7,7 +7,7 @@ import { bearer, bpmn, call, complete, deploy, flow, openTasks, start } from '..
 
 /**
  * A task action reads the task in the statement that takes its instance's lock; when it had to
- * wait for that lock, what it read may be stale, and it must read the task again (issue 12).
+ * wait for that lock, what it read may be stale, and it must read the task again.
  * PostgreSQL only (run by the suite on PostgreSQL, vitest.config.ts): on PGlite the one
  * connection is held by the transaction below, so the waiting complete could never start.
  */
@@ -44,7 +44,7 @@ it('a complete that waits for another holder of the instance sees what that hold
   let answer: Promise<{ statusCode: number }> | undefined;
   await t.app.ctx.db.transaction().execute(async (trx) => {
     // Another action holds the instance (as every action takes it) and ends the task...
-    const locked = await lockInstance(trx, 'default', instance.id);
+    const locked = await lockInstance({ trx, tenantCode: 'default', id: instance.id });
     expect(locked.id).toBe(instance.id);
     await sql`update wf_task set end_time = now(), status = 'completed' where id = ${reviewId}`.execute(trx);
     // ...while bob's complete has already started and waits for the instance.

@@ -14,7 +14,7 @@ import {
 } from '../support/workflow.js';
 
 /**
- * The calls the workflow screens added (issue 13): open-task counts for the badges, withdraw,
+ * The calls the workflow screens added: open-task counts for the badges, withdraw,
  * an instance's diagram with its progress, the administrators' assign and executions, the
  * start form key of a definition, and the personal-office menus every role sees.
  */

@@ -4,7 +4,7 @@ import { createUserWithRole } from '../support/users.js';
 import { bearer, bpmn, call, complete, deploy, flow, openTasks, start } from '../support/workflow.js';
 
 /**
- * The calls issue 13's second round added for the screens: model/get (the designer's one read),
+ * More calls of the screens: model/get (the designer's one read) and model/xml,
  * model/import (a model with its diagram in one transaction, 409 on a taken key unless replace),
  * the people tree of the office pickers, and the delete buttons of the definition, instance and
  * history lists (administrators only; running instances and open tasks are kept).
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('model/import and model/get', () => {
-  it('creates the model with its diagram in one call; get answers both', async () => {
+  it('creates the model with its diagram in one call; get answers both, xml the diagram', async () => {
     const imported = await call(t, t.auth, 'POST', 'model/import', {
       name: '导入',
       key: 'screens_import',
@@ -42,6 +42,9 @@ describe('model/import and model/get', () => {
     expect(got.statusCode, got.body).toBe(200);
     expect(got.json().data).toMatchObject({ id: model.id, key: 'screens_import', name: '导入' });
     expect(got.json().data.xml).toContain('screens_import');
+    const xml = await call(t, t.auth, 'GET', `model/xml?id=${model.id}`);
+    expect(xml.statusCode, xml.body).toBe(200);
+    expect(xml.json().data).toEqual({ id: model.id, xml: got.json().data.xml });
     expect((await call(t, t.auth, 'GET', 'model/get?id=99999999')).statusCode).toBe(404);
   });
 

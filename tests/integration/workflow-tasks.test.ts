@@ -14,7 +14,7 @@ import {
 } from '../support/workflow.js';
 
 /**
- * Task actions of the personal office (issue 12): candidates by user, role, post and
+ * Task actions of the personal office: candidates by user, role, post and
  * organisation; claim, unclaim, complete, delegate and resolve, regress, reject, terminate with
  * their refusals (403, 404, 409); two completes at once; the lists; tenant isolation.
  */

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
 
-/** Helpers of the workflow tests (issue 12): BPMN files, deploying, starting, acting on tasks. */
+/** Helpers of the workflow tests: BPMN files, deploying, starting, acting on tasks. */
 
 export const WF = '/api/activiti';
 

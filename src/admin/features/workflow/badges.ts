@@ -1,12 +1,10 @@
 import { useCustom } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import type { WfOpenCounts } from '../../../engine/api-types.js';
 
 /** Open tasks of the caller for the badges of the sidebar and the workbench. */
-export interface OpenCounts {
-  personal: number;
-  candidate: number;
-}
+export type OpenCounts = WfOpenCounts;
 
 const COUNTS_URL = '/api/activiti/task/countOpen';
 const REFRESH_MS = 60_000;

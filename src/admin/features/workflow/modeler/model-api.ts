@@ -1,33 +1,12 @@
+import type { WfDeployAnswer, WfModel } from '../../../../engine/api-types.js';
+
 /** The workflow engine's model calls (/api/activiti/model) as these screens use them. */
 export const MODEL_API = '/api/activiti/model';
 export const DEPLOYMENT_API = '/api/activiti/deployment';
 
-export interface ModelRecord {
-  id: number;
-  name: string;
-  key: string;
-  category: string | null;
-  description: string | null;
-  version: number | null;
-  revision: number;
-  deploymentId: number | null;
-  deploymentTime: string | null;
-  createTime: string;
-  updateTime: string;
-  hasXml: boolean;
-  orgId: number | null;
-  referGroup: string | null;
-  referUsers: string[];
-  usedForm: string | null;
-}
-
-export interface DeployAnswer {
-  deploymentId: number;
-  processDefinitionId: number;
-  key: string;
-  version: number;
-  warnings: { field: string; message: string }[];
-}
+/** A model and a deployment's answer, as the server declares them (engine/api-types.ts). */
+export type ModelRecord = WfModel;
+export type DeployAnswer = WfDeployAnswer;
 
 /** The fields model/add and model/update take from a record (a copy takes them too). */
 export function modelInput(record: ModelRecord): Record<string, unknown> {

@@ -1,81 +1,87 @@
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../lib/http.js';
-import { flag, object, text } from '../../../lib/route-schema.js';
+import { answer, flag, object, text, typed } from '../../../lib/route-schema.js';
 import { setDefinitionSuspended } from '../services/deploy.js';
 import { definitionXml, queryDefinitions } from '../services/queries.js';
 import { deleteDefinition } from '../services/removal.js';
-import { actorOf, BASE, BY_ID, PAGE, PAGING, schema, SELF } from './shared.js';
+import { DEFINITION, DEFINITION_SUSPENDED, DEFINITION_XML, DELETED, pageOf } from './answers.js';
+import { actorOf, BASE, byId, PAGING, SELF, TAGS as tags } from './shared.js';
 
-/** Process definitions (SPEC §2.3 /processdefinition; the start screen lists them too). */
+/** Process definitions (docs/product.md §2.3 /processdefinition; the start screen lists them too). */
 export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  app.get(
+  const api = typed(app);
+  api.get(
     `${BASE}/processdefinition/query`,
     {
-      ...SELF,
-      ...schema(
-        'Process definitions of the tenant, paged (every signed-in user: the start screen lists them)',
-        {
-          querystring: object({
-            ...PAGING,
-            key: text(100),
-            name: text(100),
-            category: text(100),
-            latestOnly: flag('Only the latest version of each key'),
-          }),
-        },
-        PAGE,
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          'Process definitions of the tenant, paged (every signed-in user: the start screen lists them)',
+        querystring: object({
+          ...PAGING,
+          key: text(100),
+          name: text(100),
+          category: text(100),
+          latestOnly: flag('Only the latest version of each key'),
+        }),
+        response: answer(pageOf(DEFINITION)),
+      },
     },
     async (request) => {
-      const query = request.query as {
-        key?: string;
-        name?: string;
-        category?: string;
-        latestOnly?: string;
-        currentPage?: number;
-        pageSize?: number;
-      };
+      const { latestOnly, ...filters } = request.query;
       return ok(
-        await queryDefinitions(ctx.db, actorOf(request), {
-          ...query,
-          latestOnly: query.latestOnly === 'true',
+        await queryDefinitions({
+          db: ctx.db,
+          actor: actorOf(request),
+          params: { ...filters, latestOnly: latestOnly === 'true' },
         }),
       );
     },
   );
-  app.get(
+  api.get(
     `${BASE}/processdefinition/xml`,
-    schema('The BPMN file a definition was deployed from', { querystring: BY_ID('The definition') }),
-    async (request) =>
-      ok(await definitionXml(ctx.db, actorOf(request), (request.query as { id: number }).id)),
+    {
+      schema: {
+        tags,
+        summary: 'The BPMN file a definition was deployed from',
+        querystring: byId('The definition'),
+        response: answer(DEFINITION_XML),
+      },
+    },
+    async (request) => ok(await definitionXml({ db: ctx.db, actor: actorOf(request), id: request.query.id })),
   );
   for (const [action, suspended] of [
     ['suspend', true],
     ['activate', false],
   ] as const) {
-    app.post(
+    api.post(
       `${BASE}/processdefinition/${action}`,
-      schema(suspended ? 'Suspends a definition: new starts get 409' : 'Activates a suspended definition', {
-        querystring: BY_ID('The definition'),
-      }),
+      {
+        schema: {
+          tags,
+          summary: suspended
+            ? 'Suspends a definition: new starts get 409'
+            : 'Activates a suspended definition',
+          querystring: byId('The definition'),
+          response: answer(DEFINITION_SUSPENDED),
+        },
+      },
       async (request) =>
-        ok(
-          await setDefinitionSuspended(
-            ctx,
-            actorOf(request),
-            (request.query as { id: number }).id,
-            suspended,
-          ),
-        ),
+        ok(await setDefinitionSuspended({ ctx, actor: actorOf(request), id: request.query.id, suspended })),
     );
   }
-  app.post(
+  api.post(
     `${BASE}/processdefinition/delete`,
-    schema('Deletes a definition with its ended instances (409 while one runs)', {
-      querystring: BY_ID('The definition'),
-    }),
-    async (request) =>
-      ok(await deleteDefinition(ctx, actorOf(request), (request.query as { id: number }).id)),
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a definition with its ended instances (409 while one runs)',
+        querystring: byId('The definition'),
+        response: answer(DELETED),
+      },
+    },
+    async (request) => ok(await deleteDefinition({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

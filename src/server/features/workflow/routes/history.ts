@@ -1,30 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../lib/http.js';
-import { flag, id, object, text } from '../../../lib/route-schema.js';
+import { answer, arrayOf, flag, id, object, text, typed } from '../../../lib/route-schema.js';
 import {
   historyActivities,
   historyDetails,
   historyVariables,
   queryInstances,
   queryTasks,
-  type InstanceFilters,
-  type TaskFilters,
 } from '../services/queries.js';
 import { deleteHistoricTask, deleteInstance } from '../services/removal.js';
-import { actorOf, BASE, BY_ID, candidate, PAGE, PAGING, RECORD, schema } from './shared.js';
+import { ACTIVITY, DELETED, INSTANCE, pageOf, TASK, VARIABLE, VARIABLE_CHANGE } from './answers.js';
+import { actorOf, BASE, byId, candidate, flagValue, PAGING, TAGS as tags } from './shared.js';
 
 const BY_INSTANCE = object({ processInstanceId: id('The instance') }, ['processInstanceId']);
-const LIST = { type: 'array', items: RECORD };
 
-/** The five history views (SPEC §2.3: historic instances, activities, details, variables, tasks). */
+/** The five history views (docs/product.md §2.3: historic instances, activities, details, variables, tasks). */
 export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
+  const api = typed(app);
   const H = `${BASE}/history`;
-  app.get(
+  api.get(
     `${H}/processinstance/query`,
-    schema(
-      'Historic process instances (running and ended), paged',
-      {
+    {
+      schema: {
+        tags,
+        summary: 'Historic process instances (running and ended), paged',
         querystring: object({
           ...PAGING,
           processInstanceId: id('An instance'),
@@ -32,87 +32,128 @@ export async function workflowHistoryRoutes(app: FastifyInstance): Promise<void>
           startUserId: text(64),
           finished: flag('Ended (true) or running (false) only'),
         }),
+        response: answer(pageOf(INSTANCE)),
       },
-      PAGE,
-    ),
+    },
     async (request) => {
-      const query = request.query as InstanceFilters & { finished?: string };
-      const ended = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
-      return ok(await queryInstances(ctx.db, actorOf(request), { ...query, ended }));
+      const { finished, ...filters } = request.query;
+      return ok(
+        await queryInstances({
+          db: ctx.db,
+          actor: actorOf(request),
+          params: { ...filters, ended: flagValue(finished) },
+        }),
+      );
     },
   );
-  app.get(
+  api.get(
     `${H}/activityinstance/query`,
-    schema('The activities an instance passed, in order', { querystring: BY_INSTANCE }, LIST),
+    {
+      schema: {
+        tags,
+        summary: 'The activities an instance passed, in order',
+        querystring: BY_INSTANCE,
+        response: answer(arrayOf(ACTIVITY)),
+      },
+    },
     async (request) =>
       ok(
-        await historyActivities(
-          ctx.db,
-          actorOf(request).tenantCode,
-          (request.query as { processInstanceId: number }).processInstanceId,
-        ),
+        await historyActivities({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
+        }),
       ),
   );
-  app.get(
+  api.get(
     `${H}/taskinstance/query`,
-    schema(
-      'Tasks of an instance, open and finished, paged',
-      {
+    {
+      schema: {
+        tags,
+        summary: 'Tasks of an instance, open and finished, paged',
         querystring: object({
           ...PAGING,
           processInstanceId: id('An instance'),
           assignee: text(64),
           finished: flag(),
         }),
+        response: answer(pageOf(TASK)),
       },
-      PAGE,
-    ),
+    },
     async (request) => {
-      const query = request.query as Omit<TaskFilters, 'finished'> & { finished?: string };
-      const finished = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
+      const { finished, ...filters } = request.query;
       return ok(
-        await queryTasks(ctx.db, actorOf(request), await candidate(request), 'all', { ...query, finished }),
+        await queryTasks({
+          db: ctx.db,
+          actor: actorOf(request),
+          who: await candidate(request),
+          list: 'all',
+          params: { ...filters, finished: flagValue(finished) },
+        }),
       );
     },
   );
-  app.get(
+  api.get(
     `${H}/variableinstance/query`,
-    schema('The variables of an instance (their last values)', { querystring: BY_INSTANCE }, LIST),
+    {
+      schema: {
+        tags,
+        summary: 'The variables of an instance (their last values)',
+        querystring: BY_INSTANCE,
+        response: answer(arrayOf(VARIABLE)),
+      },
+    },
     async (request) =>
       ok(
-        await historyVariables(
-          ctx.db,
-          actorOf(request).tenantCode,
-          (request.query as { processInstanceId: number }).processInstanceId,
-        ),
-      ),
-  );
-  app.get(
-    `${H}/detail/query`,
-    schema('Every change of the variables of an instance, in order', { querystring: BY_INSTANCE }, LIST),
-    async (request) =>
-      ok(
-        await historyDetails(
-          ctx.db,
-          actorOf(request).tenantCode,
-          (request.query as { processInstanceId: number }).processInstanceId,
-        ),
-      ),
-  );
-  app.post(
-    `${H}/processinstance/delete`,
-    schema("Deletes an ended instance's history (409 while it runs)", { querystring: BY_ID('The instance') }),
-    async (request) =>
-      ok(
-        await deleteInstance(ctx, actorOf(request), (request.query as { id: number }).id, {
-          endedOnly: true,
+        await historyVariables({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
         }),
       ),
   );
-  app.post(
-    `${H}/taskinstance/delete`,
-    schema("Deletes a finished task's history (409 while it is open)", { querystring: BY_ID('The task') }),
+  api.get(
+    `${H}/detail/query`,
+    {
+      schema: {
+        tags,
+        summary: 'Every change of the variables of an instance, in order',
+        querystring: BY_INSTANCE,
+        response: answer(arrayOf(VARIABLE_CHANGE)),
+      },
+    },
     async (request) =>
-      ok(await deleteHistoricTask(ctx, actorOf(request), (request.query as { id: number }).id)),
+      ok(
+        await historyDetails({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          instanceId: request.query.processInstanceId,
+        }),
+      ),
+  );
+  api.post(
+    `${H}/processinstance/delete`,
+    {
+      schema: {
+        tags,
+        summary: "Deletes an ended instance's history (409 while it runs)",
+        querystring: byId('The instance'),
+        response: answer(DELETED),
+      },
+    },
+    async (request) =>
+      ok(await deleteInstance({ ctx, actor: actorOf(request), id: request.query.id, endedOnly: true })),
+  );
+  api.post(
+    `${H}/taskinstance/delete`,
+    {
+      schema: {
+        tags,
+        summary: "Deletes a finished task's history (409 while it is open)",
+        querystring: byId('The task'),
+        response: answer(DELETED),
+      },
+    },
+    async (request) => ok(await deleteHistoricTask({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

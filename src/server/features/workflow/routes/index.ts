@@ -8,7 +8,7 @@ import { workflowOfficeRoutes } from './office.js';
 import { workflowTaskRoutes } from './tasks.js';
 
 /**
- * The workflow engine's API under /api/activiti (issue 12): models and deployments, process
+ * The workflow engine's API under /api/activiti: models and deployments, process
  * definitions, instances, tasks and history. Administrators' calls are granted by URL like
  * every admin call; the personal-office calls (start, my tasks and their actions) are
  * self-service, checked per task and instance by the services.

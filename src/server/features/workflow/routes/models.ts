@@ -1,7 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok } from '../../../lib/http.js';
-import { id, ids, integer, object, text } from '../../../lib/route-schema.js';
+import {
+  answer,
+  arrayOf,
+  bool,
+  id,
+  ids,
+  integer,
+  object,
+  optionalInteger,
+  text,
+  typed,
+} from '../../../lib/route-schema.js';
 import { deployXml, deleteDeployment } from '../services/deploy.js';
 import {
   addModel,
@@ -13,12 +24,24 @@ import {
   queryModels,
   saveModelXml,
   updateModel,
-  type ModelInput,
 } from '../services/models.js';
 import { queryDeployments } from '../services/queries.js';
-import { actorOf, BASE, BY_ID, PAGE, PAGING, schema } from './shared.js';
+import {
+  DELETED,
+  DEPLOY_ANSWER,
+  DEPLOYMENT,
+  IMPORTED_MODEL,
+  MODEL,
+  MODEL_WITH_XML,
+  MODEL_XML,
+  pageOf,
+  SAVED_MODEL,
+} from './answers.js';
+import { actorOf, BASE, byId, PAGING, TAGS as tags } from './shared.js';
 
 const MAX_XML = 900_000;
+
+const XML = text(MAX_XML, { minLength: 1 });
 
 const MODEL_FIELDS = {
   name: text(100, { minLength: 1 }),
@@ -28,166 +51,188 @@ const MODEL_FIELDS = {
   }),
   category: text(100),
   description: text(512),
-  orgId: { type: ['integer', 'null'], minimum: 1 },
+  orgId: optionalInteger(),
   referGroup: text(200),
-  referUsers: { type: 'array', items: text(64), maxItems: 200 },
+  referUsers: arrayOf(text(64), { maxItems: 200 }),
   usedForm: text(100),
 };
 
-const DEPLOY_ANSWER = object(
-  {
-    deploymentId: { type: 'integer' },
-    processDefinitionId: { type: 'integer' },
-    key: { type: 'string' },
-    version: { type: 'integer' },
-    warnings: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-  ['deploymentId', 'processDefinitionId', 'key', 'version', 'warnings'],
-);
-
-/** Models and deployments (SPEC §2.3 workflow: /model, /deployment). */
+/** Models and deployments (docs/product.md §2.3 workflow: /model, /deployment). */
 export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  app.get(
+  const api = typed(app);
+  api.get(
     `${BASE}/model/query`,
-    schema(
-      'Process models of the tenant, paged',
-      {
+    {
+      schema: {
+        tags,
+        summary: 'Process models of the tenant, paged',
         querystring: object({ ...PAGING, name: text(100), key: text(100), category: text(100) }),
+        response: answer(pageOf(MODEL)),
       },
-      PAGE,
-    ),
-    async (request) =>
-      ok(await queryModels(ctx, actorOf(request), request.query as Parameters<typeof queryModels>[2])),
+    },
+    async (request) => ok(await queryModels({ ctx, actor: actorOf(request), params: request.query })),
   );
-  app.post(
+  api.post(
     `${BASE}/model/add`,
-    schema('Adds a process model', { body: object(MODEL_FIELDS, ['name', 'key']) }),
-    async (request) => ok(await addModel(ctx, actorOf(request), request.body as ModelInput)),
+    {
+      schema: {
+        tags,
+        summary: 'Adds a process model',
+        body: object(MODEL_FIELDS, ['name', 'key']),
+        response: answer(MODEL),
+      },
+    },
+    async (request) => ok(await addModel({ ctx, actor: actorOf(request), input: request.body })),
   );
-  app.put(
+  api.put(
     `${BASE}/model/update`,
-    schema('Changes a process model (revision: the one read, 409 when it changed meanwhile)', {
-      body: object({ id: id(), revision: integer(0), ...MODEL_FIELDS }, ['id', 'name', 'key']),
-    }),
-    async (request) =>
-      ok(await updateModel(ctx, actorOf(request), request.body as ModelInput & { id: number })),
+    {
+      schema: {
+        tags,
+        summary: 'Changes a process model (revision: the one read, 409 when it changed meanwhile)',
+        body: object({ id: id(), revision: integer(0), ...MODEL_FIELDS }, ['id', 'name', 'key']),
+        response: answer(MODEL),
+      },
+    },
+    async (request) => ok(await updateModel({ ctx, actor: actorOf(request), input: request.body })),
   );
-  app.post(
+  api.post(
     `${BASE}/model/delete`,
-    schema('Deletes process models (deployments stay)', {
-      querystring: object({ id: ids(1000, 'The models') }, ['id']),
-    }),
-    async (request) => ok(await deleteModels(ctx, actorOf(request), (request.query as { id: number[] }).id)),
+    {
+      schema: {
+        tags,
+        summary: 'Deletes process models (deployments stay)',
+        querystring: object({ id: ids(1000, 'The models') }, ['id']),
+        response: answer(DELETED),
+      },
+    },
+    async (request) => ok(await deleteModels({ ctx, actor: actorOf(request), ids: request.query.id })),
   );
-  app.get(
+  api.get(
     `${BASE}/model/get`,
-    schema('One model with its saved diagram (xml: null before the first save)', {
-      querystring: BY_ID('The model'),
-    }),
-    async (request) => ok(await getModel(ctx, actorOf(request), (request.query as { id: number }).id)),
+    {
+      schema: {
+        tags,
+        summary: 'One model with its saved diagram (xml: null before the first save)',
+        querystring: byId('The model'),
+        response: answer(MODEL_WITH_XML),
+      },
+    },
+    async (request) => ok(await getModel({ ctx, actor: actorOf(request), id: request.query.id })),
   );
-  app.post(
+  api.post(
     `${BASE}/model/import`,
-    schema(
-      'Creates a model with its diagram in one transaction (import, copy); 409 when the key exists unless replace, then that model gets the diagram',
-      {
+    {
+      schema: {
+        tags,
+        summary:
+          'Creates a model with its diagram in one transaction (import, copy); 409 when the key exists unless replace, then that model gets the diagram',
         body: object(
           {
             ...MODEL_FIELDS,
-            xml: { type: 'string', minLength: 1, maxLength: MAX_XML },
-            replace: { type: 'boolean', description: 'Replace the diagram of the model with this key' },
+            xml: XML,
+            replace: bool({ description: 'Replace the diagram of the model with this key' }),
           },
           ['name', 'key', 'xml'],
         ),
+        response: answer(IMPORTED_MODEL),
       },
-    ),
-    async (request) =>
-      ok(
-        await importModel(
-          ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as ModelInput & { xml: string; replace?: boolean },
-        ),
-      ),
-  );
-  app.get(
-    `${BASE}/model/xml`,
-    schema('The saved BPMN diagram of a model', { querystring: BY_ID('The model') }),
-    async (request) => ok(await modelXml(ctx, actorOf(request), (request.query as { id: number }).id)),
-  );
-  app.put(
-    `${BASE}/model/saveXml`,
-    schema("Stores a model's BPMN diagram; 400 lists the problems per element {field: element id, message}", {
-      body: object({ id: id(), xml: { type: 'string', minLength: 1, maxLength: MAX_XML } }, ['id', 'xml']),
-    }),
-    async (request) => {
-      const body = request.body as { id: number; xml: string };
-      return ok(await saveModelXml(ctx, actorOf(request), localizerFor(request), body));
     },
-  );
-  app.post(
-    `${BASE}/model/deploy`,
-    schema(
-      'Deploys a model as the next version of its process',
-      { querystring: BY_ID('The model') },
-      DEPLOY_ANSWER,
-    ),
     async (request) =>
       ok(
-        await deployModel(ctx, actorOf(request), localizerFor(request), (request.query as { id: number }).id),
+        await importModel({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
       ),
   );
-  app.post(
-    `${BASE}/deployment/deployXml`,
-    schema(
-      'Deploys a BPMN 2.0 file (Activiti, Flowable or Camunda Modeler) directly',
-      {
-        body: object(
-          { xml: { type: 'string', minLength: 1, maxLength: MAX_XML }, name: text(100), category: text(100) },
-          ['xml'],
-        ),
+  api.get(
+    `${BASE}/model/xml`,
+    {
+      schema: {
+        tags,
+        summary: 'The saved BPMN diagram of a model',
+        querystring: byId('The model'),
+        response: answer(MODEL_XML),
       },
-      DEPLOY_ANSWER,
-    ),
+    },
+    async (request) => ok(await modelXml({ ctx, actor: actorOf(request), id: request.query.id })),
+  );
+  api.put(
+    `${BASE}/model/saveXml`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Stores a model's BPMN diagram; 400 lists the problems per element {field: element id, message}",
+        body: object({ id: id(), xml: XML }, ['id', 'xml']),
+        response: answer(SAVED_MODEL),
+      },
+    },
     async (request) =>
       ok(
-        await deployXml(
+        await saveModelXml({
           ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as { xml: string; name?: string; category?: string },
-        ),
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
       ),
   );
-  app.get(
-    `${BASE}/deployment/query`,
-    schema(
-      'Deployments of the tenant, paged',
-      {
-        querystring: object({ ...PAGING, name: text(100), category: text(100) }),
+  api.post(
+    `${BASE}/model/deploy`,
+    {
+      schema: {
+        tags,
+        summary: 'Deploys a model as the next version of its process',
+        querystring: byId('The model'),
+        response: answer(DEPLOY_ANSWER),
       },
-      PAGE,
-    ),
+    },
     async (request) =>
       ok(
-        await queryDeployments(
-          ctx.db,
-          actorOf(request),
-          request.query as Parameters<typeof queryDeployments>[2],
-        ),
+        await deployModel({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          id: request.query.id,
+        }),
       ),
   );
-  app.post(
-    `${BASE}/deployment/delete`,
-    schema('Deletes a deployment with its definitions and finished instances (409 while one runs)', {
-      querystring: BY_ID('The deployment'),
-    }),
+  api.post(
+    `${BASE}/deployment/deployXml`,
+    {
+      schema: {
+        tags,
+        summary: 'Deploys a BPMN 2.0 file (Activiti, Flowable or Camunda Modeler) directly',
+        body: object({ xml: XML, name: text(100), category: text(100) }, ['xml']),
+        response: answer(DEPLOY_ANSWER),
+      },
+    },
     async (request) =>
-      ok(await deleteDeployment(ctx, actorOf(request), (request.query as { id: number }).id)),
+      ok(await deployXml({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body })),
+  );
+  api.get(
+    `${BASE}/deployment/query`,
+    {
+      schema: {
+        tags,
+        summary: 'Deployments of the tenant, paged',
+        querystring: object({ ...PAGING, name: text(100), category: text(100) }),
+        response: answer(pageOf(DEPLOYMENT)),
+      },
+    },
+    async (request) =>
+      ok(await queryDeployments({ db: ctx.db, actor: actorOf(request), params: request.query })),
+  );
+  api.post(
+    `${BASE}/deployment/delete`,
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a deployment with its definitions and finished instances (409 while one runs)',
+        querystring: byId('The deployment'),
+        response: answer(DELETED),
+      },
+    },
+    async (request) => ok(await deleteDeployment({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../lib/errors.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok } from '../../../lib/http.js';
-import { id, object, text } from '../../../lib/route-schema.js';
+import { answer, arrayOf, id, object, text, typed } from '../../../lib/route-schema.js';
+import { orgUserTree } from '../../rbac/index.js';
 import {
   assignTask,
   countOpenTasks,
@@ -10,78 +10,79 @@ import {
   instanceExecutions,
   withdrawInstance,
 } from '../services/office.js';
-import { orgUserTree } from '../../rbac/index.js';
-import { takesPart } from '../services/queries.js';
-import { actorOf, BASE, BY_ID, candidate, oversees, RECORD, schema, SELF } from './shared.js';
-
-const NAMES = { type: 'array', items: { type: 'string' } };
+import { DIAGRAM, EXECUTION, INSTANCE, OPEN_COUNTS, ORG_USER_TREE, TASK } from './answers.js';
+import { actorOf, assertTakesPart, BASE, byId, candidate, SELF, TAGS as tags } from './shared.js';
 
 /** Calls of the workflow screens: badges, withdraw, the progress diagram, assign, executions. */
 export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  app.get(
+  const api = typed(app);
+  api.get(
     `${BASE}/task/countOpen`,
     {
-      ...SELF,
-      ...schema(
-        "The caller's open tasks: assigned (待办) and claimable (待签收), for the badges",
-        {},
-        object({ personal: { type: 'integer' }, candidate: { type: 'integer' } }, ['personal', 'candidate']),
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary: "The caller's open tasks: assigned (待办) and claimable (待签收), for the badges",
+        response: answer(OPEN_COUNTS),
+      },
     },
     async (request) =>
-      ok(await countOpenTasks(ctx.db, actorOf(request).tenantCode, await candidate(request))),
+      ok(
+        await countOpenTasks({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          who: await candidate(request),
+        }),
+      ),
   );
-  app.post(
+  api.post(
     `${BASE}/processinstance/withdraw`,
     {
-      ...SELF,
-      ...schema(
-        'The starter withdraws their instance while no task has been acted on (403 for others, 409 once acted on)',
-        { body: object({ id: id('The instance'), comment: text(2000) }, ['id']) },
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          'The starter withdraws their instance while no task has been acted on (403 for others, 409 once acted on)',
+        body: object({ id: id('The instance'), comment: text(2000) }, ['id']),
+        response: answer(INSTANCE),
+      },
     },
-    async (request) =>
-      ok(await withdrawInstance(ctx, actorOf(request), request.body as { id: number; comment?: string })),
+    async (request) => ok(await withdrawInstance({ ctx, actor: actorOf(request), input: request.body })),
   );
-  app.get(
+  api.get(
     `${BASE}/processinstance/diagram`,
     {
-      ...SELF,
-      ...schema(
-        "An instance's BPMN file with the activities completed, the ones waiting and the flows taken (its participants and administrators)",
-        { querystring: BY_ID('The instance') },
-        object(
-          {
-            processInstanceId: { type: 'integer' },
-            processDefinitionId: { type: 'integer' },
-            resourceName: { type: 'string' },
-            xml: { type: 'string' },
-            completed: NAMES,
-            active: NAMES,
-            flows: NAMES,
-          },
-          ['xml', 'completed', 'active', 'flows'],
-        ),
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          "An instance's BPMN file with the activities completed, the ones waiting and the flows taken (its participants and administrators)",
+        querystring: byId('The instance'),
+        response: answer(DIAGRAM),
+      },
     },
     async (request) => {
-      const instanceId = (request.query as { id: number }).id;
-      const diagram = await instanceDiagram(ctx.db, actorOf(request).tenantCode, instanceId);
-      if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
-        throw new AppError('forbidden');
+      const instanceId = request.query.id;
+      const diagram = await instanceDiagram({
+        db: ctx.db,
+        tenantCode: actorOf(request).tenantCode,
+        id: instanceId,
+      });
+      await assertTakesPart(request, instanceId);
       return ok(diagram);
     },
   );
-  app.get(
+  api.get(
     `${BASE}/people/tree`,
     {
-      ...SELF,
-      ...schema(
-        'The organisations of the tenant with their users, to pick a candidate, a delegate or an assignee (every signed-in user)',
-        {},
-        { type: 'array', items: RECORD },
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          'The organisations of the tenant with their users, to pick a candidate, a delegate or an assignee (every signed-in user)',
+        response: answer(ORG_USER_TREE),
+      },
     },
     async (request) =>
       ok(
@@ -93,32 +94,41 @@ export async function workflowOfficeRoutes(app: FastifyInstance): Promise<void> 
         }),
       ),
   );
-  app.post(
+  api.post(
     `${BASE}/task/assignTask`,
-    schema('Assigns an open task to a user (administrators)', {
-      body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: text(2000) }, [
-        'id',
-        'username',
-      ]),
-    }),
+    {
+      schema: {
+        tags,
+        summary: 'Assigns an open task to a user (administrators)',
+        body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: text(2000) }, [
+          'id',
+          'username',
+        ]),
+        response: answer(TASK),
+      },
+    },
     async (request) =>
       ok(
-        await assignTask(
-          ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as { id: number; username: string; comment?: string },
-        ),
+        await assignTask({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
       ),
   );
-  app.get(
+  api.get(
     `${BASE}/processinstance/executions`,
-    schema(
-      'Where the tokens of an instance stand (administrators)',
-      { querystring: BY_ID('The instance') },
-      { type: 'array', items: RECORD },
-    ),
+    {
+      schema: {
+        tags,
+        summary: 'Where the tokens of an instance stand (administrators)',
+        querystring: byId('The instance'),
+        response: answer(arrayOf(EXECUTION)),
+      },
+    },
     async (request) =>
-      ok(await instanceExecutions(ctx.db, actorOf(request).tenantCode, (request.query as { id: number }).id)),
+      ok(
+        await instanceExecutions({
+          db: ctx.db,
+          tenantCode: actorOf(request).tenantCode,
+          id: request.query.id,
+        }),
+      ),
   );
 }

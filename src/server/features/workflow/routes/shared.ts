@@ -1,94 +1,53 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../lib/errors.js';
 import { actorOf, requireAuth } from '../../../lib/http.js';
-import { answer, id, integer, object, text, type RouteSchema } from '../../../lib/route-schema.js';
+import { dictionary, id, integer, object, text } from '../../../lib/route-schema.js';
 import { assertUrlGranted } from '../../rbac/index.js';
 import { candidateOf, type Candidate } from '../services/people.js';
+import { takesPart } from '../services/queries.js';
 
-type Json = Record<string, unknown>;
-
-/** Where every workflow call lives (DESIGN.md, wave 2). */
+/** Where every workflow call lives (docs/http-contract.md, paths). */
 export const BASE = '/api/activiti';
 
 export const TAGS = ['workflow'];
 
 /** A personal-office call: every signed-in role may make it (the service checks the task or instance). */
-export const SELF = { config: { isSelfService: true } };
+export const SELF = { isSelfService: true };
 
-/** Any JSON object of a record (the services answer camelCase rows). */
-export const RECORD: Json = { type: 'object', additionalProperties: true };
-
-/**
- * An answer that also names the tasks the caller can act on next (start, completeTask): made by
- * this call, still open, assigned to the caller or naming them as a candidate user. A client goes
- * on with these instead of asking for its task list again.
- */
-export const WITH_NEXT_TASKS: Json = {
-  ...RECORD,
-  properties: {
-    nextTasks: {
-      type: 'array',
-      items: object(
-        {
-          id: { type: 'integer' },
-          name: { type: 'string' },
-          taskDefinitionKey: { type: 'string' },
-          assignee: { type: ['string', 'null'] },
-        },
-        ['id', 'name', 'taskDefinitionKey', 'assignee'],
-      ),
-    },
-  },
-  required: ['nextTasks'],
-};
-
-export const PAGE: Json = object(
-  {
-    records: { type: 'array', items: RECORD },
-    total: { type: 'integer' },
-    totalExact: { type: 'boolean' },
-    currentPage: { type: 'integer' },
-    pageSize: { type: 'integer' },
-  },
-  ['records', 'total', 'currentPage', 'pageSize'],
-);
-
-export const PAGING: Record<string, Json> = {
+export const PAGING = {
   currentPage: integer(1, 1_000_000),
   pageSize: integer(1, 1000),
 };
 
 /** Variables a caller sets: names as JUEL can read them. */
-export const VARIABLES: Json = {
-  type: 'object',
+export const VARIABLES = dictionary(undefined, {
   maxProperties: 200,
   propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
   description: 'Process variables by name (JSON values)',
-};
+});
 
 /** Form data of a formKey naming an entity: checked by that entity's validators. */
-export const FORM_DATA: Json = {
-  type: 'object',
+export const FORM_DATA = dictionary(undefined, {
   maxProperties: 500,
   description: 'The form of the formKey, as its entity API takes it',
-};
-
-export const COMMENT = text(2000, { minLength: 1, description: 'Required (SPEC §5: task comment required)' });
-
-export const BY_ID = (what: string): Json => object({ id: id(what) }, ['id']);
-
-export const schema = (
-  summary: string,
-  parts: Partial<RouteSchema> = {},
-  data: Json = RECORD,
-): { schema: RouteSchema } => ({
-  schema: { tags: TAGS, summary, response: answer(data), ...parts } as RouteSchema,
 });
+
+export const COMMENT = text(2000, {
+  minLength: 1,
+  description: 'Required (docs/product.md §5: task comment required)',
+});
+
+/** The query string of a call on one record: ?id=… */
+export const byId = (what: string) => object({ id: id(what) }, ['id']);
+
+/** A true/false filter as the query sent it: undefined when not sent or empty. */
+export const flagValue = (text: '' | 'true' | 'false' | undefined): boolean | undefined =>
+  text === 'true' ? true : text === 'false' ? false : undefined;
 
 /** The caller as a candidate (user name and groups). */
 export function candidate(request: FastifyRequest): Promise<Candidate> {
   const auth = requireAuth(request);
-  return candidateOf(request.server.ctx, request.server.ctx.db, auth);
+  return candidateOf({ ctx: request.server.ctx, db: request.server.ctx.db, user: auth });
 }
 
 /**
@@ -108,6 +67,16 @@ export async function oversees(request: FastifyRequest): Promise<boolean> {
     if (error instanceof AppError && error.code === 'forbidden') return false;
     throw error;
   }
+}
+
+/**
+ * An instance's details are for those who take part in it (started it, hold or held one of its
+ * tasks, are a candidate) and for those who oversee workflow: 403 for anyone else.
+ */
+export async function assertTakesPart(request: FastifyRequest, instanceId: number): Promise<void> {
+  if (await oversees(request)) return;
+  const db = request.server.ctx.db;
+  if (!(await takesPart({ db, instanceId, who: await candidate(request) }))) throw new AppError('forbidden');
 }
 
 export { actorOf };

@@ -1,17 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../../lib/errors.js';
+import type { FastifyInstance } from 'fastify';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok } from '../../../lib/http.js';
-import { flag, id, object, text } from '../../../lib/route-schema.js';
+import { answer, arrayOf, flag, id, object, text, typed } from '../../../lib/route-schema.js';
 import { formInfo } from '../services/forms.js';
-import {
-  queryTasks,
-  takesPart,
-  taskById,
-  taskCandidates,
-  type TaskFilters,
-  type TaskList,
-} from '../services/queries.js';
+import { queryTasks, taskById, taskCandidates, type TaskList } from '../services/queries.js';
 import {
   claimTask,
   completeTask,
@@ -22,240 +14,253 @@ import {
   resolveTask,
   unclaimTask,
 } from '../services/tasks.js';
+import { COMPLETED, pageOf, REGRESS_NODE, TASK, TASK_DETAIL } from './answers.js';
 import {
   actorOf,
+  assertTakesPart,
   BASE,
-  BY_ID,
+  byId,
   candidate,
   COMMENT,
+  flagValue,
   FORM_DATA,
-  oversees,
-  PAGE,
   PAGING,
-  schema,
   SELF,
+  TAGS as tags,
   VARIABLES,
-  WITH_NEXT_TASKS,
 } from './shared.js';
 
 const TASK_FILTERS = { ...PAGING, processInstanceId: id('An instance'), name: text(100) };
 
-const byId = (request: FastifyRequest): number => (request.query as { id: number }).id;
-
 /** Tasks: the personal office's lists and actions, and the administrators' list. */
 export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
+  const api = typed(app);
   const lists: [string, TaskList, string][] = [
     ['queryPersonalTask', 'personal', 'Open tasks assigned to the caller (待办任务)'],
     ['queryCandidateTask', 'candidate', 'Open unclaimed tasks the caller is a candidate of (待签任务)'],
     ['queryFinishedTask', 'finished', 'Tasks the caller has finished (已办任务)'],
   ];
   for (const [name, list, summary] of lists) {
-    app.get(
+    api.get(
       `${BASE}/task/${name}`,
-      { ...SELF, ...schema(summary, { querystring: object(TASK_FILTERS) }, PAGE) },
+      {
+        config: SELF,
+        schema: { tags, summary, querystring: object(TASK_FILTERS), response: answer(pageOf(TASK)) },
+      },
       async (request) =>
         ok(
-          await queryTasks(
-            ctx.db,
-            actorOf(request),
+          await queryTasks({
+            db: ctx.db,
+            actor: actorOf(request),
             // Only the candidate list looks at the caller's groups: the others need no query for them.
-            list === 'candidate'
-              ? await candidate(request)
-              : { username: actorOf(request).username, groups: [] },
+            who:
+              list === 'candidate'
+                ? await candidate(request)
+                : { username: actorOf(request).username, groups: [] },
             list,
-            request.query as TaskFilters,
-          ),
+            params: request.query,
+          }),
         ),
     );
   }
-  app.get(
+  api.get(
     `${BASE}/task/query`,
-    schema(
-      'Every task of the tenant, paged (administrators)',
-      {
+    {
+      schema: {
+        tags,
+        summary: 'Every task of the tenant, paged (administrators)',
         querystring: object({
           ...TASK_FILTERS,
           assignee: text(64),
           finished: flag('Finished (true) or open (false) only'),
         }),
+        response: answer(pageOf(TASK)),
       },
-      PAGE,
-    ),
+    },
     async (request) => {
-      const query = request.query as Omit<TaskFilters, 'finished'> & { finished?: string };
-      const finished = query.finished === 'true' ? true : query.finished === 'false' ? false : undefined;
+      const { finished, ...filters } = request.query;
       return ok(
-        await queryTasks(
-          ctx.db,
-          actorOf(request),
-          { username: actorOf(request).username, groups: [] },
-          'all',
-          {
-            ...query,
-            finished,
-          },
-        ),
+        await queryTasks({
+          db: ctx.db,
+          actor: actorOf(request),
+          who: { username: actorOf(request).username, groups: [] },
+          list: 'all',
+          params: { ...filters, finished: flagValue(finished) },
+        }),
       );
     },
   );
-  app.get(
+  api.get(
     `${BASE}/task/detail`,
     {
-      ...SELF,
-      ...schema('A task with its candidates and form (its participants and administrators)', {
-        querystring: BY_ID('The task'),
-      }),
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'A task with its candidates and form (its participants and administrators)',
+        querystring: byId('The task'),
+        response: answer(TASK_DETAIL),
+      },
     },
     async (request) => {
       const actor = actorOf(request);
-      const task = await taskById(ctx.db, actor.tenantCode, byId(request));
-      const instanceId = Number(task.processInstanceId);
-      if (!(await oversees(request)) && !(await takesPart(ctx.db, instanceId, await candidate(request))))
-        throw new AppError('forbidden');
-      const formKey = typeof task.formKey === 'string' ? task.formKey : null;
+      const taskId = request.query.id;
+      const task = await taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: taskId });
+      await assertTakesPart(request, task.processInstanceId);
       return ok({
         ...task,
-        candidates: await taskCandidates(ctx.db, byId(request)),
-        form: formInfo(ctx, formKey),
+        candidates: await taskCandidates(ctx.db, taskId),
+        form: formInfo(ctx, task.formKey),
       });
     },
   );
-  app.post(
+  api.post(
     `${BASE}/task/claimTask`,
     {
-      ...SELF,
-      ...schema('Claims a task (its candidates only: 403; claimed already: 409)', {
-        querystring: BY_ID('The task'),
-      }),
-    },
-    async (request) => ok(await claimTask(ctx, actorOf(request), await candidate(request), byId(request))),
-  );
-  app.post(
-    `${BASE}/task/unclaimTask`,
-    {
-      ...SELF,
-      ...schema('Gives a claimed task back to its candidates (its assignee only)', {
-        querystring: BY_ID('The task'),
-      }),
-    },
-    async (request) => ok(await unclaimTask(ctx, actorOf(request), byId(request))),
-  );
-  app.post(
-    `${BASE}/task/completeTask`,
-    {
-      ...SELF,
-      ...schema(
-        "Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey's entity",
-        {
-          body: object({ id: id('The task'), variables: VARIABLES, formData: FORM_DATA, comment: COMMENT }, [
-            'id',
-            'comment',
-          ]),
-        },
-        WITH_NEXT_TASKS,
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Claims a task (its candidates only: 403; claimed already: 409)',
+        querystring: byId('The task'),
+        response: answer(TASK),
+      },
     },
     async (request) =>
       ok(
-        await completeTask(
+        await claimTask({
           ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as Parameters<typeof completeTask>[3],
-        ),
+          actor: actorOf(request),
+          who: await candidate(request),
+          id: request.query.id,
+        }),
       ),
   );
-  app.post(
+  api.post(
+    `${BASE}/task/unclaimTask`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Gives a claimed task back to its candidates (its assignee only)',
+        querystring: byId('The task'),
+        response: answer(TASK),
+      },
+    },
+    async (request) => ok(await unclaimTask({ ctx, actor: actorOf(request), id: request.query.id })),
+  );
+  api.post(
+    `${BASE}/task/completeTask`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          "Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey's entity",
+        body: object({ id: id('The task'), variables: VARIABLES, formData: FORM_DATA, comment: COMMENT }, [
+          'id',
+          'comment',
+        ]),
+        response: answer(COMPLETED),
+      },
+    },
+    async (request) =>
+      ok(
+        await completeTask({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
+  );
+  api.post(
     `${BASE}/task/delegateTask`,
     {
-      ...SELF,
-      ...schema('Delegates a task to another user, who resolves it back to the owner', {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Delegates a task to another user, who resolves it back to the owner',
         body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: COMMENT }, [
           'id',
           'username',
           'comment',
         ]),
-      }),
+        response: answer(TASK),
+      },
     },
     async (request) =>
       ok(
-        await delegateTask(
+        await delegateTask({
           ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as Parameters<typeof delegateTask>[3],
-        ),
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
       ),
   );
-  app.post(
+  api.post(
     `${BASE}/task/resolveTask`,
     {
-      ...SELF,
-      ...schema('The delegate hands a delegated task back to its owner', {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'The delegate hands a delegated task back to its owner',
         body: object({ id: id('The task'), variables: VARIABLES, comment: COMMENT }, ['id', 'comment']),
-      }),
+        response: answer(TASK),
+      },
     },
-    async (request) =>
-      ok(await resolveTask(ctx, actorOf(request), request.body as Parameters<typeof resolveTask>[2])),
+    async (request) => ok(await resolveTask({ ctx, actor: actorOf(request), input: request.body })),
   );
-  app.get(
+  api.get(
     `${BASE}/task/queryRegressNodes`,
     {
-      ...SELF,
-      ...schema(
-        'Earlier completed user tasks the task may be sent back to, with their last assignee',
-        {
-          querystring: BY_ID('The task'),
-        },
-        {
-          type: 'array',
-          items: object({
-            activityId: { type: 'string' },
-            name: { type: ['string', 'null'] },
-            assignee: { type: ['string', 'null'] },
-          }),
-        },
-      ),
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Earlier completed user tasks the task may be sent back to, with their last assignee',
+        querystring: byId('The task'),
+        response: answer(arrayOf(REGRESS_NODE)),
+      },
     },
-    async (request) => ok(await regressNodes(ctx, actorOf(request), byId(request))),
+    async (request) => ok(await regressNodes({ ctx, actor: actorOf(request), id: request.query.id })),
   );
-  app.post(
+  api.post(
     `${BASE}/task/regressTask`,
     {
-      ...SELF,
-      ...schema('Sends the instance back to an earlier completed user task, assigned to its last assignee', {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Sends the instance back to an earlier completed user task, assigned to its last assignee',
         body: object({ id: id('The task'), activityId: text(100, { minLength: 1 }), comment: COMMENT }, [
           'id',
           'activityId',
           'comment',
         ]),
-      }),
+        response: answer(TASK),
+      },
     },
     async (request) =>
       ok(
-        await regressTask(
-          ctx,
-          actorOf(request),
-          localizerFor(request),
-          request.body as Parameters<typeof regressTask>[3],
-        ),
+        await regressTask({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
       ),
   );
   for (const [name, status, summary] of [
     ['rejectTask', 'rejected', 'Rejects: the instance ends with status rejected'],
     ['terminateTask', 'terminated', 'Terminates: the instance ends with status terminated'],
   ] as const) {
-    app.post(
+    api.post(
       `${BASE}/task/${name}`,
       {
-        ...SELF,
-        ...schema(summary, { body: object({ id: id('The task'), comment: COMMENT }, ['id', 'comment']) }),
+        config: SELF,
+        schema: {
+          tags,
+          summary,
+          body: object({ id: id('The task'), comment: COMMENT }, ['id', 'comment']),
+          response: answer(TASK),
+        },
       },
-      async (request) => {
-        const body = request.body as { id: number; comment: string };
-        return ok(await endByTask(ctx, actorOf(request), { ...body, status }));
-      },
+      async (request) =>
+        ok(await endByTask({ ctx, actor: actorOf(request), input: { ...request.body, status } })),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { WfNextTask } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -40,19 +41,11 @@ export interface CreatedTask {
   candidateUsers: string[];
 }
 
-/** A task the caller can act on next, as start and completeTask answer it. */
-export interface NextTask {
-  id: number;
-  name: string;
-  taskDefinitionKey: string;
-  assignee: string | null;
-}
-
 /**
  * The tasks of a run that the caller can act on now: open (the instance still runs), assigned to
  * them or naming them as a candidate user. What a client needs to go on without a list query.
  */
-export function nextTasksOf(run: Run): NextTask[] {
+export function nextTasksOf(run: Run): WfNextTask[] {
   if (run.hasEnded) return [];
   const me = run.actor.username;
   return run.created
@@ -76,14 +69,22 @@ export interface Step {
   isFresh?: boolean;
 }
 
-export async function openRun(
-  ctx: AppContext,
-  trx: Db,
-  instance: { id: number; tenant_code: string; definition_id: number; name: string | null },
-  graph: ProcessGraph,
-  actor: Actor,
-  variables?: Record<string, unknown>,
-): Promise<Run> {
+export async function openRun({
+  ctx,
+  trx,
+  instance,
+  graph,
+  actor,
+  variables,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  instance: { id: number; tenant_code: string; definition_id: number; name: string | null };
+  graph: ProcessGraph;
+  actor: Actor;
+  /** The instance's variables when already read (else they are read here). */
+  variables?: Record<string, unknown> | undefined;
+}): Promise<Run> {
   return {
     ctx,
     trx,
@@ -100,48 +101,92 @@ export async function openRun(
 }
 
 /** Sets variables for the rest of the run and in the rows. */
-export async function setVariables(
-  run: Run,
-  values: Record<string, unknown>,
-  where: { taskId?: number | null; activityId?: string | null } = {},
-): Promise<void> {
+export async function setVariables({
+  run,
+  values,
+  taskId = null,
+  activityId = null,
+}: {
+  run: Run;
+  values: Record<string, unknown>;
+  /** Where they were set (the history of each change names it). */
+  taskId?: number | null;
+  activityId?: string | null;
+}): Promise<void> {
   if (Object.keys(values).length === 0) return;
-  await writeVariables(
-    run.trx,
-    { tenantCode: run.tenantCode, instanceId: run.instanceId, username: run.actor.username, ...where },
+  await writeVariables({
+    trx: run.trx,
+    change: {
+      tenantCode: run.tenantCode,
+      instanceId: run.instanceId,
+      username: run.actor.username,
+      taskId,
+      activityId,
+    },
     values,
-  );
+  });
   Object.assign(run.variables, values);
 }
 
-export async function historyStart(
-  run: Run,
-  step: Step,
-  node: ProcessNode,
-  extra: { assignee?: string | null; taskId?: number } = {},
-): Promise<number> {
+export async function historyStart({
+  run,
+  step,
+  node,
+  assignee = null,
+  taskId = null,
+}: {
+  run: Run;
+  step: Step;
+  node: ProcessNode;
+  assignee?: string | null;
+  taskId?: number | null;
+}): Promise<number> {
   const rows = await sql<{ id: number }>`insert into wf_hist_activity
       (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, assignee, task_id, start_time)
     values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-      ${extra.assignee ?? null}, ${extra.taskId ?? null}, now())
+      ${assignee}, ${taskId}, now())
     returning id`.execute(run.trx);
   return rows.rows[0]?.id ?? 0;
 }
 
 /** The history row of an activity passed at once (events, gateways, service tasks), to run or to put into another statement. */
-export const historyPassInsert = (run: Run, executionId: RawBuilder<unknown> | number, node: ProcessNode) =>
+export const historyPassInsert = ({
+  run,
+  executionId,
+  node,
+}: {
+  run: Run;
+  executionId: TokenRef;
+  node: ProcessNode;
+}): RawBuilder<unknown> =>
   sql`insert into wf_hist_activity
       (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, start_time, end_time)
     values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
       now(), now())`;
 
 /** An activity passed at once (events, gateways, service tasks). */
-export async function historyPass(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await historyPassInsert(run, step.executionId, node).execute(run.trx);
+export async function historyPass({
+  run,
+  step,
+  node,
+}: {
+  run: Run;
+  step: Step;
+  node: ProcessNode;
+}): Promise<void> {
+  await historyPassInsert({ run, executionId: step.executionId, node }).execute(run.trx);
 }
 
 /** Ends the open history rows of a task's activity. */
-export async function historyEndTask(run: Run, taskId: number, reason: string | null): Promise<void> {
+export async function historyEndTask({
+  run,
+  taskId,
+  reason,
+}: {
+  run: Run;
+  taskId: number;
+  reason: string | null;
+}): Promise<void> {
   await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
     where instance_id = ${run.instanceId} and task_id = ${taskId} and end_time is null`.execute(run.trx);
 }
@@ -163,17 +208,23 @@ export type TokenRef = number | RawBuilder<unknown>;
  * The task's id comes out of the part named `task`. Run them with runTaskParts, or put them into
  * a statement that writes more.
  */
-export function taskParts(
-  run: Run,
-  executionId: TokenRef,
-  node: ProcessNode,
-  locals: Record<string, unknown> = {},
-  options: {
-    moveToken?: boolean;
-    /** A CTE of the same statement whose history row must come first (read before this one is written). */
-    after?: RawBuilder<unknown>;
-  } = {},
-): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
+export function taskParts({
+  run,
+  executionId,
+  node,
+  locals = {},
+  moveToken = false,
+  after,
+}: {
+  run: Run;
+  executionId: TokenRef;
+  node: ProcessNode;
+  /** Variables of the task's token only (a multi-instance child's element and counters). */
+  locals?: Record<string, unknown>;
+  moveToken?: boolean;
+  /** A CTE of the same statement whose history row must come first (read before this one is written). */
+  after?: RawBuilder<unknown> | undefined;
+}): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
   const value = (text: string): unknown => interpolate(text, { ...run.variables, ...locals });
   const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
   const users = [...new Set((node.candidateUsers ?? []).flatMap((text) => asList(value(text))))];
@@ -192,19 +243,19 @@ export function taskParts(
     named.length === 1 &&
     named[0] === run.actor.username &&
     run.actor.userId !== null;
-  const notice = noticeInsert(
-    run.ctx,
-    run.actor,
-    {
+  const notice = noticeInsert({
+    ctx: run.ctx,
+    actor: run.actor,
+    to: {
       usernames: named,
       groups: byGroup,
       ...(isCaller && run.actor.userId !== null ? { userIds: [run.actor.userId] } : {}),
     },
-    {
+    notice: {
       title: `${node.name ?? node.id}`,
       content: `${run.instanceName ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
     },
-  );
+  });
   const parts = [
     sql`task as (insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
         activity_id, name, description, assignee, form_key, status, start_time, claim_time)
@@ -215,14 +266,14 @@ export function taskParts(
     sql`task_history as (insert into wf_hist_activity (tenant_code, instance_id, execution_id, activity_id, activity_name,
         activity_type, assignee, task_id, start_time)
       select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-        ${assignee}, task.id, now() from task${options.after ? sql`, ${options.after}` : sql``})`,
+        ${assignee}, task.id, now() from task${after ? sql`, ${after}` : sql``})`,
     sql`notice as (${notice})`,
   ];
   if (links.length > 0)
     parts.push(sql`links as (insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)
       select ${run.tenantCode}, task.id, ${run.instanceId}, link.user_name, link.group_key
       from task, (values ${sql.join(links)}) as link (user_name, group_key))`);
-  if (options.moveToken)
+  if (moveToken)
     parts.push(sql`moved as (update wf_execution set activity_id = ${node.id}, state = 'active'
       where id = ${executionId})`);
   return {
@@ -232,7 +283,15 @@ export function taskParts(
 }
 
 /** Notes a task the run made (from the id its statement returned). */
-export function noteTask(run: Run, id: number | undefined, task: Omit<CreatedTask, 'id'>): void {
+export function noteTask({
+  run,
+  id,
+  task,
+}: {
+  run: Run;
+  id: number | undefined;
+  task: Omit<CreatedTask, 'id'>;
+}): void {
   if (id !== undefined) run.created.push({ id, ...task });
 }
 
@@ -240,14 +299,20 @@ export function noteTask(run: Run, id: number | undefined, task: Omit<CreatedTas
  * Creates the task of a user task, with its candidates and history row, and tells the people
  * concerned: one statement, which also moves the token to the task unless told it stands there.
  */
-export async function createTask(
-  run: Run,
-  step: Step,
-  node: ProcessNode,
-  locals: Record<string, unknown> = {},
-  options: { moveToken?: boolean } = {},
-): Promise<void> {
-  const { parts, task } = taskParts(run, step.executionId, node, locals, options);
+export async function createTask({
+  run,
+  step,
+  node,
+  locals = {},
+  moveToken = false,
+}: {
+  run: Run;
+  step: Step;
+  node: ProcessNode;
+  locals?: Record<string, unknown>;
+  moveToken?: boolean;
+}): Promise<void> {
+  const { parts, task } = taskParts({ run, executionId: step.executionId, node, locals, moveToken });
   const rows = await sql<{ id: number }>`with ${sql.join(parts)} select id from task`.execute(run.trx);
-  noteTask(run, rows.rows[0]?.id, task);
+  noteTask({ run, id: rows.rows[0]?.id, task });
 }

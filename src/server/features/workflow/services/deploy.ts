@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfDeployAnswer } from '../../../../engine/api-types.js';
 import type { FieldError } from '../../../../engine/index.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -15,14 +16,6 @@ import { firstDue } from './timers.js';
 
 /** Deployments and process definitions: a BPMN file becomes the next version of its key. */
 
-export interface DeployAnswer {
-  deploymentId: number;
-  processDefinitionId: number;
-  key: string;
-  version: number;
-  warnings: FieldError[];
-}
-
 export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldError[] =>
   findings.map((finding) => ({
     field: finding.field,
@@ -37,13 +30,19 @@ export async function checkedGraph(xml: string, l10n: Localizer) {
 }
 
 /** Deploys a file in the caller's transaction (model/deploy and deployment/deployXml). */
-export async function deployIn(
-  ctx: AppContext,
-  trx: Db,
-  actor: Actor,
-  l10n: Localizer,
-  input: { xml: string; name?: string | undefined; category?: string | undefined; modelId?: number },
-): Promise<DeployAnswer> {
+export async function deployIn({
+  ctx,
+  trx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  l10n: Localizer;
+  input: { xml: string; name?: string | undefined; category?: string | undefined; modelId?: number };
+}): Promise<WfDeployAnswer> {
   const { graph, warnings } = await checkedGraph(input.xml, l10n);
   const resourceName = `${graph.key}.bpmn20.xml`;
   const deployment = await sql<{ id: number }>`insert into wf_deployment
@@ -64,7 +63,7 @@ export async function deployIn(
       ${version}, ${resourceName}, ${JSON.stringify(graph)}::jsonb)
     returning id`.execute(trx);
   const processDefinitionId = definition.rows[0]?.id ?? 0;
-  rememberGraph(ctx, processDefinitionId, graph);
+  rememberGraph({ ctx, definitionId: processDefinitionId, graph });
   await scheduleStartTimer(ctx, trx, actor.tenantCode, processDefinitionId, graph);
   await writeAudit(trx, actor, [
     {
@@ -99,21 +98,30 @@ async function scheduleStartTimer(
     values (${tenantCode}, ${definitionId}, ${graph.key}, ${due}, ${timer.cycle ?? null})`.execute(trx);
 }
 
-export async function deployXml(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { xml: string; name?: string | undefined; category?: string | undefined },
-): Promise<DeployAnswer> {
-  return inTransaction(ctx.db, (trx) => deployIn(ctx, trx, actor, l10n, input));
+export async function deployXml({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { xml: string; name?: string | undefined; category?: string | undefined };
+}): Promise<WfDeployAnswer> {
+  return inTransaction(ctx.db, (trx) => deployIn({ ctx, trx, actor, l10n, input }));
 }
 
 /** Deletes a deployment and its definitions; 409 while an instance of them runs. */
-export async function deleteDeployment(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<{ deleted: number }> {
+export async function deleteDeployment({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number; name: string }>`select id, name from wf_deployment
       where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
@@ -139,12 +147,17 @@ export async function deleteDeployment(
 }
 
 /** Suspends or activates a definition: a suspended one refuses new instances (409). */
-export async function setDefinitionSuspended(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-  suspended: boolean,
-): Promise<{ id: number; suspended: boolean }> {
+export async function setDefinitionSuspended({
+  ctx,
+  actor,
+  id,
+  suspended,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+  suspended: boolean;
+}): Promise<{ id: number; suspended: boolean }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number }>`update wf_definition set suspended = ${suspended}
       where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(trx);

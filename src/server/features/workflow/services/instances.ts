@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfInstance, WfStarted } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -7,9 +8,9 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
-import { nextTasksOf, openRun, type NextTask } from './activity.js';
+import { nextTasksOf, openRun } from './activity.js';
 import { endInstance, startTokens } from './interpreter.js';
-import { instanceById, type InstanceView } from './queries.js';
+import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
 
 /** Starting, suspending, activating and terminating process instances. */
@@ -32,9 +33,6 @@ const definitionToStart = (tenantCode: string, input: StartInput) =>
         where process_key = ${input.processDefinitionKey ?? ''} and tenant_code = ${tenantCode}
         order by version desc limit 1`;
 
-/** A started instance, with the tasks the starter can act on next. */
-export type StartedInstance = InstanceView & { nextTasks: NextTask[] };
-
 interface Started {
   id: number | null;
   definition_id: number;
@@ -50,14 +48,21 @@ interface Started {
  * written in one statement (none when the definition is suspended), then its first token runs.
  * startUser: the starting user (the initiator), or null for a timer start.
  */
-export async function startIn(
-  ctx: AppContext,
-  trx: Db,
-  actor: Actor,
-  startUser: { userId: number | null; username: string } | null,
-  input: StartInput & { formValues?: Record<string, unknown> },
-  checkForm?: (formKey: string | undefined) => Record<string, unknown>,
-): Promise<StartedInstance> {
+export async function startIn({
+  ctx,
+  trx,
+  actor,
+  startUser,
+  input,
+  checkForm,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  startUser: { userId: number | null; username: string } | null;
+  input: StartInput & { formValues?: Record<string, unknown> };
+  checkForm?: (formKey: string | undefined) => Record<string, unknown>;
+}): Promise<WfStarted> {
   const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
           start_user_id, start_username, status, start_time)
@@ -75,7 +80,7 @@ export async function startIn(
     });
   if (started.suspended || started.id === null)
     throw new AppError('wfDefinitionSuspended', { key: started.process_key });
-  const graph = await definitionGraph(ctx, trx, started.definition_id);
+  const graph = await definitionGraph({ ctx, trx, definitionId: started.definition_id });
   const start = graph.nodes[graph.startId];
   const formValues = checkForm ? checkForm(start?.formKey) : {};
   const instance = {
@@ -85,7 +90,7 @@ export async function startIn(
     name: started.name,
   };
   // A new instance has no variables yet: nothing to read.
-  const run = await openRun(ctx, trx, instance, graph, actor, {});
+  const run = await openRun({ ctx, trx, instance, graph, actor, variables: {} });
   const values = {
     ...(input.variables ?? {}),
     ...formValues,
@@ -112,7 +117,7 @@ export async function startIn(
   );
   const nextTasks = nextTasksOf(run);
   if (run.hasEnded || run.hasIncident)
-    return { ...(await instanceById(trx, actor.tenantCode, started.id)), nextTasks };
+    return { ...(await instanceById({ db: trx, tenantCode: actor.tenantCode, id: started.id })), nextTasks };
   // Still running as written: the answer needs no read.
   return {
     id: started.id,
@@ -133,26 +138,43 @@ export async function startIn(
   };
 }
 
-export async function startInstance(
-  ctx: AppContext,
-  actor: Actor & { userId: number },
-  l10n: Localizer,
-  input: StartInput,
-): Promise<StartedInstance> {
+export async function startInstance({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor & { userId: number };
+  l10n: Localizer;
+  input: StartInput;
+}): Promise<WfStarted> {
   return inTransaction(ctx.db, (trx) =>
-    startIn(ctx, trx, actor, actor, input, (formKey) => checkedFormData(ctx, l10n, formKey, input.formData)),
+    startIn({
+      ctx,
+      trx,
+      actor,
+      startUser: actor,
+      input,
+      checkForm: (formKey) => checkedFormData({ ctx, l10n, formKey, formData: input.formData }),
+    }),
   );
 }
 
 /** Suspends or activates a running instance: a suspended one refuses task actions (409). */
-export async function setInstanceSuspended(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-  suspended: boolean,
-): Promise<InstanceView> {
+export async function setInstanceSuspended({
+  ctx,
+  actor,
+  id,
+  suspended,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+  suspended: boolean;
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
-    const instance = await lockInstance(trx, actor.tenantCode, id);
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id });
     if (instance.end_time) throw new AppError('wfInstanceEnded', { id });
     await sql`update wf_instance set suspended = ${suspended}, row_version = row_version + 1 where id = ${id}`.execute(
       trx,
@@ -166,25 +188,29 @@ export async function setInstanceSuspended(
       message: '',
     });
   });
-  return instanceById(ctx.db, actor.tenantCode, id);
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id });
 }
 
 /** Ends a running instance as terminated (or rejected): its open tasks are closed. */
-export async function finishInstance(
-  ctx: AppContext,
-  actor: Actor,
-  input: { id: number; comment: string; status: 'terminated' | 'rejected' },
-): Promise<InstanceView> {
+export async function finishInstance({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; comment: string; status: 'terminated' | 'rejected' };
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
-    const instance = await lockInstance(trx, actor.tenantCode, input.id);
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     assertRunning(instance);
-    const run = await openRun(
+    const run = await openRun({
       ctx,
       trx,
       instance,
-      await definitionGraph(ctx, trx, instance.definition_id),
+      graph: await definitionGraph({ ctx, trx, definitionId: instance.definition_id }),
       actor,
-    );
+    });
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: input.id,
@@ -193,7 +219,7 @@ export async function finishInstance(
       action: input.status === 'rejected' ? 'reject' : 'terminate',
       message: input.comment,
     });
-    await endInstance(run, input.status, input.status);
+    await endInstance({ run, status: input.status, reason: input.status });
   });
-  return instanceById(ctx.db, actor.tenantCode, input.id);
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

@@ -38,11 +38,15 @@ async function newExecution(run: Run, nodeId: string, parentId: number | null): 
 }
 
 /** The parent of a token inside a sub-process (a top-level node's token has none: no query). */
-export async function parentOf(
-  run: Run,
-  executionId: number,
-  node: ProcessNode | undefined,
-): Promise<number | null> {
+export async function parentOf({
+  run,
+  executionId,
+  node,
+}: {
+  run: Run;
+  executionId: number;
+  node: ProcessNode | undefined;
+}): Promise<number | null> {
   if (node?.scope === undefined) return null;
   const rows = await sql<{
     parent_id: number | null;
@@ -72,12 +76,12 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
   const parts = [
     sql`token as (insert into wf_execution (tenant_code, instance_id, activity_id, state)
       values (${run.tenantCode}, ${run.instanceId}, ${first?.id ?? start.id}, 'active') returning id)`,
-    sql`passed as (${historyPassInsert(run, token, start)} returning id)`,
+    sql`passed as (${historyPassInsert({ run, executionId: token, node: start })} returning id)`,
     ...withParts,
   ];
   if (first) {
     // The task's history row is written after the start event's (ids keep the order).
-    const made = taskParts(run, token, first, {}, { after: sql`passed` });
+    const made = taskParts({ run, executionId: token, node: first, after: sql`passed` });
     const rows = await sql<{
       id: number;
       task_id: number;
@@ -85,7 +89,7 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
       run.trx,
     );
     const executionId = rows.rows[0]?.id ?? 0;
-    noteTask(run, rows.rows[0]?.task_id, made.task);
+    noteTask({ run, id: rows.rows[0]?.task_id, task: made.task });
     await scheduleBoundaries(run, executionId, first);
     return;
   }
@@ -125,11 +129,15 @@ async function dropBoundaries(run: Run, executionId: number, node: ProcessNode):
  * A boundary timer fired on the token waiting at its user task (interrupting): the task (or every
  * open task of a multi-instance loop) is canceled, and the token leaves along the boundary event.
  */
-export async function fireBoundary(
-  run: Run,
-  execution: { id: number; parent_id: number | null },
-  boundary: ProcessNode,
-): Promise<void> {
+export async function fireBoundary({
+  run,
+  execution,
+  boundary,
+}: {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  boundary: ProcessNode;
+}): Promise<void> {
   const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
       end_reason = 'boundaryTimer', row_version = row_version + 1
     where end_time is null and instance_id = ${run.instanceId}
@@ -166,22 +174,27 @@ export interface TaskEnd {
  * token just goes on to a plain user task or a plain end event, both are one statement.
  * Answers the row of `end`'s select.
  */
-export async function taskDone(
-  run: Run,
-  executionId: number,
-  nodeId: string,
-  end: TaskEnd,
-): Promise<Record<string, unknown>> {
+export async function taskDone({
+  run,
+  executionId,
+  nodeId,
+  end,
+}: {
+  run: Run;
+  executionId: number;
+  nodeId: string;
+  end: TaskEnd;
+}): Promise<Record<string, unknown>> {
   const node = run.graph.nodes[nodeId];
   if (!node) throw new Error(`no node ${nodeId}`);
   const isSimple = !node.multi && !node.boundaries && node.scope === undefined;
   const next = isSimple ? straightTask(run, node) : undefined;
   if (next) {
-    const made = taskParts(run, executionId, next, {}, { moveToken: true });
+    const made = taskParts({ run, executionId, node: next, moveToken: true });
     const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([...end.parts, ...made.parts])}
       ${end.select(sql`(select id from task) as "nextTaskId"`)}`.execute(run.trx);
     const { nextTaskId, ...answer } = rows.rows[0] ?? {};
-    noteTask(run, typeof nextTaskId === 'number' ? nextTaskId : Number(nextTaskId), made.task);
+    noteTask({ run, id: typeof nextTaskId === 'number' ? nextTaskId : Number(nextTaskId), task: made.task });
     await scheduleBoundaries(run, executionId, next);
     await advance(run, await releasableJoins(run));
     return answer;
@@ -198,7 +211,7 @@ export async function taskDone(
       sql`tokens_left as (select exists (select 1 from wf_execution
         where instance_id = ${run.instanceId} and id <> ${executionId}) as is_left)`,
       sql`gone as (delete from wf_execution where id = ${executionId})`,
-      sql`passed as (${historyPassInsert(run, executionId, target)})`,
+      sql`passed as (${historyPassInsert({ run, executionId, node: target })})`,
       ...endInstanceParts(run, 'over', 'end', { taskId: end.taskId, unless: tokensLeft }),
     ])}
       ${end.select(sql`${tokensLeft} as "tokensLeft"`)}`.execute(run.trx);
@@ -220,7 +233,7 @@ export async function taskDone(
 async function moveOn(run: Run, executionId: number, node: ProcessNode): Promise<void> {
   let leaving: number | null;
   try {
-    leaving = node.multi ? await tokenToLeave(run, executionId, node) : executionId;
+    leaving = node.multi ? await tokenToLeave({ run, executionId, node }) : executionId;
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
     await raiseIncident(
@@ -232,16 +245,22 @@ async function moveOn(run: Run, executionId: number, node: ProcessNode): Promise
   }
   if (leaving === null) return;
   await dropBoundaries(run, leaving, node);
-  await advance(run, await take(run, leaving, node.outgoing, await parentOf(run, leaving, node)));
+  const parentId = await parentOf({ run, executionId: leaving, node });
+  await advance(run, await take(run, leaving, node.outgoing, parentId));
 }
 
 /** Puts a token at a node (regress: back to an earlier user task) and runs it from there. */
-export async function enterNode(
-  run: Run,
-  executionId: number,
-  nodeId: string,
-  parentId: number | null,
-): Promise<void> {
+export async function enterNode({
+  run,
+  executionId,
+  nodeId,
+  parentId,
+}: {
+  run: Run;
+  executionId: number;
+  nodeId: string;
+  parentId: number | null;
+}): Promise<void> {
   await advance(run, [{ executionId, nodeId, parentId }]);
 }
 
@@ -364,7 +383,15 @@ async function releasableJoins(run: Run): Promise<Step[]> {
 }
 
 /** Ends the instance: remaining tokens and timers removed, open tasks and activities closed with the reason. */
-export async function endInstance(run: Run, status: string, reason: string): Promise<void> {
+export async function endInstance({
+  run,
+  status,
+  reason,
+}: {
+  run: Run;
+  status: string;
+  reason: string;
+}): Promise<void> {
   // One statement: the data-modifying parts touch different rows.
   const [instance, ...parts] = endInstanceParts(run, status, reason);
   await sql`with ${sql.join([...parts, sql`ended_tokens as (delete from wf_execution where instance_id = ${run.instanceId})`])}
@@ -410,7 +437,7 @@ async function leaveScope(run: Run, scopeId: number, subProcess: ProcessNode, qu
   const step = {
     executionId: scopeId,
     nodeId: subProcess.id,
-    parentId: await parentOf(run, scopeId, subProcess),
+    parentId: await parentOf({ run, executionId: scopeId, node: subProcess }),
   };
   await sql`update wf_execution set state = 'active' where id = ${scopeId}`.execute(run.trx);
   await goOn(run, step, subProcess, queue);
@@ -436,7 +463,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   const scope = node.scope === undefined ? undefined : run.graph.nodes[node.scope];
   const isInScope = scope !== undefined && step.parentId !== null;
   // The plain end of a top-level token writes its history row in the statement that removes it.
-  if (isInScope || node.isTerminate) await historyPass(run, step, node);
+  if (isInScope || node.isTerminate) await historyPass({ run, step, node });
   if (scope && step.parentId !== null) {
     await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
     if (node.isTerminate) await terminateScope(run, step.parentId);
@@ -447,18 +474,18 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
     return;
   }
   if (node.isTerminate) {
-    await endInstance(run, 'over', 'terminateEnd');
+    await endInstance({ run, status: 'over', reason: 'terminateEnd' });
     return;
   }
   // The token goes, and whether another is left is read in the same statement (which still sees it).
   const left = await sql<{
     left: boolean;
   }>`with gone as (delete from wf_execution where id = ${step.executionId}),
-      passed as (${historyPassInsert(run, step.executionId, node)})
+      passed as (${historyPassInsert({ run, executionId: step.executionId, node })})
     select exists (select 1 from wf_execution where instance_id = ${run.instanceId} and id <> ${step.executionId}) as left`.execute(
     run.trx,
   );
-  if (left.rows[0]?.left !== true) await endInstance(run, 'over', 'end');
+  if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
 }
 
 /** A built-in service task: an inbox notice to users, or variables set. */
@@ -468,15 +495,27 @@ async function runService(run: Run, step: Step, node: ProcessNode): Promise<void
   const fields: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, run.variables);
   if (service.kind === 'setVariables') {
-    await setVariables(run, fields, { activityId: node.id });
+    await setVariables({ run, values: fields, activityId: node.id });
     return;
   }
   const usernames = asList(fields.to);
   const groups = asList(fields.groups).map(groupKey);
-  const recipients = await userIdsOf(run.ctx, run.trx, run.tenantCode, usernames, groups);
-  await notifyUsers(run.ctx, run.trx, run.actor, recipients, {
-    title: String(fields.title ?? node.name ?? node.id),
-    content: String(fields.content ?? fields.title ?? node.name ?? node.id),
+  const recipients = await userIdsOf({
+    ctx: run.ctx,
+    db: run.trx,
+    tenantCode: run.tenantCode,
+    usernames,
+    groups,
+  });
+  await notifyUsers({
+    ctx: run.ctx,
+    db: run.trx,
+    actor: run.actor,
+    userIds: recipients,
+    notice: {
+      title: String(fields.title ?? node.name ?? node.id),
+      content: String(fields.content ?? fields.title ?? node.name ?? node.id),
+    },
   });
   void step;
 }
@@ -499,15 +538,15 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
     try {
       switch (node.type) {
         case 'userTask':
-          if (!node.multi) await createTask(run, step, node, {}, { moveToken: !step.isFresh });
-          else if (!(await startLoop(run, step, node))) {
+          if (!node.multi) await createTask({ run, step, node, moveToken: !step.isFresh });
+          else if (!(await startLoop({ run, step, node }))) {
             await goOn(run, step, node, queue);
             break;
           }
           await scheduleBoundaries(run, step.executionId, node);
           break;
         case 'subProcess': {
-          await historyStart(run, step, node);
+          await historyStart({ run, step, node });
           queue.push(await newExecution(run, node.startId ?? '', step.executionId));
           break;
         }
@@ -517,11 +556,11 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
         case 'parallelGateway':
         case 'inclusiveGateway':
           if (!(await joined(run, step, node))) break;
-          await historyPass(run, step, node);
+          await historyPass({ run, step, node });
           await goOn(run, step, node, queue);
           break;
         default:
-          await historyPass(run, step, node);
+          await historyPass({ run, step, node });
           if (node.type === 'serviceTask') await runService(run, step, node);
           await goOn(run, step, node, queue);
       }

@@ -76,7 +76,7 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       if (!taken) return 'none';
       const job = taken;
       await markInstanceLocked(trx, job.instance_id);
-      const graph = await definitionGraph(ctx, trx, job.definition_id);
+      const graph = await definitionGraph({ ctx, trx, definitionId: job.definition_id });
       const boundary = graph.nodes[job.activity_id];
       const executions = await sql<{
         id: number;
@@ -93,8 +93,8 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
         definition_id: job.definition_id,
         name: job.name,
       };
-      const run = await openRun(ctx, trx, instance, graph, systemActor(job.tenant_code));
-      await fireBoundary(run, execution, boundary);
+      const run = await openRun({ ctx, trx, instance, graph, actor: systemActor(job.tenant_code) });
+      await fireBoundary({ run, execution, boundary });
       return 'ran';
     });
   } catch (error) {
@@ -119,9 +119,12 @@ async function runOneStart(ctx: AppContext, now: Date): Promise<Outcome> {
       if (!taken) return 'none';
       const job = taken;
       if (!job.suspended)
-        await startIn(ctx, trx, systemActor(job.tenant_code), null, {
-          processDefinitionId: job.definition_id,
-          description: '',
+        await startIn({
+          ctx,
+          trx,
+          actor: systemActor(job.tenant_code),
+          startUser: null,
+          input: { processDefinitionId: job.definition_id, description: '' },
         });
       const next = job.cycle ? nextOfCycle(job.cycle, new Date(job.due_at)) : undefined;
       if (next)

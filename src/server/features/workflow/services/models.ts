@@ -1,11 +1,18 @@
 import { sql } from 'kysely';
+import type {
+  WfDeployAnswer,
+  WfImportedModel,
+  WfModel,
+  WfModelWithXml,
+  WfSavedModel,
+} from '../../../../engine/api-types.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
-import { checkedGraph, deployIn, type DeployAnswer } from './deploy.js';
+import { checkedGraph, deployIn } from './deploy.js';
 import { containing, optional, pageOf, when, type Paged, type PageParams } from './paging.js';
 
 /** Process models: what the designer edits, saved as BPMN XML and deployed from there. */
@@ -25,36 +32,44 @@ const MODEL_COLUMNS = sql`id, name, model_key as key, category, description, ver
   refer_group as "referGroup", refer_users as "referUsers", used_form as "usedForm", deployment_id as "deploymentId",
   deployed_at as "deploymentTime", created_at as "createTime", updated_at as "updateTime", xml is not null as "hasXml"`;
 
-export async function queryModels(
-  ctx: AppContext,
-  actor: Actor,
-  params: PageParams & { name?: string | undefined; key?: string | undefined; category?: string | undefined },
-): Promise<Paged> {
+export async function queryModels({
+  ctx,
+  actor,
+  params,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  params: PageParams & { name?: string | undefined; key?: string | undefined; category?: string | undefined };
+}): Promise<Paged<WfModel>> {
   const where = sql`tenant_code = ${actor.tenantCode}
     and ${when(params.name, sql`name ilike ${containing(params.name ?? '')}`)}
     and ${when(params.key, sql`model_key = ${optional(params.key)}`)}
     and ${when(params.category, sql`category = ${optional(params.category)}`)}`;
-  return pageOf(
-    ctx.db,
-    sql`select ${MODEL_COLUMNS} from wf_model where ${where}`,
-    sql`"updateTime" desc, id desc`,
+  return pageOf({
+    db: ctx.db,
+    select: sql`select ${MODEL_COLUMNS} from wf_model where ${where}`,
+    order: sql`"updateTime" desc, id desc`,
     params,
-  );
+  });
 }
 
-async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise<Record<string, unknown>> {
-  const rows = await sql<Record<string, unknown>>`select ${MODEL_COLUMNS} from wf_model
+async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise<WfModel> {
+  const rows = await sql<WfModel>`select ${MODEL_COLUMNS} from wf_model
     where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(db);
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'model', key: id });
   return row;
 }
 
-export async function addModel(
-  ctx: AppContext,
-  actor: Actor,
-  input: ModelInput,
-): Promise<Record<string, unknown>> {
+export async function addModel({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: ModelInput;
+}): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
@@ -77,11 +92,15 @@ export async function addModel(
   );
 }
 
-export async function updateModel(
-  ctx: AppContext,
-  actor: Actor,
-  input: ModelInput & { id: number; revision?: number | undefined },
-): Promise<Record<string, unknown>> {
+export async function updateModel({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: ModelInput & { id: number; revision?: number | undefined };
+}): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
@@ -103,11 +122,15 @@ export async function updateModel(
   );
 }
 
-export async function deleteModels(
-  ctx: AppContext,
-  actor: Actor,
-  ids: number[],
-): Promise<{ deleted: number }> {
+export async function deleteModels({
+  ctx,
+  actor,
+  ids,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  ids: number[];
+}): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number }>`delete from wf_model
       where tenant_code = ${actor.tenantCode} and id in (${sql.join(ids.length > 0 ? ids : [0])}) returning id`.execute(
@@ -129,12 +152,17 @@ export async function deleteModels(
 }
 
 /** Stores a model's diagram; a file with problems is refused with 400 listing them per element. */
-export async function saveModelXml(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { id: number; xml: string },
-): Promise<Record<string, unknown> & { warnings: unknown[] }> {
+export async function saveModelXml({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { id: number; xml: string };
+}): Promise<WfSavedModel> {
   const { warnings } = await checkedGraph(input.xml, l10n);
   return inTransaction(ctx.db, async (trx) => {
     await modelRow(trx, actor, input.id);
@@ -155,13 +183,17 @@ export async function saveModelXml(
 }
 
 /** One model with its diagram (the designer's one read). */
-export async function getModel(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<Record<string, unknown> & { xml: string | null }> {
+export async function getModel({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<WfModelWithXml> {
   const row = await modelRow(ctx.db, actor, id);
-  const { xml } = await modelXml(ctx, actor, id);
+  const { xml } = await modelXml({ ctx, actor, id });
   return { ...row, xml };
 }
 
@@ -170,12 +202,17 @@ export async function getModel(
  * empty model behind. A key already taken answers 409 wfModelKeyExists, unless `replace`: then
  * that model gets the diagram (and the name given).
  */
-export async function importModel(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: ModelInput & { xml: string; replace?: boolean | undefined },
-): Promise<Record<string, unknown> & { warnings: unknown[]; replaced: boolean }> {
+export async function importModel({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: ModelInput & { xml: string; replace?: boolean | undefined };
+}): Promise<WfImportedModel> {
   const { warnings } = await checkedGraph(input.xml, l10n);
   return inTransaction(
     ctx.db,
@@ -212,11 +249,15 @@ export async function importModel(
   );
 }
 
-export async function modelXml(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<{ id: number; xml: string | null }> {
+export async function modelXml({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<{ id: number; xml: string | null }> {
   const rows = await sql<{ xml: string | null }>`select xml from wf_model
     where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(ctx.db);
   const row = rows.rows[0];
@@ -225,12 +266,17 @@ export async function modelXml(
 }
 
 /** Deploys a model's saved diagram as the next version of its process. */
-export async function deployModel(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  id: number,
-): Promise<DeployAnswer> {
+export async function deployModel({
+  ctx,
+  actor,
+  l10n,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  id: number;
+}): Promise<WfDeployAnswer> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{
       xml: string | null;
@@ -241,11 +287,17 @@ export async function deployModel(
     const model = rows.rows[0];
     if (!model) throw new AppError('notFound', { entity: 'model', key: id });
     if (!model.xml) throw new AppError('wfModelEmpty', { id });
-    const answer = await deployIn(ctx, trx, actor, l10n, {
-      xml: model.xml,
-      name: model.name,
-      category: model.category ?? undefined,
-      modelId: id,
+    const answer = await deployIn({
+      ctx,
+      trx,
+      actor,
+      l10n,
+      input: {
+        xml: model.xml,
+        name: model.name,
+        category: model.category ?? undefined,
+        modelId: id,
+      },
     });
     await sql`update wf_model set deployment_id = ${answer.deploymentId}, deployed_at = now(), version = ${answer.version}
       where id = ${id}`.execute(trx);

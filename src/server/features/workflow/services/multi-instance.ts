@@ -64,11 +64,24 @@ async function spawnChild(
   }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
     values (${run.tenantCode}, ${run.instanceId}, ${node.id}, 'active', ${parentId}, ${JSON.stringify(locals)}::jsonb)
     returning id`.execute(run.trx);
-  await createTask(run, { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id, parentId }, node, locals);
+  await createTask({
+    run,
+    step: { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id, parentId },
+    node,
+    locals,
+  });
 }
 
 /** The token reached a multi-instance task: its children and their tasks. False: no items, go on. */
-export async function startLoop(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
+export async function startLoop({
+  run,
+  step,
+  node,
+}: {
+  run: Run;
+  step: Step;
+  node: ProcessNode;
+}): Promise<boolean> {
   const items = itemsOf(run, node);
   if (items.length === 0) return false;
   const batch = node.multi?.isSequential ? 1 : items.length;
@@ -83,7 +96,15 @@ export async function startLoop(run: Run, step: Step, node: ProcessNode): Promis
  * A task was done on a token: the token to move on (the task's own, or a loop's once it is
  * over), or null while the loop waits for more.
  */
-export async function tokenToLeave(run: Run, executionId: number, node: ProcessNode): Promise<number | null> {
+export async function tokenToLeave({
+  run,
+  executionId,
+  node,
+}: {
+  run: Run;
+  executionId: number;
+  node: ProcessNode;
+}): Promise<number | null> {
   const rows = await sql<{
     parent_id: number | null;
   }>`select parent_id from wf_execution where id = ${executionId}`.execute(run.trx);
@@ -105,7 +126,8 @@ export async function tokenToLeave(run: Run, executionId: number, node: ProcessN
         end_reason = 'completionCondition', row_version = row_version + 1
       where end_time is null and execution_id in (select id from wf_execution where parent_id = ${parentId})
       returning id`.execute(run.trx);
-    for (const task of open.rows) await historyEndTask(run, task.id, 'completionCondition');
+    for (const task of open.rows)
+      await historyEndTask({ run, taskId: task.id, reason: 'completionCondition' });
     await sql`delete from wf_execution where parent_id = ${parentId}`.execute(run.trx);
     await sql`update wf_execution set state = 'active', loop_state = null where id = ${parentId}`.execute(
       run.trx,

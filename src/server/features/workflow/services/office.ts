@@ -1,4 +1,11 @@
 import { sql } from 'kysely';
+import type {
+  WfDiagram,
+  WfExecution,
+  WfInstance,
+  WfOpenCounts,
+  WfTask,
+} from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -8,7 +15,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { openRun } from './activity.js';
 import { endInstance } from './interpreter.js';
 import { userExists, type Candidate } from './people.js';
-import { instanceById, taskById, type InstanceView } from './queries.js';
+import { instanceById, taskById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, lockTask, readGraph } from './store.js';
 
 /**
@@ -17,16 +24,17 @@ import { addComment, assertRunning, definitionGraph, lockInstance, lockTask, rea
  * assign, and an instance's executions.
  */
 
-export interface OpenCounts {
-  /** Open tasks assigned to the caller (待办). */
-  personal: number;
-  /** Open unclaimed tasks the caller is a candidate of (待签收). */
-  candidate: number;
-}
-
-export async function countOpenTasks(db: Db, tenantCode: string, who: Candidate): Promise<OpenCounts> {
+export async function countOpenTasks({
+  db,
+  tenantCode,
+  who,
+}: {
+  db: Db;
+  tenantCode: string;
+  who: Candidate;
+}): Promise<WfOpenCounts> {
   const groups = who.groups.length > 0 ? who.groups : [''];
-  const rows = await sql<OpenCounts>`select
+  const rows = await sql<WfOpenCounts>`select
       count(*) filter (where t.assignee = ${who.username})::int as personal,
       count(*) filter (where t.assignee is null and exists (select 1 from wf_identity_link l where l.task_id = t.id
         and (l.user_name = ${who.username} or l.group_key in (${sql.join(groups)}))))::int as candidate
@@ -38,13 +46,17 @@ export async function countOpenTasks(db: Db, tenantCode: string, who: Candidate)
  * The starter takes their instance back while nobody has acted on it yet: no task finished or
  * commented, none claimed or delegated. It ends with status withdrawn.
  */
-export async function withdrawInstance(
-  ctx: AppContext,
-  actor: Actor,
-  input: { id: number; comment?: string | undefined },
-): Promise<InstanceView> {
+export async function withdrawInstance({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; comment?: string | undefined };
+}): Promise<WfInstance> {
   await inTransaction(ctx.db, async (trx) => {
-    const instance = await lockInstance(trx, actor.tenantCode, input.id);
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (instance.start_username !== actor.username) throw new AppError('wfNotStarter', { id: input.id });
     assertRunning(instance);
     // The starter's own first task (assigned by ${initiator}) does not count as "touched".
@@ -53,13 +65,13 @@ export async function withdrawInstance(
           or exists (select 1 from wf_comment c where c.instance_id = t.instance_id and c.task_id = t.id))
       limit 1`.execute(trx);
     if (touched.rows.length > 0) throw new AppError('wfWithdrawLate', { id: input.id });
-    const run = await openRun(
+    const run = await openRun({
       ctx,
       trx,
       instance,
-      await definitionGraph(ctx, trx, instance.definition_id),
+      graph: await definitionGraph({ ctx, trx, definitionId: instance.definition_id }),
       actor,
-    );
+    });
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: input.id,
@@ -68,22 +80,9 @@ export async function withdrawInstance(
       action: 'withdraw',
       message: input.comment ?? '',
     });
-    await endInstance(run, 'withdrawn', 'withdrawn');
+    await endInstance({ run, status: 'withdrawn', reason: 'withdrawn' });
   });
-  return instanceById(ctx.db, actor.tenantCode, input.id);
-}
-
-export interface InstanceDiagram {
-  processInstanceId: number;
-  processDefinitionId: number;
-  resourceName: string;
-  xml: string;
-  /** Activities passed and finished (events, gateways, tasks done). */
-  completed: string[];
-  /** Activities where the instance waits now (open tasks, joins, incidents). */
-  active: string[];
-  /** Sequence flows the instance went along. */
-  flows: string[];
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 /**
@@ -91,8 +90,16 @@ export interface InstanceDiagram {
  * its target was entered no earlier: the engine keeps activities, not flows, and this is what
  * Activiti's diagram highlighter derives as well.
  */
-export async function instanceDiagram(db: Db, tenantCode: string, id: number): Promise<InstanceDiagram> {
-  const instance = await instanceById(db, tenantCode, id);
+export async function instanceDiagram({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfDiagram> {
+  const instance = await instanceById({ db, tenantCode, id });
   const [file, history, tokens, graph] = await Promise.all([
     sql<{ resourceName: string; xml: string }>`select d.resource_name as "resourceName", p.xml
       from wf_definition d join wf_deployment p on p.id = d.deployment_id where d.id = ${instance.processDefinitionId}`.execute(
@@ -150,17 +157,22 @@ export async function instanceDiagram(db: Db, tenantCode: string, id: number): P
 }
 
 /** Administrators hand an open task to a user (whoever held it). */
-export async function assignTask(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { id: number; username: string; comment?: string | undefined },
-): Promise<Record<string, unknown>> {
+export async function assignTask({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { id: number; username: string; comment?: string | undefined };
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
-    const { task, instance } = await lockTask(trx, actor.tenantCode, input.id);
+    const { task, instance } = await lockTask({ trx, tenantCode: actor.tenantCode, id: input.id });
     if (task.end_time) throw new AppError('wfTaskDone', { id: input.id });
     assertRunning(instance);
-    if (!(await userExists(ctx, trx, actor.tenantCode, input.username)))
+    if (!(await userExists({ ctx, db: trx, tenantCode: actor.tenantCode, username: input.username })))
       throw new AppError('validation', {}, [
         { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
       ]);
@@ -178,16 +190,20 @@ export async function assignTask(
       message: input.comment ?? input.username,
     });
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
-/** Where an instance's tokens stand (SPEC §2.3 execution). */
-export async function instanceExecutions(
-  db: Db,
-  tenantCode: string,
-  id: number,
-): Promise<Record<string, unknown>[]> {
-  const instance = await instanceById(db, tenantCode, id);
+/** Where an instance's tokens stand (docs/product.md §2.3 execution). */
+export async function instanceExecutions({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfExecution[]> {
+  const instance = await instanceById({ db, tenantCode, id });
   const graph = await readGraph(db, instance.processDefinitionId);
   const rows = await sql<{
     id: number;

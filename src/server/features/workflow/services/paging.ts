@@ -20,12 +20,17 @@ export interface Paged<T = Record<string, unknown>> {
 export const containing = (value: string): string => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of a select (written without order) in the given order, and the count of all rows. */
-export async function pageOf<T = Record<string, unknown>>(
-  db: Db,
-  select: RawBuilder<unknown>,
-  order: RawBuilder<unknown>,
-  params: PageParams,
-): Promise<Paged<T>> {
+export async function pageOf<T = Record<string, unknown>>({
+  db,
+  select,
+  order,
+  params,
+}: {
+  db: Db;
+  select: RawBuilder<unknown>;
+  order: RawBuilder<unknown>;
+  params: PageParams;
+}): Promise<Paged<T>> {
   const currentPage = params.currentPage ?? 1;
   const pageSize = params.pageSize ?? 10;
   const [count, page] = await Promise.all([

@@ -33,11 +33,15 @@ export interface Candidate {
 }
 
 /** The groups of a user: roles held, posts held, their organisation. */
-export async function candidateOf(
-  ctx: AppContext,
-  db: Db,
-  user: { userId: number; username: string; heldRoles: readonly string[] },
-): Promise<Candidate> {
+export async function candidateOf({
+  ctx,
+  db,
+  user,
+}: {
+  ctx: AppContext;
+  db: Db;
+  user: { userId: number; username: string; heldRoles: readonly string[] };
+}): Promise<Candidate> {
   const users = ctx.registry.require('sysuser');
   const userPosts = ctx.registry.require('sysuserpost');
   const posts = ctx.registry.require('syspost');
@@ -85,13 +89,19 @@ function userIdsQuery(
 }
 
 /** Ids of the users of a tenant named directly or through a role group (for inbox notices). */
-export async function userIdsOf(
-  ctx: AppContext,
-  db: Db,
-  tenantCode: string,
-  usernames: string[],
-  groups: string[],
-): Promise<number[]> {
+export async function userIdsOf({
+  ctx,
+  db,
+  tenantCode,
+  usernames,
+  groups,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  usernames: string[];
+  groups: string[];
+}): Promise<number[]> {
   const rows = await userIdsQuery(ctx, tenantCode, usernames, groups).execute(db);
   return rows.rows.map((row) => row.id);
 }
@@ -101,12 +111,17 @@ export async function userIdsOf(
  * statement to run or to put into another (its recipients are found inside it, so telling them
  * costs no round trip of its own). No row when nobody is found.
  */
-export function noticeInsert(
-  ctx: AppContext,
-  actor: Actor,
-  to: { usernames: string[]; groups: string[]; userIds?: number[] },
-  notice: { title: string; content: string },
-): RawBuilder<unknown> {
+export function noticeInsert({
+  ctx,
+  actor,
+  to,
+  notice,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  to: { usernames: string[]; groups: string[]; userIds?: number[] };
+  notice: { title: string; content: string };
+}): RawBuilder<unknown> {
   const entity = ctx.registry.require('notification');
   const values = prepareInput(
     entity,
@@ -132,12 +147,17 @@ export function noticeInsert(
 }
 
 /** Whether a user name exists in the tenant. */
-export async function userExists(
-  ctx: AppContext,
-  db: Db,
-  tenantCode: string,
-  username: string,
-): Promise<boolean> {
+export async function userExists({
+  ctx,
+  db,
+  tenantCode,
+  username,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  username: string;
+}): Promise<boolean> {
   const users = ctx.registry.require('sysuser');
   const rows = await sql`select 1 from ${sql.table(users.table)}
     where tenant_code = ${tenantCode} and ${sql.ref(columnOf(users, 'username'))} = ${username}`.execute(db);
@@ -145,13 +165,19 @@ export async function userExists(
 }
 
 /** An inbox notice to some users (the notification entity, addressed by publishObject). */
-export async function notifyUsers(
-  ctx: AppContext,
-  db: Db,
-  actor: Actor,
-  userIds: number[],
-  notice: { title: string; content: string },
-): Promise<void> {
+export async function notifyUsers({
+  ctx,
+  db,
+  actor,
+  userIds,
+  notice,
+}: {
+  ctx: AppContext;
+  db: Db;
+  actor: Actor;
+  userIds: number[];
+  notice: { title: string; content: string };
+}): Promise<void> {
   if (userIds.length === 0) return;
   const entity = ctx.registry.require('notification');
   await insertRecords(db, ctx.registry, entity, actor, [

@@ -1,4 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
+import type {
+  WfActivity,
+  WfComment,
+  WfDefinition,
+  WfDeployment,
+  WfInstance,
+  WfInstanceDetail,
+  WfTask,
+  WfVariable,
+  WfVariableChange,
+} from '../../../../engine/api-types.js';
 import type { Db } from '../../../lib/db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -9,40 +20,48 @@ import { containing, optional, pageOf, when, type Paged, type PageParams } from 
 
 // Deployments and definitions ------------------------------------------------------------------
 
-export async function queryDeployments(
-  db: Db,
-  actor: Actor,
-  params: PageParams & { name?: string | undefined; category?: string | undefined },
-): Promise<Paged> {
-  return pageOf(
+export async function queryDeployments({
+  db,
+  actor,
+  params,
+}: {
+  db: Db;
+  actor: Actor;
+  params: PageParams & { name?: string | undefined; category?: string | undefined };
+}): Promise<Paged<WfDeployment>> {
+  return pageOf({
     db,
-    sql`select id, name, category, resource_name as "resourceName", created_at as "deploymentTime",
+    select: sql`select id, name, category, resource_name as "resourceName", created_at as "deploymentTime",
         deployed_by as "deployedBy", warnings
       from wf_deployment where tenant_code = ${actor.tenantCode}
         and ${when(params.name, sql`name ilike ${containing(params.name ?? '')}`)}
         and ${when(params.category, sql`category = ${optional(params.category)}`)}`,
-    sql`"deploymentTime" desc, id desc`,
+    order: sql`"deploymentTime" desc, id desc`,
     params,
-  );
+  });
 }
 
 const DEFINITION_COLUMNS = sql`d.id, d.process_key as key, d.name, d.version, d.category, d.resource_name as "resourceName",
   d.deployment_id as "deploymentId", d.suspended, d.created_at as "deploymentTime",
   d.graph #>> array['nodes', d.graph->>'startId', 'formKey'] as "startFormKey"`;
 
-export async function queryDefinitions(
-  db: Db,
-  actor: Actor,
+export async function queryDefinitions({
+  db,
+  actor,
+  params,
+}: {
+  db: Db;
+  actor: Actor;
   params: PageParams & {
     key?: string | undefined;
     name?: string | undefined;
     category?: string | undefined;
     latestOnly?: boolean | undefined;
-  },
-): Promise<Paged> {
-  return pageOf(
+  };
+}): Promise<Paged<WfDefinition>> {
+  return pageOf({
     db,
-    sql`select ${DEFINITION_COLUMNS} from wf_definition d where d.tenant_code = ${actor.tenantCode}
+    select: sql`select ${DEFINITION_COLUMNS} from wf_definition d where d.tenant_code = ${actor.tenantCode}
         and ${when(params.key, sql`d.process_key = ${optional(params.key)}`)}
         and ${when(params.name, sql`d.name ilike ${containing(params.name ?? '')}`)}
         and ${when(params.category, sql`d.category = ${optional(params.category)}`)}
@@ -52,16 +71,20 @@ export async function queryDefinitions(
           where v.tenant_code = d.tenant_code and v.process_key = d.process_key)`
             : sql`true`
         }`,
-    sql`key, version desc`,
+    order: sql`key, version desc`,
     params,
-  );
+  });
 }
 
-export async function definitionXml(
-  db: Db,
-  actor: Actor,
-  id: number,
-): Promise<{ id: number; resourceName: string; xml: string }> {
+export async function definitionXml({
+  db,
+  actor,
+  id,
+}: {
+  db: Db;
+  actor: Actor;
+  id: number;
+}): Promise<{ id: number; resourceName: string; xml: string }> {
   const rows = await sql<{
     resourceName: string;
     xml: string;
@@ -75,32 +98,23 @@ export async function definitionXml(
 
 // Instances ------------------------------------------------------------------------------------
 
-export interface InstanceView {
-  id: number;
-  name: string | null;
-  processDefinitionId: number;
-  processDefinitionKey: string;
-  processDefinitionVersion: number;
-  businessKey: string | null;
-  description: string | null;
-  startUserId: string | null;
-  startTime: string;
-  endTime: string | null;
-  suspended: boolean;
-  ended: boolean;
-  status: string;
-  incident: { activityId: string; flowId: string | null; message: string } | null;
-}
-
 const INSTANCE_SELECT = sql`select i.id, i.name, i.definition_id as "processDefinitionId", i.process_key as "processDefinitionKey",
     d.version as "processDefinitionVersion", i.business_key as "businessKey", i.description,
     i.start_username as "startUserId", i.start_time as "startTime", i.end_time as "endTime", i.suspended,
     i.end_time is not null as ended, i.status, i.incident
   from wf_instance i join wf_definition d on d.id = i.definition_id`;
 
-export async function instanceById(db: Db, tenantCode: string, id: number): Promise<InstanceView> {
+export async function instanceById({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfInstance> {
   const rows =
-    await sql<InstanceView>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
+    await sql<WfInstance>`${INSTANCE_SELECT} where i.id = ${id} and i.tenant_code = ${tenantCode}`.execute(
       db,
     );
   const row = rows.rows[0];
@@ -118,10 +132,18 @@ export interface InstanceFilters extends PageParams {
   ended?: boolean | undefined;
 }
 
-export async function queryInstances(db: Db, actor: Actor, params: InstanceFilters): Promise<Paged> {
-  return pageOf(
+export async function queryInstances({
+  db,
+  actor,
+  params,
+}: {
+  db: Db;
+  actor: Actor;
+  params: InstanceFilters;
+}): Promise<Paged<WfInstance>> {
+  return pageOf({
     db,
-    sql`${INSTANCE_SELECT} where i.tenant_code = ${actor.tenantCode}
+    select: sql`${INSTANCE_SELECT} where i.tenant_code = ${actor.tenantCode}
       and ${when(params.processInstanceId, sql`i.id = ${optional(params.processInstanceId)}`)}
       and ${when(params.processDefinitionKey, sql`i.process_key = ${optional(params.processDefinitionKey)}`)}
       and ${when(params.name, sql`i.name ilike ${containing(params.name ?? '')}`)}
@@ -129,13 +151,21 @@ export async function queryInstances(db: Db, actor: Actor, params: InstanceFilte
       and ${when(params.startUserId, sql`i.start_username = ${optional(params.startUserId)}`)}
       and ${when(params.status, sql`i.status = ${optional(params.status)}`)}
       and ${when(params.ended, params.ended ? sql`i.end_time is not null` : sql`i.end_time is null`)}`,
-    sql`"startTime" desc, id desc`,
+    order: sql`"startTime" desc, id desc`,
     params,
-  );
+  });
 }
 
 /** Whether a user takes part in an instance: started it, holds or held a task, or is a candidate. */
-export async function takesPart(db: Db, instanceId: number, who: Candidate): Promise<boolean> {
+export async function takesPart({
+  db,
+  instanceId,
+  who,
+}: {
+  db: Db;
+  instanceId: number;
+  who: Candidate;
+}): Promise<boolean> {
   const groups = who.groups.length > 0 ? who.groups : [''];
   const rows =
     await sql`select 1 from wf_instance i where i.id = ${instanceId} and (i.start_username = ${who.username}
@@ -145,15 +175,21 @@ export async function takesPart(db: Db, instanceId: number, who: Candidate): Pro
   return rows.rows.length > 0;
 }
 
-export async function instanceDetail(db: Db, tenantCode: string, id: number) {
-  const instance = await instanceById(db, tenantCode, id);
+export async function instanceDetail({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfInstanceDetail> {
+  const instance = await instanceById({ db, tenantCode, id });
   const [activities, variables, tasks, comments] = await Promise.all([
-    historyActivities(db, tenantCode, id),
-    historyVariables(db, tenantCode, id),
-    sql<
-      Record<string, unknown>
-    >`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
-    sql<Record<string, unknown>>`select id, task_id as "taskId", username, action, message, created_at as time
+    historyActivities({ db, tenantCode, instanceId: id }),
+    historyVariables({ db, tenantCode, instanceId: id }),
+    sql<WfTask>`${TASK_SELECT} where t.instance_id = ${id} and t.end_time is null order by t.id`.execute(db),
+    sql<WfComment>`select id, task_id as "taskId", username, action, message, created_at as time
       from wf_comment where instance_id = ${id} order by id`.execute(db),
   ]);
   return { ...instance, activities, variables, tasks: tasks.rows, comments: comments.rows };
@@ -185,13 +221,20 @@ const taskFilters = (params: TaskFilters): RawBuilder<unknown> => sql`
 
 export type TaskList = 'personal' | 'candidate' | 'finished' | 'all';
 
-export async function queryTasks(
-  db: Db,
-  actor: Actor,
-  who: Candidate,
-  list: TaskList,
-  params: TaskFilters,
-): Promise<Paged> {
+export async function queryTasks({
+  db,
+  actor,
+  who,
+  list,
+  params,
+}: {
+  db: Db;
+  actor: Actor;
+  /** The caller as a candidate (their groups matter to the candidate list only). */
+  who: Candidate;
+  list: TaskList;
+  params: TaskFilters;
+}): Promise<Paged<WfTask>> {
   const groups = who.groups.length > 0 ? who.groups : [''];
   const scope =
     list === 'personal'
@@ -202,18 +245,26 @@ export async function queryTasks(
         : list === 'finished'
           ? sql`t.end_time is not null and (t.assignee = ${who.username} or t.owner = ${who.username})`
           : sql`true`;
-  return pageOf(
+  return pageOf({
     db,
-    sql`${TASK_SELECT} where t.tenant_code = ${actor.tenantCode} and ${scope} and ${taskFilters(params)}`,
-    list === 'finished' ? sql`"endTime" desc, id desc` : sql`"startTime" desc, id desc`,
+    select: sql`${TASK_SELECT} where t.tenant_code = ${actor.tenantCode} and ${scope} and ${taskFilters(params)}`,
+    order: list === 'finished' ? sql`"endTime" desc, id desc` : sql`"startTime" desc, id desc`,
     params,
-  );
+  });
 }
 
-export async function taskById(db: Db, tenantCode: string, id: number): Promise<Record<string, unknown>> {
-  const rows = await sql<
-    Record<string, unknown>
-  >`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(db);
+export async function taskById({
+  db,
+  tenantCode,
+  id,
+}: {
+  db: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<WfTask> {
+  const rows = await sql<WfTask>`${TASK_SELECT} where t.id = ${id} and t.tenant_code = ${tenantCode}`.execute(
+    db,
+  );
   const row = rows.rows[0];
   if (!row) throw new AppError('notFound', { entity: 'task', key: id });
   return row;
@@ -230,8 +281,15 @@ export async function taskCandidates(db: Db, id: number): Promise<{ users: strin
 
 // History --------------------------------------------------------------------------------------
 
-export async function historyActivities(db: Db, tenantCode: string, instanceId: number) {
-  const rows = await sql<Record<string, unknown>>`select id, activity_id as key, activity_name as name,
+/** An instance of the tenant: whose history is read. */
+interface OfInstance {
+  db: Db;
+  tenantCode: string;
+  instanceId: number;
+}
+
+export async function historyActivities({ db, tenantCode, instanceId }: OfInstance): Promise<WfActivity[]> {
+  const rows = await sql<WfActivity>`select id, activity_id as key, activity_name as name,
       activity_type as type, assignee, task_id as "taskId", execution_id as "executionId", start_time as "startTime",
       end_time as "endTime", end_reason as "endReason", instance_id as "processInstanceId"
     from wf_hist_activity where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by start_time, id`.execute(
@@ -240,8 +298,8 @@ export async function historyActivities(db: Db, tenantCode: string, instanceId: 
   return rows.rows;
 }
 
-export async function historyVariables(db: Db, tenantCode: string, instanceId: number) {
-  const rows = await sql<Record<string, unknown>>`select id, name, type, value, updated_at as "updateTime",
+export async function historyVariables({ db, tenantCode, instanceId }: OfInstance): Promise<WfVariable[]> {
+  const rows = await sql<WfVariable>`select id, name, type, value, updated_at as "updateTime",
       instance_id as "processInstanceId"
     from wf_variable where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by name`.execute(
     db,
@@ -249,8 +307,12 @@ export async function historyVariables(db: Db, tenantCode: string, instanceId: n
   return rows.rows;
 }
 
-export async function historyDetails(db: Db, tenantCode: string, instanceId: number) {
-  const rows = await sql<Record<string, unknown>>`select id, name, type, value, task_id as "taskId",
+export async function historyDetails({
+  db,
+  tenantCode,
+  instanceId,
+}: OfInstance): Promise<WfVariableChange[]> {
+  const rows = await sql<WfVariableChange>`select id, name, type, value, task_id as "taskId",
       activity_id as "activityId", username, created_at as time, instance_id as "processInstanceId"
     from wf_hist_detail where instance_id = ${instanceId} and tenant_code = ${tenantCode} order by id`.execute(
     db,

@@ -6,17 +6,21 @@ import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 
 /**
- * The delete buttons of the definition, instance and history lists (SPEC §2.3 workflow). What an
+ * The delete buttons of the definition, instance and history lists (docs/product.md §2.3 workflow). What an
  * instance owns (tokens, tasks, variables, comments, history, jobs) goes with it by the tables'
  * cascades; each call is one transaction, checked against the caller's tenant.
  */
 
 /** A definition with its ended instances; 409 while one of its instances runs. */
-export async function deleteDefinition(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<{ deleted: number }> {
+export async function deleteDefinition({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ key: string; version: number }>`select process_key as key, version
       from wf_definition where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
@@ -38,12 +42,18 @@ export async function deleteDefinition(
  * An instance with everything it owns. `endedOnly` (the history list's delete): 409 while it
  * runs; the running list's delete removes a running one too (terminate keeps the history).
  */
-export async function deleteInstance(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-  options: { endedOnly: boolean },
-): Promise<{ deleted: number }> {
+export async function deleteInstance({
+  ctx,
+  actor,
+  id,
+  endedOnly,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+  /** Only an ended instance (409 while it runs). */
+  endedOnly: boolean;
+}): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{
       key: string;
@@ -52,7 +62,7 @@ export async function deleteInstance(
       from wf_instance where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
     const instance = rows.rows[0];
     if (!instance) throw new AppError('notFound', { entity: 'processInstance', key: id });
-    if (options.endedOnly && !instance.ended) throw new AppError('wfInstanceRunning', { id });
+    if (endedOnly && !instance.ended) throw new AppError('wfInstanceRunning', { id });
     await sql`delete from wf_instance where id = ${id}`.execute(trx);
     await writeAudit(trx, actor, [
       { entity: 'wfInstance', recordKey: id, action: 'delete', before: instance, after: null },
@@ -62,11 +72,15 @@ export async function deleteInstance(
 }
 
 /** A finished task's history record; 409 while the task is open. */
-export async function deleteHistoricTask(
-  ctx: AppContext,
-  actor: Actor,
-  id: number,
-): Promise<{ deleted: number }> {
+export async function deleteHistoricTask({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<{ deleted: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ name: string | null; open: boolean }>`select name, end_time is null as open
       from wf_task where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);

@@ -43,7 +43,15 @@ const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, 
  * whoever holds the lock has changed the row, which is how lockTask tells that what it read
  * before it had the lock is still what the last holder left.
  */
-export async function lockInstance(trx: Db, tenantCode: string, id: number): Promise<InstanceRow> {
+export async function lockInstance({
+  trx,
+  tenantCode,
+  id,
+}: {
+  trx: Db;
+  tenantCode: string;
+  id: number;
+}): Promise<InstanceRow> {
   const rows = await sql<InstanceRow>`update wf_instance set row_version = row_version + 1
     where id = ${id} and tenant_code = ${tenantCode} returning ${INSTANCE_COLUMNS}`.execute(trx);
   const row = rows.rows[0];
@@ -77,13 +85,19 @@ type LockedTaskRow = TaskRow & { variables: Record<string, unknown> | null };
  * what the last holder left. Otherwise (this one waited for another holder, or one committed just
  * before) they are read again, the task locked, after the lock: a second statement.
  */
-export async function lockTask(
-  trx: Db,
-  tenantCode: string,
-  id: number,
-  options: { withVariables?: boolean } = {},
-): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
-  const variables = options.withVariables
+export async function lockTask({
+  trx,
+  tenantCode,
+  id,
+  withVariables = false,
+}: {
+  trx: Db;
+  tenantCode: string;
+  id: number;
+  /** Read the instance's variables too. */
+  withVariables?: boolean | undefined;
+}): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
+  const variables = withVariables
     ? sql`(select coalesce(jsonb_object_agg(name, value), '{}'::jsonb) from wf_variable where instance_id = t.instance_id)`
     : sql`null`;
   const locked = await sql<
@@ -131,7 +145,15 @@ function graphsOf(ctx: AppContext): Map<number, ProcessGraph> {
   return graphs;
 }
 
-export function rememberGraph(ctx: AppContext, definitionId: number, graph: ProcessGraph): ProcessGraph {
+export function rememberGraph({
+  ctx,
+  definitionId,
+  graph,
+}: {
+  ctx: AppContext;
+  definitionId: number;
+  graph: ProcessGraph;
+}): ProcessGraph {
   const graphs = graphsOf(ctx);
   if (!graphs.has(definitionId) && graphs.size >= GRAPHS_KEPT) {
     const oldest = graphs.keys().next();
@@ -146,9 +168,18 @@ export function knownGraph(ctx: AppContext, definitionId: number): ProcessGraph 
 }
 
 /** The graph of a definition, read once per process (see above). */
-export async function definitionGraph(ctx: AppContext, trx: Db, definitionId: number): Promise<ProcessGraph> {
+export async function definitionGraph({
+  ctx,
+  trx,
+  definitionId,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  definitionId: number;
+}): Promise<ProcessGraph> {
   return (
-    knownGraph(ctx, definitionId) ?? rememberGraph(ctx, definitionId, await readGraph(trx, definitionId))
+    knownGraph(ctx, definitionId) ??
+    rememberGraph({ ctx, definitionId, graph: await readGraph(trx, definitionId) })
   );
 }
 
@@ -213,11 +244,15 @@ export function variableParts(
 }
 
 /** Sets variables of an instance (insert or replace), each change also kept in wf_hist_detail: one statement. */
-export async function writeVariables(
-  trx: Db,
-  change: VariableChange,
-  values: Record<string, unknown>,
-): Promise<void> {
+export async function writeVariables({
+  trx,
+  change,
+  values,
+}: {
+  trx: Db;
+  change: VariableChange;
+  values: Record<string, unknown>;
+}): Promise<void> {
   const parts = variableParts(change, values);
   if (parts.length === 0) return;
   await sql`with ${sql.join(parts)} select 1`.execute(trx);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WfCompleted, WfRegressNode, WfTask } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -27,8 +28,6 @@ import {
  * acting on one task at once, the second waits, then finds it changed and gets 409.
  */
 
-type TaskAnswer = Record<string, unknown>;
-
 /** The task, open, of a running instance (409 otherwise), locked. */
 async function openTask(
   trx: Db,
@@ -36,7 +35,12 @@ async function openTask(
   id: number,
   options: { withVariables?: boolean } = {},
 ): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
-  const locked = await lockTask(trx, actor.tenantCode, id, options);
+  const locked = await lockTask({
+    trx,
+    tenantCode: actor.tenantCode,
+    id,
+    withVariables: options.withVariables,
+  });
   if (locked.task.end_time) throw new AppError('wfTaskDone', { id });
   assertRunning(locked.instance);
   return locked;
@@ -64,12 +68,17 @@ async function setAssignee(
     where instance_id = ${instanceId} and task_id = ${taskId} and end_time is null`.execute(trx);
 }
 
-export async function claimTask(
-  ctx: AppContext,
-  actor: Actor,
-  who: Candidate,
-  id: number,
-): Promise<TaskAnswer> {
+export async function claimTask({
+  ctx,
+  actor,
+  who,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  who: Candidate;
+  id: number;
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     if (task.assignee) throw new AppError('wfTaskClaimed', { id });
@@ -78,10 +87,18 @@ export async function claimTask(
         row_version = row_version + 1 where id = ${id}`.execute(trx);
     await setAssignee(trx, instance.id, id, actor.username);
   });
-  return taskById(ctx.db, actor.tenantCode, id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id });
 }
 
-export async function unclaimTask(ctx: AppContext, actor: Actor, id: number): Promise<TaskAnswer> {
+export async function unclaimTask({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
@@ -90,7 +107,7 @@ export async function unclaimTask(ctx: AppContext, actor: Actor, id: number): Pr
       where id = ${id}`.execute(trx);
     await setAssignee(trx, instance.id, id, null);
   });
-  return taskById(ctx.db, actor.tenantCode, id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id });
 }
 
 export interface CompleteInput {
@@ -100,19 +117,24 @@ export interface CompleteInput {
   formData?: Record<string, unknown> | undefined;
 }
 
-export async function completeTask(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: CompleteInput,
-): Promise<TaskAnswer> {
+export async function completeTask({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: CompleteInput;
+}): Promise<WfCompleted> {
   return inTransaction(ctx.db, async (trx) => {
     const { task, instance, variables } = await openTask(trx, actor, input.id, { withVariables: true });
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
-    const formValues = checkedFormData(ctx, l10n, task.form_key, input.formData);
-    const graph = await definitionGraph(ctx, trx, instance.definition_id);
-    const run = await openRun(ctx, trx, instance, graph, actor, variables);
+    const formValues = checkedFormData({ ctx, l10n, formKey: task.form_key, formData: input.formData });
+    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+    const run = await openRun({ ctx, trx, instance, graph, actor, variables });
     const values = { ...(input.variables ?? {}), ...formValues };
     Object.assign(run.variables, values);
     // The variables, the task, its history row and the comment are written by the statement that
@@ -143,30 +165,39 @@ export async function completeTask(
       select: (extra) =>
         sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`,
     };
-    const answer =
+    const row =
       task.execution_id !== null
-        ? await taskDone(run, task.execution_id, task.activity_id, end)
+        ? await taskDone({ run, executionId: task.execution_id, nodeId: task.activity_id, end })
         : ((
-            await sql<TaskAnswer>`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(
-              trx,
-            )
+            await sql<
+              Record<string, unknown>
+            >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(trx)
           ).rows[0] ?? {});
-    delete answer.nothing;
-    return { ...answer, nextTasks: nextTasksOf(run) };
+    // The task's columns (end.select), without the column the plain statement adds.
+    const { nothing: _nothing, ...answer } = row;
+    return { ...(answer as WfTask), nextTasks: nextTasksOf(run) };
   });
 }
 
-export async function delegateTask(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { id: number; username: string; comment: string },
-): Promise<TaskAnswer> {
+export async function delegateTask({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { id: number; username: string; comment: string };
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
-    if (input.username === actor.username || !(await userExists(ctx, trx, actor.tenantCode, input.username)))
+    if (
+      input.username === actor.username ||
+      !(await userExists({ ctx, db: trx, tenantCode: actor.tenantCode, username: input.username }))
+    )
       throw new AppError('validation', {}, [
         { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
       ]);
@@ -183,32 +214,53 @@ export async function delegateTask(
       action: 'delegate',
       message: input.comment,
     });
-    const recipients = await userIdsOf(ctx, trx, actor.tenantCode, [input.username], []);
-    await notifyUsers(ctx, trx, actor, recipients, {
-      title: task.name ?? task.activity_id,
-      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+    const recipients = await userIdsOf({
+      ctx,
+      db: trx,
+      tenantCode: actor.tenantCode,
+      usernames: [input.username],
+      groups: [],
+    });
+    await notifyUsers({
+      ctx,
+      db: trx,
+      actor,
+      userIds: recipients,
+      notice: {
+        title: task.name ?? task.activity_id,
+        content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+      },
     });
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
-export async function resolveTask(
-  ctx: AppContext,
-  actor: Actor,
-  input: { id: number; comment: string; variables?: Record<string, unknown> | undefined },
-): Promise<TaskAnswer> {
+export async function resolveTask({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; comment: string; variables?: Record<string, unknown> | undefined };
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
     if (task.delegation !== 'pending') throw new AppError('wfTaskNotDelegated', { id: input.id });
-    const run = await openRun(
+    const run = await openRun({
       ctx,
       trx,
       instance,
-      await definitionGraph(ctx, trx, instance.definition_id),
+      graph: await definitionGraph({ ctx, trx, definitionId: instance.definition_id }),
       actor,
-    );
-    await setVariables(run, input.variables ?? {}, { taskId: task.id, activityId: task.activity_id });
+    });
+    await setVariables({
+      run,
+      values: input.variables ?? {},
+      taskId: task.id,
+      activityId: task.activity_id,
+    });
     await sql`update wf_task set assignee = owner, delegation = 'resolved', status = 'assigned',
         row_version = row_version + 1 where id = ${task.id}`.execute(trx);
     await setAssignee(trx, instance.id, task.id, task.owner);
@@ -221,13 +273,7 @@ export async function resolveTask(
       message: input.comment,
     });
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
-}
-
-export interface RegressNode {
-  activityId: string;
-  name: string | null;
-  assignee: string | null;
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 async function regressNodesOf(
@@ -235,12 +281,12 @@ async function regressNodesOf(
   trx: Db,
   task: TaskRow,
   instance: InstanceRow,
-): Promise<RegressNode[]> {
-  const graph = await definitionGraph(ctx, trx, instance.definition_id);
+): Promise<WfRegressNode[]> {
+  const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
   const before = userTasksBefore(graph, task.activity_id);
   if (before.length === 0) return [];
   const rows = await sql<
-    RegressNode & { end_time: Date }
+    WfRegressNode & { end_time: Date }
   >`select distinct on (activity_id) activity_id as "activityId",
       activity_name as name, assignee, end_time
     from wf_hist_activity where instance_id = ${instance.id} and activity_type = 'userTask' and end_time is not null
@@ -252,7 +298,15 @@ async function regressNodesOf(
 }
 
 /** Earlier user tasks of the instance the task may be sent back to, with their last assignee. */
-export async function regressNodes(ctx: AppContext, actor: Actor, id: number): Promise<RegressNode[]> {
+export async function regressNodes({
+  ctx,
+  actor,
+  id,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+}): Promise<WfRegressNode[]> {
   return inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, id);
     assertAssignee(task, actor);
@@ -264,12 +318,17 @@ export async function regressNodes(ctx: AppContext, actor: Actor, id: number): P
  * Sends the instance back to an earlier completed user task: the open tasks end as regressed,
  * the other branches' tokens are removed, and the earlier task comes again to its last assignee.
  */
-export async function regressTask(
-  ctx: AppContext,
-  actor: Actor,
-  l10n: Localizer,
-  input: { id: number; activityId: string; comment: string },
-): Promise<TaskAnswer> {
+export async function regressTask({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  l10n: Localizer;
+  input: { id: number; activityId: string; comment: string };
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
@@ -287,9 +346,9 @@ export async function regressTask(
         status = case when id = ${task.id} then 'regressed' else 'canceled' end, end_reason = 'regressed',
         row_version = row_version + 1
       where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
-    const graph = await definitionGraph(ctx, trx, instance.definition_id);
-    const run = await openRun(ctx, trx, instance, graph, actor);
-    for (const row of open.rows) await historyEndTask(run, row.id, 'regressed');
+    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+    const run = await openRun({ ctx, trx, instance, graph, actor });
+    for (const row of open.rows) await historyEndTask({ run, taskId: row.id, reason: 'regressed' });
     // The sub-processes the task is in stay (with their tokens); every other token goes.
     const scopes: string[] = [];
     for (let scope = graph.nodes[task.activity_id]?.scope; scope; scope = graph.nodes[scope]?.scope)
@@ -315,7 +374,7 @@ export async function regressTask(
       action: 'regress',
       message: input.comment,
     });
-    await enterNode(run, task.execution_id, input.activityId, parentId);
+    await enterNode({ run, executionId: task.execution_id, nodeId: input.activityId, parentId });
     if (target.assignee) {
       const again = await sql<{
         id: number;
@@ -326,25 +385,29 @@ export async function regressTask(
       for (const row of again.rows) await setAssignee(trx, instance.id, row.id, target.assignee);
     }
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 /** Ends the task's instance as rejected or terminated (the assignee only). */
-export async function endByTask(
-  ctx: AppContext,
-  actor: Actor,
-  input: { id: number; comment: string; status: 'rejected' | 'terminated' },
-): Promise<TaskAnswer> {
+export async function endByTask({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; comment: string; status: 'rejected' | 'terminated' };
+}): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
     const { task, instance } = await openTask(trx, actor, input.id);
     assertAssignee(task, actor);
-    const run = await openRun(
+    const run = await openRun({
       ctx,
       trx,
       instance,
-      await definitionGraph(ctx, trx, instance.definition_id),
+      graph: await definitionGraph({ ctx, trx, definitionId: instance.definition_id }),
       actor,
-    );
+    });
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,
@@ -353,8 +416,8 @@ export async function endByTask(
       action: input.status === 'rejected' ? 'reject' : 'terminate',
       message: input.comment,
     });
-    await endInstance(run, input.status, input.status);
+    await endInstance({ run, status: input.status, reason: input.status });
     await sql`update wf_task set status = ${input.status} where id = ${task.id}`.execute(trx);
   });
-  return taskById(ctx.db, actor.tenantCode, input.id);
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

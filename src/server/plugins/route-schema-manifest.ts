@@ -11,7 +11,6 @@ import {
   object,
   optionalInteger,
   PUBLIC_SECURITY,
-  separatedIds,
   text,
   textOrNumber,
   type RouteSchema,
@@ -37,7 +36,6 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   const put = (method: string, url: string, schema: RouteSchema): void => {
     manifest.set(`${method} ${url}`, schema);
   };
-  authSchemas(put);
   accountSchemas(put);
   rbacSchemas(ctx, put);
   portalSchemas(ctx, put);
@@ -78,56 +76,6 @@ function withWholeNumberDeleteKeys(manifest: Manifest, entity: EntityDef): void 
 
 const api = (entity: EntityDef | undefined, name: string): string =>
   entity ? `/api/${entity.api}/${name}` : '';
-
-// Auth ------------------------------------------------------------------------------------------
-
-/** Token parameters come in the query string or a form body, as OAuth2 clients send them. */
-const TOKEN_PARAMS = object({
-  grant_type: text(32, {
-    enum: ['password', 'mobile', 'refresh_token'],
-    description: 'password | mobile | refresh_token',
-  }),
-  username: text(128, { examples: ['admin'] }),
-  password: text(256),
-  mobile: text(32),
-  smsCaptcha: text(16),
-  refresh_token: text(256),
-  scope: text(64, { examples: ['server'] }),
-  client_id: text(64, { examples: ['browser'] }),
-  tenantCode: text(64, { examples: ['default'] }),
-  type: text(32),
-});
-
-function authSchemas(put: Put): void {
-  const tags = ['auth'];
-  put('POST', '/api/uaa/oauth/token', {
-    tags,
-    summary: 'Sign in: an access and a refresh token (OAuth2 password, mobile or refresh_token grant)',
-    security: [{ clientBasic: [] }],
-    querystring: TOKEN_PARAMS,
-    body: TOKEN_PARAMS,
-    consumes: ['application/x-www-form-urlencoded', 'application/json'],
-    response: {
-      200: object({
-        code: { type: 'integer', enum: [200] },
-        access_token: { type: 'string' },
-        token_type: { type: 'string', enum: ['bearer'] },
-        refresh_token: { type: 'string' },
-        expires_in: { type: 'integer' },
-        scope: { type: 'string' },
-        message: { type: 'string', enum: ['success'] },
-      }),
-    },
-  });
-  put('POST', '/api/uaa/oauth/logout', {
-    tags,
-    summary: 'Sign out: revokes the bearer token',
-    response: answer(),
-  });
-  for (const name of ['getSysUser', 'getBidUser']) {
-    put('GET', `/api/uaa/users/${name}`, { tags, summary: 'The signed-in user', response: answer() });
-  }
-}
 
 // Accounts --------------------------------------------------------------------------------------
 
@@ -312,33 +260,6 @@ function accountSchemas(put: Put): void {
       }),
     }),
     response: answer(),
-  });
-  put('POST', '/api/admin/sysuser/registerNewSession', {
-    tags: users,
-    summary: "The caller's session announces itself",
-    response: answer(),
-  });
-  put('GET', '/api/admin/sysuser/queryOnlineSysUser', {
-    tags: users,
-    summary: 'Live sessions of the tenant (ROLE_ADMIN)',
-    querystring: object({
-      currentPage: integer(1, 1_000_000),
-      pageSize: integer(1, 500),
-      username: text(128, { description: 'contains' }),
-    }),
-    response: answer(),
-  });
-  put('POST', '/api/admin/sysuser/forceLogout', {
-    tags: users,
-    summary: 'Ends sessions by id or every session of users (ROLE_ADMIN)',
-    querystring: object({ id: separatedIds(1000, 'session ids'), userId: separatedIds(1000, 'user ids') }),
-    response: answer(object({ revoked: { type: 'integer' } })),
-  });
-  put('GET', '/api/admin/sysuser/queryUsername', {
-    tags: users,
-    summary: "Is a user name taken in the caller's tenant?",
-    querystring: object({ username: text(128) }, ['username']),
-    response: answer(object({ username: { type: 'string' }, isTaken: { type: 'boolean' } })),
   });
 }
 

@@ -37,10 +37,23 @@ interface SignedInUser {
 const DEFAULT_TOKEN_SECONDS = 7200;
 const DEFAULT_REFRESH_SECONDS = 2_592_000;
 
+/** The parameters of a token request (each grant reads its own). */
+export interface TokenParams {
+  grant_type?: string;
+  client_id?: string;
+  scope?: string;
+  tenantCode?: string;
+  username?: string;
+  password?: string;
+  mobile?: string;
+  smsCaptcha?: string;
+  refresh_token?: string;
+}
+
 export interface TokenRequest {
   ctx: AppContext;
   /** The token parameters, from the query string and the form body together (OAuth2 clients send either). */
-  params: Record<string, string>;
+  params: TokenParams;
   /** The client's Basic credentials, when the request carried them. */
   basic: { clientCode: string; secret: string } | undefined;
   ip: string;

@@ -2,7 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError, toFieldErrors } from '../../../../engine/index.js';
 import { actorOf, ok, requireAuth, requiredNumberParam } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
+import { answer, arrayOf, object, typed } from '../../../lib/route-schema.js';
 import { postOptions, replaceUserPosts, userPostTree, type HeldPost } from '../services/posts.js';
+
+/** A post the caller holds (engine PostOption). */
+const POST_OPTION = object(
+  {
+    id: { type: 'integer' },
+    postCode: { type: 'string' },
+    postName: { type: 'string' },
+    postType: { type: 'string', description: 'main | parttime' },
+  },
+  ['id', 'postCode', 'postName', 'postType'],
+);
 
 /**
  * The posts of a user (SPEC §7 "Extras", sysuserpost): the post tree with the user's posts marked
@@ -37,9 +49,16 @@ export async function postRoutes(app: FastifyInstance): Promise<void> {
    * post-switch select (SPEC §2.4), main post first: [{id, postCode, postName, postType}].
    * Every signed-in user may call it; querySysUserPostTree is the administrators' view.
    */
-  app.get(
+  typed(app).get(
     '/api/account/sysuserdetail/queryPostOptions',
-    { config: { isSelfService: true } },
+    {
+      config: { isSelfService: true },
+      schema: {
+        tags: ['account'],
+        summary: 'The posts the caller holds, main post first',
+        response: answer(arrayOf(POST_OPTION)),
+      },
+    },
     async (request) => ok(await postOptions({ ctx, auth: requireAuth(request) })),
   );
 

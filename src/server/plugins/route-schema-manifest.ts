@@ -2,7 +2,6 @@ import { entityRouteSchemas, MAX_PAGE_SIZE, type EntityDef } from '../../engine/
 import type { AppContext } from '../lib/context.js';
 import {
   answer,
-  flag,
   id,
   ids,
   integer,
@@ -36,7 +35,7 @@ export function routeSchemaManifest(ctx: AppContext): Manifest {
   const put = (method: string, url: string, schema: RouteSchema): void => {
     manifest.set(`${method} ${url}`, schema);
   };
-  rbacSchemas(ctx, put);
+  dictionarySchemas(ctx, put);
   portalSchemas(ctx, put);
   fileSchemas(put);
   fileLinkSchemas(put);
@@ -76,196 +75,11 @@ function withWholeNumberDeleteKeys(manifest: Manifest, entity: EntityDef): void 
 const api = (entity: EntityDef | undefined, name: string): string =>
   entity ? `/api/${entity.api}/${name}` : '';
 
-// Authorization ---------------------------------------------------------------------------------
+// Dictionaries (features/crud/routes/dictionaries.ts) -------------------------------------------
 
-function rbacSchemas(ctx: AppContext, put: Put): void {
+function dictionarySchemas(ctx: AppContext, put: Put): void {
   const { registry } = ctx;
-  const role = registry.get('sysrole');
-  const url = registry.get('sysurl');
-  const menu = registry.get('sysmenu');
-  const post = registry.get('syspost');
-  const org = registry.get('sysorg');
-  const userPost = registry.get('sysuserpost');
   const dict = registry.get('sysdict');
-
-  const link = (
-    entity: EntityDef | undefined,
-    queryName: string,
-    param: string,
-    authorizeName: string,
-    idField: string,
-    idsField: string,
-    minItems: number,
-  ): void => {
-    if (!entity) return;
-    const tags = [entity.name];
-    put('GET', api(entity, queryName), {
-      tags,
-      summary: `Ids linked to one ${param}`,
-      querystring: object({ [param]: id() }, [param]),
-      response: answer({ type: 'array', items: { type: 'integer' } }),
-    });
-    put('POST', api(entity, authorizeName), {
-      tags,
-      summary: `Replaces the ${idsField} of one ${idField}`,
-      body: object(
-        {
-          [idField]: id(),
-          [idsField]: { ...ids(10_000), uniqueItems: true, minItems },
-        },
-        [idField, idsField],
-        { additionalProperties: false },
-      ),
-      response: answer(),
-    });
-  };
-  link(role, 'queryRoleIdByUserId', 'userId', 'authorizeRoleToUser', 'userId', 'roleIds', 0);
-  link(role, 'queryUserIdByRoleId', 'roleId', 'authorizeUserToRole', 'roleId', 'userIds', 1);
-  link(url, 'queryRoleIdByUrlId', 'urlId', 'authorizeRoleToUrl', 'urlId', 'roleIds', 0);
-  link(url, 'queryUrlIdByRoleId', 'roleId', 'authorizeUrlToRole', 'roleId', 'urlIds', 0);
-  link(menu, 'queryMenuIdByRoleId', 'roleId', 'authorizeMenuToRole', 'roleId', 'menuIds', 1);
-  link(post, 'queryRoleIdByPostId', 'postId', 'authorizeRoleToPost', 'postId', 'roleIds', 0);
-
-  if (role) {
-    const roles = {
-      tags: [role.name],
-      summary: 'Roles of the tenant, checked when the user or post holds them',
-      querystring: object({
-        userId: id(),
-        postCode: text(64),
-        assign: flag('true: the checked ones only'),
-      }),
-      response: answer(),
-    };
-    for (const name of ['queryRoleName', 'queryRoleNameCheckbox', 'queryRoleCode'])
-      put('GET', api(role, name), roles);
-  }
-  if (menu) {
-    const tags = [menu.name];
-    put('GET', api(menu, 'querySysMenuButtonTree'), {
-      tags,
-      summary: 'Menus with their buttons',
-      response: answer(),
-    });
-    put('GET', api(menu, 'queryCheckedMenuButton'), {
-      tags,
-      summary: 'The buttons of one menu',
-      querystring: object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']),
-      response: answer(),
-    });
-    put('GET', api(menu, 'queryMenuButtonByRoleCode'), {
-      tags,
-      summary: 'Buttons granted to a role (menuCode:button)',
-      querystring: object({ roleCode: text(64, { minLength: 1 }) }, ['roleCode']),
-      response: answer({ type: 'array', items: { type: 'string' } }),
-    });
-    put('POST', api(menu, 'authorizeMenuButtonToRole'), {
-      tags,
-      summary: 'Replaces the buttons granted to a role',
-      body: object(
-        {
-          roleCode: text(64, { minLength: 1 }),
-          buttons: {
-            type: 'array',
-            items: text(200, { pattern: '^[^:\\u0000]+:[^:\\u0000]+$' }),
-            uniqueItems: true,
-            maxItems: 10_000,
-          },
-        },
-        ['roleCode', 'buttons'],
-        { additionalProperties: false },
-      ),
-      response: answer(),
-    });
-    put('GET', api(menu, 'queryDataFieldByMenuCode'), {
-      tags,
-      summary: 'Data fields hidden per role on one menu',
-      querystring: object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']),
-      response: answer(),
-    });
-    put('POST', api(menu, 'authorizeMenuDataToRole'), {
-      tags,
-      summary: 'Replaces the hidden data fields of one menu',
-      body: object(
-        {
-          menuCode: text(64, { minLength: 1 }),
-          rows: {
-            type: 'array',
-            maxItems: 1000,
-            items: object(
-              {
-                roleCode: text(64, { minLength: 1 }),
-                dataFields: {
-                  type: 'array',
-                  items: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$', maxLength: 64 },
-                  uniqueItems: true,
-                  maxItems: 1000,
-                },
-              },
-              ['roleCode', 'dataFields'],
-              { additionalProperties: false },
-            ),
-          },
-        },
-        ['menuCode', 'rows'],
-        { additionalProperties: false },
-      ),
-      response: answer(),
-    });
-    put('POST', api(menu, 'deleteDataField'), {
-      tags,
-      summary: 'Deletes one data-field row',
-      querystring: object({ id: id() }, ['id']),
-      response: answer(object({ deleted: { type: 'integer' } })),
-    });
-  }
-  if (org) {
-    const tags = [org.name];
-    put('GET', api(org, 'queryOrgUserTree'), {
-      tags,
-      summary: 'Organisations with their users; with roleId the holders are checked',
-      querystring: object({ roleId: id(), assign: flag() }),
-      response: answer(),
-    });
-    put('GET', api(org, 'queryModelOrgUserTree'), {
-      tags,
-      summary: "Organisations with their users, for a workflow model's candidates",
-      querystring: object({ modelId: text(64), assign: flag() }),
-      response: answer(),
-    });
-  }
-  if (userPost) {
-    const tags = [userPost.name];
-    put('GET', api(userPost, 'querySysUserPostTree'), {
-      tags,
-      summary: "The post tree with the user's posts marked",
-      querystring: object({ userId: id() }, ['userId']),
-      response: answer(),
-    });
-    put('POST', api(userPost, 'authorizePostToUser'), {
-      tags,
-      summary: "Replaces the user's posts",
-      body: object(
-        {
-          userId: id(),
-          posts: {
-            type: 'array',
-            maxItems: 1000,
-            items: object(
-              { postId: id(), postType: text(32), postDescription: text(1000) },
-              ['postId', 'postType'],
-              {
-                additionalProperties: false,
-              },
-            ),
-          },
-        },
-        ['userId', 'posts'],
-        { additionalProperties: false },
-      ),
-      response: answer(),
-    });
-  }
   if (dict) {
     const tags = [dict.name];
     put('GET', api(dict, 'queryDictByDictType'), {

@@ -37,7 +37,7 @@ async function setPassword(
   const entity = ctx.registry.require('sysuser');
   await sql`update ${sql.table(entity.table)} set password = ${await hashSecret(password)}, version = version + 1,
     updated_at = now(), updated_by = ${user.username} where id = ${user.id}`.execute(trx);
-  await endSessions(trx, [user.id]);
+  await endSessions({ trx, userIds: [user.id] });
   await ctx.store.forget(signInKey(tenantCode, user.username), trx);
   await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
     {

@@ -47,7 +47,9 @@ export async function roleChoices({
   const links = roleLinks(ctx);
   const request = { db: ctx.db, actor, l10n };
   const held =
-    userId === undefined ? undefined : new Set(await linkedIds(request, links.user, 'other', userId));
+    userId === undefined
+      ? undefined
+      : new Set(await linkedIds({ ...request, link: links.user, side: 'other', id: userId }));
   let attached: Set<number> | undefined;
   if (postCode !== undefined) {
     const post = links.post.other;
@@ -59,7 +61,7 @@ export async function roleChoices({
         { field: '/postCode', message: l10n.t('errors.refMissing', { entity: post.name, key: postCode }) },
       ]);
     }
-    attached = new Set(await linkedIds(request, links.post, 'other', postId));
+    attached = new Set(await linkedIds({ ...request, link: links.post, side: 'other', id: postId }));
   }
   const rows = await sql<{ id: number; roleCode: string; roleName: string }>`
     select id, role_code as "roleCode", role_name as "roleName"

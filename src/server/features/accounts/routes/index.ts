@@ -1,27 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  containsNul,
-  EntityInputError,
-  serializedRecordOf,
-  type EntityDef,
-  type FieldError,
-} from '../../../../engine/index.js';
+import { containsNul, EntityInputError, type FieldError } from '../../../../engine/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { changeOwnPassword } from '../services/password.js';
-import { currentAuthority } from '../../rbac/index.js';
+import { currentAuthority, currentAuthoritySchema } from '../../rbac/index.js';
+import { NO_DATA } from './answers.js';
 import { identityRoutes } from './identity.js';
 import { assertField, fieldRule } from '../../../lib/input.js';
-import {
-  answer,
-  dictionary,
-  MAX_KEY,
-  object,
-  optionalInteger,
-  text,
-  typed,
-} from '../../../lib/route-schema.js';
+import { answer, MAX_KEY, object, optionalInteger, text, typed } from '../../../lib/route-schema.js';
 
 const SELF = { isSelfService: true };
 const tags = ['account'];
@@ -39,50 +26,6 @@ const ROLE_INFO = object(
   },
   ['roles', 'currentRoles', 'currentRole'],
 );
-
-/** What the caller's roles may see (engine CurrentAuthority), menus as the menu tree has them. */
-function authoritySchema(menu: EntityDef) {
-  const record = serializedRecordOf(menu);
-  const node = {
-    ...record,
-    properties: {
-      ...(record.properties as Record<string, unknown>),
-      children: { description: 'the sub-menus, each a menu of this shape (absent on a leaf)' },
-    },
-  };
-  return object(
-    {
-      roles: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'the roles the answer is for: those acted in, narrowed by the post',
-      },
-      currentRole: {
-        type: ['string', 'null'],
-        description: 'the first of roles; null when the post leaves none',
-      },
-      postCode: { type: ['string', 'null'], description: 'the post the answer is for' },
-      menus: {
-        type: 'array',
-        items: node,
-        description: 'the menu tree the roles allow (enabled menus only)',
-      },
-      menu: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'every allowed menu path, nested routes included',
-      },
-      buttons: dictionary(
-        { type: 'array', items: { type: 'string' } },
-        { description: 'the buttons the roles may use, by menu code' },
-      ),
-    },
-    ['roles', 'currentRole', 'postCode', 'menus', 'menu', 'buttons'],
-  );
-}
-
-/** An answer without data (data: null). */
-const NO_DATA = { type: 'null', description: 'nothing: the call succeeded' };
 
 /** Account endpoints every signed-in user needs for themselves (docs/product.md §7 "Sign-in and account"). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -107,7 +50,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
           username: text(128, { description: "the caller's own user name" }),
           postCode: text(64, { description: "narrows to the roles of one of the caller's posts" }),
         }),
-        response: answer(authoritySchema(app.ctx.registry.require('sysmenu'))),
+        response: answer(currentAuthoritySchema(app.ctx.registry.require('sysmenu'))),
       },
     },
     async (request) => {
@@ -134,7 +77,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /** The roles of the session (roles), those acted in now (currentRoles, RoleCode header) and the first of them. */
+  /** The roles of the session, those acted in now (RoleCode header) and the first of them. */
   api.post(
     '/api/account/sysuserdetail/queryRoleInfo',
     {

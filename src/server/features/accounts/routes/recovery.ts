@@ -14,6 +14,7 @@ import {
   type MobileProof,
 } from '../services/recovery.js';
 import { accountInput, fieldsOf, type AccountInput } from './account-input.js';
+import { NO_DATA } from './answers.js';
 
 export interface RecoveryRoutesOptions {
   mailer: Mailer;
@@ -21,9 +22,6 @@ export interface RecoveryRoutesOptions {
 }
 
 const tags = ['account'];
-
-/** An answer without data (data: null). */
-const NO_DATA = { type: 'null', description: 'nothing: the call succeeded' };
 
 /** Forgotten passwords: by mail (retrievePassword, resetPassword) or by SMS (checkMobileAndSms, editPassword). */
 export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRoutesOptions): Promise<void> {

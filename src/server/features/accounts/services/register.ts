@@ -20,7 +20,7 @@ import { checkSmsCode, smsCodeError } from './captcha.js';
 import { consumeCode } from '../../../lib/store/codes.js';
 import { secretOf, textOf } from '../../../lib/input.js';
 
-/** The three kinds of portal account (SPEC §1, §6): userType and the role that goes with it. */
+/** The kinds of portal account (docs/product.md §1, §6): userType and the role that goes with it. */
 const KINDS = {
   tourist: { userType: 0, roleCode: TOURIST_ROLE, hasOrg: false },
   buyer: { userType: 1, roleCode: BUYER_ROLE, hasOrg: true },

@@ -96,7 +96,8 @@ export async function currentAuthority({
     // Menus for every back-office user (the personal office, seed/workflow.ts): every role that
     // works in the back-office (a granted menu besides the home page) gets them with every
     // button; a portal-only role stays without, so it is still refused at the back-office
-    // sign-in, and a role that may see only the home page (SPEC §6 ROLE_VISITOR) sees only it.
+    // sign-in, and a role that may see only the home page (docs/product.md §6 ROLE_VISITOR)
+    // sees only it.
     const worksInBackOffice = granted.some((id) => byId.get(id)?.menuCode !== HOME_MENU);
     for (const row of worksInBackOffice ? all.rows : []) {
       const meta = row.menuMeta as { everyone?: unknown } | null;

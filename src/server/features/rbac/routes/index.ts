@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EntityInputError, serializedRecordOf } from '../../../../engine/index.js';
+import { EntityInputError } from '../../../../engine/index.js';
 import { actorOf, ok } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { answer, arrayOf, flag, id, ids, object, text, typed } from '../../../lib/route-schema.js';
+import { menuNodeSchema } from '../answers.js';
 import { grantButtons, menuButtons, menuButtonTree, roleButtons } from '../services/buttons.js';
 import { deleteHiddenFields, hiddenFieldRows, saveHiddenFields } from '../services/data-permissions.js';
 import { linkedIds, replaceLinks, type LinkRequest, type RoleLink } from '../services/links.js';
@@ -229,14 +230,6 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
 
   // Buttons: a role is granted buttons of a menu, out of the buttons the menu has (menuButton).
   const tags = [menu.name];
-  const menuRecord = serializedRecordOf(menu);
-  const menuNode = {
-    ...menuRecord,
-    properties: {
-      ...(menuRecord.properties as Record<string, unknown>),
-      children: { description: 'the sub-menus, each a menu of this shape (absent on a leaf)' },
-    },
-  };
   const menuCodeQuery = object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']);
   api.get(
     `/api/${menu.api}/querySysMenuButtonTree`,
@@ -244,7 +237,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Menus with their buttons',
-        response: answer({ type: 'array', items: menuNode, description: 'the menu tree' }),
+        response: answer({ type: 'array', items: menuNodeSchema(menu), description: 'the menu tree' }),
       },
     },
     async () => ok(await menuButtonTree({ ctx })),

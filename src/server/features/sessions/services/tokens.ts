@@ -134,7 +134,7 @@ async function issue(
   };
 }
 
-/** grant_type=password: user name and password (SPEC §5: the password is not trimmed). */
+/** grant_type=password: user name and password (docs/product.md §5: a password is not trimmed). */
 async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
   const { ctx, params, guard, client } = grantee;
   const username = (params.username ?? '').trim();
@@ -154,7 +154,7 @@ async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<Toke
   return inTransaction(ctx.db, (trx) => issue(trx, grantee, tenantCode, user, scope, 'password'));
 }
 
-/** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (SPEC §5). */
+/** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (docs/product.md §5). */
 async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
   const { ctx, params, guard, t } = grantee;
   const mobile = (params.mobile ?? '').trim();

@@ -1,7 +1,7 @@
 import { ruleLimit } from '../../monitor/index.js';
 import { sql } from 'kysely';
 import svgCaptcha from 'svg-captcha';
-import { EntityInputError } from '../../../../engine/index.js';
+import { EntityInputError, type CharCaptcha } from '../../../../engine/index.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
@@ -82,13 +82,7 @@ export const smsCodeError = (t: Translate): AppError =>
   new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
 
 /** A new character captcha: an id to send back with the answer, and the SVG image. */
-export async function newCharCaptcha({
-  ctx,
-  ip,
-}: {
-  ctx: AppContext;
-  ip: string;
-}): Promise<{ captchaId: string; svg: string; expiresIn: number }> {
+export async function newCharCaptcha({ ctx, ip }: { ctx: AppContext; ip: string }): Promise<CharCaptcha> {
   const seconds = ctx.config.abuse.captchaSeconds;
   const captcha = svgCaptcha.create({ size: 4, noise: 2, color: true, ignoreChars: '0oO1iIlL' });
   const captchaId = randomToken();

@@ -171,6 +171,63 @@ export interface PostOption {
   postType: string;
 }
 
+/** A post of a user: their main post, or one they hold part-time. */
+export type PostType = 'main' | 'parttime';
+
+/**
+ * A post of GET …/sysuserpost/querySysUserPostTree?userId=: the post record (its other fields
+ * too), marked when the user holds it.
+ */
+export type UserPostNode = TreeNode<{
+  id: number;
+  postCode: string;
+  postName: string;
+  checked: boolean;
+  /** Null when the user does not hold the post. */
+  postType: PostType | null;
+  postDescription: string | null;
+  /** The sysuserpost record; null when the user does not hold the post. */
+  userPostId: number | null;
+}>;
+
+/**
+ * A role of the tenant as GET …/sysrole/queryRoleName answers it: checked when the user and/or the
+ * post asked about holds it.
+ */
+export interface RoleOption {
+  id: number;
+  roleCode: string;
+  roleName: string;
+  checked: boolean;
+}
+
+/** The fields hidden from one role on one menu's screen (GET …/sysmenu/queryDataFieldByMenuCode). */
+export interface DataFieldPermission {
+  id: number;
+  roleCode: string;
+  menuCode: string;
+  dataFields: string[];
+}
+
+/** Sign-ins of one day (GET /api/admin/sysuser/querySignInsPerDay). */
+export interface SignInDay {
+  /** The calendar day in the caller's time zone, YYYY-MM-DD. */
+  day: string;
+  /** Sign-ins that day. */
+  signIns: number;
+  /** Different users who signed in that day. */
+  users: number;
+}
+
+/** A character captcha (GET /api/account/captcha/getCharCaptcha): sent back as captchaId and charCaptcha. */
+export interface CharCaptcha {
+  captchaId: string;
+  /** The image, as SVG markup. */
+  svg: string;
+  /** Seconds the captcha stays good. */
+  expiresIn: number;
+}
+
 /** A live session as GET /api/admin/sysuser/queryOnlineSysUser answers it (dates as ISO text). */
 export interface OnlineSession {
   id: number;

@@ -108,7 +108,11 @@ export async function buildApp({
       isIndexBuildDeferred: database.kind === 'postgres',
     });
     pendingIndexes = migration.pendingIndexes;
-    shared = await openSharedState(config, database, { user: table('sysuser'), param: table('sysparam') });
+    shared = await openSharedState({
+      config,
+      database,
+      tables: { user: table('sysuser'), param: table('sysparam') },
+    });
     const { store, sessionCache, paramCache } = shared;
     ctx = {
       config,

@@ -14,16 +14,11 @@ import {
 import { useCallback, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { useT, type Translate } from '../i18n.js';
 import { errorText } from '../providers/data.js';
-import type { MenuNode, Page } from '../../engine/api-types.js';
+import type { MenuNode, Page, RoleOption } from '../../engine/api-types.js';
 import './screens.css';
 
 /** A role as queryRoleName answers it. */
-export interface RoleOption {
-  id: number;
-  roleCode: string;
-  roleName: string;
-  checked: boolean;
-}
+export type { RoleOption };
 
 export const API = {
   role: '/api/admin/sysrole',

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePortal } from '../context.js';
+import type { CharCaptcha } from '../../engine/api-types.js';
 import { apiGet, apiPost } from '../../web/http.js';
 import { TENANT_CODE } from '../session.js';
 import {
@@ -27,11 +28,6 @@ export default function ForgetPwd() {
   const [search] = useSearchParams();
   const code = search.get('code');
   return code ? <ResetWithCode code={code} /> : <RequestReset />;
-}
-
-interface CharCaptcha {
-  captchaId: string;
-  svg: string;
 }
 
 function ResetWithCode({ code }: { code: string }) {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { usePortal } from '../context.js';
+import type { CharCaptcha } from '../../engine/api-types.js';
 import { apiGet } from '../../web/http.js';
 import type { UserType } from '../session.js';
 import { AuthShell, Field, FormAlert, SmsButton, TextInput, type Errors } from './forms.js';
@@ -31,11 +32,11 @@ export function MobileSmsFields({
   withCaptcha?: boolean;
 }) {
   const { t } = usePortal();
-  const [captcha, setCaptcha] = useState<{ captchaId: string; svg: string }>();
+  const [captcha, setCaptcha] = useState<CharCaptcha>();
   const [charCaptcha, setCharCaptcha] = useState('');
   const loadCaptcha = useCallback((): void => {
     setCharCaptcha('');
-    apiGet<{ captchaId: string; svg: string }>('/api/account/captcha/getCharCaptcha', undefined, {
+    apiGet<CharCaptcha>('/api/account/captcha/getCharCaptcha', undefined, {
       silent: true,
     }).then(setCaptcha, () => setCaptcha(undefined));
   }, []);

@@ -1,35 +1,20 @@
-import type { FastifyRequest } from 'fastify';
 import { toFieldErrors, type FieldError } from '../../engine/index.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
-import { queryOf } from './http.js';
 import type { Translate } from './i18n.js';
 
 /**
- * The fields of a public account call: the query string and a JSON or form body together (the
- * front-ends send either), the body winning. Repeated query parameters count once.
+ * A text field, trimmed (docs/product.md §5 trims everything a person types except passwords);
+ * a number (a JSON body's digits) is taken as its digits.
  */
-export function inputOf(request: FastifyRequest): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(queryOf(request))) {
-    merged[name] = Array.isArray(value) ? value[0] : value;
-  }
-  const body = request.body;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) Object.assign(merged, body);
-  return merged;
-}
-
-/** A text field, trimmed (docs/product.md §5 trims everything a person types except passwords). */
-export function textOf(input: Record<string, unknown>, name: string): string {
-  const value = input[name];
+export function textOf(value: unknown): string {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return '';
 }
 
 /** A password as typed: never trimmed. */
-export function secretOf(input: Record<string, unknown>, name: string): string {
-  const value = input[name];
+export function secretOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 

@@ -4,7 +4,6 @@ import type { DocumentedRoute, RouteSchema } from '../../engine/index.js';
 import { createAnswerChecks, type AnswerMismatch } from '../lib/answer-check.js';
 import { createRouteValidators } from '../lib/route-validators.js';
 import { serializerSchemaOf } from '../lib/serializer-schemas.js';
-import { routeSchemaManifest } from './route-schema-manifest.js';
 
 /**
  * Route schemas: Fastify validates params, query string and body with them and compiles the
@@ -14,8 +13,9 @@ import { routeSchemaManifest } from './route-schema-manifest.js';
  * Bodies are checked with the entity ajv's options (no coercion: a JSON body has its types);
  * query strings and path parameters are text, so "12" becomes 12 where an integer is declared
  * (lib/route-validators.ts).
- * A route that declares no schema itself gets the one of the manifest (plugins/route-schema-manifest.ts);
- * every registered /api route is recorded for the document.
+ * Every route declares its schema where it is registered (features/<name>/routes); every
+ * registered /api route is recorded for the document, and one without a schema fails the
+ * document's test (tests/integration/openapi.test.ts).
  */
 export interface RouteSchemasOptions {
   /**
@@ -34,14 +34,12 @@ async function routeSchemasPlugin(app: FastifyInstance, options: RouteSchemasOpt
       ? validators.body(schema as Record<string, unknown>)
       : validators.text(schema as Record<string, unknown>),
   );
-  const manifest = routeSchemaManifest(app.ctx);
   const declared: DocumentedRoute[] = [];
   app.decorate('routeSchemas', declared);
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat().filter((method) => method !== 'HEAD');
-    let documented = route.schema;
+    const documented = route.schema;
     for (const method of methods) {
-      documented ??= manifest.get(`${method} ${route.url}`);
       if (!route.url.startsWith('/api/')) continue;
       declared.push({
         method: method as DocumentedRoute['method'],

@@ -10,6 +10,7 @@ import { Card, Col, Row, Statistic } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { SignInDay } from '../../../engine/api-types.js';
 import { thousands } from '../../../web/format.js';
 import { routeTitle, useT } from '../../i18n.js';
 import { useMenus } from '../../layout/MenuProvider.js';
@@ -32,12 +33,6 @@ function useTotal(resource: string, isAllowed: boolean, filters: CrudFilter[] = 
     queryOptions: { enabled: isAllowed, retry: false },
   });
   return isAllowed ? result.total : undefined;
-}
-
-interface SignInDay {
-  day: string;
-  signIns: number;
-  users: number;
 }
 
 /** Sign-ins per day of the tenant (GET /api/admin/sysuser/querySignInsPerDay), days in the browser's time zone. */

@@ -1,3 +1,4 @@
+export { currentAuthoritySchema } from './answers.js';
 export { currentAuthority } from './permissions/authority.js';
 export {
   assertAdmin,

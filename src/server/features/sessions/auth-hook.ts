@@ -8,11 +8,11 @@ import { cachedSession, findSession } from './services/session.js';
 export type { RequestAuth } from '../../lib/auth.js';
 
 /**
- * The RoleCode header (SPEC §6) names the roles the caller acts in now, comma-separated: switching
- * role (SPEC §4) is sending one role there. Without the header the caller acts in every role of
- * the session; a header naming a role the session does not hold is refused (403), never widened
- * or silently ignored. Only the session's own roles count: a client-side "<ROLE>-token" or any
- * other client state is never a credential.
+ * The RoleCode header (docs/product.md §6) names the roles the caller acts in now,
+ * comma-separated: switching role (docs/product.md §4) is sending one role there. Without the
+ * header the caller acts in every role of the session; a header naming a role the session does
+ * not hold is refused (403), never widened or silently ignored. Only the session's own roles
+ * count: a client-side "<ROLE>-token" or any other client state is never a credential.
  */
 export function currentRoles(held: string[], header: string | string[] | undefined): string[] {
   const named = (Array.isArray(header) ? header.join(',') : (header ?? ''))

@@ -1,3 +1,5 @@
+import type { DataFieldPermission } from '../../../../engine/api-types.js';
+
 /** One row of a menu's data-field permissions: the fields hidden from one role. */
 export interface DataFieldRow {
   /** Local key of the editor row. */
@@ -9,12 +11,7 @@ export interface DataFieldRow {
 }
 
 /** A row as queryDataFieldByMenuCode answers it. */
-export interface StoredDataFieldRow {
-  id: number;
-  roleCode: string;
-  menuCode: string;
-  dataFields: string[];
-}
+export type StoredDataFieldRow = DataFieldPermission;
 
 export type RowErrors = Record<string, string>;
 

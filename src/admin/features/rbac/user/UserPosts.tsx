@@ -1,22 +1,10 @@
 import { Checkbox, Input, Radio, Table } from 'antd';
 import { useMemo } from 'react';
+import type { PostType, UserPostNode } from '../../../../engine/api-types.js';
 import type { RecordScreenProps } from '../../../entity/record-screen.js';
 import { useT } from '../../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton } from '../../../lib/api.js';
 import { API, fieldTitle, SavePanel, treeKeys, useDraft, useSubmit } from '../../../lib/screen-parts.js';
-
-/** A node of querySysUserPostTree?userId: a post, marked when the user holds it. */
-interface UserPostNode {
-  id: number;
-  postCode: string;
-  postName: string;
-  checked: boolean;
-  postType: PostType | null;
-  postDescription: string | null;
-  children?: UserPostNode[];
-}
-
-type PostType = 'main' | 'parttime';
 
 interface Held {
   postType: PostType;

@@ -17,8 +17,8 @@ export interface IdentityOptions {
 }
 
 /**
- * Accounts of SPEC §7 beyond sign-in: captchas, SMS codes, registration, password recovery,
- * own profile and sign-ins per day. The public calls share one rate limit per client address.
+ * Accounts of docs/product.md §7 beyond sign-in: captchas, SMS codes, registration, password
+ * recovery, own profile and sign-ins per day. The public calls share one rate limit per client address.
  */
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions = {}): Promise<void> {
   const { config } = app.ctx;

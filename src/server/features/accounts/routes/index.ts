@@ -4,40 +4,55 @@ import { AppError } from '../../../lib/errors.js';
 import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { changeOwnPassword } from '../services/password.js';
-import { currentAuthority } from '../../rbac/index.js';
+import { currentAuthority, currentAuthoritySchema } from '../../rbac/index.js';
+import { NO_DATA } from './answers.js';
 import { identityRoutes } from './identity.js';
 import { assertField, fieldRule } from '../../../lib/input.js';
+import { answer, MAX_KEY, object, optionalInteger, text, typed } from '../../../lib/route-schema.js';
 
-const SELF = { config: { isSelfService: true } };
+const SELF = { isSelfService: true };
+const tags = ['account'];
 
-/** Whole numbers as the route schema (plugins/route-schema-manifest.ts) read them: null when sent empty. */
-type WholeNumberParam = number | null | undefined;
+/** The roles of the session and those acted in now (RoleCode header). */
+const ROLE_INFO = object(
+  {
+    roles: { type: 'array', items: { type: 'string' }, description: 'the roles of the session' },
+    currentRoles: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'the roles acted in now (RoleCode header; all of the session without it)',
+    },
+    currentRole: { type: ['string', 'null'], description: 'the first of currentRoles' },
+  },
+  ['roles', 'currentRoles', 'currentRole'],
+);
 
-interface AuthorityQuery {
-  parentId?: WholeNumberParam;
-  userId?: WholeNumberParam;
-  username?: string;
-  postCode?: string;
-}
-
-interface PasswordQuery {
-  password?: string;
-  newPassword?: string;
-  id?: WholeNumberParam;
-}
-
-/** Account endpoints every signed-in user needs for themselves (SPEC §7 "Sign-in and account"). */
+/** Account endpoints every signed-in user needs for themselves (docs/product.md §7 "Sign-in and account"). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   await app.register(identityRoutes);
+  const api = typed(app);
   /**
-   * The caller's menus, paths and buttons; also the menu-for-user call of SPEC §7 (username and
-   * userId, when sent, must be the caller's own: 403 otherwise). parentId narrows the tree to one
-   * top-level menu, postCode to the roles of one of the caller's posts.
+   * The caller's menus, paths and buttons; also the menu-for-user call of docs/product.md §7
+   * (username and userId, when sent, must be the caller's own: 403 otherwise). parentId narrows
+   * the tree to one top-level menu, postCode to the roles of one of the caller's posts.
    */
   const postCodeRule = fieldRule(app.ctx, 'syspost', 'postCode');
-  app.post<{ Querystring: AuthorityQuery }>(
+  api.post(
     '/api/account/sysuserdetail/queryCurrentAuthority',
-    SELF,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: "The caller's menus, paths and buttons",
+        querystring: object({
+          parentId: optionalInteger(0, MAX_KEY, { description: 'narrows the tree to one top-level menu' }),
+          userId: optionalInteger(0, MAX_KEY, { description: "the caller's own id" }),
+          username: text(128, { description: "the caller's own user name" }),
+          postCode: text(64, { description: "narrows to the roles of one of the caller's posts" }),
+        }),
+        response: answer(currentAuthoritySchema(app.ctx.registry.require('sysmenu'))),
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const t = localizerFor(request).t;
@@ -52,7 +67,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         (username !== '' && username !== auth.username) || (userId != null && userId !== auth.userId);
       if (isSomeoneElse) throw new AppError('forbidden');
       return ok(
-        await currentAuthority(app.ctx, auth, {
+        await currentAuthority({
+          ctx: app.ctx,
+          auth,
           ...(parentId == null ? {} : { parentId }),
           ...(postCode === '' ? {} : { postCode }),
         }),
@@ -60,11 +77,18 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /** The roles of the session (roles), those acted in now (currentRoles, RoleCode header) and the first of them. */
-  app.post('/api/account/sysuserdetail/queryRoleInfo', SELF, async (request) => {
-    const auth = requireAuth(request);
-    return ok({ roles: auth.heldRoles, currentRoles: auth.roles, currentRole: auth.roles[0] ?? null });
-  });
+  /** The roles of the session, those acted in now (RoleCode header) and the first of them. */
+  api.post(
+    '/api/account/sysuserdetail/queryRoleInfo',
+    {
+      config: SELF,
+      schema: { tags, summary: 'Roles of the session and those acted in now', response: answer(ROLE_INFO) },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      return ok({ roles: auth.heldRoles, currentRoles: auth.roles, currentRole: auth.roles[0] ?? null });
+    },
+  );
 
   const newPasswordRule = fieldRule(app.ctx, 'sysuser', 'password');
 
@@ -72,9 +96,22 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
    * Changes the caller's own password (query: password = the current one, newPassword, id).
    * The new password obeys the user schema's rules; every other session of the user ends.
    */
-  app.put<{ Querystring: PasswordQuery }>(
+  api.put(
     '/api/account/sysuserdetail/updatePassword',
-    SELF,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: "Changes the caller's own password; every other session of the user ends",
+        querystring: object({
+          password: text(256),
+          newPassword: text(256),
+          // another user's id is refused with 403, a negative one too
+          id: optionalInteger(-MAX_KEY, MAX_KEY, { description: "the caller's own id" }),
+        }),
+        response: answer(NO_DATA),
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const l10n = localizerFor(request);

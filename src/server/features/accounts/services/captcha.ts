@@ -1,12 +1,12 @@
 import { ruleLimit } from '../../monitor/index.js';
 import { sql } from 'kysely';
 import svgCaptcha from 'svg-captcha';
-import { EntityInputError } from '../../../../engine/index.js';
+import { EntityInputError, type CharCaptcha } from '../../../../engine/index.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Translate } from '../../../lib/i18n.js';
-import { requireFields, textOf } from '../../../lib/input.js';
+import { requireFields } from '../../../lib/input.js';
 import type { SmsProvider } from '../../../lib/sms.js';
 import {
   burnCode,
@@ -24,18 +24,28 @@ const captchaTenant = (ctx: AppContext): string => ctx.config.defaultTenant;
 export const captchaError = (t: Translate): AppError =>
   new AppError('captchaInvalid', {}, [{ field: '/charCaptcha', message: t('errors.captchaInvalid') }]);
 
+/** A character captcha as a form sends it back: its id and the characters read (both trimmed). */
+export interface CaptchaAnswer {
+  captchaId: string;
+  charCaptcha: string;
+}
+
 /**
  * The live character captcha of an action (retrievePassword) when the answer is right; the
  * caller uses it up in its transaction with consumeCode. A wrong answer kills the captcha, so
  * each image is worth one guess.
  */
-export async function checkCharCaptcha(
-  ctx: AppContext,
-  t: Translate,
-  input: Record<string, unknown>,
-): Promise<LiveCode> {
-  const captchaId = textOf(input, 'captchaId');
-  const answer = textOf(input, 'charCaptcha').toLowerCase();
+export async function checkCharCaptcha({
+  ctx,
+  t,
+  captcha,
+}: {
+  ctx: AppContext;
+  t: Translate;
+  captcha: CaptchaAnswer;
+}): Promise<LiveCode> {
+  const { captchaId } = captcha;
+  const answer = captcha.charCaptcha.toLowerCase();
   requireFields(t, { charCaptcha: answer, captchaId });
   const target = { tenantCode: captchaTenant(ctx), purpose: 'captcha', target: captchaId } as const;
   const code = await checkCode(ctx.store, { ...target, code: answer });
@@ -47,11 +57,17 @@ export async function checkCharCaptcha(
 }
 
 /** The live SMS code of a mobile number when smsCaptcha is right, else 400 naming smsCaptcha. */
-export async function checkSmsCode(
-  ctx: AppContext,
-  t: Translate,
-  check: { tenantCode: string; mobile: string; smsCaptcha: string },
-): Promise<LiveCode> {
+export async function checkSmsCode({
+  ctx,
+  t,
+  ...check
+}: {
+  ctx: AppContext;
+  t: Translate;
+  tenantCode: string;
+  mobile: string;
+  smsCaptcha: string;
+}): Promise<LiveCode> {
   const code = await checkCode(ctx.store, {
     tenantCode: check.tenantCode,
     purpose: 'sms',
@@ -66,13 +82,7 @@ export const smsCodeError = (t: Translate): AppError =>
   new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
 
 /** A new character captcha: an id to send back with the answer, and the SVG image. */
-export async function newCharCaptcha({
-  ctx,
-  ip,
-}: {
-  ctx: AppContext;
-  ip: string;
-}): Promise<{ captchaId: string; svg: string; expiresIn: number }> {
+export async function newCharCaptcha({ ctx, ip }: { ctx: AppContext; ip: string }): Promise<CharCaptcha> {
   const seconds = ctx.config.abuse.captchaSeconds;
   const captcha = svgCaptcha.create({ size: 4, noise: 2, color: true, ignoreChars: '0oO1iIlL' });
   const captchaId = randomToken();
@@ -146,15 +156,15 @@ export async function assertMaySendSms({
   t,
   tenantCode,
   mobile,
-  input,
+  captcha,
   isSignedIn,
 }: {
   ctx: AppContext;
   t: Translate;
   tenantCode: string;
   mobile: string;
-  /** The request's parameters, where the captcha's answer is. */
-  input: Record<string, unknown>;
+  /** The character captcha the request carried (empty when it carried none). */
+  captcha: CaptchaAnswer;
   isSignedIn: boolean;
 }): Promise<void> {
   const tenants = ctx.registry.require('systenant');
@@ -170,6 +180,6 @@ export async function assertMaySendSms({
     ]);
   }
   if (row.is_registered || isSignedIn) return;
-  const captcha = await checkCharCaptcha(ctx, t, input);
-  if (!(await inTransaction(ctx.db, (trx) => consumeCode(trx, captcha.id)))) throw captchaError(t);
+  const solved = await checkCharCaptcha({ ctx, t, captcha });
+  if (!(await inTransaction(ctx.db, (trx) => consumeCode(trx, solved.id)))) throw captchaError(t);
 }

@@ -34,7 +34,7 @@ export async function changeOwnPassword({
     }
     await sql`update ${users} set password = ${await hashSecret(newPassword)}, version = version + 1,
       updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
-    await endSessions(trx, [auth.userId], { exceptSessionId: auth.sessionId });
+    await endSessions({ trx, userIds: [auth.userId], exceptSessionId: auth.sessionId });
     await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
       {
         entity: user.name,

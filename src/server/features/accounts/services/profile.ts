@@ -85,7 +85,9 @@ export async function updateOwnProfile({
       if (smsCaptcha === '') {
         throw new EntityInputError([{ field: '/smsCaptcha', message: l10n.t('validation.required') }]);
       }
-      smsCode = await checkSmsCode(ctx, l10n.t, {
+      smsCode = await checkSmsCode({
+        ctx,
+        t: l10n.t,
         tenantCode: auth.tenantCode,
         mobile: newMobile,
         smsCaptcha,

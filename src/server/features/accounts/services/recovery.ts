@@ -9,7 +9,7 @@ import type { Mailer } from '../../../lib/mail.js';
 import { hashSecret } from '../../../lib/passwords.js';
 import { endSessions } from '../../sessions/index.js';
 import { signInKey } from '../../../lib/store/counter-keys.js';
-import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError } from './captcha.js';
+import { captchaError, checkCharCaptcha, checkSmsCode, smsCodeError, type CaptchaAnswer } from './captcha.js';
 import { checkCode, consumeCode, issueCode, randomToken } from '../../../lib/store/codes.js';
 
 interface UserRow {
@@ -37,7 +37,7 @@ async function setPassword(
   const entity = ctx.registry.require('sysuser');
   await sql`update ${sql.table(entity.table)} set password = ${await hashSecret(password)}, version = version + 1,
     updated_at = now(), updated_by = ${user.username} where id = ${user.id}`.execute(trx);
-  await endSessions(trx, [user.id]);
+  await endSessions({ trx, userIds: [user.id] });
   await ctx.store.forget(signInKey(tenantCode, user.username), trx);
   await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
     {
@@ -52,15 +52,14 @@ async function setPassword(
 
 /**
  * Mails a one-time reset code and link to every active user of the tenant with that address,
- * after a character captcha (captchaId, charCaptcha in input). Nothing tells whether the address
- * is known.
+ * after a character captcha. Nothing tells whether the address is known.
  */
 export async function mailResetCodes({
   ctx,
   mailer,
   tenantCode,
   email,
-  input,
+  captcha,
   ip,
   l10n,
 }: {
@@ -68,15 +67,15 @@ export async function mailResetCodes({
   mailer: Mailer;
   tenantCode: string;
   email: string;
-  input: Record<string, unknown>;
+  captcha: CaptchaAnswer;
   ip: string;
   l10n: Localizer;
 }): Promise<void> {
   const minutes = ctx.config.abuse.resetCodeMinutes;
   // Checked outside the transaction: the embedded database has one connection, and a wrong guess must stick.
-  const captcha = await checkCharCaptcha(ctx, l10n.t, input);
+  const solved = await checkCharCaptcha({ ctx, t: l10n.t, captcha });
   const mails = await inTransaction(ctx.db, async (trx) => {
-    if (!(await consumeCode(trx, captcha.id))) throw captchaError(l10n.t);
+    if (!(await consumeCode(trx, solved.id))) throw captchaError(l10n.t);
     const users = await sql<UserRow>`select id, username, email, status from ${userTable(ctx)}
       where tenant_code = ${tenantCode} and lower(email) = lower(${email}) and status = '1'`.execute(trx);
     const prepared = [];
@@ -175,7 +174,7 @@ export interface MobileProof {
 export async function userOfMobileCode({ ctx, tenantCode, mobile, smsCaptcha, t }: MobileProof): Promise<{
   username: string;
 }> {
-  await checkSmsCode(ctx, t, { tenantCode, mobile, smsCaptcha });
+  await checkSmsCode({ ctx, t, tenantCode, mobile, smsCaptcha });
   const user = await userByMobile(ctx, ctx.db, tenantCode, mobile, t);
   return { username: user.username };
 }
@@ -183,7 +182,7 @@ export async function userOfMobileCode({ ctx, tenantCode, mobile, smsCaptcha, t 
 /** Step two: a new password for the user of the mobile number, with the SMS code (used up here). */
 export async function resetPasswordBySms(proof: MobileProof & { password: string }): Promise<void> {
   const { ctx, tenantCode, mobile, smsCaptcha, t } = proof;
-  const code = await checkSmsCode(ctx, t, { tenantCode, mobile, smsCaptcha });
+  const code = await checkSmsCode({ ctx, t, tenantCode, mobile, smsCaptcha });
   await inTransaction(ctx.db, async (trx) => {
     if (!(await consumeCode(trx, code.id))) throw smsCodeError(t);
     const user = await userByMobile(ctx, trx, tenantCode, mobile, t);

@@ -20,7 +20,7 @@ import { checkSmsCode, smsCodeError } from './captcha.js';
 import { consumeCode } from '../../../lib/store/codes.js';
 import { secretOf, textOf } from '../../../lib/input.js';
 
-/** The three kinds of portal account (SPEC §1, §6): userType and the role that goes with it. */
+/** The kinds of portal account (docs/product.md §1, §6): userType and the role that goes with it. */
 const KINDS = {
   tourist: { userType: 0, roleCode: TOURIST_ROLE, hasOrg: false },
   buyer: { userType: 1, roleCode: BUYER_ROLE, hasOrg: true },
@@ -28,9 +28,32 @@ const KINDS = {
 } as const;
 type Kind = keyof typeof KINDS;
 
+/** The fields a registration reads, as the form sends them (text, or a JSON body's number). */
+export const REGISTRATION_FIELDS = [
+  'username',
+  'password',
+  'confirmPassword',
+  'mobile',
+  'smsCaptcha',
+  'nickname',
+  'email',
+  'countryCode',
+  'phone',
+  'companyName',
+  'orgName',
+  'userType',
+  'type',
+  'tenantCode',
+  'geographic',
+  'address',
+  'profile',
+] as const;
+
+export type RegistrationInput = { [K in (typeof REGISTRATION_FIELDS)[number]]?: string | number };
+
 /** userType as a number (0, 1, 2) or a name (tourist, buyer, supplier); `type` is accepted too. */
-function kindOf(input: Record<string, unknown>): Kind | undefined {
-  const raw = textOf(input, 'userType') || textOf(input, 'type');
+function kindOf(input: RegistrationInput): Kind | undefined {
+  const raw = textOf(input.userType) || textOf(input.type);
   for (const [name, kind] of Object.entries(KINDS)) {
     if (raw === name || raw === String(kind.userType)) return name as Kind;
   }
@@ -86,7 +109,7 @@ function errorsOf(validate: () => unknown): FieldError[] {
 /** The new account, as registerAccount answers it. */
 export interface Registered {
   id: number;
-  username: unknown;
+  username: string;
   userType: number;
   roleCode: string;
   orgId: number;
@@ -95,6 +118,7 @@ export interface Registered {
 interface Registration {
   kind: Kind;
   tenantCode: string;
+  username: string;
   user: Record<string, unknown>;
   org: Record<string, unknown> | undefined;
   mobile: string;
@@ -106,28 +130,28 @@ interface Registration {
  * problem at once, each naming its field. The organisation name may come as orgName or
  * companyName; errors name the one that was sent.
  */
-function readRegistration(ctx: AppContext, l10n: Localizer, input: Record<string, unknown>): Registration {
+function readRegistration(ctx: AppContext, l10n: Localizer, input: RegistrationInput): Registration {
   const t = l10n.t;
   const errors: FieldError[] = [];
   const kind = kindOf(input);
   if (!kind) errors.push({ field: '/userType', message: t('validation.enum') });
-  const username = textOf(input, 'username');
-  const password = secretOf(input, 'password');
-  const mobile = textOf(input, 'mobile');
-  const smsCaptcha = textOf(input, 'smsCaptcha');
+  const username = textOf(input.username);
+  const password = secretOf(input.password);
+  const mobile = textOf(input.mobile);
+  const smsCaptcha = textOf(input.smsCaptcha);
   const user: Record<string, unknown> = {
     username,
     password,
-    nickname: textOf(input, 'nickname') || username,
-    email: textOf(input, 'email'),
-    countryCode: textOf(input, 'countryCode') || '+86',
+    nickname: textOf(input.nickname) || username,
+    email: textOf(input.email),
+    countryCode: textOf(input.countryCode) || '+86',
     mobile,
-    phone: textOf(input, 'phone') || mobile,
+    phone: textOf(input.phone) || mobile,
     status: '1',
     userType: kind ? KINDS[kind].userType : 0,
   };
   for (const name of ['geographic', 'address', 'profile'] as const) {
-    const value = textOf(input, name);
+    const value = textOf(input[name]);
     if (value) user[name] = value;
   }
   const userEntity = ctx.registry.require('sysuser');
@@ -150,8 +174,8 @@ function readRegistration(ctx: AppContext, l10n: Localizer, input: Record<string
   if (!smsCaptcha) errors.push({ field: '/smsCaptcha', message: t('validation.required') });
   let org: Record<string, unknown> | undefined;
   if (kind && KINDS[kind].hasOrg) {
-    const nameField = textOf(input, 'companyName') && !textOf(input, 'orgName') ? 'companyName' : 'orgName';
-    org = { orgName: textOf(input, nameField), orgType: 'company', orgSequence: 0, orgParent: 0 };
+    const nameField = textOf(input.companyName) && !textOf(input.orgName) ? 'companyName' : 'orgName';
+    org = { orgName: textOf(input[nameField]), orgType: 'company', orgSequence: 0, orgParent: 0 };
     const orgEntity = ctx.registry.require('sysorg');
     errors.push(
       ...errorsOf(() => prepareInput(orgEntity, ctx.registry.validators(orgEntity), org, 'create', t)).map(
@@ -162,7 +186,8 @@ function readRegistration(ctx: AppContext, l10n: Localizer, input: Record<string
   if (errors.length > 0 || !kind) throw new EntityInputError(errors);
   return {
     kind,
-    tenantCode: textOf(input, 'tenantCode') || ctx.config.defaultTenant,
+    tenantCode: textOf(input.tenantCode) || ctx.config.defaultTenant,
+    username,
     user,
     org,
     mobile,
@@ -184,12 +209,12 @@ export async function register({
   ctx: AppContext;
   i18n: I18n;
   l10n: Localizer;
-  input: Record<string, unknown>;
+  input: RegistrationInput;
 }): Promise<Registered> {
   const registration = readRegistration(ctx, l10n, input);
-  const { kind, tenantCode, mobile, smsCaptcha } = registration;
-  const code = await checkSmsCode(ctx, l10n.t, { tenantCode, mobile, smsCaptcha });
-  const actor: Actor = { userId: null, username: String(registration.user.username), tenantCode };
+  const { kind, tenantCode, username, mobile, smsCaptcha } = registration;
+  const code = await checkSmsCode({ ctx, t: l10n.t, tenantCode, mobile, smsCaptcha });
+  const actor: Actor = { userId: null, username, tenantCode };
   const userEntity = ctx.registry.require('sysuser');
   const orgEntity = ctx.registry.require('sysorg');
   return inTransaction(ctx.db, async (trx) => {
@@ -258,7 +283,7 @@ export async function register({
     ]);
     const registered: Registered = {
       id: userId,
-      username: registration.user.username,
+      username,
       userType: KINDS[kind].userType,
       roleCode: KINDS[kind].roleCode,
       orgId,

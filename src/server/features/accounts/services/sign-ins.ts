@@ -1,17 +1,11 @@
 import { sql } from 'kysely';
+import type { SignInDay } from '../../../../engine/index.js';
 import { SIGN_IN_ACTION } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 
 const DAY_MS = 86_400_000;
 
-export interface SignInDay {
-  /** The calendar day in the caller's time zone, YYYY-MM-DD. */
-  day: string;
-  /** Sign-ins that day. */
-  signIns: number;
-  /** Different users who signed in that day. */
-  users: number;
-}
+export type { SignInDay };
 
 /** YYYY-MM-DD of a UTC instant shifted by offset minutes (the wall-clock day there). */
 const dayOf = (instantMs: number, offsetMinutes: number): string =>

@@ -264,11 +264,10 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     await writeDetailRows(trx, entity, key, values, actor, { isNew: false, cleared });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
     // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
-    await applySessionEffects(trx, request.registry, {
-      entity,
-      before,
-      after: row,
-      assigned: new Set(assigned.map((field) => field.name)),
+    await applySessionEffects({
+      trx,
+      registry: request.registry,
+      change: { entity, before, after: row, assigned: new Set(assigned.map((field) => field.name)) },
     });
     await writeAudit(trx, actor, [
       { entity: entity.name, recordKey: key, action: 'update', before, after: row },
@@ -348,7 +347,11 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
       trx,
     );
     for (const row of found.rows)
-      await applySessionEffects(trx, registry, { entity, before: row, after: null, assigned: new Set() });
+      await applySessionEffects({
+        trx,
+        registry,
+        change: { entity, before: row, after: null, assigned: new Set() },
+      });
     await writeAudit(
       trx,
       actor,

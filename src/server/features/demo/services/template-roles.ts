@@ -110,14 +110,16 @@ export async function updateTemplateRole({
       ...(change.description !== undefined ? { roleDescription: change.description } : {}),
     });
     if (menuIds) {
-      await replaceLinks(
-        { db: trx, actor: request.actor, l10n: request.l10n },
-        menuLink,
-        'role',
-        role.id,
-        menuIds,
-        { id: 'key', ids: 'routes' },
-      );
+      await replaceLinks({
+        db: trx,
+        actor: request.actor,
+        l10n: request.l10n,
+        link: menuLink,
+        side: 'role',
+        id: role.id,
+        ids: menuIds,
+        fields: { id: 'key', ids: 'routes' },
+      });
     }
   });
 }

@@ -11,7 +11,9 @@ import { grantedButtons, grantedMenuIds, isAdmin } from './policy.js';
 /** The home page's menu (工作台), which even a role of the home page only has. */
 const HOME_MENU = 'workbench';
 
-export interface AuthorityOptions {
+export interface AuthorityRequest {
+  ctx: AppContext;
+  auth: AuthContext;
   /** Narrows the tree to one top-level menu (the menu-switch select). */
   parentId?: number;
   /** Narrows the roles to those the post works in (the post-switch select). */
@@ -24,7 +26,15 @@ export interface AuthorityOptions {
  * against the caller's own roles, so a menu a post granted would only lead to refused calls.
  * A post the caller does not hold (no sysuserpost row of theirs) is refused with 403.
  */
-export async function postRoles(ctx: AppContext, auth: AuthContext, postCode: string): Promise<string[]> {
+export async function postRoles({
+  ctx,
+  auth,
+  postCode,
+}: {
+  ctx: AppContext;
+  auth: AuthContext;
+  postCode: string;
+}): Promise<string[]> {
   const post = ctx.registry.require('syspost');
   const userPost = ctx.registry.require('sysuserpost');
   const role = ctx.registry.require('sysrole');
@@ -53,14 +63,14 @@ function isTenantsMenu(row: Row, tenantCode: string): boolean {
  * granted menu so that the tree stays whole. parentId narrows the tree to one top-level menu;
  * postCode narrows the roles to those of one of the caller's posts (postRoles).
  */
-export async function currentAuthority(
-  ctx: AppContext,
-  auth: AuthContext,
-  options: AuthorityOptions = {},
-): Promise<CurrentAuthority<TreeNode>> {
-  const { parentId, postCode } = options;
+export async function currentAuthority({
+  ctx,
+  auth,
+  parentId,
+  postCode,
+}: AuthorityRequest): Promise<CurrentAuthority<TreeNode>> {
   const menu = ctx.registry.require('sysmenu');
-  const roles = postCode === undefined ? auth.roles : await postRoles(ctx, auth, postCode);
+  const roles = postCode === undefined ? auth.roles : await postRoles({ ctx, auth, postCode });
   const enabled = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
     order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
   // A menu of one tenant's own (meta.tenant: a saved report's page) is not shown in the others.
@@ -81,12 +91,13 @@ export async function currentAuthority(
         current = byId.get(current)?.menuParent;
       }
     };
-    const granted = await grantedMenuIds(ctx, auth.tenantCode, roles);
+    const granted = await grantedMenuIds({ ctx, tenantCode: auth.tenantCode, roles });
     for (const id of granted) grant(id);
     // Menus for every back-office user (the personal office, seed/workflow.ts): every role that
     // works in the back-office (a granted menu besides the home page) gets them with every
     // button; a portal-only role stays without, so it is still refused at the back-office
-    // sign-in, and a role that may see only the home page (SPEC §6 ROLE_VISITOR) sees only it.
+    // sign-in, and a role that may see only the home page (docs/product.md §6 ROLE_VISITOR)
+    // sees only it.
     const worksInBackOffice = granted.some((id) => byId.get(id)?.menuCode !== HOME_MENU);
     for (const row of worksInBackOffice ? all.rows : []) {
       const meta = row.menuMeta as { everyone?: unknown } | null;
@@ -94,7 +105,7 @@ export async function currentAuthority(
       grant(row.id);
       buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? [...(row.menuButton as string[])] : [];
     }
-    for (const { menuId, button } of await grantedButtons(ctx, auth.tenantCode, roles)) {
+    for (const { menuId, button } of await grantedButtons({ ctx, tenantCode: auth.tenantCode, roles })) {
       const code = String(byId.get(menuId)?.menuCode ?? '');
       if (code && !buttons[code]?.includes(button)) (buttons[code] ??= []).push(button);
     }

@@ -83,12 +83,15 @@ export async function assertUrlGranted({ ctx, auth, path, isSelfService }: UrlAc
 /** Roles of a tenant, for the grant queries: an empty list matches no role. */
 const roleList = (roles: readonly string[]) => sql.join(roles.length > 0 ? [...roles] : ['']);
 
+/** Roles of a tenant whose grants are asked for. */
+export interface RoleGrants {
+  ctx: AppContext;
+  tenantCode: string;
+  roles: readonly string[];
+}
+
 /** Ids of the menus granted to the roles (sys_role_menu) in the tenant. */
-export async function grantedMenuIds(
-  ctx: AppContext,
-  tenantCode: string,
-  roles: readonly string[],
-): Promise<number[]> {
+export async function grantedMenuIds({ ctx, tenantCode, roles }: RoleGrants): Promise<number[]> {
   const role = ctx.registry.require('sysrole');
   const granted = await sql<{ menu_id: number }>`select distinct rm.menu_id from sys_role_menu rm
     join ${table(role)} r on r.id = rm.role_id
@@ -97,11 +100,11 @@ export async function grantedMenuIds(
 }
 
 /** Buttons granted to the roles (sys_role_button) in the tenant, with their menu's id. */
-export async function grantedButtons(
-  ctx: AppContext,
-  tenantCode: string,
-  roles: readonly string[],
-): Promise<{ menuId: number; button: string }[]> {
+export async function grantedButtons({
+  ctx,
+  tenantCode,
+  roles,
+}: RoleGrants): Promise<{ menuId: number; button: string }[]> {
   const role = ctx.registry.require('sysrole');
   const granted = await sql<{
     menu_id: number;
@@ -121,12 +124,17 @@ export type RecordAccessMode = 'read' | 'write';
  * Shared (platform-wide) rows are changed, and platform-admin entities even read, by the
  * platform administrator only.
  */
-export function assertTenantRules(
-  ctx: AppContext,
-  auth: AuthContext,
-  entity: EntityDef,
-  mode: RecordAccessMode,
-): void {
+export function assertTenantRules({
+  ctx,
+  auth,
+  entity,
+  mode,
+}: {
+  ctx: AppContext;
+  auth: AuthContext;
+  entity: EntityDef;
+  mode: RecordAccessMode;
+}): void {
   const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
   if (isRestricted && !isPlatformAdmin(ctx, auth)) throw new AppError('forbidden');
 }
@@ -235,7 +243,7 @@ export interface RecordAccess {
  * the data fields the caller's roles hide.
  */
 export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAccess): Promise<RecordPolicy> {
-  assertTenantRules(ctx, auth, entity, mode);
+  assertTenantRules({ ctx, auth, entity, mode });
   const policy = policyHiding(entity, l10n, await hiddenFieldsFor(ctx.db, auth, entity));
   const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
   if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;

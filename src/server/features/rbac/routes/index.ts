@@ -1,31 +1,64 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EntityInputError, toFieldErrors } from '../../../../engine/index.js';
-import { actorOf, numberParam, ok, queryOf, requiredNumberParam } from '../../../lib/http.js';
+import { EntityInputError } from '../../../../engine/index.js';
+import { actorOf, ok } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
+import { answer, arrayOf, flag, id, ids, object, text, typed } from '../../../lib/route-schema.js';
+import { menuNodeSchema } from '../answers.js';
 import { grantButtons, menuButtons, menuButtonTree, roleButtons } from '../services/buttons.js';
-import {
-  deleteHiddenFields,
-  hiddenFieldRows,
-  saveHiddenFields,
-  type HiddenFieldsRow,
-} from '../services/data-permissions.js';
+import { deleteHiddenFields, hiddenFieldRows, saveHiddenFields } from '../services/data-permissions.js';
 import { linkedIds, replaceLinks, type LinkRequest, type RoleLink } from '../services/links.js';
 import { roleChoices, roleLinks } from '../services/roles.js';
 import { orgUserRoutes } from './org-users.js';
 import { postRoutes } from './posts.js';
 
-const ID = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
-const IDS = { type: 'array', items: ID, uniqueItems: true, maxItems: 10000 } as const;
+/** How many records one authorize call may link. */
+const MAX_LINKS = 10_000;
+
+const LINKED_IDS = arrayOf(id(), { description: 'the linked ids, ascending' });
+const LINKED = object({ linked: { type: 'integer', description: 'links now held' } }, ['linked']);
+const STRINGS = { type: 'array', items: { type: 'string' } };
+
+/** A role as the role choices list it (engine RoleOption). */
+const ROLE_OPTION = object(
+  {
+    id: { type: 'integer' },
+    roleCode: { type: 'string' },
+    roleName: { type: 'string' },
+    checked: { type: 'boolean', description: 'held by the user and/or attached to the post asked about' },
+  },
+  ['id', 'roleCode', 'roleName', 'checked'],
+);
+
+/** The fields hidden from one role on one menu's screen (engine DataFieldPermission). */
+const DATA_FIELD_ROW = object(
+  {
+    id: { type: 'integer' },
+    roleCode: { type: 'string' },
+    menuCode: { type: 'string' },
+    dataFields: { ...STRINGS, description: 'the fields hidden from the role' },
+  },
+  ['id', 'roleCode', 'menuCode', 'dataFields'],
+);
 
 /**
- * The authorization endpoints of SPEC §7 "Extras": who holds which role, which URLs, menus and
- * buttons a role is granted, and which data fields a role may not see on a menu's screen.
+ * A value its route schema requires: the link routes name their parameters at run time, so their
+ * types cannot say which is there.
+ */
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`the route schema must require ${name}`);
+  return value;
+}
+
+/**
+ * The authorization endpoints of docs/product.md §7 "Extras": who holds which role, which URLs,
+ * menus and buttons a role is granted, and which data fields a role may not see on a menu's screen.
  */
 export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   await app.register(postRoutes);
   await app.register(orgUserRoutes);
   const { ctx } = app;
   const { registry } = ctx;
+  const api = typed(app);
   const role = registry.require('sysrole');
   const menu = registry.require('sysmenu');
   const links = roleLinks(ctx);
@@ -36,189 +69,306 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     l10n: localizerFor(request),
   });
 
-  const bodyOf = <T>(request: FastifyRequest, validate: ReturnType<typeof registry.ajv.compile>): T => {
-    if (!validate(request.body ?? {}))
-      throw new EntityInputError(toFieldErrors(validate.errors ?? [], localizerFor(request).t));
-    return request.body as T;
-  };
-
-  /** An id parameter: its route schema (plugins/route-schema-manifest.ts) has made it a whole number from 1 up. */
-  const idParam = (request: FastifyRequest, name: string): number => requiredNumberParam(request, name);
-
-  const textParam = (request: FastifyRequest, name: string): string => {
-    const raw = queryOf(request)[name];
-    const text = typeof raw === 'string' ? raw.trim() : '';
-    if (text === '' || text.includes('\u0000')) {
+  /** A required text parameter: trimmed, and not blank (400 naming it otherwise). */
+  const filledText = (request: FastifyRequest, name: string, value: string): string => {
+    const trimmed = value.trim();
+    if (trimmed === '') {
       throw new EntityInputError([
         { field: `/${name}`, message: localizerFor(request).t('validation.required') },
       ]);
     }
-    return text;
+    return trimmed;
   };
 
-  /** GET <base>/<name>?<param>=id → linked ids; POST <base>/<name> {<idField>, <idsField>} replaces them. */
-  const linkRoutes = (
-    base: string,
-    link: RoleLink,
-    side: 'role' | 'other',
-    query: [string, string],
-    authorize: [string, string, string, number],
-  ) => {
-    const [queryName, param] = query;
-    const [authorizeName, idField, idsField, minItems] = authorize;
-    app.get(`/api/${base}/${queryName}`, async (request) =>
-      ok(await linkedIds(linkRequest(request), link, side, idParam(request, param))),
-    );
-    const validate = registry.ajv.compile({
-      type: 'object',
-      properties: { [idField]: ID, [idsField]: { ...IDS, minItems } },
-      required: [idField, idsField],
-      additionalProperties: false,
-    });
-    app.post(`/api/${base}/${authorizeName}`, async (request) => {
-      const body = bodyOf<Record<string, unknown>>(request, validate);
-      return ok(
-        await replaceLinks(
-          linkRequest(request),
-          link,
-          side,
-          body[idField] as number,
-          body[idsField] as number[],
-          { id: idField, ids: idsField },
+  /**
+   * GET <api>/<queryName>?<param>=id → the ids linked to one record; POST <api>/<authorizeName>
+   * {<idField>, <idsField>} replaces them.
+   */
+  const linkRoutes = (spec: {
+    entity: { api: string; name: string };
+    link: RoleLink;
+    side: 'role' | 'other';
+    query: { name: string; param: string };
+    authorize: { name: string; idField: string; idsField: string; minItems: number };
+  }) => {
+    const { entity, link, side, query, authorize } = spec;
+    const tags = [entity.name];
+    api.get(
+      `/api/${entity.api}/${query.name}`,
+      {
+        schema: {
+          tags,
+          summary: `Ids linked to one ${query.param}`,
+          querystring: object({ [query.param]: id() }, [query.param]),
+          response: answer(LINKED_IDS),
+        },
+      },
+      async (request) =>
+        ok(
+          await linkedIds({
+            ...linkRequest(request),
+            link,
+            side,
+            id: required(request.query[query.param], query.param),
+          }),
         ),
-      );
-    });
+    );
+    const linkedKeys = { ...ids(MAX_LINKS), uniqueItems: true, minItems: authorize.minItems };
+    api.post(
+      `/api/${entity.api}/${authorize.name}`,
+      {
+        schema: {
+          tags,
+          summary: `Replaces the ${authorize.idsField} of one ${authorize.idField}`,
+          body: object(
+            { [authorize.idField]: id(), [authorize.idsField]: linkedKeys },
+            [authorize.idField, authorize.idsField],
+            { additionalProperties: false },
+          ),
+          response: answer(LINKED),
+        },
+      },
+      async (request) => {
+        const { [authorize.idField]: key, [authorize.idsField]: linked } = request.body;
+        if (typeof key !== 'number' || !Array.isArray(linked))
+          throw new Error(`the route schema must require ${authorize.idField} and ${authorize.idsField}`);
+        return ok(
+          await replaceLinks({
+            ...linkRequest(request),
+            link,
+            side,
+            id: key,
+            ids: linked,
+            fields: { id: authorize.idField, ids: authorize.idsField },
+          }),
+        );
+      },
+    );
   };
 
-  // role ↔ user (SPEC §5: assigning users to a role needs at least one user)
-  linkRoutes(
-    role.api,
-    links.user,
-    'other',
-    ['queryRoleIdByUserId', 'userId'],
-    ['authorizeRoleToUser', 'userId', 'roleIds', 0],
-  );
-  linkRoutes(
-    role.api,
-    links.user,
-    'role',
-    ['queryUserIdByRoleId', 'roleId'],
-    ['authorizeUserToRole', 'roleId', 'userIds', 1],
-  );
+  // role ↔ user (docs/product.md §5: assigning users to a role needs at least one user)
+  linkRoutes({
+    entity: role,
+    link: links.user,
+    side: 'other',
+    query: { name: 'queryRoleIdByUserId', param: 'userId' },
+    authorize: { name: 'authorizeRoleToUser', idField: 'userId', idsField: 'roleIds', minItems: 0 },
+  });
+  linkRoutes({
+    entity: role,
+    link: links.user,
+    side: 'role',
+    query: { name: 'queryUserIdByRoleId', param: 'roleId' },
+    authorize: { name: 'authorizeUserToRole', idField: 'roleId', idsField: 'userIds', minItems: 1 },
+  });
   // role ↔ url
-  linkRoutes(
-    links.url.other.api,
-    links.url,
-    'other',
-    ['queryRoleIdByUrlId', 'urlId'],
-    ['authorizeRoleToUrl', 'urlId', 'roleIds', 0],
-  );
-  linkRoutes(
-    links.url.other.api,
-    links.url,
-    'role',
-    ['queryUrlIdByRoleId', 'roleId'],
-    ['authorizeUrlToRole', 'roleId', 'urlIds', 0],
-  );
+  linkRoutes({
+    entity: links.url.other,
+    link: links.url,
+    side: 'other',
+    query: { name: 'queryRoleIdByUrlId', param: 'urlId' },
+    authorize: { name: 'authorizeRoleToUrl', idField: 'urlId', idsField: 'roleIds', minItems: 0 },
+  });
+  linkRoutes({
+    entity: links.url.other,
+    link: links.url,
+    side: 'role',
+    query: { name: 'queryUrlIdByRoleId', param: 'roleId' },
+    authorize: { name: 'authorizeUrlToRole', idField: 'roleId', idsField: 'urlIds', minItems: 0 },
+  });
   // role ↔ menu (authorization needs ticked data)
-  linkRoutes(
-    menu.api,
-    links.menu,
-    'role',
-    ['queryMenuIdByRoleId', 'roleId'],
-    ['authorizeMenuToRole', 'roleId', 'menuIds', 1],
-  );
-
+  linkRoutes({
+    entity: menu,
+    link: links.menu,
+    side: 'role',
+    query: { name: 'queryMenuIdByRoleId', param: 'roleId' },
+    authorize: { name: 'authorizeMenuToRole', idField: 'roleId', idsField: 'menuIds', minItems: 1 },
+  });
   // role ↔ post: the roles a post works in (see postRoles in features/rbac/permissions/authority.ts)
-  linkRoutes(
-    links.post.other.api,
-    links.post,
-    'other',
-    ['queryRoleIdByPostId', 'postId'],
-    ['authorizeRoleToPost', 'postId', 'roleIds', 0],
-  );
+  linkRoutes({
+    entity: links.post.other,
+    link: links.post,
+    side: 'other',
+    query: { name: 'queryRoleIdByPostId', param: 'postId' },
+    authorize: { name: 'authorizeRoleToPost', idField: 'postId', idsField: 'roleIds', minItems: 0 },
+  });
 
   /** The roles of the tenant, checked for userId and/or postCode; assign=true keeps the checked ones. */
-  const rolesForUser = async (request: FastifyRequest) => {
-    const query = queryOf(request);
-    return roleChoices({
+  const roleChoicesSchema = {
+    tags: [role.name],
+    summary: 'Roles of the tenant, checked when the user or post holds them',
+    querystring: object({
+      userId: id(),
+      postCode: text(64),
+      assign: flag('true: the checked ones only'),
+    }),
+  };
+  const rolesFor = (
+    request: FastifyRequest,
+    query: { userId?: number; postCode?: string; assign?: string },
+  ) =>
+    roleChoices({
       ctx,
       actor: actorOf(request),
       l10n: localizerFor(request),
-      userId: numberParam(request, 'userId'),
-      postCode: query.postCode === undefined ? undefined : textParam(request, 'postCode'),
+      userId: query.userId,
+      postCode: query.postCode === undefined ? undefined : filledText(request, 'postCode', query.postCode),
       isAssignedOnly: query.assign === 'true',
     });
-  };
-  app.get(`/api/${role.api}/queryRoleName`, async (request) => ok(await rolesForUser(request)));
-  app.get(`/api/${role.api}/queryRoleNameCheckbox`, async (request) => ok(await rolesForUser(request)));
-  app.get(`/api/${role.api}/queryRoleCode`, async (request) =>
-    ok((await rolesForUser(request)).map((row) => row.roleCode)),
+  for (const name of ['queryRoleName', 'queryRoleNameCheckbox']) {
+    api.get(
+      `/api/${role.api}/${name}`,
+      { schema: { ...roleChoicesSchema, response: answer(arrayOf(ROLE_OPTION)) } },
+      async (request) => ok(await rolesFor(request, request.query)),
+    );
+  }
+  api.get(
+    `/api/${role.api}/queryRoleCode`,
+    { schema: { ...roleChoicesSchema, response: answer({ ...STRINGS, description: 'the role codes' }) } },
+    async (request) => ok((await rolesFor(request, request.query)).map((row) => row.roleCode)),
   );
 
   // Buttons: a role is granted buttons of a menu, out of the buttons the menu has (menuButton).
-  app.get(`/api/${menu.api}/querySysMenuButtonTree`, async () => ok(await menuButtonTree({ ctx })));
-  app.get(`/api/${menu.api}/queryCheckedMenuButton`, async (request) =>
-    ok(await menuButtons({ ctx, menuCode: textParam(request, 'menuCode') })),
-  );
-  app.get(`/api/${menu.api}/queryMenuButtonByRoleCode`, async (request) =>
-    ok(await roleButtons({ ctx, actor: actorOf(request), roleCode: textParam(request, 'roleCode') })),
-  );
-  const validateButtons = registry.ajv.compile({
-    type: 'object',
-    properties: {
-      roleCode: { type: 'string', minLength: 1, maxLength: 64 },
-      buttons: {
-        type: 'array',
-        items: { type: 'string', pattern: '^[^:]+:[^:]+$' },
-        uniqueItems: true,
-        maxItems: 10000,
+  const tags = [menu.name];
+  const menuCodeQuery = object({ menuCode: text(64, { minLength: 1 }) }, ['menuCode']);
+  api.get(
+    `/api/${menu.api}/querySysMenuButtonTree`,
+    {
+      schema: {
+        tags,
+        summary: 'Menus with their buttons',
+        response: answer({ type: 'array', items: menuNodeSchema(menu), description: 'the menu tree' }),
       },
     },
-    required: ['roleCode', 'buttons'],
-    additionalProperties: false,
-  });
-  app.post(`/api/${menu.api}/authorizeMenuButtonToRole`, async (request) => {
-    const body = bodyOf<{ roleCode: string; buttons: string[] }>(request, validateButtons);
-    const l10n = localizerFor(request);
-    return ok(await grantButtons({ ctx, actor: actorOf(request), l10n, ...body }));
-  });
+    async () => ok(await menuButtonTree({ ctx })),
+  );
+  api.get(
+    `/api/${menu.api}/queryCheckedMenuButton`,
+    {
+      schema: {
+        tags,
+        summary: 'The buttons of one menu',
+        querystring: menuCodeQuery,
+        response: answer({ ...STRINGS, description: "the menu's buttons (none for an unknown menu)" }),
+      },
+    },
+    async (request) =>
+      ok(await menuButtons({ ctx, menuCode: filledText(request, 'menuCode', request.query.menuCode) })),
+  );
+  api.get(
+    `/api/${menu.api}/queryMenuButtonByRoleCode`,
+    {
+      schema: {
+        tags,
+        summary: 'Buttons granted to a role (menuCode:button)',
+        querystring: object({ roleCode: text(64, { minLength: 1 }) }, ['roleCode']),
+        response: answer({ ...STRINGS, description: 'menuCode:button' }),
+      },
+    },
+    async (request) =>
+      ok(
+        await roleButtons({
+          ctx,
+          actor: actorOf(request),
+          roleCode: filledText(request, 'roleCode', request.query.roleCode),
+        }),
+      ),
+  );
+  api.post(
+    `/api/${menu.api}/authorizeMenuButtonToRole`,
+    {
+      schema: {
+        tags,
+        summary: 'Replaces the buttons granted to a role',
+        body: object(
+          {
+            roleCode: text(64, { minLength: 1 }),
+            buttons: arrayOf(text(200, { pattern: '^[^:\\u0000]+:[^:\\u0000]+$' }), {
+              uniqueItems: true,
+              maxItems: 10_000,
+              description: 'menuCode:button',
+            }),
+          },
+          ['roleCode', 'buttons'],
+          { additionalProperties: false },
+        ),
+        response: answer(LINKED),
+      },
+    },
+    async (request) =>
+      ok(await grantButtons({ ctx, actor: actorOf(request), l10n: localizerFor(request), ...request.body })),
+  );
 
   // Data fields: per menu, one row per role code listing the fields hidden from that role.
-  app.get(`/api/${menu.api}/queryDataFieldByMenuCode`, async (request) =>
-    ok(await hiddenFieldRows({ ctx, actor: actorOf(request), menuCode: textParam(request, 'menuCode') })),
-  );
-  const validateDataFields = registry.ajv.compile({
-    type: 'object',
-    properties: {
-      menuCode: { type: 'string', minLength: 1, maxLength: 64 },
-      rows: {
-        type: 'array',
-        maxItems: 1000,
-        items: {
-          type: 'object',
-          properties: {
-            roleCode: { type: 'string', minLength: 1, maxLength: 64 },
-            dataFields: {
-              type: 'array',
-              items: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
-              uniqueItems: true,
-            },
-          },
-          required: ['roleCode', 'dataFields'],
-          additionalProperties: false,
-        },
+  api.get(
+    `/api/${menu.api}/queryDataFieldByMenuCode`,
+    {
+      schema: {
+        tags,
+        summary: 'Data fields hidden per role on one menu',
+        querystring: menuCodeQuery,
+        response: answer(arrayOf(DATA_FIELD_ROW)),
       },
     },
-    required: ['menuCode', 'rows'],
-    additionalProperties: false,
-  });
-  app.post(`/api/${menu.api}/authorizeMenuDataToRole`, async (request) => {
-    const body = bodyOf<{ menuCode: string; rows: HiddenFieldsRow[] }>(request, validateDataFields);
-    const l10n = localizerFor(request);
-    return ok(await saveHiddenFields({ ctx, actor: actorOf(request), l10n, ...body }));
-  });
-  app.post(`/api/${menu.api}/deleteDataField`, async (request) =>
-    ok(await deleteHiddenFields({ ctx, actor: actorOf(request), id: idParam(request, 'id') })),
+    async (request) =>
+      ok(
+        await hiddenFieldRows({
+          ctx,
+          actor: actorOf(request),
+          menuCode: filledText(request, 'menuCode', request.query.menuCode),
+        }),
+      ),
+  );
+  api.post(
+    `/api/${menu.api}/authorizeMenuDataToRole`,
+    {
+      schema: {
+        tags,
+        summary: 'Replaces the hidden data fields of one menu',
+        body: object(
+          {
+            menuCode: text(64, { minLength: 1 }),
+            rows: arrayOf(
+              object(
+                {
+                  roleCode: text(64, { minLength: 1 }),
+                  dataFields: arrayOf(text(64, { pattern: '^[a-z][a-zA-Z0-9]*$' }), {
+                    uniqueItems: true,
+                    maxItems: 1000,
+                  }),
+                },
+                ['roleCode', 'dataFields'],
+                { additionalProperties: false },
+              ),
+              { maxItems: 1000 },
+            ),
+          },
+          ['menuCode', 'rows'],
+          { additionalProperties: false },
+        ),
+        response: answer(object({ saved: { type: 'integer', description: 'rows now held' } }, ['saved'])),
+      },
+    },
+    async (request) =>
+      ok(
+        await saveHiddenFields({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          ...request.body,
+        }),
+      ),
+  );
+  api.post(
+    `/api/${menu.api}/deleteDataField`,
+    {
+      schema: {
+        tags,
+        summary: 'Deletes one data-field row',
+        querystring: object({ id: id() }, ['id']),
+        response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
+      },
+    },
+    async (request) => ok(await deleteHiddenFields({ ctx, actor: actorOf(request), id: request.query.id })),
   );
 }

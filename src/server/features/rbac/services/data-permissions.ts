@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { EntityInputError } from '../../../../engine/index.js';
+import { EntityInputError, type DataFieldPermission } from '../../../../engine/index.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
-import type { Row } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -21,9 +20,9 @@ export async function hiddenFieldRows({
   ctx: AppContext;
   actor: Actor;
   menuCode: string;
-}): Promise<Row[]> {
+}): Promise<DataFieldPermission[]> {
   const rows =
-    await sql<Row>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields"
+    await sql<DataFieldPermission>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields"
     from sys_data_permission where menu_code = ${menuCode} and tenant_code = ${actor.tenantCode}
     order by role_code`.execute(ctx.db);
   return rows.rows;

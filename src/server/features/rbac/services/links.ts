@@ -33,12 +33,17 @@ async function missingKeys(db: Db, entity: EntityDef, actor: Actor, keys: number
   return keys.filter((key) => !seen.has(key));
 }
 
-export async function linkedIds(
-  request: LinkRequest,
-  link: RoleLink,
-  side: 'role' | 'other',
-  id: number,
-): Promise<number[]> {
+/** One record's side of a role link: the roles of a user/url/menu/post, or what a role is linked to. */
+export interface LinkSide extends LinkRequest {
+  link: RoleLink;
+  /** 'role': `id` is a role's; 'other': `id` is the user's, url's, menu's or post's. */
+  side: 'role' | 'other';
+  id: number;
+}
+
+/** The ids linked to one record, ascending. */
+export async function linkedIds(request: LinkSide): Promise<number[]> {
+  const { link, side, id } = request;
   const [given, wanted] = side === 'role' ? ['role_id', link.otherColumn] : [link.otherColumn, 'role_id'];
   const rows = await sql<{ id: number }>`select ${sql.ref(wanted)} as id from ${sql.table(link.table)}
     where ${sql.ref(given)} = ${id} and tenant_code = ${request.actor.tenantCode} order by 1`.execute(
@@ -53,13 +58,14 @@ export async function linkedIds(
  * change and its audit row are one transaction.
  */
 export async function replaceLinks(
-  request: LinkRequest,
-  link: RoleLink,
-  side: 'role' | 'other',
-  id: number,
-  ids: number[],
-  fields: { id: string; ids: string },
+  request: LinkSide & {
+    /** What the record is linked to from now on. */
+    ids: number[];
+    /** The names errors give the record's id and the linked ids. */
+    fields: { id: string; ids: string };
+  },
 ): Promise<{ linked: number }> {
+  const { link, side, id, ids, fields } = request;
   const [fixedEntity, listEntity] = side === 'role' ? [link.role, link.other] : [link.other, link.role];
   const [fixedColumn, listColumn] =
     side === 'role' ? ['role_id', link.otherColumn] : [link.otherColumn, 'role_id'];
@@ -79,7 +85,7 @@ export async function replaceLinks(
       });
     }
     if (errors.length > 0) throw new EntityInputError(errors);
-    const before = await linkedIds({ ...request, db: trx }, link, side, id);
+    const before = await linkedIds({ db: trx, actor: request.actor, l10n: request.l10n, link, side, id });
     await sql`delete from ${sql.table(link.table)} where ${sql.ref(fixedColumn)} = ${id} and tenant_code = ${request.actor.tenantCode}`.execute(
       trx,
     );
@@ -92,7 +98,11 @@ export async function replaceLinks(
     if (link.table === 'sys_role_user') {
       // Whoever gained or lost a role holds exactly the new roles from their next request on.
       const users = side === 'role' ? [...new Set([...before, ...ids])] : [id];
-      await rescopeUsers(trx, { userTable: link.other.table, roleTable: link.role.table }, users);
+      await rescopeUsers({
+        trx,
+        tables: { userTable: link.other.table, roleTable: link.role.table },
+        userIds: users,
+      });
     }
     await writeAudit(trx, request.actor, [
       {

@@ -78,7 +78,7 @@ export async function userPostTree(request: PostRequest & { userId: number }): P
   return buildTree(post, marked);
 }
 
-/** The posts the caller holds, main post first (the post-switch select, SPEC §2.4). */
+/** The posts the caller holds, main post first (the post-switch select, docs/product.md §2.4). */
 export async function postOptions({
   ctx,
   auth,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { EntityInputError } from '../../../../engine/index.js';
+import { EntityInputError, type RoleOption } from '../../../../engine/index.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { table, type Actor } from '../../../lib/sql/toolkit.js';
@@ -15,13 +15,6 @@ export function roleLinks(ctx: AppContext): Record<'user' | 'url' | 'menu' | 'po
     menu: { table: 'sys_role_menu', otherColumn: 'menu_id', role, other: registry.require('sysmenu') },
     post: { table: 'sys_role_post', otherColumn: 'post_id', role, other: registry.require('syspost') },
   };
-}
-
-export interface RoleChoice {
-  id: number;
-  roleCode: string;
-  roleName: string;
-  checked: boolean;
 }
 
 /**
@@ -43,11 +36,13 @@ export async function roleChoices({
   userId: number | undefined;
   postCode: string | undefined;
   isAssignedOnly: boolean;
-}): Promise<RoleChoice[]> {
+}): Promise<RoleOption[]> {
   const links = roleLinks(ctx);
   const request = { db: ctx.db, actor, l10n };
   const held =
-    userId === undefined ? undefined : new Set(await linkedIds(request, links.user, 'other', userId));
+    userId === undefined
+      ? undefined
+      : new Set(await linkedIds({ ...request, link: links.user, side: 'other', id: userId }));
   let attached: Set<number> | undefined;
   if (postCode !== undefined) {
     const post = links.post.other;
@@ -59,7 +54,7 @@ export async function roleChoices({
         { field: '/postCode', message: l10n.t('errors.refMissing', { entity: post.name, key: postCode }) },
       ]);
     }
-    attached = new Set(await linkedIds(request, links.post, 'other', postId));
+    attached = new Set(await linkedIds({ ...request, link: links.post, side: 'other', id: postId }));
   }
   const rows = await sql<{ id: number; roleCode: string; roleName: string }>`
     select id, role_code as "roleCode", role_name as "roleName"

@@ -1,25 +1,90 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
-import { ok, queryOf, requireAuth } from '../../../lib/http.js';
+import { ok, requireAuth } from '../../../lib/http.js';
 import { translatorFor } from '../../../lib/i18n.js';
+import { answer, object, text, typed } from '../../../lib/route-schema.js';
 import { liveRateLimit, registerRateLimit } from '../services/guard.js';
 import { revokeSession } from '../services/session.js';
 import { grantToken } from '../services/tokens.js';
 import { currentUser } from '../services/users.js';
 
-/** Token parameters may come in the query string or a form body, as OAuth2 clients send them. */
-function tokenParams(request: FastifyRequest): Record<string, string> {
-  const merged: Record<string, string> = {};
-  const add = (source: unknown): void => {
-    if (typeof source !== 'object' || source === null) return;
-    for (const [name, value] of Object.entries(source)) {
-      const first = Array.isArray(value) ? value[0] : value;
-      if (typeof first === 'string') merged[name] = first;
-    }
-  };
-  add(queryOf(request));
-  add(request.body);
-  return merged;
-}
+const tags = ['auth'];
+const SELF = { isSelfService: true };
+
+/** Token parameters come in the query string or a form body, as OAuth2 clients send them. */
+const TOKEN_PARAMS = object({
+  grant_type: text(32, {
+    enum: ['password', 'mobile', 'refresh_token'],
+    description: 'password | mobile | refresh_token',
+  }),
+  username: text(128, { examples: ['admin'] }),
+  password: text(256),
+  mobile: text(32),
+  smsCaptcha: text(16),
+  refresh_token: text(256),
+  scope: text(64, { examples: ['server'] }),
+  client_id: text(64, { examples: ['browser'] }),
+  tenantCode: text(64, { examples: ['default'] }),
+  type: text(32),
+});
+
+/** The token answer (engine TokenAnswer): OAuth2-shaped, so not in the envelope's data. */
+const TOKEN_ANSWER = object(
+  {
+    code: { type: 'integer', enum: [200] },
+    access_token: { type: 'string' },
+    token_type: { type: 'string', enum: ['bearer'] },
+    refresh_token: { type: 'string' },
+    expires_in: { type: 'integer', description: 'seconds the access token lives' },
+    scope: { type: 'string' },
+    message: { type: 'string', enum: ['success'] },
+  },
+  ['code', 'access_token', 'token_type', 'refresh_token', 'expires_in', 'scope', 'message'],
+);
+
+/** An answer without data (data: null). */
+const NO_DATA = { type: 'null', description: 'nothing: the call succeeded' };
+
+const nullableText = { type: ['string', 'null'] };
+
+/** The signed-in user (engine CurrentUser). */
+const CURRENT_USER = object(
+  {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    nickname: nullableText,
+    name: { type: 'string', description: 'organisation name (docs/product.md §6)' },
+    zname: {
+      type: 'string',
+      description: 'display name: the organisation name for a buyer sub-account, else the user name',
+    },
+    avatar: nullableText,
+    mobile: nullableText,
+    email: nullableText,
+    roles: { type: 'array', items: { type: 'string' }, description: 'the roles of the session' },
+    userType: { type: 'integer', description: 'kind of account: 1 buyer, 2 supplier, 0 any other' },
+    orgName: { type: 'string' },
+    tenantCode: { type: 'string' },
+    currentRole: {
+      type: ['string', 'null'],
+      description: 'the role acted in now: the first the RoleCode header chose, else the first held',
+    },
+  },
+  [
+    'id',
+    'username',
+    'nickname',
+    'name',
+    'zname',
+    'avatar',
+    'mobile',
+    'email',
+    'roles',
+    'userType',
+    'orgName',
+    'tenantCode',
+    'currentRole',
+  ],
+);
 
 function basicCredentials(request: FastifyRequest): { clientCode: string; secret: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -34,6 +99,7 @@ function basicCredentials(request: FastifyRequest): { clientCode: string; secret
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   await registerRateLimit(app);
+  const api = typed(app);
 
   const tokenLimit = liveRateLimit(app, 'token');
   // RFC 6749 §5.1: no cache may keep a token answer, a refused one included.
@@ -41,13 +107,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     done(null, payload);
   };
-  app.post(
+  api.post(
     '/api/uaa/oauth/token',
-    { config: { isPublic: true, rateLimit: tokenLimit }, onSend: noStore },
+    {
+      config: { isPublic: true, rateLimit: tokenLimit },
+      onSend: noStore,
+      schema: {
+        tags,
+        summary: 'Sign in: an access and a refresh token (OAuth2 password, mobile or refresh_token grant)',
+        security: [{ clientBasic: [] }],
+        querystring: TOKEN_PARAMS,
+        body: TOKEN_PARAMS,
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        response: { 200: TOKEN_ANSWER },
+      },
+    },
     async (request) =>
       grantToken({
         ctx,
-        params: tokenParams(request),
+        // The form body wins over the query string.
+        params: { ...request.query, ...request.body },
         basic: basicCredentials(request),
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
@@ -55,15 +134,24 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       }),
   );
 
-  app.post('/api/uaa/oauth/logout', { config: { isSelfService: true } }, async (request) => {
-    await revokeSession(ctx.db, requireAuth(request).sessionId);
-    return ok(null);
-  });
+  api.post(
+    '/api/uaa/oauth/logout',
+    {
+      config: SELF,
+      schema: { tags, summary: 'Sign out: revokes the bearer token', response: answer(NO_DATA) },
+    },
+    async (request) => {
+      await revokeSession(ctx.db, requireAuth(request).sessionId);
+      return ok(null);
+    },
+  );
 
   // The same current user for the back-office (getSysUser) and the portal (getBidUser).
   for (const path of ['/api/uaa/users/getSysUser', '/api/uaa/users/getBidUser']) {
-    app.get(path, { config: { isSelfService: true } }, async (request) =>
-      ok(await currentUser({ ctx, auth: requireAuth(request) })),
+    api.get(
+      path,
+      { config: SELF, schema: { tags, summary: 'The signed-in user', response: answer(CURRENT_USER) } },
+      async (request) => ok(await currentUser({ ctx, auth: requireAuth(request) })),
     );
   }
 }

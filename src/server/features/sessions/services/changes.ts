@@ -25,13 +25,17 @@ export const roleTablesOf = (registry: EntityRegistry): RoleTables => ({
  * Ends every live session of the users: their password was set, they were disabled or moved to
  * another tenant. `exceptSessionId` keeps the session that made a self-service change.
  */
-export async function endSessions(
-  trx: Db,
-  userIds: readonly number[],
-  options: { exceptSessionId?: number } = {},
-): Promise<void> {
+export async function endSessions({
+  trx,
+  userIds,
+  exceptSessionId,
+}: {
+  trx: Db;
+  userIds: readonly number[];
+  exceptSessionId?: number;
+}): Promise<void> {
   if (userIds.length === 0) return;
-  const except = options.exceptSessionId === undefined ? sql`` : sql`and id <> ${options.exceptSessionId}`;
+  const except = exceptSessionId === undefined ? sql`` : sql`and id <> ${exceptSessionId}`;
   await sql`update sys_session set revoked_at = now()
     where user_id in (${sql.join(userIds)}) and revoked_at is null ${except}`.execute(trx);
 }
@@ -55,17 +59,29 @@ async function rescope(trx: Db, tables: RoleTables, which: ReturnType<typeof sql
 }
 
 /** Re-scopes the sessions of users whose roles changed (a role link or the main role). */
-export async function rescopeUsers(trx: Db, tables: RoleTables, userIds: readonly number[]): Promise<void> {
+export async function rescopeUsers({
+  trx,
+  tables,
+  userIds,
+}: {
+  trx: Db;
+  tables: RoleTables;
+  userIds: readonly number[];
+}): Promise<void> {
   if (userIds.length === 0) return;
   await rescope(trx, tables, sql`s.user_id in (${sql.join(userIds)})`);
 }
 
 /** Re-scopes the sessions that hold a role code that was renamed or deleted. */
-export async function rescopeRoleHolders(
-  trx: Db,
-  tables: RoleTables,
-  role: { tenantCode: string; roleCode: string },
-): Promise<void> {
+export async function rescopeRoleHolders({
+  trx,
+  tables,
+  role,
+}: {
+  trx: Db;
+  tables: RoleTables;
+  role: { tenantCode: string; roleCode: string };
+}): Promise<void> {
   await rescope(
     trx,
     tables,
@@ -90,11 +106,15 @@ const isActive = (row: Row): boolean => row.status === '1';
  * changed main role re-scopes them. A role: a renamed or deleted role code re-scopes the sessions
  * that hold it. Other entities have no sessions' side.
  */
-export async function applySessionEffects(
-  trx: Db,
-  registry: EntityRegistry,
-  change: RecordChange,
-): Promise<void> {
+export async function applySessionEffects({
+  trx,
+  registry,
+  change,
+}: {
+  trx: Db;
+  registry: EntityRegistry;
+  change: RecordChange;
+}): Promise<void> {
   const { entity, before, after } = change;
   const tables = roleTablesOf(registry);
   if (entity === registry.require('sysuser')) {
@@ -103,13 +123,13 @@ export async function applySessionEffects(
     if (!after) return;
     const secretSet = entity.fields.some((field) => field.isSecret && change.assigned.has(field.name));
     const isMoved = before.tenantCode !== after.tenantCode;
-    if (secretSet || !isActive(after) || isMoved) await endSessions(trx, [userId]);
-    else if (before.roleId !== after.roleId) await rescopeUsers(trx, tables, [userId]);
+    if (secretSet || !isActive(after) || isMoved) await endSessions({ trx, userIds: [userId] });
+    else if (before.roleId !== after.roleId) await rescopeUsers({ trx, tables, userIds: [userId] });
     return;
   }
   if (entity === registry.require('sysrole')) {
     const roleCode = before.roleCode;
     if (typeof roleCode !== 'string' || (after && after.roleCode === roleCode)) return;
-    await rescopeRoleHolders(trx, tables, { tenantCode: String(before.tenantCode), roleCode });
+    await rescopeRoleHolders({ trx, tables, role: { tenantCode: String(before.tenantCode), roleCode } });
   }
 }

@@ -14,8 +14,6 @@ import { RATE_COUNTER_PREFIX, rateCounterKey, signInKey } from '../../../lib/sto
  * REDIS_URL is set), so that every server process sees the same numbers.
  */
 
-/** Prefix of every rate-limit counter in the shared store (SharedRateLimitStore). */
-
 /** A store for @fastify/rate-limit that keeps its counters in the shared store. */
 export function sharedRateLimitStore(shared: SharedStore): FastifyRateLimitStoreCtor {
   class SharedRateLimitStore implements FastifyRateLimitStore {

@@ -17,11 +17,16 @@ export interface SharedState {
  * and the session and param caches kept exact by the database's change notifications. Close it before the
  * database.
  */
-export async function openSharedState(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'databaseUrl'>,
-  database: DatabaseHandle,
-  tables: { user: string; param: string },
-): Promise<SharedState> {
+export async function openSharedState({
+  config,
+  database,
+  tables,
+}: {
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'databaseUrl'>;
+  database: DatabaseHandle;
+  /** The tables of the user and param entities (their writes end sessions and drop params). */
+  tables: { user: string; param: string };
+}): Promise<SharedState> {
   const sessionCache = new SessionCache();
   const paramCache = new ParamCache();
   const watch = await watchSessions({

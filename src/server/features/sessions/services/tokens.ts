@@ -37,10 +37,23 @@ interface SignedInUser {
 const DEFAULT_TOKEN_SECONDS = 7200;
 const DEFAULT_REFRESH_SECONDS = 2_592_000;
 
+/** The parameters of a token request (each grant reads its own). */
+export interface TokenParams {
+  grant_type?: string;
+  client_id?: string;
+  scope?: string;
+  tenantCode?: string;
+  username?: string;
+  password?: string;
+  mobile?: string;
+  smsCaptcha?: string;
+  refresh_token?: string;
+}
+
 export interface TokenRequest {
   ctx: AppContext;
   /** The token parameters, from the query string and the form body together (OAuth2 clients send either). */
-  params: Record<string, string>;
+  params: TokenParams;
   /** The client's Basic credentials, when the request carried them. */
   basic: { clientCode: string; secret: string } | undefined;
   ip: string;
@@ -121,7 +134,7 @@ async function issue(
   };
 }
 
-/** grant_type=password: user name and password (SPEC §5: the password is not trimmed). */
+/** grant_type=password: user name and password (docs/product.md §5: a password is not trimmed). */
 async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
   const { ctx, params, guard, client } = grantee;
   const username = (params.username ?? '').trim();
@@ -141,7 +154,7 @@ async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<Toke
   return inTransaction(ctx.db, (trx) => issue(trx, grantee, tenantCode, user, scope, 'password'));
 }
 
-/** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (SPEC §5). */
+/** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (docs/product.md §5). */
 async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
   const { ctx, params, guard, t } = grantee;
   const mobile = (params.mobile ?? '').trim();

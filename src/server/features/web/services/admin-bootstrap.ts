@@ -81,7 +81,7 @@ export async function adminBootstrap({
   const auth = { ...session, roles: actingRole ? [actingRole] : session.roles, heldRoles: session.roles };
   const [user, authority, posts] = await Promise.all([
     currentUser({ ctx, auth }),
-    currentAuthority(ctx, auth),
+    currentAuthority({ ctx, auth }),
     postOptions({ ctx, auth }),
   ]);
   return {

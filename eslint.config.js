@@ -35,6 +35,21 @@ export default tseslint.config(
     },
   },
   {
+    // A route declares its parts' schemas (lib/route-schema.ts, typed(app)): the handler gets
+    // them typed, so a cast of what the schema checked only hides a schema that says less.
+    files: ['src/server/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['TSAsExpression', 'TSTypeAssertion'].map((cast) => ({
+          selector: `${cast}[expression.type='MemberExpression'][expression.object.name=/^(request|req)$/][expression.property.name=/^(query|body|params)$/]`,
+          message:
+            "Declare the route's schema with the vocabulary of lib/route-schema.ts on typed(app) instead of casting request.query, body or params.",
+        })),
+      ],
+    },
+  },
+  {
     // docs/architecture.md: the engine is pure and isomorphic; it imports nothing from server, admin or
     // portal.
     files: ['src/engine/**'],

@@ -77,6 +77,25 @@ describe('/api/openapi.json', () => {
     expect(document.paths['/api/admin/sysuser/query']?.get?.responses['401']).toBeDefined();
   });
 
+  it("describes the data of every JSON answer (what a client may rely on, and what the suite's answer check compares)", () => {
+    const isDescribed = (schema: Record<string, unknown> | undefined): boolean => {
+      if (!schema) return false;
+      const open = schema.type === 'object' && schema.properties === undefined && !schema.description;
+      const says = ['type', 'properties', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'description'];
+      return !open && says.some((keyword) => schema[keyword] !== undefined);
+    };
+    const undescribed = t.app.routeSchemas
+      .filter((route) => route.schema.produces === undefined)
+      .filter((route) => {
+        const answer = (route.schema.response as Record<string, Record<string, unknown>> | undefined)?.[200];
+        const properties = answer?.properties as Record<string, Record<string, unknown>> | undefined;
+        // The envelope's data, or a bare answer that is not an envelope (the token, the document).
+        return !isDescribed(properties?.data ?? (properties ? answer : undefined));
+      })
+      .map((route) => `${route.method} ${route.url}`);
+    expect(undescribed).toEqual([]);
+  });
+
   it('carries examples of bodies and answers', () => {
     const add = document.paths['/api/admin/sysuser/add']?.post;
     const example = add?.requestBody?.content['application/json']?.example as Record<string, unknown>;

@@ -198,7 +198,15 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
   );
   api.post(
     `${base}/export`,
-    { schema: { tags, summary: 'Export the records of a published form (.xlsx)', params, body: anyBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Export the records of a published form (.xlsx)',
+        params,
+        body: anyBody,
+        produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
+    },
     async (request, reply) => {
       const entity = entityOf(request);
       const body = checked(request, validatorsOf(entity).exportBody, request.body ?? {}, true);

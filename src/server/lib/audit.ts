@@ -17,7 +17,15 @@ export interface AuditEntry {
 }
 
 /** One audit row per changed record, written in the caller's transaction. */
-export async function writeAudit(trx: Db, actor: Actor, entries: AuditEntry[]): Promise<void> {
+export async function writeAudit({
+  trx,
+  actor,
+  entries,
+}: {
+  trx: Db;
+  actor: Actor;
+  entries: AuditEntry[];
+}): Promise<void> {
   if (entries.length === 0) return;
   const rows = entries.map(
     (entry) =>

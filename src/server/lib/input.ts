@@ -31,11 +31,15 @@ export function requireFields(t: Translate, values: Record<string, string>): voi
  * address, a mobile number outside an entity form): empty is "required", anything else must pass
  * the schema's own rule. Failures come back as field errors at `pointer`.
  */
-export function fieldRule(
-  ctx: AppContext,
-  entityName: string,
-  fieldName: string,
-): (value: string, pointer: string, t: Translate) => FieldError[] {
+export function fieldRule({
+  ctx,
+  entityName,
+  fieldName,
+}: {
+  ctx: AppContext;
+  entityName: string;
+  fieldName: string;
+}): (value: string, pointer: string, t: Translate) => FieldError[] {
   const schema = ctx.registry.require(entityName).fieldsByName.get(fieldName)?.schema;
   if (!schema) throw new Error(`${entityName} has no field ${fieldName}`);
   const validate = ctx.registry.ajv.compile({

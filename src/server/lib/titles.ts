@@ -14,7 +14,15 @@ export function entityTitle(l10n: Localizer, entity: EntityDef): string {
   );
 }
 
-export function fieldTitle(l10n: Localizer, entity: EntityDef, field: FieldDef): string {
+export function fieldTitle({
+  l10n,
+  entity,
+  field,
+}: {
+  l10n: Localizer;
+  entity: EntityDef;
+  field: FieldDef;
+}): string {
   return (
     l10n.find(fieldTitleKeys(entity, field)) ??
     field.schema['x-ui']?.titles?.[l10n.language] ??
@@ -27,13 +35,23 @@ export function fieldTitle(l10n: Localizer, entity: EntityDef, field: FieldDef):
  * A sub-table column's title: its locale key (a schema file's), else the designer's titles in the
  * column's schema, else its title or name. Export, import template and import read the same one.
  */
-export function detailColumnTitle(
-  l10n: Localizer,
-  entity: EntityDef,
-  detailField: string,
-  item: FieldDef,
-): string {
-  const columns = formFields(entity, 'create').find((field) => field.name === detailField)?.options.columns;
-  const keys = columns?.find((entry) => entry.name === item.name)?.titleKeys ?? [];
-  return l10n.find(keys) ?? item.schema['x-ui']?.titles?.[l10n.language] ?? item.schema.title ?? item.name;
+export function detailColumnTitle({
+  l10n,
+  entity,
+  detailFieldName,
+  column,
+}: {
+  l10n: Localizer;
+  entity: EntityDef;
+  /** The detail (sub-table) field of `entity` the column belongs to. */
+  detailFieldName: string;
+  /** The column: one of that field's detail fields. */
+  column: FieldDef;
+}): string {
+  const columns = formFields(entity, 'create').find((field) => field.name === detailFieldName)?.options
+    .columns;
+  const keys = columns?.find((entry) => entry.name === column.name)?.titleKeys ?? [];
+  return (
+    l10n.find(keys) ?? column.schema['x-ui']?.titles?.[l10n.language] ?? column.schema.title ?? column.name
+  );
 }

@@ -129,20 +129,26 @@ async function addMissing(
   for (const node of nodes) {
     let id = idByCode.get(node.code);
     if (id === undefined) {
-      const [inserted] = await insertRecords(trx, ctx.registry, menu, actor, [
-        {
-          menuCode: node.code,
-          menuName: i18n.t(SEED_LANGUAGE, `menus.${node.code}`),
-          menuIcon: node.icon,
-          menuPath: node.path,
-          menuComponent: node.component,
-          menuSequence: node.sequence,
-          menuParent: parent,
-          menuStatus: '1',
-          menuButton: [],
-          menuMeta: node.meta ?? {},
-        },
-      ]);
+      const [inserted] = await insertRecords({
+        trx,
+        registry: ctx.registry,
+        entity: menu,
+        actor,
+        records: [
+          {
+            menuCode: node.code,
+            menuName: i18n.t(SEED_LANGUAGE, `menus.${node.code}`),
+            menuIcon: node.icon,
+            menuPath: node.path,
+            menuComponent: node.component,
+            menuSequence: node.sequence,
+            menuParent: parent,
+            menuStatus: '1',
+            menuButton: [],
+            menuMeta: node.meta ?? {},
+          },
+        ],
+      });
       id = Number(inserted);
       idByCode.set(node.code, id);
       added.push(id);

@@ -67,27 +67,33 @@ async function seedDicts(ctx: AppContext, trx: AppContext['db'], actor: Actor, i
       where dict_type = ${type} and tenant_code = ${actor.tenantCode} limit 1`.execute(trx);
     if (found.rows.length > 0) continue;
     isNew = true;
-    const [groupId] = await insertRecords(trx, ctx.registry, dict, actor, [
-      {
-        dictType: type,
-        dictName: i18n.t(SEED_LANGUAGE, `dicts.${type}._`),
-        dictSequence: 900 + index * 10,
-        dictParent: 0,
-      },
-    ]);
-    await insertRecords(
+    const [groupId] = await insertRecords({
       trx,
-      ctx.registry,
-      dict,
+      registry: ctx.registry,
+      entity: dict,
       actor,
-      values.map((value, position) => ({
+      records: [
+        {
+          dictType: type,
+          dictName: i18n.t(SEED_LANGUAGE, `dicts.${type}._`),
+          dictSequence: 900 + index * 10,
+          dictParent: 0,
+        },
+      ],
+    });
+    await insertRecords({
+      trx,
+      registry: ctx.registry,
+      entity: dict,
+      actor,
+      records: values.map((value, position) => ({
         dictType: type,
         dictName: i18n.t(SEED_LANGUAGE, `dicts.${type}.${value}`),
         dictValue: value,
         dictSequence: (position + 1) * 10,
         dictParent: groupId,
       })),
-    );
+    });
   }
   return isNew;
 }
@@ -137,13 +143,19 @@ async function seedRoles(ctx: AppContext, trx: AppContext['db'], actor: Actor, i
     const found = await sql`select 1 from ${sql.table(role.table)}
       where role_code = ${code} and tenant_code = ${actor.tenantCode}`.execute(trx);
     if (found.rows.length > 0) continue;
-    const [roleId] = await insertRecords(trx, ctx.registry, role, actor, [
-      {
-        roleCode: code,
-        roleName: i18n.t(SEED_LANGUAGE, `roles.${code}.name`),
-        roleDescription: i18n.t(SEED_LANGUAGE, `roles.${code}.description`),
-      },
-    ]);
+    const [roleId] = await insertRecords({
+      trx,
+      registry: ctx.registry,
+      entity: role,
+      actor,
+      records: [
+        {
+          roleCode: code,
+          roleName: i18n.t(SEED_LANGUAGE, `roles.${code}.name`),
+          roleDescription: i18n.t(SEED_LANGUAGE, `roles.${code}.description`),
+        },
+      ],
+    });
     const granted =
       code === DEMO_ROLES.editor ? editorMenus(menus) : menus.filter((item) => item.code === HOME_MENU);
     if (granted.length > 0) {
@@ -165,7 +177,15 @@ async function seedRoles(ctx: AppContext, trx: AppContext['db'], actor: Actor, i
       }>`select id from ${sql.table(url.table)} where url = ${pattern}`.execute(trx);
       const urlId =
         existing.rows[0]?.id ??
-        (await insertRecords(trx, ctx.registry, url, actor, [{ url: pattern, description: 'demo' }]))[0];
+        (
+          await insertRecords({
+            trx,
+            registry: ctx.registry,
+            entity: url,
+            actor,
+            records: [{ url: pattern, description: 'demo' }],
+          })
+        )[0];
       await sql`insert into sys_role_url (tenant_code, role_id, url_id) values (${actor.tenantCode}, ${roleId}, ${urlId})`.execute(
         trx,
       );
@@ -182,7 +202,8 @@ export async function seedDemo(ctx: AppContext, i18n: I18n): Promise<void> {
     const article = ctx.registry.get('article');
     if (isFirst && article) {
       const existing = await sql`select 1 from ${sql.table(article.table)} limit 1`.execute(trx);
-      if (existing.rows.length === 0) await insertRecords(trx, ctx.registry, article, actor, demoArticles());
+      if (existing.rows.length === 0)
+        await insertRecords({ trx, registry: ctx.registry, entity: article, actor, records: demoArticles() });
     }
     // before the roles: a new editor role is granted the demo menus with every other menu
     await syncDemoMenus({ ctx, trx, actor, i18n, editorRole: DEMO_ROLES.editor });

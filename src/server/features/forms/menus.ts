@@ -31,19 +31,25 @@ export async function syncFormMenus(ctx: AppContext, i18n: I18n): Promise<void> 
       where menu_code in (${FORM_LIST.code}, ${FORM_LIST.parent})`.execute(trx);
     const parent = rows.rows.find((row) => row.code === FORM_LIST.parent);
     if (!parent || rows.rows.some((row) => row.code === FORM_LIST.code)) return;
-    await insertRecords(trx, ctx.registry, menu, actor, [
-      {
-        menuCode: FORM_LIST.code,
-        menuName: i18n.t('zh', `menus.${FORM_LIST.code}`),
-        menuIcon: FORM_LIST.icon,
-        menuPath: FORM_LIST.path,
-        menuComponent: FORM_LIST.component,
-        menuSequence: FORM_LIST.sequence,
-        menuParent: Number(parent.id),
-        menuStatus: '1',
-        menuButton: FORM_LIST.buttons,
-        menuMeta: {},
-      },
-    ]);
+    await insertRecords({
+      trx,
+      registry: ctx.registry,
+      entity: menu,
+      actor,
+      records: [
+        {
+          menuCode: FORM_LIST.code,
+          menuName: i18n.t('zh', `menus.${FORM_LIST.code}`),
+          menuIcon: FORM_LIST.icon,
+          menuPath: FORM_LIST.path,
+          menuComponent: FORM_LIST.component,
+          menuSequence: FORM_LIST.sequence,
+          menuParent: Number(parent.id),
+          menuStatus: '1',
+          menuButton: FORM_LIST.buttons,
+          menuMeta: {},
+        },
+      ],
+    });
   });
 }

@@ -28,18 +28,18 @@ export async function syncGeneratorDicts(ctx: AppContext, i18n: I18n): Promise<v
     const have = new Set(existing.rows.map((row) => row.value));
     const missing = LATER_ITEMS.filter((item) => !have.has(item.value));
     if (missing.length === 0) return;
-    await insertRecords(
+    await insertRecords({
       trx,
-      ctx.registry,
-      dict,
+      registry: ctx.registry,
+      entity: dict,
       actor,
-      missing.map((item) => ({
+      records: missing.map((item) => ({
         dictType: 'template_item',
         dictName: i18n.t('zh', `dicts.template_item.${item.value}`),
         dictValue: item.value,
         dictSequence: item.sequence,
         dictParent: Number(group.id),
       })),
-    );
+    });
   });
 }

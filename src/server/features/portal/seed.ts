@@ -112,7 +112,7 @@ export async function seedPortalContent({
   // A SCHEMAS_DIR without the portal's content schemas simply gets no portal content.
   const seed = async (name: string, records: Record<string, unknown>[]): Promise<void> => {
     const entity = registry.get(name);
-    if (entity) await insertRecords(trx, registry, entity, actor, records);
+    if (entity) await insertRecords({ trx, registry, entity, actor, records });
   };
   await seed(
     'notice',

@@ -70,20 +70,26 @@ async function insertMenus(
 ): Promise<void> {
   const menu = ctx.registry.require('sysmenu');
   for (const node of nodes) {
-    const [id] = await insertRecords(trx, ctx.registry, menu, actor, [
-      {
-        menuCode: node.code,
-        menuName: i18n.t(SEED_LANGUAGE, `menus.${node.code}`),
-        menuIcon: node.icon,
-        menuPath: node.path,
-        menuComponent: node.component,
-        menuSequence: node.sequence,
-        menuParent: parent,
-        menuStatus: '1',
-        menuButton: node.buttons ?? [],
-        menuMeta: node.meta ?? {},
-      },
-    ]);
+    const [id] = await insertRecords({
+      trx,
+      registry: ctx.registry,
+      entity: menu,
+      actor,
+      records: [
+        {
+          menuCode: node.code,
+          menuName: i18n.t(SEED_LANGUAGE, `menus.${node.code}`),
+          menuIcon: node.icon,
+          menuPath: node.path,
+          menuComponent: node.component,
+          menuSequence: node.sequence,
+          menuParent: parent,
+          menuStatus: '1',
+          menuButton: node.buttons ?? [],
+          menuMeta: node.meta ?? {},
+        },
+      ],
+    });
     if (node.children?.length) await insertMenus(ctx, trx, actor, i18n, node.children, Number(id));
   }
 }
@@ -99,117 +105,147 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
     const actor: Actor = { userId: null, username: 'system', tenantCode: config.defaultTenant };
     const zh = (key: string): string => i18n.t(SEED_LANGUAGE, key);
 
-    await insertRecords(trx, registry, tenant, actor, [
-      {
-        tenantCode: config.defaultTenant,
-        tenantName: zh('seed.defaultTenantName'),
-        tenantContact: zh('seed.operatorName'),
-      },
-    ]);
+    await insertRecords({
+      trx,
+      registry,
+      entity: tenant,
+      actor,
+      records: [
+        {
+          tenantCode: config.defaultTenant,
+          tenantName: zh('seed.defaultTenantName'),
+          tenantContact: zh('seed.operatorName'),
+        },
+      ],
+    });
 
     const dict = registry.require('sysdict');
     for (const [index, type] of data<DictType[]>('dicts.json').entries()) {
-      const [groupId] = await insertRecords(trx, registry, dict, actor, [
-        {
-          dictType: type.type,
-          dictName: zh(`dicts.${type.type}._`),
-          dictSequence: (index + 1) * 10,
-          dictParent: 0,
-        },
-      ]);
-      await insertRecords(
+      const [groupId] = await insertRecords({
         trx,
         registry,
-        dict,
+        entity: dict,
         actor,
-        type.items.map((item) => ({
+        records: [
+          {
+            dictType: type.type,
+            dictName: zh(`dicts.${type.type}._`),
+            dictSequence: (index + 1) * 10,
+            dictParent: 0,
+          },
+        ],
+      });
+      await insertRecords({
+        trx,
+        registry,
+        entity: dict,
+        actor,
+        records: type.items.map((item) => ({
           dictType: type.type,
           dictName: zh(`dicts.${type.type}.${item.value}`),
           dictValue: item.value,
           dictSequence: item.sequence,
           dictParent: groupId,
         })),
-      );
+      });
     }
 
-    await insertRecords(
+    await insertRecords({
       trx,
       registry,
-      registry.require('sysregion'),
+      entity: registry.require('sysregion'),
       actor,
-      data<RegionRow[]>('regions.json').map((region) => ({
+      records: data<RegionRow[]>('regions.json').map((region) => ({
         regionCode: region.code,
         regionName: region.name,
         regionType: region.type,
         regionParent: region.parent,
       })),
-    );
+    });
 
     const roleCodes = data<{ code: string }[]>('roles.json').map((role) => role.code);
-    const roleIds = await insertRecords(
+    const roleIds = await insertRecords({
       trx,
       registry,
-      registry.require('sysrole'),
+      entity: registry.require('sysrole'),
       actor,
-      roleCodes.map((code) => ({
+      records: roleCodes.map((code) => ({
         roleCode: code,
         roleName: zh(`roles.${code}.name`),
         roleDescription: zh(`roles.${code}.description`),
       })),
-    );
+    });
     const adminRoleId = roleIds[roleCodes.indexOf('ROLE_ADMIN')];
 
-    const [orgId] = await insertRecords(trx, registry, registry.require('sysorg'), actor, [
-      {
-        orgName: zh('seed.operatorName'),
-        orgType: 'company',
-        orgDescription: zh('seed.operatorDescription'),
-        orgSequence: 10,
-        orgParent: 0,
-      },
-    ]);
+    const [orgId] = await insertRecords({
+      trx,
+      registry,
+      entity: registry.require('sysorg'),
+      actor,
+      records: [
+        {
+          orgName: zh('seed.operatorName'),
+          orgType: 'company',
+          orgDescription: zh('seed.operatorDescription'),
+          orgSequence: 10,
+          orgParent: 0,
+        },
+      ],
+    });
 
     const generatedAdminPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
-    await insertRecords(trx, registry, registry.require('sysuser'), actor, [
-      {
-        username: 'admin',
-        nickname: zh('seed.adminNickname'),
-        password: config.adminPassword ?? generatedAdminPassword,
-        email: 'admin@ecobid.example',
-        countryCode: '+86',
-        mobile: '13800000000',
-        phone: '400-000-0000',
-        status: '1',
-        userType: 0,
-        roleId: adminRoleId,
-        orgId,
-      },
-    ]);
+    await insertRecords({
+      trx,
+      registry,
+      entity: registry.require('sysuser'),
+      actor,
+      records: [
+        {
+          username: 'admin',
+          nickname: zh('seed.adminNickname'),
+          password: config.adminPassword ?? generatedAdminPassword,
+          email: 'admin@ecobid.example',
+          countryCode: '+86',
+          mobile: '13800000000',
+          phone: '400-000-0000',
+          status: '1',
+          userType: 0,
+          roleId: adminRoleId,
+          orgId,
+        },
+      ],
+    });
 
     await insertMenus(ctx, trx, actor, i18n, data<MenuNode[]>('menus.json'), 0);
 
-    await insertRecords(
+    await insertRecords({
       trx,
       registry,
-      registry.require('sysparam'),
+      entity: registry.require('sysparam'),
       actor,
-      data<ParamRow[]>('params.json').map((param) => ({
+      records: data<ParamRow[]>('params.json').map((param) => ({
         paramKey: param.key,
         paramName: zh(`params.${param.key}`),
         paramValue: param.value,
       })),
-    );
+    });
 
-    await insertRecords(trx, registry, registry.require('appclient'), actor, [
-      {
-        clientCode: 'browser',
-        authType: ['password', 'mobile', 'refresh_token'],
-        authScope: 'ui',
-        tokenSeconds: 7200,
-        refreshSeconds: 2_592_000,
-        clientDescription: zh('seed.browserClient'),
-      },
-    ]);
+    await insertRecords({
+      trx,
+      registry,
+      entity: registry.require('appclient'),
+      actor,
+      records: [
+        {
+          clientCode: 'browser',
+          authType: ['password', 'mobile', 'refresh_token'],
+          authScope: 'ui',
+          tokenSeconds: 7200,
+          refreshSeconds: 2_592_000,
+          clientDescription: zh('seed.browserClient'),
+        },
+      ],
+    });
     await seedPortalContent({ ctx, trx, actor });
     return generatedAdminPassword ? { isFirstStart: true, generatedAdminPassword } : { isFirstStart: true };
   });
@@ -233,20 +269,26 @@ export async function syncEntityMenus(ctx: AppContext, i18n: I18n): Promise<void
       if (!entity.menu || idByCode.has(entity.name)) continue;
       const name =
         i18n.find(SEED_LANGUAGE, [`menus.${entity.name}`, `entities.${entity.name}.title`]) ?? entity.title;
-      const [id] = await insertRecords(trx, ctx.registry, menu, actor, [
-        {
-          menuCode: entity.name,
-          menuName: name,
-          menuIcon: entity.menu.icon,
-          menuPath: entity.menu.path ?? `/${entity.name}`,
-          menuComponent: `entity/${entity.name}`,
-          menuSequence: entity.menu.sequence ?? 100,
-          menuParent: idByCode.get(entity.menu.parent) ?? 0,
-          menuStatus: '1',
-          menuButton: DEFAULT_BUTTONS,
-          menuMeta: {},
-        },
-      ]);
+      const [id] = await insertRecords({
+        trx,
+        registry: ctx.registry,
+        entity: menu,
+        actor,
+        records: [
+          {
+            menuCode: entity.name,
+            menuName: name,
+            menuIcon: entity.menu.icon,
+            menuPath: entity.menu.path ?? `/${entity.name}`,
+            menuComponent: `entity/${entity.name}`,
+            menuSequence: entity.menu.sequence ?? 100,
+            menuParent: idByCode.get(entity.menu.parent) ?? 0,
+            menuStatus: '1',
+            menuButton: DEFAULT_BUTTONS,
+            menuMeta: {},
+          },
+        ],
+      });
       idByCode.set(entity.name, Number(id));
     }
   });

@@ -66,7 +66,7 @@ export function enablePGliteRawRows(db: Db, pglite: PGlite): void {
   readers.set(db, {
     kind: 'statement',
     read: (query, onRow) =>
-      db.connection().execute(() => readPGliteRows(pglite, selectOf(query).compile(db), onRow)),
+      db.connection().execute(() => readPGliteRows({ pglite, query: selectOf(query).compile(db), onRow })),
   });
 }
 
@@ -299,11 +299,15 @@ export class RowParser {
  * Runs a statement through PGlite's wire protocol and streams its rows to onRow. The caller
  * holds the connection, so no other statement runs in between.
  */
-export async function readPGliteRows(
-  pglite: PGlite,
-  query: CompiledQuery,
-  onRow: RawRowHandler,
-): Promise<void> {
+export async function readPGliteRows({
+  pglite,
+  query,
+  onRow,
+}: {
+  pglite: PGlite;
+  query: CompiledQuery;
+  onRow: RawRowHandler;
+}): Promise<void> {
   const parser = new RowParser(onRow, carry);
   await pglite.execProtocolRawStream(extendedQuery(query), {
     syncToFs: false,

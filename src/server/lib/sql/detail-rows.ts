@@ -15,7 +15,7 @@ const childTable = (detail: DetailDef) => sql.table(detail.table);
  * A parent's rows are the caller's tenant's only (a shared parent's rows carry the writer's
  * tenant). An adopted child table has no tenant_code: its rows are scoped by their parent.
  */
-function rowScope(entity: EntityDef, detail: DetailDef, actor: Actor) {
+function rowScope({ entity, detail, actor }: { entity: EntityDef; detail: DetailDef; actor: Actor }) {
   return entity.isTenantScoped && !detail.isAdopted ? sql` and tenant_code = ${actor.tenantCode}` : sql``;
 }
 
@@ -25,13 +25,19 @@ const parentRef = (detail: DetailDef) => sql.ref(detail.parentColumn);
 const orderRef = (detail: DetailDef) => sql.ref(detail.seqColumn ?? detail.keyColumn);
 
 /** Inserts rows of one detail field for one parent, numbered 1, 2, … in the given order. */
-async function insertRows(
-  trx: Db,
-  detail: DetailDef,
-  parentKey: unknown,
-  rows: readonly DetailRow[],
-  actor: Actor,
-): Promise<void> {
+async function insertRows({
+  trx,
+  detail,
+  parentKey,
+  rows,
+  actor,
+}: {
+  trx: Db;
+  detail: DetailDef;
+  parentKey: unknown;
+  rows: readonly DetailRow[];
+  actor: Actor;
+}): Promise<void> {
   if (rows.length === 0) return;
   const fields = detail.fields.filter((field) => rows.some((row) => row[field.name] !== undefined));
   // An adopted child table: its own parent and position columns (the latter maybe none), no tenant.
@@ -61,24 +67,40 @@ async function insertRows(
  * parent's rows of that field (a field named in `cleared` empties it); fields not sent keep
  * their rows. Runs in the caller's transaction, after the parent row is written.
  */
-export async function writeDetailRows(
-  trx: Db,
-  entity: EntityDef,
-  parentKey: unknown,
-  values: Readonly<Record<string, unknown>>,
-  actor: Actor,
-  options: { isNew: boolean; cleared?: readonly string[] },
-): Promise<void> {
+export async function writeDetailRows({
+  trx,
+  entity,
+  parentKey,
+  values,
+  actor,
+  isNew,
+  cleared,
+}: {
+  trx: Db;
+  entity: EntityDef;
+  parentKey: unknown;
+  values: Readonly<Record<string, unknown>>;
+  actor: Actor;
+  /** A parent just inserted has no rows to replace. */
+  isNew: boolean;
+  cleared?: readonly string[];
+}): Promise<void> {
   for (const field of detailFields(entity)) {
     const given = values[field.name];
-    const isCleared = options.cleared?.includes(field.name) === true;
+    const isCleared = cleared?.includes(field.name) === true;
     if (given === undefined && !isCleared) continue;
-    if (!options.isNew) {
-      await sql`delete from ${childTable(field.detail)} where ${parentRef(field.detail)} = ${parentKey}${rowScope(entity, field.detail, actor)}`.execute(
+    if (!isNew) {
+      await sql`delete from ${childTable(field.detail)} where ${parentRef(field.detail)} = ${parentKey}${rowScope({ entity, detail: field.detail, actor })}`.execute(
         trx,
       );
     }
-    await insertRows(trx, field.detail, parentKey, Array.isArray(given) ? (given as DetailRow[]) : [], actor);
+    await insertRows({
+      trx,
+      detail: field.detail,
+      parentKey,
+      rows: Array.isArray(given) ? (given as DetailRow[]) : [],
+      actor,
+    });
   }
 }
 
@@ -93,12 +115,17 @@ function rowOf(fields: readonly FieldDef[], raw: Record<string, unknown>): Detai
 }
 
 /** The detail rows of some parents, by field then parent key, each list in its saved order. */
-export async function readDetailRows(
-  db: Db,
-  entity: EntityDef,
-  parentKeys: readonly unknown[],
-  actor: Actor,
-): Promise<Map<string, Map<unknown, DetailRow[]>>> {
+export async function readDetailRows({
+  db,
+  entity,
+  parentKeys,
+  actor,
+}: {
+  db: Db;
+  entity: EntityDef;
+  parentKeys: readonly unknown[];
+  actor: Actor;
+}): Promise<Map<string, Map<unknown, DetailRow[]>>> {
   const result = new Map<string, Map<unknown, DetailRow[]>>();
   if (parentKeys.length === 0) return result;
   for (const field of detailFields(entity)) {
@@ -111,7 +138,7 @@ export async function readDetailRows(
     const rows = await sql<
       Record<string, unknown>
     >`select ${sql.join(select)} from ${childTable(field.detail)}
-      where ${parentRef(field.detail)} in (${sql.join([...parentKeys])})${rowScope(entity, field.detail, actor)}
+      where ${parentRef(field.detail)} in (${sql.join([...parentKeys])})${rowScope({ entity, detail: field.detail, actor })}
       order by ${parentRef(field.detail)}, ${orderRef(field.detail)}`.execute(db);
     for (const raw of rows.rows) {
       // bigint keys come back as numbers or strings depending on the driver: match by text
@@ -127,11 +154,15 @@ export async function readDetailRows(
  * Deletes the rows of a parent's adopted child tables (x-detail.parentColumn), before the parent:
  * their own foreign key may not cascade. The engine's child tables cascade by themselves.
  */
-export async function deleteAdoptedDetailRows(
-  trx: Db,
-  entity: EntityDef,
-  parentKeys: readonly unknown[],
-): Promise<void> {
+export async function deleteAdoptedDetailRows({
+  trx,
+  entity,
+  parentKeys,
+}: {
+  trx: Db;
+  entity: EntityDef;
+  parentKeys: readonly unknown[];
+}): Promise<void> {
   if (parentKeys.length === 0) return;
   for (const field of detailFields(entity)) {
     if (!field.detail.isAdopted) continue;

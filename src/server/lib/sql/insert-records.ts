@@ -10,13 +10,19 @@ import { writeDetailRows } from './detail-rows.js';
  * Inserts many records at once (seeding, imports): each is validated against the entity's create
  * schema like an API call, but references and uniqueness are left to the caller. Returns the keys.
  */
-export async function insertRecords(
-  trx: Db,
-  registry: EntityRegistry,
-  entity: EntityDef,
-  actor: Actor,
-  records: Record<string, unknown>[],
-): Promise<unknown[]> {
+export async function insertRecords({
+  trx,
+  registry,
+  entity,
+  actor,
+  records,
+}: {
+  trx: Db;
+  registry: EntityRegistry;
+  entity: EntityDef;
+  actor: Actor;
+  records: Record<string, unknown>[];
+}): Promise<unknown[]> {
   if (records.length === 0) return [];
   const validators = registry.validators(entity);
   const prepared = records.map((record, index) => {
@@ -40,12 +46,12 @@ export async function insertRecords(
   const fields = entity.fields.filter(
     (field) => !field.detail && prepared.some((values) => values[field.name] !== undefined),
   );
-  const columns = insertRow(entity, {}, fields, actor).columns;
+  const columns = insertRow({ entity, values: {}, fields, actor }).columns;
   const keys: unknown[] = [];
   for (let start = 0; start < prepared.length; start += 500) {
     const rows = prepared
       .slice(start, start + 500)
-      .map((values) => sql`(${sql.join(insertRow(entity, values, fields, actor).params)})`);
+      .map((values) => sql`(${sql.join(insertRow({ entity, values, fields, actor }).params)})`);
     const result = await sql<{
       key: unknown;
     }>`insert into ${table(entity)} (${sql.join(columns)}) values ${sql.join(rows)}
@@ -53,6 +59,6 @@ export async function insertRecords(
     keys.push(...result.rows.map((row) => row.key));
   }
   for (const [index, values] of prepared.entries())
-    await writeDetailRows(trx, entity, keys[index], values, actor, { isNew: true });
+    await writeDetailRows({ trx, entity, parentKey: keys[index], values, actor, isNew: true });
   return keys;
 }

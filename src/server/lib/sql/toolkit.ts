@@ -71,11 +71,19 @@ export function filterCondition(filter: Filter): Condition {
 
 /**
  * The order of a list (the engine's order terms: the sort, then the key in the direction of the
- * last term, so one index scan serves it); `alias` qualifies the columns (a table in a join).
- * Empty values sort as the smallest: first ascending, last descending.
+ * last term, so one index scan serves it); `tableAlias` qualifies the columns (a table in a
+ * join). Empty values sort as the smallest: first ascending, last descending.
  */
-export function orderByClause(entity: EntityDef, sort: SortTerm[], alias?: string): RawBuilder<unknown> {
-  return orderBySql(orderTerms(entity, sort), alias);
+export function orderByClause({
+  entity,
+  sort,
+  tableAlias,
+}: {
+  entity: EntityDef;
+  sort: SortTerm[];
+  tableAlias?: string;
+}): RawBuilder<unknown> {
+  return orderBySql(orderTerms(entity, sort), tableAlias);
 }
 
 export function orderBySql(terms: OrderTerm[], alias?: string): RawBuilder<unknown> {
@@ -96,12 +104,17 @@ export function toDbValue(field: FieldDef, value: unknown): unknown {
 }
 
 /** Columns and values of an insert: the given fields plus the bookkeeping columns. */
-export function insertRow(
-  entity: EntityDef,
-  values: Record<string, unknown>,
-  fields: FieldDef[],
-  actor: Actor,
-): { columns: RawBuilder<unknown>[]; params: unknown[] } {
+export function insertRow({
+  entity,
+  values,
+  fields,
+  actor,
+}: {
+  entity: EntityDef;
+  values: Record<string, unknown>;
+  fields: FieldDef[];
+  actor: Actor;
+}): { columns: RawBuilder<unknown>[]; params: unknown[] } {
   const columns = fields.map(column);
   const params = fields.map((field) => toDbValue(field, values[field.name]));
   // The tenant entity owns tenant_code as its own field; every other row gets the caller's tenant.

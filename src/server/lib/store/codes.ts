@@ -43,12 +43,15 @@ export function digitCode(length = 6): string {
   return Array.from({ length }, () => String(randomInt(10))).join('');
 }
 
-/** Stores a new code; earlier codes of the same purpose and target stop working. */
-export function issueCode(
-  store: SharedStore,
-  issue: IssueCode,
-  options?: IssueOptions,
-): Promise<IssueResult> {
+/**
+ * Stores a new code (`issue`: its target, the code, its lifetime); earlier codes of the same
+ * purpose and target stop working. The options (quota, deliver, trx) are SharedStore.issueCode's.
+ */
+export function issueCode({
+  store,
+  issue,
+  ...options
+}: { store: SharedStore; issue: IssueCode } & IssueOptions): Promise<IssueResult> {
   return store.issueCode(issue, options);
 }
 

@@ -47,7 +47,7 @@ export async function captchaRoutes(app: FastifyInstance, options: CaptchaRoutes
   const api = typed(app);
   const publicLimited = { isPublic: true, rateLimit: options.rateLimit };
   // SMS codes go only to numbers a user may have: the user schema's mobile rule.
-  const mobileRule = fieldRule(ctx, 'sysuser', 'mobile');
+  const mobileRule = fieldRule({ ctx, entityName: 'sysuser', fieldName: 'mobile' });
   const checkMobile = (mobile: string, t: Translate): void => assertField(mobileRule(mobile, '/mobile', t));
 
   api.get(

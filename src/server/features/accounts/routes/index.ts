@@ -36,7 +36,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
    * (username and userId, when sent, must be the caller's own: 403 otherwise). parentId narrows
    * the tree to one top-level menu, postCode to the roles of one of the caller's posts.
    */
-  const postCodeRule = fieldRule(app.ctx, 'syspost', 'postCode');
+  const postCodeRule = fieldRule({ ctx: app.ctx, entityName: 'syspost', fieldName: 'postCode' });
   api.post(
     '/api/account/sysuserdetail/queryCurrentAuthority',
     {
@@ -90,7 +90,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  const newPasswordRule = fieldRule(app.ctx, 'sysuser', 'password');
+  const newPasswordRule = fieldRule({ ctx: app.ctx, entityName: 'sysuser', fieldName: 'password' });
 
   /**
    * Changes the caller's own password (query: password = the current one, newPassword, id).

@@ -28,8 +28,8 @@ export async function recoveryRoutes(app: FastifyInstance, options: RecoveryRout
   const ctx = app.ctx;
   const api = typed(app);
   const config = { isPublic: true, rateLimit: options.rateLimit };
-  const passwordRule = fieldRule(ctx, 'sysuser', 'password');
-  const emailRule = fieldRule(ctx, 'sysuser', 'email');
+  const passwordRule = fieldRule({ ctx, entityName: 'sysuser', fieldName: 'password' });
+  const emailRule = fieldRule({ ctx, entityName: 'sysuser', fieldName: 'email' });
   const tenantOf = (input: AccountInput<'tenantCode'>): string =>
     textOf(input.tenantCode) || ctx.config.defaultTenant;
 

@@ -86,13 +86,16 @@ export async function newCharCaptcha({ ctx, ip }: { ctx: AppContext; ip: string 
   const seconds = ctx.config.abuse.captchaSeconds;
   const captcha = svgCaptcha.create({ size: 4, noise: 2, color: true, ignoreChars: '0oO1iIlL' });
   const captchaId = randomToken();
-  await issueCode(ctx.store, {
-    tenantCode: captchaTenant(ctx),
-    purpose: 'captcha',
-    target: captchaId,
-    code: captcha.text.toLowerCase(),
-    seconds,
-    ip,
+  await issueCode({
+    store: ctx.store,
+    issue: {
+      tenantCode: captchaTenant(ctx),
+      purpose: 'captcha',
+      target: captchaId,
+      code: captcha.text.toLowerCase(),
+      seconds,
+      ip,
+    },
   });
   return { captchaId, svg: captcha.data, expiresIn: seconds };
 }
@@ -124,21 +127,19 @@ export async function sendSmsCode({
     smsDailyLimit: await ruleLimit(ctx, 'smsDaily'),
   };
   const code = digitCode(6);
-  const issued = await issueCode(
-    ctx.store,
-    { tenantCode, purpose: 'sms', target: mobile, code, seconds: limits.smsCodeSeconds, ip },
-    {
-      quota: { intervalSeconds: limits.smsIntervalSeconds, dailyLimit: limits.smsDailyLimit },
-      // A failed send leaves no code behind and counts for nothing.
-      deliver: () =>
-        sms.send({
-          tenantCode,
-          mobile,
-          code,
-          text: t('account.smsText', { code, minutes: Math.ceil(limits.smsCodeSeconds / 60) }),
-        }),
-    },
-  );
+  const issued = await issueCode({
+    store: ctx.store,
+    issue: { tenantCode, purpose: 'sms', target: mobile, code, seconds: limits.smsCodeSeconds, ip },
+    quota: { intervalSeconds: limits.smsIntervalSeconds, dailyLimit: limits.smsDailyLimit },
+    // A failed send leaves no code behind and counts for nothing.
+    deliver: () =>
+      sms.send({
+        tenantCode,
+        mobile,
+        code,
+        text: t('account.smsText', { code, minutes: Math.ceil(limits.smsCodeSeconds / 60) }),
+      }),
+  });
   if (!issued.issued && issued.reason === 'tooSoon')
     throw new AppError('smsTooSoon', { seconds: issued.seconds });
   if (!issued.issued) throw new AppError('smsDailyLimit', { limit: limits.smsDailyLimit });

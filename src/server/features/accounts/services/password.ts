@@ -35,14 +35,18 @@ export async function changeOwnPassword({
     await sql`update ${users} set password = ${await hashSecret(newPassword)}, version = version + 1,
       updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
     await endSessions({ trx, userIds: [auth.userId], exceptSessionId: auth.sessionId });
-    await writeAudit(trx, { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode }, [
-      {
-        entity: user.name,
-        recordKey: auth.userId,
-        action: 'update',
-        before: null,
-        after: { passwordChanged: true },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor: { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode },
+      entries: [
+        {
+          entity: user.name,
+          recordKey: auth.userId,
+          action: 'update',
+          before: null,
+          after: { passwordChanged: true },
+        },
+      ],
+    });
   });
 }

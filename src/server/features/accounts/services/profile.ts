@@ -119,9 +119,11 @@ export async function updateOwnProfile({
       )
     ).rows[0];
     if (!after) throw new AppError('invalidToken');
-    await writeAudit(trx, actor, [
-      { entity: entity.name, recordKey: auth.userId, action: 'update', before, after },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [{ entity: entity.name, recordKey: auth.userId, action: 'update', before, after }],
+    });
     return after;
   });
   return updated;

@@ -39,15 +39,19 @@ async function setPassword(
     updated_at = now(), updated_by = ${user.username} where id = ${user.id}`.execute(trx);
   await endSessions({ trx, userIds: [user.id] });
   await ctx.store.forget(signInKey(tenantCode, user.username), trx);
-  await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
-    {
-      entity: entity.name,
-      recordKey: user.id,
-      action: 'update',
-      before: null,
-      after: { passwordChanged: how },
-    },
-  ]);
+  await writeAudit({
+    trx,
+    actor: { userId: user.id, username: user.username, tenantCode },
+    entries: [
+      {
+        entity: entity.name,
+        recordKey: user.id,
+        action: 'update',
+        before: null,
+        after: { passwordChanged: how },
+      },
+    ],
+  });
 }
 
 /**
@@ -81,11 +85,18 @@ export async function mailResetCodes({
     const prepared = [];
     for (const user of users.rows) {
       const secret = randomToken(32);
-      await issueCode(
-        ctx.store,
-        { tenantCode, purpose: 'reset', target: String(user.id), code: secret, seconds: minutes * 60, ip },
-        { trx },
-      );
+      await issueCode({
+        store: ctx.store,
+        issue: {
+          tenantCode,
+          purpose: 'reset',
+          target: String(user.id),
+          code: secret,
+          seconds: minutes * 60,
+          ip,
+        },
+        trx,
+      });
       const code = `${user.id}.${secret}`;
       const query = new URLSearchParams({ code, tenantCode });
       // Never built from the Host header: a forged one would send the reset link to another site.

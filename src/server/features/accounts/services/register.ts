@@ -72,13 +72,19 @@ async function ensureRole(
   const found = await sql<{ id: number }>`select id from ${sql.table(role.table)}
     where tenant_code = ${actor.tenantCode} and role_code = ${roleCode}`.execute(trx);
   if (found.rows[0]) return found.rows[0].id;
-  const [id] = await insertRecords(trx, ctx.registry, role, actor, [
-    {
-      roleCode,
-      roleName: i18n.t(DEFAULT_LANGUAGE, `roles.${roleCode}.name`),
-      roleDescription: i18n.t(DEFAULT_LANGUAGE, `roles.${roleCode}.description`),
-    },
-  ]);
+  const [id] = await insertRecords({
+    trx,
+    registry: ctx.registry,
+    entity: role,
+    actor,
+    records: [
+      {
+        roleCode,
+        roleName: i18n.t(DEFAULT_LANGUAGE, `roles.${roleCode}.name`),
+        roleDescription: i18n.t(DEFAULT_LANGUAGE, `roles.${roleCode}.description`),
+      },
+    ],
+  });
   return Number(id);
 }
 
@@ -89,9 +95,13 @@ async function touristOrg(ctx: AppContext, i18n: I18n, trx: Db, actor: Actor): P
   const found = await sql<{ id: number }>`select id from ${sql.table(org.table)}
     where tenant_code = ${actor.tenantCode} and org_name = ${name}`.execute(trx);
   if (found.rows[0]) return found.rows[0].id;
-  const [id] = await insertRecords(trx, ctx.registry, org, actor, [
-    { orgName: name, orgType: 'team', orgSequence: 1000, orgParent: 0 },
-  ]);
+  const [id] = await insertRecords({
+    trx,
+    registry: ctx.registry,
+    entity: org,
+    actor,
+    records: [{ orgName: name, orgType: 'team', orgSequence: 1000, orgParent: 0 }],
+  });
   return Number(id);
 }
 
@@ -248,9 +258,15 @@ export async function register({
         }
         throw error;
       }
-      [orgId] = (await insertRecords(trx, ctx.registry, orgEntity, actor, [registration.org])).map(
-        Number,
-      ) as [number];
+      [orgId] = (
+        await insertRecords({
+          trx,
+          registry: ctx.registry,
+          entity: orgEntity,
+          actor,
+          records: [registration.org],
+        })
+      ).map(Number) as [number];
     } else {
       orgId = await touristOrg(ctx, i18n, trx, actor);
     }
@@ -259,28 +275,38 @@ export async function register({
     if (!(await consumeCode(trx, code.id))) throw smsCodeError(l10n.t);
     const roleId = await ensureRole(ctx, i18n, trx, actor, KINDS[kind].roleCode);
     const [userId] = (
-      await insertRecords(trx, ctx.registry, userEntity, actor, [{ ...registration.user, roleId, orgId }])
+      await insertRecords({
+        trx,
+        registry: ctx.registry,
+        entity: userEntity,
+        actor,
+        records: [{ ...registration.user, roleId, orgId }],
+      })
     ).map(Number) as [number];
-    await writeAudit(trx, { ...actor, userId }, [
-      ...(registration.org
-        ? [
-            {
-              entity: orgEntity.name,
-              recordKey: orgId,
-              action: 'add' as const,
-              before: null,
-              after: registration.org,
-            },
-          ]
-        : []),
-      {
-        entity: userEntity.name,
-        recordKey: userId,
-        action: 'add',
-        before: null,
-        after: { ...registration.user, password: undefined, roleId, orgId },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor: { ...actor, userId },
+      entries: [
+        ...(registration.org
+          ? [
+              {
+                entity: orgEntity.name,
+                recordKey: orgId,
+                action: 'add' as const,
+                before: null,
+                after: registration.org,
+              },
+            ]
+          : []),
+        {
+          entity: userEntity.name,
+          recordKey: userId,
+          action: 'add',
+          before: null,
+          after: { ...registration.user, password: undefined, roleId, orgId },
+        },
+      ],
+    });
     const registered: Registered = {
       id: userId,
       username,

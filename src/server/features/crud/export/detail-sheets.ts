@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { detailFields, type EntityDef, type FieldDef } from '../../../../engine/index.js';
+import { detailFields, type EntityDef, type FieldDef, type SortTerm } from '../../../../engine/index.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
@@ -35,14 +35,11 @@ interface DetailExportContext {
   l10n: Localizer;
   /** The export's filters, on the parent table. */
   conditions: RawBuilder<unknown>[];
-  sort: Parameters<typeof orderByClause>[1];
+  sort: SortTerm[];
   /** Turns a value into a cell as the records' sheet does (dates, yes/no, dictionaries). */
   dictionaryLabels: (dictType: string) => Promise<Map<string, string>>;
   formatDateTime: (date: Date) => string;
 }
-
-const columnTitle = (ctx: DetailExportContext, detailField: string, item: FieldDef): string =>
-  detailColumnTitle(ctx.l10n, ctx.entity, detailField, item);
 
 /** Labels of the referenced records a column's values point at. */
 async function referenceLabels(
@@ -69,11 +66,13 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
   const fields = detailFields(entity);
   const parentLabel = entity.fieldsByName.get(entity.label) ?? entity.key;
   const sheets = fields.map((field): XlsxSheet => ({
-    sheetName: `${entityTitle(l10n, entity)} - ${fieldTitle(l10n, entity, field)}`,
+    sheetName: `${entityTitle(l10n, entity)} - ${fieldTitle({ l10n, entity, field })}`,
     headers: [
-      fieldTitle(l10n, entity, parentLabel),
+      fieldTitle({ l10n, entity, field: parentLabel }),
       '#',
-      ...field.detail.fields.map((item) => columnTitle(ctx, field.name, item)),
+      ...field.detail.fields.map((item) =>
+        detailColumnTitle({ l10n, entity, detailFieldName: field.name, column: item }),
+      ),
     ],
     widths: [24, 6, ...field.detail.fields.map(() => 16)],
   }));
@@ -138,7 +137,7 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
           const rows = await sql<Record<string, unknown>>`select ${sql.join(select)}
             from (select * from ${table(entity)} ${whereClause(ctx.conditions)}) as t
             join ${sql.table(field.detail.table)} as c on ${parentRef} = ${sql.ref(`t.${entity.key.column}`)}${rowScope}
-            ${orderByClause(entity, ctx.sort, 't')}, ${order} limit ${BATCH} offset ${offset}`.execute(
+            ${orderByClause({ entity, sort: ctx.sort, tableAlias: 't' })}, ${order} limit ${BATCH} offset ${offset}`.execute(
             ctx.db,
           );
           await writer.writeRows(await cellOf(items, rows.rows));

@@ -223,7 +223,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   }
   const select = columns.map((col) => col.select);
   const joined = sql.join(joins, sql` `);
-  const order = orderByClause(entity, query.sort, 't');
+  const order = orderByClause({ entity, sort: query.sort, tableAlias: 't' });
 
   // The embedded database: the keys in order first (read before the answer starts, so that
   // bad filters still get their 400).
@@ -233,7 +233,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       {
         select: [sql`${column(entity.key)}::text`],
         // Qualified: a bare name in ORDER BY would mean the output column (the key as text).
-        rest: sql`from ${table(entity)} as k ${where} ${orderByClause(entity, query.sort, 'k')}`,
+        rest: sql`from ${table(entity)} as k ${where} ${orderByClause({ entity, sort: query.sort, tableAlias: 'k' })}`,
       },
       (src, fields) => keys.add(src, fields[0] as number, fields[1] as number),
     );
@@ -263,7 +263,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const writer = createXlsxWriter({
     moreSheets: details.sheets,
     sheetName: title,
-    headers: columns.map((col) => fieldTitle(l10n, entity, col.field)),
+    headers: columns.map((col) => fieldTitle({ l10n, entity, field: col.field })),
     widths: columns.map((col) => Math.max(10, Math.round((col.field.schema['x-list']?.width ?? 120) / 7))),
   });
   const { rows } = writer;

@@ -67,7 +67,7 @@ export interface DetailImport {
 
 function detailTitles(request: CrudRequest, field: FieldDef): string[] {
   const { l10n, entity } = request;
-  const own = fieldTitle(l10n, entity, field);
+  const own = fieldTitle({ l10n, entity, field });
   const titles = field.schema['x-ui']?.titles ?? {};
   const names = [field.name, own, field.schema.title ?? '', ...Object.values(titles)].filter(Boolean);
   return [sheetTitle(`${entityTitle(l10n, entity)} - ${own}`), ...names.map(sheetTitle)].map(fold);
@@ -163,7 +163,7 @@ export async function readDetailSheets({
     [
       labelField.name,
       labelField.schema.title,
-      fieldTitle(l10n, entity, labelField),
+      fieldTitle({ l10n, entity, field: labelField }),
       ...Object.values(labelField.schema['x-ui']?.titles ?? {}),
     ]
       .filter((name): name is string => Boolean(name))
@@ -206,7 +206,9 @@ export async function readDetailSheets({
         sheet,
         row: head.row,
         field: field.name,
-        message: l10n.t('import.detailKeyMissing', { column: fieldTitle(l10n, entity, labelField) }),
+        message: l10n.t('import.detailKeyMissing', {
+          column: fieldTitle({ l10n, entity, field: labelField }),
+        }),
       });
       continue;
     }
@@ -315,7 +317,14 @@ export async function readDetailSheets({
         const label = values[labelField.name];
         if (label !== undefined && String(row[labelField.name]) !== String(label))
           throw new Error('import: inserted rows came back in another order');
-        await writeDetailRows(trx, entity as EntityDef, row[entity.key.name], values, actor, { isNew: true });
+        await writeDetailRows({
+          trx,
+          entity: entity as EntityDef,
+          parentKey: row[entity.key.name],
+          values,
+          actor,
+          isNew: true,
+        });
       }
     },
   };

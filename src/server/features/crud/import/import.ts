@@ -59,7 +59,11 @@ const fold = (text: string): string => text.trim().toLowerCase();
 function headerIndex(request: CrudRequest): Map<string, FieldDef> {
   const byHeader = new Map<string, FieldDef>();
   for (const field of request.entity.fields) {
-    for (const name of [field.schema.title, fieldTitle(request.l10n, request.entity, field), field.name]) {
+    for (const name of [
+      field.schema.title,
+      fieldTitle({ l10n: request.l10n, entity: request.entity, field }),
+      field.name,
+    ]) {
       if (name) byHeader.set(fold(name), field);
     }
   }
@@ -101,7 +105,7 @@ function mapColumns(
     columns.push({
       index,
       field,
-      column: { header: text, field: field.name, title: fieldTitle(l10n, entity, field) },
+      column: { header: text, field: field.name, title: fieldTitle({ l10n, entity, field }) },
     });
   });
   if (columns.length === 0 && problems.length === 0)
@@ -235,9 +239,10 @@ async function uniqueProblems(
         ${whereClause([sql`${column(field)} in (${sql.join(chunk)})`, ...scopeCondition(entity, actor)])}`.execute(
         db,
       );
+      const title = fieldTitle({ l10n, entity, field }); // once, not per clashing row
       for (const { value } of found.rows) {
         const text = String(value);
-        const shown = `${fieldTitle(l10n, entity, field)} “${text}”`;
+        const shown = `${title} “${text}”`;
         const row = rowOf.get(text) ?? 0;
         problems.push({ row, field: field.name, message: l10n.t('errors.uniqueClash', { value: shown }) });
         flagged.add(row);
@@ -496,17 +501,17 @@ function insertChunk(
         continue;
       }
       const inserted = await sql<Row>`${insert}`.execute(trx);
-      await writeAudit(
+      await writeAudit({
         trx,
         actor,
-        inserted.rows.map((row) => ({
+        entries: inserted.rows.map((row) => ({
           entity: entity.name,
           recordKey: row[entity.key.name],
           action: 'add' as const,
           before: null,
           after: row,
         })),
-      );
+      });
       await options.details?.write(trx, actor, batch, inserted.rows);
       if (options.afterAdd)
         for (const row of inserted.rows) await options.afterAdd(trx, request.policy.shown(row));

@@ -131,14 +131,16 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
   const fields = importableFields(request);
   const details = detailFields(entity).filter((field) => request.policy.isVisible(field.name));
   const detailSheets = details.map((field) =>
-    workbook.addWorksheet(sheetTitle(`${entityTitle(l10n, entity)} - ${fieldTitle(l10n, entity, field)}`)),
+    workbook.addWorksheet(
+      sheetTitle(`${entityTitle(l10n, entity)} - ${fieldTitle({ l10n, entity, field })}`),
+    ),
   );
   const lists = { sheet: workbook.addWorksheet(LISTS_SHEET, { state: 'veryHidden' }), used: 0 };
   await fillSheet(
     request,
     sheet,
     lists,
-    fields.map((field) => ({ key: field.name, title: fieldTitle(l10n, entity, field), field })),
+    fields.map((field) => ({ key: field.name, title: fieldTitle({ l10n, entity, field }), field })),
   );
   const labelField = entity.fieldsByName.get(entity.label) ?? entity.key;
   const exampleLabel = sheet.getRow(2).getCell(fields.indexOf(labelField) + 1).value;
@@ -148,7 +150,7 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
     await fillSheet(request, target, lists, [
       {
         key: '__label',
-        title: fieldTitle(l10n, entity, labelField),
+        title: fieldTitle({ l10n, entity, field: labelField }),
         ...(typeof exampleLabel === 'string' || typeof exampleLabel === 'number'
           ? { example: exampleLabel }
           : {}),
@@ -158,7 +160,7 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
         .filter((item) => !item.isReadOnly && !item.isSystem && !item.auto)
         .map((item) => ({
           key: item.name,
-          title: detailColumnTitle(l10n, entity, field.name, item),
+          title: detailColumnTitle({ l10n, entity, detailFieldName: field.name, column: item }),
           field: item,
         })),
     ]);

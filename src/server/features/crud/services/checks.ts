@@ -105,7 +105,7 @@ export async function checkUnique({
       ctx.trx,
     );
     if (found.rows.length > 0) {
-      const shown = `${fieldTitle(ctx.l10n, ctx.entity, field)} “${String(value)}”`;
+      const shown = `${fieldTitle({ l10n: ctx.l10n, entity: ctx.entity, field })} “${String(value)}”`;
       clashes.push(shown);
       errors.push({ field: `/${field.name}`, message: ctx.l10n.t('errors.uniqueClash', { value: shown }) });
     }

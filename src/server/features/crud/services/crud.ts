@@ -78,7 +78,7 @@ const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promi
 async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {
   if (rows.length === 0 || detailFields(entity).length === 0) return rows;
   const keys = rows.map((row) => row[entity.key.name]);
-  const details = await readDetailRows(db, entity, keys, actor);
+  const details = await readDetailRows({ db, entity, parentKeys: keys, actor });
   return rows.map((row) => {
     const withRows: Row = { ...row };
     for (const [field, byParent] of details) withRows[field] = byParent.get(row[entity.key.name]) ?? [];
@@ -193,18 +193,22 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     // x-auto fields (publisher, publish time): the server's values, never the client's
     Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
     const fields = entity.fields.filter((field) => values[field.name] !== undefined && !field.detail);
-    const { columns, params } = insertRow(entity, values, fields, actor);
+    const { columns, params } = insertRow({ entity, values, fields, actor });
     const inserted =
       await sql<Row>`insert into ${table(entity)} (${sql.join(columns)}) values (${sql.join(params)})
       returning ${selectList(entity)}`.execute(trx);
     const parent = inserted.rows[0];
     if (!parent) throw new Error(`insert into ${entity.table} returned nothing`);
     // Detail rows go in with their parent, in the same transaction.
-    await writeDetailRows(trx, entity, parent[entity.key.name], values, actor, { isNew: true });
+    await writeDetailRows({ trx, entity, parentKey: parent[entity.key.name], values, actor, isNew: true });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
-    await writeAudit(trx, actor, [
-      { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
+      ],
+    });
     const answer = request.policy.shown(row);
     return request.afterAdd ? request.afterAdd(trx, answer) : answer;
   });
@@ -261,7 +265,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     const parent = updated.rows[0];
     if (!parent) throw new Error(`update of ${entity.table} returned nothing`);
     // A detail field sent replaces the whole set of rows, under the version checked above.
-    await writeDetailRows(trx, entity, key, values, actor, { isNew: false, cleared });
+    await writeDetailRows({ trx, entity, parentKey: key, values, actor, isNew: false, cleared });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
     // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
     await applySessionEffects({
@@ -269,9 +273,11 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
       registry: request.registry,
       change: { entity, before, after: row, assigned: new Set(assigned.map((field) => field.name)) },
     });
-    await writeAudit(trx, actor, [
-      { entity: entity.name, recordKey: key, action: 'update', before, after: row },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [{ entity: entity.name, recordKey: key, action: 'update', before, after: row }],
+    });
     return request.policy.shown(row);
   });
 }
@@ -342,7 +348,7 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
         { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by }) },
       ]);
     }
-    await deleteAdoptedDetailRows(trx, entity, [...foundKeys]);
+    await deleteAdoptedDetailRows({ trx, entity, parentKeys: [...foundKeys] });
     await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
       trx,
     );
@@ -352,17 +358,17 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
         registry,
         change: { entity, before: row, after: null, assigned: new Set() },
       });
-    await writeAudit(
+    await writeAudit({
       trx,
       actor,
-      found.rows.map((row) => ({
+      entries: found.rows.map((row) => ({
         entity: entity.name,
         recordKey: row[entity.key.name],
         action: 'delete' as const,
         before: row,
         after: null,
       })),
-    );
+    });
     return { deleted: found.rows.length };
   });
 }

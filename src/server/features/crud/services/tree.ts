@@ -44,7 +44,7 @@ export async function queryTree(
     ...(request.policy.rowConditions ?? []),
     ...query.filters.map(filterCondition),
   ];
-  const order = orderByClause(entity, query.sort);
+  const order = orderByClause({ entity, sort: query.sort });
   const tree = entity.tree;
   const parentGiven = parentId !== undefined && parentId !== null && parentId !== '';
   if (tree && (parentGiven || !(await isSmall(request.db, entity, conditions, limitOf(lazyAbove))))) {

@@ -69,7 +69,7 @@ export function reportField({
   if (!isDimension && !isMeasure) return undefined;
   return {
     name: field.name,
-    title: fieldTitle(l10n, entity, field),
+    title: fieldTitle({ l10n, entity, field }),
     kind,
     ...(field.dict ? { dict: field.dict } : {}),
     ...(field.ref ? { ref: field.ref } : {}),

@@ -50,20 +50,26 @@ async function addMenu(access: StoreAccess, trx: Db, row: Row): Promise<Row> {
   const id = Number(row.id);
   const parent = await sql<{ id: number }>`select id from ${sql.table(menu.table)}
     where menu_code = ${REPORT_MENU_PARENT}`.execute(trx);
-  const [menuId] = await insertRecords(trx, ctx.registry, menu, actor, [
-    {
-      menuCode: reportMenuCode(id),
-      menuName: String(row.reportName),
-      menuIcon: 'bar-chart',
-      menuPath: reportMenuPath(id),
-      menuComponent: REPORT_VIEW_COMPONENT,
-      menuSequence: 100 + (id % 1000),
-      menuParent: Number(parent.rows[0]?.id ?? 0),
-      menuStatus: '1',
-      menuButton: [],
-      menuMeta: { tenant: actor.tenantCode, noCache: true },
-    },
-  ]);
+  const [menuId] = await insertRecords({
+    trx,
+    registry: ctx.registry,
+    entity: menu,
+    actor,
+    records: [
+      {
+        menuCode: reportMenuCode(id),
+        menuName: String(row.reportName),
+        menuIcon: 'bar-chart',
+        menuPath: reportMenuPath(id),
+        menuComponent: REPORT_VIEW_COMPONENT,
+        menuSequence: 100 + (id % 1000),
+        menuParent: Number(parent.rows[0]?.id ?? 0),
+        menuStatus: '1',
+        menuButton: [],
+        menuMeta: { tenant: actor.tenantCode, noCache: true },
+      },
+    ],
+  });
   if (auth.roles.length > 0)
     await sql`insert into sys_role_menu (tenant_code, role_id, menu_id)
       select ${actor.tenantCode}, r.id, ${Number(menuId)} from ${sql.table(role.table)} r

@@ -248,9 +248,13 @@ export async function uploadFile({
       const created = inserted.rows[0];
       if (!created) throw new Error('insert into sys_file returned no row');
       const record = recordOf(created);
-      await writeAudit(trx, actor, [
-        { entity: AUDIT_ENTITY, recordKey: created.id, action: 'add', before: null, after: { ...record } },
-      ]);
+      await writeAudit({
+        trx,
+        actor,
+        entries: [
+          { entity: AUDIT_ENTITY, recordKey: created.id, action: 'add', before: null, after: { ...record } },
+        ],
+      });
       return created;
     });
     return recordOf(row);
@@ -414,17 +418,17 @@ export async function deleteFiles({ ctx, storage, auth, ids }: FilesContext & { 
     if (rows.rows.length > 0)
       await sql`delete from sys_netdisc_share where item_type = 'file'
         and item_id in (${sql.join(rows.rows.map((row) => row.id))})`.execute(trx);
-    await writeAudit(
+    await writeAudit({
       trx,
       actor,
-      rows.rows.map((row) => ({
+      entries: rows.rows.map((row) => ({
         entity: AUDIT_ENTITY,
         recordKey: row.id,
         action: 'delete' as const,
         before: { ...recordOf(row) },
         after: null,
       })),
-    );
+    });
     return rows.rows;
   });
   for (const row of removed) await storage.delete(row.storage_key);

@@ -293,17 +293,17 @@ function auditItems(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): Promise<void> {
-  return writeAudit(
+  return writeAudit({
     trx,
-    actorOf(auth),
-    items.map((item) => ({
+    actor: actorOf(auth),
+    entries: items.map((item) => ({
       entity: item.type === 'folder' ? AUDIT_FOLDER : AUDIT_FILE,
       recordKey: item.id,
       action,
       before,
       after,
     })),
-  );
+  });
 }
 
 /** Ids of a folder and every folder below it (those in the recycle bin too). */

@@ -206,15 +206,19 @@ export async function addForm({
       returning *`.execute(trx);
     const row = inserted.rows[0] as FormRow;
     await addVersion(trx, actor, row, 'save', input.formContent);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: row.id,
-        action: 'add',
-        before: null,
-        after: { formCode: row.form_code },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: row.id,
+          action: 'add',
+          before: null,
+          after: { formCode: row.form_code },
+        },
+      ],
+    });
     return recordOf(row);
   });
 }
@@ -248,15 +252,19 @@ export async function updateForm({
       where id = ${row.id} returning *`.execute(trx);
     const next = updated.rows[0] as FormRow;
     await addVersion(trx, actor, next, 'save', contentOf(next.form_content));
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: row.id,
-        action: 'update',
-        before: { version: row.version },
-        after: { version: next.version },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: row.id,
+          action: 'update',
+          before: { version: row.version },
+          after: { version: next.version },
+        },
+      ],
+    });
     return recordOf(next);
   });
 }
@@ -274,15 +282,19 @@ export async function deleteForm({
         { field: '/id', message: l10n.t('forms.problems.unpublishFirst') },
       ]);
     await sql`delete from ${formTable} where id = ${id}`.execute(trx);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: id,
-        action: 'delete',
-        before: { formCode: row.form_code },
-        after: null,
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: id,
+          action: 'delete',
+          before: { formCode: row.form_code },
+          after: null,
+        },
+      ],
+    });
     return { deleted: 1 };
   });
 }
@@ -460,9 +472,15 @@ export async function publishForm({
     }>`select id from ${sql.table(menu.table)} where menu_code = ${menuCode}`.execute(trx);
     let menuId = found.rows[0]?.id;
     if (menuId === undefined) {
-      const [inserted] = await insertRecords(trx, ctx.registry, menu, actor, [
-        { menuCode, ...menuValues, menuSequence: 100, menuStatus: '1', menuButton: BUTTONS, menuMeta },
-      ]);
+      const [inserted] = await insertRecords({
+        trx,
+        registry: ctx.registry,
+        entity: menu,
+        actor,
+        records: [
+          { menuCode, ...menuValues, menuSequence: 100, menuStatus: '1', menuButton: BUTTONS, menuMeta },
+        ],
+      });
       menuId = Number(inserted);
     } else {
       await sql`update ${sql.table(menu.table)} set menu_name = ${menuValues.menuName}, menu_icon = ${menuValues.menuIcon},
@@ -477,9 +495,13 @@ export async function publishForm({
       where tenant_code = ${actor.tenantCode} and url = ${pattern}`.execute(trx);
     let urlId = urlFound.rows[0]?.id;
     if (urlId === undefined && roleRows.rows.length > 0) {
-      const [inserted] = await insertRecords(trx, ctx.registry, url, actor, [
-        { url: pattern, description: row.form_name },
-      ]);
+      const [inserted] = await insertRecords({
+        trx,
+        registry: ctx.registry,
+        entity: url,
+        actor,
+        records: [{ url: pattern, description: row.form_name }],
+      });
       urlId = Number(inserted);
     }
     for (const granted of roleRows.rows) {
@@ -498,15 +520,19 @@ export async function publishForm({
       published_content = ${contentSql(content)}, published_version = version, menu_id = ${menuId},
       updated_at = now(), updated_by = ${actor.username} where id = ${row.id} returning *`.execute(trx);
     await addVersion(trx, actor, updated.rows[0] as FormRow, 'publish', content);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: row.id,
-        action: 'update',
-        before: { status: row.status },
-        after: { status: 'published', version: row.version },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: row.id,
+          action: 'update',
+          before: { status: row.status },
+          after: { status: 'published', version: row.version },
+        },
+      ],
+    });
     await sql`select pg_notify(${FORM_CHANNEL}, ${row.form_code})`.execute(trx);
     return { entity: next, impact: report };
   });
@@ -540,15 +566,19 @@ export async function unpublishForm({
       updated_by = ${actor.username} where id = ${id} returning *`.execute(trx);
     const next = updated.rows[0] as FormRow;
     await addVersion(trx, actor, next, 'unpublish', contentOf(row.published_content ?? row.form_content));
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: id,
-        action: 'update',
-        before: { status: 'published' },
-        after: { status: 'draft' },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: id,
+          action: 'update',
+          before: { status: 'published' },
+          after: { status: 'draft' },
+        },
+      ],
+    });
     await sql`select pg_notify(${FORM_CHANNEL}, ${row.form_code})`.execute(trx);
     return recordOf(next);
   });

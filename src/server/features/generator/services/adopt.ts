@@ -107,19 +107,23 @@ export async function adoptTable({
     // Planned again inside the transaction: the table may have changed since it was shown.
     const plan = await planOf(trx);
     for (const statement of plan.statements) await sql.raw(statement).execute(trx);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sysform',
-        recordKey: form.id,
-        action: 'update',
-        before: null,
-        after: {
-          adoptedTable: input.tableName,
-          detailTables: details,
-          statements: [...plan.statements, ...plan.indexes],
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: form.id,
+          action: 'update',
+          before: null,
+          after: {
+            adoptedTable: input.tableName,
+            detailTables: details,
+            statements: [...plan.statements, ...plan.indexes],
+          },
         },
-      },
-    ]);
+      ],
+    });
     return plan;
   });
   // CREATE INDEX CONCURRENTLY IF NOT EXISTS runs outside a transaction; one that fails leaves an

@@ -162,15 +162,19 @@ export async function addTemplate({
       if (!row) throw new Error('insert returned no row');
       const record = toRecord(row);
       await addVersion(trx, actor, record.id ?? 0, 1, input.content);
-      await writeAudit(trx, actor, [
-        {
-          entity: 'generatortemplate',
-          recordKey: record.id,
-          action: 'add',
-          before: null,
-          after: { ...record },
-        },
-      ]);
+      await writeAudit({
+        trx,
+        actor,
+        entries: [
+          {
+            entity: 'generatortemplate',
+            recordKey: record.id,
+            action: 'add',
+            before: null,
+            after: { ...record },
+          },
+        ],
+      });
       return record;
     },
     { clashSubject: input.templateItem },
@@ -211,15 +215,19 @@ export async function updateTemplate({
     if (!row) throw new AppError('notFound');
     await addVersion(trx, actor, input.id, next, input.content);
     const record = toRecord(row);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'generatortemplate',
-        recordKey: input.id,
-        action: 'update',
-        before: { ...toRecord(before) },
-        after: { ...record },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'generatortemplate',
+          recordKey: input.id,
+          action: 'update',
+          before: { ...toRecord(before) },
+          after: { ...record },
+        },
+      ],
+    });
     return record;
   });
 }
@@ -233,15 +241,19 @@ export async function deleteTemplate({
   return inTransaction(ctx.db, async (trx) => {
     const before = await lockedRow(trx, actor, id);
     await sql`delete from gen_template where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(trx);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'generatortemplate',
-        recordKey: id,
-        action: 'delete',
-        before: { ...toRecord(before) },
-        after: null,
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'generatortemplate',
+          recordKey: id,
+          action: 'delete',
+          before: { ...toRecord(before) },
+          after: null,
+        },
+      ],
+    });
     return { deleted: 1 };
   });
 }

@@ -194,15 +194,19 @@ export async function setParam({
       >`update ${table(entity)} set ${column(valueField)} = ${value},
         updated_at = now(), updated_by = ${actor.username}, version = version + 1
         where ${sql.ref(entity.key.column)} = ${before[entity.key.column]} returning *`.execute(trx);
-      await writeAudit(trx, { ...actor, tenantCode }, [
-        {
-          entity: 'sysparam',
-          recordKey: before[entity.key.column],
-          action: 'update',
-          before: { paramKey: key, paramValue: before[valueField.column] },
-          after: { paramKey: key, paramValue: changed.rows[0]?.[valueField.column] ?? value },
-        },
-      ]);
+      await writeAudit({
+        trx,
+        actor: { ...actor, tenantCode },
+        entries: [
+          {
+            entity: 'sysparam',
+            recordKey: before[entity.key.column],
+            action: 'update',
+            before: { paramKey: key, paramValue: before[valueField.column] },
+            after: { paramKey: key, paramValue: changed.rows[0]?.[valueField.column] ?? value },
+          },
+        ],
+      });
       return;
     }
     const added = await sql<Record<string, unknown>>`insert into ${table(entity)}
@@ -210,14 +214,18 @@ export async function setParam({
       values (${tenantCode}, ${key}, ${value}, ${name}, ${actor.username}, ${actor.username}) returning *`.execute(
       trx,
     );
-    await writeAudit(trx, { ...actor, tenantCode }, [
-      {
-        entity: 'sysparam',
-        recordKey: added.rows[0]?.[entity.key.column],
-        action: 'add',
-        before: null,
-        after: { paramKey: key, paramName: name, paramValue: value },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor: { ...actor, tenantCode },
+      entries: [
+        {
+          entity: 'sysparam',
+          recordKey: added.rows[0]?.[entity.key.column],
+          action: 'add',
+          before: null,
+          after: { paramKey: key, paramName: name, paramValue: value },
+        },
+      ],
+    });
   });
 }

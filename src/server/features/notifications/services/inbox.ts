@@ -77,7 +77,7 @@ export async function myNotifications({
     sql<{ total: number }>`select count(*)::int as total from ${table(entity)}
       ${whereClause([...visible, sql`${readAt(entity, auth.userId)} is null`])}`.execute(ctx.db),
     sql<Row>`select ${selectList(entity)}, ${readAt(entity, auth.userId)} as "readAt" from ${table(entity)} ${where}
-      ${orderByClause(entity, query.sort)} limit ${query.pageSize} offset ${(query.currentPage - 1) * query.pageSize}`.execute(
+      ${orderByClause({ entity, sort: query.sort })} limit ${query.pageSize} offset ${(query.currentPage - 1) * query.pageSize}`.execute(
       ctx.db,
     ),
   ]);

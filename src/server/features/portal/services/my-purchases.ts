@@ -59,7 +59,7 @@ export async function myPurchases({
   const [count, rows] = await Promise.all([
     sql<{ total: number }>`select count(*)::int as total from ${table(purchase)} ${where}`.execute(ctx.db),
     sql<Row>`select ${selectList(purchase)} from ${table(purchase)} ${where}
-      ${orderByClause(purchase, query.sort)} limit ${query.pageSize}
+      ${orderByClause({ entity: purchase, sort: query.sort })} limit ${query.pageSize}
       offset ${(query.currentPage - 1) * query.pageSize}`.execute(ctx.db),
   ]);
   return {

@@ -96,15 +96,19 @@ export async function grantButtons({
         trx,
       );
     }
-    await writeAudit(trx, actor, [
-      {
-        entity: 'sys_role_button',
-        recordKey: `role_id=${roleId}`,
-        action: 'update',
-        before: null,
-        after: { buttons },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sys_role_button',
+          recordKey: `role_id=${roleId}`,
+          action: 'update',
+          before: null,
+          after: { buttons },
+        },
+      ],
+    });
     return { linked: grants.length };
   });
 }

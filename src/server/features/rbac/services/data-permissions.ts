@@ -63,9 +63,19 @@ export async function saveHiddenFields({
         ),
       )}`.execute(trx);
     }
-    await writeAudit(trx, actor, [
-      { entity: 'sys_data_permission', recordKey: menuCode, action: 'update', before: null, after: { rows } },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sys_data_permission',
+          recordKey: menuCode,
+          action: 'update',
+          before: null,
+          after: { rows },
+        },
+      ],
+    });
     return { saved: rows.length };
   });
 }

@@ -104,15 +104,19 @@ export async function replaceLinks(
         userIds: users,
       });
     }
-    await writeAudit(trx, request.actor, [
-      {
-        entity: link.table,
-        recordKey: `${fixedColumn}=${id}`,
-        action: 'update',
-        before: { [listColumn]: before },
-        after: { [listColumn]: ids },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor: request.actor,
+      entries: [
+        {
+          entity: link.table,
+          recordKey: `${fixedColumn}=${id}`,
+          action: 'update',
+          before: { [listColumn]: before },
+          after: { [listColumn]: ids },
+        },
+      ],
+    });
     return { linked: ids.length };
   });
 }

@@ -140,22 +140,26 @@ export async function replaceUserPosts(
     await sql`delete from ${table(userPost)} where user_id = ${userId} and tenant_code = ${actor.tenantCode}`.execute(
       trx,
     );
-    await insertRecords(
+    await insertRecords({
       trx,
-      ctx.registry,
-      userPost,
+      registry: ctx.registry,
+      entity: userPost,
       actor,
-      posts.map((item) => ({ userId, ...item })),
-    );
-    await writeAudit(trx, actor, [
-      {
-        entity: userPost.name,
-        recordKey: `user_id=${userId}`,
-        action: 'update',
-        before: { posts: before },
-        after: { posts },
-      },
-    ]);
+      records: posts.map((item) => ({ userId, ...item })),
+    });
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: userPost.name,
+          recordKey: `user_id=${userId}`,
+          action: 'update',
+          before: { posts: before },
+          after: { posts },
+        },
+      ],
+    });
     return { linked: posts.length };
   });
 }

@@ -113,15 +113,19 @@ async function issue(
     userAgent: grantee.userAgent,
   });
   if (grant !== 'refresh_token') {
-    await writeAudit(trx, { userId: user.id, username: user.username, tenantCode }, [
-      {
-        entity: ctx.registry.require('sysuser').name,
-        recordKey: user.id,
-        action: SIGN_IN_ACTION,
-        before: null,
-        after: { grant, clientCode: client.client_code, ip: grantee.ip },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor: { userId: user.id, username: user.username, tenantCode },
+      entries: [
+        {
+          entity: ctx.registry.require('sysuser').name,
+          recordKey: user.id,
+          action: SIGN_IN_ACTION,
+          before: null,
+          after: { grant, clientCode: client.client_code, ip: grantee.ip },
+        },
+      ],
+    });
   }
   return {
     code: 200,

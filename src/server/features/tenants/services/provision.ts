@@ -70,57 +70,73 @@ export async function provisionTenant({
     where tenant_code = ${tenantCode}`.execute(trx);
   const roleIds = new Map(existing.rows.map((row) => [row.role_code, row.id]));
   const missing = roles.map((item) => item.code).filter((code) => !roleIds.has(code));
-  const added = await insertRecords(
+  const added = await insertRecords({
     trx,
     registry,
-    role,
+    entity: role,
     actor,
-    missing.map((code) => ({
+    records: missing.map((code) => ({
       roleCode: code,
       roleName: zh(`roles.${code}.name`),
       roleDescription: zh(`roles.${code}.description`),
     })),
-  );
+  });
   missing.forEach((code, index) => roleIds.set(code, Number(added[index])));
 
-  const [orgId] = await insertRecords(trx, registry, org, actor, [
-    {
-      orgName: String(tenant.tenantName),
-      orgType: 'company',
-      orgDescription: zh('seed.tenantOrgDescription'),
-      orgSequence: 10,
-      orgParent: 0,
-    },
-  ]);
+  const [orgId] = await insertRecords({
+    trx,
+    registry,
+    entity: org,
+    actor,
+    records: [
+      {
+        orgName: String(tenant.tenantName),
+        orgType: 'company',
+        orgDescription: zh('seed.tenantOrgDescription'),
+        orgSequence: 10,
+        orgParent: 0,
+      },
+    ],
+  });
 
   const password = randomBytes(12).toString('base64url');
   const tel = typeof tenant.tenantTel === 'string' ? tenant.tenantTel : undefined;
   const email = typeof tenant.tenantEmail === 'string' ? tenant.tenantEmail : undefined;
-  const [userId] = await insertRecords(trx, registry, user, actor, [
-    {
-      username: TENANT_ADMIN_USERNAME,
-      nickname: zh('seed.adminNickname'),
-      password,
-      email: email ?? 'admin@ecobid.example',
-      countryCode: '+86',
-      // A placeholder the administrator replaces with their own number (unique within the tenant only).
-      mobile: '13800000000',
-      phone: tel ?? '400-000-0000',
-      status: '1',
-      userType: 0,
-      roleId: roleIds.get('ROLE_ADMIN'),
-      orgId,
-    },
-  ]);
-  await writeAudit(trx, actor, [
-    {
-      entity: user.name,
-      recordKey: userId,
-      action: 'add',
-      before: null,
-      after: { username: TENANT_ADMIN_USERNAME, roleCode: 'ROLE_ADMIN', orgId, provisioned: true },
-    },
-  ]);
+  const [userId] = await insertRecords({
+    trx,
+    registry,
+    entity: user,
+    actor,
+    records: [
+      {
+        username: TENANT_ADMIN_USERNAME,
+        nickname: zh('seed.adminNickname'),
+        password,
+        email: email ?? 'admin@ecobid.example',
+        countryCode: '+86',
+        // A placeholder the administrator replaces with their own number (unique within the tenant only).
+        mobile: '13800000000',
+        phone: tel ?? '400-000-0000',
+        status: '1',
+        userType: 0,
+        roleId: roleIds.get('ROLE_ADMIN'),
+        orgId,
+      },
+    ],
+  });
+  await writeAudit({
+    trx,
+    actor,
+    entries: [
+      {
+        entity: user.name,
+        recordKey: userId,
+        action: 'add',
+        before: null,
+        after: { username: TENANT_ADMIN_USERNAME, roleCode: 'ROLE_ADMIN', orgId, provisioned: true },
+      },
+    ],
+  });
   return { tenantCode, username: TENANT_ADMIN_USERNAME, initialPassword: password };
 }
 

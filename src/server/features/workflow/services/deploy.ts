@@ -65,15 +65,19 @@ export async function deployIn({
   const processDefinitionId = definition.rows[0]?.id ?? 0;
   rememberGraph({ ctx, definitionId: processDefinitionId, graph });
   await scheduleStartTimer(ctx, trx, actor.tenantCode, processDefinitionId, graph);
-  await writeAudit(trx, actor, [
-    {
-      entity: 'wfDeployment',
-      recordKey: deploymentId,
-      action: 'add',
-      before: null,
-      after: { key: graph.key, version, processDefinitionId, resourceName },
-    },
-  ]);
+  await writeAudit({
+    trx,
+    actor,
+    entries: [
+      {
+        entity: 'wfDeployment',
+        recordKey: deploymentId,
+        action: 'add',
+        before: null,
+        after: { key: graph.key, version, processDefinitionId, resourceName },
+      },
+    ],
+  });
   return { deploymentId, processDefinitionId, key: graph.key, version, warnings };
 }
 
@@ -133,15 +137,19 @@ export async function deleteDeployment({
     const count = running.rows[0]?.count ?? 0;
     if (count > 0) throw new AppError('wfDeploymentInUse', { count });
     await sql`delete from wf_deployment where id = ${id}`.execute(trx);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'wfDeployment',
-        recordKey: id,
-        action: 'delete',
-        before: { name: deployment.name },
-        after: null,
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'wfDeployment',
+          recordKey: id,
+          action: 'delete',
+          before: { name: deployment.name },
+          after: null,
+        },
+      ],
+    });
     return { deleted: 1 };
   });
 }
@@ -162,15 +170,19 @@ export async function setDefinitionSuspended({
     const rows = await sql<{ id: number }>`update wf_definition set suspended = ${suspended}
       where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(trx);
     if (rows.rows.length === 0) throw new AppError('notFound', { entity: 'processDefinition', key: id });
-    await writeAudit(trx, actor, [
-      {
-        entity: 'wfDefinition',
-        recordKey: id,
-        action: 'update',
-        before: { suspended: !suspended },
-        after: { suspended },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'wfDefinition',
+          recordKey: id,
+          action: 'update',
+          before: { suspended: !suspended },
+          after: { suspended },
+        },
+      ],
+    });
     return { id, suspended };
   });
 }

@@ -83,9 +83,11 @@ export async function addModel({
         returning id`.execute(trx);
       const id = rows.rows[0]?.id ?? 0;
       const row = await modelRow(trx, actor, id);
-      await writeAudit(trx, actor, [
-        { entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row },
-      ]);
+      await writeAudit({
+        trx,
+        actor,
+        entries: [{ entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row }],
+      });
       return row;
     },
     { clashSubject: input.key },
@@ -113,9 +115,11 @@ export async function updateModel({
           revision = revision + 1, updated_at = now()
         where id = ${input.id}`.execute(trx);
       const after = await modelRow(trx, actor, input.id);
-      await writeAudit(trx, actor, [
-        { entity: 'wfModel', recordKey: input.id, action: 'update', before, after },
-      ]);
+      await writeAudit({
+        trx,
+        actor,
+        entries: [{ entity: 'wfModel', recordKey: input.id, action: 'update', before, after }],
+      });
       return after;
     },
     { clashSubject: input.key },
@@ -136,17 +140,17 @@ export async function deleteModels({
       where tenant_code = ${actor.tenantCode} and id in (${sql.join(ids.length > 0 ? ids : [0])}) returning id`.execute(
       trx,
     );
-    await writeAudit(
+    await writeAudit({
       trx,
       actor,
-      rows.rows.map((row) => ({
+      entries: rows.rows.map((row) => ({
         entity: 'wfModel',
         recordKey: row.id,
         action: 'delete' as const,
         before: null,
         after: null,
       })),
-    );
+    });
     return { deleted: rows.rows.length };
   });
 }
@@ -169,15 +173,19 @@ export async function saveModelXml({
     await sql`update wf_model set xml = ${input.xml}, revision = revision + 1, updated_at = now()
       where id = ${input.id}`.execute(trx);
     const after = await modelRow(trx, actor, input.id);
-    await writeAudit(trx, actor, [
-      {
-        entity: 'wfModel',
-        recordKey: input.id,
-        action: 'update',
-        before: null,
-        after: { revision: after.revision },
-      },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'wfModel',
+          recordKey: input.id,
+          action: 'update',
+          before: null,
+          after: { revision: after.revision },
+        },
+      ],
+    });
     return { ...after, warnings };
   });
 }
@@ -227,9 +235,11 @@ export async function importModel({
         await sql`update wf_model set xml = ${input.xml}, name = ${input.name}, revision = revision + 1,
             updated_at = now() where id = ${existing}`.execute(trx);
         const after = await modelRow(trx, actor, existing);
-        await writeAudit(trx, actor, [
-          { entity: 'wfModel', recordKey: existing, action: 'update', before, after },
-        ]);
+        await writeAudit({
+          trx,
+          actor,
+          entries: [{ entity: 'wfModel', recordKey: existing, action: 'update', before, after }],
+        });
         return { ...after, warnings, replaced: true };
       }
       const rows = await sql<{ id: number }>`insert into wf_model (tenant_code, name, model_key, category,
@@ -240,9 +250,11 @@ export async function importModel({
         returning id`.execute(trx);
       const id = rows.rows[0]?.id ?? 0;
       const row = await modelRow(trx, actor, id);
-      await writeAudit(trx, actor, [
-        { entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row },
-      ]);
+      await writeAudit({
+        trx,
+        actor,
+        entries: [{ entity: 'wfModel', recordKey: id, action: 'add', before: null, after: row }],
+      });
       return { ...row, warnings, replaced: false };
     },
     { clashSubject: input.key },

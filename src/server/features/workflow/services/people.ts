@@ -136,7 +136,7 @@ export function noticeInsert({
     'create',
   ).values;
   const fields = entity.fields.filter((field) => !field.detail && values[field.name] !== undefined);
-  const { columns, params } = insertRow(entity, values, fields, actor);
+  const { columns, params } = insertRow({ entity, values, fields, actor });
   const at = fields.findIndex((field) => field.name === 'publishObject');
   const recipients = to.userIds?.length
     ? sql`select v.id from (values ${sql.join(to.userIds.map((id) => sql`(${id}::bigint)`))}) as v (id)`
@@ -180,13 +180,19 @@ export async function notifyUsers({
 }): Promise<void> {
   if (userIds.length === 0) return;
   const entity = ctx.registry.require('notification');
-  await insertRecords(db, ctx.registry, entity, actor, [
-    {
-      title: notice.title.slice(0, 100),
-      content: notice.content,
-      type: 'system',
-      priority: '1',
-      publishObject: userIds,
-    },
-  ]);
+  await insertRecords({
+    trx: db,
+    registry: ctx.registry,
+    entity,
+    actor,
+    records: [
+      {
+        title: notice.title.slice(0, 100),
+        content: notice.content,
+        type: 'system',
+        priority: '1',
+        publishObject: userIds,
+      },
+    ],
+  });
 }

@@ -31,9 +31,11 @@ export async function deleteDefinition({
     const count = running.rows[0]?.count ?? 0;
     if (count > 0) throw new AppError('wfDefinitionInUse', { count });
     await sql`delete from wf_definition where id = ${id}`.execute(trx);
-    await writeAudit(trx, actor, [
-      { entity: 'wfDefinition', recordKey: id, action: 'delete', before: definition, after: null },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [{ entity: 'wfDefinition', recordKey: id, action: 'delete', before: definition, after: null }],
+    });
     return { deleted: 1 };
   });
 }
@@ -64,9 +66,11 @@ export async function deleteInstance({
     if (!instance) throw new AppError('notFound', { entity: 'processInstance', key: id });
     if (endedOnly && !instance.ended) throw new AppError('wfInstanceRunning', { id });
     await sql`delete from wf_instance where id = ${id}`.execute(trx);
-    await writeAudit(trx, actor, [
-      { entity: 'wfInstance', recordKey: id, action: 'delete', before: instance, after: null },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [{ entity: 'wfInstance', recordKey: id, action: 'delete', before: instance, after: null }],
+    });
     return { deleted: 1 };
   });
 }
@@ -88,9 +92,13 @@ export async function deleteHistoricTask({
     if (!task) throw new AppError('notFound', { entity: 'task', key: id });
     if (task.open) throw new AppError('wfTaskOpen', { id });
     await sql`delete from wf_task where id = ${id}`.execute(trx);
-    await writeAudit(trx, actor, [
-      { entity: 'wfTask', recordKey: id, action: 'delete', before: { name: task.name }, after: null },
-    ]);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        { entity: 'wfTask', recordKey: id, action: 'delete', before: { name: task.name }, after: null },
+      ],
+    });
     return { deleted: 1 };
   });
 }

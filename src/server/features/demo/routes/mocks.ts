@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { EntityDef } from '../../../../engine/index.js';
 import type { Row } from '../../../lib/db/database.js';
-import { actorOf, ok, requireAuth } from '../../../lib/http.js';
-import { localizerFor } from '../../../lib/i18n.js';
+import { actorOf, ok } from '../../../lib/http.js';
 import {
   answer,
   anyJson,
@@ -17,8 +15,8 @@ import {
   typed,
 } from '../../../lib/route-schema.js';
 import { table } from '../../../lib/sql/toolkit.js';
-import { addRecord, getRecord, queryRecords, updateRecord, type CrudRequest } from '../../crud/index.js';
-import { recordPolicy, roleLinks, type RecordAccessMode } from '../../rbac/index.js';
+import { addRecord, crudRequestOf, getRecord, queryRecords, updateRecord } from '../../crud/index.js';
+import { roleLinks } from '../../rbac/index.js';
 import { deleteTemplateRole, updateTemplateRole } from '../services/template-roles.js';
 
 /**
@@ -151,24 +149,7 @@ const ROLE_STATUS = answer(object({ status: oneOf(['success']) }, ['status']));
 
 export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const crud = async (
-    request: FastifyRequest,
-    entity: EntityDef,
-    mode: RecordAccessMode,
-  ): Promise<CrudRequest> => {
-    const l10n = localizerFor(request);
-    const auth = requireAuth(request);
-    const policy = await recordPolicy({ ctx, auth, entity, mode, l10n });
-    return {
-      db: ctx.db,
-      registry: ctx.registry,
-      entity,
-      actor: actorOf(request),
-      l10n,
-      policy,
-      roles: auth.roles,
-    };
-  };
+  const crud = crudRequestOf(ctx);
   const api = typed(app);
   const article = ctx.registry.get('article');
   if (article) {

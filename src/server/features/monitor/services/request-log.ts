@@ -10,21 +10,8 @@ import { MONITOR_PARAMS, numberParam } from './settings.js';
  * pruned in batches once older than the retention param.
  */
 
-export interface RequestLogRow {
-  at: Date;
-  level: 'info' | 'warn' | 'error';
-  instance: string;
-  requestId: string;
-  tenantCode: string | null;
-  userId: number | null;
-  username: string | null;
-  method: string;
-  route: string | null;
-  path: string;
-  status: number;
-  durationMs: number;
-  message: string | null;
-}
+/** A request log row as the monitoring hook hands it over: the answer's entry before it has an id. */
+export type RequestLogRow = Omit<RequestLogEntry, 'id' | 'at'> & { at: Date };
 
 /** Rows per insert statement, and the most kept waiting when the database is slow (older ones are dropped). */
 const BATCH = 200;

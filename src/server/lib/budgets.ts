@@ -1,0 +1,53 @@
+/**
+ * The budgets of the work a client can make the server do: how long, how large, how deep, how
+ * many steps. Each is checked where the work happens, and going past one is a clear 4xx naming
+ * what was too large (or, for a running process, an incident), with the transaction rolled back.
+ * On PGlite the database runs in the server's own thread, so these keep one request from
+ * stalling every other user; on PostgreSQL they keep it from pinning connections.
+ *
+ * README ("Budgets") lists them; change a figure here and there together.
+ */
+export const BUDGETS = {
+  workflow: {
+    /** Elements (flow nodes, flows, events) a process may be executed through in one transaction. */
+    stepsPerTransaction: 1_000,
+    /** Steps an instance may take in its whole life before it stops in an incident. */
+    stepsPerInstance: 100_000,
+    /** Nesting of sub-processes in one BPMN file. */
+    bpmnDepth: 20,
+    /** Elements of one BPMN file. */
+    bpmnElements: 5_000,
+  },
+  templates: {
+    /** Time one code-generator template may take to render (off the request thread). */
+    renderMs: 2_000,
+    /** Text one rendered template may produce. */
+    outputBytes: 2 * 1024 * 1024,
+  },
+  schemas: {
+    /** Length of a `pattern`; patterns with nested quantifiers or back-references are refused. */
+    patternLength: 512,
+    /** Values of one `enum`. */
+    enumValues: 1_000,
+    /** Size of one entity or designed form schema as JSON. */
+    schemaBytes: 512 * 1024,
+  },
+  import: {
+    /** An uploaded import file. */
+    fileBytes: 64 * 1024 * 1024,
+    /** What an .xlsx may unpack to, every part together. */
+    unpackedBytes: 512 * 1024 * 1024,
+    /** Rows of one import (every sheet together). */
+    rows: 200_000,
+    /** Cells of one import. */
+    cells: 10_000_000,
+    /** Shared strings of one .xlsx. */
+    sharedStrings: 2_000_000,
+    /** Characters of one cell (Excel's own limit). */
+    cellCharacters: 32_767,
+  },
+  reports: {
+    /** Time one report-designer query may run in the database. */
+    queryMs: 10_000,
+  },
+} as const;

@@ -1,0 +1,54 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp } from './app.js';
+
+/**
+ * The stall check of bounded work: while one hostile request runs, a second client's simple
+ * request must still be answered quickly. Both go through the same app (the same event loop and,
+ * on PGlite, the same database thread), so any work that holds either shows in the pings.
+ */
+export interface StallMeasure {
+  /** The hostile request's answer and how long it took. */
+  hostile: { status: number; ms: number; body: string };
+  /** Each ping's time in ms, in the order sent. */
+  pings: number[];
+  /** The slowest ping. */
+  worstPingMs: number;
+}
+
+/** How quickly a simple request must still be answered: PostgreSQL 1 s, PGlite (one thread) 2 s. */
+export const PING_BUDGET_MS = process.env.TEST_DATABASE_URL ? 1_000 : 2_000;
+
+const PING = { method: 'GET', url: '/api/notification/home/params' } as const;
+
+/**
+ * Sends `hostile`, then a ping every `everyMs` until it has answered (at least one ping, sent
+ * `firstPingAfterMs` after the hostile request started).
+ */
+export async function measureStall(
+  t: TestApp,
+  hostile: () => Promise<LightMyRequestResponse>,
+  { everyMs = 100, firstPingAfterMs = 50 }: { everyMs?: number; firstPingAfterMs?: number } = {},
+): Promise<StallMeasure> {
+  const started = performance.now();
+  let answer: { status: number; ms: number; body: string } | undefined;
+  const running = hostile().then((response) => {
+    answer = { status: response.statusCode, ms: performance.now() - started, body: response.body };
+  });
+  const pings: number[] = [];
+  await new Promise((resolve) => setTimeout(resolve, firstPingAfterMs));
+  do {
+    const sent = performance.now();
+    const ping = await t.request(PING);
+    if (ping.statusCode !== 200) throw new Error(`the ping failed: ${ping.statusCode} ${ping.body}`);
+    pings.push(performance.now() - sent);
+    if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, everyMs));
+  } while (answer === undefined);
+  await running;
+  if (!answer) throw new Error('the hostile request did not answer');
+  return { hostile: answer, pings, worstPingMs: Math.max(...pings) };
+}
+
+/** One line for the test log: what was tried, its budget, and what was measured. */
+export function stallReport(name: string, budget: string, measure: StallMeasure): string {
+  return `stall ${name}: budget ${budget}; answered ${measure.hostile.status} in ${Math.round(measure.hostile.ms)} ms; ${measure.pings.length} pings, worst ${Math.round(measure.worstPingMs)} ms (limit ${PING_BUDGET_MS} ms)`;
+}

@@ -1,3 +1,4 @@
+/** What other features may use of the crud feature (docs/architecture.md: features reach each other only here). */
 export { dictionaryLabels, exportRecords } from './export/records.js';
 export { readDetailSheets } from './import/details.js';
 export { IMPORT_CHUNK_ROWS, importRecords } from './import/import.js';

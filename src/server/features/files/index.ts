@@ -1,2 +1,3 @@
+/** What other features may use of the files feature (docs/architecture.md: features reach each other only here). */
 export { sendFile } from './send.js';
 export { contentFiles } from './services/files.js';

@@ -1,3 +1,4 @@
+/** What other features may use of the forms feature (docs/architecture.md: features reach each other only here). */
 export { compileForm, normalizeContent, onlineApiOf } from './services/compile.js';
 export { formValidatorsModule } from './services/form-validators.js';
 export { addForm } from './services/forms.js';

@@ -1,3 +1,4 @@
+/** What other features may use of the sessions feature (docs/architecture.md: features reach each other only here). */
 export { applySessionEffects, endSessions, rescopeUsers } from './services/changes.js';
 export { liveRateLimit, registerRateLimit, type RouteRateLimit } from './services/guard.js';
 export { findSession, type AuthContext } from './services/session.js';

@@ -26,5 +26,11 @@ declare module 'fastify' {
     isPublic?: boolean;
     /** Every signed-in user may call it for themselves (own profile, menus, notifications): no URL permission needed. */
     isSelfService?: boolean;
+    /**
+     * Only the platform administrator (ROLE_ADMIN of the default tenant) may call it: it changes
+     * or shows the platform itself (database tables, site-wide settings, tenants). A tenant's
+     * administrator gets 403 platformOnly whatever URL grants their roles have.
+     */
+    isPlatformOnly?: boolean;
   }
 }

@@ -22,9 +22,9 @@ export interface AppContext {
   tableSpecs: () => TableSpec[];
 }
 
-/** One registered route: method, URL pattern and its config (isPublic, isSelfService). */
+/** One registered route: method, URL pattern and its config (isPublic, isSelfService, isPlatformOnly). */
 export interface RouteEntry {
   method: string;
   url: string;
-  config: { isPublic?: boolean; isSelfService?: boolean };
+  config: { isPublic?: boolean; isSelfService?: boolean; isPlatformOnly?: boolean };
 }

@@ -26,6 +26,7 @@ export const ERRORS = {
   forbidden: { status: 403, key: 'forbidden' },
   roleNotHeld: { status: 403, key: 'roleNotHeld' },
   postNotHeld: { status: 403, key: 'postNotHeld' },
+  platformOnly: { status: 403, key: 'platformOnly' },
   notFound: { status: 404, key: 'notFound' },
   routeNotFound: { status: 404, key: 'routeNotFound' },
   uniqueClash: { status: 409, key: 'uniqueClash' },

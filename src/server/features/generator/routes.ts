@@ -32,6 +32,11 @@ type Json = Record<string, unknown>;
 
 const BASE = '/api/generator';
 const TAGS = ['generator'];
+/**
+ * Reverse generation reads and alters the database's own tables (any tenant's, any schema's):
+ * the platform administrator's only (features/rbac/permissions/policy.ts).
+ */
+const PLATFORM_ONLY = { isPlatformOnly: true };
 
 const name = (description: string) =>
   text(40, { minLength: 1, pattern: '^[a-z][a-z0-9-]{0,39}$', description });
@@ -133,7 +138,8 @@ const TABLE = object(
 
 /**
  * The code generator: forward generation (preview, zip), reverse generation (tables →
- * entity schema) and the tenant's templates. Granted by URL like every admin call.
+ * entity schema, platform-only) and the tenant's templates. Granted by URL like every admin call;
+ * built-in templates are files of the server, a tenant changes only its own saved copies.
  */
 export async function generatorRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
@@ -177,6 +183,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     `${BASE}/reverse/tables`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags: TAGS,
         summary: 'Tables of the database that are not entities yet, with their comments and columns',
@@ -189,6 +196,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
   api.post(
     `${BASE}/reverse/schema`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags: TAGS,
         summary: 'The entity schema of one table (to review in the form designer)',
@@ -202,6 +210,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
   api.post(
     `${BASE}/reverse/adopt`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags: TAGS,
         summary:

@@ -33,10 +33,15 @@ import {
   ruleLimit,
   setParam,
 } from './services/settings.js';
-import { assertUrlGranted, isPlatformAdmin } from '../rbac/index.js';
+import { assertPlatformRoute, isPlatformAdmin } from '../rbac/index.js';
 import { findSession } from '../sessions/index.js';
 
 const tags = ['monitor'];
+/**
+ * The platform's own figures and settings (every tenant's processes, database, configuration,
+ * rate limits): the platform administrator's only (features/rbac/permissions/policy.ts).
+ */
+const PLATFORM_ONLY = { isPlatformOnly: true };
 const BASE = '/api/monitor';
 const ISO_TIME = text(40, { format: 'date-time' });
 const LOG_LEVELS = ['info', 'warn', 'error'] as const;
@@ -146,8 +151,8 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const api = typed(app);
 
   /**
-   * Prometheus text for a scraper: the METRICS_TOKEN as bearer token, or a signed-in caller whose
-   * roles hold this URL. Public to the auth hook so that the scraper's token is not taken for a session.
+   * Prometheus text for a scraper: the METRICS_TOKEN as bearer token, or the signed-in platform
+   * administrator (the whole platform's figures). Public to the auth hook so that the scraper's token is not taken for a session.
    */
   api.get(
     '/api/metrics',
@@ -156,7 +161,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Prometheus metrics of this process (text exposition format)',
-        description: 'Bearer METRICS_TOKEN, or a signed-in user granted this URL.',
+        description: 'Bearer METRICS_TOKEN, or the signed-in platform administrator.',
         produces: 'text/plain',
         response: { 200: { type: 'string' } },
       },
@@ -171,7 +176,8 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
           : undefined;
         if (!session) throw new AppError('invalidToken');
         const auth = { ...session, heldRoles: session.roles };
-        await assertUrlGranted({ ctx, auth, path: '/api/metrics', isSelfService: false });
+        // The whole platform's figures: a signed-in caller must be the platform administrator.
+        assertPlatformRoute({ ctx, auth, isPlatformOnly: true });
       }
       if (!app.monitor) throw new AppError('notFound');
       reply.header('content-type', app.monitor.registry.contentType);
@@ -182,6 +188,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     `${BASE}/metrics/samples`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary:
@@ -241,6 +248,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     `${BASE}/database`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary: 'Database activity, sizes, index use, locks and slow statements',
@@ -306,6 +314,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     `${BASE}/flowcontrol/rules`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary: 'Rate-limit rules with limits, rejections and rejections per minute',
@@ -396,6 +405,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.put(
     `${BASE}/flowcontrol/rule`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary: "Sets a rate-limit rule's limit (a param: every process applies it on its next request)",
@@ -425,6 +435,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     `${BASE}/config`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary:
@@ -492,6 +503,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.put(
     `${BASE}/settings`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary: 'Sets a monitoring setting (log retention in days, slow-statement threshold in ms)',
@@ -587,6 +599,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   api.post(
     `${BASE}/logs/prune`,
     {
+      config: PLATFORM_ONLY,
       schema: {
         tags,
         summary: 'Deletes request logs older than the retention param now (also done every 10 minutes)',
@@ -598,8 +611,7 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => {
-      if (!isPlatformAdmin(ctx, requireAuth(request))) throw new AppError('forbidden');
+    async () => {
       await app.requestLog?.flush();
       return ok(await pruneMonitorRows({ ctx }));
     },

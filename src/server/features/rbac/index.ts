@@ -3,6 +3,8 @@ export { currentAuthoritySchema } from './answers.js';
 export { currentAuthority } from './permissions/authority.js';
 export {
   assertAdmin,
+  assertPlatformAdmin,
+  assertPlatformRoute,
   assertUrlGranted,
   isAdmin,
   isPlatformAdmin,

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { assertUrlGranted, isGrantedEveryUrl } from './permissions/policy.js';
+import { assertPlatformRoute, assertUrlGranted, isGrantedEveryUrl } from './permissions/policy.js';
 
 /**
  * Role-based access on every non-public /api route, decided on the server by the permission
- * policy's URL grants (features/rbac/permissions/policy.ts): 403 when the caller's roles lack the URL.
+ * policy's URL grants (features/rbac/permissions/policy.ts): 403 when the caller's roles lack the URL,
+ * and 403 platformOnly on a route declared platform-only for anyone but the platform administrator.
  */
 async function rbacPlugin(app: FastifyInstance): Promise<void> {
   // The grants live in these entities: a schema set without them fails at start-up, not on a request.
@@ -16,7 +17,14 @@ async function rbacPlugin(app: FastifyInstance): Promise<void> {
       done();
       return;
     }
-    const isSelfService = request.routeOptions.config.isSelfService === true;
+    const { config } = request.routeOptions;
+    try {
+      assertPlatformRoute({ ctx: app.ctx, auth, isPlatformOnly: config.isPlatformOnly === true });
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    const isSelfService = config.isSelfService === true;
     // Administrators and self-service routes: decided here, no promise to wait for.
     if (isGrantedEveryUrl(auth, isSelfService)) {
       done();

@@ -35,9 +35,36 @@ export function assertAdmin(auth: AuthContext): void {
   if (!isAdmin(auth.roles)) throw new AppError('forbidden');
 }
 
-/** The platform administrator: ROLE_ADMIN of the default tenant. */
+/**
+ * The two kinds of administrator, named here only. The platform administrator is ROLE_ADMIN of
+ * the default tenant (config.defaultTenant): it runs the platform itself (tenants, database
+ * tables, site-wide settings, platform-only routes). A tenant's administrator is ROLE_ADMIN of
+ * any other tenant: every URL, menu and button of its own tenant, nothing of another tenant's
+ * and nothing of the platform's.
+ */
 export function isPlatformAdmin(ctx: AppContext, auth: AuthContext): boolean {
   return isAdmin(auth.roles) && auth.tenantCode === ctx.config.defaultTenant;
+}
+
+/**
+ * A route declared platform-only (config.isPlatformOnly beside the route): 403 platformOnly for
+ * anyone but the platform administrator, whatever URL grants their roles have.
+ */
+export function assertPlatformRoute({
+  ctx,
+  auth,
+  isPlatformOnly,
+}: {
+  ctx: AppContext;
+  auth: AuthContext;
+  isPlatformOnly: boolean;
+}): void {
+  if (isPlatformOnly && !isPlatformAdmin(ctx, auth)) throw new AppError('platformOnly');
+}
+
+/** 403 platformOnly unless the caller is the platform administrator (a platform-only option of a call). */
+export function assertPlatformAdmin(ctx: AppContext, auth: AuthContext, errors?: FieldError[]): void {
+  if (!isPlatformAdmin(ctx, auth)) throw new AppError('platformOnly', {}, errors);
 }
 
 // URL grants ----------------------------------------------------------------------------------
@@ -136,7 +163,7 @@ export function assertTenantRules({
   mode: RecordAccessMode;
 }): void {
   const isRestricted = entity.isPlatformAdminOnly || (mode === 'write' && !entity.isTenantScoped);
-  if (isRestricted && !isPlatformAdmin(ctx, auth)) throw new AppError('forbidden');
+  if (isRestricted && !isPlatformAdmin(ctx, auth)) throw new AppError('platformOnly');
 }
 
 // Data fields ---------------------------------------------------------------------------------

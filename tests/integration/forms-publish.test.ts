@@ -472,11 +472,12 @@ describe('a form with a sub-table (master-detail)', () => {
     const { id, version } = dataOf<{ id: number; version: number }>(added);
     const published = await publish(id);
     expect(published.statusCode, published.body).toBe(200);
-    // its menu carries the form's titles per language (the sidebar shows them)
+    // its menu carries the form's titles per language (the sidebar shows them) and its tenant
+    // (shown in that tenant's sidebar only)
     const menu = await t.sql<{ menu_meta: unknown }>(
       `select menu_meta from sys_menu where menu_code = 'online_requisition'`,
     );
-    expect(menu).toEqual([{ menu_meta: { titles: { zh: '请购单', tw: '請購單' } } }]);
+    expect(menu).toEqual([{ menu_meta: { titles: { zh: '请购单', tw: '請購單' }, tenant: 'default' } }]);
     const columns = await t.sql<{ column_name: string }>(
       `select column_name from information_schema.columns where table_name = 'online_requisition_lines'
        order by ordinal_position`,

@@ -3,6 +3,7 @@ import { insertRecords } from '../../lib/sql/insert-records.js';
 import type { Actor } from '../../lib/sql/toolkit.js';
 import type { AppContext } from '../../lib/context.js';
 import type { I18n } from '../../lib/i18n.js';
+import { FORM_TABLE } from './tables.js';
 
 /** The designed-forms list (/formgenerator/list) under the form generator group. */
 const FORM_LIST = {
@@ -17,7 +18,8 @@ const FORM_LIST = {
 
 /**
  * Every start: the designed-forms list gets its menu entry under the form generator group if it
- * is not there yet, so a database seeded before it existed gets it too (under the seed's lock).
+ * is not there yet, so a database seeded before it existed gets it too (under the seed's lock);
+ * the menus of forms published before menus named their tenant are given their form's tenant.
  */
 export async function syncFormMenus(ctx: AppContext, i18n: I18n): Promise<void> {
   const menu = ctx.registry.require('sysmenu');
@@ -29,6 +31,13 @@ export async function syncFormMenus(ctx: AppContext, i18n: I18n): Promise<void> 
       code: string;
     }>`select id, menu_code as code from ${sql.table(menu.table)}
       where menu_code in (${FORM_LIST.code}, ${FORM_LIST.parent})`.execute(trx);
+    // The menu of a form published before menus carried their tenant: its form's tenant's own.
+    await sql`update ${sql.table(menu.table)} m set menu_meta = coalesce(m.menu_meta, '{}'::jsonb)
+        || jsonb_build_object('tenant', f.tenant_code)
+      from ${sql.table(FORM_TABLE)} f
+      where f.menu_id = m.id and jsonb_typeof(m.menu_meta -> 'tenant') is distinct from 'string'`.execute(
+      trx,
+    );
     const parent = rows.rows.find((row) => row.code === FORM_LIST.parent);
     if (!parent || rows.rows.some((row) => row.code === FORM_LIST.code)) return;
     await insertRecords({

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { TEMPLATE_ITEMS, TEMPLATE_TYPES } from '../../../../generators/forward.js';
-import { actorOf, ok } from '../../lib/http.js';
+import { actorOf, ok, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import {
   answer,
@@ -247,7 +247,13 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) =>
       ok(
-        await adoptTable({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+        await adoptTable({
+          ctx,
+          actor: actorOf(request),
+          auth: requireAuth(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
       ),
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { actorOf, ok } from '../../../lib/http.js';
+import type { FastifyRequest } from 'fastify';
+import { actorOf, ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import {
   answer,
@@ -28,6 +29,12 @@ import {
 import { watchForms } from '../services/watch.js';
 
 const tags = ['generator/form'];
+/** Who calls: the actor (tenant, user), the roles for platform-only options, and the language. */
+const callerOf = (request: FastifyRequest) => ({
+  actor: actorOf(request),
+  auth: requireAuth(request),
+  l10n: localizerFor(request),
+});
 const CONTENT = dictionary(undefined, {
   description: 'The entity schema (the vocabulary of schemas/*.schema.json)',
   maxProperties: 50,
@@ -102,7 +109,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => ok(await queryForms(ctx, request.query)),
+    async (request) => ok(await queryForms(ctx, actorOf(request).tenantCode, request.query)),
   );
   api.get(
     `${base}/versions`,
@@ -127,7 +134,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         }),
       },
     },
-    async (request) => ok(await formVersions(ctx, request.query.id)),
+    async (request) => ok(await formVersions(ctx, actorOf(request).tenantCode, request.query.id)),
   );
   api.post(
     `${base}/add`,
@@ -148,8 +155,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) =>
-      ok(await addForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body })),
+    async (request) => ok(await addForm({ ctx, ...callerOf(request), input: request.body })),
   );
   api.put(
     `${base}/update`,
@@ -171,10 +177,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) =>
-      ok(
-        await updateForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
-      ),
+    async (request) => ok(await updateForm({ ctx, ...callerOf(request), input: request.body })),
   );
   api.post(
     `${base}/delete`,
@@ -186,10 +189,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
       },
     },
-    async (request) =>
-      ok(
-        await deleteForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), id: request.query.id }),
-      ),
+    async (request) => ok(await deleteForm({ ctx, ...callerOf(request), id: request.query.id })),
   );
   api.post(
     `${base}/check`,
@@ -215,7 +215,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => ok(await checkForm({ ctx, l10n: localizerFor(request), input: request.body })),
+    async (request) => ok(await checkForm({ ctx, ...callerOf(request), input: request.body })),
   );
   api.post(
     `${base}/publish`,
@@ -246,10 +246,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) =>
-      ok(
-        await publishForm({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
-      ),
+    async (request) => ok(await publishForm({ ctx, ...callerOf(request), input: request.body })),
   );
   api.post(
     `${base}/unpublish`,
@@ -261,15 +258,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         response: answer(FORM_RECORD),
       },
     },
-    async (request) =>
-      ok(
-        await unpublishForm({
-          ctx,
-          actor: actorOf(request),
-          l10n: localizerFor(request),
-          id: request.query.id,
-        }),
-      ),
+    async (request) => ok(await unpublishForm({ ctx, ...callerOf(request), id: request.query.id })),
   );
   const watch = await watchForms(ctx, (message) => app.log.warn(message));
   app.addHook('onClose', () => watch.close());

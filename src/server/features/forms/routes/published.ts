@@ -31,6 +31,7 @@ import {
   type CrudRequestOf,
 } from '../../crud/index.js';
 import { ONLINE_API_PREFIX } from '../services/compile.js';
+import { isOtherTenantsForm } from '../services/forms.js';
 
 type Json = Record<string, unknown>;
 
@@ -59,13 +60,17 @@ const RECORD: Json = {
 };
 const tags = ['online'];
 
-/** The published form a request under /api/online/:form names, looked up now; 404 when there is none. */
+/**
+ * The published form a request under /api/online/:form names, looked up now; 404 when there is
+ * none, or when it is another tenant's form (as if it were not there).
+ */
 export function onlineEntityOf(
   app: FastifyInstance,
-  request: Pick<FastifyRequest, 'url'> & { params: { form: string } },
+  request: Pick<FastifyRequest, 'url' | 'auth'> & { params: { form: string } },
 ): EntityDef {
   const entity = app.ctx.registry.byApi(`${ONLINE_API_PREFIX}${request.params.form}`);
-  if (!entity || !app.ctx.registry.isRuntime(entity.name))
+  const tenantCode = request.auth?.tenantCode ?? '';
+  if (!entity || !app.ctx.registry.isRuntime(entity.name) || isOtherTenantsForm(app.ctx, entity, tenantCode))
     throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
   return entity;
 }

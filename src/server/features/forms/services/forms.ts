@@ -13,6 +13,7 @@ import type {
   ImpactReport,
   PublishAnswer,
 } from '../../../../engine/api-types.js';
+import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { FORM_TABLE, FORM_VERSION_TABLE } from '../tables.js';
@@ -22,6 +23,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { writeAudit } from '../../../lib/audit.js';
+import { assertPlatformAdmin, isPlatformAdmin } from '../../rbac/index.js';
 import { compileForm, normalizeContent, onlineApiOf } from './compile.js';
 import { impactOf } from './impact.js';
 
@@ -30,6 +32,11 @@ import { impactOf } from './impact.js';
  * (table, API, menu, grants) and unpublished, all without a restart. Each change runs in one
  * transaction; the registry of this process follows once it commits, and other processes learn
  * of it through the notification the transaction sends (watch.ts).
+ *
+ * A form belongs to the tenant that added it (tenant_code): every read and change names the
+ * caller's tenant, so another tenant's form answers 404; its published API, menu and grants are
+ * its tenant's only. Form codes stay unique across tenants: a code names the entity, its table
+ * (online_<code>) and its API (/api/online/<code>), which are one per database.
  */
 
 export const FORM_CHANNEL = 'ecobid_form';
@@ -93,14 +100,125 @@ function recordOf(row: FormRow): FormRecord {
 const formTable = sql.table(FORM_TABLE);
 const versionTable = sql.table(FORM_VERSION_TABLE);
 
-async function findRow(db: Db, id: number, isLocked = false): Promise<FormRow> {
+/** One form of the tenant; another tenant's form is not found (404), as a missing one. */
+async function findRow(db: Db, id: number, tenantCode: string, isLocked = false): Promise<FormRow> {
   const found =
-    await sql<FormRow>`select * from ${formTable} where id = ${id}${isLocked ? sql` for update` : sql``}`.execute(
-      db,
-    );
+    await sql<FormRow>`select * from ${formTable} where id = ${id} and tenant_code = ${tenantCode}${
+      isLocked ? sql` for update` : sql``
+    }`.execute(db);
   const row = found.rows[0];
   if (!row) throw new AppError('notFound');
   return row;
+}
+
+// The tenant of a published form ----------------------------------------------------------------
+
+/** The tenant each live form entity of the registry belongs to (set wherever one is put). */
+const formTenants = new WeakMap<EntityDef, string>();
+
+function putForm(ctx: AppContext, entity: EntityDef, tenantCode: string): void {
+  formTenants.set(entity, tenantCode);
+  ctx.registry.put(entity);
+}
+
+/**
+ * Whether a live entity is a published form of another tenant than the caller's: its API, its
+ * schema in the generator and its menu are not the caller's (404 / unknown, as a missing one).
+ */
+export function isOtherTenantsForm(ctx: AppContext, entity: EntityDef, tenantCode: string): boolean {
+  if (!ctx.registry.isRuntime(entity.name)) return false;
+  return formTenants.get(entity) !== tenantCode;
+}
+
+// Options and tables of the platform ------------------------------------------------------------
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const entityOptionsOf = (content: unknown): Record<string, unknown> =>
+  isObject(content) && isObject(content['x-entity']) ? content['x-entity'] : {};
+
+/**
+ * x-entity.tenant false (rows of every tenant in one table) and x-entity.adopt (an existing
+ * table of the database) reach beyond the caller's tenant: 403 platformOnly naming the field
+ * for anyone but the platform administrator.
+ */
+function refusePlatformOptions(ctx: AppContext, auth: AuthContext, l10n: Localizer, content: unknown): void {
+  const options = entityOptionsOf(content);
+  const errors: FieldError[] = [];
+  if (options.tenant !== undefined && options.tenant !== true)
+    errors.push({
+      field: '/formContent/x-entity/tenant',
+      message: l10n.t('forms.problems.platformOption', { option: 'x-entity.tenant' }),
+    });
+  if (options.adopt !== undefined && options.adopt !== false)
+    errors.push({
+      field: '/formContent/x-entity/adopt',
+      message: l10n.t('forms.problems.platformOption', { option: 'x-entity.adopt' }),
+    });
+  if (errors.length > 0) assertPlatformAdmin(ctx, auth, errors);
+}
+
+/** Names of PostgreSQL's catalogue and of the platform's own tables (the framework's prefixes). */
+const RESERVED_TABLE = /^(pg_|information_schema|sys_|wf_|act_|gen_)/;
+
+/**
+ * A form's table may not be another schema's (a dot), PostgreSQL's catalogue, or a table of the
+ * platform (a feature's table, another entity's, another form's): 400 naming /x-entity/table.
+ * A tenant administrator's form may not take over any table the database has already either
+ * (adopting one is the platform's). The form's own tables (of its last publication) stay its own.
+ */
+async function refuseReservedTable({
+  ctx,
+  db,
+  auth,
+  l10n,
+  row,
+  content,
+}: {
+  ctx: AppContext;
+  db: Db;
+  auth: AuthContext;
+  l10n: Localizer;
+  /** The stored form, when there is one: the table of its last publication is its own. */
+  row: FormRow | undefined;
+  content: unknown;
+}): Promise<void> {
+  const table = entityOptionsOf(content).table;
+  if (typeof table !== 'string') return;
+  // The stored form's own tables: its default one, its live entity's, its last publication's.
+  const own = new Set<string>();
+  if (row) {
+    own.add(`online_${row.form_code}`);
+    const live = ctx.registry.isRuntime(row.form_code) ? ctx.registry.get(row.form_code) : undefined;
+    for (const spec of live ? entityTableSpecs(live) : []) own.add(spec.name);
+    const published = entityOptionsOf(contentOf(row.published_content)).table;
+    if (typeof published === 'string') own.add(published);
+  }
+  if (own.has(table)) return;
+  let isReserved = table.includes('.') || RESERVED_TABLE.test(table.toLowerCase());
+  if (!isReserved) isReserved = ctx.tableSpecs().some((spec) => spec.name === table);
+  if (!isReserved && !isPlatformAdmin(ctx, auth)) {
+    const existing = await sql`select 1 from information_schema.tables
+      where table_schema = current_schema() and table_name = ${table}`.execute(db);
+    isReserved = existing.rows.length > 0;
+  }
+  if (!isReserved) {
+    // Another form's table, published now or before (it stays after an unpublish).
+    const others = await sql<{
+      form_code: string;
+      published_content: unknown;
+    }>`select form_code, published_content from ${formTable} where id <> ${row?.id ?? 0}`.execute(db);
+    isReserved = others.rows.some(
+      (row) =>
+        table === `online_${row.form_code}` ||
+        entityOptionsOf(contentOf(row.published_content)).table === table,
+    );
+  }
+  if (isReserved)
+    throw new AppError('validation', {}, [
+      { field: '/formContent/x-entity/table', message: l10n.t('forms.problems.reservedTable', { table }) },
+    ]);
 }
 
 async function addVersion(
@@ -125,13 +243,15 @@ export interface FormQuery {
   id?: number;
 }
 
+/** The forms of the caller's tenant, a page at a time. */
 export async function queryForms(
   ctx: AppContext,
+  tenantCode: string,
   query: FormQuery,
 ): Promise<{ records: FormRecord[]; total: number; currentPage: number; pageSize: number }> {
   const currentPage = query.currentPage ?? 1;
   const pageSize = query.pageSize ?? 10;
-  const conditions = [sql`true`];
+  const conditions = [sql`tenant_code = ${tenantCode}`];
   if (query.id !== undefined) conditions.push(sql`id = ${query.id}`);
   if (query.formCode) conditions.push(sql`form_code ilike ${`%${escapeLike(query.formCode)}%`}`);
   if (query.formName) conditions.push(sql`form_name ilike ${`%${escapeLike(query.formName)}%`}`);
@@ -147,8 +267,8 @@ export async function queryForms(
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function formVersions(ctx: AppContext, id: number): Promise<FormVersion[]> {
-  await findRow(ctx.db, id);
+export async function formVersions(ctx: AppContext, tenantCode: string, id: number): Promise<FormVersion[]> {
+  await findRow(ctx.db, id, tenantCode);
   const rows = await sql<{
     version: number;
     action: FormVersion['action'];
@@ -177,16 +297,20 @@ export interface FormInput {
 export interface FormCall {
   ctx: AppContext;
   actor: Actor;
+  /** The caller's roles and tenant: platform-only options are checked against them. */
+  auth: AuthContext;
   l10n: Localizer;
 }
 
 export async function addForm({
   ctx,
   actor,
+  auth,
   l10n,
   input,
 }: FormCall & { input: FormInput }): Promise<FormRecord> {
   const formCode = input.formCode;
+  refusePlatformOptions(ctx, auth, l10n, input.formContent);
   if (!new RegExp('^[a-z][a-z0-9]{1,39}$').test(formCode))
     throw new AppError('validation', {}, [{ field: '/formCode', message: l10n.t('forms.problems.badCode') }]);
   if (ctx.registry.get(formCode) && !ctx.registry.isRuntime(formCode))
@@ -235,11 +359,13 @@ export interface FormUpdate {
 export async function updateForm({
   ctx,
   actor,
+  auth,
   l10n,
   input,
 }: FormCall & { input: FormUpdate }): Promise<FormRecord> {
+  if (input.formContent !== undefined) refusePlatformOptions(ctx, auth, l10n, input.formContent);
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await findRow(trx, input.id, true);
+    const row = await findRow(trx, input.id, actor.tenantCode, true);
     if (row.version !== input.version)
       throw new AppError('staleVersion', {}, [
         { field: '/version', message: l10n.t('forms.problems.staleVersion') },
@@ -276,7 +402,7 @@ export async function deleteForm({
   id,
 }: FormCall & { id: number }): Promise<{ deleted: number }> {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await findRow(trx, id, true);
+    const row = await findRow(trx, id, actor.tenantCode, true);
     if (row.status === 'published')
       throw new AppError('formPublished', {}, [
         { field: '/id', message: l10n.t('forms.problems.unpublishFirst') },
@@ -322,16 +448,20 @@ export interface FormCheckInput {
 
 export async function checkForm({
   ctx,
+  actor,
+  auth,
   l10n,
   input,
-}: Omit<FormCall, 'actor'> & { input: FormCheckInput }): Promise<FormCheck> {
-  const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id);
+}: FormCall & { input: FormCheckInput }): Promise<FormCheck> {
+  const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id, actor.tenantCode);
   const code = row?.form_code ?? input.formCode ?? 'form';
+  refusePlatformOptions(ctx, auth, l10n, input.formContent);
   const content = normalizeContent({
     formCode: code,
     formName: row?.form_name ?? code,
     content: input.formContent,
   });
+  await refuseReservedTable({ ctx, db: ctx.db, auth, l10n, row, content });
   const { entity, errors } = compileForm({ registry: ctx.registry, formCode: code, content });
   if (!entity || !row) return { isValid: errors.length === 0, errors };
   const before = publishedEntityOf(ctx, row);
@@ -380,6 +510,7 @@ export const menuPathOf = (formCode: string): string => `/online/${formCode}`;
 export async function publishForm({
   ctx,
   actor,
+  auth,
   l10n,
   input,
 }: FormCall & { input: PublishInput }): Promise<PublishAnswer> {
@@ -388,12 +519,15 @@ export async function publishForm({
   const url = ctx.registry.require('sysurl');
   const hasTrigram = await ensureTrigram(ctx.db);
   const { entity, impact } = await ctx.db.transaction().execute(async (trx) => {
-    const row = await findRow(trx, input.id, true);
+    const row = await findRow(trx, input.id, actor.tenantCode, true);
+    refusePlatformOptions(ctx, auth, l10n, contentOf(row.form_content));
+    // A parent the tenant sees: no menu of another tenant's own (meta.tenant).
     const parent = await sql<{
       id: number;
       code: string;
     }>`select id, menu_code as code from ${sql.table(menu.table)}
-      where ${typeof input.menuParent === 'number' ? sql`id = ${input.menuParent}` : sql`menu_code = ${input.menuParent}`}`.execute(
+      where ${typeof input.menuParent === 'number' ? sql`id = ${input.menuParent}` : sql`menu_code = ${input.menuParent}`}
+      and (jsonb_typeof(menu_meta -> 'tenant') is distinct from 'string' or menu_meta ->> 'tenant' = ${actor.tenantCode})`.execute(
       trx,
     );
     const parentMenu = parent.rows[0];
@@ -422,6 +556,7 @@ export async function publishForm({
       formName: row.form_name,
       content: contentOf(row.form_content),
     }) as Record<string, unknown>;
+    await refuseReservedTable({ ctx, db: trx, auth, l10n, row, content });
     const options = content['x-entity'] as Record<string, unknown>;
     options.menu = {
       parent: parentMenu.code,
@@ -457,9 +592,13 @@ export async function publishForm({
 
     // The menu entry: a new one, or the one of the last publication shown again and moved.
     const menuCode = menuCodeOf(row.form_code);
-    // The form's titles in zh / tw / en (the designer's form titles) name its menu in each language.
+    // The form's titles in zh / tw / en (the designer's form titles) name its menu in each language;
+    // the menu is its tenant's own (meta.tenant: not shown in another tenant's sidebar).
     const titles = (content['x-ui'] as { titles?: Record<string, string> } | undefined)?.titles;
-    const menuMeta = titles && Object.keys(titles).length > 0 ? { titles } : {};
+    const menuMeta = {
+      ...(titles && Object.keys(titles).length > 0 ? { titles } : {}),
+      tenant: row.tenant_code,
+    };
     const menuValues = {
       menuName: row.form_name,
       menuIcon: input.icon ?? 'form',
@@ -536,7 +675,7 @@ export async function publishForm({
     await sql`select pg_notify(${FORM_CHANNEL}, ${row.form_code})`.execute(trx);
     return { entity: next, impact: report };
   });
-  ctx.registry.put(entity);
+  putForm(ctx, entity, actor.tenantCode);
   return {
     entity: entity.name,
     api: entity.api,
@@ -554,7 +693,7 @@ export async function unpublishForm({
 }: FormCall & { id: number }): Promise<FormRecord> {
   const menu = ctx.registry.require('sysmenu');
   const record = await ctx.db.transaction().execute(async (trx) => {
-    const row = await findRow(trx, id, true);
+    const row = await findRow(trx, id, actor.tenantCode, true);
     if (row.status !== 'published')
       throw new AppError('validation', {}, [
         { field: '/id', message: l10n.t('forms.problems.notPublished') },
@@ -593,7 +732,9 @@ export async function unpublishForm({
  * process, or start-up): published content live, anything else hidden.
  */
 export async function applyForm(ctx: AppContext, formCode: string): Promise<void> {
-  const found = await sql<Pick<FormRow, 'status' | 'published_content'>>`select status, published_content
+  const found = await sql<
+    Pick<FormRow, 'status' | 'published_content' | 'tenant_code'>
+  >`select status, published_content, tenant_code
     from ${formTable} where form_code = ${formCode}`.execute(ctx.db);
   const row = found.rows[0];
   if (!row || row.status !== 'published') {
@@ -602,9 +743,12 @@ export async function applyForm(ctx: AppContext, formCode: string): Promise<void
   }
   const live = ctx.registry.get(formCode);
   const content = contentOf(row.published_content);
-  if (live && JSON.stringify(live.schema) === JSON.stringify(content)) return;
+  if (live && JSON.stringify(live.schema) === JSON.stringify(content)) {
+    formTenants.set(live, row.tenant_code);
+    return;
+  }
   const { entity } = compileForm({ registry: ctx.registry, formCode, content });
-  if (entity) ctx.registry.put(entity);
+  if (entity) putForm(ctx, entity, row.tenant_code);
 }
 
 /** Every published form, live in the registry (start-up, and after a lost listening connection). */
@@ -612,7 +756,8 @@ export async function loadPublishedForms(ctx: AppContext, warn: (message: string
   const found = await sql<{
     form_code: string;
     published_content: unknown;
-  }>`select form_code, published_content
+    tenant_code: string;
+  }>`select form_code, published_content, tenant_code
     from ${formTable} where status = 'published' order by id`.execute(ctx.db);
   const published = new Set(found.rows.map((row) => row.form_code));
   for (const entity of ctx.registry.all)
@@ -627,7 +772,7 @@ export async function loadPublishedForms(ctx: AppContext, warn: (message: string
         formCode: row.form_code,
         content: contentOf(row.published_content),
       });
-      if (entity) ctx.registry.put(entity);
+      if (entity) putForm(ctx, entity, row.tenant_code);
       else failed.push(row);
     }
     if (failed.length === pending.length) break;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { entityTableSpecs, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
 import type { AdoptAnswer } from '../../../../engine/api-types.js';
+import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
 import { ensureTrigram, readExistingTables, startIndexBuild } from '../../../lib/db/migrate.js';
 import { AppError } from '../../../lib/errors.js';
@@ -32,11 +33,14 @@ export interface AdoptInput {
 export async function adoptTable({
   ctx,
   actor,
+  auth,
   l10n,
   input,
 }: {
   ctx: AppContext;
   actor: Actor;
+  /** The caller (the platform administrator: the route is platform-only). */
+  auth: AuthContext;
   l10n: Localizer;
   input: AdoptInput;
 }): Promise<AdoptAnswer> {
@@ -95,6 +99,7 @@ export async function adoptTable({
   const form = await addForm({
     ctx,
     actor,
+    auth,
     l10n,
     input: {
       formCode,

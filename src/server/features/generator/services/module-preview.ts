@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
+import { isOtherTenantsForm } from '../../forms/index.js';
 import { templatesFor } from './templates.js';
 
 /** Forward generation for the back-office: entities of the registry (schemas/ or published forms). */
@@ -31,7 +32,8 @@ export async function previewModule({
 }): Promise<GeneratedFile[]> {
   const inputs = body.entities.map((name, index) => {
     const entity = ctx.registry.get(name);
-    if (!entity)
+    // Another tenant's published form is not the caller's to see: as unknown as a missing one.
+    if (!entity || isOtherTenantsForm(ctx, entity, actor.tenantCode))
       throw new AppError('validation', {}, [
         { field: `/entities/${index}`, message: `no entity named ${name}` },
       ]);

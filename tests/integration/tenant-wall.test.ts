@@ -268,6 +268,12 @@ describe('finding 5: the platform and the other tenants seen from a tenant', () 
     expect(preview.statusCode, preview.body).toBe(400);
     expect(preview.body).not.toContain('Alpha plant');
     expect(errorsOf(preview).map((error) => error.field)).toEqual(['/entities/0']);
+    const sample = await call(beta, 'POST', '/api/generator/template/check', {
+      content: '{{pascal}} {{table}}',
+      sampleEntity: 'alphavisit',
+    });
+    expect(sample.statusCode, sample.body).toBe(400);
+    expect(errorsOf(sample).map((error) => error.field)).toEqual(['/sampleEntity']);
     // Alpha's rows are only alpha's.
     const rows = await call(alpha, 'GET', '/api/online/alphavisit/query');
     expect(dataOf<{ total: number }>(rows).total).toBe(1);

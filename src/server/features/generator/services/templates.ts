@@ -15,6 +15,7 @@ import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
+import { isOtherTenantsForm } from '../../forms/index.js';
 
 /**
  * Generator templates of a tenant (generatortemplate): the built-in template of each item, or the
@@ -283,13 +284,15 @@ export async function templateVersions({
 /** Compiles a template and renders it for a sample entity of the registry (a dry run). */
 export async function checkTemplateText(
   ctx: AppContext,
+  actor: Actor,
   input: { content: string; sampleEntity?: string | undefined },
 ): Promise<TemplateCheck> {
   const problems = checkTemplate(input.content);
   if (problems.length > 0) return { isValid: false, problems };
   const name = input.sampleEntity ?? 'sysregion';
   const entity = ctx.registry.get(name);
-  if (!entity)
+  // Another tenant's published form is unknown here, as in the forward generator.
+  if (!entity || isOtherTenantsForm(ctx, entity, actor.tenantCode))
     throw new AppError('validation', {}, [{ field: '/sampleEntity', message: `no entity named ${name}` }]);
   const model = await entityModel(
     { name: entity.name, schema: entity.schema },

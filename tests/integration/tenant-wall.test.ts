@@ -6,6 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncFormMenus } from '../../src/server/features/forms/menus.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Json = Record<string, unknown>;
@@ -251,6 +252,17 @@ describe('finding 5: the platform and the other tenants seen from a tenant', () 
     expect(await sidebarOf(alpha)).toContain('/online/alphavisit');
     expect(await sidebarOf(beta)).not.toContain('/online/alphavisit');
     expect(await sidebarOf(t.auth)).not.toContain('/online/alphavisit');
+  });
+
+  it('gives the menu of a form published before menus named their tenant its tenant at start', async () => {
+    await t.sql(`update sys_menu set menu_meta = '{}'::jsonb where menu_code = 'online_alphavisit'`);
+    expect(await sidebarOf(beta)).toContain('/online/alphavisit');
+    await syncFormMenus(t.app.ctx, t.app.i18n);
+    expect(await t.sql(`select menu_meta from sys_menu where menu_code = 'online_alphavisit'`)).toEqual([
+      { menu_meta: { tenant: 'alpha' } },
+    ]);
+    expect(await sidebarOf(beta)).not.toContain('/online/alphavisit');
+    expect(await sidebarOf(alpha)).toContain('/online/alphavisit');
   });
 
   it("answers 404 for another tenant's published form, and the generator does not know it", async () => {

@@ -7,17 +7,30 @@ import { bpmn, flow } from './workflow.js';
 
 /**
  * Finding 1: a built-in service task that sets a variable and loops back to itself through an
- * exclusive gateway's default flow (the way out is never taken): it never reaches a wait state.
+ * exclusive gateway's default flow (the way out, when `n` is "stop", is never taken): it never
+ * reaches a wait state. Options: another start event (a timer start), a user task `wait` before
+ * the loop, the field the service task sets (`+${v}${v}` doubles v at every turn).
  */
-export const loopingProcess = (key: string, value = 'again'): string =>
-  bpmn(
+export function loopingProcess(
+  key: string,
+  {
+    start = '<startEvent id="s"/>',
+    wait = false,
+    field = { name: 'n', value: 'again' },
+  }: { start?: string; wait?: boolean; field?: { name: string; value: string } } = {},
+): string {
+  const before = wait
+    ? `${flow('f0', 's', 'wait')}<userTask id="wait" name="wait" camunda:assignee="admin"/>${flow('fw', 'wait', 'loop')}`
+    : flow('f0', 's', 'loop');
+  return bpmn(
     key,
-    `<startEvent id="s"/>${flow('f0', 's', 'loop')}
+    `${start}${before}
      <serviceTask id="loop" name="loop" camunda:type="setVariables"><extensionElements>
-       <camunda:field name="n" stringValue="${value}"/></extensionElements></serviceTask>
+       <camunda:field name="${field.name}"><camunda:expression><![CDATA[${field.value}]]></camunda:expression></camunda:field></extensionElements></serviceTask>
      ${flow('f1', 'loop', 'g')}<exclusiveGateway id="g" default="back"/>
      ${flow('back', 'g', 'loop')}${flow('out', 'g', 'e', '${n == "stop"}')}<endEvent id="e"/>`,
   );
+}
 
 /**
  * Finding 5: `depth` embedded sub-processes nested in each other, each a start, its inner

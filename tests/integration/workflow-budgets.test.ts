@@ -18,6 +18,16 @@ import { bpmn, complete, deploy, flow, instanceRow, openTasks, start, WF } from 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
+  // start → gateway → (skip: end) work → end
+  await deploy(
+    t,
+    bpmn(
+      'counted',
+      `<startEvent id="s"/>${flow('f0', 's', 'g')}<exclusiveGateway id="g" default="f2"/>
+         ${flow('f1', 'g', 'e', '${skip == true}')}${flow('f2', 'g', 'work')}
+         <userTask id="work" name="work" camunda:assignee="admin"/>${flow('f3', 'work', 'e')}<endEvent id="e"/>`,
+    ),
+  );
 }, 300_000);
 afterAll(async () => {
   await t?.close();
@@ -119,15 +129,6 @@ describe('steps per transaction', () => {
 
 describe('steps per instance', () => {
   it('counts the steps of an instance in its row', async () => {
-    await deploy(
-      t,
-      bpmn(
-        'counted',
-        `<startEvent id="s"/>${flow('f0', 's', 'g')}<exclusiveGateway id="g" default="f2"/>
-         ${flow('f1', 'g', 'e', '${skip == true}')}${flow('f2', 'g', 'work')}
-         <userTask id="work" name="work" camunda:assignee="admin"/>${flow('f3', 'work', 'e')}<endEvent id="e"/>`,
-      ),
-    );
     const instance = await start(t, t.auth, 'counted', { skip: false });
     // the gateway and the user task
     expect(await t.sql('select steps from wf_instance where id = $1', [instance.id])).toEqual([{ steps: 2 }]);

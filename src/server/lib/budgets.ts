@@ -10,13 +10,17 @@
 export const BUDGETS = {
   workflow: {
     /** Elements (flow nodes, flows, events) a process may be executed through in one transaction. */
-    stepsPerTransaction: 1_000,
+    stepsPerTransaction: 200,
     /** Steps an instance may take in its whole life before it stops in an incident. */
     stepsPerInstance: 100_000,
-    /** Nesting of sub-processes in one BPMN file. */
+    /** Nesting of sub-processes in one BPMN file (checked by a pre-scan before the parse). */
     bpmnDepth: 20,
-    /** Elements of one BPMN file. */
+    /** Nesting of XML elements of any kind in one BPMN file. */
+    bpmnXmlDepth: 100,
+    /** Elements of one BPMN file (its diagram's shapes and edges not counted). */
     bpmnElements: 5_000,
+    /** One process variable's value as JSON (what a client sends, or a service task sets). */
+    variableBytes: 64 * 1024,
   },
   templates: {
     /** Time one code-generator template may take to render (off the request thread). */

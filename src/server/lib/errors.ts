@@ -48,6 +48,11 @@ export const ERRORS = {
   // Workflow (services/workflow) --------------------------------------------------------------
   wfBadProcess: { status: 400, key: 'workflow.badProcess' },
   wfModelEmpty: { status: 400, key: 'workflow.modelEmpty' },
+  wfProcessTooDeep: { status: 400, key: 'workflow.processTooDeep' },
+  wfProcessXmlTooDeep: { status: 400, key: 'workflow.processXmlTooDeep' },
+  wfProcessTooLarge: { status: 400, key: 'workflow.processTooLarge' },
+  wfStepBudget: { status: 400, key: 'workflow.stepBudget' },
+  wfVariableTooLarge: { status: 400, key: 'workflow.variableTooLarge' },
   wfNotCandidate: { status: 403, key: 'workflow.notCandidate' },
   wfNotAssignee: { status: 403, key: 'workflow.notAssignee' },
   wfDefinitionSuspended: { status: 409, key: 'workflow.definitionSuspended' },

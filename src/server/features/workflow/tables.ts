@@ -152,6 +152,9 @@ function tableSpecs(): TableSpec[] {
         time('start_time', false),
         time('end_time'),
         int('row_version', '1'),
+        // Steps taken in the instance's life (BUDGETS.workflow.stepsPerInstance); added with
+        // its default to the rows of a database made before it.
+        int('steps'),
       ],
       [
         index('wf_instance', ['tenant_code', 'start_time']),

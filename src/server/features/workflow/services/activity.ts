@@ -29,6 +29,20 @@ export interface Run {
   hasIncident?: boolean;
   /** The tasks this run made, in order (what the caller may act on next comes from these). */
   created: CreatedTask[];
+  /** Steps (elements a token ran through, loop tasks made) this run took: its transaction's. */
+  steps: number;
+  /** Of those, the steps already added to the instance row's count. */
+  stepsSaved: number;
+  /** The instance's steps before this run (its life so far). */
+  stepsBefore: number;
+  /**
+   * Past the per-transaction step budget: 'refuse' when a request runs it (a 400, its
+   * transaction rolled back), 'incident' for work of the engine itself (timers), whose
+   * transaction ends with the instance stopped in an incident.
+   */
+  onStepBudget: 'refuse' | 'incident';
+  /** Set once a budget stopped the run (an incident): nothing more runs in it. */
+  isHalted?: boolean;
 }
 
 /** A task made by a run. */
@@ -76,14 +90,23 @@ export async function openRun({
   graph,
   actor,
   variables,
+  onStepBudget = 'refuse',
 }: {
   ctx: AppContext;
   trx: Db;
-  instance: { id: number; tenant_code: string; definition_id: number; name: string | null };
+  instance: {
+    id: number;
+    tenant_code: string;
+    definition_id: number;
+    name: string | null;
+    /** Its steps so far (none for a new instance). */
+    steps?: number | undefined;
+  };
   graph: ProcessGraph;
   actor: Actor;
   /** The instance's variables when already read (else they are read here). */
   variables?: Record<string, unknown> | undefined;
+  onStepBudget?: Run['onStepBudget'];
 }): Promise<Run> {
   return {
     ctx,
@@ -97,6 +120,10 @@ export async function openRun({
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,
     created: [],
+    steps: 0,
+    stepsSaved: 0,
+    stepsBefore: instance.steps ?? 0,
+    onStepBudget,
   };
 }
 

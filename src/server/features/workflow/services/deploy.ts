@@ -5,12 +5,13 @@ import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
-import { AppError } from '../../../lib/errors.js';
+import { BUDGETS } from '../../../lib/budgets.js';
+import { AppError, ERRORS } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { workflowNow } from './clock.js';
 import type { ProcessGraph } from './graph.js';
-import { parseBpmn, type Finding } from './parse.js';
+import { parseBpmn, scanBpmnSize, type Finding } from './parse.js';
 import { rememberGraph } from './store.js';
 import { firstDue } from './timers.js';
 
@@ -22,8 +23,31 @@ export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldErr
     message: l10n.t(`workflow.problems.${finding.key}`, finding.params ?? {}),
   }));
 
-/** Parses a file and refuses it with 400 listing the problems per element. */
+/**
+ * A file past the budgets of its size, refused (400 naming what was too large) before the parse,
+ * whose cost grows with every element and every level of nesting.
+ */
+function checkSize(xml: string, l10n: Localizer): void {
+  const { bpmnDepth, bpmnXmlDepth, bpmnElements } = BUDGETS.workflow;
+  const size = scanBpmnSize(xml, { depth: bpmnDepth, xmlDepth: bpmnXmlDepth, elements: bpmnElements });
+  const refusal =
+    size.depth > bpmnDepth
+      ? { code: 'wfProcessTooDeep' as const, limit: bpmnDepth }
+      : size.xmlDepth > bpmnXmlDepth
+        ? { code: 'wfProcessXmlTooDeep' as const, limit: bpmnXmlDepth }
+        : size.elements > bpmnElements
+          ? { code: 'wfProcessTooLarge' as const, limit: bpmnElements }
+          : undefined;
+  if (!refusal) return;
+  const params = { limit: refusal.limit };
+  throw new AppError(refusal.code, params, [
+    { field: 'xml', message: l10n.t(`errors.${ERRORS[refusal.code].key}`, params) },
+  ]);
+}
+
+/** Parses a file and refuses it with 400 listing the problems per element (or naming its size). */
 export async function checkedGraph(xml: string, l10n: Localizer) {
+  checkSize(xml, l10n);
   const outcome = await parseBpmn(xml);
   if (!outcome.graph) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
   return { graph: outcome.graph, warnings: findingsAsErrors(outcome.warnings, l10n) };

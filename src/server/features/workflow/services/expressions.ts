@@ -1,4 +1,5 @@
 import { compileExpression } from 'filtrex';
+import { BUDGETS } from '../../../lib/budgets.js';
 
 /**
  * `${…}` expressions of a process (conditions, assignees, collections, completion conditions):
@@ -186,8 +187,16 @@ export function evaluateCondition(text: string, variables: Record<string, unknow
  */
 export function interpolate(text: string, variables: Record<string, unknown>): unknown {
   if (isExpression(text)) return evaluate(text, variables);
+  // The text made is bounded as a variable is (a field naming a long value many times).
+  let length = text.length;
   return text.replace(/\$\{([^}]*)\}/g, (_whole, body: string) => {
     const value = evaluate(body, variables);
-    return value === null || value === undefined ? '' : String(value);
+    const part = value === null || value === undefined ? '' : String(value);
+    length += part.length;
+    if (length > BUDGETS.workflow.variableBytes)
+      throw new ExpressionError(
+        `the text made from "${text.slice(0, 40)}" would be over ${BUDGETS.workflow.variableBytes / 1024} KB (workflow.variableBytes)`,
+      );
+    return part;
   });
 }

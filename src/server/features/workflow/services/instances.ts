@@ -8,7 +8,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
-import { nextTasksOf, openRun } from './activity.js';
+import { nextTasksOf, openRun, type Run } from './activity.js';
 import { endInstance, startTokens } from './interpreter.js';
 import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
@@ -55,6 +55,7 @@ export async function startIn({
   startUser,
   input,
   checkForm,
+  onStepBudget = 'refuse',
 }: {
   ctx: AppContext;
   trx: Db;
@@ -62,6 +63,8 @@ export async function startIn({
   startUser: { userId: number | null; username: string } | null;
   input: StartInput & { formValues?: Record<string, unknown> };
   checkForm?: (formKey: string | undefined) => Record<string, unknown>;
+  /** What passing the step budget of the transaction does (Run.onStepBudget): a timer start stops in an incident. */
+  onStepBudget?: Run['onStepBudget'];
 }): Promise<WfStarted> {
   const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
@@ -90,7 +93,7 @@ export async function startIn({
     name: started.name,
   };
   // A new instance has no variables yet: nothing to read.
-  const run = await openRun({ ctx, trx, instance, graph, actor, variables: {} });
+  const run = await openRun({ ctx, trx, instance, graph, actor, variables: {}, onStepBudget });
   const values = {
     ...(input.variables ?? {}),
     ...formValues,

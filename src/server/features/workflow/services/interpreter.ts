@@ -15,9 +15,11 @@ import {
   type Run,
   type Step,
 } from './activity.js';
+import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
 import { startLoop, tokenToLeave } from './multi-instance.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
+import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
 
 /**
@@ -235,6 +237,10 @@ async function moveOn(run: Run, executionId: number, node: ProcessNode): Promise
   try {
     leaving = node.multi ? await tokenToLeave({ run, executionId, node }) : executionId;
   } catch (error) {
+    if (error instanceof StepBudgetPassed) {
+      await halt(run, { executionId, nodeId: node.id, parentId: null }, [], error);
+      return;
+    }
     if (!(error instanceof ExpressionError)) throw error;
     await raiseIncident(
       run,
@@ -290,6 +296,24 @@ async function raiseIncident(run: Run, step: Step, incident: Incident): Promise<
   await sql`update wf_instance set incident = ${JSON.stringify(incident)}::jsonb where id = ${run.instanceId}`.execute(
     run.trx,
   );
+}
+
+/**
+ * A step budget stopped the run: the token of the step stops in an incident naming the budget,
+ * and so do the tokens still waiting to run (each where it was headed); the instance row gets
+ * the incident and its steps in the same statement. Nothing more runs in this run; the caller's
+ * transaction ends as it is.
+ */
+async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPassed): Promise<void> {
+  run.isHalted = true;
+  run.hasIncident = true;
+  const tokens = [step, ...queue];
+  const incident: Incident = { activityId: step.nodeId, flowId: null, message: passed.message };
+  await sql`with stopped as (update wf_execution e set activity_id = q.node, state = 'incident'
+        from unnest(${tokens.map((token) => token.executionId)}::bigint[], ${tokens.map((token) => token.nodeId)}::text[]) as q(id, node)
+        where e.id = q.id)
+    update wf_instance set incident = ${JSON.stringify(incident)}::jsonb, steps = steps + ${unsavedSteps(run)}
+    where id = ${run.instanceId}`.execute(run.trx);
 }
 
 /**
@@ -495,6 +519,11 @@ async function runService(run: Run, step: Step, node: ProcessNode): Promise<void
   const fields: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, run.variables);
   if (service.kind === 'setVariables') {
+    const oversized = oversizedVariable(fields);
+    if (oversized !== undefined)
+      throw new ExpressionError(
+        `the variable ${oversized} would be over ${VARIABLE_LIMIT_KB} KB (workflow.variableBytes)`,
+      );
     await setVariables({ run, values: fields, activityId: node.id });
     return;
   }
@@ -520,55 +549,69 @@ async function runService(run: Run, step: Step, node: ProcessNode): Promise<void
   void step;
 }
 
-/** Runs tokens until each waits (user task, join, sub-process) or ends. */
+/**
+ * Runs tokens until each waits (user task, join, sub-process) or ends, a step of the budgets
+ * (budget.ts) each; the instance's step count is brought up to date at the end.
+ */
 async function advance(run: Run, initial: Step[]): Promise<void> {
   const queue = [...initial];
-  while (queue.length > 0 && !run.hasEnded) {
+  while (queue.length > 0 && !run.hasEnded && !run.isHalted) {
     const step = queue.shift() as Step;
     const node = run.graph.nodes[step.nodeId];
     if (!node) throw new Error(`no node ${step.nodeId}`);
-    // A token just made at its node, or about to end, needs no move in its row.
-    const state = node.type === 'subProcess' ? 'scope' : 'active';
-    // A plain user task moves its token in the statement that makes the task.
-    const isMovedLater = node.type === 'userTask' && !node.multi;
-    if ((!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater)
-      await sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`.execute(
-        run.trx,
-      );
     try {
-      switch (node.type) {
-        case 'userTask':
-          if (!node.multi) await createTask({ run, step, node, moveToken: !step.isFresh });
-          else if (!(await startLoop({ run, step, node }))) {
-            await goOn(run, step, node, queue);
-            break;
-          }
-          await scheduleBoundaries(run, step.executionId, node);
-          break;
-        case 'subProcess': {
-          await historyStart({ run, step, node });
-          queue.push(await newExecution(run, node.startId ?? '', step.executionId));
-          break;
-        }
-        case 'endEvent':
-          await reachEnd(run, step, node, queue);
-          break;
-        case 'parallelGateway':
-        case 'inclusiveGateway':
-          if (!(await joined(run, step, node))) break;
-          await historyPass({ run, step, node });
-          await goOn(run, step, node, queue);
-          break;
-        default:
-          await historyPass({ run, step, node });
-          if (node.type === 'serviceTask') await runService(run, step, node);
-          await goOn(run, step, node, queue);
-      }
+      countStep(run);
+      await runStep(run, step, node, queue);
     } catch (error) {
+      if (error instanceof StepBudgetPassed) {
+        await halt(run, step, queue, error);
+        return;
+      }
       if (!(error instanceof ExpressionError)) throw error;
       await raiseIncident(run, step, { activityId: node.id, flowId: null, message: error.message });
     }
-    if (queue.length === 0 && !run.hasEnded) queue.push(...(await releasableJoins(run)));
+    if (queue.length === 0 && !run.hasEnded && !run.isHalted) queue.push(...(await releasableJoins(run)));
+  }
+  if (!run.isHalted) await saveSteps(run);
+}
+
+/** Runs one token at its node. */
+async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  // A token just made at its node, or about to end, needs no move in its row.
+  const state = node.type === 'subProcess' ? 'scope' : 'active';
+  // A plain user task moves its token in the statement that makes the task.
+  const isMovedLater = node.type === 'userTask' && !node.multi;
+  if ((!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater)
+    await sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`.execute(
+      run.trx,
+    );
+  switch (node.type) {
+    case 'userTask':
+      if (!node.multi) await createTask({ run, step, node, moveToken: !step.isFresh });
+      else if (!(await startLoop({ run, step, node }))) {
+        await goOn(run, step, node, queue);
+        break;
+      }
+      await scheduleBoundaries(run, step.executionId, node);
+      break;
+    case 'subProcess': {
+      await historyStart({ run, step, node });
+      queue.push(await newExecution(run, node.startId ?? '', step.executionId));
+      break;
+    }
+    case 'endEvent':
+      await reachEnd(run, step, node, queue);
+      break;
+    case 'parallelGateway':
+    case 'inclusiveGateway':
+      if (!(await joined(run, step, node))) break;
+      await historyPass({ run, step, node });
+      await goOn(run, step, node, queue);
+      break;
+    default:
+      await historyPass({ run, step, node });
+      if (node.type === 'serviceTask') await runService(run, step, node);
+      await goOn(run, step, node, queue);
   }
 }
 

@@ -33,6 +33,7 @@ interface BoundaryJob {
   tenant_code: string;
   definition_id: number;
   name: string | null;
+  steps: number;
 }
 
 interface StartJob {
@@ -66,7 +67,7 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
     return await inTransaction(ctx.db, async (trx) => {
       const rows =
         await sql<BoundaryJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
-          i.definition_id, i.name
+          i.definition_id, i.name, i.steps
         from wf_job j join wf_instance i on i.id = j.instance_id
         where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'boundaryTimer'
           and i.end_time is null and not i.suspended
@@ -92,8 +93,17 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
         tenant_code: job.tenant_code,
         definition_id: job.definition_id,
         name: job.name,
+        steps: job.steps,
       };
-      const run = await openRun({ ctx, trx, instance, graph, actor: systemActor(job.tenant_code) });
+      // Past the step budget of a transaction, the instance stops in an incident (no one to answer).
+      const run = await openRun({
+        ctx,
+        trx,
+        instance,
+        graph,
+        actor: systemActor(job.tenant_code),
+        onStepBudget: 'incident',
+      });
       await fireBoundary({ run, execution, boundary });
       return 'ran';
     });
@@ -125,6 +135,7 @@ async function runOneStart(ctx: AppContext, now: Date): Promise<Outcome> {
           actor: systemActor(job.tenant_code),
           startUser: null,
           input: { processDefinitionId: job.definition_id, description: '' },
+          onStepBudget: 'incident',
         });
       const next = job.cycle ? nextOfCycle(job.cycle, new Date(job.due_at)) : undefined;
       if (next)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { createTask, historyEndTask, type Run, type Step } from './activity.js';
+import { countStep } from './budget.js';
 import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import type { ProcessNode } from './graph.js';
 
@@ -57,6 +58,8 @@ async function spawnChild(
   state: LoopState,
   index: number,
 ): Promise<void> {
+  // Every task of a loop is a step of the budgets (a collection may be long).
+  countStep(run);
   const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
   if (node.multi?.elementVariable) locals[node.multi.elementVariable] = state.items[index];
   const rows = await sql<{

@@ -399,3 +399,90 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   graph.startId = starts[0] ?? '';
   return problems.length > 0 ? { problems, warnings } : { graph, problems, warnings };
 }
+
+/** How large a BPMN file is, as far as its pre-scan read before stopping. */
+export interface BpmnSize {
+  /** Deepest nesting of sub-processes (embedded, ad-hoc, transactions). */
+  depth: number;
+  /** Deepest nesting of XML elements. */
+  xmlDepth: number;
+  /** Elements outside the diagram (BPMNDiagram: shapes, edges and their points are not counted). */
+  elements: number;
+}
+
+const SUB_PROCESSES = new Set(['subProcess', 'adHocSubProcess', 'transaction']);
+const isNameEnd = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x2f || code === 0x3e;
+
+/**
+ * A cheap pre-scan of a BPMN file before the parse (which builds a tree of every element and
+ * walks it): one pass over the text, reading tag names and skipping comments, CDATA, processing
+ * instructions and quoted attribute values. It stops as soon as a figure passes its limit, so
+ * its cost is bounded by the limits, not by the file. Malformed XML is left to the parser.
+ */
+export function scanBpmnSize(
+  xml: string,
+  limits: { depth: number; xmlDepth: number; elements: number },
+): BpmnSize {
+  const size: BpmnSize = { depth: 0, xmlDepth: 0, elements: 0 };
+  /** Per open element: 1 a sub-process, 2 the diagram, 0 anything else. */
+  const open: number[] = [];
+  let subProcesses = 0;
+  let diagrams = 0;
+  let at = 0;
+  const skipTo = (end: string, from: number): number => {
+    const found = xml.indexOf(end, from);
+    return found < 0 ? xml.length : found + end.length;
+  };
+  while (at < xml.length) {
+    const lt = xml.indexOf('<', at);
+    if (lt < 0) break;
+    if (xml.startsWith('<!--', lt)) {
+      at = skipTo('-->', lt + 4);
+      continue;
+    }
+    if (xml.startsWith('<![CDATA[', lt)) {
+      at = skipTo(']]>', lt + 9);
+      continue;
+    }
+    if (xml.startsWith('<?', lt) || xml.startsWith('<!', lt)) {
+      at = skipTo('>', lt + 2);
+      continue;
+    }
+    const isClosing = xml.charCodeAt(lt + 1) === 0x2f;
+    let end = lt + (isClosing ? 2 : 1);
+    const nameStart = end;
+    while (end < xml.length && !isNameEnd(xml.charCodeAt(end))) end++;
+    const name = xml.slice(nameStart, end);
+    // The rest of the tag: a `>` inside a quoted attribute value does not end it.
+    let quote = 0;
+    while (end < xml.length) {
+      const code = xml.charCodeAt(end);
+      if (quote !== 0) {
+        if (code === quote) quote = 0;
+      } else if (code === 0x22 || code === 0x27) quote = code;
+      else if (code === 0x3e) break;
+      end++;
+    }
+    at = end + 1;
+    if (isClosing) {
+      const kind = open.pop();
+      if (kind === 1) subProcesses--;
+      if (kind === 2) diagrams--;
+      continue;
+    }
+    const local = name.slice(name.indexOf(':') + 1);
+    const kind = SUB_PROCESSES.has(local) ? 1 : local === 'BPMNDiagram' ? 2 : 0;
+    if (diagrams === 0 && kind !== 2) size.elements++;
+    if (xml.charCodeAt(end - 1) !== 0x2f) {
+      open.push(kind);
+      if (kind === 1) subProcesses++;
+      if (kind === 2) diagrams++;
+      size.xmlDepth = Math.max(size.xmlDepth, open.length);
+      size.depth = Math.max(size.depth, subProcesses);
+    }
+    if (size.depth > limits.depth || size.xmlDepth > limits.xmlDepth || size.elements > limits.elements)
+      break;
+  }
+  return size;
+}

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
+import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import type { ProcessGraph } from './graph.js';
 
@@ -17,6 +18,8 @@ export interface InstanceRow {
   suspended: boolean;
   start_username: string | null;
   end_time: Date | null;
+  /** Steps the instance has taken in its life (BUDGETS.workflow.stepsPerInstance). */
+  steps: number;
 }
 
 export interface TaskRow {
@@ -35,7 +38,7 @@ export interface TaskRow {
   end_time: Date | null;
 }
 
-const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time`;
+const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time, steps`;
 
 /**
  * The instance, locked for this transaction: every change of an instance goes through here (or
@@ -109,7 +112,7 @@ export async function lockTask({
       join wf_instance v on v.id = s.instance_id) t
     where i.id = t.instance_id and i.tenant_code = ${tenantCode}
     returning i.id, i.tenant_code, i.definition_id, i.process_key, i.name, i.status, i.suspended,
-      i.start_username, i.end_time, i.row_version = t.seen + 1 as is_current, t.task`.execute(trx);
+      i.start_username, i.end_time, i.steps, i.row_version = t.seen + 1 as is_current, t.task`.execute(trx);
   const first = locked.rows[0];
   if (!first) throw new AppError('notFound', { entity: 'task', key: id });
   const { is_current: isCurrent, task: seenTask, ...instance } = first;
@@ -199,6 +202,20 @@ export async function readVariables(trx: Db, instanceId: number): Promise<Record
   return Object.fromEntries(rows.rows.map((row) => [row.name, row.value]));
 }
 
+/** Bytes of a value as the variable row keeps it (JSON, UTF-8). */
+export const variableBytes = (json: string): number => Buffer.byteLength(json, 'utf8');
+
+/** The first of the values whose JSON is over the budget of one variable, or undefined. */
+export function oversizedVariable(values: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (variableBytes(JSON.stringify(value)) > BUDGETS.workflow.variableBytes) return name;
+  }
+  return undefined;
+}
+
+export const VARIABLE_LIMIT_KB = BUDGETS.workflow.variableBytes / 1024;
+
 export const typeOfValue = (value: unknown): string => {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'list';
@@ -216,7 +233,8 @@ export interface VariableChange {
 
 /**
  * The parts (CTEs of one statement) that set variables of an instance (insert or replace), each
- * change also kept in wf_hist_detail; none when there is nothing to set.
+ * change also kept in wf_hist_detail; none when there is nothing to set. A value over the budget
+ * of one variable is refused (400 naming it).
  */
 export function variableParts(
   change: VariableChange,
@@ -229,6 +247,9 @@ export function variableParts(
     type: typeOfValue(value),
     json: JSON.stringify(value),
   }));
+  const oversized = typed.find((item) => variableBytes(item.json) > BUDGETS.workflow.variableBytes);
+  if (oversized)
+    throw new AppError('wfVariableTooLarge', { name: oversized.name, limitKb: VARIABLE_LIMIT_KB });
   return [
     sql`variables as (insert into wf_variable (tenant_code, instance_id, name, type, value, updated_at)
       values ${sql.join(typed.map((item) => sql`(${change.tenantCode}, ${change.instanceId}, ${item.name}, ${item.type}, ${item.json}::jsonb, now())`))}

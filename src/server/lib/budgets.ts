@@ -44,7 +44,7 @@ export const BUDGETS = {
     /** Columns of one row (Excel's own limit, XFD). */
     columns: 16_384,
     /** Shared strings of one .xlsx. */
-    sharedStrings: 2_000_000,
+    sharedStrings: 1_000_000,
     /** Characters of every shared string of one .xlsx together. */
     sharedStringCharacters: 32 * 1024 * 1024,
     /** Characters of one cell (Excel's own limit). */

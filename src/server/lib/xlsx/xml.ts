@@ -125,6 +125,9 @@ export async function* scanXml(
   maxMarkup = READ_BUDGETS.markupBytes,
 ): AsyncGenerator<void> {
   const decoder = new StringDecoder('utf8');
+  const tooLong = (length: number): void => {
+    if (length > maxMarkup) throw new ImportBudgetError('markupBytes', maxMarkup);
+  };
   let rest = '';
   for await (const chunk of chunks) {
     const text = rest + decoder.write(chunk);
@@ -148,27 +151,31 @@ export async function* scanXml(
         if (text.startsWith('<!--', lt)) {
           const end = text.indexOf('-->', lt + 4);
           if (end < 0) break;
+          tooLong(end - lt);
           at = end + 3;
         } else if (text.startsWith('<![CDATA[', lt)) {
           const end = text.indexOf(']]>', lt + 9);
           if (end < 0) break;
+          tooLong(end - lt);
           // Handed over as text whose `&` are already literal: escape them for decodeXml.
           handler.text(text.slice(lt + 9, end).replace(/&/g, '&amp;'));
           at = end + 3;
         } else {
           const end = tagEnd(text, lt);
           if (end < 0) break;
+          tooLong(end - lt);
           at = end + 1;
         }
         continue;
       }
       const end = tagEnd(text, lt);
       if (end < 0) break;
+      tooLong(end - lt);
       emitTag(text.slice(lt + 1, end), handler);
       at = end + 1;
     }
     rest = text.slice(at);
-    if (rest.length > maxMarkup) throw new ImportBudgetError('markupBytes', maxMarkup);
+    tooLong(rest.length);
     yield;
   }
   if (rest.trim() !== '' && rest.includes('<')) throw new Error('xml: unexpected end of the part');

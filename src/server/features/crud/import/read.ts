@@ -43,6 +43,9 @@ async function* xlsxRows(bytes: Buffer): AsyncGenerator<SheetRow> {
     for (const { cells, row } of batch) yield { cells: cells.map((cell) => cell.trim()), row };
 }
 
+/** Characters of cell text a chunk of rows holds at most (it ends early past them). */
+const CHUNK_CHARACTERS = 4 * 1024 * 1024;
+
 /** Slices of the file handed to the CSV parser, which waits for its reader between them. */
 const CSV_SLICE_BYTES = 64 * 1024;
 
@@ -113,14 +116,18 @@ export async function openUploadedSheet({
   async function* chunks(): AsyncGenerator<SheetRow[]> {
     let chunk: SheetRow[] = [];
     let count = 0;
+    let characters = 0;
     for (let item = await next(); !item.done; item = await next()) {
       if (item.value.cells.every((cell) => cell === '')) continue;
       count += 1;
       if (count > maxRows) throw tooMany(maxRows);
       chunk.push(item.value);
-      if (chunk.length >= chunkRows) {
+      for (const cell of item.value.cells) characters += cell.length;
+      // A chunk of long texts ends early: the rows held at once stay small whatever the cells hold.
+      if (chunk.length >= chunkRows || characters >= CHUNK_CHARACTERS) {
         yield chunk;
         chunk = [];
+        characters = 0;
       }
     }
     if (chunk.length > 0) yield chunk;

@@ -42,6 +42,9 @@ export async function onlineImportRoutes(
           'multipart/form-data with the part "file", as every entity\'s import: dryRun=true checks every row and writes nothing; otherwise all rows are added in one transaction, or none. Sub-table rows come from the sheets after the first, laid out as the export writes them (sheet "<form> - <sub-table>", the master\'s label column, #, the columns); problems name {sheet, row, field}.',
         params: FORM_PARAMS,
         querystring: object({ dryRun: flag('true: check only, write nothing') }),
+        bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
+          'file',
+        ]),
         consumes: ['multipart/form-data'],
         response: answer(IMPORT_RESULT),
       },

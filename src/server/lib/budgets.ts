@@ -39,16 +39,28 @@ export const BUDGETS = {
   import: {
     /** An uploaded import file. */
     fileBytes: 64 * 1024 * 1024,
-    /** What an .xlsx may unpack to, every part together. */
+    /** What an .xlsx may unpack to, every part together (counted while inflating). */
     unpackedBytes: 512 * 1024 * 1024,
     /** Rows of one import (every sheet together). */
     rows: 200_000,
     /** Cells of one import. */
     cells: 10_000_000,
+    /** Columns of one row (Excel's own limit, XFD). */
+    columns: 16_384,
     /** Shared strings of one .xlsx. */
-    sharedStrings: 2_000_000,
+    sharedStrings: 1_000_000,
+    /** Characters of every shared string of one .xlsx together. */
+    sharedStringCharacters: 32 * 1024 * 1024,
     /** Characters of one cell (Excel's own limit). */
     cellCharacters: 32_767,
+    /** Characters of every cell of one import together (a shared string counts at each use). */
+    textCharacters: 64 * 1024 * 1024,
+    /** Bytes of one tag, comment or CDATA section of an .xlsx part (text is streamed). */
+    markupBytes: 256 * 1024,
+    /** Time an .xlsx may take to read (off the request thread; the reader is stopped past it). */
+    parseMs: 30_000,
+    /** Heap of the thread that reads an .xlsx. */
+    parserHeapMb: 256,
   },
   reports: {
     /** Time one report-designer query may run in the database. */

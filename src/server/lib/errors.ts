@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ErrorObject } from 'ajv';
 import { EntityInputError, toFieldErrors, type FieldError } from '../../engine/index.js';
 import { translatorFor, type Translate } from './i18n.js';
+import { ImportBudgetError, type ImportBudget } from './xlsx/budget.js';
 
 /**
  * The one error catalogue of the API: a stable code, the HTTP status and the i18n key of the
@@ -76,6 +77,7 @@ export const ERRORS = {
   wfWithdrawLate: { status: 409, key: 'workflow.withdrawLate' },
   // Import (features/crud/import/import.ts) ----------------------------------------------------------
   importRejected: { status: 400, key: 'import.rejected' },
+  importTooLarge: { status: 413, key: 'import.tooLarge' },
   internal: { status: 500, key: 'internal' },
 } as const;
 
@@ -158,10 +160,31 @@ export function errorBody(error: AppError, request: FastifyRequest): ErrorBody {
   return body;
 }
 
+/** The limit of an import budget in the unit its text names (MB, KB, s or a count). */
+function budgetLimit(budget: ImportBudget, limit: number): string {
+  switch (budget) {
+    case 'unpackedBytes':
+      return String(Math.round(limit / (1024 * 1024)));
+    case 'markupBytes':
+      return String(Math.round(limit / 1024));
+    case 'parseMs':
+      return String(Math.round(limit / 1000));
+    default:
+      return String(limit);
+  }
+}
+
+/** An import past one of its budgets: a 413 naming the budget, on the part "file". */
+function importBudgetError(error: ImportBudgetError, t: Translate): AppError {
+  const what = t(`import.budget.${error.budget}`, { limit: budgetLimit(error.budget, error.limit) });
+  return new AppError('importTooLarge', { what }, [{ field: '/file', message: what }]);
+}
+
 /** The catalogue's error for what a request raised; undefined for one it does not know (a 500). */
 export function catalogueErrorOf(raw: FastifyError | Error, request: FastifyRequest): AppError | undefined {
   if (raw instanceof AppError) return raw;
   if (raw instanceof EntityInputError) return new AppError('validation', {}, raw.errors);
+  if (raw instanceof ImportBudgetError) return importBudgetError(raw, translatorFor(request));
   return fromFastifyError(raw as FastifyError, translatorFor(request));
 }
 

@@ -18,4 +18,10 @@ export {
 export { queryTree } from './services/tree.js';
 export { crudRequestOf, type CrudRequestOf } from './request.js';
 export type { AfterAdd } from './after-add.js';
-export { IMPORT_RESULT, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, uploadedBytes } from './import/upload.js';
+export {
+  acceptMultipart,
+  IMPORT_RESULT,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  uploadedBytes,
+} from './import/upload.js';

@@ -1,10 +1,14 @@
+import { ReadMeter } from './budget.js';
 import { attributesOf, decodeXml, scanXml, type XmlHandler } from './xml.js';
 import { entryContent, zipEntries, ZipFormatError, type ZipEntry } from './zip.js';
 
 /**
  * A streaming reader of .xlsx worksheets as rows of cell texts: the zip's parts are inflated and
  * scanned a chunk at a time, and a worksheet's rows are handed over as they are read. Only the
- * shared strings, the cell styles' number formats and the sheet list are held.
+ * shared strings, the cell styles' number formats and the sheet list are held. Every byte
+ * inflated, row, cell, column and shared string is counted against the reading's budgets
+ * (budget.ts) as it comes, and the first one past its budget stops the reading
+ * (ImportBudgetError): the work and memory of a reading are linear in what it read.
  *
  * Cell texts, as the import reads them (the same as exceljs's values through import-read.ts):
  * shared and inline strings (rich-text runs joined, phonetic runs left out), numbers as
@@ -65,6 +69,8 @@ const BUILT_IN_DATES = new Set([
 
 /** A custom number format code that shows a date or time (exceljs's test: y m d h s b outside quotes and brackets). */
 function isDateFormat(code: string): boolean {
+  // Excel's own format codes are at most 255 characters.
+  if (code.length > 255) return false;
   const bare = code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '');
   return /[ymdhMsb]/.test(bare);
 }
@@ -78,14 +84,21 @@ function columnOf(ref: string): number {
     if (code >= 65 && code <= 90) column = column * 26 + (code - 64);
     else if (code >= 97 && code <= 122) column = column * 26 + (code - 96);
     else break;
+    // Past any real column (XFD is 16 384): the meter refuses it.
+    if (column > 1e9) return 1e9;
   }
   return at === 0 ? -1 : column - 1;
 }
 
 /** Walks a whole part through the scanner (for the small parts read before the rows). */
-async function scanPart(bytes: Buffer, entry: ZipEntry | undefined, handler: XmlHandler): Promise<void> {
+async function scanPart(
+  bytes: Buffer,
+  entry: ZipEntry | undefined,
+  handler: XmlHandler,
+  meter: ReadMeter,
+): Promise<void> {
   if (!entry) return;
-  for await (const _ of scanXml(entryContent(bytes, entry), handler)) {
+  for await (const _ of scanXml(entryContent(bytes, entry, meter), handler, meter.budgets.markupBytes)) {
     // Nothing to hand over between chunks.
   }
 }
@@ -101,65 +114,101 @@ function resolvePart(folder: string, target: string): string {
   return parts.join('/');
 }
 
-async function relationships(bytes: Buffer, entry: ZipEntry | undefined): Promise<Map<string, string>> {
+async function relationships(
+  bytes: Buffer,
+  entry: ZipEntry | undefined,
+  meter: ReadMeter,
+): Promise<Map<string, string>> {
   const targets = new Map<string, string>();
-  await scanPart(bytes, entry, {
-    open(name, attributes) {
-      if (name !== 'Relationship') return;
-      const found = attributesOf(attributes);
-      const id = found.get('Id');
-      const target = found.get('Target');
-      if (id && target && found.get('TargetMode') !== 'External') targets.set(id, target);
+  await scanPart(
+    bytes,
+    entry,
+    {
+      open(name, attributes) {
+        if (name !== 'Relationship') return;
+        const found = attributesOf(attributes);
+        const id = found.get('Id');
+        const target = found.get('Target');
+        if (id && target && found.get('TargetMode') !== 'External') targets.set(id, target);
+      },
+      close() {},
+      text() {},
     },
-    close() {},
-    text() {},
-  });
+    meter,
+  );
   return targets;
 }
 
-/** The shared strings: the text of each <si>, its rich-text runs joined, phonetic runs left out. */
-async function sharedStrings(bytes: Buffer, entry: ZipEntry | undefined): Promise<string[]> {
+/**
+ * The shared strings: the text of each <si>, its rich-text runs joined, phonetic runs left out.
+ * Their count (as the part declares it, and as read) and characters are held to the budgets.
+ */
+async function sharedStrings(
+  bytes: Buffer,
+  entry: ZipEntry | undefined,
+  meter: ReadMeter,
+): Promise<string[]> {
   const strings: string[] = [];
   let text = '';
   let inText = false;
   let phonetic = 0;
-  await scanPart(bytes, entry, {
-    open(name, _attributes, selfClosing) {
-      if (name === 'si') text = '';
-      else if (name === 't' && phonetic === 0 && !selfClosing) inText = true;
-      else if (name === 'rPh') phonetic += 1;
+  await scanPart(
+    bytes,
+    entry,
+    {
+      open(name, attributes, selfClosing) {
+        if (name === 'si') text = '';
+        else if (name === 't' && phonetic === 0 && !selfClosing) inText = true;
+        else if (name === 'rPh') phonetic += 1;
+        else if (name === 'sst') {
+          const found = attributesOf(attributes);
+          meter.sharedStrings(Number(found.get('uniqueCount') ?? 0) || 0);
+        }
+      },
+      close(name) {
+        if (name === 't') inText = false;
+        else if (name === 'rPh') phonetic -= 1;
+        else if (name === 'si') {
+          meter.sharedStrings(strings.length + 1);
+          meter.sharedString(text.length);
+          strings.push(text);
+        }
+      },
+      text(raw) {
+        if (!inText) return;
+        text += decodeXml(raw);
+        meter.cellText(text.length);
+      },
     },
-    close(name) {
-      if (name === 't') inText = false;
-      else if (name === 'rPh') phonetic -= 1;
-      else if (name === 'si') strings.push(text);
-    },
-    text(raw) {
-      if (inText) text += decodeXml(raw);
-    },
-  });
+    meter,
+  );
   return strings;
 }
 
 /** Per cell style (the s attribute): whether its number format is a date. */
-async function dateStyles(bytes: Buffer, entry: ZipEntry | undefined): Promise<boolean[]> {
+async function dateStyles(bytes: Buffer, entry: ZipEntry | undefined, meter: ReadMeter): Promise<boolean[]> {
   const customDates = new Map<number, boolean>();
   const formats: number[] = [];
   let inCellXfs = false;
-  await scanPart(bytes, entry, {
-    open(name, attributes) {
-      if (name === 'numFmt') {
-        const found = attributesOf(attributes);
-        customDates.set(Number(found.get('numFmtId')), isDateFormat(found.get('formatCode') ?? ''));
-      } else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs)
-        formats.push(Number(attributesOf(attributes).get('numFmtId') ?? 0));
+  await scanPart(
+    bytes,
+    entry,
+    {
+      open(name, attributes) {
+        if (name === 'numFmt') {
+          const found = attributesOf(attributes);
+          customDates.set(Number(found.get('numFmtId')), isDateFormat(found.get('formatCode') ?? ''));
+        } else if (name === 'cellXfs') inCellXfs = true;
+        else if (name === 'xf' && inCellXfs)
+          formats.push(Number(attributesOf(attributes).get('numFmtId') ?? 0));
+      },
+      close(name) {
+        if (name === 'cellXfs') inCellXfs = false;
+      },
+      text() {},
     },
-    close(name) {
-      if (name === 'cellXfs') inCellXfs = false;
-    },
-    text() {},
-  });
+    meter,
+  );
   return formats.map((id) => customDates.get(id) ?? BUILT_IN_DATES.has(id));
 }
 
@@ -172,10 +221,13 @@ interface CellState {
   hasFormula: boolean;
 }
 
-/** Opens an .xlsx held in memory: its sheet list, shared strings and date styles. */
-export async function openXlsx(bytes: Buffer): Promise<XlsxBook> {
+/**
+ * Opens an .xlsx held in memory: its sheet list, shared strings and date styles. The meter counts
+ * this opening and every row read from the book against its budgets.
+ */
+export async function openXlsx(bytes: Buffer, meter: ReadMeter = new ReadMeter()): Promise<XlsxBook> {
   const entries = zipEntries(bytes);
-  const rootRels = await relationships(bytes, entries.get('_rels/.rels'));
+  const rootRels = await relationships(bytes, entries.get('_rels/.rels'), meter);
   const workbookPath =
     [...rootRels.values()]
       .map((target) => resolvePart('', target))
@@ -184,24 +236,29 @@ export async function openXlsx(bytes: Buffer): Promise<XlsxBook> {
   if (!workbookEntry) throw new ZipFormatError('not an .xlsx file: no workbook part');
   const folder = workbookPath.slice(0, workbookPath.lastIndexOf('/'));
   const relsPath = `${folder}/_rels/${workbookPath.slice(folder.length + 1)}.rels`;
-  const workbookRels = await relationships(bytes, entries.get(relsPath));
+  const workbookRels = await relationships(bytes, entries.get(relsPath), meter);
 
   const sheets: XlsxSheet[] = [];
   let date1904 = false;
-  await scanPart(bytes, workbookEntry, {
-    open(name, attributes) {
-      if (name === 'workbookPr') {
-        const value = attributesOf(attributes).get('date1904');
-        date1904 = value === '1' || value === 'true';
-      } else if (name === 'sheet') {
-        const found = attributesOf(attributes);
-        const target = workbookRels.get(found.get('r:id') ?? found.get('id') ?? '');
-        if (target) sheets.push({ name: found.get('name') ?? '', path: resolvePart(folder, target) });
-      }
+  await scanPart(
+    bytes,
+    workbookEntry,
+    {
+      open(name, attributes) {
+        if (name === 'workbookPr') {
+          const value = attributesOf(attributes).get('date1904');
+          date1904 = value === '1' || value === 'true';
+        } else if (name === 'sheet') {
+          const found = attributesOf(attributes);
+          const target = workbookRels.get(found.get('r:id') ?? found.get('id') ?? '');
+          if (target) sheets.push({ name: found.get('name') ?? '', path: resolvePart(folder, target) });
+        }
+      },
+      close() {},
+      text() {},
     },
-    close() {},
-    text() {},
-  });
+    meter,
+  );
 
   const relTargets = [...workbookRels.values()].map((target) => resolvePart(folder, target));
   const partOf = (pattern: RegExp): ZipEntry | undefined => {
@@ -211,8 +268,13 @@ export async function openXlsx(bytes: Buffer): Promise<XlsxBook> {
   const strings = await sharedStrings(
     bytes,
     partOf(/sharedStrings[^/]*\.xml$/i) ?? entries.get(`${folder}/sharedStrings.xml`),
+    meter,
   );
-  const isDate = await dateStyles(bytes, partOf(/styles[^/]*\.xml$/i) ?? entries.get(`${folder}/styles.xml`));
+  const isDate = await dateStyles(
+    bytes,
+    partOf(/styles[^/]*\.xml$/i) ?? entries.get(`${folder}/styles.xml`),
+    meter,
+  );
 
   function cellText(cell: CellState): string | undefined {
     const { value, type } = cell;
@@ -317,13 +379,18 @@ export async function openXlsx(bytes: Buffer): Promise<XlsxBook> {
           case 'c':
             if (cell && cells) {
               const text = cellText(cell);
-              if (text !== undefined) cells[cell.column] = text;
+              if (text !== undefined) {
+                meter.column(cell.column);
+                meter.cell(text.length);
+                cells[cell.column] = text;
+              }
               nextColumn = cell.column + 1;
             }
             cell = undefined;
             break;
           case 'row':
             if (cells) {
+              meter.row(cells.length);
               // Columns with no value between two with a value are empty texts.
               for (let at = 0; at < cells.length; at += 1) cells[at] ??= '';
               ready.push({ cells, row: rowNumber });
@@ -338,10 +405,13 @@ export async function openXlsx(bytes: Buffer): Promise<XlsxBook> {
         }
       },
       text(raw) {
-        if (capture && cell) cell.value += decodeXml(raw);
+        if (capture && cell) {
+          cell.value += decodeXml(raw);
+          meter.cellText(cell.value?.length ?? 0);
+        }
       },
     };
-    for await (const _ of scanXml(entryContent(bytes, entry), handler)) {
+    for await (const _ of scanXml(entryContent(bytes, entry, meter), handler, meter.budgets.markupBytes)) {
       for (const row of ready) yield row;
       ready.length = 0;
     }

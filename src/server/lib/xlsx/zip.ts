@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
+import type { ReadMeter } from './budget.js';
 
 /**
  * Just enough of the zip format to read the parts of an .xlsx held in memory: the central
@@ -12,6 +13,8 @@ export interface ZipEntry {
   /** 0 stored, 8 deflated. */
   method: number;
   compressedSize: number;
+  /** The size the central directory declares (not trusted: inflated bytes are counted). */
+  size: number;
   /** Offset of the entry's local file header. */
   headerOffset: number;
 }
@@ -46,6 +49,7 @@ export function zipEntries(bytes: Buffer): Map<string, ZipEntry> {
     const flags = bytes.readUInt16LE(at + 8);
     const method = bytes.readUInt16LE(at + 10);
     const compressedSize = bytes.readUInt32LE(at + 20);
+    const size = bytes.readUInt32LE(at + 24);
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);
@@ -53,7 +57,7 @@ export function zipEntries(bytes: Buffer): Map<string, ZipEntry> {
     // Bit 11: the name is UTF-8; otherwise code page 437, which for the ASCII names of an
     // .xlsx's parts is the same.
     const name = bytes.toString(flags & 0x800 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength);
-    entries.set(name.replace(/^\//, ''), { name, method, compressedSize, headerOffset });
+    entries.set(name.replace(/^\//, ''), { name, method, compressedSize, size, headerOffset });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
@@ -64,18 +68,36 @@ function* slices(data: Buffer): Generator<Buffer> {
     yield data.subarray(start, start + SLICE_BYTES);
 }
 
-/** An entry's content, inflated as it is walked (a chunk of at most 64 KiB at a time). */
-export async function* entryContent(bytes: Buffer, entry: ZipEntry): AsyncGenerator<Buffer> {
+/**
+ * An entry's content, inflated as it is walked (a chunk of at most 64 KiB at a time). With a
+ * meter, every byte inflated is counted against its budget as it comes out of the inflater: past
+ * the budget the inflater is stopped, so no part is ever unpacked further than that.
+ */
+export async function* entryContent(
+  bytes: Buffer,
+  entry: ZipEntry,
+  meter?: ReadMeter,
+): AsyncGenerator<Buffer> {
   const at = entry.headerOffset;
   if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL_HEADER)
     throw new ZipFormatError(`broken zip entry ${entry.name}`);
   const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
   const data = bytes.subarray(start, start + entry.compressedSize);
   if (entry.method === 0) {
-    yield* slices(data);
+    for (const slice of slices(data)) {
+      meter?.unpacked(slice.length);
+      yield slice;
+    }
     return;
   }
   if (entry.method !== 8) throw new ZipFormatError(`zip method ${entry.method} is not supported`);
   const inflater = Readable.from(slices(data)).pipe(createInflateRaw({ chunkSize: SLICE_BYTES }));
-  for await (const chunk of inflater as AsyncIterable<Buffer>) yield chunk;
+  try {
+    for await (const chunk of inflater as AsyncIterable<Buffer>) {
+      meter?.unpacked(chunk.length);
+      yield chunk;
+    }
+  } finally {
+    inflater.destroy();
+  }
 }

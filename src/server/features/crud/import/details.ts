@@ -7,12 +7,13 @@ import {
   type FieldError,
 } from '../../../../engine/index.js';
 import type { Db, Row } from '../../../lib/db/database.js';
-import { AppError } from '../../../lib/errors.js';
-import { openXlsx } from '../../../lib/xlsx/read.js';
+import { ImportBudgetError } from '../../../lib/xlsx/budget.js';
+import { xlsxRowsOffThread } from '../../../lib/xlsx/pool.js';
 import { writeDetailRows, type DetailRow } from '../../../lib/sql/detail-rows.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import type { CrudRequest } from '../services/crud.js';
+import { asFileProblem } from './read.js';
 import { loadDictionary, loadReferences, readCell, type ColumnReader } from './values.js';
 
 /**
@@ -87,8 +88,9 @@ function columnIndex(request: CrudRequest, field: FieldDef, detail: DetailDef): 
 }
 
 /**
- * The sheets after the first, by name, as rows of cell texts (with their row numbers), read by
- * the import's streaming reader; the rows are bounded by `maxRows` like the first sheet's.
+ * The sheets after the first, by name, as rows of cell texts (with their row numbers), read in a
+ * worker thread by the import's streaming reader (lib/xlsx/pool.ts) within the import's budgets;
+ * the rows are bounded by `maxRows` like the first sheet's.
  */
 async function otherSheets(
   bytes: Buffer,
@@ -96,25 +98,20 @@ async function otherSheets(
 ): Promise<Map<string, { row: number; cells: string[] }[]>> {
   const sheets = new Map<string, { row: number; cells: string[] }[]>();
   try {
-    const book = await openXlsx(bytes);
     let count = 0;
-    for (const sheet of book.sheets.slice(1)) {
-      const rows: { row: number; cells: string[] }[] = [];
-      for await (const { row, cells } of book.rows(sheet)) {
+    for await (const batch of xlsxRowsOffThread({ bytes, which: 'rest' })) {
+      for (const { sheet, row, cells } of batch) {
         const trimmed = cells.map((cell) => cell.trim());
         if (trimmed.every((cell) => cell === '')) continue;
         count += 1;
-        if (count > maxRows)
-          throw new AppError('validation', {}, [{ field: '/file', message: `> ${maxRows} rows` }]);
+        if (count > maxRows) throw new ImportBudgetError('rows', maxRows);
+        const rows = sheets.get(sheet) ?? [];
         rows.push({ row, cells: trimmed });
+        sheets.set(sheet, rows);
       }
-      sheets.set(sheet.name, rows);
     }
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('validation', {}, [
-      { field: '/file', message: (error as Error).message.slice(0, 200) },
-    ]);
+    throw asFileProblem(error);
   }
   return sheets;
 }

@@ -1,19 +1,22 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { AppError } from '../../../lib/errors.js';
-import { openXlsx } from '../../../lib/xlsx/read.js';
+import { CSV_ROW_CHARACTERS, ImportBudgetError, ReadMeter } from '../../../lib/xlsx/budget.js';
+import { xlsxRowsOffThread } from '../../../lib/xlsx/pool.js';
 
 /** A zip container (every .xlsx) starts with a local file header. */
 const isZip = (bytes: Buffer): boolean =>
   bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
-const tooMany = (maxRows: number): AppError =>
-  new AppError('validation', {}, [{ field: '/file', message: `> ${maxRows} rows` }]);
+const tooMany = (maxRows: number): ImportBudgetError => new ImportBudgetError('rows', maxRows);
 
-const asFileProblem = (error: unknown): AppError =>
-  error instanceof AppError
+/** A file that cannot be read is a 400 on /file; past a budget it stays the budget's error (a 413 naming it). */
+export const asFileProblem = (error: unknown): AppError | ImportBudgetError =>
+  error instanceof AppError || error instanceof ImportBudgetError
     ? error
-    : new AppError('validation', {}, [{ field: '/file', message: (error as Error).message.slice(0, 200) }]);
+    : new AppError('validation', {}, [
+        { field: '/file', message: (error instanceof Error ? error.message : String(error)).slice(0, 200) },
+      ]);
 
 /** A line of the file: its cells and its spreadsheet row number. */
 export interface SheetRow {
@@ -30,14 +33,18 @@ export interface SheetStream {
   chunks: AsyncIterable<SheetRow[]>;
 }
 
-/** The first sheet's rows (in the workbook's order), cells trimmed. */
+/**
+ * The first sheet's rows (in the workbook's order), cells trimmed: read in a worker thread
+ * (lib/xlsx/pool.ts) within the import's budgets. Only the first sheet holds data (a template's
+ * second sheet holds the dropdown lists).
+ */
 async function* xlsxRows(bytes: Buffer): AsyncGenerator<SheetRow> {
-  const book = await openXlsx(bytes);
-  // Only the first sheet holds data (a template's second sheet holds the dropdown lists).
-  const [first] = book.sheets;
-  if (!first) return;
-  for await (const { cells, row } of book.rows(first)) yield { cells: cells.map((cell) => cell.trim()), row };
+  for await (const batch of xlsxRowsOffThread({ bytes, which: 'first' }))
+    for (const { cells, row } of batch) yield { cells: cells.map((cell) => cell.trim()), row };
 }
+
+/** Characters of cell text a chunk of rows holds at most (it ends early past them). */
+const CHUNK_CHARACTERS = 4 * 1024 * 1024;
 
 /** Slices of the file handed to the CSV parser, which waits for its reader between them. */
 const CSV_SLICE_BYTES = 64 * 1024;
@@ -47,14 +54,32 @@ function* slices(bytes: Buffer): Generator<Buffer> {
     yield bytes.subarray(start, start + CSV_SLICE_BYTES);
 }
 
+/** The rows of a UTF-8 CSV, held to the same budgets as an .xlsx's (rows, cells, characters). */
 async function* csvRows(bytes: Buffer): AsyncGenerator<SheetRow> {
+  const meter = new ReadMeter();
   const parser = Readable.from(slices(bytes), { objectMode: false }).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: false, trim: true }),
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+      trim: true,
+      max_record_size: CSV_ROW_CHARACTERS,
+    }),
   );
   let row = 0;
-  for await (const cells of parser as AsyncIterable<string[]>) {
-    row += 1;
-    yield { cells, row };
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      row += 1;
+      meter.row(cells.length);
+      for (const cell of cells) meter.cell(cell.length);
+      yield { cells, row };
+    }
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'CSV_MAX_RECORD_SIZE')
+      throw new ImportBudgetError('rowCharacters', CSV_ROW_CHARACTERS);
+    throw error;
+  } finally {
+    parser.destroy();
   }
 }
 
@@ -91,14 +116,18 @@ export async function openUploadedSheet({
   async function* chunks(): AsyncGenerator<SheetRow[]> {
     let chunk: SheetRow[] = [];
     let count = 0;
+    let characters = 0;
     for (let item = await next(); !item.done; item = await next()) {
       if (item.value.cells.every((cell) => cell === '')) continue;
       count += 1;
       if (count > maxRows) throw tooMany(maxRows);
       chunk.push(item.value);
-      if (chunk.length >= chunkRows) {
+      for (const cell of item.value.cells) characters += cell.length;
+      // A chunk of long texts ends early: the rows held at once stay small whatever the cells hold.
+      if (chunk.length >= chunkRows || characters >= CHUNK_CHARACTERS) {
         yield chunk;
         chunk = [];
+        characters = 0;
       }
     }
     if (chunk.length > 0) yield chunk;

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { detailFields, type EntityDef } from '../../../../engine/index.js';
 import { ok } from '../../../lib/http.js';
@@ -8,7 +7,7 @@ import { IMPORT_CHUNK_ROWS, importRecords } from '../import/import.js';
 import { readDetailSheets } from '../import/details.js';
 import { openUploadedSheet } from '../import/read.js';
 import { importTemplate } from '../import/template.js';
-import { IMPORT_RESULT, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, uploadedBytes } from '../import/upload.js';
+import { acceptMultipart, IMPORT_RESULT, MAX_IMPORT_ROWS, uploadedBytes } from '../import/upload.js';
 import { contentDisposition } from '../../../lib/download.js';
 import type { AfterAdd } from '../after-add.js';
 
@@ -41,12 +40,11 @@ const templateSchema = (entity: EntityDef) => ({
 
 /**
  * Import and import template of every entity, next to its generated CRUD routes.
- * Multipart parsing is registered in this plugin only: every other route keeps refusing it.
+ * Multipart bodies are accepted in this plugin only (every other route keeps refusing them) and
+ * read by the upload routes' own reader (lib/multipart.ts, through uploadedBytes).
  */
 export async function itemImportRoutes(app: FastifyInstance, options: ImportRoutesOptions): Promise<void> {
-  await app.register(multipart, {
-    limits: { fileSize: MAX_IMPORT_BYTES + 1, parts: 4, fields: 4, fieldSize: 1024 },
-  });
+  acceptMultipart(app);
   const api = typed(app);
   for (const entity of app.ctx.registry.all) {
     // Published forms are resolved per request under /api/online/:form (features/forms/routes/published.ts).
@@ -57,13 +55,14 @@ export async function itemImportRoutes(app: FastifyInstance, options: ImportRout
       // Write access is checked before the upload is read: a caller who may not add reads nothing.
       const crud = await options.crudRequest(request, entity, 'write');
       const bytes = await uploadedBytes(request);
+      // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label
+      // (read before the first sheet is opened: each reading takes a thread of its own).
+      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
       const sheet = await openUploadedSheet({
         bytes,
         maxRows: MAX_IMPORT_ROWS,
         chunkRows: IMPORT_CHUNK_ROWS,
       });
-      // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label.
-      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
       const afterAdd = options.afterAdd?.[entity.name];
       return ok(
         await importRecords({

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../lib/http.js';
 import { answer, flag, object, typed } from '../../../lib/route-schema.js';
@@ -11,8 +10,8 @@ import {
 } from '../../crud/index.js';
 import { contentDisposition } from '../../../lib/download.js';
 import {
+  acceptMultipart,
   IMPORT_RESULT,
-  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   uploadedBytes,
   type CrudRequestOf,
@@ -24,16 +23,14 @@ const tags = ['online'];
 /**
  * Import and import template of every published form, under /api/online/:form like its other
  * routes: the entity is looked up per request, so a form published a moment ago imports at once.
- * The same services as the schema files' entities (features/crud/routes/import.ts); multipart parsing is
- * registered in this plugin only.
+ * The same services as the schema files' entities (features/crud/routes/import.ts); multipart bodies
+ * are accepted in this plugin only, and read by the upload routes' own reader.
  */
 export async function onlineImportRoutes(
   app: FastifyInstance,
   options: { crudRequest: CrudRequestOf },
 ): Promise<void> {
-  await app.register(multipart, {
-    limits: { fileSize: MAX_IMPORT_BYTES + 1, parts: 4, fields: 4, fieldSize: 1024 },
-  });
+  acceptMultipart(app);
   const api = typed(app);
   api.post(
     '/api/online/:form/import',
@@ -45,6 +42,9 @@ export async function onlineImportRoutes(
           'multipart/form-data with the part "file", as every entity\'s import: dryRun=true checks every row and writes nothing; otherwise all rows are added in one transaction, or none. Sub-table rows come from the sheets after the first, laid out as the export writes them (sheet "<form> - <sub-table>", the master\'s label column, #, the columns); problems name {sheet, row, field}.',
         params: FORM_PARAMS,
         querystring: object({ dryRun: flag('true: check only, write nothing') }),
+        bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
+          'file',
+        ]),
         consumes: ['multipart/form-data'],
         response: answer(IMPORT_RESULT),
       },
@@ -55,13 +55,14 @@ export async function onlineImportRoutes(
       // Write access is checked before the upload is read.
       const crud = await options.crudRequest(request, entity, 'write');
       const bytes = await uploadedBytes(request);
+      // Sub-table rows: the sheets after the first, keyed by the master row's label (read
+      // before the first sheet is opened: each reading takes a thread of its own).
+      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
       const sheet = await openUploadedSheet({
         bytes,
         maxRows: MAX_IMPORT_ROWS,
         chunkRows: IMPORT_CHUNK_ROWS,
       });
-      // Sub-table rows: the sheets after the first, keyed by the master row's label.
-      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
       return ok(await importRecords({ crud, sheet, dryRun, ...(details ? { details } : {}) }));
     },
   );

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Bundles the server (src/server/main.ts and everything it imports from src/) into
 // dist/server/main.js; packages stay in node_modules. Plain JavaScript starts faster and lighter
-// than TypeScript compiled on the fly.
+// than TypeScript compiled on the fly. The template worker (features/generator/render) is a second
+// entry beside it: dist/server/template-worker.js, which the bundled server starts.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/server/main.ts'],
-  outfile: 'dist/server/main.js',
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'template-worker': 'src/server/features/generator/render/template-worker.ts',
+  },
+  outdir: 'dist/server',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
+import { renderInWorker } from '../render/render.js';
 import { templatesFor } from './templates.js';
 
 /** Forward generation for the back-office: entities of the registry (schemas/ or published forms). */
@@ -46,6 +47,7 @@ export async function previewModule({
         ...(body.templateType ? { templateType: body.templateType } : {}),
       },
       await templatesFor(ctx, actor.tenantCode),
+      renderInWorker,
     );
   } catch (error) {
     if (error instanceof GeneratorTemplateError) {

@@ -73,57 +73,83 @@ export class GeneratorTemplateError extends Error {
 
 export const DEFAULT_SRC_ROOT = '../../..';
 
+/** One template to render with one entity's model; `item` names the template in a problem. */
+export interface RenderJob {
+  item: string;
+  source: string;
+  model: object;
+}
+
+/**
+ * Renders jobs in order, each output at the job's index. A template problem throws
+ * GeneratorTemplateError naming the job's item. The server renders in a worker thread under its
+ * budgets (src/server/features/generator/render); the command line renders here.
+ */
+export type RenderAll = (jobs: readonly RenderJob[]) => Promise<string[]>;
+
+export const renderInProcess: RenderAll = async (jobs) => {
+  const compiled = new Map<string, (model: object) => string>();
+  return jobs.map((job) => {
+    try {
+      let render = compiled.get(job.source);
+      if (!render) {
+        render = compileTemplate(job.source);
+        compiled.set(job.source, render);
+      }
+      return render(job.model);
+    } catch (error) {
+      if (error instanceof TemplateError) throw new GeneratorTemplateError(job.item, error);
+      throw error;
+    }
+  });
+};
+
 /**
  * Renders every selected template for every entity. `templates` maps an item to its text (the
- * built-in ones, or the tenant's saved versions over them).
+ * built-in ones, or the tenant's saved versions over them); `render` does the rendering.
  */
 export async function generateForward(
   request: ForwardRequest,
   templates: ReadonlyMap<string, string>,
+  render: RenderAll = renderInProcess,
 ): Promise<GeneratedFile[]> {
   const items = TEMPLATE_ITEMS.filter((item) => !request.templateType || item.type === request.templateType);
-  const renderers = new Map(
-    items.map((item) => {
-      const source = templates.get(item.item);
-      if (source === undefined) throw new Error(`no template for ${item.item}`);
-      try {
-        return [item.item, compileTemplate(source)] as const;
-      } catch (error) {
-        if (error instanceof TemplateError) throw new GeneratorTemplateError(item.item, error);
-        throw error;
-      }
-    }),
-  );
-  const files: GeneratedFile[] = [];
+  for (const item of items) {
+    const source = templates.get(item.item);
+    if (source === undefined) throw new Error(`no template for ${item.item}`);
+    // A compile error names its item before any model is built.
+    try {
+      compileTemplate(source);
+    } catch (error) {
+      if (error instanceof TemplateError) throw new GeneratorTemplateError(item.item, error);
+      throw error;
+    }
+  }
+  const planned: { item: TemplateItem; model: EntityModel; path: string }[] = [];
   for (const input of request.entities) {
     const model = await entityModel(input, {
       serviceName: request.serviceName,
       packageName: request.packageName,
       srcRoot: request.srcRoot ?? DEFAULT_SRC_ROOT,
     });
-    for (const item of items) {
-      const render = renderers.get(item.item);
-      if (!render) continue;
-      const path = `${request.packageName}/${model.kebab}/${item.fileName(model)}`;
-      let body: string;
-      try {
-        body = render(model);
-      } catch (error) {
-        if (error instanceof TemplateError) throw new GeneratorTemplateError(item.item, error);
-        throw error;
-      }
-      let content: string;
-      try {
-        content = withBanner(path, normalise(path, body), `${item.item} · ${model.name}`);
-      } catch (error) {
-        // A template whose JSON output does not parse: its author sees why.
-        const message = error instanceof Error ? error.message : String(error);
-        throw new GeneratorTemplateError(item.item, new TemplateError({ message: `output: ${message}` }));
-      }
-      files.push({ path, content });
-    }
+    for (const item of items)
+      planned.push({ item, model, path: `${request.packageName}/${model.kebab}/${item.fileName(model)}` });
   }
-  return files;
+  const bodies = await render(
+    planned.map(({ item, model }) => ({ item: item.item, source: templates.get(item.item) ?? '', model })),
+  );
+  return planned.map(({ item, model, path }, index) => {
+    try {
+      return {
+        path,
+        content: withBanner(path, normalise(path, bodies[index] ?? ''), `${item.item} · ${model.name}`),
+      };
+    } catch (error) {
+      // A template whose JSON output does not parse: its author sees why.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new GeneratorTemplateError(item.item, new TemplateError({ message: `output: ${message}` }));
+    }
+  });
 }
 
 /** One trailing newline, no trailing spaces; JSON output re-indented (a template's JSON may be loose). */

@@ -18,3 +18,5 @@ export * from './language.js';
 export * from './tree.js';
 export * from './roles.js';
 export * from './file-fields.js';
+export * from './pattern-check.js';
+export * from './schema-budget.js';

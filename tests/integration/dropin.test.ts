@@ -370,6 +370,27 @@ describe('a broken schema stops start-up naming the file and the JSON pointer', 
     expect(message).toMatch(/sysrole\.schema\.json at \/x-owner: unknown keyword "x-owner"/);
   });
 
+  it('a pattern that backtracks exponentially, and an enum past its budget (issue 31)', async () => {
+    const started = performance.now();
+    const { message, problems } = await problemsOf((dir) => {
+      const schema = structuredClone(SUPPLIER) as Json & { properties: Record<string, Json> };
+      (schema.properties.supplierCode as Json).pattern = '^(a+)+$';
+      schema.properties.grade = {
+        type: 'string',
+        enum: Array.from({ length: 20_000 }, (_unused, index) => `g${index}`),
+      };
+      writeJson(join(dir, 'supplier.schema.json'), schema);
+    });
+    expect(message).toMatch(
+      /supplier\.schema\.json at \/properties\/supplierCode\/pattern: past the budget schemas\.pattern: nestedQuantifier/,
+    );
+    expect(problems.map((problem) => problem.pointer)).toEqual([
+      '/properties/supplierCode/pattern',
+      '/properties/grade/enum',
+    ]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('a missing required x-entity key', async () => {
     const { message, problems } = await problemsOf((dir) => {
       const { table: _table, ...entity } = SUPPLIER['x-entity'];

@@ -6,6 +6,8 @@
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyForm, loadPublishedForms } from '../../src/server/features/forms/services/forms.js';
+import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 
@@ -603,5 +605,144 @@ describe('a form with a sub-table (master-detail)', () => {
     ).toEqual(['Pumps for plant 2', 'Seals for plant 4', 'Valves for plant 3']);
     const unknown = await call('GET', '/api/online/nosuchform/importTemplate');
     expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('budgets of a form (issue 31: findings 3 and 6)', () => {
+  const timed = async (
+    work: () => Promise<LightMyRequestResponse>,
+  ): Promise<{ answer: LightMyRequestResponse; ms: number }> => {
+    const started = performance.now();
+    const answer = await work();
+    return { answer, ms: performance.now() - started };
+  };
+  const errorsOf = (response: LightMyRequestResponse): { field: string; message: string }[] =>
+    body(response).errors as { field: string; message: string }[];
+  const bombForm = (pattern = '^(a+)+$'): Json =>
+    leaveForm({ code: { type: 'string', title: 'Code', maxLength: 60, pattern } });
+
+  it('refuses a pattern that backtracks exponentially at check: 400 naming its pointer', async () => {
+    const { answer, ms } = await timed(() =>
+      callIn('en', 'POST', '/api/generator/form/check', { formCode: 'redos', formContent: bombForm() }),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(body(answer).message).toBe('The schema goes past its budget: schemas.pattern');
+    expect(errorsOf(answer)).toEqual([
+      {
+        field: '/formContent/properties/code/pattern',
+        message: expect.stringContaining('(a+)+') as string,
+      },
+    ]);
+    expect(ms).toBeLessThan(1_000);
+    // A back-reference, an over-long pattern and a patternProperties key: each named.
+    const others = await callIn('zh', 'POST', '/api/generator/form/check', {
+      formCode: 'redos',
+      formContent: leaveForm({
+        a: { type: 'string', pattern: '^(x)\\1$' },
+        b: { type: 'string', pattern: `^${'x'.repeat(BUDGETS.schemas.patternLength)}$` },
+      }),
+    });
+    expect(others.statusCode).toBe(400);
+    expect(body(others).message).toBe('表单结构超出限额：schemas.pattern, schemas.patternLength');
+    expect(errorsOf(others).map((error) => error.field)).toEqual([
+      '/formContent/properties/a/pattern',
+      '/formContent/properties/b/pattern',
+    ]);
+    // The form designer's own validators are not compiled for it either.
+    const validators = await call('POST', '/api/generator/form/validator', { formContent: bombForm() });
+    expect(validators.statusCode).toBe(400);
+    expect(errorsOf(validators).map((error) => error.field)).toEqual([
+      '/formContent/properties/code/pattern',
+    ]);
+    // A safe pattern of the same shape as the project's passes.
+    const good = await call('POST', '/api/generator/form/check', {
+      formCode: 'redos',
+      formContent: bombForm('^(/[a-z]+)*$'),
+    });
+    expect(dataOf(good)).toMatchObject({ isValid: true, errors: [] });
+  });
+
+  it('refuses an enum of 20,000 values quickly at check, and a schema past its size', async () => {
+    const values = Array.from({ length: 20_000 }, (_unused, index) => `v${index}`);
+    const { answer, ms } = await timed(() =>
+      callIn('en', 'POST', '/api/generator/form/check', {
+        formCode: 'bigenum',
+        formContent: leaveForm({ kind: { type: 'string', enum: values } }),
+      }),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(body(answer).message).toBe('The schema goes past its budget: schemas.enumValues');
+    expect(errorsOf(answer)).toEqual([
+      {
+        field: '/formContent/properties/kind/enum',
+        message: `This enum has 20000 values; at most ${BUDGETS.schemas.enumValues} are allowed`,
+      },
+    ]);
+    expect(ms).toBeLessThan(1_000);
+    const huge = await callIn('en', 'POST', '/api/generator/form/check', {
+      formCode: 'bigenum',
+      formContent: leaveForm({
+        note: { type: 'string', description: 'x'.repeat(BUDGETS.schemas.schemaBytes) },
+      }),
+    });
+    expect(huge.statusCode).toBe(400);
+    expect(errorsOf(huge)).toEqual([expect.objectContaining({ field: '/formContent' })]);
+  });
+
+  it('refuses to publish a stored form past a budget; nothing is created', async () => {
+    const added = await call('POST', '/api/generator/form/add', {
+      formCode: 'redosform',
+      formName: 'ReDoS',
+      formContent: bombForm(),
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const published = await call('POST', '/api/generator/form/publish', {
+      id: dataOf(added).id,
+      menuParent: 'formgenerator',
+      roles: [],
+    });
+    expect(published.statusCode, published.body).toBe(400);
+    expect(errorsOf(published).map((error) => error.field)).toEqual(['/formContent/properties/code/pattern']);
+    expect(await t.sql("select to_regclass('online_redosform') as found")).toEqual([{ found: null }]);
+    expect((await call('GET', '/api/online/redosform/query')).statusCode).toBe(404);
+  });
+
+  it('a form published before the check never brings its pattern to a request', async () => {
+    const added = await call('POST', '/api/generator/form/add', {
+      formCode: 'oldform',
+      formName: 'Old form',
+      formContent: bombForm('^[a-z]+$'),
+    });
+    const published = await call('POST', '/api/generator/form/publish', {
+      id: dataOf(added).id,
+      menuParent: 'formgenerator',
+      roles: [],
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    // As if published before this release: the stored content carries the pattern.
+    const [row] = await t.sql<{ content: string }>(
+      "select published_content::text as content from sys_form where form_code = 'oldform'",
+    );
+    const stored = JSON.parse(row?.content ?? 'null') as unknown;
+    const content = (typeof stored === 'string' ? JSON.parse(stored) : stored) as {
+      properties: Record<string, Json>;
+    };
+    content.properties.code = { ...content.properties.code, pattern: '^(a+)+$' };
+    await t.sql("update sys_form set published_content = $1 where form_code = 'oldform'", [
+      JSON.stringify(content),
+    ]);
+    // Another process's notice: the content does not compile, the live entity is the safe one.
+    await applyForm(t.app.ctx, 'oldform');
+    const add = await timed(() =>
+      call('POST', '/api/online/oldform/add', { applicant: 'x', code: `${'a'.repeat(40)}!` }),
+    );
+    expect(add.answer.statusCode, add.answer.body).toBe(400);
+    expect(add.ms).toBeLessThan(1_000);
+    // A start (or a lost listener): the form stays hidden, with a warning.
+    t.app.ctx.registry.hide('oldform');
+    const warnings: string[] = [];
+    await loadPublishedForms(t.app.ctx, (message) => warnings.push(message));
+    expect(warnings).toEqual(['published form oldform does not compile and stays hidden']);
+    expect((await call('POST', '/api/online/oldform/add', { applicant: 'x' })).statusCode).toBe(404);
   });
 });

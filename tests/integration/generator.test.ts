@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/engine/ajv.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
+import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { data, errorFields, type ErrorBody } from '../support/api.js';
 import { createUserWithRole } from '../support/users.js';
@@ -284,6 +285,72 @@ describe('code generator API', () => {
     expect(data(good)).toMatchObject({ isValid: true, problems: [] });
     expect(data<{ output: string }>(good).output).toMatch(/^Sysregion sys_region region_code region_name/);
   });
+
+  it('renders templates within their budgets: time and output size are a 422 naming the budget', async () => {
+    // Finding 2 of issue 31: six nested loops over every field ran 67 s and wrote 113 MB.
+    const nested = `${'{{#each @root.fields}}'.repeat(6)}{{name}}${'{{/each}}'.repeat(6)}`;
+    const started = performance.now();
+    const bomb = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: { ...t.auth, 'accept-language': 'en' },
+      payload: { content: nested, sampleEntity: 'sysuser' },
+    });
+    const ms = performance.now() - started;
+    expect(bomb.statusCode, bomb.body).toBe(422);
+    expect(bomb.json<ErrorBody>().message).toBe(
+      `Rendering the template went past its budget templates.renderMs (${BUDGETS.templates.renderMs} ms)`,
+    );
+    // The budget, plus the start of a new worker from the TypeScript sources.
+    expect(ms).toBeLessThan(BUDGETS.templates.renderMs + 4_000);
+
+    // Quick, but too much text: stopped at the output budget.
+    const wide = `${'{{#each @root.fields}}'.repeat(3)}${'x'.repeat(2_000)}${'{{/each}}'.repeat(3)}`;
+    const large = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: { ...t.auth, 'accept-language': 'en' },
+      payload: { content: wide, sampleEntity: 'sysuser' },
+    });
+    expect(large.statusCode, large.body).toBe(422);
+    expect(large.json<ErrorBody>().message).toBe(
+      'Rendering the template went past its budget templates.outputBytes (2 MB)',
+    );
+
+    // A saved template renders in the same worker for the preview and the download.
+    const added = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/add`,
+      headers: t.auth,
+      payload: { templateType: 'backend', templateItem: 'entity', content: nested },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    for (const url of [`${BASE}/forward/preview`, `${BASE}/forward/download`]) {
+      const answer = await t.request({
+        method: 'POST',
+        url,
+        headers: { ...t.auth, 'accept-language': 'en' },
+        payload: { ...FORWARD, entities: ['sysuser'], templateType: 'backend' },
+      });
+      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(422);
+      expect(answer.json<ErrorBody>().message).toMatch(/templates\.renderMs/);
+    }
+    const removed = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/delete?id=${data<Template>(added).id}`,
+      headers: t.auth,
+    });
+    expect(removed.statusCode).toBe(200);
+
+    // The worker still renders a good template afterwards.
+    const good = await t.request({
+      method: 'POST',
+      url: `${BASE}/template/check`,
+      headers: t.auth,
+      payload: { content: '{{pascal}}', sampleEntity: 'sysregion' },
+    });
+    expect(data(good)).toMatchObject({ isValid: true, output: 'Sysregion' });
+  }, 60_000);
 
   it('reverse-generates an entity schema from a table with every mapped type, keys, checks and comments', async () => {
     await t.sql(`create table shop_maker (id serial primary key, maker_name text not null)`);

@@ -27,6 +27,8 @@ export const BUDGETS = {
     renderMs: 2_000,
     /** Text one rendered template may produce. */
     outputBytes: 2 * 1024 * 1024,
+    /** Heap of the worker that renders templates (what a render holds while it builds its text). */
+    heapMb: 128,
   },
   schemas: {
     /** Length of a `pattern`; patterns with nested quantifiers or back-references are refused. */

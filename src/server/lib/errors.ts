@@ -78,6 +78,10 @@ export const ERRORS = {
   // Import (features/crud/import/import.ts) ----------------------------------------------------------
   importRejected: { status: 400, key: 'import.rejected' },
   importTooLarge: { status: 413, key: 'import.tooLarge' },
+  // Budgets of templates, schemas and reports (lib/budgets.ts): params budget and limit ----------
+  templateBudget: { status: 422, key: 'budgets.templateBudget' },
+  schemaBudget: { status: 400, key: 'budgets.schemaBudget' },
+  reportBudget: { status: 422, key: 'budgets.reportBudget' },
   internal: { status: 500, key: 'internal' },
 } as const;
 

@@ -5,12 +5,14 @@ import {
   compileEntities,
   compileValidators,
   createAjv,
+  describeSchemaBudgetProblem,
   SchemaFileError,
   type EntityDef,
   type EntityValidators,
   type FieldDef,
   type SchemaSource,
 } from '../../engine/index.js';
+import { schemaBudgetOf } from './schema-budget.js';
 
 export interface Reference {
   /** The entity holding the foreign key. */
@@ -120,6 +122,9 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
     byApi: (api) => apis.get(api),
     isRuntime: (name) => byName.has(name) && !fromFiles.has(name),
     put: (entity) => {
+      // A form's content was checked against BUDGETS.schemas (compileForm); nothing else gets here.
+      const overBudget = schemaBudgetOf(entity.schema)[0];
+      if (overBudget) throw new Error(`${entity.name}: ${describeSchemaBudgetProblem(overBudget)}`);
       if (fromFiles.has(entity.name))
         throw new Error(`${entity.name} is an entity of a schema file and cannot be replaced`);
       for (const other of byName.values()) {
@@ -143,6 +148,19 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
   };
 }
 
+/**
+ * The entities of the schema files (drop-ins included). A file past BUDGETS.schemas stops the
+ * start like any schema problem, checked before anything compiles it.
+ */
 export function loadRegistry(schemasDir: string): EntityRegistry {
-  return createRegistry(compileEntities(readSchemaSources(schemasDir)));
+  const sources = readSchemaSources(schemasDir);
+  const overBudget = sources.flatMap((source) =>
+    schemaBudgetOf(source.json).map((problem) => ({
+      file: source.file,
+      pointer: problem.pointer,
+      message: describeSchemaBudgetProblem(problem),
+    })),
+  );
+  if (overBudget.length > 0) throw new SchemaFileError(overBudget);
+  return createRegistry(compileEntities(sources));
 }

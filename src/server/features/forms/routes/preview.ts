@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildEntity, checkEntitySchema, type EntitySchema } from '../../../../engine/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { ok } from '../../../lib/http.js';
+import { localizerFor } from '../../../lib/i18n.js';
+import { assertSchemaBudget } from '../../../lib/schema-budget.js';
 import { answer, dictionary, object, typed } from '../../../lib/route-schema.js';
 import { formValidatorsModule } from '../services/form-validators.js';
 
@@ -31,6 +33,7 @@ export async function formPreviewRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { formContent } = request.body;
+      assertSchemaBudget(formContent, localizerFor(request), '/formContent');
       const problems = checkEntitySchema(`${PREVIEW_NAME}.schema.json`, PREVIEW_NAME, formContent);
       if (problems.length > 0) {
         throw new AppError(

@@ -1,6 +1,7 @@
 import {
   buildEntity,
   checkEntitySchema,
+  describeSchemaBudgetProblem,
   detailFields,
   entityTableSpecs,
   type EntityDef,
@@ -8,6 +9,7 @@ import {
   type FieldError,
 } from '../../../../engine/index.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
+import { schemaBudgetOf } from '../../../lib/schema-budget.js';
 
 /** A form code: the entity's name, so the same rule as a schema file's name. */
 export const FORM_CODE_PATTERN = '^[a-z][a-z0-9]{1,39}$';
@@ -71,6 +73,7 @@ export function normalizeContent({
  * Checks a form's content as the engine checks a schema file (meta-schema, names, keys) plus
  * what only the live set can tell: references to existing entities, and clashes of the name,
  * API base or table with another entity. Problems come back as field errors under /formContent.
+ * A content past BUDGETS.schemas (lib/schema-budget.ts) is refused before anything compiles it.
  */
 export function compileForm({
   registry,
@@ -100,6 +103,10 @@ export function compileForm({
     });
     return { errors };
   }
+  // The budgets first: nothing compiles a schema past one (a published form's too, at load).
+  const overBudget = schemaBudgetOf(content);
+  for (const problem of overBudget) at(problem.pointer, describeSchemaBudgetProblem(problem));
+  if (errors.length > 0) return { errors };
   for (const problem of checkEntitySchema(`form ${formCode}`, formCode, content))
     at(problem.pointer, problem.message);
   if (errors.length > 0) return { errors };

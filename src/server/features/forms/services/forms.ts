@@ -19,6 +19,7 @@ import type { Db } from '../../../lib/db/database.js';
 import { FORM_TABLE, FORM_VERSION_TABLE } from '../tables.js';
 import { ensureTrigram, readExistingTables } from '../../../lib/db/migrate.js';
 import { AppError } from '../../../lib/errors.js';
+import { assertSchemaBudget } from '../../../lib/schema-budget.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -453,6 +454,8 @@ export async function checkForm({
   l10n,
   input,
 }: FormCall & { input: FormCheckInput }): Promise<FormCheck> {
+  // 400 naming the budget and each value past it, before anything compiles the content.
+  assertSchemaBudget(input.formContent, l10n, '/formContent');
   const row = input.id === undefined ? undefined : await findRow(ctx.db, input.id, actor.tenantCode);
   const code = row?.form_code ?? input.formCode ?? 'form';
   refusePlatformOptions(ctx, auth, l10n, input.formContent);
@@ -563,6 +566,7 @@ export async function publishForm({
       ...(input.icon ? { icon: input.icon } : {}),
       path: menuPathOf(row.form_code),
     };
+    assertSchemaBudget(content, l10n, '/formContent');
     const compiled = compileForm({ registry: ctx.registry, formCode: row.form_code, content });
     if (!compiled.entity) throw new AppError('validation', {}, compiled.errors);
     const next = compiled.entity;

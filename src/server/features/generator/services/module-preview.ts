@@ -9,6 +9,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { isOtherTenantsForm } from '../../forms/index.js';
+import { renderInWorker } from '../render/render.js';
 import { templatesFor } from './templates.js';
 
 /** Forward generation for the back-office: entities of the registry (schemas/ or published forms). */
@@ -48,6 +49,7 @@ export async function previewModule({
         ...(body.templateType ? { templateType: body.templateType } : {}),
       },
       await templatesFor(ctx, actor.tenantCode),
+      renderInWorker,
     );
   } catch (error) {
     if (error instanceof GeneratorTemplateError) {

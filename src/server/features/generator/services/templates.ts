@@ -1,12 +1,11 @@
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
+import { checkTemplate, type TemplateProblem } from '../../../../../generators/engine.js';
 import {
-  checkTemplate,
-  compileTemplate,
-  TemplateError,
-  type TemplateProblem,
-} from '../../../../../generators/engine.js';
-import { builtInTemplates, TEMPLATE_ITEMS } from '../../../../../generators/forward.js';
+  builtInTemplates,
+  GeneratorTemplateError,
+  TEMPLATE_ITEMS,
+} from '../../../../../generators/forward.js';
 import type { TemplateCheck, TemplateRecord, TemplateVersion } from '../../../../engine/api-types.js';
 import { entityModel } from '../../../../../generators/model.js';
 import { writeAudit } from '../../../lib/audit.js';
@@ -16,6 +15,7 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { isOtherTenantsForm } from '../../forms/index.js';
+import { renderInWorker } from '../render/render.js';
 
 /**
  * Generator templates of a tenant (generatortemplate): the built-in template of each item, or the
@@ -281,7 +281,10 @@ export async function templateVersions({
   }));
 }
 
-/** Compiles a template and renders it for a sample entity of the registry (a dry run). */
+/**
+ * Compiles a template and renders it for a sample entity of the registry (a dry run), in the
+ * template worker within BUDGETS.templates (422 templateBudget past one).
+ */
 export async function checkTemplateText(
   ctx: AppContext,
   actor: Actor,
@@ -299,9 +302,10 @@ export async function checkTemplateText(
     { serviceName: 'sample', packageName: 'sample', srcRoot: '../../..' },
   );
   try {
-    return { isValid: true, problems: [], output: compileTemplate(input.content)(model) };
+    const [output = ''] = await renderInWorker([{ item: 'check', source: input.content, model }]);
+    return { isValid: true, problems: [], output };
   } catch (error) {
-    if (error instanceof TemplateError) return { isValid: false, problems: [error.problem] };
+    if (error instanceof GeneratorTemplateError) return { isValid: false, problems: [error.problem] };
     throw error;
   }
 }

@@ -7,6 +7,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncFormMenus } from '../../src/server/features/forms/menus.js';
+import { syncEntityMenus } from '../../src/server/features/tenants/seed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Json = Record<string, unknown>;
@@ -252,6 +253,27 @@ describe('finding 5: the platform and the other tenants seen from a tenant', () 
     expect(await sidebarOf(alpha)).toContain('/online/alphavisit');
     expect(await sidebarOf(beta)).not.toContain('/online/alphavisit');
     expect(await sidebarOf(t.auth)).not.toContain('/online/alphavisit');
+  });
+
+  it("shows the platform's pages in the platform administrator's sidebar only", async () => {
+    const platformPages = [
+      '/codegenerator/reversegenerator',
+      '/monitor/flowcontrol',
+      '/monitor/configcenter',
+      '/monitor/database',
+      '/monitor/metrics',
+      '/tenant/systenant',
+    ];
+    const own = await sidebarOf(t.auth);
+    expect(platformPages.filter((path) => own.includes(path))).toEqual(platformPages);
+    const tenants = await sidebarOf(beta);
+    expect(platformPages.filter((path) => tenants.includes(path))).toEqual([]);
+    expect(tenants).toEqual(expect.arrayContaining(['/sysuser', '/sysrole', '/monitor/apidoc']));
+    // A database seeded before the pages were marked gets the mark at start.
+    await t.sql(`update sys_menu set menu_meta = menu_meta - 'platform' where menu_code = 'dbmonitor'`);
+    expect(await sidebarOf(beta)).toContain('/monitor/database');
+    await syncEntityMenus(t.app.ctx, t.app.i18n);
+    expect(await sidebarOf(beta)).not.toContain('/monitor/database');
   });
 
   it('gives the menu of a form published before menus named their tenant its tenant at start', async () => {

@@ -266,7 +266,8 @@ export async function syncEntityMenus(ctx: AppContext, i18n: I18n): Promise<void
     }>`select id, menu_code as code from ${sql.table(menu.table)}`.execute(trx);
     const idByCode = new Map(rows.rows.map((row) => [row.code, row.id]));
     for (const entity of ctx.registry.all) {
-      if (!entity.menu || idByCode.has(entity.name)) continue;
+      // A published form's menu is the form's own (features/forms publish), in its tenant.
+      if (!entity.menu || idByCode.has(entity.name) || ctx.registry.isRuntime(entity.name)) continue;
       const name =
         i18n.find(SEED_LANGUAGE, [`menus.${entity.name}`, `entities.${entity.name}.title`]) ?? entity.title;
       const [id] = await insertRecords({
@@ -291,5 +292,25 @@ export async function syncEntityMenus(ctx: AppContext, i18n: I18n): Promise<void
       });
       idByCode.set(entity.name, Number(id));
     }
+    // The platform's pages (meta.platform: the seed's, and the screens of platform-admin entities)
+    // show in the platform administrator's sidebar only; a database seeded before they were
+    // marked gets the mark (a mark set to false by hand stays).
+    const platformCodes = [
+      ...platformMenuCodes(data<MenuNode[]>('menus.json')),
+      ...ctx.registry.all
+        .filter((entity) => entity.isPlatformAdminOnly && entity.menu)
+        .map((entity) => entity.name),
+    ];
+    await sql`update ${sql.table(menu.table)} set menu_meta = coalesce(menu_meta, '{}'::jsonb) || '{"platform": true}'::jsonb
+      where menu_code in (${sql.join(platformCodes)})
+      and jsonb_typeof(menu_meta -> 'platform') is distinct from 'boolean'`.execute(trx);
   });
+}
+
+/** Codes of the seed's menus marked meta.platform, at any depth. */
+function platformMenuCodes(nodes: MenuNode[]): string[] {
+  return nodes.flatMap((node) => [
+    ...(node.meta?.platform === true ? [node.code] : []),
+    ...platformMenuCodes(node.children ?? []),
+  ]);
 }

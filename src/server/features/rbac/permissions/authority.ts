@@ -6,7 +6,7 @@ import { buildTree, type TreeNode } from '../../../lib/entity-tree.js';
 import { column, selectList, table } from '../../../lib/sql/toolkit.js';
 import type { AuthContext } from '../../sessions/index.js';
 import { AppError } from '../../../lib/errors.js';
-import { grantedButtons, grantedMenuIds, isAdmin } from './policy.js';
+import { grantedButtons, grantedMenuIds, isAdmin, isPlatformAdmin } from './policy.js';
 
 /** The home page's menu (工作台), which even a role of the home page only has. */
 const HOME_MENU = 'workbench';
@@ -51,9 +51,13 @@ export async function postRoles({
   return auth.roles.filter((code) => codes.has(code));
 }
 
-/** Whether a menu is shown in a tenant: every menu, but those whose meta names another tenant. */
-function isTenantsMenu(row: Row, tenantCode: string): boolean {
-  const meta = row.menuMeta as { tenant?: unknown } | null;
+/**
+ * Whether a menu is shown in a tenant: every menu, but those whose meta names another tenant,
+ * and the platform's pages (meta.platform) to anyone but the platform administrator.
+ */
+function isTenantsMenu(row: Row, tenantCode: string, isPlatform: boolean): boolean {
+  const meta = row.menuMeta as { tenant?: unknown; platform?: unknown } | null;
+  if (meta?.platform === true && !isPlatform) return false;
   return typeof meta?.tenant !== 'string' || meta.tenant === tenantCode;
 }
 
@@ -74,7 +78,8 @@ export async function currentAuthority({
   const enabled = await sql<Row>`select ${selectList(menu)} from ${table(menu)} where menu_status = '1'
     order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
   // A menu of one tenant's own (meta.tenant: a saved report's page) is not shown in the others.
-  const all = { rows: enabled.rows.filter((row) => isTenantsMenu(row, auth.tenantCode)) };
+  const isPlatform = isPlatformAdmin(ctx, { ...auth, roles });
+  const all = { rows: enabled.rows.filter((row) => isTenantsMenu(row, auth.tenantCode, isPlatform)) };
   const byId = new Map(all.rows.map((row) => [row.id, row]));
   let allowed = new Set<unknown>(all.rows.map((row) => row.id));
   const buttons: Record<string, string[]> = {};

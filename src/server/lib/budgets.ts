@@ -10,7 +10,7 @@
 export const BUDGETS = {
   workflow: {
     /** Elements (flow nodes, flows, events) a process may be executed through in one transaction. */
-    stepsPerTransaction: 200,
+    stepsPerTransaction: 100,
     /** Steps an instance may take in its whole life before it stops in an incident. */
     stepsPerInstance: 100_000,
     /** Nesting of sub-processes in one BPMN file (checked by a pre-scan before the parse). */

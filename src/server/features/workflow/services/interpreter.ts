@@ -581,10 +581,15 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   const state = node.type === 'subProcess' ? 'scope' : 'active';
   // A plain user task moves its token in the statement that makes the task.
   const isMovedLater = node.type === 'userTask' && !node.multi;
-  if ((!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater)
-    await sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`.execute(
-      run.trx,
-    );
+  const move = sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`;
+  const isMoved = (!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater;
+  if (!isPassedAtOnce(node)) {
+    if (isMoved) await move.execute(run.trx);
+  } else {
+    // Passed at once: the move and the history row are one statement.
+    const passed = historyPassInsert({ run, executionId: step.executionId, node });
+    await (isMoved ? sql`with moved as (${move}) ${passed}` : passed).execute(run.trx);
+  }
   switch (node.type) {
     case 'userTask':
       if (!node.multi) await createTask({ run, step, node, moveToken: !step.isFresh });
@@ -609,11 +614,14 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      await historyPass({ run, step, node });
       if (node.type === 'serviceTask') await runService(run, step, node);
       await goOn(run, step, node, queue);
   }
 }
+
+/** A node a token passes at once (not a task, sub-process, end or join): its history row is written as it enters. */
+const isPassedAtOnce = (node: ProcessNode): boolean =>
+  !['userTask', 'subProcess', 'endEvent', 'parallelGateway', 'inclusiveGateway'].includes(node.type);
 
 async function goOn(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const flows = chooseFlows(run, node);

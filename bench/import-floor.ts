@@ -3,7 +3,7 @@
  * stopped): the same rows as the import's, inserted into the same table (portal_purchase, with
  * every index the server built) by bare multi-row INSERT statements through the same driver as
  * the app's (lib/db/database.ts's openDatabase: pg's pool, or PGlite with the app's settings), in
- * one transaction, without checks or audit rows. Prints one JSON line: {"seconds", "rows"}.
+ * one transaction, without checks or audit rows. Prints one JSON line: {"seconds", "cpuSeconds", "rows"}.
  *
  * Arguments: <sample tag> <new tag> <rows>. The columns the import filled that the bench's rows do
  * not name (tenant, creator, times, …) take the values of an imported row of the sample tag.
@@ -51,6 +51,7 @@ try {
     ...fixed.map((column) => sample[column]),
   ];
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await db.transaction().execute(async (trx) => {
     for (let first = 0; first < count; first += STATEMENT_ROWS) {
       const last = Math.min(count, first + STATEMENT_ROWS);
@@ -69,7 +70,10 @@ try {
     }
   });
   const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ seconds, rows: count }));
+  const cpu = process.cpuUsage(cpuBefore);
+  // CPU of this process: on PGlite the database's too (it runs in this thread).
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  console.log(JSON.stringify({ seconds, cpuSeconds, rows: count }));
 } finally {
   await handle.close();
 }

@@ -238,6 +238,8 @@ interface TreeRun {
 interface FloorRun {
   seconds: number;
   rowsPerSecond: number;
+  /** CPU seconds of the floor's process (on PGlite the database's work is in it). */
+  cpuSeconds: number;
 }
 
 /**
@@ -257,8 +259,8 @@ async function measureFloor(env: NodeJS.ProcessEnv, sampleTag: string, count: nu
     .split('\n')
     .find((text) => text.startsWith('{"seconds"'));
   if (code !== 0 || !line) throw new Error(`the import floor failed (${code}):\n${child.output()}`);
-  const { seconds } = JSON.parse(line) as { seconds: number };
-  return { seconds, rowsPerSecond: count / seconds };
+  const { seconds, cpuSeconds } = JSON.parse(line) as { seconds: number; cpuSeconds: number };
+  return { seconds, rowsPerSecond: count / seconds, cpuSeconds };
 }
 
 /** Builds another checkout's server bundle (esbuild, seconds) for the "before" figures. */
@@ -342,7 +344,7 @@ async function measureTree(
     if (root !== ROOT || !sampleTag) return { runs, floor: undefined };
     const floor = await measureFloor(env, sampleTag, count);
     log(
-      `  ${kind} floor (bare multi-row INSERTs, one transaction, same table and indexes): ${round(floor.rowsPerSecond)} rows/s (${floor.seconds.toFixed(1)} s)`,
+      `  ${kind} floor (bare multi-row INSERTs, one transaction, same table and indexes): ${round(floor.rowsPerSecond)} rows/s (${floor.seconds.toFixed(1)} s, CPU ${floor.cpuSeconds.toFixed(1)} s)`,
     );
     return { runs, floor };
   } finally {
@@ -427,6 +429,19 @@ async function measure(
           'ratio',
           { op: '>=', value: GOAL_FLOOR_RATIO },
           `floor ${round(floor.rowsPerSecond)} rows/s`,
+        ),
+      );
+    // On PGlite the database runs in the server process: floor CPU over the import's is the same
+    // ratio by CPU, steadier than wall time on a shared machine.
+    if (floor && kind === 'pglite')
+      figures.push(
+        figure(
+          SUITE,
+          `${kind} ${format}: floor CPU / import CPU`,
+          floor.cpuSeconds / run.serverCpuSeconds,
+          'ratio',
+          undefined,
+          `floor ${floor.cpuSeconds.toFixed(1)} s, import ${run.serverCpuSeconds.toFixed(1)} s`,
         ),
       );
     const per100k = 100_000 / count;

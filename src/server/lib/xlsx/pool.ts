@@ -65,14 +65,25 @@ function spawn(): Worker {
   return new Worker(bootstrap, { eval: true, resourceLimits });
 }
 
+/** A new thread; one that ends while idle (it should not) leaves the pool. */
+function started(): Worker {
+  const worker = spawn();
+  worker.unref();
+  worker.once('exit', () => {
+    const at = idle.indexOf(worker);
+    if (at < 0) return;
+    idle.splice(at, 1);
+    live -= 1;
+  });
+  return worker;
+}
+
 async function acquire(): Promise<Worker> {
   const ready = idle.pop();
   if (ready) return ready;
   if (live < MAX_THREADS) {
     live += 1;
-    const worker = spawn();
-    worker.unref();
-    return worker;
+    return started();
   }
   return new Promise((resolve) => waiting.push(resolve));
 }
@@ -85,9 +96,7 @@ function release(worker: Worker, isReusable: boolean): void {
     const next = waiting.shift();
     if (next) {
       live += 1;
-      const fresh = spawn();
-      fresh.unref();
-      next(fresh);
+      next(started());
     }
     return;
   }

@@ -3,6 +3,9 @@ export { currentAuthoritySchema } from './answers.js';
 export { currentAuthority } from './permissions/authority.js';
 export {
   assertAdmin,
+  assertAllFound,
+  assertOwnRecords,
+  assertOwnReferences,
   assertUrlGranted,
   isAdmin,
   isPlatformAdmin,

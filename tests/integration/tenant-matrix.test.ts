@@ -12,6 +12,11 @@
  * their schema; the other features' kinds are the table KINDS below) and which kind an input names
  * (its name, or for `id` the route's prefix). A route with a resource input the matrix cannot
  * resolve is uncovered, and the test fails unless the route is in SKIPPED with its reason.
+ * A route declared platform-only (config.isPlatformOnly) must answer B 403 whatever it sends, and
+ * no request may cause a 5xx.
+ *
+ * A refusal is 403, 404, or a 400 whose errors name the very place that held A's resource (a
+ * reference to a record the tenant does not have). MATRIX_VERBOSE=1 prints every request's answer.
  */
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
@@ -176,6 +181,8 @@ interface Plan {
   schemas: Partial<Record<'params' | 'query' | 'body', Schema>>;
   /** An upload: the request carries a small file as multipart/form-data. */
   isMultipart: boolean;
+  /** Declared platform-only beside the route: tenant B's administrator gets 403, whatever it sends. */
+  isPlatformOnly: boolean;
   slots: Slot[];
   uncovered: string[];
   /** The generated add and update of an entity: bodies built from the entity's fields. */
@@ -523,6 +530,10 @@ function readerOf(kind: string, value: Value, entities: Map<string, EntityDef>):
   }
 }
 
+/** The platform-only flag of a route's config (config.isPlatformOnly), where the app declares it. */
+const isPlatformOnlyConfig = (config: object): boolean =>
+  'isPlatformOnly' in config && config.isPlatformOnly === true;
+
 /** Whether an answer B got is empty: no rows, no tree, nothing. */
 async function isEmptyAnswer(response: LightMyRequestResponse): Promise<boolean> {
   const type = String(response.headers['content-type'] ?? '');
@@ -612,7 +623,10 @@ describe('the tenant matrix, generated from the route table', () => {
 
       const baseline = new Map<string, string>();
       for (const [kind, made] of resources) baseline.set(kind, JSON.stringify(await made.read()));
+      const initial = new Map(baseline);
 
+      const entryOf = (route: { url: string; method: string }) =>
+        t.app.routeTable.find((item) => item.url === route.url && item.method === route.method);
       const routes = t.app.routeSchemas.filter((route) => {
         const entry = t.app.routeTable.find((item) => item.url === route.url && item.method === route.method);
         return (
@@ -641,6 +655,7 @@ describe('the tenant matrix, generated from the route table', () => {
           url: route.url,
           schemas: { params: schema.params, query: schema.querystring, body: schema.body },
           isMultipart: (schema.consumes ?? []).includes('multipart/form-data'),
+          isPlatformOnly: isPlatformOnlyConfig(entryOf(route)?.config ?? {}),
           slots,
           uncovered,
         };
@@ -797,14 +812,18 @@ describe('the tenant matrix, generated from the route table', () => {
                 ));
             if (process.env.MATRIX_VERBOSE)
               console.log(`${what} → ${response.statusCode} ${response.body.slice(0, 120)}`);
-            if (marks.length > 0)
+            if (response.statusCode >= 500)
+              leaks.push(`${what}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+            else if (plan.isPlatformOnly && response.statusCode !== 403)
+              leaks.push(`${what}: a platform-only route answered ${response.statusCode}, not 403`);
+            else if (marks.length > 0)
               leaks.push(`${what}: answer carries A's ${marks.join(', ')} (${response.statusCode})`);
             else if (target && !refused) {
               // only a read may answer "nothing"; a change of another tenant's resource is refused
               const isRead = plan.method === 'GET' || plan.url.endsWith('/export');
               const isSharedRead = isRead && resources.get(target.kind)?.isShared === true;
               const isEmpty = isRead && response.statusCode === 200 && (await isEmptyAnswer(response));
-              if (response.statusCode >= 500 || (!isEmpty && !isSharedRead))
+              if (!isEmpty && !isSharedRead)
                 leaks.push(`${what}: ${response.statusCode} ${response.body.slice(0, 160)}`);
             }
             if (plan.method !== 'GET') {
@@ -821,6 +840,12 @@ describe('the tenant matrix, generated from the route table', () => {
             }
           }
         }
+      }
+      // and nothing of A changed on the way, whatever request it was
+      for (const [kind, made] of resources) {
+        const now = JSON.stringify(await made.read());
+        if (now !== initial.get(kind) && !leaks.some((leak) => leak.endsWith(`A's ${kind} changed`)))
+          leaks.push(`A's ${kind} changed during the matrix`);
       }
       console.log(
         `tenant matrix: ${covered} routes covered, ${requests} requests made, ${leaks.length} leaks, ${uncovered.length} uncovered`,

@@ -82,6 +82,12 @@ export interface TokenAnswer {
   scope: string;
 }
 
+/**
+ * PUT /api/account/sysuserdetail/updatePassword's data: the session that replaces the caller's
+ * (a password change ends every session of the user, the caller's too).
+ */
+export type RenewedSession = Omit<TokenAnswer, 'code' | 'message'>;
+
 /** Route metadata stored in sys_menu.menu_meta (docs/product.md §2.3). */
 export interface RouteMeta {
   hidden?: boolean;

@@ -1,6 +1,6 @@
 import { PERSONAL_OFFICE_MENUS } from '../../src/server/features/workflow/menus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { BROWSER_CLIENT, startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 
 let t: TestApp;
@@ -129,7 +129,7 @@ describe('updatePassword', () => {
     expect((await t.signIn('changer', 'secret-1')).statusCode).toBe(200);
   });
 
-  it('changes the password and ends every other session of the user', async () => {
+  it('changes the password, ends every session of the user, its own too, and answers a fresh one', async () => {
     const { id, token } = await createUser('mover', 'ROLE_SYS_SUPPLIER');
     const other = (await t.signIn('mover', 'secret-1')).json().access_token as string;
     const headers = { authorization: `Bearer ${token}` };
@@ -139,19 +139,39 @@ describe('updatePassword', () => {
       headers,
     });
     expect(changed.statusCode).toBe(200);
+    expect(changed.headers['cache-control']).toBe('no-store');
+    const renewed = changed.json().data as {
+      access_token: string;
+      refresh_token: string;
+      token_type: string;
+    };
+    expect(renewed).toMatchObject({ token_type: 'bearer', expires_in: expect.any(Number) });
+    expect(renewed.access_token).not.toBe(token);
     expect((await t.signIn('mover', 'secret-1')).statusCode).toBe(400);
     expect((await t.signIn('mover', 'secret-2')).statusCode).toBe(200);
-    const stillIn = await t.request({
-      method: 'POST',
-      url: '/api/account/sysuserdetail/queryRoleInfo',
-      headers,
-    });
+    const roleInfo = (bearer: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/account/sysuserdetail/queryRoleInfo',
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    // the page that made the change goes on with the fresh token, in the roles it had
+    const stillIn = await roleInfo(renewed.access_token);
     expect(stillIn.statusCode).toBe(200);
-    const revoked = await t.request({
+    expect(stillIn.json().data.roles).toEqual(['ROLE_SYS_SUPPLIER']);
+    // the token it changed the password with is over, as every other session of the user
+    expect((await roleInfo(token)).statusCode).toBe(401);
+    expect((await roleInfo(other)).statusCode).toBe(401);
+    // the fresh session's refresh token works once, like any sign-in's
+    const refreshed = await t.request({
       method: 'POST',
-      url: '/api/account/sysuserdetail/queryRoleInfo',
-      headers: { authorization: `Bearer ${other}` },
+      url: '/api/uaa/oauth/token',
+      headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: renewed.refresh_token,
+      }).toString(),
     });
-    expect(revoked.statusCode).toBe(401);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
   });
 });

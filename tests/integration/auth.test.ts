@@ -85,6 +85,34 @@ describe('sign-in closes the API', () => {
     });
     expect(response.json().data).not.toHaveProperty('password');
   });
+
+  it('lets no cache keep what a signed-in caller is answered: the current user, personal data, lists', async () => {
+    for (const url of [
+      '/api/uaa/users/getSysUser',
+      '/api/uaa/users/getBidUser',
+      '/api/account/sysuserdetail/querySysUserDetail',
+      '/api/admin/sysuser/query',
+      '/api/admin/sysuser/queryOnlineSysUser',
+      '/api/admin/sysuser/query?status=nope',
+    ]) {
+      const response = await t.request({ method: 'GET', url, headers: t.auth });
+      expect({ url, cache: response.headers['cache-control'] }).toEqual({ url, cache: 'no-store' });
+    }
+    // a refused call too, and an export (a file of personal data)
+    const refused = await t.request({ method: 'GET', url: '/api/uaa/users/getSysUser' });
+    expect(refused.headers['cache-control']).toBe('no-store');
+    const exported = await t.request({
+      method: 'POST',
+      url: '/api/admin/sysuser/export',
+      headers: t.auth,
+      payload: {},
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['cache-control']).toBe('no-store');
+    // public, shared answers keep their own caching
+    const schemas = await t.request({ method: 'GET', url: '/api/schemas' });
+    expect(schemas.headers['cache-control']).toBe('no-cache');
+  });
 });
 
 describe('security headers', () => {

@@ -412,9 +412,20 @@ describe('organisation and user trees', () => {
   it('gives the same tree for a workflow model, with nobody assigned yet', async () => {
     const tree = (query: string) =>
       t.request({ method: 'GET', url: `/api/admin/sysorg/queryModelOrgUserTree${query}`, headers: t.auth });
-    const all = flatTree((await tree('?modelId=model-1')).json().data as TreeNode[]);
+    const model = await t.request({
+      method: 'POST',
+      url: '/api/activiti/model/add',
+      headers: t.auth,
+      payload: { name: 'Tree model', key: 'tree_model' },
+    });
+    expect(model.statusCode, model.body).toBe(200);
+    const modelId = model.json().data.id as number;
+    const all = flatTree((await tree(`?modelId=${modelId}`)).json().data as TreeNode[]);
     expect(all.filter((node) => node.type === 'user').map((node) => node.checked)).toEqual([false, false]);
-    expect((await tree('?modelId=model-1&assign=true')).json().data).toEqual([]);
+    expect((await tree(`?modelId=${modelId}&assign=true`)).json().data).toEqual([]);
+    // a model the tenant does not have is a 404
+    expect((await tree('?modelId=model-1')).statusCode).toBe(404);
+    expect((await tree('?modelId=999999')).statusCode).toBe(404);
     expect((await tree('?assign=maybe')).statusCode).toBe(400);
   });
 });

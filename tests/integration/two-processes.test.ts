@@ -153,19 +153,21 @@ describe('two server processes on one PostgreSQL and one Redis', () => {
     expectRefused(await whoAmI(b, token));
   });
 
-  it('a password change on one ends the other sessions on both; a disabled user is refused on both', async () => {
-    const kept = await tokenOf(a, 'admin', ADMIN_PASSWORD);
+  it('a password change on one ends the sessions on both, the changing one answered a fresh one; a disabled user is refused on both', async () => {
+    const changer = await tokenOf(a, 'admin', ADMIN_PASSWORD);
     const other = await tokenOf(b, 'admin', ADMIN_PASSWORD);
     for (const server of [a, b]) expect((await whoAmI(server, other)).status).toBe(200);
     const changed = await call(
       b,
       'PUT',
       `/api/account/sysuserdetail/updatePassword?${new URLSearchParams({ password: ADMIN_PASSWORD, newPassword: 'admin-pass-2' })}`,
-      { token: kept },
+      { token: changer },
     );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expectRefused(await whoAmI(a, other));
-    expect((await whoAmI(a, kept)).status).toBe(200);
+    expectRefused(await whoAmI(a, changer));
+    const kept = String((changed.body.data as { access_token?: string } | null)?.access_token);
+    for (const server of [a, b]) expect((await whoAmI(server, kept)).status).toBe(200);
 
     const [role] = await sqlRows<{ id: number }>(
       "select id from sys_role where role_code = 'ROLE_ADMIN' and tenant_code = 'default'",

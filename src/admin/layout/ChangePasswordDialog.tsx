@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { useT } from '../i18n.js';
 import { useApiCall } from '../providers/api.js';
 import type { SysUser } from '../providers/auth.js';
+import type { RenewedSession } from '../../engine/api-types.js';
+import { setToken } from '../../web/session.js';
 import { errorText } from '../providers/data.js';
 
 interface PasswordForm {
@@ -18,7 +20,8 @@ const NOTICE_SECONDS = 2;
 /**
  * docs/product.md §5, §7: old, new and confirm required, at most 31 characters, new and confirm equal;
  * PUT /api/account/sysuserdetail/updatePassword (query password, newPassword, id); a success
- * closes with a 2 s success notice, a failure is a 2 s warning.
+ * closes with a 2 s success notice, a failure is a 2 s warning. The change ends every session of
+ * the user, this page's too, and answers a fresh one: the page goes on with its token.
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const t = useT();
@@ -37,12 +40,13 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     setSaving(true);
     try {
       // Any answer but success (code 200) arrives as a failure.
-      await call({
+      const renewed = await call<RenewedSession>({
         method: 'put',
         url: '/api/account/sysuserdetail/updatePassword',
         query: { password: values.oldPassword, newPassword: values.newPassword, id: user?.id },
         isSilent: true,
       });
+      setToken(renewed.access_token);
       void message.success(t('admin.password.changed'), NOTICE_SECONDS);
       form.resetFields();
       onClose();

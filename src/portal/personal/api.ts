@@ -1,5 +1,6 @@
 import { apiGet, apiPost, apiPut } from '../../web/http.js';
-import type { OwnDetail } from '../../engine/api-types.js';
+import type { OwnDetail, RenewedSession } from '../../engine/api-types.js';
+import { setToken } from '../../web/session.js';
 import type { Purchase } from '../api.js';
 
 export type { OwnDetail };
@@ -37,8 +38,14 @@ export const personalApi = {
   /** A new mobile number takes a live SMS code sent to it. */
   updateMobile: (change: { mobile: string; smsCaptcha: string; version: number }) =>
     apiPut<OwnDetail>(`${ACCOUNT}/updateSysUserDetail`, change, QUIET),
-  updatePassword: (id: number, password: string, newPassword: string) =>
-    apiPut<null>(`${ACCOUNT}/updatePassword`, undefined, { ...QUIET, params: { id, password, newPassword } }),
+  /** The change ends every session of the user, this page's too: the page goes on with the fresh one. */
+  updatePassword: async (id: number, password: string, newPassword: string): Promise<void> => {
+    const renewed = await apiPut<RenewedSession>(`${ACCOUNT}/updatePassword`, undefined, {
+      ...QUIET,
+      params: { id, password, newPassword },
+    });
+    setToken(renewed.access_token);
+  },
   notifications: (currentPage: number, pageSize: number) =>
     apiGet<MyPage<MyNotification> & { unread: number }>(
       `${NOTIFICATION}/queryMyNotification`,

@@ -60,6 +60,18 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
       .then((session) => signIn(request, session))
       .then(() => done(), done);
   });
+  // What a signed-in caller is answered is theirs (their user, their tenant's rows): no cache,
+  // the browser's included, may keep it (docs/http-contract.md "Caching"). A route that set its
+  // own policy (a file's private revalidation by ETag) keeps it.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.url.startsWith('/api/') &&
+      request.routeOptions.config.isPublic !== true &&
+      !reply.hasHeader('cache-control')
+    )
+      reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
 }
 
 export const authHook = fp(authPlugin, { name: 'auth', dependencies: ['errors'] });

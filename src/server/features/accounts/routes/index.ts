@@ -5,7 +5,7 @@ import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { changeOwnPassword } from '../services/password.js';
 import { currentAuthority, currentAuthoritySchema } from '../../rbac/index.js';
-import { NO_DATA } from './answers.js';
+import { RENEWED_SESSION } from '../../sessions/index.js';
 import { identityRoutes } from './identity.js';
 import { assertField, fieldRule } from '../../../lib/input.js';
 import { answer, MAX_KEY, object, optionalInteger, text, typed } from '../../../lib/route-schema.js';
@@ -94,7 +94,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * Changes the caller's own password (query: password = the current one, newPassword, id).
-   * The new password obeys the user schema's rules; every other session of the user ends.
+   * The new password obeys the user schema's rules; every session of the user ends, the caller's
+   * too, and the answer is a fresh session for the page that made the change.
    */
   api.put(
     '/api/account/sysuserdetail/updatePassword',
@@ -102,14 +103,15 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       config: SELF,
       schema: {
         tags,
-        summary: "Changes the caller's own password; every other session of the user ends",
+        summary:
+          "Changes the caller's own password; every session of the user ends and the caller gets a new one",
         querystring: object({
           password: text(256),
           newPassword: text(256),
           // another user's id is refused with 403, a negative one too
           id: optionalInteger(-MAX_KEY, MAX_KEY, { description: "the caller's own id" }),
         }),
-        response: answer(NO_DATA),
+        response: answer(RENEWED_SESSION),
       },
     },
     async (request) => {
@@ -124,8 +126,17 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         : [{ field: '/password', message: l10n.t('validation.required') }];
       errors.push(...newPasswordRule(newPassword ?? '', '/newPassword', l10n.t));
       if (errors.length > 0 || newPassword === undefined) throw new EntityInputError(errors);
-      await changeOwnPassword({ ctx: app.ctx, auth, current, newPassword, t: l10n.t });
-      return ok(null);
+      return ok(
+        await changeOwnPassword({
+          ctx: app.ctx,
+          auth,
+          current,
+          newPassword,
+          t: l10n.t,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        }),
+      );
     },
   );
 }

@@ -5,11 +5,14 @@ import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { Translate } from '../../../lib/i18n.js';
 import { hashSecret, verifySecret } from '../../../lib/passwords.js';
-import { endSessions, type AuthContext } from '../../sessions/index.js';
+import type { RenewedSession } from '../../../../engine/index.js';
+import { endSessions, renewSession, type AuthContext } from '../../sessions/index.js';
 
 /**
- * Changes the caller's own password after checking the current one; every other session of the
- * user ends in the same transaction, so a stolen session cannot outlive the change.
+ * Changes the caller's own password after checking the current one; every session of the user
+ * ends in the same transaction, the caller's own too, so neither a stolen session nor a token
+ * copied from the caller's can outlive the change. The page that made the change goes on with the
+ * fresh session answered here (docs/http-contract.md "Sessions").
  */
 export async function changeOwnPassword({
   ctx,
@@ -17,16 +20,21 @@ export async function changeOwnPassword({
   current,
   newPassword,
   t,
+  ip,
+  userAgent,
 }: {
   ctx: AppContext;
   auth: AuthContext;
   current: string;
   newPassword: string;
   t: Translate;
-}): Promise<void> {
+  /** Where the request came from, kept on the new session as a sign-in keeps it. */
+  ip: string | null;
+  userAgent: string | null;
+}): Promise<RenewedSession> {
   const user = ctx.registry.require('sysuser');
   const users = sql.table(user.table);
-  await inTransaction(ctx.db, async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const found = await sql<{ password: string | null }>`select password from ${users}
       where id = ${auth.userId} and tenant_code = ${auth.tenantCode} for update`.execute(trx);
     if (!(await verifySecret(current, found.rows[0]?.password))) {
@@ -34,7 +42,7 @@ export async function changeOwnPassword({
     }
     await sql`update ${users} set password = ${await hashSecret(newPassword)}, version = version + 1,
       updated_at = now(), updated_by = ${auth.username} where id = ${auth.userId}`.execute(trx);
-    await endSessions({ trx, userIds: [auth.userId], exceptSessionId: auth.sessionId });
+    await endSessions({ trx, userIds: [auth.userId] });
     await writeAudit({
       trx,
       actor: { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode },
@@ -48,5 +56,6 @@ export async function changeOwnPassword({
         },
       ],
     });
+    return renewSession({ trx, ctx, sessionId: auth.sessionId, ip, userAgent });
   });
 }

@@ -288,6 +288,14 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await deleteFiles({ ctx, storage, auth: requireAuth(request), ids: request.query.id })),
+      ok(
+        await deleteFiles({
+          ctx,
+          storage,
+          auth: requireAuth(request),
+          ids: request.query.id,
+          l10n: localizerFor(request),
+        }),
+      ),
   );
 }

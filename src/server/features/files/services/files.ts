@@ -10,7 +10,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { ObjectTooLargeError, type ByteRange, type FileStorage } from '../../../lib/storage/index.js';
 import { chunksOf } from '../../../lib/storage/chunks.js';
-import { isAdmin } from '../../rbac/index.js';
+import { assertAllFound, isAdmin } from '../../rbac/index.js';
 import { fileSharedWith } from './access.js';
 import {
   assertOwnFolder,
@@ -407,7 +407,17 @@ export async function queryFiles({
  * their objects. An object whose removal fails after the commit is left over, never a row
  * without its object.
  */
-export async function deleteFiles({ ctx, storage, auth, ids }: FilesContext & { ids: number[] }): Promise<{
+/**
+ * Deletes files the caller may delete (their own; any of the tenant's for an administrator). An
+ * id of a file they may not delete (another tenant's, someone else's) is a 404 and deletes nothing.
+ */
+export async function deleteFiles({
+  ctx,
+  storage,
+  auth,
+  ids,
+  l10n,
+}: FilesContext & { ids: number[]; l10n: Localizer }): Promise<{
   deleted: number;
 }> {
   if (ids.length === 0) return { deleted: 0 };
@@ -415,6 +425,7 @@ export async function deleteFiles({ ctx, storage, auth, ids }: FilesContext & { 
   const removed = await inTransaction(ctx.db, async (trx) => {
     const rows = await sql<FileRow>`delete from sys_file
       where id in (${sql.join(ids)}) and ${deletableBy(auth)} returning *`.execute(trx);
+    assertAllFound({ ids, found: rows.rows.map((row) => row.id), subject: l10n.t('files.title') });
     if (rows.rows.length > 0)
       await sql`delete from sys_netdisc_share where item_type = 'file'
         and item_id in (${sql.join(rows.rows.map((row) => row.id))})`.execute(trx);

@@ -13,7 +13,8 @@ import type { AppContext } from '../../../lib/context.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
-import { table, type Condition } from '../../../lib/sql/toolkit.js';
+import { column, scopeCondition, table, whereClause, type Condition } from '../../../lib/sql/toolkit.js';
+import { entityTitle } from '../../../lib/titles.js';
 import { matchesUrlPattern } from './url-pattern.js';
 
 /**
@@ -65,6 +66,89 @@ export function assertPlatformRoute({
 /** 403 platformOnly unless the caller is the platform administrator (a platform-only option of a call). */
 export function assertPlatformAdmin(ctx: AppContext, auth: AuthContext, errors?: FieldError[]): void {
   if (!isPlatformAdmin(ctx, auth)) throw new AppError('platformOnly', {}, errors);
+}
+
+// The tenant wall ------------------------------------------------------------------------------
+// Another tenant's id answers as if it did not exist: 404 where it names the record acted on,
+// 400 naming the field where it is a reference (docs/http-contract.md "Tenants").
+
+/**
+ * 404 naming the first of `ids` not among `found` (the ids the caller's tenant holds: what a
+ * lookup or a delete restricted to the tenant returned). `subject` names the kind of record.
+ */
+export function assertAllFound({
+  ids,
+  found,
+  subject,
+}: {
+  ids: readonly (number | string)[];
+  found: Iterable<number | string>;
+  subject: string;
+}): void {
+  const seen = new Set([...found].map(String));
+  const missing = ids.find((id) => !seen.has(String(id)));
+  if (missing !== undefined) throw new AppError('notFound', { entity: subject, key: String(missing) });
+}
+
+/** The keys among `keys` of records of `entity` the tenant may see (its own; any of a shared entity). */
+export async function ownKeys({
+  db,
+  entity,
+  tenantCode,
+  keys,
+}: {
+  db: Db;
+  entity: EntityDef;
+  tenantCode: string;
+  keys: readonly (number | string)[];
+}): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const found = await sql<{ key: number | string }>`select ${column(entity.key)} as key from ${table(entity)}
+    ${whereClause([sql`${column(entity.key)} in (${sql.join(keys)})`, ...scopeCondition(entity, { userId: null, username: '', tenantCode })])}`.execute(
+    db,
+  );
+  return new Set(found.rows.map((row) => String(row.key)));
+}
+
+/** 404 unless every key names a record of `entity` the caller's tenant may see. */
+export async function assertOwnRecords(options: {
+  db: Db;
+  entity: EntityDef;
+  tenantCode: string;
+  keys: readonly (number | string)[];
+  l10n: Localizer;
+}): Promise<void> {
+  assertAllFound({
+    ids: options.keys,
+    found: await ownKeys(options),
+    subject: entityTitle(options.l10n, options.entity),
+  });
+}
+
+/**
+ * 400 naming `field` unless every key names a record of `entity` the caller's tenant may see: a
+ * reference to another tenant's record is refused like a reference to none.
+ */
+export async function assertOwnReferences(options: {
+  db: Db;
+  entity: EntityDef;
+  tenantCode: string;
+  keys: readonly (number | string)[];
+  l10n: Localizer;
+  field: string;
+}): Promise<void> {
+  const found = await ownKeys(options);
+  const missing = options.keys.filter((key) => !found.has(String(key)));
+  if (missing.length === 0) return;
+  throw new EntityInputError([
+    {
+      field: options.field,
+      message: options.l10n.t('errors.refMissing', {
+        entity: entityTitle(options.l10n, options.entity),
+        key: missing.join(', '),
+      }),
+    },
+  ]);
 }
 
 // URL grants ----------------------------------------------------------------------------------

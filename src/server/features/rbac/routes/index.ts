@@ -369,6 +369,14 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
         response: answer(object({ deleted: { type: 'integer' } }, ['deleted'])),
       },
     },
-    async (request) => ok(await deleteHiddenFields({ ctx, actor: actorOf(request), id: request.query.id })),
+    async (request) =>
+      ok(
+        await deleteHiddenFields({
+          ctx,
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          id: request.query.id,
+        }),
+      ),
   );
 }

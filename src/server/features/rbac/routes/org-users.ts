@@ -3,6 +3,8 @@ import { actorOf, ok } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { answer, arrayOf, flag, id, object, text, typed } from '../../../lib/route-schema.js';
 import { orgUserTree, roleHolders } from '../services/org-users.js';
+import { assertAllFound } from '../permissions/policy.js';
+import { tenantModelIds } from '../../workflow/index.js';
 
 const nullableText = { type: ['string', 'null'] };
 
@@ -89,8 +91,8 @@ export async function orgUserRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * GET queryModelOrgUserTree?modelId=&assign=: the same tree for a workflow model's candidate
-   * users. Workflow models do not exist yet, so no user is assigned: every leaf is unchecked and
-   * assign=true gives an empty tree.
+   * users. No user is assigned to a model yet: every leaf is unchecked and assign=true gives an
+   * empty tree. A modelId names a model of the tenant (404 otherwise, another tenant's included).
    */
   api.get(
     `/api/${org.api}/queryModelOrgUserTree`,
@@ -102,14 +104,22 @@ export async function orgUserRoutes(app: FastifyInstance): Promise<void> {
         response: tree,
       },
     },
-    async (request) =>
-      ok(
+    async (request) => {
+      const { tenantCode } = actorOf(request);
+      const { modelId } = request.query;
+      if (modelId !== undefined && modelId !== '') {
+        const id = /^[1-9][0-9]{0,15}$/.test(modelId) ? Number(modelId) : 0;
+        const found = id > 0 ? await tenantModelIds({ ctx, tenantCode, ids: [id] }) : [];
+        assertAllFound({ ids: [modelId], found, subject: 'model' });
+      }
+      return ok(
         await orgUserTree({
           ctx,
-          tenantCode: actorOf(request).tenantCode,
+          tenantCode,
           assigned: () => ({ checked: false, isMainRole: false }),
           isAssignedOnly: request.query.assign === 'true',
         }),
-      ),
+      );
+    },
   );
 }

@@ -4,7 +4,9 @@ import { writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { Localizer } from '../../../lib/i18n.js';
-import type { Actor } from '../../../lib/sql/toolkit.js';
+import { table, type Actor } from '../../../lib/sql/toolkit.js';
+import { entityTitle } from '../../../lib/titles.js';
+import { assertAllFound } from '../permissions/policy.js';
 
 export interface HiddenFieldsRow {
   roleCode: string;
@@ -52,6 +54,22 @@ export async function saveHiddenFields({
     seen.add(row.roleCode);
   });
   return inTransaction(ctx.db, async (trx) => {
+    // each row names a role of the tenant (another tenant's role code is one it does not have)
+    const role = ctx.registry.require('sysrole');
+    const codes = rows.map((row) => row.roleCode);
+    const found = await sql<{ roleCode: string }>`select role_code as "roleCode" from ${table(role)}
+      where tenant_code = ${actor.tenantCode} and role_code in (${sql.join(codes.length > 0 ? codes : [''])})`.execute(
+      trx,
+    );
+    const known = new Set(found.rows.map((row) => row.roleCode));
+    const unknown = rows.findIndex((row) => !known.has(row.roleCode));
+    if (unknown >= 0) {
+      assertAllFound({
+        ids: [rows[unknown]?.roleCode ?? ''],
+        found: known,
+        subject: entityTitle(l10n, role),
+      });
+    }
     await sql`delete from sys_data_permission where menu_code = ${menuCode} and tenant_code = ${actor.tenantCode}`.execute(
       trx,
     );
@@ -80,17 +98,24 @@ export async function saveHiddenFields({
   });
 }
 
-/** Deletes one row of hidden fields of the tenant. */
+/** Deletes one row of hidden fields of the tenant (404 when the tenant has no such row). */
 export async function deleteHiddenFields({
   ctx,
   actor,
+  l10n,
   id,
 }: {
   ctx: AppContext;
   actor: Actor;
+  l10n: Localizer;
   id: number;
 }): Promise<{ deleted: number }> {
-  const result = await sql`delete from sys_data_permission
-    where id = ${id} and tenant_code = ${actor.tenantCode}`.execute(ctx.db);
-  return { deleted: Number(result.numAffectedRows ?? 0) };
+  const result = await sql<{ id: number }>`delete from sys_data_permission
+    where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(ctx.db);
+  assertAllFound({
+    ids: [id],
+    found: result.rows.map((row) => row.id),
+    subject: l10n.t('menus.datapermission'),
+  });
+  return { deleted: result.rows.length };
 }

@@ -7,6 +7,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { column, scopeCondition, table, whereClause } from '../../../lib/sql/toolkit.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { rescopeUsers } from '../../sessions/index.js';
+import { assertOwnRecords } from '../permissions/policy.js';
 
 /** A role assignment table: sys_role_user, sys_role_url, sys_role_menu or sys_role_post. */
 export interface RoleLink {
@@ -54,8 +55,8 @@ export async function linkedIds(request: LinkSide): Promise<number[]> {
 
 /**
  * Replaces what one record is linked to: the roles of a user/url/menu/post, or the users/urls/menus
- * of a role. Every key must exist in the caller's tenant (400 naming the field otherwise); the
- * change and its audit row are one transaction.
+ * of a role. The record must be one of the caller's tenant (404 otherwise) and every linked key
+ * too (400 naming the field otherwise); the change and its audit row are one transaction.
  */
 export async function replaceLinks(
   request: LinkSide & {
@@ -70,13 +71,15 @@ export async function replaceLinks(
   const [fixedColumn, listColumn] =
     side === 'role' ? ['role_id', link.otherColumn] : [link.otherColumn, 'role_id'];
   return inTransaction(request.db, async (trx) => {
+    // the record acted on is 404 when the tenant has none such (another tenant's id included)
+    await assertOwnRecords({
+      db: trx,
+      entity: fixedEntity,
+      tenantCode: request.actor.tenantCode,
+      keys: [id],
+      l10n: request.l10n,
+    });
     const errors = [];
-    if ((await missingKeys(trx, fixedEntity, request.actor, [id])).length > 0) {
-      errors.push({
-        field: `/${fields.id}`,
-        message: request.l10n.t('errors.refMissing', { entity: fixedEntity.name, key: id }),
-      });
-    }
     const missing = await missingKeys(trx, listEntity, request.actor, ids);
     if (missing.length > 0) {
       errors.push({

@@ -4,6 +4,7 @@ import type { AppContext } from '../../../lib/context.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { table, type Actor } from '../../../lib/sql/toolkit.js';
 import { linkedIds, type RoleLink } from './links.js';
+import { assertOwnRecords } from '../permissions/policy.js';
 
 /** The four role assignment tables and the entities on their two sides. */
 export function roleLinks(ctx: AppContext): Record<'user' | 'url' | 'menu' | 'post', RoleLink> {
@@ -18,7 +19,8 @@ export function roleLinks(ctx: AppContext): Record<'user' | 'url' | 'menu' | 'po
 }
 
 /**
- * The roles of the tenant, each marked checked: with userId, when the user holds it; with
+ * The roles of the tenant, each marked checked: with userId (a user of the tenant: 404
+ * otherwise), when the user holds it; with
  * postCode, when it is attached to the post; with both, when both hold. isAssignedOnly keeps the
  * checked ones only.
  */
@@ -39,6 +41,10 @@ export async function roleChoices({
 }): Promise<RoleOption[]> {
   const links = roleLinks(ctx);
   const request = { db: ctx.db, actor, l10n };
+  if (userId !== undefined) {
+    const user = links.user.other;
+    await assertOwnRecords({ db: ctx.db, entity: user, tenantCode: actor.tenantCode, keys: [userId], l10n });
+  }
   const held =
     userId === undefined
       ? undefined

@@ -4,9 +4,9 @@ import { AppError } from '../../../lib/errors.js';
 import { ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { answer, integer, object, separatedIds, text, typed } from '../../../lib/route-schema.js';
-import { assertAdmin } from '../../rbac/index.js';
+import { assertAdmin, assertAllFound, assertOwnRecords } from '../../rbac/index.js';
 import { isUsernameTaken } from '../../accounts/index.js';
-import { forceLogout, onlineSessions, touchSession } from '../services/online.js';
+import { forceLogout, onlineSessions, tenantSessionIds, touchSession } from '../services/online.js';
 
 const tags = ['sysuser'];
 
@@ -145,6 +145,20 @@ export async function onlineRoutes(app: FastifyInstance): Promise<void> {
           { field: '/id', message: localizerFor(request).t('validation.required') },
         ]);
       }
+      // another tenant's session or user is one this tenant does not have: 404, nothing ends
+      const l10n = localizerFor(request);
+      assertAllFound({
+        ids: sessionIds,
+        found: await tenantSessionIds({ ctx, tenantCode: auth.tenantCode, ids: sessionIds }),
+        subject: l10n.t('menus.onlinesysuser'),
+      });
+      await assertOwnRecords({
+        db: ctx.db,
+        entity: ctx.registry.require('sysuser'),
+        tenantCode: auth.tenantCode,
+        keys: userIds,
+        l10n,
+      });
       return ok({ revoked: await forceLogout({ ctx, tenantCode: auth.tenantCode, sessionIds, userIds }) });
     },
   );

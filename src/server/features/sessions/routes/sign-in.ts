@@ -5,6 +5,7 @@ import { answer, object, text, typed } from '../../../lib/route-schema.js';
 import { liveRateLimit, registerRateLimit } from '../services/guard.js';
 import { revokeSession } from '../services/session.js';
 import { grantToken } from '../services/tokens.js';
+import { TOKEN_ANSWER } from '../answers.js';
 import { currentUser } from '../services/users.js';
 
 const tags = ['auth'];
@@ -26,20 +27,6 @@ const TOKEN_PARAMS = object({
   tenantCode: text(64, { examples: ['default'] }),
   type: text(32),
 });
-
-/** The token answer (engine TokenAnswer): OAuth2-shaped, so not in the envelope's data. */
-const TOKEN_ANSWER = object(
-  {
-    code: { type: 'integer', enum: [200] },
-    access_token: { type: 'string' },
-    token_type: { type: 'string', enum: ['bearer'] },
-    refresh_token: { type: 'string' },
-    expires_in: { type: 'integer', description: 'seconds the access token lives' },
-    scope: { type: 'string' },
-    message: { type: 'string', enum: ['success'] },
-  },
-  ['code', 'access_token', 'token_type', 'refresh_token', 'expires_in', 'scope', 'message'],
-);
 
 /** An answer without data (data: null). */
 const NO_DATA = { type: 'null', description: 'nothing: the call succeeded' };

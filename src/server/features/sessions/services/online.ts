@@ -65,6 +65,22 @@ export async function onlineSessions({
  * Forced logout: ends sessions of the tenant by session id, or every session of the users named.
  * Their tokens get 401 from the next call on. Answers how many sessions ended.
  */
+/** The ids among `ids` of sessions of the tenant (live or ended). */
+export async function tenantSessionIds({
+  ctx,
+  tenantCode,
+  ids,
+}: {
+  ctx: AppContext;
+  tenantCode: string;
+  ids: number[];
+}): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await sql<{ id: number }>`select id from sys_session
+    where tenant_code = ${tenantCode} and id in (${sql.join(ids)})`.execute(ctx.db);
+  return found.rows.map((row) => row.id);
+}
+
 export async function forceLogout({
   ctx,
   tenantCode,

@@ -1,6 +1,6 @@
 import { ruleLimit } from '../../monitor/index.js';
 import { sql } from 'kysely';
-import type { TokenAnswer } from '../../../../engine/index.js';
+import type { RenewedSession, TokenAnswer } from '../../../../engine/index.js';
 import { SIGN_IN_ACTION, writeAudit } from '../../../lib/audit.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -212,6 +212,58 @@ async function refreshGrant(grantee: Grantee): Promise<TokenAnswer> {
     if (!user) throw invalid();
     return issue(trx, grantee, session.tenant_code, user, session.scope, 'refresh_token');
   });
+}
+
+/**
+ * Opens a new session for the user of `sessionId`, with that session's client and scope, in the
+ * caller's transaction: the page that changed its own password ends every session of the user,
+ * its own included, and goes on with these tokens (docs/http-contract.md "Sessions").
+ */
+export async function renewSession({
+  trx,
+  ctx,
+  sessionId,
+  ip,
+  userAgent,
+}: {
+  trx: Db;
+  ctx: AppContext;
+  sessionId: number;
+  ip: string | null;
+  userAgent: string | null;
+}): Promise<RenewedSession> {
+  const found = await sql<{
+    tenant_code: string;
+    user_id: number;
+    username: string;
+    client_code: string;
+    scope: string | null;
+    token_seconds: number | null;
+    refresh_seconds: number | null;
+  }>`select s.tenant_code, s.user_id, s.username, s.client_code, s.scope, c.token_seconds, c.refresh_seconds
+    from sys_session s join ${sql.table(ctx.registry.require('appclient').table)} c on c.client_code = s.client_code
+    where s.id = ${sessionId}`.execute(trx);
+  const session = found.rows[0];
+  if (!session) throw new AppError('invalidToken');
+  const tokens = await createSession(trx, {
+    tenantCode: session.tenant_code,
+    userId: session.user_id,
+    username: session.username,
+    roles: await loadUserRoles({ db: trx, registry: ctx.registry, userId: session.user_id }),
+    clientCode: session.client_code,
+    scope: session.scope,
+    tokenSeconds: session.token_seconds ?? DEFAULT_TOKEN_SECONDS,
+    refreshSeconds: session.refresh_seconds ?? DEFAULT_REFRESH_SECONDS,
+    ip,
+    userAgent,
+  });
+  return {
+    access_token: tokens.accessToken,
+    token_type: 'bearer',
+    refresh_token: tokens.refreshToken,
+    expires_in: tokens.expiresIn,
+    scope: session.scope ?? '',
+  };
 }
 
 /** POST /api/uaa/oauth/token: authenticates the client, then runs the grant it asks for and may use. */

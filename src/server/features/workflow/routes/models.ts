@@ -83,7 +83,8 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(MODEL),
       },
     },
-    async (request) => ok(await addModel({ ctx, actor: actorOf(request), input: request.body })),
+    async (request) =>
+      ok(await addModel({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body })),
   );
   api.put(
     `${BASE}/model/update`,
@@ -95,7 +96,10 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
         response: answer(MODEL),
       },
     },
-    async (request) => ok(await updateModel({ ctx, actor: actorOf(request), input: request.body })),
+    async (request) =>
+      ok(
+        await updateModel({ ctx, actor: actorOf(request), l10n: localizerFor(request), input: request.body }),
+      ),
   );
   api.post(
     `${BASE}/model/delete`,

@@ -12,6 +12,8 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
+import type { Db } from '../../../lib/db/database.js';
+import { assertAllFound, assertOwnReferences } from '../../rbac/index.js';
 import { checkedGraph, deployIn } from './deploy.js';
 import { containing, optional, pageOf, when, type Paged, type PageParams } from './paging.js';
 
@@ -61,18 +63,56 @@ async function modelRow(db: AppContext['db'], actor: Actor, id: number): Promise
   return row;
 }
 
+/** The model's organisation is one of the caller's tenant (400 naming /orgId otherwise). */
+async function assertModelOrg(
+  trx: Db,
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  orgId: number | null | undefined,
+): Promise<void> {
+  if (orgId === null || orgId === undefined) return;
+  await assertOwnReferences({
+    db: trx,
+    entity: ctx.registry.require('sysorg'),
+    tenantCode: actor.tenantCode,
+    keys: [orgId],
+    l10n,
+    field: '/orgId',
+  });
+}
+
+/** The ids among `ids` of models of the tenant: queryModelOrgUserTree's check. */
+export async function tenantModelIds({
+  ctx,
+  tenantCode,
+  ids,
+}: {
+  ctx: AppContext;
+  tenantCode: string;
+  ids: number[];
+}): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await sql<{ id: number }>`select id from wf_model
+    where tenant_code = ${tenantCode} and id in (${sql.join(ids)})`.execute(ctx.db);
+  return found.rows.map((row) => row.id);
+}
+
 export async function addModel({
   ctx,
   actor,
+  l10n,
   input,
 }: {
   ctx: AppContext;
   actor: Actor;
+  l10n: Localizer;
   input: ModelInput;
 }): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
+      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
       const rows = await sql<{
         id: number;
       }>`insert into wf_model (tenant_code, name, model_key, category, description, org_id,
@@ -97,16 +137,19 @@ export async function addModel({
 export async function updateModel({
   ctx,
   actor,
+  l10n,
   input,
 }: {
   ctx: AppContext;
   actor: Actor;
+  l10n: Localizer;
   input: ModelInput & { id: number; revision?: number | undefined };
 }): Promise<WfModel> {
   return inTransaction(
     ctx.db,
     async (trx) => {
       const before = await modelRow(trx, actor, input.id);
+      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
       if (input.revision !== undefined && input.revision !== before.revision)
         throw new AppError('staleVersion');
       await sql`update wf_model set name = ${input.name}, model_key = ${input.key}, category = ${input.category ?? null},
@@ -140,6 +183,8 @@ export async function deleteModels({
       where tenant_code = ${actor.tenantCode} and id in (${sql.join(ids.length > 0 ? ids : [0])}) returning id`.execute(
       trx,
     );
+    // another tenant's model (or none) is a 404 and deletes nothing
+    assertAllFound({ ids, found: rows.rows.map((row) => row.id), subject: 'model' });
     await writeAudit({
       trx,
       actor,
@@ -225,6 +270,7 @@ export async function importModel({
   return inTransaction(
     ctx.db,
     async (trx) => {
+      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
       const found = await sql<{ id: number }>`select id from wf_model
         where tenant_code = ${actor.tenantCode} and model_key = ${input.key} for update`.execute(trx);
       const existing = found.rows[0]?.id;

@@ -1,0 +1,2 @@
+/** What other features may use of the workflow feature (docs/architecture.md: features reach each other only here). */
+export { tenantModelIds } from './services/models.js';

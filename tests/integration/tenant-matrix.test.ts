@@ -90,6 +90,20 @@ const SKIPPED: Record<string, string> = {
     'a mock of the template’s role page: roles kept in the process’s memory, no tenant data',
 };
 
+/**
+ * Inputs naming a code unique in the whole database rather than per tenant, with the reason and
+ * the other places a refusal may name. B naming A's code is refused by the clash itself: a 409
+ * naming the input, or a 400 naming what the code makes. It says that the code is taken, never by
+ * which tenant, and changes nothing.
+ */
+const GLOBAL_CODES: Record<string, { reason: string; alsoNamed: string[] }> = {
+  formCode: {
+    reason:
+      'a designed form’s code names its entity, its table online_<code> and its API path: one of each per database (README "Roles, posts and tenants")',
+    alsoNamed: ['/formContent/x-entity/table'],
+  },
+};
+
 const SESSION_OF_CALLER = 'ends the caller’s own session: it names nothing';
 
 /** Routes skipped by what they are, with the reason: a new route of the kind is skipped alike. */
@@ -814,16 +828,23 @@ describe('the tenant matrix, generated from the route table', () => {
               : '';
             const marks = marksIn(response.body).filter((mark) => !sent.includes(mark));
             const named = `/${target?.path.join('/') ?? ''}`;
+            const fields =
+              response.statusCode === 400 || response.statusCode === 409
+                ? (response.json<{ errors?: { field: string }[] }>().errors ?? []).map((error) => error.field)
+                : [];
+            const globalCode = GLOBAL_CODES[target?.path.at(-1) ?? ''];
             const refused =
               response.statusCode === 403 ||
               response.statusCode === 404 ||
               (response.statusCode === 400 &&
-                (response.json<{ errors?: { field: string }[] }>().errors ?? []).some(
-                  (error) =>
-                    error.field === named ||
-                    error.field === named.replace(/\/[^/]+$/, '') ||
-                    error.field.startsWith(`${named}/`),
-                ));
+                fields.some(
+                  (field) =>
+                    field === named ||
+                    field === named.replace(/\/[^/]+$/, '') ||
+                    field.startsWith(`${named}/`),
+                )) ||
+              (globalCode !== undefined &&
+                fields.some((field) => field === named || globalCode.alsoNamed.includes(field)));
             if (process.env.MATRIX_VERBOSE)
               console.log(`${what} → ${response.statusCode} ${response.body.slice(0, 120)}`);
             if (response.statusCode >= 500)

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Row } from '../../../lib/db/database.js';
-import { actorOf, ok } from '../../../lib/http.js';
+import { actorOf, ok, requireAuth } from '../../../lib/http.js';
 import {
   answer,
   anyJson,
@@ -16,7 +16,7 @@ import {
 } from '../../../lib/route-schema.js';
 import { table } from '../../../lib/sql/toolkit.js';
 import { addRecord, crudRequestOf, getRecord, queryRecords, updateRecord } from '../../crud/index.js';
-import { roleLinks } from '../../rbac/index.js';
+import { isPlatformAdmin, isTenantsMenu, roleLinks } from '../../rbac/index.js';
 import { deleteTemplateRole, updateTemplateRole } from '../services/template-roles.js';
 
 /**
@@ -276,14 +276,21 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     icon: string | null;
     name: string;
     parent: number;
+    meta: unknown;
   }
-  // Menus are shared by every tenant; grants are per tenant.
-  const readMenus = async (): Promise<MenuRow[]> =>
-    (
+  // Menus are shared by every tenant, but those of one tenant's own and, for a tenant's
+  // administrator, the platform's pages (as the sidebar shows them); grants are per tenant.
+  const readMenus = async (request: FastifyRequest): Promise<MenuRow[]> => {
+    const auth = requireAuth(request);
+    const isPlatform = isPlatformAdmin(ctx, auth);
+    const rows =
       await sql<MenuRow>`select id, menu_code as code, menu_path as path, menu_component as component,
-        menu_icon as icon, menu_name as name, menu_parent as parent from ${table(menu)}
-        where menu_status = '1' order by menu_sequence, id`.execute(ctx.db)
-    ).rows;
+        menu_icon as icon, menu_name as name, menu_parent as parent, menu_meta as meta from ${table(menu)}
+        where menu_status = '1' order by menu_sequence, id`.execute(ctx.db);
+    return rows.rows.filter((row) =>
+      isTenantsMenu({ menuMeta: row.meta, tenantCode: auth.tenantCode, isPlatform }),
+    );
+  };
   const routeTree = (menus: MenuRow[], include?: ReadonlySet<number>): Row[] => {
     const build = (parent: number): Row[] =>
       menus
@@ -310,7 +317,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
         response: answer(arrayOf(MENU_ROUTE)),
       },
     },
-    async () => ok(routeTree(await readMenus())),
+    async (request) => ok(routeTree(await readMenus(request))),
   );
   api.get(
     '/api/vue-element-admin/roles',
@@ -336,7 +343,7 @@ export async function demoMockRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { tenantCode } = actorOf(request);
-      const menus = await readMenus();
+      const menus = await readMenus(request);
       const roles = await sql<{
         id: number;
         key: string;

@@ -10,6 +10,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
+import { isOtherTenantsForm } from '../../forms/index.js';
 import { assertUrlGranted, recordPolicy, type RecordPolicy } from '../../rbac/index.js';
 
 /**
@@ -92,18 +93,23 @@ export async function reportPolicy(access: ReportAccess, entity: EntityDef): Pro
   return recordPolicy({ ctx, auth, entity, mode: 'read', l10n });
 }
 
-/** An entity a report may read, by name: 400 naming the field when there is none. */
+/**
+ * An entity a report may read, by name: 400 naming the field when there is none (another tenant's
+ * published form is none).
+ */
 export function reportEntity({
   ctx,
   l10n,
+  tenantCode,
   name,
 }: {
   ctx: AppContext;
   l10n: Localizer;
+  tenantCode: string;
   name: string;
 }): EntityDef {
   const entity = ctx.registry.get(name);
-  if (!entity)
+  if (!entity || isOtherTenantsForm(ctx, entity, tenantCode))
     throw new AppError('validation', {}, [
       { field: '/entity', message: l10n.t('report.unknownEntity', { name }) },
     ]);
@@ -114,6 +120,7 @@ export function reportEntity({
 export async function reportEntities(access: ReportAccess): Promise<ReportEntity[]> {
   const list: ReportEntity[] = [];
   for (const entity of access.ctx.registry.all) {
+    if (isOtherTenantsForm(access.ctx, entity, access.auth.tenantCode)) continue;
     let policy: RecordPolicy;
     try {
       policy = await reportPolicy(access, entity);

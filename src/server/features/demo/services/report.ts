@@ -52,7 +52,12 @@ interface Plan {
 
 async function plan(access: ReportAccess, definition: ReportDefinition): Promise<Plan> {
   const { l10n } = access;
-  const entity = reportEntity({ ctx: access.ctx, l10n, name: definition.entity });
+  const entity = reportEntity({
+    ctx: access.ctx,
+    l10n,
+    tenantCode: access.auth.tenantCode,
+    name: definition.entity,
+  });
   const policy = await reportPolicy(access, entity);
   const errors: FieldError[] = [];
   const usable = (name: string): { field: FieldDef; info: ReportField } | undefined => {

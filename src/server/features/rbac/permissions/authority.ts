@@ -55,8 +55,16 @@ export async function postRoles({
  * Whether a menu is shown in a tenant: every menu, but those whose meta names another tenant,
  * and the platform's pages (meta.platform) to anyone but the platform administrator.
  */
-function isTenantsMenu(row: Row, tenantCode: string, isPlatform: boolean): boolean {
-  const meta = row.menuMeta as { tenant?: unknown; platform?: unknown } | null;
+export function isTenantsMenu({
+  menuMeta,
+  tenantCode,
+  isPlatform,
+}: {
+  menuMeta: unknown;
+  tenantCode: string;
+  isPlatform: boolean;
+}): boolean {
+  const meta = menuMeta as { tenant?: unknown; platform?: unknown } | null;
   if (meta?.platform === true && !isPlatform) return false;
   return typeof meta?.tenant !== 'string' || meta.tenant === tenantCode;
 }
@@ -79,7 +87,11 @@ export async function currentAuthority({
     order by menu_sequence asc nulls first, ${column(menu.key)} asc`.execute(ctx.db);
   // A menu of one tenant's own (meta.tenant: a saved report's page) is not shown in the others.
   const isPlatform = isPlatformAdmin(ctx, { ...auth, roles });
-  const all = { rows: enabled.rows.filter((row) => isTenantsMenu(row, auth.tenantCode, isPlatform)) };
+  const all = {
+    rows: enabled.rows.filter((row) =>
+      isTenantsMenu({ menuMeta: row.menuMeta, tenantCode: auth.tenantCode, isPlatform }),
+    ),
+  };
   const byId = new Map(all.rows.map((row) => [row.id, row]));
   let allowed = new Set<unknown>(all.rows.map((row) => row.id));
   const buttons: Record<string, string[]> = {};

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityInputError } from '../../../../engine/index.js';
-import { actorOf, ok } from '../../../lib/http.js';
+import { actorOf, ok, requireAuth } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { answer, arrayOf, flag, id, ids, object, text, typed } from '../../../lib/route-schema.js';
 import { menuNodeSchema } from '../answers.js';
@@ -240,7 +240,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
         response: answer({ type: 'array', items: menuNodeSchema(menu), description: 'the menu tree' }),
       },
     },
-    async () => ok(await menuButtonTree({ ctx })),
+    async (request) => ok(await menuButtonTree({ ctx, auth: requireAuth(request) })),
   );
   api.get(
     `/api/${menu.api}/queryCheckedMenuButton`,
@@ -253,7 +253,13 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await menuButtons({ ctx, menuCode: filledText(request, 'menuCode', request.query.menuCode) })),
+      ok(
+        await menuButtons({
+          ctx,
+          auth: requireAuth(request),
+          menuCode: filledText(request, 'menuCode', request.query.menuCode),
+        }),
+      ),
   );
   api.get(
     `/api/${menu.api}/queryMenuButtonByRoleCode`,
@@ -296,7 +302,15 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      ok(await grantButtons({ ctx, actor: actorOf(request), l10n: localizerFor(request), ...request.body })),
+      ok(
+        await grantButtons({
+          ctx,
+          auth: requireAuth(request),
+          actor: actorOf(request),
+          l10n: localizerFor(request),
+          ...request.body,
+        }),
+      ),
   );
 
   // Data fields: per menu, one row per role code listing the fields hidden from that role.

@@ -7,29 +7,48 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { selectList, table, type Actor } from '../../../lib/sql/toolkit.js';
 import { buildTree, type TreeNode } from '../../../lib/entity-tree.js';
+import type { AuthContext } from '../../../lib/auth.js';
+import { isTenantsMenu } from '../permissions/authority.js';
+import { isPlatformAdmin } from '../permissions/policy.js';
 
-/** Every menu with its buttons (menuButton), in menu order. */
-async function menuRows(ctx: AppContext): Promise<Row[]> {
+/**
+ * Every menu the caller's tenant has, with its buttons (menuButton), in menu order: as the sidebar
+ * shows them, a menu of another tenant's own (a published form's) and, to a tenant's
+ * administrator, the platform's pages are left out.
+ */
+async function menuRows({ ctx, auth }: { ctx: AppContext; auth: AuthContext }): Promise<Row[]> {
   const menu = ctx.registry.require('sysmenu');
-  return (
+  const rows = (
     await sql<Row>`select ${selectList(menu)} from ${table(menu)} order by menu_sequence, id`.execute(ctx.db)
   ).rows;
+  const isPlatform = isPlatformAdmin(ctx, auth);
+  return rows.filter((row) =>
+    isTenantsMenu({ menuMeta: row.menuMeta, tenantCode: auth.tenantCode, isPlatform }),
+  );
 }
 
 /** The menu tree a role's buttons are ticked on. */
-export async function menuButtonTree({ ctx }: { ctx: AppContext }): Promise<TreeNode[]> {
-  return buildTree(ctx.registry.require('sysmenu'), await menuRows(ctx));
+export async function menuButtonTree({
+  ctx,
+  auth,
+}: {
+  ctx: AppContext;
+  auth: AuthContext;
+}): Promise<TreeNode[]> {
+  return buildTree(ctx.registry.require('sysmenu'), await menuRows({ ctx, auth }));
 }
 
 /** The buttons a menu has. */
 export async function menuButtons({
   ctx,
+  auth,
   menuCode,
 }: {
   ctx: AppContext;
+  auth: AuthContext;
   menuCode: string;
 }): Promise<unknown> {
-  return (await menuRows(ctx)).find((row) => row.menuCode === menuCode)?.menuButton ?? [];
+  return (await menuRows({ ctx, auth })).find((row) => row.menuCode === menuCode)?.menuButton ?? [];
 }
 
 /** The buttons granted to a role of the tenant, as menuCode:button. */
@@ -57,19 +76,22 @@ export async function roleButtons({
  */
 export async function grantButtons({
   ctx,
+  auth,
   actor,
   l10n,
   roleCode,
   buttons,
 }: {
   ctx: AppContext;
+  /** The caller: the buttons of menus its tenant does not see are refused like unknown ones. */
+  auth: AuthContext;
   actor: Actor;
   l10n: Localizer;
   roleCode: string;
   buttons: string[];
 }): Promise<{ linked: number }> {
   const role = ctx.registry.require('sysrole');
-  const menus = new Map((await menuRows(ctx)).map((row) => [String(row.menuCode), row]));
+  const menus = new Map((await menuRows({ ctx, auth })).map((row) => [String(row.menuCode), row]));
   const grants: { menuId: unknown; button: string }[] = [];
   for (const item of buttons) {
     const [menuCode = '', button = ''] = item.split(':');

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { createXlsxWriter, sheetText } from '../../src/server/lib/xlsx/write.js';
+import { READ_BUDGETS, ReadMeter } from '../../src/server/lib/xlsx/budget.js';
 import { openXlsx } from '../../src/server/lib/xlsx/read.js';
 
 /**
@@ -29,8 +30,13 @@ async function fileOf(fill: (writer: ReturnType<typeof createXlsxWriter>) => Pro
   return Buffer.concat(chunks);
 }
 
+/**
+ * Reads a sheet back with the reader the import uses. The import refuses a cell past Excel's own
+ * 32,767 characters (BUDGETS.import.cellCharacters); this reads the writer's longest text, made
+ * to cross the sheet's chunks, with room for it.
+ */
 async function rowsOf(file: Buffer): Promise<string[][]> {
-  const book = await openXlsx(file);
+  const book = await openXlsx(file, new ReadMeter({ ...READ_BUDGETS, cellCharacters: 100_000 }));
   const sheet = book.sheets[0];
   if (!sheet) throw new Error('no sheet');
   const rows: string[][] = [];

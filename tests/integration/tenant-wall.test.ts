@@ -389,16 +389,18 @@ describe('finding 5: the platform and the other tenants seen from a tenant', () 
     expect(revalidated.body).not.toContain('alphavisit');
 
     // The back-office imports validators.js as a module: no header, its token cookie only.
-    const byCookie = async (headers: Headers) =>
+    const byCookie = async (headers: Headers, url: string) =>
       (
         await t.app.inject({
           method: 'GET',
-          url: '/api/schemas/validators.js',
+          url,
           headers: { cookie: `language=en; token=${tokenOf(headers)}` },
         })
       ).body;
-    expect(await byCookie(alpha)).toContain('alphavisit');
-    expect(await byCookie(beta)).not.toContain('alphavisit');
+    for (const url of ['/api/schemas', '/api/schemas/validators.js']) {
+      expect(await byCookie(alpha, url)).toContain('alphavisit');
+      expect(await byCookie(beta, url)).not.toContain('alphavisit');
+    }
   });
 });
 

@@ -67,8 +67,8 @@ export function cookieValue(header: string | undefined, wanted: string): string 
 
 /**
  * The session token of the "token" cookie (docs/product.md §9: the browser keeps it there). The
- * auth hook never reads it: only the back-office page and the public reads a browser makes
- * without headers (the import of /api/schemas/validators.js) do.
+ * auth hook never reads it: only the back-office page and the schemas' public reads
+ * (features/api-docs: the back-office imports validators.js, a request without headers) do.
  */
 export function tokenCookie(header: string | undefined): string | undefined {
   const value = cookieValue(header, 'token');

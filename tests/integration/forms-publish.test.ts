@@ -146,8 +146,8 @@ describe('designed forms', () => {
     );
     expect(urls).toEqual([{ url: '/api/online/leave/**' }]);
 
-    // the schemas endpoint and the API document know the new entity
-    const schemas = await t.request({ method: 'GET', url: '/api/schemas' });
+    // the schemas endpoint (to a caller of the form's tenant) and the API document know the new entity
+    const schemas = await t.request({ method: 'GET', url: '/api/schemas', headers: t.auth });
     const names = (schemas.json() as { data: { entities: { name: string }[] } }).data.entities.map(
       (e) => e.name,
     );
@@ -313,7 +313,7 @@ describe('designed forms', () => {
     expect(menu).toEqual([{ menu_status: '0' }]);
     const kept = await t.sql<{ n: number }>(`select count(*)::int as n from online_leave`);
     expect(kept).toEqual([{ n: 4 }]);
-    const schemas = await t.request({ method: 'GET', url: '/api/schemas' });
+    const schemas = await t.request({ method: 'GET', url: '/api/schemas', headers: t.auth });
     expect(JSON.stringify(schemas.json())).not.toContain('"leave"');
 
     // back to a content compatible with the table, then live again with the same rows

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncFormMenus } from '../../src/server/features/forms/menus.js';
 import { syncEntityMenus } from '../../src/server/features/tenants/seed.js';
+import { adminBootstrap } from '../../src/server/features/web/services/admin-bootstrap.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Json = Record<string, unknown>;
@@ -332,6 +333,74 @@ describe('finding 5: the platform and the other tenants seen from a tenant', () 
     expect(statuses).toEqual(urls.map((url) => [url, 403]));
     for (const url of urls.slice(0, 3))
       expect([url, (await call(t.auth, 'GET', url)).statusCode]).toEqual([url, 200]);
+  });
+
+  it("lists a published form's schema and validators to its own tenant only, none to anyone signed out", async () => {
+    const tokenOf = (headers: Headers): string => headers.authorization.replace('Bearer ', '');
+    /** What a caller gets: the schemas' entity names, the validators module, the page's bootstrap. */
+    const seenBy = async (headers: Headers | undefined) => {
+      const schemas = await t.app.inject({ method: 'GET', url: '/api/schemas', headers: headers ?? {} });
+      expect(schemas.statusCode, schemas.body).toBe(200);
+      expect(schemas.headers.vary).toMatch(/authorization/i);
+      const validators = await t.app.inject({
+        method: 'GET',
+        url: '/api/schemas/validators.js',
+        headers: headers ?? {},
+      });
+      expect(validators.statusCode, validators.body).toBe(200);
+      expect(validators.headers.vary).toMatch(/authorization/i);
+      const bootstrap = headers
+        ? await adminBootstrap({ ctx: t.app.ctx, token: tokenOf(headers) })
+        : undefined;
+      return {
+        names: dataOf<{ entities: { name: string }[] }>(schemas).entities.map((entity) => entity.name),
+        schemasTag: String(schemas.headers.etag),
+        validators: validators.body,
+        validatorsTag: String(validators.headers.etag),
+        bootstrapNames: bootstrap?.schemas.entities.map((entity) => entity.name),
+      };
+    };
+    const [ofAlpha, ofBeta, ofNobody] = [await seenBy(alpha), await seenBy(beta), await seenBy(undefined)];
+
+    expect(ofAlpha.names).toContain('alphavisit');
+    expect(ofAlpha.validators).toContain('alphavisit');
+    expect(ofAlpha.bootstrapNames).toContain('alphavisit');
+    for (const other of [ofBeta, ofNobody]) {
+      expect(other.names).not.toContain('alphavisit');
+      expect(other.validators).not.toContain('alphavisit');
+      // the schema files' entities are everyone's
+      expect(other.names).toContain('sysuser');
+      expect(other.validators).toContain('sysuser');
+    }
+    expect(ofBeta.bootstrapNames).toContain('sysuser');
+    expect(ofBeta.bootstrapNames).not.toContain('alphavisit');
+    // signed out: no bootstrap in the page at all
+    expect(await adminBootstrap({ ctx: t.app.ctx, token: 'x'.repeat(40) })).toBeUndefined();
+
+    // Each tenant its ETag: alpha's validator does not get beta a 304 of alpha's answer.
+    expect(new Set([ofAlpha.schemasTag, ofBeta.schemasTag, ofNobody.schemasTag]).size).toBe(3);
+    expect(new Set([ofAlpha.validatorsTag, ofBeta.validatorsTag, ofNobody.validatorsTag]).size).toBe(3);
+    const revalidated = await t.app.inject({
+      method: 'GET',
+      url: '/api/schemas',
+      headers: { ...beta, 'if-none-match': ofAlpha.schemasTag },
+    });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.body).not.toContain('alphavisit');
+
+    // The back-office imports validators.js as a module: no header, its token cookie only.
+    const byCookie = async (headers: Headers, url: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { cookie: `language=en; token=${tokenOf(headers)}` },
+        })
+      ).body;
+    for (const url of ['/api/schemas', '/api/schemas/validators.js']) {
+      expect(await byCookie(alpha, url)).toContain('alphavisit');
+      expect(await byCookie(beta, url)).not.toContain('alphavisit');
+    }
   });
 });
 

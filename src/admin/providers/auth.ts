@@ -12,7 +12,7 @@ import {
   storedActingRole,
 } from '../../web/session.js';
 import { forgetBootstrap, takeBootstrap } from './bootstrap.js';
-import { loadResources } from './resources.js';
+import { forgetResources, loadResources } from './resources.js';
 
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
 export type SysUser = CurrentUser;
@@ -209,6 +209,8 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
         forgetUser();
         setToken(token);
+        // the schemas list the published forms of the caller's tenant: read again for this one
+        forgetResources();
         const [, granted] = await Promise.all([
           loadUser(options),
           // a user whose roles may not even read their menus has no back-office either

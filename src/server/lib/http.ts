@@ -42,10 +42,36 @@ export function requiredNumberParam(request: FastifyRequest, name: string): numb
   return value;
 }
 
-/** The bearer token of the Authorization header; never read from a cookie. */
+/** The bearer token of the Authorization header; never read from a cookie (see tokenCookie). */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** A cookie's value, decoded; undefined when absent or malformed. */
+export function cookieValue(header: string | undefined, wanted: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name !== wanted) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The session token of the "token" cookie (docs/product.md §9: the browser keeps it there). The
+ * auth hook never reads it: only the back-office page and the schemas' public reads
+ * (features/api-docs: the back-office imports validators.js, a request without headers) do.
+ */
+export function tokenCookie(header: string | undefined): string | undefined {
+  const value = cookieValue(header, 'token');
+  // the shape of a bearer token (bearerToken): anything else names no session
+  return value !== undefined && /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : undefined;
 }

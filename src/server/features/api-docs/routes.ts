@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiDocumentOf } from '../../../engine/index.js';
-import { ok } from '../../lib/http.js';
+import type { AppContext } from '../../lib/context.js';
+import { bearerToken, ok, tokenCookie } from '../../lib/http.js';
 import { answer, anyJson, arrayOf, object, PUBLIC_SECURITY, typed } from '../../lib/route-schema.js';
-import { formValidatorsModule } from '../forms/index.js';
+import { formValidatorsModule, tenantsEntities } from '../forms/index.js';
+import { findSession } from '../sessions/index.js';
 
 /**
  * GET /api/openapi.json: the OpenAPI document of every route of the API, made from the route
@@ -11,22 +13,47 @@ import { formValidatorsModule } from '../forms/index.js';
  * GET /api/schemas: the entity schemas themselves, from which the back-office derives its list
  * columns, filters and forms with the same engine functions as the server.
  * GET /api/schemas/validators.js: the forms' validators, compiled here (see form-validators.ts).
+ * Both are public but list the published forms of the caller's tenant only (none to an anonymous
+ * caller): each tenant has its answer and its ETag, and a shared cache keeps them apart (Vary).
  */
 /** A strong validator of an answer's bytes. */
 function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
+/** The request headers that choose a tenant's answer: a shared cache keys the answers by them. */
+const VARY = 'authorization, cookie';
+
 /**
  * Sends a body that changes only with a restart or a form's publication under its ETag: a browser that has it already
  * (If-None-Match) gets a 304 without the body, so each back-office load checks rather than downloads.
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, type: string, etag: string) {
-  reply.header('etag', etag).header('cache-control', 'no-cache');
+  reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', VARY);
   const known = request.headers['if-none-match'];
   if (known && known.split(',').some((tag) => tag.trim() === etag)) return reply.code(304).send();
   return reply.type(type).send(body);
 }
+
+/**
+ * The tenant of the caller of a public route, undefined for an anonymous caller or a token that
+ * names no live session (the answer is then the anonymous one, never an error): the bearer token,
+ * else the token cookie, which is all a browser's module import (validators.js) sends.
+ */
+async function callerTenant(ctx: AppContext, request: FastifyRequest): Promise<string | undefined> {
+  const token = bearerToken(request) ?? tokenCookie(request.headers.cookie);
+  if (token === undefined) return undefined;
+  const session = await findSession({
+    db: ctx.db,
+    userTable: ctx.registry.require('sysuser').table,
+    accessToken: token,
+    cache: ctx.sessionCache,
+  });
+  return session?.tenantCode;
+}
+
+/** The key of a tenant's answers ("" for the anonymous one). */
+const keyOf = (tenantCode: string | undefined): string => (tenantCode === undefined ? '' : `t:${tenantCode}`);
 
 const tags = ['docs'];
 const PUBLIC = { isPublic: true };
@@ -51,17 +78,30 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
   const api = typed(app);
   // Made on first use: by then every route of the app is registered with its schema.
   let document: Record<string, unknown> | undefined;
-  // The entity set changes with each publish of a form: the answers are made per registry generation.
-  let schemas: { generation: number; body: string; tag: string } | undefined;
-  const currentSchemas = (): { body: string; tag: string } => {
-    const { registry } = app.ctx;
-    if (schemas?.generation !== registry.generation) {
+  // The entity set changes with each publish of a form: the answers are made per registry
+  // generation, one per tenant (its published forms), the tenant in its ETag's input.
+  let generation = -1;
+  const schemas = new Map<string, { body: string; tag: string }>();
+  const validators = new Map<string, { code: Promise<string>; tag?: string }>();
+  const forCurrentGeneration = (): void => {
+    if (generation === app.ctx.registry.generation) return;
+    generation = app.ctx.registry.generation;
+    schemas.clear();
+    validators.clear();
+  };
+  const currentSchemas = (tenantCode: string | undefined): { body: string; tag: string } => {
+    forCurrentGeneration();
+    const key = keyOf(tenantCode);
+    let current = schemas.get(key);
+    if (!current) {
+      const entities = tenantsEntities(app.ctx, tenantCode);
       const body = JSON.stringify(
-        ok({ entities: registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })) }),
+        ok({ entities: entities.map((entity) => ({ name: entity.name, schema: entity.schema })) }),
       );
-      schemas = { generation: registry.generation, body, tag: etagOf(body) };
+      current = { body, tag: etagOf(`${key}\n${body}`) };
+      schemas.set(key, current);
     }
-    return schemas;
+    return current;
   };
   api.get(
     '/api/openapi.json',
@@ -112,16 +152,13 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    // The answer is written once per generation of the registry, under its ETag.
+    // The answer is written once per generation of the registry and tenant, under its ETag.
     async (request, reply) => {
-      const current = currentSchemas();
+      const current = currentSchemas(await callerTenant(app.ctx, request));
       return sendCached(request, reply, current.body, 'application/json; charset=utf-8', current.tag);
     },
   );
-  // Built on first use (a second or two) and kept until a form is published or unpublished.
-  let validators: Promise<string> | undefined;
-  let validatorsTag: string | undefined;
-  let validatorsGeneration = -1;
+  // Built on first use (a second or two) per tenant and kept until a form is published or unpublished.
   const validatorsSchema = {
     tags,
     summary: "The forms' validators, compiled on the server",
@@ -133,21 +170,22 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     '/api/schemas/validators.js',
     { config: PUBLIC, schema: validatorsSchema },
     async (request, reply) => {
-      if (validatorsGeneration !== app.ctx.registry.generation) {
-        validatorsGeneration = app.ctx.registry.generation;
-        validators = undefined;
-        validatorsTag = undefined;
-      }
-      validators ??= formValidatorsModule({
-        entities: app.ctx.registry.all,
-        engineDir: app.ctx.config.engineDir,
-      });
-      const code = await validators.catch((error: unknown) => {
-        validators = undefined;
+      const tenantCode = await callerTenant(app.ctx, request);
+      forCurrentGeneration();
+      const key = keyOf(tenantCode);
+      const entry = validators.get(key) ?? {
+        code: formValidatorsModule({
+          entities: tenantsEntities(app.ctx, tenantCode),
+          engineDir: app.ctx.config.engineDir,
+        }),
+      };
+      validators.set(key, entry);
+      const code = await entry.code.catch((error: unknown) => {
+        if (validators.get(key) === entry) validators.delete(key);
         throw error;
       });
-      validatorsTag ??= etagOf(code);
-      return sendCached(request, reply, code, 'text/javascript; charset=utf-8', validatorsTag);
+      entry.tag ??= etagOf(`${key}\n${code}`);
+      return sendCached(request, reply, code, 'text/javascript; charset=utf-8', entry.tag);
     },
   );
 }

@@ -361,6 +361,6 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => ok(await checkTemplateText(ctx, actorOf(request), request.body)),
+    async (request) => ok(await checkTemplateText({ ctx, actor: actorOf(request), input: request.body })),
   );
 }

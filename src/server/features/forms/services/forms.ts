@@ -131,6 +131,19 @@ export function isOtherTenantsForm(ctx: AppContext, entity: EntityDef, tenantCod
   return formTenants.get(entity) !== tenantCode;
 }
 
+/**
+ * The entities a caller sees listed (GET /api/schemas, its validators, the back-office page's
+ * bootstrap): every entity of the schema files, and the published forms of the caller's tenant
+ * only; an anonymous caller (no tenant) sees no published form at all.
+ */
+export function tenantsEntities(ctx: AppContext, tenantCode: string | undefined): EntityDef[] {
+  return ctx.registry.all.filter((entity) =>
+    tenantCode === undefined
+      ? !ctx.registry.isRuntime(entity.name)
+      : !isOtherTenantsForm(ctx, entity, tenantCode),
+  );
+}
+
 // Options and tables of the platform ------------------------------------------------------------
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -285,11 +285,11 @@ export async function templateVersions({
  * Compiles a template and renders it for a sample entity of the registry (a dry run), in the
  * template worker within BUDGETS.templates (422 templateBudget past one).
  */
-export async function checkTemplateText(
-  ctx: AppContext,
-  actor: Actor,
-  input: { content: string; sampleEntity?: string | undefined },
-): Promise<TemplateCheck> {
+export async function checkTemplateText({
+  ctx,
+  actor,
+  input,
+}: TemplateCall & { input: { content: string; sampleEntity?: string | undefined } }): Promise<TemplateCheck> {
   const problems = checkTemplate(input.content);
   if (problems.length > 0) return { isValid: false, problems };
   const name = input.sampleEntity ?? 'sysregion';

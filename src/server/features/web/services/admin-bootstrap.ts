@@ -1,8 +1,10 @@
 import type { CurrentAuthority, CurrentUser, PostOption } from '../../../../engine/api-types.js';
 import type { EntitySchema } from '../../../../engine/index.js';
 import type { AppContext } from '../../../lib/context.js';
+import { cookieValue } from '../../../lib/http.js';
 import type { TreeNode } from '../../../lib/entity-tree.js';
 import { currentAuthority, postOptions } from '../../rbac/index.js';
+import { tenantsEntities } from '../../forms/index.js';
 import { currentUser, findSession } from '../../sessions/index.js';
 
 /**
@@ -25,27 +27,7 @@ export interface AdminBootstrap {
   actingRole: string | null;
 }
 
-/** A cookie's value, decoded; undefined when absent or malformed. */
-export function cookieValue(header: string | undefined, wanted: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name !== wanted) continue;
-    try {
-      return decodeURIComponent(rest.join('='));
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** The session token of the "token" cookie (docs/product.md §9: the browser keeps it there). */
-export function tokenCookie(header: string | undefined): string | undefined {
-  const value = cookieValue(header, 'token');
-  // the shape of a bearer token (lib/http.ts): anything else names no session
-  return value !== undefined && /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : undefined;
-}
+export { cookieValue, tokenCookie } from '../../../lib/http.js';
 
 /** The role the role switch chose last (the "roleCode" cookie, src/web/session.ts): a hint only. */
 export function actingRoleCookie(header: string | undefined): string | undefined {
@@ -89,7 +71,11 @@ export async function adminBootstrap({
     authority,
     posts,
     schemas: {
-      entities: ctx.registry.all.map((entity) => ({ name: entity.name, schema: entity.schema })),
+      // the published forms of the caller's tenant only, as GET /api/schemas answers it
+      entities: tenantsEntities(ctx, session.tenantCode).map((entity) => ({
+        name: entity.name,
+        schema: entity.schema,
+      })),
     },
     actingRole,
   };

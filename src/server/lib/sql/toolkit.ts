@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EntityDef, FieldDef, Filter, OrderTerm, SortTerm } from '../../../engine/index.js';
 import { orderTerms, readableFields } from '../../../engine/index.js';
+import type { Db } from '../db/database.js';
 
 /**
  * SQL fragments of the generated CRUD. Identifiers come only from entity definitions (checked
@@ -125,4 +126,26 @@ export function insertRow({
   columns.push(sql.ref('created_by'), sql.ref('updated_by'));
   params.push(actor.username, actor.username);
   return { columns, params };
+}
+
+/**
+ * The ids among `ids` of rows of `tableName` (a table the server itself declares, never a
+ * client's name) that belong to the tenant: what a route checks before it acts on ids a client
+ * sent, so that another tenant's id answers as a missing one.
+ */
+export async function tenantIds({
+  db,
+  tableName,
+  tenantCode,
+  ids,
+}: {
+  db: Db;
+  tableName: 'sys_session' | 'wf_model';
+  tenantCode: string;
+  ids: number[];
+}): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await sql<{ id: number }>`select id from ${sql.table(tableName)}
+    where tenant_code = ${tenantCode} and id in (${sql.join(ids)})`.execute(db);
+  return found.rows.map((row) => row.id);
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../../lib/context.js';
 import type { Row } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { AuthContext } from './session.js';
+import { tenantIds } from '../../../lib/sql/toolkit.js';
 
 /** The caller's session announces itself: last seen now, from this address and browser. */
 export async function touchSession({
@@ -61,10 +62,6 @@ export async function onlineSessions({
   return { records: page.rows, total: count.rows[0]?.total ?? 0, currentPage, pageSize };
 }
 
-/**
- * Forced logout: ends sessions of the tenant by session id, or every session of the users named.
- * Their tokens get 401 from the next call on. Answers how many sessions ended.
- */
 /** The ids among `ids` of sessions of the tenant (live or ended). */
 export async function tenantSessionIds({
   ctx,
@@ -75,12 +72,13 @@ export async function tenantSessionIds({
   tenantCode: string;
   ids: number[];
 }): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const found = await sql<{ id: number }>`select id from sys_session
-    where tenant_code = ${tenantCode} and id in (${sql.join(ids)})`.execute(ctx.db);
-  return found.rows.map((row) => row.id);
+  return tenantIds({ db: ctx.db, tableName: 'sys_session', tenantCode, ids });
 }
 
+/**
+ * Forced logout: ends sessions of the tenant by session id, or every session of the users named.
+ * Their tokens get 401 from the next call on. Answers how many sessions ended.
+ */
 export async function forceLogout({
   ctx,
   tenantCode,

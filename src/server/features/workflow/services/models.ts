@@ -11,7 +11,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
-import type { Actor } from '../../../lib/sql/toolkit.js';
+import { tenantIds, type Actor } from '../../../lib/sql/toolkit.js';
 import type { Db } from '../../../lib/db/database.js';
 import { assertAllFound, assertOwnReferences } from '../../rbac/index.js';
 import { checkedGraph, deployIn } from './deploy.js';
@@ -92,10 +92,7 @@ export async function tenantModelIds({
   tenantCode: string;
   ids: number[];
 }): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const found = await sql<{ id: number }>`select id from wf_model
-    where tenant_code = ${tenantCode} and id in (${sql.join(ids)})`.execute(ctx.db);
-  return found.rows.map((row) => row.id);
+  return tenantIds({ db: ctx.db, tableName: 'wf_model', tenantCode, ids });
 }
 
 export async function addModel({

@@ -284,4 +284,15 @@ describe('sign-in request (SPEC §5, §7)', () => {
     expect(body.get('smsCaptcha')).toBe('1234');
     expect(body.has('password')).toBe(false);
   });
+
+  it("a named tenant (the sign-in page's ?tenant=) is sent trimmed; blank falls back to default", () => {
+    expect(
+      signInBody({ type: 'account', username: 'admin', password: 'x', tenantCode: ' alpha ' }).get(
+        'tenantCode',
+      ),
+    ).toBe('alpha');
+    expect(
+      signInBody({ type: 'account', username: 'admin', password: 'x', tenantCode: '  ' }).get('tenantCode'),
+    ).toBe('default');
+  });
 });

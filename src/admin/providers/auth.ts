@@ -17,8 +17,35 @@ import { forgetResources, loadResources } from './resources.js';
 /** The signed-in back-office user (GET /api/uaa/users/getSysUser). */
 export type SysUser = CurrentUser;
 
-/** docs/product.md §9: the sign-in client, scope and tenant are fixed. */
+/** docs/product.md §9: the sign-in client and scope are fixed; the tenant is `default` unless named. */
 export const SIGN_IN = { clientId: 'browser', scope: 'ui', tenantCode: 'default' } as const;
+
+const TENANT_KEY = 'signInTenant';
+
+/**
+ * The tenant the sign-in page signs into: the `tenant` query of /admin/login, else the tenant of
+ * the last sign-in on this browser when it was not the default one, else `default`. A tenant's
+ * administrator opens /admin/login?tenant=<code> once; the page remembers it after that.
+ */
+export function signInTenant(fromUrl: string | null): string {
+  const named = fromUrl?.trim();
+  if (named) return named;
+  try {
+    return localStorage.getItem(TENANT_KEY) || SIGN_IN.tenantCode;
+  } catch {
+    return SIGN_IN.tenantCode;
+  }
+}
+
+/** Remembers (or, for the default tenant, forgets) the tenant signed into. */
+export function rememberSignInTenant(tenantCode: string): void {
+  try {
+    if (tenantCode === SIGN_IN.tenantCode) localStorage.removeItem(TENANT_KEY);
+    else localStorage.setItem(TENANT_KEY, tenantCode);
+  } catch {
+    // storage refused (private mode): the query names the tenant each time
+  }
+}
 
 export type SignInType = 'account' | 'mobile';
 
@@ -28,6 +55,8 @@ export interface SignInForm {
   password?: string;
   mobile?: string;
   smsCaptcha?: string;
+  /** The tenant signed into (signInTenant); `default` when absent. */
+  tenantCode?: string;
   /** Where to go after signing in (the redirect query). */
   redirect?: string;
 }
@@ -37,7 +66,7 @@ export function signInBody(form: SignInForm): URLSearchParams {
   const body = new URLSearchParams({
     scope: SIGN_IN.scope,
     client_id: SIGN_IN.clientId,
-    tenantCode: SIGN_IN.tenantCode.trim(),
+    tenantCode: (form.tenantCode ?? SIGN_IN.tenantCode).trim() || SIGN_IN.tenantCode,
     type: form.type,
     grant_type: form.type === 'mobile' ? 'mobile' : 'password',
   });
@@ -209,6 +238,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
         forgetUser();
         setToken(token);
+        rememberSignInTenant((form.tenantCode ?? SIGN_IN.tenantCode).trim() || SIGN_IN.tenantCode);
         // the schemas list the published forms of the caller's tenant: read again for this one
         forgetResources();
         const [, granted] = await Promise.all([

@@ -7,7 +7,13 @@ import { LANGUAGES, type Language } from '../../../web/i18n.js';
 import { productTitle, useT } from '../../i18n.js';
 import { LogoMark } from '../../layout/Logo.js';
 import { useApiCall } from '../../providers/api.js';
-import { SIGN_IN, type SignInForm, type SignInType } from '../../providers/auth.js';
+import {
+  rememberSignInTenant,
+  SIGN_IN,
+  signInTenant,
+  type SignInForm,
+  type SignInType,
+} from '../../providers/auth.js';
 import { useApp } from '../../store.js';
 
 const LANGUAGE_NAMES: Record<Language, string> = { zh: '简体中文', tw: '繁體中文', en: 'English' };
@@ -31,6 +37,7 @@ export default function Login() {
   const { mutate: login, isPending } = useLogin<SignInForm>();
   const [wait, setWait] = useState(0);
   const call = useApiCall();
+  const [tenantCode, setTenantCode] = useState(() => signInTenant(params.get('tenant')));
 
   useEffect(() => {
     document.title = `${t('admin.login.title')} - ${productTitle()}`;
@@ -43,7 +50,7 @@ export default function Login() {
   }, [wait]);
 
   const submit = (values: Values): void => {
-    login({ type, ...values, redirect: params.get('redirect') ?? undefined });
+    login({ type, ...values, tenantCode, redirect: params.get('redirect') ?? undefined });
   };
 
   const sendCode = async (): Promise<void> => {
@@ -51,7 +58,7 @@ export default function Login() {
     await call({
       method: 'get',
       url: '/api/account/captcha/getSmsCaptcha',
-      query: { mobile: (mobile ?? '').trim(), tenantCode: SIGN_IN.tenantCode },
+      query: { mobile: (mobile ?? '').trim(), tenantCode },
     });
     void message.success(t('admin.login.codeSent'));
     setWait(SMS_WAIT_SECONDS);
@@ -87,6 +94,21 @@ export default function Login() {
             { key: 'mobile', label: t('admin.login.mobile') },
           ]}
         />
+        {tenantCode !== SIGN_IN.tenantCode && (
+          <div className="admin-login-tenant" data-testid="login-tenant">
+            <span>{t('admin.login.tenant', { tenant: tenantCode })}</span>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => {
+                rememberSignInTenant(SIGN_IN.tenantCode);
+                setTenantCode(SIGN_IN.tenantCode);
+              }}
+            >
+              {t('admin.login.platformSignIn')}
+            </Button>
+          </div>
+        )}
         <Form form={form} onFinish={submit} size="large" autoComplete="on" data-testid="login-form">
           {type === 'account' ? (
             <>

@@ -91,6 +91,17 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: "lists its own tenant's users only: its administrator",
+      run: async () => {
+        await page().goto(url('/sysuser'));
+        const rows = page().locator('tr.ant-table-row');
+        await rows.first().waitFor();
+        assert.equal(await rows.count(), 1);
+        assert.match(await rows.first().innerText(), new RegExp(tenantAdmin.username));
+        await shot('users');
+      },
+    },
+    {
       name: "lists its own designed forms, not the default tenant's",
       run: async () => {
         // the browser's session is the tenant administrator's: add a form of theirs with its token

@@ -4,6 +4,7 @@ import { purgeExpired } from '../../src/server/features/files/services/netdisc.j
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { localBackend, type StorageBackend } from './files-backends.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * The netdisc (issue 16): folder trees per user, moves, the recycle bin and its expiry, read-only
@@ -23,21 +24,6 @@ let bobId: number;
 let supplierRoleId: number;
 let carolOrgId: number;
 
-const BOUNDARY = '----ecobid-netdisc';
-function multipart(filename: string, body: Buffer, fields: Record<string, string> = {}): Buffer {
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return Buffer.concat([
-    Buffer.from(parts.join('')),
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    body,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
-}
-
 async function uploadTo(
   headers: Headers,
   filename: string,
@@ -45,16 +31,10 @@ async function uploadTo(
   folderId?: number,
   url = `${ND}/upload`,
 ) {
-  return t.request({
-    method: 'POST',
-    url,
-    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload: multipart(
-      filename,
-      Buffer.isBuffer(body) ? body : Buffer.from(body),
-      folderId === undefined ? {} : { folderId: String(folderId) },
-    ),
+  const form = fileUpload(filename, body, {
+    fields: folderId === undefined ? {} : { folderId: String(folderId) },
   });
+  return t.request({ method: 'POST', url, headers: { ...headers, ...form.headers }, payload: form.payload });
 }
 
 async function call(headers: Headers, method: 'GET' | 'POST', path: string, payload?: unknown) {

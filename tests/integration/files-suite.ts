@@ -6,6 +6,7 @@ import { createUserWithRole } from '../support/users.js';
 import { openFileStorage } from '../../src/server/lib/storage/index.js';
 import { sweepOrphans } from '../../src/server/features/files/services/sweep.js';
 import type { StorageBackend } from './files-backends.js';
+import { BOUNDARY, fileUpload, multipartForm, type FormPart } from '../support/multipart.js';
 
 /**
  * Files (issue 16, server core), on one storage backend (files.test.ts: the local directory,
@@ -34,38 +35,23 @@ const EXE = Buffer.concat([
   Buffer.alloc(4000),
 ]);
 
-const BOUNDARY = '----ecobid-test-boundary';
-
-function multipart(
-  parts: { name: string; filename?: string; type?: string; body: Buffer | string }[],
-): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`,
-      ),
-      Buffer.isBuffer(part.body) ? part.body : Buffer.from(part.body),
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(chunks);
+/** The signed-in administrator's request parts (headers, payload) posting the form. */
+function formRequest(parts: FormPart[]) {
+  const form = multipartForm(parts);
+  return { headers: { ...t.auth, ...form.headers }, payload: form.payload };
 }
-
-const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 
 async function upload(
   filename: string,
   body: Buffer,
   options: { headers?: { authorization: string }; use?: string; url?: string } = {},
 ) {
+  const form = fileUpload(filename, body);
   return t.request({
     method: 'POST',
     url: `${options.url ?? `${BASE}/upload`}${options.use ? `?use=${options.use}` : ''}`,
-    headers: { ...(options.headers ?? t.auth), ...multipartHeaders },
-    payload: multipart([{ name: 'file', filename, type: 'application/octet-stream', body }]),
+    headers: { ...(options.headers ?? t.auth), ...form.headers },
+    payload: form.payload,
   });
 }
 
@@ -200,8 +186,7 @@ export function filesSuite(makeBackend: () => StorageBackend): void {
       const noFile = await t.request({
         method: 'POST',
         url: `${BASE}/upload`,
-        headers: { ...t.auth, ...multipartHeaders },
-        payload: multipart([{ name: 'use', body: 'image' }]),
+        ...formRequest([{ name: 'use', body: 'image' }]),
       });
       expect(noFile.statusCode).toBe(400);
       expect(noFile.json()).toMatchObject({ errors: [{ field: '/file' }] });
@@ -232,8 +217,7 @@ export function filesSuite(makeBackend: () => StorageBackend): void {
       const refused = await t.request({
         method: 'POST',
         url: `${BASE}/upload`,
-        headers: { ...t.auth, ...multipartHeaders },
-        payload: multipart([
+        ...formRequest([
           { name: 'use', body: 'image' },
           { name: 'file', filename: 'x.txt', body: 'plain text' },
         ]),

@@ -10,6 +10,7 @@ import { applyForm, loadPublishedForms } from '../../src/server/features/forms/s
 import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
+import { fileUpload } from '../support/multipart.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -584,16 +585,14 @@ describe('a form with a sub-table (master-detail)', () => {
     const template = await call('GET', '/api/online/requisition/importTemplate');
     expect(template.statusCode, template.body).toBe(200);
     expect(template.headers['content-type']).toContain('spreadsheetml');
-    const boundary = '----ecobidform';
-    const csv = 'subject\nValves for plant 3\nSeals for plant 4\n';
-    const payload = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
-    );
+    const form = fileUpload('rows.csv', 'subject\nValves for plant 3\nSeals for plant 4\n', {
+      type: 'text/csv',
+    });
     const imported = await t.request({
       method: 'POST',
       url: '/api/online/requisition/import',
-      headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
+      headers: { ...t.auth, ...form.headers },
+      payload: form.payload,
     });
     expect(imported.statusCode, imported.body).toBe(200);
     expect(dataOf(imported)).toMatchObject({ dryRun: false, total: 2, imported: 2, problemCount: 0 });

@@ -8,6 +8,7 @@ import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { data, errorFields, type ErrorBody } from '../support/api.js';
 import { createUserWithRole } from '../support/users.js';
+import { fileUpload } from '../support/multipart.js';
 
 interface File {
   path: string;
@@ -62,20 +63,10 @@ describe('code generator API', () => {
   });
   /** A multipart upload of one file (the import's part "file"). */
   const upload = (url: string, bytes: Buffer): Promise<LightMyRequestResponse> => {
-    const boundary = '----ecobidadopt';
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
-      ),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return t.request({
-      method: 'POST',
-      url,
-      headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
+    const form = fileUpload('rows.xlsx', bytes, {
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     });
+    return t.request({ method: 'POST', url, headers: { ...t.auth, ...form.headers }, payload: form.payload });
   };
 
   it('previews a module and downloads the same files as a zip', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { BOMBS, xlsxOf } from '../support/hostile-xlsx.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * Findings 4 and 7 of issue 31. Every budget of reading an import file (BUDGETS.import), each
@@ -32,26 +33,15 @@ function budgetText(budget: string, limit: number): string {
   return template.replace('{{limit}}', String(limit));
 }
 
-const BOUNDARY = '----ecobidbudgets';
-
-function multipartBody(fileName: string, bytes: Buffer): Buffer {
-  return Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    bytes,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
-}
-
 const PURCHASE_IMPORT = '/api/notification/purchase/import';
 
 function importFile(fileName: string, bytes: Buffer): Promise<LightMyRequestResponse> {
+  const form = fileUpload(fileName, bytes);
   return t.request({
     method: 'POST',
     url: `${PURCHASE_IMPORT}?dryRun=true`,
-    headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload: multipartBody(fileName, bytes),
+    headers: { ...t.auth, ...form.headers },
+    payload: form.payload,
   });
 }
 
@@ -210,11 +200,12 @@ describe('import budgets (finding 4 of issue 31)', () => {
   }
 
   it('a file past the upload budget: 413 before it is read', async () => {
+    const form = fileUpload('big.csv', Buffer.alloc(BUDGETS.import.fileBytes + 1, 0x61));
     const response = await t.request({
       method: 'POST',
       url: PURCHASE_IMPORT,
-      headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      payload: multipartBody('big.csv', Buffer.alloc(BUDGETS.import.fileBytes + 1, 0x61)),
+      headers: { ...t.auth, ...form.headers },
+      payload: form.payload,
     });
     expect(response.statusCode, response.body.slice(0, 300)).toBe(413);
     expect(response.json<{ message: string }>().message).toContain(String(BUDGETS.import.fileBytes >> 20));

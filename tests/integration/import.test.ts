@@ -6,6 +6,7 @@ import { IMPORT_CHUNK_ROWS } from '../../src/server/features/crud/import/import.
 import { Api, body, data, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { throughExcelJs, throughStream } from '../support/xlsx-rows.js';
+import { fileUpload } from '../support/multipart.js';
 
 /** POST …/import and GET …/importTemplate of the generated API (issue 18). */
 interface Problem {
@@ -40,18 +41,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-function multipart(fileName: string, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----ecobid${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 function upload(
   entity: EntityDef,
   fileName: string,
@@ -59,7 +48,7 @@ function upload(
   dryRun: boolean,
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  const form = multipart(fileName, bytes);
+  const form = fileUpload(fileName, bytes);
   return api.call({
     method: 'POST',
     url: `/api/${entity.api}/import${dryRun ? '?dryRun=true' : ''}`,

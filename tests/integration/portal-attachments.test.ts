@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, data, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * A notice's attachments on the portal (issue 16): the detail lists them (name, size, address)
@@ -9,7 +10,6 @@ import { startTestApp, type TestApp } from '../support/app.js';
  */
 let t: TestApp;
 let api: Api;
-const BOUNDARY = '----ecobid-portal-attachments';
 const DETAIL = '/api/notification/notice/queryNoticeDetail';
 const ATTACHMENT = '/api/notification/notice/attachment';
 
@@ -23,18 +23,12 @@ interface Attachment {
 }
 
 async function upload(name: string, body: Buffer): Promise<number> {
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    body,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
+  const form = fileUpload(name, body);
   const response = await t.request({
     method: 'POST',
     url: '/api/file/file/upload?use=attachment',
-    headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload,
+    headers: { ...t.auth, ...form.headers },
+    payload: form.payload,
   });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().data as { id: number }).id;

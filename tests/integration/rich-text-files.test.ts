@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * Rich text and file fields (issue 16, back-office part): every rich-text field is sanitised by
@@ -14,7 +15,6 @@ import { createUserWithRole } from '../support/users.js';
 let t: TestApp;
 let filesDir: string;
 const BASE = '/api/file/file';
-const BOUNDARY = '----ecobid-richtext-boundary';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
@@ -23,18 +23,12 @@ const PNG = Buffer.from(
 type Headers = { authorization: string };
 
 async function upload(name: string, body: Buffer, use: 'image' | 'attachment', headers: Headers = t.auth) {
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    body,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
+  const form = fileUpload(name, body);
   const response = await t.request({
     method: 'POST',
     url: `${BASE}/upload?use=${use}`,
-    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload,
+    headers: { ...headers, ...form.headers },
+    payload: form.payload,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data as { id: number; url: string };

@@ -3,6 +3,7 @@ import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { BOMBS, xlsxOf } from '../support/hostile-xlsx.js';
 import { measureStall, PING_BUDGET_MS, stallReport } from '../support/stall.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * The stall check of finding 4 of issue 31: while each zip bomb is posted to an import, a second
@@ -18,8 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-const BOUNDARY = '----ecobidstall';
 
 /** Growth of the process's resident memory over its level before the bomb we accept. */
 const RSS_GROWTH_MB = 150;
@@ -62,13 +61,9 @@ describe('stall: zip bombs posted to an import (finding 4 of issue 31)', () => {
   for (const bomb of bombs) {
     it(`${bomb.name}: pings answer within ${PING_BUDGET_MS} ms, the bomb ends with its 413`, async () => {
       const file = bomb.file();
-      const payload = Buffer.concat([
-        Buffer.from(
-          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bomb.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
-        ),
-        file,
-        Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-      ]);
+      const form = fileUpload('bomb.xlsx', file, {
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      });
       const rssBefore = process.memoryUsage.rss();
       let rssPeak = rssBefore;
       const sampler = setInterval(() => {
@@ -80,8 +75,8 @@ describe('stall: zip bombs posted to an import (finding 4 of issue 31)', () => {
           t.request({
             method: 'POST',
             url: '/api/notification/purchase/import?dryRun=true',
-            headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-            payload,
+            headers: { ...t.auth, ...form.headers },
+            payload: form.payload,
           }),
         );
       } finally {

@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { fileUpload } from '../support/multipart.js';
 
 /**
  * Sub-table (x-detail) rows in an import (issue 14): read from the sheets after the first, in the
@@ -39,19 +40,14 @@ const count = async (table: string): Promise<number> =>
   Number((await t.sql<{ n: string | number }>(`select count(*) as n from ${table}`))[0]?.n);
 
 function upload(url: string, bytes: Buffer, dryRun = false): Promise<LightMyRequestResponse> {
-  const boundary = '----ecobidsubtable';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
-    ),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const form = fileUpload('rows.xlsx', bytes, {
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
   return t.request({
     method: 'POST',
     url: `${url}${dryRun ? '?dryRun=true' : ''}`,
-    headers: { ...t.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload,
+    headers: { ...t.auth, ...form.headers },
+    payload: form.payload,
   });
 }
 

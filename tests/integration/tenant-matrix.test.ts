@@ -26,6 +26,7 @@ import { Api, withQuery, type Row } from '../support/api.js';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/app.js';
 import { Samples } from '../support/samples.js';
 import { bpmn, flow } from '../support/workflow.js';
+import { fileUpload } from '../support/multipart.js';
 
 type Json = Record<string, unknown>;
 type Schema = {
@@ -348,10 +349,7 @@ function baseOf(schema: Schema | undefined, slots: Slot[]): Json {
   return out;
 }
 
-const BOUNDARY = '----tenant-matrix';
-const UPLOAD = Buffer.from(
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="matrix.txt"\r\nContent-Type: text/plain\r\n\r\nmatrix\r\n--${BOUNDARY}--\r\n`,
-);
+const UPLOAD = fileUpload('matrix.txt', 'matrix', { type: 'text/plain' });
 
 let resources: Map<string, Made>;
 /** Texts only tenant A has: no answer to B may carry one. */
@@ -466,8 +464,8 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
   const uploaded = await t.request({
     method: 'POST',
     url: '/api/file/netdisc/upload',
-    headers: { ...tenant.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload: UPLOAD,
+    headers: { ...tenant.headers, ...UPLOAD.headers },
+    payload: UPLOAD.payload,
   });
   made.set('file', Number((await ok(uploaded, 'netdisc upload')).id));
   const folder = await ok(
@@ -811,11 +809,9 @@ describe('the tenant matrix, generated from the route table', () => {
             const response = await t.request({
               method: plan.method as 'GET',
               url: withQuery(url, query),
-              headers: plan.isMultipart
-                ? { ...tenantB.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }
-                : tenantB.headers,
+              headers: plan.isMultipart ? { ...tenantB.headers, ...UPLOAD.headers } : tenantB.headers,
               ...(plan.isMultipart
-                ? { payload: UPLOAD }
+                ? { payload: UPLOAD.payload }
                 : hasBody
                   ? { payload: parts.body as Record<string, string> }
                   : {}),

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { fileFieldUse, type EntityDef, type FieldDef, type FieldSchema } from '../../src/engine/index.js';
 import { data, type Api, type Page, type Row } from './api.js';
 import { sampleString, token, type StringSchema } from './sample-values.js';
+import { fileUpload } from './multipart.js';
 
 export { sampleString, TAG, token } from './sample-values.js';
 
@@ -10,7 +11,6 @@ const ONE_PIXEL_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-const BOUNDARY = '----ecobid-samples-boundary';
 
 let counter = 0;
 /** Record numbers are unique in the whole test process, so unique fields never clash by accident. */
@@ -57,18 +57,12 @@ export class Samples {
 
   /** Uploads a small picture through the file API (as the forms do) and answers its id. */
   async uploadedFileId(use: 'image' | 'attachment', n: number): Promise<number> {
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="sample-${n}.png"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      ONE_PIXEL_PNG,
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]);
+    const form = fileUpload(`sample-${n}.png`, ONE_PIXEL_PNG, { type: 'image/png' });
     const response = await this.api.call({
       method: 'POST',
       url: `/api/file/file/upload?use=${use}`,
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      payload,
+      headers: form.headers,
+      payload: form.payload,
     });
     expect(response.statusCode, `upload a sample file: ${response.body}`).toBe(200);
     return data<{ id: number }>(response).id;

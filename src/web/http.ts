@@ -137,6 +137,9 @@ export function installInterceptors(instance: AxiosInstance, getUi: () => HttpUi
     },
     (error: unknown) => {
       const ui = getUi();
+      // A call cancelled by its caller (a newer reload of the same list replaced it, a page left)
+      // is nobody's failure: no toast, and the caller sees the cancellation as it is.
+      if (axios.isCancel(error)) return Promise.reject(error);
       if (!(error instanceof AxiosError) || !error.response) {
         const message = ui.t('errors.network');
         const silent = error instanceof AxiosError && error.config?.silent === true;

@@ -131,6 +131,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           file(names.text, Buffer.from(`采购说明 ${stamp}\n`), 'text/plain'),
         ]);
         for (const name of [names.picture, names.pdf, names.text]) await listRow(name).waitFor();
+        // each upload reloads the list, cancelling the reload before it: no failure is reported
+        assert.deepEqual(await page.locator('.ant-message-notice').allInnerTexts(), []);
         const row = listRow(names.pdf);
         const text = (await row.textContent()) ?? '';
         assert.match(text, /pdf/);

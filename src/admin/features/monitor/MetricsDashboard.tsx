@@ -282,7 +282,7 @@ export default function MetricsDashboard({ route }: { route: AppRoute }) {
             {
               title: t('monitor.metrics.errors'),
               dataIndex: 'errors',
-              width: 90,
+              width: 130,
               sorter: (a, b) => a.errors - b.errors,
             },
             { title: 'p50 (ms)', dataIndex: 'p50', width: 100, sorter: (a, b) => a.p50 - b.p50 },

@@ -212,22 +212,30 @@ function RefineApp() {
   );
 }
 
+const RESIZE_OBSERVER_NOTICE =
+  /^ResizeObserver loop (completed with undelivered notifications|limit exceeded)/;
+
 /** docs/product.md §8: in production, client errors (error, where, current URL) go to the error log. */
 function useClientErrorLog(): void {
   const { addErrorLog } = useApp();
   useEffect(() => {
     if (!import.meta.env.PROD) return;
-    const onError = (event: ErrorEvent): void =>
+    const onError = (event: ErrorEvent): void => {
+      // The browser's notice that a resize observer (charts, big screens) ran again within one
+      // frame: no error of the page, nothing for the user to report.
+      if (!event.error && RESIZE_OBSERVER_NOTICE.test(event.message)) return;
       addErrorLog({
         message: event.message,
         info: `${event.filename}:${event.lineno}:${event.colno}`,
         url: window.location.href,
         stack: event.error instanceof Error ? (event.error.stack ?? '') : '',
       });
+    };
     const onRejection = (event: PromiseRejectionEvent): void => {
       const reason: unknown = event.reason;
-      // Failed API calls are already shown to the user by the HTTP client.
-      if (reason instanceof Error && reason.name === 'ApiError') return;
+      // Failed API calls are already shown to the user by the HTTP client; a call its caller
+      // cancelled (a list reloaded again) is no failure.
+      if (reason instanceof Error && (reason.name === 'ApiError' || reason.name === 'CanceledError')) return;
       addErrorLog({
         message: reason instanceof Error ? reason.message : String(reason),
         info: 'unhandledrejection',

@@ -165,6 +165,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           await host.screenshot({ path: `${screenshots}/demo-charts-bigscreen-${name}.png` });
           await expectNoAxeViolations(page, `bigscreen/${name}`);
         }
+        // Nothing went to the error log: no red bug in the top bar (a resize notice is no error).
+        assert.equal(await page.locator('.admin-bug').count(), 0, 'the error log stays empty');
         // The designed size: the stage at scale 1 in a 1920×1080 window, in full screen.
         await page.setViewportSize({ width: 1920, height: 1080 });
         await visit('/bigscreen/dataanalysis');

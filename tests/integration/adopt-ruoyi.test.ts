@@ -224,8 +224,16 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       if (keyField?.readOnly !== true) body[key] = keyField?.type === 'string' ? `k${newKey}` : newKey;
       for (const [name, field] of Object.entries(schema.properties))
         if (field['x-unique'] === true && typeof body[name] === 'string') body[name] = `${String(body[name]).slice(0, 20)}x${newKey}`;
-      for (const name of schema.required ?? [])
-        if (body[name] === undefined && schema.properties[name]?.type === 'string') body[name] = 'x';
+      // A required field the table's rows give no value for: a value of its type.
+      for (const name of schema.required ?? []) {
+        const field = schema.properties[name];
+        if (body[name] !== undefined || !field) continue;
+        if (field.type === 'integer' || field.type === 'number') body[name] = 1;
+        else if (field.type === 'boolean') body[name] = false;
+        else if (field.format === 'date-time') body[name] = '2024-05-01T10:00:00.000Z';
+        else if (field.format === 'date') body[name] = '2024-05-01';
+        else if (field.type === 'string') body[name] = 'x';
+      }
       const added = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: body });
       if (added.statusCode !== 200) {
         fail(entry.table, 'add', added);

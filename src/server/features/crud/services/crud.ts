@@ -266,6 +266,8 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
       (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,
     );
     assignments.push(...updateBookkeeping(entity, actor));
+    // An adopted table keeping no bookkeeping, only its details sent: the row itself is unchanged.
+    if (assignments.length === 0) assignments.push(sql`${column(entity.key)} = ${column(entity.key)}`);
     const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
     const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
       returning ${selectList(entity)}`.execute(trx);

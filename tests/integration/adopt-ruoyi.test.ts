@@ -291,6 +291,12 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
     }
     expect(report.indexes.after).toBe(report.indexes.before);
     expect(report.columns.after).toBe(report.columns.before);
+    // What is left is the values' part (issue 33 items 2, 7: '' kept apart from NULL, a NOT NULL
+    // bytea on add), fixed elsewhere: no other round-trip difference or failed step.
+    expect(mismatches.filter((entry) => !(entry.before === '' && entry.after === null))).toEqual([]);
+    expect(
+      failures.filter((entry) => !(entry.table === 'infra_file_content' && entry.step === 'add')),
+    ).toEqual([]);
     // Every table with a single-column primary key is adopted (dual has none).
     expect(refused.map((entry) => entry.table)).toEqual(['dual']);
     // Secrets proposed where ruoyi keeps them.

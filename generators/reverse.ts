@@ -512,13 +512,20 @@ export function proposeAdoption(table: TableInfo): AdoptionProposal {
   const proposal: AdoptionProposal = { bookkeeping, secrets: [] };
   const softDelete = SOFT_DELETE_NAMES.map((name) => byName.get(name)).find((found) => found !== undefined);
   if (softDelete && softDelete.name !== key) {
-    if (softDelete.type === 'boolean') proposal.softDelete = { column: softDelete.name, deleted: true, active: false };
+    if (softDelete.type === 'boolean')
+      proposal.softDelete = { column: softDelete.name, deleted: true, active: false };
     else if (['smallint', 'integer', 'bigint'].includes(softDelete.type))
       proposal.softDelete = { column: softDelete.name, deleted: 1, active: 0 };
     else if (isTextType(softDelete.type)) {
       // RuoYi marks a deleted row '2', JeecgBoot '1': the column's default is the live value.
-      const live = softDelete.defaultSql ? literalDefault(softDelete.defaultSql, { type: 'string' }) : undefined;
-      proposal.softDelete = { column: softDelete.name, deleted: '1', active: typeof live === 'string' ? live : '0' };
+      const live = softDelete.defaultSql
+        ? literalDefault(softDelete.defaultSql, { type: 'string' })
+        : undefined;
+      proposal.softDelete = {
+        column: softDelete.name,
+        deleted: '1',
+        active: typeof live === 'string' ? live : '0',
+      };
     }
   }
   const tenant = TENANT_NAMES.map((name) => byName.get(name)).find((found) => found !== undefined);
@@ -531,10 +538,14 @@ export function proposeAdoption(table: TableInfo): AdoptionProposal {
       ...(typeof value === 'string' || typeof value === 'number' ? { defaultValue: value } : {}),
     };
   }
-  const taken = adoptionColumns({ bookkeeping, ...(proposal.softDelete ? { softDelete: proposal.softDelete } : {}) });
+  const taken = adoptionColumns({
+    bookkeeping,
+    ...(proposal.softDelete ? { softDelete: proposal.softDelete } : {}),
+  });
   for (const column of table.columns) {
     if (column.name === key || taken.has(column.name) || !isTextType(column.type)) continue;
-    if (SECRET_NAME.test(column.name)) proposal.secrets.push({ column: column.name, reason: `name ${column.name}` });
+    if (SECRET_NAME.test(column.name))
+      proposal.secrets.push({ column: column.name, reason: `name ${column.name}` });
     else if (column.comment && SECRET_COMMENT.test(column.comment))
       proposal.secrets.push({ column: column.name, reason: `comment ${column.comment}` });
   }

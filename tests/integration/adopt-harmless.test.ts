@@ -163,7 +163,10 @@ describe('adopting a table without harm', () => {
       id bigserial primary key, mail varchar(60) not null, pass varchar(60))`);
     await t.sql(`comment on column app_mail_account.pass is '密码'`);
     const hash = '$2a$10$7JB720yubVSZvUI0rEqK/.VqGOZTH.ulu33dHOiBE8ByOhJIrdAu2';
-    await t.sql(`insert into app_user (username, password, api_token, remark) values ('admin', $1, 'tok-1', 'x')`, [hash]);
+    await t.sql(
+      `insert into app_user (username, password, api_token, remark) values ('admin', $1, 'tok-1', 'x')`,
+      [hash],
+    );
 
     const preview = await adopt({ tableName: 'app_user', confirm: false });
     expect(preview.statusCode, preview.body).toBe(200);
@@ -197,7 +200,12 @@ describe('adopting a table without harm', () => {
       (await t.sql<{ i: string }>(`select indexdef as i from pg_indexes where tablename = 'app_user'`)).map(
         (row) => row.i,
       ),
-    ).toEqual(['CREATE UNIQUE INDEX app_user_pkey ON public.app_user USING btree (id)'.replace('public.', `${(await t.sql<{ s: string }>('select current_schema() as s'))[0]?.s ?? 'public'}.`)]);
+    ).toEqual([
+      'CREATE UNIQUE INDEX app_user_pkey ON public.app_user USING btree (id)'.replace(
+        'public.',
+        `${(await t.sql<{ s: string }>('select current_schema() as s'))[0]?.s ?? 'public'}.`,
+      ),
+    ]);
     // Written as given (the other application's hash), kept when an edit leaves it empty.
     const newHash = '$2a$10$abcdefghijklmnopqrstuu5Zr6WQh1n0mQ0Fz3H4k0pZpJ0d5oQ3a';
     const updated = await t.request({
@@ -268,10 +276,17 @@ describe('adopting a table without harm', () => {
     };
     // Deleted rows and other tenants' rows are not listed.
     expect(await names()).toEqual(['甲', '乙']);
-    const added = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: { name: '丙' } });
+    const added = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: { name: '丙' },
+    });
     expect(added.statusCode, added.body).toBe(200);
     expect(
-      await t.sql(`select tenant_id::int, deleted::int, creator, updater from crm_customer where name = '丙'`),
+      await t.sql(
+        `select tenant_id::int, deleted::int, creator, updater from crm_customer where name = '丙'`,
+      ),
     ).toEqual([{ tenant_id: 1, deleted: 0, creator: 'admin', updater: 'admin' }]);
     const updated = await t.request({
       method: 'PUT',
@@ -297,7 +312,9 @@ describe('adopting a table without harm', () => {
   });
 
   it('adds a column or an index only when the admin opts in', async () => {
-    await t.sql(`create table shop_item (id bigserial primary key, title varchar(40) not null, price integer)`);
+    await t.sql(
+      `create table shop_item (id bigserial primary key, title varchar(40) not null, price integer)`,
+    );
     const preview = data<Adopted>(await adopt({ tableName: 'shop_item', confirm: false }));
     const offered = preview.preview.indexes.find((index) => index.statement.includes('("title"'));
     expect(offered).toBeDefined();
@@ -318,7 +335,9 @@ describe('adopting a table without harm', () => {
     });
     await publish(data<Adopted>(done).form?.id ?? 0);
     expect(
-      (await t.sql<{ n: number }>(`select count(*)::int as n from pg_indexes where tablename = 'shop_item'`))[0]?.n,
+      (
+        await t.sql<{ n: number }>(`select count(*)::int as n from pg_indexes where tablename = 'shop_item'`)
+      )[0]?.n,
     ).toBe(2);
     // With the version column opted in, a stale version is refused.
     const added = await t.request({

@@ -118,7 +118,8 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
     const listed = data<{ tableName: string }[]>(
       await t.request({ method: 'GET', url: '/api/generator/reverse/tables', headers: t.auth }),
     ).map((table) => table.tableName);
-    const adopted: { table: string; api: string; schema: EntitySchema; key: string; keyColumn: string }[] = [];
+    const adopted: { table: string; api: string; schema: EntitySchema; key: string; keyColumn: string }[] =
+      [];
     const refused: { table: string; reason: string }[] = [];
     const proposals: Record<string, unknown> = {};
     for (const table of tables) {
@@ -212,7 +213,11 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
           method: 'PUT',
           url: `${api}/update`,
           headers: t.auth,
-          payload: { ...writable(first), [key]: first[key], ...(first.version !== undefined ? { version: first.version } : {}) },
+          payload: {
+            ...writable(first),
+            [key]: first[key],
+            ...(first.version !== undefined ? { version: first.version } : {}),
+          },
         });
         if (updated.statusCode !== 200) fail(entry.table, 'update', updated);
         else updatedKeys.set(entry.table, String(first[key]));
@@ -223,7 +228,8 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       const body: Record<string, unknown> = first ? writable(first) : {};
       if (keyField?.readOnly !== true) body[key] = keyField?.type === 'string' ? `k${newKey}` : newKey;
       for (const [name, field] of Object.entries(schema.properties))
-        if (field['x-unique'] === true && typeof body[name] === 'string') body[name] = `${String(body[name]).slice(0, 20)}x${newKey}`;
+        if (field['x-unique'] === true && typeof body[name] === 'string')
+          body[name] = `${String(body[name]).slice(0, 20)}x${newKey}`;
       // A required field the table's rows give no value for: a value of its type.
       for (const name of schema.required ?? []) {
         const field = schema.properties[name];
@@ -304,7 +310,12 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
     expect(proposals.system_users).toMatchObject({
       softDelete: 'deleted',
       tenantColumn: { column: 'tenant_id' },
-      bookkeeping: { createdAt: 'create_time', createdBy: 'creator', updatedAt: 'update_time', updatedBy: 'updater' },
+      bookkeeping: {
+        createdAt: 'create_time',
+        createdBy: 'creator',
+        updatedAt: 'update_time',
+        updatedBy: 'updater',
+      },
     });
   }, 600_000);
 });

@@ -46,7 +46,11 @@ export function adoptBody(answer: AdoptAnswer, choices: AdoptChoices): Record<st
 }
 
 const bytes = (value: number): string =>
-  value < 1024 ? `${value} B` : value < 1024 ** 2 ? `${(value / 1024).toFixed(1)} kB` : `${(value / 1024 ** 2).toFixed(1)} MB`;
+  value < 1024
+    ? `${value} B`
+    : value < 1024 ** 2
+      ? `${(value / 1024).toFixed(1)} kB`
+      : `${(value / 1024 ** 2).toFixed(1)} MB`;
 
 /**
  * The adoption preview: the table as it is, its conventions, secrets and sub-table candidates,
@@ -71,7 +75,8 @@ export function AdoptPreviewModal({
   onCancel: () => void;
 }) {
   const t = useT();
-  const label = (key: string, values?: Record<string, unknown>): string => t(`codegen.reverse.${key}`, values);
+  const label = (key: string, values?: Record<string, unknown>): string =>
+    t(`codegen.reverse.${key}`, values);
   const { preview } = answer;
   const toggle = (list: string[], item: string, isOn: boolean): string[] =>
     isOn ? [...new Set([...list, item])] : list.filter((entry) => entry !== item);
@@ -88,8 +93,16 @@ export function AdoptPreviewModal({
       }}
       columns={[
         { key: 'name', dataIndex: 'name', title: label('tableName') },
-        { key: 'size', title: label('size'), render: (_v: unknown, row: AdoptChange) => bytes(row.estimatedBytes) },
-        { key: 'cost', title: label('writeCost'), render: (_v: unknown, row: AdoptChange) => `×${row.writeCost}` },
+        {
+          key: 'size',
+          title: label('size'),
+          render: (_v: unknown, row: AdoptChange) => bytes(row.estimatedBytes),
+        },
+        {
+          key: 'cost',
+          title: label('writeCost'),
+          render: (_v: unknown, row: AdoptChange) => `×${row.writeCost}`,
+        },
       ]}
     />
   );
@@ -166,7 +179,10 @@ export function AdoptPreviewModal({
             checked={choices.isSoftDelete}
             onChange={(event) => onChange({ ...choices, isSoftDelete: event.target.checked })}
           >
-            {label('softDelete', { column: preview.softDelete.column, deleted: String(preview.softDelete.deleted) })}
+            {label('softDelete', {
+              column: preview.softDelete.column,
+              deleted: String(preview.softDelete.deleted),
+            })}
           </Checkbox>
         )}
         {preview.tenantColumn && (
@@ -190,7 +206,10 @@ export function AdoptPreviewModal({
               value={choices.tenantValue === null ? undefined : String(choices.tenantValue)}
               options={preview.tenantColumn.values
                 .filter((entry) => entry.value !== null)
-                .map((entry) => ({ value: String(entry.value), label: `${String(entry.value)} (${entry.rows})` }))}
+                .map((entry) => ({
+                  value: String(entry.value),
+                  label: `${String(entry.value)} (${entry.rows})`,
+                }))}
               onChange={(value: string) => {
                 const found = preview.tenantColumn?.values.find((entry) => String(entry.value) === value);
                 onChange({ ...choices, tenantValue: found?.value ?? value });
@@ -203,7 +222,9 @@ export function AdoptPreviewModal({
       {changeTable('addColumns', preview.columns)}
       <Typography.Title level={5}>{label('offeredIndexes')}</Typography.Title>
       {changeTable('indexes', preview.indexes)}
-      {answer.details.length > 0 && <p>{t('codegen.reverse.adoptDetails', { tables: answer.details.join(', ') })}</p>}
+      {answer.details.length > 0 && (
+        <p>{t('codegen.reverse.adoptDetails', { tables: answer.details.join(', ') })}</p>
+      )}
       <p>{label('adoptIntro')}</p>
       {answer.statements.length > 0 ? (
         <CodeView code={answer.statements.join(';\n')} path="adopt.sql" testId="reverse-adopt-sql" />

@@ -223,7 +223,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: TAGS,
         summary:
-          "Adopts a table as a designed form without changing what its application relies on: without confirm, the preview (its conventions, secrets, sub-table candidates, and the columns and indexes it could add with their size and write cost, none unless opted in); confirmed, makes the draft form and runs only the opted-in DDL. A table a draft already adopted answers 409 tableAdopted naming that form",
+          'Adopts a table as a designed form without changing what its application relies on: without confirm, the preview (its conventions, secrets, sub-table candidates, and the columns and indexes it could add with their size and write cost, none unless opted in); confirmed, makes the draft form and runs only the opted-in DDL. A table a draft already adopted answers 409 tableAdopted naming that form',
         body: object(
           {
             tableName: TABLE_NAME,
@@ -240,7 +240,8 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
             secrets: arrayOf(TABLE_NAME, {
               maxItems: 200,
               uniqueItems: true,
-              description: 'Columns adopted as secrets (written only, never read out); the proposed ones when absent',
+              description:
+                'Columns adopted as secrets (written only, never read out); the proposed ones when absent',
             }),
             bookkeeping: object(
               {

@@ -40,7 +40,8 @@ export async function insertRecords({
   for (const values of prepared) {
     for (const field of entity.fields) {
       const value = values[field.name];
-      if (isHashedSecret(entity, field) && typeof value === 'string') values[field.name] = await hashSecret(value);
+      if (isHashedSecret(entity, field) && typeof value === 'string')
+        values[field.name] = await hashSecret(value);
     }
   }
   const fields = entity.fields.filter(

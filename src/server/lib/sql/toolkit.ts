@@ -42,7 +42,9 @@ export function scopeCondition(entity: EntityDef, actor: Actor): Condition[] {
   const adoption = adoptionOf(entity);
   if (adoption?.tenantColumn) {
     const value = adoptedTenantValue(entity, actor);
-    conditions.push(value === undefined ? sql`false` : sql`${sql.ref(adoption.tenantColumn.column)} = ${value}`);
+    conditions.push(
+      value === undefined ? sql`false` : sql`${sql.ref(adoption.tenantColumn.column)} = ${value}`,
+    );
   }
   if (adoption?.softDelete)
     conditions.push(sql`${sql.ref(adoption.softDelete.column)} = ${adoption.softDelete.active}`);
@@ -59,9 +61,11 @@ export function adoptionOf(entity: EntityDef): AdoptionOptions | undefined {
 export function adoptedTenantValue(entity: EntityDef, actor: Actor): ConventionValue | undefined {
   const tenant = adoptionOf(entity)?.tenantColumn;
   if (!tenant) return undefined;
-  return (tenant.byTenant && Object.hasOwn(tenant.byTenant, actor.tenantCode)
-    ? tenant.byTenant[actor.tenantCode]
-    : undefined) ?? tenant.value;
+  return (
+    (tenant.byTenant && Object.hasOwn(tenant.byTenant, actor.tenantCode)
+      ? tenant.byTenant[actor.tenantCode]
+      : undefined) ?? tenant.value
+  );
 }
 
 /**

@@ -14,7 +14,14 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import { sanitizeRichTextValues } from '../../../lib/html.js';
 import { hashSecret } from '../../../lib/passwords.js';
-import { column, insertRow, scopeCondition, selectList, table, whereClause } from '../../../lib/sql/toolkit.js';
+import {
+  column,
+  insertRow,
+  scopeCondition,
+  selectList,
+  table,
+  whereClause,
+} from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkFileFields } from '../services/file-fields.js';
 import type { CrudRequest } from '../services/crud.js';
@@ -464,16 +471,14 @@ function insertChunk(
       Object.assign(values, auto);
       for (const field of entity.fields) {
         const value = values[field.name];
-        if (isHashedSecret(entity, field) && typeof value === 'string') values[field.name] = await hashSecret(value);
+        if (isHashedSecret(entity, field) && typeof value === 'string')
+          values[field.name] = await hashSecret(value);
       }
     }
     const fields = entity.fields.filter(
       (field) => !field.detail && prepared.some(({ values }) => values[field.name] !== undefined),
     );
-    const columns = [
-      ...fields.map(column),
-      ...bookkeeping.columns,
-    ];
+    const columns = [...fields.map(column), ...bookkeeping.columns];
     // One array parameter per column (unnest): a statement of thousands of rows stays a handful of
     // parameters, which both databases parse far faster than a VALUES list of a parameter per cell.
     const aliases = fields.map((_, index) => sql.id(`c${index}`));

@@ -150,7 +150,8 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
   for (const field of entity.fields) {
     const value = values[field.name];
-    if (isHashedSecret(entity, field) && typeof value === 'string') values[field.name] = await hashSecret(value);
+    if (isHashedSecret(entity, field) && typeof value === 'string')
+      values[field.name] = await hashSecret(value);
   }
 }
 

@@ -58,7 +58,11 @@ export interface AdoptInput {
   /** The soft-delete column; the proposed one when absent, none when null. */
   softDelete?: { column: string; deleted: ConventionValue; active: ConventionValue } | null;
   /** The tenant column and its value(s); the proposed one (its most frequent value) when absent, none when null. */
-  tenantColumn?: { column: string; value?: ConventionValue; byTenant?: Record<string, ConventionValue> } | null;
+  tenantColumn?: {
+    column: string;
+    value?: ConventionValue;
+    byTenant?: Record<string, ConventionValue>;
+  } | null;
   /** The engine's bookkeeping columns to add to the table (opt-in; none when absent). */
   addColumns?: BookkeepingField[];
   /** The engine's list and lookup indexes to build (opt-in, by name; none when absent). */
@@ -95,7 +99,9 @@ async function tableStats(db: Db, tableName: string): Promise<TableStats> {
   let rows = Number(row?.rows ?? 0);
   // Never analysed (-1): counted (the preview is the platform administrator's, one table).
   if (rows < 0) {
-    const counted = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(tableName)}`.execute(db);
+    const counted = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(tableName)}`.execute(
+      db,
+    );
     rows = Number(counted.rows[0]?.n ?? 0);
   }
   const widths = await sql<{ attname: string; avg_width: number }>`
@@ -162,7 +168,9 @@ async function choicesOf(
     if (!PATTERN_NAME.test(name) || !names.has(name))
       problems.push({ field: pointer, message: `${table.name} has no column ${name}` });
   };
-  const bookkeeping: Partial<Record<BookkeepingField, string>> = { ...(input.bookkeeping ?? proposal.bookkeeping) };
+  const bookkeeping: Partial<Record<BookkeepingField, string>> = {
+    ...(input.bookkeeping ?? proposal.bookkeeping),
+  };
   for (const [field, name] of Object.entries(bookkeeping)) needColumn(`/bookkeeping/${field}`, name);
   for (const [index, field] of (input.addColumns ?? []).entries()) {
     if (bookkeeping[field] !== undefined)
@@ -190,11 +198,16 @@ async function choicesOf(
   if (input.tenantColumn) tenantColumn = input.tenantColumn;
   else if (input.tenantColumn === undefined && proposal.tenantColumn) {
     // Fixed to the value most rows have (else the column's default): the admin may choose another.
-    const common = tenantValues.find((entry) => entry.value !== null)?.value ?? proposal.tenantColumn.defaultValue;
-    tenantColumn = { column: proposal.tenantColumn.column, ...(common !== undefined && common !== null ? { value: common } : {}) };
+    const common =
+      tenantValues.find((entry) => entry.value !== null)?.value ?? proposal.tenantColumn.defaultValue;
+    tenantColumn = {
+      column: proposal.tenantColumn.column,
+      ...(common !== undefined && common !== null ? { value: common } : {}),
+    };
   }
   const taken = new Set([...Object.values(bookkeeping), softDelete?.column, tenantColumn?.column]);
-  const secrets = input.secrets ?? proposal.secrets.map((secret) => secret.column).filter((name) => !taken.has(name));
+  const secrets =
+    input.secrets ?? proposal.secrets.map((secret) => secret.column).filter((name) => !taken.has(name));
   for (const [index, name] of secrets.entries()) needColumn(`/secrets/${index}`, name);
   if (problems.length > 0) throw new AppError('validation', {}, problems);
   const options: AdoptionOptions = {
@@ -242,7 +255,11 @@ export async function adoptTable({
       throw new AppError('validation', {}, [
         { field: `/details/${index}`, message: `${name} has no foreign key to ${input.tableName}` },
       ]);
-  const { schema: reversed, details, warnings } = await reverseSchema(ctx, input.tableName, {
+  const {
+    schema: reversed,
+    details,
+    warnings,
+  } = await reverseSchema(ctx, input.tableName, {
     details: [...chosenDetails],
     adoption: { options: choices.options, secrets: choices.secrets },
   });

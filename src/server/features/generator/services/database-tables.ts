@@ -229,7 +229,10 @@ export async function tableSchema(ctx: AppContext, tableName: string): Promise<E
 export async function reverseSchema(
   ctx: AppContext,
   tableName: string,
-  options: { details?: readonly string[]; adoption?: { options: AdoptionOptions; secrets: readonly string[] } } = {},
+  options: {
+    details?: readonly string[];
+    adoption?: { options: AdoptionOptions; secrets: readonly string[] };
+  } = {},
 ): Promise<ReverseResult> {
   if (ownTables(ctx).has(tableName))
     throw new AppError('validation', {}, [
@@ -241,7 +244,10 @@ export async function reverseSchema(
     ctx.registry.all.map((entity) => [entity.table, { entity: entity.name, keyColumn: entity.key.column }]),
   );
   const chosen = new Set(options.details ?? []);
-  const children = chosen.size === 0 ? [] : (await referencingTables(ctx, tableName)).filter((child) => chosen.has(child.name));
+  const children =
+    chosen.size === 0
+      ? []
+      : (await referencingTables(ctx, tableName)).filter((child) => chosen.has(child.name));
   try {
     return reverseTable(table, entityTables, children, options.adoption);
   } catch (error) {

@@ -37,8 +37,20 @@ export default function ReverseGenerator({ route }: { route: AppRoute }) {
         confirm: false,
         ...(chosen && plan ? adoptBody(plan, chosen) : {}),
       });
-      setPlan({ ...answer, tableName });
       setChoices(choicesOf(answer));
+      // A convention turned off is still shown (from the first preview), to turn it on again.
+      const first = chosen ? plan?.preview : undefined;
+      const softDelete = answer.preview.softDelete ?? first?.softDelete;
+      const tenantColumn = answer.preview.tenantColumn ?? first?.tenantColumn;
+      setPlan({
+        ...answer,
+        tableName,
+        preview: {
+          ...answer.preview,
+          ...(softDelete ? { softDelete } : {}),
+          ...(tenantColumn ? { tenantColumn } : {}),
+        },
+      });
     } catch (error) {
       void message.error(errorText(error));
     }

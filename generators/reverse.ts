@@ -1,6 +1,9 @@
 import {
   SYSTEM_FIELD_NAMES,
   toColumnName,
+  type AdoptionOptions,
+  type BookkeepingField,
+  type ConventionValue,
   type EntitySchema,
   type FieldSchema,
 } from '../src/engine/index.js';
@@ -253,7 +256,13 @@ interface MappedColumns {
 function mapColumns(
   table: TableInfo,
   entityTables: ReadonlyMap<string, EntityTable>,
-  options: { keyColumn: string; skip?: ReadonlySet<string>; isDetail?: boolean },
+  options: {
+    keyColumn: string;
+    skip?: ReadonlySet<string>;
+    isDetail?: boolean;
+    /** Columns written only (x-secret): never read out, listed, exported, filtered or indexed. */
+    secrets?: ReadonlySet<string>;
+  },
 ): MappedColumns {
   const mapped: MappedColumns = { properties: {}, required: [], warnings: [], unfillable: [] };
   const { properties, required, warnings } = mapped;
@@ -296,9 +305,14 @@ function mapColumns(
     const check = table.checks.find((candidate) => candidate.column === column.name);
     const values = check ? enumOfCheck(check.definition, field) : undefined;
     if (values) field.enum = values;
+    const isSecret = options.secrets?.has(column.name) === true && field.type === 'string' && !isKey;
     // A detail row's columns are not unique (the rows of one parent are replaced as a whole).
-    if (table.uniqueColumns.includes(column.name) && !isKey && options.isDetail !== true)
+    if (table.uniqueColumns.includes(column.name) && !isKey && options.isDetail !== true && !isSecret)
       field['x-unique'] = true;
+    if (isSecret) {
+      field['x-secret'] = true;
+      delete field.default;
+    }
     const foreignKey = table.foreignKeys.find((candidate) => candidate.column === column.name);
     if (foreignKey) {
       const target = entityTables.get(foreignKey.refTable);
@@ -308,7 +322,7 @@ function mapColumns(
           `references ${foreignKey.refTable}(${foreignKey.refColumn})`;
     }
     if (mustBeGiven) required.push(name);
-    if (!mapped.label && !isKey && field.type === 'string') mapped.label = name;
+    if (!mapped.label && !isKey && field.type === 'string' && !isSecret) mapped.label = name;
     properties[name] = field;
   }
   return mapped;
@@ -387,12 +401,21 @@ export function reverseDetail(
 export function reverseTable(
   table: TableInfo,
   entityTables: ReadonlyMap<string, EntityTable>,
-  /** Tables referencing this one: offered as x-detail fields (see reverseDetail). */
+  /** Tables referencing this one chosen as its details: x-detail fields (see reverseDetail). */
   children: readonly TableInfo[] = [],
+  /** Adopting through the preview: what the admin chose (x-entity.adoption, secrets). */
+  adoption?: { options: AdoptionOptions; secrets: readonly string[] },
 ): ReverseResult {
   if (table.primaryKey.length !== 1) throw new Error(`${table.name} has no single-column primary key`);
   const keyColumn = table.primaryKey[0] ?? '';
-  const mapped = mapColumns(table, entityTables, { keyColumn });
+  // The convention columns the engine keeps itself (bookkeeping, soft delete, tenant) are no fields.
+  const conventionColumns = adoption ? adoptionColumns(adoption.options) : new Set<string>();
+  conventionColumns.delete(keyColumn);
+  const mapped = mapColumns(table, entityTables, {
+    keyColumn,
+    skip: conventionColumns,
+    ...(adoption ? { secrets: new Set(adoption.secrets) } : {}),
+  });
   const { properties, required, warnings, keyField, label } = mapped;
   if (!keyField) throw new Error(`${table.name}: its primary key ${keyColumn} cannot be a field`);
   const details: string[] = [];
@@ -420,6 +443,7 @@ export function reverseTable(
       tenant: table.columns.some((column) => column.name === 'tenant_code'),
       // The table exists: the engine adopts it as it is (see planTableMigration).
       adopt: true,
+      ...(adoption ? { adoption: adoption.options } : {}),
     },
     required,
     additionalProperties: false,
@@ -428,4 +452,102 @@ export function reverseTable(
   const description = [tableTitles.description, ...warnings].filter((part) => part !== undefined);
   if (description.length > 0) schema.description = description.join('; ');
   return { name, schema, warnings, details };
+}
+
+/** The columns an adoption's conventions hold (bookkeeping, soft delete, tenant): no fields of their own. */
+export function adoptionColumns(options: AdoptionOptions): Set<string> {
+  return new Set(
+    [
+      ...Object.values(options.bookkeeping ?? {}),
+      options.softDelete?.column,
+      options.tenantColumn?.column,
+    ].filter((name): name is string => name !== undefined),
+  );
+}
+
+/** Names the other application's bookkeeping columns go by, for each of the engine's fields. */
+const BOOKKEEPING_NAMES: Record<BookkeepingField, readonly string[]> = {
+  createdAt: ['create_time', 'created_at', 'gmt_create', 'create_date', 'created_time', 'create_at'],
+  createdBy: ['creator', 'create_by', 'created_by', 'create_user', 'create_user_id'],
+  updatedAt: ['update_time', 'updated_at', 'gmt_modified', 'update_date', 'updated_time', 'update_at'],
+  updatedBy: ['updater', 'update_by', 'updated_by', 'update_user', 'update_user_id'],
+  version: ['version', 'revision', 'lock_version'],
+};
+const SOFT_DELETE_NAMES = ['deleted', 'del_flag', 'is_deleted', 'delete_flag', 'is_del'];
+const TENANT_NAMES = ['tenant_id'];
+/** What a secret column is called, or says in its comment: password, secret, token, a key. */
+const SECRET_NAME =
+  /(pass_?word|passwd|(^|_)pwd($|_)|secret|token|(^|_)(api|access|app|private|secret|sign|encrypt|encryption|client)_?key($|_))/i;
+const SECRET_COMMENT = /(password|secret|token|api key|private key|密码|密钥|秘钥|令牌|口令)/i;
+
+const TIME_TYPES = new Set(['timestamp with time zone', 'timestamp without time zone']);
+const isTextType = (type: string): boolean => /^(text|character varying|character)\b/.test(type);
+
+/** What the preview proposes for an adopted table: each a choice the admin confirms or changes. */
+export interface AdoptionProposal {
+  bookkeeping: Partial<Record<BookkeepingField, string>>;
+  softDelete?: { column: string; deleted: ConventionValue; active: ConventionValue };
+  /** The tenant column (the value to fix it to is read from the rows by the caller). */
+  tenantColumn?: { column: string; type: string; defaultValue?: ConventionValue };
+  /** Columns proposed as secrets (x-secret), with why. */
+  secrets: { column: string; reason: string }[];
+}
+
+/** The conventions and secrets of a table, as the adoption preview proposes them. */
+export function proposeAdoption(table: TableInfo): AdoptionProposal {
+  const byName = new Map(table.columns.map((column) => [column.name, column]));
+  const key = table.primaryKey[0];
+  const bookkeeping: Partial<Record<BookkeepingField, string>> = {};
+  for (const [field, names] of Object.entries(BOOKKEEPING_NAMES) as [BookkeepingField, readonly string[]][]) {
+    const column = names.map((name) => byName.get(name)).find((found) => found !== undefined);
+    if (!column || column.name === key) continue;
+    const fits =
+      field === 'createdAt' || field === 'updatedAt'
+        ? TIME_TYPES.has(column.type)
+        : field === 'version'
+          ? ['integer', 'bigint', 'smallint'].includes(column.type)
+          : isTextType(column.type);
+    if (fits) bookkeeping[field] = column.name;
+  }
+  const proposal: AdoptionProposal = { bookkeeping, secrets: [] };
+  const softDelete = SOFT_DELETE_NAMES.map((name) => byName.get(name)).find((found) => found !== undefined);
+  if (softDelete && softDelete.name !== key) {
+    if (softDelete.type === 'boolean')
+      proposal.softDelete = { column: softDelete.name, deleted: true, active: false };
+    else if (['smallint', 'integer', 'bigint'].includes(softDelete.type))
+      proposal.softDelete = { column: softDelete.name, deleted: 1, active: 0 };
+    else if (isTextType(softDelete.type)) {
+      // RuoYi marks a deleted row '2', JeecgBoot '1': the column's default is the live value.
+      const live = softDelete.defaultSql
+        ? literalDefault(softDelete.defaultSql, { type: 'string' })
+        : undefined;
+      proposal.softDelete = {
+        column: softDelete.name,
+        deleted: '1',
+        active: typeof live === 'string' ? live : '0',
+      };
+    }
+  }
+  const tenant = TENANT_NAMES.map((name) => byName.get(name)).find((found) => found !== undefined);
+  if (tenant && tenant.name !== key) {
+    const field = fieldTypeOf(tenant.type);
+    const value = tenant.defaultSql && field ? literalDefault(tenant.defaultSql, field) : undefined;
+    proposal.tenantColumn = {
+      column: tenant.name,
+      type: tenant.type,
+      ...(typeof value === 'string' || typeof value === 'number' ? { defaultValue: value } : {}),
+    };
+  }
+  const taken = adoptionColumns({
+    bookkeeping,
+    ...(proposal.softDelete ? { softDelete: proposal.softDelete } : {}),
+  });
+  for (const column of table.columns) {
+    if (column.name === key || taken.has(column.name) || !isTextType(column.type)) continue;
+    if (SECRET_NAME.test(column.name))
+      proposal.secrets.push({ column: column.name, reason: `name ${column.name}` });
+    else if (column.comment && SECRET_COMMENT.test(column.comment))
+      proposal.secrets.push({ column: column.name, reason: `comment ${column.comment}` });
+  }
+  return proposal;
 }

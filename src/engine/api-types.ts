@@ -592,8 +592,51 @@ export interface AdoptAnswer {
   statements: string[];
   /** The tables referring to it adopted as its details (x-detail fields), kept as they are. */
   details: string[];
+  /** What adopting proposes, each a choice (the body's fields of the same names). */
+  preview: AdoptPreview;
   /** The designed form made, once confirmed. */
   form?: FormRecord;
+}
+
+/** A change adopting may make to the other application's table: off unless the admin opts in. */
+export interface AdoptChange {
+  /** An index name, or a bookkeeping field (createdAt, version …) for a column. */
+  name: string;
+  /** The DDL it would run. */
+  statement: string;
+  /** Estimated size on disk in bytes (the table's rows times the entry's width). */
+  estimatedBytes: number;
+  /**
+   * Estimated cost of an insert into the table afterwards, relative to now (1.25: a quarter
+   * slower): each index is one more entry written per insert, besides the row and its indexes.
+   */
+  writeCost: number;
+  isChosen: boolean;
+}
+
+/** The adoption preview: the table as it is, and each proposal with whether it is chosen. */
+export interface AdoptPreview {
+  table: { rows: number; bytes: number; indexBytes: number; indexes: number; columns: number };
+  /** Tables whose foreign key refers to it: a detail (sub-table) only when chosen. */
+  detailCandidates: { table: string; column: string; isChosen: boolean; refusal?: string }[];
+  /** Columns holding secrets (x-secret: written only, never read out, listed, filtered or indexed). */
+  secrets: { column: string; reason: string; isChosen: boolean }[];
+  /** The table's own bookkeeping columns, by the engine's field (createdAt: create_time …). */
+  bookkeeping: Partial<Record<'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy' | 'version', string>>;
+  softDelete?: { column: string; deleted: string | number | boolean; active: string | number | boolean };
+  /** The table's own tenant column, the value chosen for each of our tenants, and the values in it. */
+  tenantColumn?: {
+    column: string;
+    value?: string | number | boolean;
+    byTenant?: Record<string, string | number | boolean>;
+    values: { value: string | number | null; rows: number }[];
+  };
+  /** Columns the engine would add (its bookkeeping the table lacks). */
+  columns: AdoptChange[];
+  /** The engine's list and lookup indexes. */
+  indexes: AdoptChange[];
+  /** Why columns were left out or tables are no detail. */
+  warnings: string[];
 }
 
 // Workflow (/api/activiti). Times are ISO-8601 text as JSON writes them (the server reads them

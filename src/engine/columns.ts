@@ -80,3 +80,13 @@ export function listColumns(entity: EntityDef): ListColumn[] {
 export function exportColumns(entity: EntityDef): ListColumn[] {
   return listColumns(entity).filter((column) => column.field !== 'updatedBy');
 }
+
+/**
+ * A secret (x-secret) the server stores hashed (scrypt). An adopted table's secrets
+ * (x-entity.adoption) are the other application's: written as given (that application's own
+ * hash, a password it reads back), never hashed in a form it could not check, and never read out.
+ */
+export function isHashedSecret(entity: EntityDef, field: FieldDef): boolean {
+  const options = entity.schema['x-entity'];
+  return field.isSecret && !(options.adopt === true && options.adoption !== undefined);
+}

@@ -52,6 +52,11 @@ export interface TableSpec {
    */
   isKeptAsIs?: boolean;
   /**
+   * An adopted table (x-entity.adoption): the engine's lookup and list indexes it would make,
+   * offered one by one in the adoption preview (indexes holds those the admin opted into).
+   */
+  offeredIndexes?: IndexSpec[];
+  /**
    * Names of indexes the engine made under an earlier rule and no longer wants (besides its list
    * indexes, `…_lx`): dropped at start-up when they exist. Nothing else is ever dropped.
    */
@@ -192,6 +197,13 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
   ].filter((name) => !wanted.has(name));
   if (retired.length > 0) spec.retiredIndexes = retired;
   if (entity.schema['x-entity'].adopt === true) spec.isAdopted = true;
+  const adoption = entity.schema['x-entity'].adopt === true ? entity.schema['x-entity'].adoption : undefined;
+  if (adoption) {
+    // Adopted through the preview: only the indexes the admin opted into; the others are offered.
+    const chosen = new Set(adoption.indexes ?? []);
+    spec.offeredIndexes = indexes.filter((index) => !index.isUnique);
+    spec.indexes = indexes.filter((index) => !index.isUnique && chosen.has(index.name));
+  }
   return spec;
 }
 
@@ -366,7 +378,7 @@ function columnSql(column: ColumnSpec): string {
 
 const GIN_OPERATOR_CLASS = { trigram: 'gin_trgm_ops', jsonb: 'jsonb_path_ops' } as const;
 
-function indexSql(table: string, index: IndexSpec, isConcurrent = false): string {
+export function indexSql(table: string, index: IndexSpec, isConcurrent = false): string {
   const head = `create ${index.isUnique ? 'unique ' : ''}index ${isConcurrent ? 'concurrently ' : ''}if not exists ${quoteIdentifier(index.name)} on ${quoteIdentifier(table)}`;
   const list = index.list;
   if (list && list.method !== 'btree') {

@@ -8,6 +8,7 @@ import {
 import { listUseOf } from './list-use.js';
 import { toColumnName } from './naming.js';
 import type {
+  BookkeepingField,
   DetailDef,
   EntityDef,
   EntitySchema,
@@ -134,6 +135,19 @@ function buildDetail(name: string, schema: FieldSchema, entity: EntitySchema): D
   };
 }
 
+/**
+ * The column of a bookkeeping field on an adopted table (x-entity.adoption): the table's own
+ * (create_time …), null when the table keeps none (the field is left out), undefined when the
+ * engine's own column applies (any other entity; tenantCode of a table with tenant_code).
+ */
+function adoptedSystemColumn(schema: EntitySchema, field: string): string | null | undefined {
+  const adoption = schema['x-entity'].adoption;
+  if (schema['x-entity'].adopt !== true || adoption === undefined) return undefined;
+  // The engine's tenant_code only on a table that has it (x-entity.tenant, from the reverse).
+  if (field === 'tenantCode') return schema['x-entity'].tenant === false ? null : undefined;
+  return adoption.bookkeeping?.[field as BookkeepingField] ?? null;
+}
+
 /** Parses "a,-b" into sort terms; the caller checks that the fields exist. */
 export function parseSortExpression(expression: string): SortTerm[] {
   return expression
@@ -155,7 +169,13 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   );
   const system = Object.entries(SYSTEM_FIELDS)
     .filter(([field]) => !Object.hasOwn(schema.properties, field))
-    .map(([field, fieldSchema]) => buildField(field, fieldSchema, schema, true));
+    .flatMap(([field, fieldSchema]) => {
+      const built = buildField(field, fieldSchema, schema, true);
+      const adopted = adoptedSystemColumn(schema, field);
+      if (adopted === null) return [];
+      if (adopted !== undefined) built.column = adopted;
+      return [built];
+    });
   const fields = [...declared, ...system];
   const fieldsByName = new Map(fields.map((field) => [field.name, field]));
   const key = fieldsByName.get(options.key);

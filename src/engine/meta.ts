@@ -159,6 +159,21 @@ export function checkEntitySchemaWith(
     problem(`/properties/${options.key}`, 'a key must be an integer or a string');
   }
   if (!has(options.label)) problem('/x-entity/label', `"${options.label}" is not a property`);
+  if (options.adoption !== undefined) {
+    // The convention columns of an adopted table are the engine's to fill: no field writes them too.
+    if (options.adopt !== true) problem('/x-entity/adoption', 'needs "adopt": true');
+    const columns = new Set(Object.keys(properties).map(toColumnName));
+    const conventions: [string, string | undefined][] = [
+      ...Object.entries(options.adoption.bookkeeping ?? {}).map(
+        ([field, column]): [string, string | undefined] => [`bookkeeping/${field}`, column],
+      ),
+      ['softDelete/column', options.adoption.softDelete?.column],
+      ['tenantColumn/column', options.adoption.tenantColumn?.column],
+    ];
+    for (const [at, column] of conventions)
+      if (column !== undefined && columns.has(column))
+        problem(`/x-entity/adoption/${at}`, `column ${column} is also a property's: leave the property out`);
+  }
   if (options.tree) {
     const parent = properties[options.tree.parent];
     if (!parent) problem('/x-entity/tree/parent', `"${options.tree.parent}" is not a property`);

@@ -192,7 +192,39 @@ export interface EntityOptions {
   platformAdmin?: boolean;
   /** The table existed before the entity (see planTableMigration): adopted as it is. */
   adopt?: boolean;
+  /**
+   * With adopt: what the admin chose in the adoption preview (generator/reverse/adopt). Present,
+   * the table gets no column and no index but those named here, and the engine's bookkeeping is
+   * the table's own (or none). Absent (an entity adopted before the preview existed): the engine
+   * adds its bookkeeping columns and list indexes as to any table.
+   */
+  adoption?: AdoptionOptions;
   menu?: MenuPlacement;
+}
+
+/** A bookkeeping field the engine keeps on its own tables (tenantCode apart). */
+export type BookkeepingField = 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy' | 'version';
+
+/** A value of an adopted table's own convention column (soft delete, tenant). */
+export type ConventionValue = string | number | boolean;
+
+/** How an adopted table is kept (x-entity.adoption). */
+export interface AdoptionOptions {
+  /**
+   * The table's own column holding each bookkeeping field (create_time for createdAt, creator
+   * for createdBy …); a field not named here is not kept at all. Optimistic locking needs
+   * version: without it, updates are last-writer-wins, as the other application's own.
+   */
+  bookkeeping?: Partial<Record<BookkeepingField, string>>;
+  /** The table's soft-delete column: rows holding `deleted` are hidden, a delete sets it. */
+  softDelete?: { column: string; deleted: ConventionValue; active: ConventionValue };
+  /**
+   * The table's own tenant column: rows are those whose column holds the caller's tenant's value
+   * (byTenant[tenant code], else value; neither: none), and rows added get that value.
+   */
+  tenantColumn?: { column: string; value?: ConventionValue; byTenant?: Record<string, ConventionValue> };
+  /** The engine's list and lookup indexes the admin opted into, by name (none otherwise). */
+  indexes?: string[];
 }
 
 export interface EntitySchema {

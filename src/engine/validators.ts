@@ -33,10 +33,12 @@ export function updateSchemaOf(entity: EntityDef): Record<string, unknown> {
         : rest;
   }
   properties.version = { type: 'integer', minimum: 0 };
+  // An adopted table without a version column: no optimistic locking, the version is not asked.
+  const hasVersion = entity.fieldsByName.has('version');
   return {
     type: 'object',
     properties,
-    required: [entity.key.name, 'version'],
+    required: hasVersion ? [entity.key.name, 'version'] : [entity.key.name],
     additionalProperties: false,
   };
 }

@@ -16,7 +16,7 @@ import {
 /**
  * Issue 15, reverse generation in the browser: a table made by the test (PostgreSQL types the
  * engine would not choose: serial, varchar, numeric, char, Chinese comments) is listed, turned
- * into a schema, adopted (its DDL shown first, only bookkeeping columns added), opened in the
+ * into a schema, adopted (the preview first: nothing added unless opted in), opened in the
  * form designer, published, and its existing rows shown and added to through the engine's list
  * and form; a table referring to it is adopted as its lines (kept as it is) and edited on its
  * form. The tables are made with SQL, so this runs a server of its own on a fresh PostgreSQL
@@ -118,13 +118,26 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
       name: 'adopting shows the statements first, then makes the draft form and opens it in the designer',
       run: async () => {
         await page.getByTestId('reverse-adopt').click();
+        // By default nothing is added and the referring table is only offered as a sub-table.
+        await page.getByText('不会对表做任何修改。').waitFor();
+        const lines = page.getByTestId('reverse-adopt-details').getByText(LINES, { exact: false });
+        await lines.waitFor();
+        assert.equal(await page.getByTestId('reverse-adopt-details').locator('input:checked').count(), 0);
+        // The admin chooses the lines as a sub-table, the version column and one list index.
+        await lines.click();
+        await page
+          .getByTestId('reverse-adopt-addColumns')
+          .getByRole('row', { name: /version/ })
+          .locator('input[type=checkbox]')
+          .click();
+        await page.getByTestId('reverse-adopt-indexes').locator('tbody input[type=checkbox]').first().click();
         const sql = page.getByTestId('reverse-adopt-sql');
-        await sql.getByText(/add column "tenant_code"/).waitFor();
+        await sql.getByText(/add column "version"/).waitFor();
+        await sql.getByText(/create index/).waitFor();
         const statements = (await sql.textContent()) ?? '';
-        // Only added columns and the engine's own non-unique indexes, built concurrently.
-        assert.doesNotMatch(statements, /alter column|drop|unique|foreign key/);
+        // Only what was opted into: no other column, never a change to an existing one.
+        assert.doesNotMatch(statements, /tenant_code|created_at|alter column|drop|unique|foreign key/);
         // The lines' table is adopted with it and gets no statement.
-        await page.getByTestId('reverse-adopt-details').getByText(LINES, { exact: false }).waitFor();
         assert.doesNotMatch(statements, new RegExp(LINES));
         // The dialog has finished its opening animation before the screenshot.
         await page.waitForFunction(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reverseTable, titlesOfComment, type TableInfo } from '../../generators/reverse.js';
+import { proposeAdoption, reverseTable, titlesOfComment, type TableInfo } from '../../generators/reverse.js';
 import { checkEntitySchema } from '../../src/engine/index.js';
 
 const column = (name: string, type: string, comment: string | null = null): TableInfo['columns'][number] => ({
@@ -175,5 +175,66 @@ describe('reverse generator: tables referring to an adopted one become its detai
       expect(result.schema.properties.orderLine).toBeUndefined();
       expect(result.warnings.join('\n')).toContain(`order_line: ${why}; not a detail`);
     }
+  });
+});
+
+describe('proposeAdoption', () => {
+  const column = (name: string, type: string, extra: Partial<TableInfo['columns'][number]> = {}) => ({
+    name,
+    type,
+    isNotNull: false,
+    defaultSql: null,
+    isIdentity: false,
+    comment: null,
+    ...extra,
+  });
+  const table = (columns: TableInfo['columns']): TableInfo => ({
+    name: 'system_users',
+    comment: null,
+    columns: [column('id', 'bigint', { isNotNull: true }), ...columns],
+    primaryKey: ['id'],
+    uniqueColumns: [],
+    foreignKeys: [],
+    checks: [],
+  });
+
+  it("proposes a table's bookkeeping, soft-delete, tenant and secret columns", () => {
+    const proposal = proposeAdoption(
+      table([
+        column('username', 'character varying(30)'),
+        column('password', 'character varying(100)'),
+        column('client_secret', 'character varying(100)'),
+        column('access_token', 'character varying(255)'),
+        column('pass', 'character varying(60)', { comment: '邮箱密码' }),
+        column('config_key', 'character varying(100)'),
+        column('creator', 'character varying(64)'),
+        column('create_time', 'timestamp without time zone'),
+        column('updater', 'character varying(64)'),
+        column('update_time', 'timestamp without time zone'),
+        column('deleted', 'smallint', { defaultSql: '0' }),
+        column('tenant_id', 'bigint', { defaultSql: '0' }),
+      ]),
+    );
+    expect(proposal.bookkeeping).toEqual({
+      createdAt: 'create_time',
+      createdBy: 'creator',
+      updatedAt: 'update_time',
+      updatedBy: 'updater',
+    });
+    expect(proposal.softDelete).toEqual({ column: 'deleted', deleted: 1, active: 0 });
+    expect(proposal.tenantColumn).toEqual({ column: 'tenant_id', type: 'bigint', defaultValue: 0 });
+    expect(proposal.secrets.map((secret) => secret.column)).toEqual([
+      'password',
+      'client_secret',
+      'access_token',
+      'pass',
+    ]);
+  });
+
+  it("takes a text soft-delete column's default as the live value (RuoYi's del_flag '0')", () => {
+    const proposal = proposeAdoption(
+      table([column('del_flag', 'character(1)', { defaultSql: "'0'::bpchar" })]),
+    );
+    expect(proposal.softDelete).toEqual({ column: 'del_flag', deleted: '1', active: '0' });
   });
 });

@@ -484,7 +484,7 @@ describe('code generator API', () => {
     expect(schema.required).toEqual(['itemCode', 'price']);
   });
 
-  it('adopts an existing table: shows the bookkeeping columns it adds, then publishes it without touching its types', async () => {
+  it('adopts an existing table: adds the bookkeeping columns and indexes only when opted in, then publishes it without touching its types', async () => {
     await t.sql(`create table legacy_goods (
       id serial primary key,
       goods_name varchar(40) not null,
@@ -511,7 +511,19 @@ describe('code generator API', () => {
     const adopt = (body: object) =>
       t.request({ method: 'POST', url: `${BASE}/reverse/adopt`, headers: t.auth, payload: body });
 
-    const plan = await adopt({ tableName: 'legacy_goods', confirm: false });
+    // By default adopting adds nothing: every column and index is offered, none chosen.
+    const preview = await adopt({ tableName: 'legacy_goods', confirm: false });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const offered = data<{
+      statements: string[];
+      preview: { columns: { name: string }[]; indexes: { name: string }[] };
+    }>(preview);
+    expect(offered.statements).toEqual([]);
+    const optIn = {
+      addColumns: offered.preview.columns.map((column) => column.name),
+      indexes: offered.preview.indexes.map((index) => index.name),
+    };
+    const plan = await adopt({ tableName: 'legacy_goods', confirm: false, ...optIn });
     expect(plan.statusCode, plan.body).toBe(200);
     const planned = data<{ formCode: string; schema: EntitySchema; statements: string[] }>(plan);
     expect(planned.formCode).toBe('legacygoods');
@@ -521,8 +533,7 @@ describe('code generator API', () => {
       api: 'online/legacygoods',
     });
     expect(planned.schema.title).toBe('旧商品表');
-    expect(planned.statements.slice(0, 6)).toEqual([
-      'alter table "legacy_goods" add column "tenant_code" text',
+    expect(planned.statements.slice(0, 5)).toEqual([
       'alter table "legacy_goods" add column "created_at" timestamptz not null default now()',
       'alter table "legacy_goods" add column "created_by" text',
       'alter table "legacy_goods" add column "updated_at" timestamptz not null default now()',
@@ -531,7 +542,7 @@ describe('code generator API', () => {
     ]);
     // Then the engine's own non-unique indexes, under its names, IF NOT EXISTS (concurrently on
     // PostgreSQL); never a unique index nor a foreign key.
-    const indexes = planned.statements.slice(6);
+    const indexes = planned.statements.slice(5);
     expect(indexes.length).toBeGreaterThan(0);
     for (const statement of indexes)
       expect(statement).toMatch(
@@ -542,18 +553,19 @@ describe('code generator API', () => {
     expect(planned.statements.join('\n')).not.toMatch(/unique|foreign key|alter column|drop/);
     // Nothing changes before the confirmation.
     expect(await columnsNow()).toEqual(original);
-    const badCode = await adopt({ tableName: 'legacy_goods', formCode: 'Bad-Code', confirm: true });
+    const badCode = await adopt({ tableName: 'legacy_goods', formCode: 'Bad-Code', confirm: true, ...optIn });
     expect(badCode.statusCode).toBe(400);
     expect(errorFields(badCode)).toContain('/formCode');
 
-    const done = await adopt({ tableName: 'legacy_goods', confirm: true });
+    const done = await adopt({ tableName: 'legacy_goods', confirm: true, ...optIn });
     expect(done.statusCode, done.body).toBe(200);
     const formId = data<{ form: { id: number; status: string } }>(done).form.id;
     expect(data<{ form: { status: string } }>(done).form.status).toBe('draft');
     const adopted = await columnsNow();
     // The table's own columns keep their types; the unmapped bytea column stays.
     for (const [column, type] of Object.entries(original)) expect(adopted[column]).toBe(type);
-    expect(Object.keys(adopted)).toEqual(expect.arrayContaining(['tenant_code', 'created_at', 'version']));
+    expect(Object.keys(adopted)).toEqual(expect.arrayContaining(['created_at', 'version']));
+    expect(Object.keys(adopted)).not.toContain('tenant_code');
     const indexesNow = async (): Promise<string[]> =>
       (
         await t.sql<{ indexname: string }>(
@@ -756,7 +768,8 @@ describe('code generator API', () => {
         method: 'POST',
         url: `${BASE}/reverse/adopt`,
         headers: t.auth,
-        payload: { tableName: 'legacy_order', confirm },
+        // The lines are a sub-table because the admin chose them (never inferred from the foreign key).
+        payload: { tableName: 'legacy_order', confirm, details: ['legacy_order_line'] },
       });
 
     const plan = await adopt(false);
@@ -771,9 +784,8 @@ describe('code generator API', () => {
       items: { type: 'object', required: ['product'] },
     });
     expect(Object.keys(lines?.items?.properties ?? {})).toEqual(['product', 'qty', 'price']);
-    // Only the parent gets the engine's bookkeeping columns and indexes; the lines' table nothing.
-    expect(planned.statements.length).toBeGreaterThan(0);
-    expect(planned.statements.join('\n')).not.toContain('legacy_order_line');
+    // Nothing is added to either table unless the admin opts in.
+    expect(planned.statements).toEqual([]);
 
     const done = await adopt(true);
     expect(done.statusCode, done.body).toBe(200);

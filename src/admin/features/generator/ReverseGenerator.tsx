@@ -1,4 +1,4 @@
-import { Alert, App, Button, Card, Empty, Flex, Modal, Table, Tag } from 'antd';
+import { App, Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { routeTitle, useT } from '../../i18n.js';
@@ -7,13 +7,15 @@ import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, withQuery } from '../../lib/api.js';
 import { errorText } from '../../lib/screen-parts.js';
 import { CodeView } from './CodeView.js';
+import { AdoptPreviewModal, adoptBody, choicesOf, type AdoptChoices } from './AdoptPreview.js';
 import './codegen.css';
 
 /**
  * Reverse generator (docs/product.md §2.3 reversegenerator): the database's tables that are not entities
- * yet; one of them as an entity schema. Adopting it shows the statements it would run on the
- * table (only added bookkeeping columns), and once confirmed makes a draft designed form that
- * opens in the form designer, to review and publish there.
+ * yet; one of them as an entity schema. Adopting it shows the preview (AdoptPreview.tsx): the
+ * table's conventions, secrets, sub-table candidates and the columns and indexes the engine could
+ * add, each a choice, none by default; once confirmed it makes a draft designed form that opens in
+ * the form designer, to review and publish there.
  */
 export default function ReverseGenerator({ route }: { route: AppRoute }) {
   const t = useT();
@@ -25,25 +27,43 @@ export default function ReverseGenerator({ route }: { route: AppRoute }) {
   const [plan, setPlan] = useState<(AdoptAnswer & { tableName: string }) | undefined>(undefined);
   const label = (key: string): string => t(`codegen.reverse.${key}`);
 
-  const planAdoption = async (tableName: string): Promise<void> => {
+  const [choices, setChoices] = useState<AdoptChoices | undefined>(undefined);
+
+  /** The preview: first with the proposals, then again with each choice changed. */
+  const planAdoption = async (tableName: string, chosen?: AdoptChoices): Promise<void> => {
     try {
       const answer = await send<AdoptAnswer>('post', '/api/generator/reverse/adopt', {
         tableName,
         confirm: false,
+        ...(chosen && plan ? adoptBody(plan, chosen) : {}),
       });
-      setPlan({ ...answer, tableName });
+      setChoices(choicesOf(answer));
+      // A convention turned off is still shown (from the first preview), to turn it on again.
+      const first = chosen ? plan?.preview : undefined;
+      const softDelete = answer.preview.softDelete ?? first?.softDelete;
+      const tenantColumn = answer.preview.tenantColumn ?? first?.tenantColumn;
+      setPlan({
+        ...answer,
+        tableName,
+        preview: {
+          ...answer.preview,
+          ...(softDelete ? { softDelete } : {}),
+          ...(tenantColumn ? { tenantColumn } : {}),
+        },
+      });
     } catch (error) {
       void message.error(errorText(error));
     }
   };
 
   const adopt = async (): Promise<void> => {
-    if (!plan) return;
+    if (!plan || !choices) return;
     try {
       const answer = await send<AdoptAnswer>('post', '/api/generator/reverse/adopt', {
         tableName: plan.tableName,
         formCode: plan.formCode,
         confirm: true,
+        ...adoptBody(plan, choices),
       });
       setPlan(undefined);
       void message.success(t('codegen.reverse.adopted', { form: answer.formCode }));
@@ -132,30 +152,19 @@ export default function ReverseGenerator({ route }: { route: AppRoute }) {
           </div>
         )}
       </Flex>
-      {plan && (
-        <Modal
-          open
-          title={t('codegen.reverse.adoptTitle', { table: plan.tableName })}
-          okText={label('adoptConfirm')}
-          onOk={() => void adopt()}
-          okButtonProps={{ loading: isSending }}
+      {plan && choices && (
+        <AdoptPreviewModal
+          tableName={plan.tableName}
+          answer={plan}
+          choices={choices}
+          isSending={isSending}
+          onChange={(next) => {
+            setChoices(next);
+            void planAdoption(plan.tableName, next);
+          }}
+          onConfirm={() => void adopt()}
           onCancel={() => setPlan(undefined)}
-        >
-          <p>
-            {label('formCode')}: <code>{plan.formCode}</code>
-          </p>
-          {plan.details.length > 0 && (
-            <p data-testid="reverse-adopt-details">
-              {t('codegen.reverse.adoptDetails', { tables: plan.details.join(', ') })}
-            </p>
-          )}
-          <p>{label('adoptIntro')}</p>
-          {plan.statements.length > 0 ? (
-            <CodeView code={plan.statements.join(';\n')} path="adopt.sql" testId="reverse-adopt-sql" />
-          ) : (
-            <Alert type="info" message={label('adoptNothing')} />
-          )}
-        </Modal>
+        />
       )}
     </Card>
   );

@@ -4,7 +4,9 @@ import { actorOf, ok, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import {
   answer,
+  anyJson,
   arrayOf,
+  dictionary,
   bool,
   id,
   integer,
@@ -13,6 +15,7 @@ import {
   oneOf,
   text,
   typed,
+  type Schema,
 } from '../../lib/route-schema.js';
 import { FORM_RECORD } from '../forms/index.js';
 import { previewModule } from './services/module-preview.js';
@@ -104,6 +107,12 @@ const PROBLEM = object(
   },
   ['message'],
 );
+
+const BOOKKEEPING = ['createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'version'] as const;
+/** A value of an adopted table's soft-delete or tenant column. */
+const CONVENTION_VALUE = anyJson({ type: ['string', 'number', 'boolean'], maxLength: 100 }) as Schema<
+  string | number | boolean
+>;
 
 const TABLE_NAME = text(63, { minLength: 1, pattern: '^[a-z_][a-z0-9_]{0,62}$' });
 
@@ -214,7 +223,7 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: TAGS,
         summary:
-          'Adopts a table as a designed form, with the tables referring to it as its details (x-detail, kept as they are): without confirm, the DDL it would run (added bookkeeping columns only); confirmed, runs it and makes the draft form. A table a draft already adopted answers 409 tableAdopted naming that form',
+          'Adopts a table as a designed form without changing what its application relies on: without confirm, the preview (its conventions, secrets, sub-table candidates, and the columns and indexes it could add with their size and write cost, none unless opted in); confirmed, makes the draft form and runs only the opted-in DDL. A table a draft already adopted answers 409 tableAdopted naming that form',
         body: object(
           {
             tableName: TABLE_NAME,
@@ -222,7 +231,58 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
               pattern: '^[a-z][a-z0-9]{1,39}$',
               description: "The designed form's code (default: the table name's letters and digits)",
             }),
-            confirm: bool({ description: 'false: only the plan; true: adopt' }),
+            confirm: bool({ description: 'false: only the preview; true: adopt' }),
+            details: arrayOf(TABLE_NAME, {
+              maxItems: 50,
+              uniqueItems: true,
+              description: 'Tables referring to it adopted as its details (sub-tables); none when absent',
+            }),
+            secrets: arrayOf(TABLE_NAME, {
+              maxItems: 200,
+              uniqueItems: true,
+              description:
+                'Columns adopted as secrets (written only, never read out); the proposed ones when absent',
+            }),
+            bookkeeping: object(
+              {
+                createdAt: TABLE_NAME,
+                createdBy: TABLE_NAME,
+                updatedAt: TABLE_NAME,
+                updatedBy: TABLE_NAME,
+                version: TABLE_NAME,
+              },
+              [],
+              {
+                additionalProperties: false,
+                description: "The table's own bookkeeping columns; the proposed ones when absent",
+              },
+            ),
+            softDelete: nullable(
+              object({ column: TABLE_NAME, deleted: CONVENTION_VALUE, active: CONVENTION_VALUE }, [
+                'column',
+                'deleted',
+                'active',
+              ]),
+            ),
+            tenantColumn: nullable(
+              object(
+                {
+                  column: TABLE_NAME,
+                  value: CONVENTION_VALUE,
+                  byTenant: dictionary(CONVENTION_VALUE, { maxProperties: 1000 }),
+                },
+                ['column'],
+              ),
+            ),
+            addColumns: arrayOf(oneOf(BOOKKEEPING), {
+              uniqueItems: true,
+              description: "The engine's bookkeeping columns to add (opt-in)",
+            }),
+            indexes: arrayOf(text(63, { minLength: 1 }), {
+              maxItems: 200,
+              uniqueItems: true,
+              description: "The engine's list and lookup indexes to build, by name (opt-in)",
+            }),
           },
           ['tableName', 'confirm'],
         ),
@@ -238,9 +298,15 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
                 description:
                   'The tables referring to it (a foreign key to its primary key) adopted as its details: x-detail fields with parentColumn, never altered',
               },
+              preview: {
+                type: 'object',
+                additionalProperties: true,
+                description:
+                  'What adopting proposes (api-types AdoptPreview): detail candidates, secrets, conventions, and the columns and indexes it could add with their estimated size and write cost, each with isChosen',
+              },
               form: { ...FORM_RECORD, description: 'The draft designed form made (confirmed only)' },
             },
-            ['formCode', 'schema', 'statements', 'details'],
+            ['formCode', 'schema', 'statements', 'details', 'preview'],
           ),
         ),
       },

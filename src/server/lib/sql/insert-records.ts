@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { EntityInputError, prepareInput, type EntityDef } from '../../../engine/index.js';
+import { EntityInputError, isHashedSecret, prepareInput, type EntityDef } from '../../../engine/index.js';
 import { hashSecret } from '../passwords.js';
 import type { Db } from '../db/database.js';
 import type { EntityRegistry } from '../registry.js';
@@ -40,7 +40,8 @@ export async function insertRecords({
   for (const values of prepared) {
     for (const field of entity.fields) {
       const value = values[field.name];
-      if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
+      if (isHashedSecret(entity, field) && typeof value === 'string')
+        values[field.name] = await hashSecret(value);
     }
   }
   const fields = entity.fields.filter(

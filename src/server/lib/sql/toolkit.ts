@@ -1,5 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { EntityDef, FieldDef, Filter, OrderTerm, SortTerm } from '../../../engine/index.js';
+import type {
+  AdoptionOptions,
+  ConventionValue,
+  EntityDef,
+  FieldDef,
+  Filter,
+  OrderTerm,
+  SortTerm,
+} from '../../../engine/index.js';
 import { orderTerms, readableFields } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 
@@ -24,8 +32,55 @@ export function selectList(entity: EntityDef): RawBuilder<unknown> {
   return sql.join(readableFields(entity).map((field) => sql`${column(field)} as ${sql.id(field.name)}`));
 }
 
+/**
+ * The rows of the caller's tenant: tenant_code, or an adopted table's own tenant column (the
+ * value chosen for the caller's tenant; none chosen, no row), without the rows an adopted table's
+ * own soft-delete column marks deleted (x-entity.adoption).
+ */
 export function scopeCondition(entity: EntityDef, actor: Actor): Condition[] {
-  return entity.isTenantScoped ? [sql`tenant_code = ${actor.tenantCode}`] : [];
+  const conditions = entity.isTenantScoped ? [sql`tenant_code = ${actor.tenantCode}`] : [];
+  const adoption = adoptionOf(entity);
+  if (adoption?.tenantColumn) {
+    const value = adoptedTenantValue(entity, actor);
+    conditions.push(
+      value === undefined ? sql`false` : sql`${sql.ref(adoption.tenantColumn.column)} = ${value}`,
+    );
+  }
+  if (adoption?.softDelete)
+    conditions.push(sql`${sql.ref(adoption.softDelete.column)} = ${adoption.softDelete.active}`);
+  return conditions;
+}
+
+/** An adopted table's conventions (x-entity.adoption), when it was adopted through the preview. */
+export function adoptionOf(entity: EntityDef): AdoptionOptions | undefined {
+  const options = entity.schema['x-entity'];
+  return options.adopt === true ? options.adoption : undefined;
+}
+
+/** The value an adopted table's own tenant column holds for the caller's tenant (undefined: none). */
+export function adoptedTenantValue(entity: EntityDef, actor: Actor): ConventionValue | undefined {
+  const tenant = adoptionOf(entity)?.tenantColumn;
+  if (!tenant) return undefined;
+  return (
+    (tenant.byTenant && Object.hasOwn(tenant.byTenant, actor.tenantCode)
+      ? tenant.byTenant[actor.tenantCode]
+      : undefined) ?? tenant.value
+  );
+}
+
+/**
+ * The assignments every update makes besides the fields: version + 1, updated at and by (the
+ * engine's columns, or an adopted table's own; those it keeps none of, nothing).
+ */
+export function updateBookkeeping(entity: EntityDef, actor: Actor): RawBuilder<unknown>[] {
+  const assignments: RawBuilder<unknown>[] = [];
+  const version = entity.fieldsByName.get('version');
+  if (version?.isSystem) assignments.push(sql`${column(version)} = ${column(version)} + 1`);
+  const updatedAt = entity.fieldsByName.get('updatedAt');
+  if (updatedAt?.isSystem) assignments.push(sql`${column(updatedAt)} = now()`);
+  const updatedBy = entity.fieldsByName.get('updatedBy');
+  if (updatedBy?.isSystem) assignments.push(sql`${column(updatedBy)} = ${actor.username}`);
+  return assignments;
 }
 
 export function whereClause(conditions: Condition[]): RawBuilder<unknown> {
@@ -119,12 +174,40 @@ export function insertRow({
   const columns = fields.map(column);
   const params = fields.map((field) => toDbValue(field, values[field.name]));
   // The tenant entity owns tenant_code as its own field; every other row gets the caller's tenant.
-  if (entity.fieldsByName.get('tenantCode')?.isSystem !== false) {
-    columns.push(sql.ref('tenant_code'));
+  // An adopted table keeps only the bookkeeping columns it has (x-entity.adoption).
+  const system = (name: string): FieldDef | undefined => {
+    const field = entity.fieldsByName.get(name);
+    return field?.isSystem === true ? field : undefined;
+  };
+  const tenantCode = system('tenantCode');
+  if (tenantCode) {
+    columns.push(column(tenantCode));
     params.push(actor.tenantCode);
   }
-  columns.push(sql.ref('created_by'), sql.ref('updated_by'));
-  params.push(actor.username, actor.username);
+  const adoption = adoptionOf(entity);
+  for (const name of ['createdBy', 'updatedBy']) {
+    const field = system(name);
+    if (!field) continue;
+    columns.push(column(field));
+    params.push(actor.username);
+  }
+  if (adoption) {
+    // The table's own time columns may have no default: the time of the write, as the engine's.
+    for (const name of ['createdAt', 'updatedAt']) {
+      const field = system(name);
+      if (!field) continue;
+      columns.push(column(field));
+      params.push(sql`now()`);
+    }
+    if (adoption.tenantColumn) {
+      columns.push(sql.ref(adoption.tenantColumn.column));
+      params.push(adoptedTenantValue(entity, actor) ?? null);
+    }
+    if (adoption.softDelete) {
+      columns.push(sql.ref(adoption.softDelete.column));
+      params.push(adoption.softDelete.active);
+    }
+  }
   return { columns, params };
 }
 

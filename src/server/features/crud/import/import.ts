@@ -3,6 +3,7 @@ import {
   autoValues,
   EntityInputError,
   fileFieldUse,
+  isHashedSecret,
   prepareInput,
   type FieldDef,
 } from '../../../../engine/index.js';
@@ -13,7 +14,14 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import { sanitizeRichTextValues } from '../../../lib/html.js';
 import { hashSecret } from '../../../lib/passwords.js';
-import { column, scopeCondition, selectList, table, whereClause } from '../../../lib/sql/toolkit.js';
+import {
+  column,
+  insertRow,
+  scopeCondition,
+  selectList,
+  table,
+  whereClause,
+} from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkFileFields } from '../services/file-fields.js';
 import type { CrudRequest } from '../services/crud.js';
@@ -455,27 +463,22 @@ function insertChunk(
 ): (trx: Db, prepared: PreparedRow[]) => Promise<number> {
   const { entity, actor } = request;
   const auto = autoValues(entity, { actor: actor.username, now: new Date() });
-  const hasTenantColumn = entity.fieldsByName.get('tenantCode')?.isSystem !== false;
-  const constants = [...(hasTenantColumn ? [actor.tenantCode] : []), actor.username, actor.username].map(
-    (value) => sql`${value}`,
-  );
+  // The bookkeeping columns of every row (tenant, created and updated by; an adopted table's own).
+  const bookkeeping = insertRow({ entity, values: {}, fields: [], actor });
+  const constants = bookkeeping.params.map((value) => sql`${value}`);
   return async (trx, prepared) => {
     for (const { values } of prepared) {
       Object.assign(values, auto);
       for (const field of entity.fields) {
         const value = values[field.name];
-        if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
+        if (isHashedSecret(entity, field) && typeof value === 'string')
+          values[field.name] = await hashSecret(value);
       }
     }
     const fields = entity.fields.filter(
       (field) => !field.detail && prepared.some(({ values }) => values[field.name] !== undefined),
     );
-    const columns = [
-      ...fields.map(column),
-      ...(hasTenantColumn ? [sql.ref('tenant_code')] : []),
-      sql.ref('created_by'),
-      sql.ref('updated_by'),
-    ];
+    const columns = [...fields.map(column), ...bookkeeping.columns];
     // One array parameter per column (unnest): a statement of thousands of rows stays a handful of
     // parameters, which both databases parse far faster than a VALUES list of a parameter per cell.
     const aliases = fields.map((_, index) => sql.id(`c${index}`));

@@ -4,6 +4,7 @@ import {
   checkConditionsOnUpdate,
   detailFields,
   EntityInputError,
+  isHashedSecret,
   prepareInput,
   type CountPolicy,
   type EntityDef,
@@ -33,6 +34,8 @@ import {
   selectList,
   table,
   toDbValue,
+  updateBookkeeping,
+  adoptionOf,
   whereClause,
   type Actor,
 } from '../../../lib/sql/toolkit.js';
@@ -69,6 +72,13 @@ export interface CrudRequest {
  * (`cursor`, sent back as `after` for the next page) and whether an exact count gave up.
  */
 export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
+
+/** The table whose foreign key refused a delete (PostgreSQL's 23503), or undefined for another error. */
+function foreignKeyRefusal(error: unknown): string | undefined {
+  const pg = error as { code?: unknown; table?: unknown } | null;
+  if (pg?.code !== '23503') return undefined;
+  return typeof pg.table === 'string' ? pg.table : '…';
+}
 
 /** Constraint errors that slipped past the checks name the entity. */
 const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
@@ -140,7 +150,8 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
   for (const field of entity.fields) {
     const value = values[field.name];
-    if (field.isSecret && typeof value === 'string') values[field.name] = await hashSecret(value);
+    if (isHashedSecret(entity, field) && typeof value === 'string')
+      values[field.name] = await hashSecret(value);
   }
 }
 
@@ -232,7 +243,8 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     const before = await findOne(trx, entity, actor, key, true);
     if (!before)
       throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
-    if (before.version !== version) {
+    // An adopted table without a version column has no optimistic locking (last writer wins).
+    if (entity.fieldsByName.has('version') && before.version !== version) {
       throw new AppError('staleVersion', {}, [
         { field: '/version', message: request.l10n.t('errors.staleVersion') },
       ]);
@@ -254,11 +266,9 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     const assignments = assigned.map(
       (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,
     );
-    assignments.push(
-      sql`version = version + 1`,
-      sql`updated_at = now()`,
-      sql`updated_by = ${actor.username}`,
-    );
+    assignments.push(...updateBookkeeping(entity, actor));
+    // An adopted table keeping no bookkeeping, only its details sent: the row itself is unchanged.
+    if (assignments.length === 0) assignments.push(sql`${column(entity.key)} = ${column(entity.key)}`);
     const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
     const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
       returning ${selectList(entity)}`.execute(trx);
@@ -349,9 +359,24 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
       ]);
     }
     await deleteAdoptedDetailRows({ trx, entity, parentKeys: [...foundKeys] });
-    await sql`delete from ${table(entity)} ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])}`.execute(
-      trx,
-    );
+    const softDelete = adoptionOf(entity)?.softDelete;
+    const where = whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope]);
+    try {
+      // An adopted table's soft delete marks its rows, as the other application does.
+      await (softDelete
+        ? sql`update ${table(entity)} set ${sql.join([
+            sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
+            ...updateBookkeeping(entity, actor),
+          ])} ${where}`.execute(trx)
+        : sql`delete from ${table(entity)} ${where}`.execute(trx));
+    } catch (error) {
+      // Rows of a table the engine does not know (an adopted table's neighbour) still refer to it.
+      const refusal = foreignKeyRefusal(error);
+      if (!refusal) throw error;
+      throw new AppError('referenced', { by: refusal }, [
+        { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by: refusal }) },
+      ]);
+    }
     for (const row of found.rows)
       await applySessionEffects({
         trx,

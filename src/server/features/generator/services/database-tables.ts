@@ -5,7 +5,7 @@ import {
   type ReverseResult,
   type TableInfo,
 } from '../../../../../generators/reverse.js';
-import { type EntitySchema } from '../../../../engine/index.js';
+import { type AdoptionOptions, type EntitySchema } from '../../../../engine/index.js';
 import type { AdoptingForm, TableColumn, TableSummary } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import { FORM_TABLE } from '../../forms/index.js';
@@ -124,7 +124,7 @@ interface ConstraintRow {
   definition: string;
 }
 
-async function describeTable(db: Db, tableName: string): Promise<TableInfo | undefined> {
+export async function describeTable(db: Db, tableName: string): Promise<TableInfo | undefined> {
   const columns = await columnRows(db, tableName);
   if (columns.length === 0) return undefined;
   const constraints = await sql<ConstraintRow>`
@@ -190,7 +190,7 @@ async function describeTable(db: Db, tableName: string): Promise<TableInfo | und
  * The tables whose foreign key refers to a table's primary key (one column to one column), that
  * are neither the framework's nor adopted already by a draft: the candidates for its details.
  */
-async function referencingTables(ctx: AppContext, tableName: string): Promise<TableInfo[]> {
+export async function referencingTables(ctx: AppContext, tableName: string): Promise<TableInfo[]> {
   const result = await sql<{ table_name: string }>`
     select distinct c.relname::text as table_name
     from pg_constraint con
@@ -221,8 +221,19 @@ export async function tableSchema(ctx: AppContext, tableName: string): Promise<E
   return (await reverseSchema(ctx, tableName)).schema;
 }
 
-/** The reverse generation of one table, with the child tables it adopts as details. */
-export async function reverseSchema(ctx: AppContext, tableName: string): Promise<ReverseResult> {
+/**
+ * The reverse generation of one table, with the child tables chosen as its details (none unless
+ * named: a foreign key makes a reference, a sub-table is the admin's choice) and, adopting through
+ * the preview, its conventions and secrets.
+ */
+export async function reverseSchema(
+  ctx: AppContext,
+  tableName: string,
+  options: {
+    details?: readonly string[];
+    adoption?: { options: AdoptionOptions; secrets: readonly string[] };
+  } = {},
+): Promise<ReverseResult> {
   if (ownTables(ctx).has(tableName))
     throw new AppError('validation', {}, [
       { field: '/tableName', message: `${tableName} already is an entity or a framework table` },
@@ -232,9 +243,13 @@ export async function reverseSchema(ctx: AppContext, tableName: string): Promise
   const entityTables = new Map<string, EntityTable>(
     ctx.registry.all.map((entity) => [entity.table, { entity: entity.name, keyColumn: entity.key.column }]),
   );
-  const children = await referencingTables(ctx, tableName);
+  const chosen = new Set(options.details ?? []);
+  const children =
+    chosen.size === 0
+      ? []
+      : (await referencingTables(ctx, tableName)).filter((child) => chosen.has(child.name));
   try {
-    return reverseTable(table, entityTables, children);
+    return reverseTable(table, entityTables, children, options.adoption);
   } catch (error) {
     throw new AppError('validation', {}, [
       { field: '/tableName', message: error instanceof Error ? error.message : String(error) },

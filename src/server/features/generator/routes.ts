@@ -223,6 +223,11 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
               description: "The designed form's code (default: the table name's letters and digits)",
             }),
             confirm: bool({ description: 'false: only the plan; true: adopt' }),
+            timeZone: text(64, {
+              pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+              description:
+                "The IANA time zone (Asia/Shanghai) whose wall-clock time the table's timestamp without time zone columns hold (x-entity.timeZone; default the server's DB_LOCAL_TIME_ZONE)",
+            }),
           },
           ['tableName', 'confirm'],
         ),

@@ -44,6 +44,7 @@ import type { RecordPolicy } from '../../rbac/index.js';
 import { applySessionEffects } from '../../sessions/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
+import { constraintError } from './constraints.js';
 
 export interface CrudRequest {
   db: Db;
@@ -70,9 +71,13 @@ export interface CrudRequest {
  */
 export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
 
-/** Constraint errors that slipped past the checks name the entity. */
+/** Constraint errors that slipped past the checks (or that the table alone knows) name the field. */
 const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
-  inTransaction(request.db, work, { clashSubject: entityTitle(request.l10n, request.entity) });
+  inTransaction(request.db, work, {
+    clashSubject: entityTitle(request.l10n, request.entity),
+    onConstraint: (error) =>
+      constraintError({ db: request.db, entity: request.entity, l10n: request.l10n, error }),
+  });
 
 /** Adds the detail rows of each record (in their saved order) under their fields. */
 async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {

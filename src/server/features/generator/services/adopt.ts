@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { entityTableSpecs, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
+import { entityTableSpecs, isTimeZone, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
 import type { AdoptAnswer } from '../../../../engine/api-types.js';
 import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -27,6 +27,8 @@ export interface AdoptInput {
   formCode?: string;
   /** false: only say what adopting would do; true: do it. */
   confirm: boolean;
+  /** The zone of the table's timestamp without time zone columns (x-entity.timeZone). */
+  timeZone?: string;
 }
 
 /** POST generator/reverse/adopt: the plan of adopting a table, or (confirmed) the adoption. */
@@ -55,6 +57,10 @@ export async function adoptTable({
       ]);
   };
   await refuseAdopted(ctx.db);
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone))
+    throw new AppError('validation', {}, [
+      { field: '/timeZone', message: l10n.t('validation.invalid') },
+    ]);
   const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);
   const content = normalizeContent({
@@ -64,7 +70,12 @@ export async function adoptTable({
       ...reversed,
       // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
       'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
-      'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+      'x-entity': {
+        ...reversed['x-entity'],
+        api: onlineApiOf(formCode),
+        adopt: true,
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      },
     },
   }) as EntitySchema;
   const compiled = compileForm({ registry: ctx.registry, formCode, content });

@@ -192,7 +192,7 @@ function fieldTypeOf(type: string): FieldSchema | undefined {
 /** A constant default ('x'::text, 12, -1.5, true, '[]'::jsonb); undefined for expressions (now(), nextval…). */
 function literalDefault(sqlText: string, field: FieldSchema): unknown {
   const text = sqlText.trim().replace(/^\((.*)\)$/, '$1');
-  const quoted = /^'((?:[^']|'')*)'(?:::[a-z ]+(?:\[\])?)?$/i.exec(text);
+  const quoted = /^'((?:[^']|'')*)'(?:::(?:[a-z ]+|"[a-z ]+")(?:\[\])?)?$/i.exec(text);
   if (quoted) {
     const value = (quoted[1] ?? '').replace(/''/g, "'");
     if (field.type === 'object' || field.type === 'array') {
@@ -204,6 +204,9 @@ function literalDefault(sqlText: string, field: FieldSchema): unknown {
     }
     if (field.type === 'integer' || field.type === 'number')
       return Number.isFinite(Number(value)) ? Number(value) : undefined;
+    // A bit(1) default prints as '1'::"bit".
+    if (field.type === 'boolean' && field['x-column']?.type === 'bit')
+      return value === '1' ? true : value === '0' ? false : undefined;
     if (field.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : undefined;
     return value;
   }

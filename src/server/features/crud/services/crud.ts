@@ -219,6 +219,14 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
   });
 }
 
+/** Whether a value sent is the one the record holds (as read back: dates as instants, JSON as text). */
+function isStoredValue(stored: unknown, sent: unknown): boolean {
+  if (stored instanceof Date)
+    return typeof sent === 'string' && new Date(sent).getTime() === stored.getTime();
+  if (typeof stored === 'object' && stored !== null) return JSON.stringify(stored) === JSON.stringify(sent);
+  return stored === sent;
+}
+
 export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
   const { values, cleared } = prepareInput(
@@ -249,12 +257,16 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     cleared.push(...conditions.clear);
     await runChecks({ ...request, trx }, values, key);
     await hashSecrets(entity, values);
+    // A value equal to the stored one is not written: the column keeps what it holds to the
+    // byte (a timestamp's microseconds, which a JavaScript date cannot carry back).
     const assigned = entity.fields.filter(
       (field) =>
         !field.isReadOnly &&
         !field.isKey &&
         !field.detail &&
-        (values[field.name] !== undefined || cleared.includes(field.name)),
+        (cleared.includes(field.name)
+          ? before[field.name] !== null
+          : values[field.name] !== undefined && !isStoredValue(before[field.name], values[field.name])),
     );
     const assignments = assigned.map(
       (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,

@@ -56,11 +56,11 @@ export async function adoptTable({
         },
       ]);
   };
-  await refuseAdopted(ctx.db);
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone))
     throw new AppError('validation', {}, [
       { field: '/timeZone', message: l10n.t('validation.invalid') },
     ]);
+  await refuseAdopted(ctx.db);
   const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);
   const content = normalizeContent({

@@ -231,6 +231,139 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     expect(data<{ records: { menuId: number }[] }>(listed).records.map((record) => record.menuId)).toEqual([2]);
   });
 
+  // One finding each, so that each fails on its own on the old code.
+  it("(2) '' is kept apart from NULL: a NOT NULL DEFAULT '' column holding '' saves unchanged, a nullable '' stays ''", async () => {
+    await t.sql(`create table legacy_role (
+      role_id serial primary key,
+      role_name varchar(30) not null,
+      role_key varchar(100) not null default '',
+      remark varchar(500) default null
+    )`);
+    await t.sql(`insert into legacy_role (role_name, role_key, remark) values ('普通角色', '', ''), ('管理员', 'admin', null)`);
+    const rows = (): Promise<unknown[]> =>
+      t.sql(`select role_id, role_name, role_key, remark, remark is null as is_null from legacy_role order by role_id`);
+    const before = await rows();
+    await adoptAndPublish('legacy_role');
+    const api = '/api/online/legacyrole';
+    const listed = await t.request({ method: 'GET', url: `${api}/query?sort=roleId`, headers: t.auth });
+    const records = data<{ records: Record<string, unknown>[] }>(listed).records;
+    expect(records.map((record) => [record.roleKey, record.remark])).toEqual([
+      ['', ''],
+      ['admin', null],
+    ]);
+    for (const record of records) {
+      const saved = await t.request({ method: 'PUT', url: `${api}/update`, headers: t.auth, payload: record });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+    expect(await rows()).toEqual(before);
+    // What the user sends is stored: '' as '', null as NULL (a NOT NULL column's null: a 400 naming it).
+    const versionOf = async (id: number): Promise<number> =>
+      (await t.sql<{ version: number }>(`select version from legacy_role where role_id = ${id}`))[0]?.version ?? 0;
+    const changed = await t.request({
+      method: 'PUT',
+      url: `${api}/update`,
+      headers: t.auth,
+      payload: { roleId: 1, version: await versionOf(1), remark: null },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await t.sql(`select remark is null as is_null from legacy_role where role_id = 1`)).toEqual([
+      { is_null: true },
+    ]);
+    const notNull = await t.request({
+      method: 'PUT',
+      url: `${api}/update`,
+      headers: t.auth,
+      payload: { roleId: 2, version: await versionOf(2), roleKey: null },
+    });
+    expect(notNull.statusCode, notNull.body).toBe(400);
+    expect(errorFields(notNull)).toEqual(['/roleKey']);
+  });
+
+  it("(2) an own table keeps '' apart from NULL too", async () => {
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/notification/notice/add',
+      headers: t.auth,
+      payload: { title: '通知', content: '<p>正文</p>', summary: '' },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const record = data<Record<string, unknown>>(added);
+    expect(record.summary).toBe('');
+    const read = async (): Promise<unknown> =>
+      (await t.sql<{ summary: string | null }>(`select summary from portal_notice where id = $1`, [record.id]))[0]
+        ?.summary;
+    expect(await read()).toBe('');
+    const saved = await t.request({
+      method: 'PUT',
+      url: '/api/notification/notice/update',
+      headers: t.auth,
+      payload: { id: record.id, version: record.version, summary: '' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await read()).toBe('');
+    const cleared = await t.request({
+      method: 'PUT',
+      url: '/api/notification/notice/update',
+      headers: t.auth,
+      payload: { id: record.id, version: data<{ version: number }>(saved).version, summary: null },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(await read()).toBeNull();
+  });
+
+  it('(3) a timestamp without time zone holding Shanghai time is read and written in that zone; its CURRENT_TIMESTAMP default is Shanghai now', async () => {
+    await t.sql(`create table legacy_oper_log (
+      oper_id serial primary key,
+      title varchar(50) default '',
+      oper_time timestamp without time zone default CURRENT_TIMESTAMP
+    )`);
+    await t.sql(`insert into legacy_oper_log (title, oper_time) values ('登录', '2024-05-01 10:00:00')`);
+    await adoptAndPublish('legacy_oper_log');
+    const api = '/api/online/legacyoperlog';
+    const listed = await t.request({ method: 'GET', url: `${api}/query?sort=operId`, headers: t.auth });
+    expect(data<{ records: Record<string, unknown>[] }>(listed).records).toMatchObject([
+      { title: '登录', operTime: '2024-05-01T02:00:00.000Z' },
+    ]);
+    const written = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: { title: '退出', operTime: '2024-05-01T03:00:00Z' },
+    });
+    expect(written.statusCode, written.body).toBe(200);
+    const defaulted = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: { title: '新增' } });
+    expect(defaulted.statusCode, defaulted.body).toBe(200);
+    expect(
+      await t.sql(
+        `select oper_time::text as at,
+           abs(extract(epoch from (oper_time - (now() at time zone '${ZONE}')))) < 120 as is_shanghai_now
+         from legacy_oper_log order by oper_id`,
+      ),
+    ).toMatchObject([
+      { at: '2024-05-01 10:00:00', is_shanghai_now: false },
+      { at: '2024-05-01 11:00:00', is_shanghai_now: false },
+      { is_shanghai_now: true },
+    ]);
+  });
+
+  it('(7) a CHECK the schema does not carry: a violation is a 400 naming the field', async () => {
+    await t.sql(`create table legacy_price (
+      id serial primary key,
+      label text,
+      amount integer check (amount <> 13)
+    )`);
+    await adoptAndPublish('legacy_price');
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/online/legacyprice/add',
+      headers: t.auth,
+      payload: { label: 'x', amount: 13 },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(errorFields(refused)).toEqual(['/amount']);
+    expect(await t.sql(`select count(*)::int as n from legacy_price`)).toEqual([{ n: 0 }]);
+  });
+
   it('reads a table adopted with its own zone in that zone, and refuses a table whose NOT NULL bytea no field can fill', async () => {
     await t.sql(`create table legacy_log (
       id serial primary key,

@@ -145,7 +145,8 @@ function withoutEmptyCells(value: unknown): unknown {
  * must keep it). A plain text field keeps '' when the field is optional (and not unique: ''
  * would clash where "no value" does not), and on an adopted table always (its NOT NULL columns
  * may hold ''). A field whose '' is no value of its type (a date, a uuid, a reference, a
- * dictionary code, an enum without '') reads '' as "no value" as before.
+ * dictionary code, an enum without '', a field whose default is another value) reads '' as
+ * "no value" as before.
  */
 export function keepsEmptyString(entity: EntityDef, field: FieldDef): boolean {
   const schema = field.schema;
@@ -154,6 +155,8 @@ export function keepsEmptyString(entity: EntityDef, field: FieldDef): boolean {
   if (schema.enum && !schema.enum.includes('')) return false;
   if (schema.minLength !== undefined && schema.minLength > 0) return false;
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test('')) return false;
+  // A field with another default: '' is the form's empty input, the default applies.
+  if (schema.default !== undefined && schema.default !== '') return false;
   if (entity.schema['x-entity'].adopt === true) return true;
   return !field.isRequired && !field.isUnique;
 }

@@ -258,20 +258,25 @@ export function boundsOfCheck(
   const parts = body.replace(/^\((.*)\)$/s, '$1').split(/\)\s+AND\s+\(/i);
   for (const raw of parts) {
     const part = raw.replace(/^\(+|\)+$/g, '').trim();
-    const match = new RegExp(`^"?${name}"?\\s*(>=|>|<=|<)\\s*\\(?'?(-?\\d+(?:\\.\\d+)?)'?(?:::[a-z ]+)?\\)?$`, 'i').exec(part);
+    const match = new RegExp(
+      `^"?${name}"?\\s*(>=|>|<=|<)\\s*\\(?'?(-?\\d+(?:\\.\\d+)?)'?(?:::[a-z ]+)?\\)?$`,
+      'i',
+    ).exec(part);
     if (!match) return undefined;
     const op = match[1] ?? '';
     const value = Number(match[2]);
     const isStrict = op === '>' || op === '<';
     if (isStrict && (field.type !== 'integer' || !Number.isInteger(value))) return undefined;
-    if (op.startsWith('>')) bounds.minimum = Math.max(bounds.minimum ?? -Infinity, isStrict ? value + 1 : value);
+    if (op.startsWith('>'))
+      bounds.minimum = Math.max(bounds.minimum ?? -Infinity, isStrict ? value + 1 : value);
     else bounds.maximum = Math.min(bounds.maximum ?? Infinity, isStrict ? value - 1 : value);
   }
   return Object.keys(bounds).length > 0 ? bounds : undefined;
 }
 
 /** A default the database computes as the time of the insert: now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP … */
-const NOW_DEFAULT = /^\(?\s*(now\(\)|current_timestamp|localtimestamp|transaction_timestamp\(\)|statement_timestamp\(\)|clock_timestamp\(\))(\(\d\))?\s*\)?(::timestamp(\(\d\))?( without time zone)?)?$/i;
+const NOW_DEFAULT =
+  /^\(?\s*(now\(\)|current_timestamp|localtimestamp|transaction_timestamp\(\)|statement_timestamp\(\)|clock_timestamp\(\))(\(\d\))?\s*\)?(::timestamp(\(\d\))?( without time zone)?)?$/i;
 
 export interface ReverseResult {
   name: string;
@@ -314,7 +319,8 @@ function mapColumns(
             table.sequences?.includes(name),
           )
         : undefined;
-    const isGenerated = column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '') || sequence !== undefined;
+    const isGenerated =
+      column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '') || sequence !== undefined;
     const mustBeGiven = column.isNotNull && column.defaultSql === null && !isGenerated;
     if (options.skip?.has(column.name)) continue;
     const leaveOut = (why: string): void => {

@@ -207,7 +207,8 @@ export function checkEntitySchemaWith(
     if (property['x-secret'] && property.type !== 'string') problem(pointer, 'x-secret needs a string field');
     const kept = property['x-column'];
     if (kept) {
-      if (options.adopt !== true) problem(`${pointer}/x-column`, 'x-column needs an adopted table (x-entity.adopt)');
+      if (options.adopt !== true)
+        problem(`${pointer}/x-column`, 'x-column needs an adopted table (x-entity.adopt)');
       const fits: Record<string, boolean> = {
         timestamp: property.type === 'string' && property.format === 'date-time',
         time: property.type === 'string' && property.format === undefined,
@@ -215,7 +216,10 @@ export function checkEntitySchemaWith(
         array: property.type === 'array' && property.items?.type !== 'object',
       };
       if (kept.type !== undefined && fits[kept.type] !== true)
-        problem(`${pointer}/x-column/type`, `a ${kept.type} column does not fit a ${property.format ?? property.type} field`);
+        problem(
+          `${pointer}/x-column/type`,
+          `a ${kept.type} column does not fit a ${property.format ?? property.type} field`,
+        );
       if (kept.default === 'now' && kept.type !== 'timestamp')
         problem(`${pointer}/x-column/default`, 'now needs a timestamp column');
       if (typeof kept.default === 'object' && (field !== options.key || property.type !== 'integer'))

@@ -151,7 +151,8 @@ function withoutEmptyCells(value: unknown): unknown {
 export function keepsEmptyString(entity: EntityDef, field: FieldDef): boolean {
   const schema = field.schema;
   if (field.type !== 'string' || field.isKey || field.isSecret || field.isSystem) return false;
-  if (schema.format !== undefined || field.ref || field.dict || schema['x-column'] !== undefined) return false;
+  if (schema.format !== undefined || field.ref || field.dict || schema['x-column'] !== undefined)
+    return false;
   if (schema.enum && !schema.enum.includes('')) return false;
   if (schema.minLength !== undefined && schema.minLength > 0) return false;
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test('')) return false;

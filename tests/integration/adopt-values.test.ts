@@ -39,8 +39,7 @@ const ORIGINAL_COLUMNS =
   'menu_id, menu_name, perms, remark, code, weight, create_time, tags, open_at, visible, icon';
 const rawRows = (t: TestApp): Promise<Record<string, string | null>[]> =>
   t.sql<Record<string, string | null>>(
-    `select ${ORIGINAL_COLUMNS
-      .split(', ')
+    `select ${ORIGINAL_COLUMNS.split(', ')
       .map((name) => `${name}::text as ${name}`)
       .join(', ')}, menu_name is null as name_null, perms is null as perms_null, remark is null as remark_null
      from legacy_menu order by menu_id`,
@@ -75,8 +74,7 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
   };
 
   it("reads, saves unchanged, adds and refuses exactly as the other application's table holds them", async () => {
-    for (const statement of MENU_DDL.split(';').filter((part) => part.trim()))
-      await t.sql(statement);
+    for (const statement of MENU_DDL.split(';').filter((part) => part.trim())) await t.sql(statement);
     const before = await rawRows(t);
 
     const preview = await t.request({
@@ -135,7 +133,12 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
 
     // Update unchanged: every original column byte-identical.
     for (const record of [first, second]) {
-      const saved = await t.request({ method: 'PUT', url: `${api}/update`, headers: t.auth, payload: record });
+      const saved = await t.request({
+        method: 'PUT',
+        url: `${api}/update`,
+        headers: t.auth,
+        payload: record,
+      });
       expect(saved.statusCode, saved.body).toBe(200);
     }
     // Row 2's time has microseconds a JavaScript date cannot carry: kept too.
@@ -146,7 +149,12 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       method: 'PUT',
       url: `${api}/update`,
       headers: t.auth,
-      payload: { menuId: 1, version: (await getOne(1)).version, createTime: '2024-06-01T00:00:00Z', perms: '' },
+      payload: {
+        menuId: 1,
+        version: (await getOne(1)).version,
+        createTime: '2024-06-01T00:00:00Z',
+        perms: '',
+      },
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(await t.sql(`select create_time::text as at, perms from legacy_menu where menu_id = 1`)).toEqual([
@@ -154,7 +162,12 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     ]);
 
     // Add without the defaulted fields: the id from the sequence, the defaults stored.
-    const added = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: { code: 'n1' } });
+    const added = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: { code: 'n1' },
+    });
     expect(added.statusCode, added.body).toBe(200);
     expect(data<Record<string, unknown>>(added)).toMatchObject({ menuId: 100, menuName: '', visible: true });
     const [fresh] = await t.sql<Record<string, unknown>>(
@@ -228,7 +241,9 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       headers: t.auth,
     });
     expect(listed.statusCode, listed.body).toBe(200);
-    expect(data<{ records: { menuId: number }[] }>(listed).records.map((record) => record.menuId)).toEqual([2]);
+    expect(data<{ records: { menuId: number }[] }>(listed).records.map((record) => record.menuId)).toEqual([
+      2,
+    ]);
   });
 
   // One finding each, so that each fails on its own on the old code.
@@ -239,9 +254,13 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       role_key varchar(100) not null default '',
       remark varchar(500) default null
     )`);
-    await t.sql(`insert into legacy_role (role_name, role_key, remark) values ('普通角色', '', ''), ('管理员', 'admin', null)`);
+    await t.sql(
+      `insert into legacy_role (role_name, role_key, remark) values ('普通角色', '', ''), ('管理员', 'admin', null)`,
+    );
     const rows = (): Promise<unknown[]> =>
-      t.sql(`select role_id, role_name, role_key, remark, remark is null as is_null from legacy_role order by role_id`);
+      t.sql(
+        `select role_id, role_name, role_key, remark, remark is null as is_null from legacy_role order by role_id`,
+      );
     const before = await rows();
     await adoptAndPublish('legacy_role');
     const api = '/api/online/legacyrole';
@@ -252,13 +271,19 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       ['admin', null],
     ]);
     for (const record of records) {
-      const saved = await t.request({ method: 'PUT', url: `${api}/update`, headers: t.auth, payload: record });
+      const saved = await t.request({
+        method: 'PUT',
+        url: `${api}/update`,
+        headers: t.auth,
+        payload: record,
+      });
       expect(saved.statusCode, saved.body).toBe(200);
     }
     expect(await rows()).toEqual(before);
     // What the user sends is stored: '' as '', null as NULL (a NOT NULL column's null: a 400 naming it).
     const versionOf = async (id: number): Promise<number> =>
-      (await t.sql<{ version: number }>(`select version from legacy_role where role_id = ${id}`))[0]?.version ?? 0;
+      (await t.sql<{ version: number }>(`select version from legacy_role where role_id = ${id}`))[0]
+        ?.version ?? 0;
     const changed = await t.request({
       method: 'PUT',
       url: `${api}/update`,
@@ -290,8 +315,11 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     const record = data<Record<string, unknown>>(added);
     expect(record.summary).toBe('');
     const read = async (): Promise<unknown> =>
-      (await t.sql<{ summary: string | null }>(`select summary from portal_notice where id = $1`, [record.id]))[0]
-        ?.summary;
+      (
+        await t.sql<{ summary: string | null }>(`select summary from portal_notice where id = $1`, [
+          record.id,
+        ])
+      )[0]?.summary;
     expect(await read()).toBe('');
     const saved = await t.request({
       method: 'PUT',
@@ -331,7 +359,12 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       payload: { title: '退出', operTime: '2024-05-01T03:00:00Z' },
     });
     expect(written.statusCode, written.body).toBe(200);
-    const defaulted = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: { title: '新增' } });
+    const defaulted = await t.request({
+      method: 'POST',
+      url: `${api}/add`,
+      headers: t.auth,
+      payload: { title: '新增' },
+    });
     expect(defaulted.statusCode, defaulted.body).toBe(200);
     expect(
       await t.sql(
@@ -386,7 +419,9 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     expect(badZone.statusCode).toBe(400);
 
     await t.sql(`create table legacy_blob (id serial primary key, title text, payload bytea not null)`);
-    const before = await t.sql(`select count(*)::int as n from pg_attribute where attrelid = 'legacy_blob'::regclass`);
+    const before = await t.sql(
+      `select count(*)::int as n from pg_attribute where attrelid = 'legacy_blob'::regclass`,
+    );
     const refused = await t.request({
       method: 'POST',
       url: `${BASE}/reverse/adopt`,
@@ -396,8 +431,8 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     expect(refused.statusCode).toBe(400);
     expect(errorFields(refused)).toEqual(['/tableName']);
     expect((refused.json() as ErrorBody).errors?.[0]?.message).toMatch(/payload \(bytea\).*NOT NULL/);
-    expect(await t.sql(`select count(*)::int as n from pg_attribute where attrelid = 'legacy_blob'::regclass`)).toEqual(
-      before,
-    );
+    expect(
+      await t.sql(`select count(*)::int as n from pg_attribute where attrelid = 'legacy_blob'::regclass`),
+    ).toEqual(before);
   });
 });

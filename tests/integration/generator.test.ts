@@ -445,9 +445,17 @@ describe('code generator API', () => {
     expect(p.checkedAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(p.checkedAt?.default).toBeUndefined();
     // A timestamp without time zone holds a zone's wall clock (x-column timestamp).
-    expect(p.localTime).toMatchObject({ type: 'string', format: 'date-time', 'x-column': { type: 'timestamp' } });
+    expect(p.localTime).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      'x-column': { type: 'timestamp' },
+    });
     // a time without time zone has no offset, which format "time" demands: a pattern instead
-    expect(p.opensAt).toMatchObject({ type: 'string', pattern: expect.any(String), 'x-column': { type: 'time' } });
+    expect(p.opensAt).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+      'x-column': { type: 'time' },
+    });
     expect(p.opensAt?.format).toBeUndefined();
     expect(p.uid).toMatchObject({ type: 'string', format: 'uuid', 'x-unique': true });
     expect(p.attrs).toMatchObject({ type: 'object', default: {} });

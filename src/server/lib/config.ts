@@ -237,7 +237,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const dbLocalTimeZone =
     env.DB_LOCAL_TIME_ZONE?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   if (!isTimeZone(dbLocalTimeZone))
-    problems.push(`DB_LOCAL_TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${dbLocalTimeZone}"`);
+    problems.push(
+      `DB_LOCAL_TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${dbLocalTimeZone}"`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>

@@ -81,7 +81,9 @@ export function filterCondition(filter: Filter): Condition {
       // zone's wall clock: each value converted (the column stays bare, its indexes serve).
       const isKeptTime = filter.field.schema['x-column']?.type === 'timestamp';
       const left = isKeptTime ? ref : readColumn(filter.field);
-      const values = isKeptTime ? filter.values.map((value) => toDbValue(filter.field, value)) : filter.values;
+      const values = isKeptTime
+        ? filter.values.map((value) => toDbValue(filter.field, value))
+        : filter.values;
       return values.length === 1 ? sql`${left} = ${values[0]}` : sql`${left} in (${sql.join(values)})`;
     }
     case 'hasItem':

@@ -24,7 +24,8 @@ function failureOf(error: unknown): ConstraintFailure | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, table, column, constraint } = error as Record<string, unknown>;
   if (typeof code !== 'string') return undefined;
-  const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' && value ? value : undefined;
   const failure: ConstraintFailure = { code };
   const [t, c, k] = [text(table), text(column), text(constraint)];
   if (t !== undefined) failure.table = t;

@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { entityTableSpecs, isTimeZone, planTableMigration, type EntitySchema } from '../../../../engine/index.js';
+import {
+  entityTableSpecs,
+  isTimeZone,
+  planTableMigration,
+  type EntitySchema,
+} from '../../../../engine/index.js';
 import type { AdoptAnswer } from '../../../../engine/api-types.js';
 import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -57,9 +62,7 @@ export async function adoptTable({
       ]);
   };
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone))
-    throw new AppError('validation', {}, [
-      { field: '/timeZone', message: l10n.t('validation.invalid') },
-    ]);
+    throw new AppError('validation', {}, [{ field: '/timeZone', message: l10n.t('validation.invalid') }]);
   await refuseAdopted(ctx.db);
   const { schema: reversed, details } = await reverseSchema(ctx, input.tableName);
   const formCode = input.formCode ?? entityNameOf(input.tableName);

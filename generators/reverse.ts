@@ -39,6 +39,8 @@ export interface TableInfo {
   foreignKeys: { column: string; refTable: string; refColumn: string }[];
   /** pg_get_constraintdef of single-column CHECK constraints. */
   checks: { column: string; definition: string }[];
+  /** Sequences of the table's schema (an integer key no default names may be fed by <table>_seq). */
+  sequences?: string[];
 }
 
 export interface EntityTable {
@@ -136,6 +138,9 @@ function scalarOf(type: string): FieldSchema | undefined {
       return { type: 'number' };
     case 'boolean':
       return { type: 'boolean' };
+    // bit(1): a flag (0/1), read and written as a boolean; a longer bit string has no mapping.
+    case 'bit':
+      return !size || Number(size[1]) === 1 ? { type: 'boolean', 'x-column': { type: 'bit' } } : undefined;
     case 'character varying':
     case 'character':
       return size ? { type: 'string', maxLength: Number(size[1]) } : { type: 'string' };
@@ -146,14 +151,16 @@ function scalarOf(type: string): FieldSchema | undefined {
     case 'date':
       return { type: 'string', format: 'date' };
     case 'timestamp with time zone':
-    case 'timestamp without time zone':
       return { type: 'string', format: 'date-time' };
+    // The wall-clock time of a zone (x-entity.timeZone, else DB_LOCAL_TIME_ZONE): converted on the way.
+    case 'timestamp without time zone':
+      return { type: 'string', format: 'date-time', 'x-column': { type: 'timestamp' } };
     case 'time with time zone':
       return { type: 'string', format: 'time' };
     // Format "time" wants an offset (RFC 3339), which a time without time zone never reads back
     // with ('09:30:00'): the field would refuse the column's own values.
     case 'time without time zone':
-      return { type: 'string', pattern: LOCAL_TIME_PATTERN };
+      return { type: 'string', pattern: LOCAL_TIME_PATTERN, 'x-column': { type: 'time' } };
     case 'json':
     case 'jsonb':
       return { type: 'object' };
@@ -165,11 +172,13 @@ function scalarOf(type: string): FieldSchema | undefined {
 function fieldTypeOf(type: string): FieldSchema | undefined {
   if (type.endsWith('[]')) {
     const item = scalarOf(type.slice(0, -2));
-    if (!item || item.type === 'object' || item.type === 'array') return undefined;
+    // Items the array's own elements hold as they are (no bit, no wall-clock timestamp).
+    if (!item || item.type === 'object' || item.type === 'array' || item['x-column']) return undefined;
     // Each item keeps what the element type bounds: length, format, pattern, numeric range.
     const { type: itemType, maxLength, format, pattern, minimum, maximum } = item;
     return {
       type: 'array',
+      'x-column': { type: 'array' },
       items: {
         type: itemType as 'string' | 'integer' | 'number' | 'boolean',
         ...(maxLength !== undefined ? { maxLength } : {}),
@@ -186,7 +195,7 @@ function fieldTypeOf(type: string): FieldSchema | undefined {
 /** A constant default ('x'::text, 12, -1.5, true, '[]'::jsonb); undefined for expressions (now(), nextval…). */
 function literalDefault(sqlText: string, field: FieldSchema): unknown {
   const text = sqlText.trim().replace(/^\((.*)\)$/, '$1');
-  const quoted = /^'((?:[^']|'')*)'(?:::[a-z ]+(?:\[\])?)?$/i.exec(text);
+  const quoted = /^'((?:[^']|'')*)'(?:::(?:[a-z ]+|"[a-z ]+")(?:\[\])?)?$/i.exec(text);
   if (quoted) {
     const value = (quoted[1] ?? '').replace(/''/g, "'");
     if (field.type === 'object' || field.type === 'array') {
@@ -198,6 +207,9 @@ function literalDefault(sqlText: string, field: FieldSchema): unknown {
     }
     if (field.type === 'integer' || field.type === 'number')
       return Number.isFinite(Number(value)) ? Number(value) : undefined;
+    // A bit(1) default prints as '1'::"bit".
+    if (field.type === 'boolean' && field['x-column']?.type === 'bit')
+      return value === '1' ? true : value === '0' ? false : undefined;
     if (field.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : undefined;
     return value;
   }
@@ -229,6 +241,45 @@ export function enumOfCheck(definition: string, field: FieldSchema): unknown[] |
   }
   return undefined;
 }
+
+/**
+ * The bounds of a simple CHECK on a number column as PostgreSQL prints it: CHECK ((qty > 0)),
+ * CHECK (((score >= 0) AND (score <= 100))). An integer's > n is minimum n + 1; a number's strict
+ * bound has no JSON Schema keyword here and is left to the database (a violation is a 400 naming
+ * the field). Anything else: undefined.
+ */
+export function boundsOfCheck(
+  definition: string,
+  column: string,
+  field: FieldSchema,
+): { minimum?: number; maximum?: number } | undefined {
+  if (field.type !== 'integer' && field.type !== 'number') return undefined;
+  const body = /^CHECK\s*\((.*)\)$/is.exec(definition.trim())?.[1];
+  if (body === undefined) return undefined;
+  const name = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const bounds: { minimum?: number; maximum?: number } = {};
+  const parts = body.replace(/^\((.*)\)$/s, '$1').split(/\)\s+AND\s+\(/i);
+  for (const raw of parts) {
+    const part = raw.replace(/^\(+|\)+$/g, '').trim();
+    const match = new RegExp(
+      `^"?${name}"?\\s*(>=|>|<=|<)\\s*\\(?'?(-?\\d+(?:\\.\\d+)?)'?(?:::[a-z ]+)?\\)?$`,
+      'i',
+    ).exec(part);
+    if (!match) return undefined;
+    const op = match[1] ?? '';
+    const value = Number(match[2]);
+    const isStrict = op === '>' || op === '<';
+    if (isStrict && (field.type !== 'integer' || !Number.isInteger(value))) return undefined;
+    if (op.startsWith('>'))
+      bounds.minimum = Math.max(bounds.minimum ?? -Infinity, isStrict ? value + 1 : value);
+    else bounds.maximum = Math.min(bounds.maximum ?? Infinity, isStrict ? value - 1 : value);
+  }
+  return Object.keys(bounds).length > 0 ? bounds : undefined;
+}
+
+/** A default the database computes as the time of the insert: now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP … */
+const NOW_DEFAULT =
+  /^\(?\s*(now\(\)|current_timestamp|localtimestamp|transaction_timestamp\(\)|statement_timestamp\(\)|clock_timestamp\(\))(\(\d\))?\s*\)?(::timestamp(\(\d\))?( without time zone)?)?$/i;
 
 export interface ReverseResult {
   name: string;
@@ -267,7 +318,18 @@ function mapColumns(
   const mapped: MappedColumns = { properties: {}, required: [], warnings: [], unfillable: [] };
   const { properties, required, warnings } = mapped;
   for (const column of table.columns) {
-    const isGenerated = column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '');
+    // A key fed by <table>_seq that no default names (the other application calls nextval itself).
+    const sequence =
+      column.name === options.keyColumn &&
+      column.defaultSql === null &&
+      !column.isIdentity &&
+      INTEGER_TYPES.has(column.type)
+        ? [`${table.name}_seq`, `${table.name}_${column.name}_seq`, `seq_${table.name}`].find((name) =>
+            table.sequences?.includes(name),
+          )
+        : undefined;
+    const isGenerated =
+      column.isIdentity || /^nextval\(/i.test(column.defaultSql ?? '') || sequence !== undefined;
     const mustBeGiven = column.isNotNull && column.defaultSql === null && !isGenerated;
     if (options.skip?.has(column.name)) continue;
     const leaveOut = (why: string): void => {
@@ -297,7 +359,14 @@ function mapColumns(
     if (isKey) {
       mapped.keyField = name;
       if (isGenerated) field.readOnly = true;
+      if (sequence !== undefined) {
+        field['x-column'] = { default: { sequence } };
+        warnings.push(`${column.name}: filled from the sequence ${sequence}`);
+      }
     }
+    // A wall-clock timestamp filled with the time of the insert: the engine fills it in the zone.
+    if (field['x-column']?.type === 'timestamp' && NOW_DEFAULT.test(column.defaultSql?.trim() ?? ''))
+      field['x-column'] = { ...field['x-column'], default: 'now' };
     if (column.defaultSql !== null && !isGenerated) {
       const value = literalDefault(column.defaultSql, field);
       if (value !== undefined) field.default = value;
@@ -306,6 +375,9 @@ function mapColumns(
     const values = check ? enumOfCheck(check.definition, field) : undefined;
     if (values) field.enum = values;
     const isSecret = options.secrets?.has(column.name) === true && field.type === 'string' && !isKey;
+    const bounds = check && !values ? boundsOfCheck(check.definition, column.name, field) : undefined;
+    if (bounds?.minimum !== undefined) field.minimum = Math.max(field.minimum ?? -Infinity, bounds.minimum);
+    if (bounds?.maximum !== undefined) field.maximum = Math.min(field.maximum ?? Infinity, bounds.maximum);
     // A detail row's columns are not unique (the rows of one parent are replaced as a whole).
     if (table.uniqueColumns.includes(column.name) && !isKey && options.isDetail !== true && !isSecret)
       field['x-unique'] = true;
@@ -418,6 +490,14 @@ export function reverseTable(
   });
   const { properties, required, warnings, keyField, label } = mapped;
   if (!keyField) throw new Error(`${table.name}: its primary key ${keyColumn} cannot be a field`);
+  // A column every insert must give (NOT NULL, no default) that no field can hold: every add would fail.
+  if (mapped.unfillable.length > 0)
+    throw new Error(
+      `${table.name} cannot be adopted: ${mapped.unfillable
+        .map((name) => `${name} (${table.columns.find((column) => column.name === name)?.type ?? '?'})`)
+        .join(', ')} must be given on every insert (NOT NULL without a default) but has no field. ` +
+        `Give the column a default in the other application's database, or let it accept NULL.`,
+    );
   const details: string[] = [];
   for (const child of children) {
     const detail = reverseDetail(table, child, entityTables);

@@ -1,6 +1,6 @@
 import { columnFields, detailFields } from './columns.js';
 import { quoteIdentifier } from './naming.js';
-import type { DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
+import type { ColumnKind, DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
 
 /** A table as the framework wants it: derived from an entity schema, or declared for a core table. */
 export interface ColumnSpec {
@@ -8,6 +8,11 @@ export interface ColumnSpec {
   type: SqlType;
   isNullable: boolean;
   isIdentity?: boolean;
+  /**
+   * An adopted column's own type the engine converts values for (x-column.type): accepted
+   * besides the adoptable ones (information_schema's data_type: bit, ARRAY, time without time zone).
+   */
+  keptType?: string;
   /** One of a few constant SQL defaults; never built from input. */
   defaultSql?: 'now()' | '0' | '1' | 'false' | 'true' | "''" | "'[]'::jsonb" | "'{}'::jsonb";
 }
@@ -107,6 +112,14 @@ const ADOPTABLE_TYPES: Partial<Record<SqlType, readonly string[]>> = {
   timestamptz: ['timestamp without time zone'],
 };
 
+/** information_schema's data_type of an adopted column of each x-column type. */
+const KEPT_TYPES: Record<ColumnKind, string> = {
+  timestamp: 'timestamp without time zone',
+  time: 'time without time zone',
+  bit: 'bit',
+  array: 'ARRAY',
+};
+
 /** Whether an existing column's type serves a wanted one (only adopted tables accept other types). */
 export function isAdoptableType(wanted: SqlType, actual: string): boolean {
   return actual === INFORMATION_SCHEMA_TYPE[wanted] || (ADOPTABLE_TYPES[wanted] ?? []).includes(actual);
@@ -149,6 +162,8 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
       column.defaultSql = '1';
     }
     if (field.name === 'createdBy' || field.name === 'updatedBy') column.isNullable = true;
+    const kept = field.schema['x-column']?.type;
+    if (kept) column.keptType = KEPT_TYPES[kept];
     return column;
   });
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
@@ -478,9 +493,17 @@ export function planTableMigration(
         statements.push(`alter table ${table} add column ${columnSql(addable)}`);
       } else if (
         spec.isAdopted === true
-          ? !isAdoptableType(column.type, actual)
+          ? !isAdoptableType(column.type, actual) && actual !== column.keptType
           : actual !== INFORMATION_SCHEMA_TYPE[column.type]
       ) {
+        // An adopted table belongs to another application: its column is never converted.
+        if (spec.isAdopted === true) {
+          problems.push(
+            `Table ${spec.name}, column ${column.name}: the database has ${actual}, which the field's schema (${INFORMATION_SCHEMA_TYPE[column.type]}${column.keptType ? `, kept as ${column.keptType}` : ''}) cannot read and write as it is. ` +
+              `The table is adopted and stays as the other application has it: change the field in the schema (reverse generation gives the right one) or leave it out.`,
+          );
+          continue;
+        }
         problems.push(
           `Table ${spec.name}, column ${column.name}: the database has ${actual} but the schema wants ${INFORMATION_SCHEMA_TYPE[column.type]}. ` +
             `Convert it yourself (alter table ${spec.name} alter column ${column.name} type ${column.type} using …) or give the field a new name.`,

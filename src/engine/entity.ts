@@ -110,6 +110,8 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   if (schema['x-ref']) field.ref = schema['x-ref'];
   if (schema['x-dict']) field.dict = schema['x-dict'];
   if (schema['x-auto']) field.auto = schema['x-auto'];
+  const zone = entity['x-entity'].timeZone;
+  if (zone !== undefined && schema['x-column']?.type === 'timestamp') field.timeZone = zone;
   return field;
 }
 

@@ -104,6 +104,16 @@ function isTypeCompatibleKey(parent: FieldSchema, key: FieldSchema): boolean {
 }
 
 /** Checks one schema file on its own: the meta-schema, then the rules a meta-schema cannot say. */
+/** Whether the runtime knows an IANA time zone (Asia/Shanghai, UTC). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function checkEntitySchema(file: string, name: string, json: unknown): SchemaProblem[] {
   return checkEntitySchemaWith(metaValidator(), file, name, json);
 }
@@ -142,6 +152,8 @@ export function checkEntitySchemaWith(
     problem('', `file name "${name}" must be lower-case letters and digits`);
   if (schema.$id !== undefined && schema.$id !== name) problem('/$id', `must equal the file name "${name}"`);
   if (!SQL_IDENTIFIER.test(options.table)) problem('/x-entity/table', 'is not a valid table name');
+  if (options.timeZone !== undefined && !isTimeZone(options.timeZone))
+    problem('/x-entity/timeZone', `"${options.timeZone}" is not a known time zone`);
   for (const system of SYSTEM_FIELD_NAMES) {
     // A platform-wide entity may own the tenant code as its own field (the tenant entity does).
     const isOwnTenantCode = system === 'tenantCode' && options.tenant === false;
@@ -208,6 +220,26 @@ export function checkEntitySchemaWith(
       problem(pointer, `its column name "${toColumnName(field)}" is longer than 63 characters`);
     }
     if (property['x-secret'] && property.type !== 'string') problem(pointer, 'x-secret needs a string field');
+    const kept = property['x-column'];
+    if (kept) {
+      if (options.adopt !== true)
+        problem(`${pointer}/x-column`, 'x-column needs an adopted table (x-entity.adopt)');
+      const fits: Record<string, boolean> = {
+        timestamp: property.type === 'string' && property.format === 'date-time',
+        time: property.type === 'string' && property.format === undefined,
+        bit: property.type === 'boolean',
+        array: property.type === 'array' && property.items?.type !== 'object',
+      };
+      if (kept.type !== undefined && fits[kept.type] !== true)
+        problem(
+          `${pointer}/x-column/type`,
+          `a ${kept.type} column does not fit a ${property.format ?? property.type} field`,
+        );
+      if (kept.default === 'now' && kept.type !== 'timestamp')
+        problem(`${pointer}/x-column/default`, 'now needs a timestamp column');
+      if (typeof kept.default === 'object' && (field !== options.key || property.type !== 'integer'))
+        problem(`${pointer}/x-column/default`, 'a sequence feeds the integer key only');
+    }
     const filterHint = property['x-list']?.filter;
     if (filterHint && filterHint !== 'none' && !filterFits(filterHint, property)) {
       problem(

@@ -149,7 +149,32 @@ export interface FieldSchema {
   'x-secret'?: boolean;
   'x-list'?: ListHints;
   'x-ui'?: UiHints;
+  /** An adopted table's column kept as it is (see ColumnOptions); only with x-entity.adopt. */
+  'x-column'?: ColumnOptions;
 }
+
+/**
+ * How an adopted table's column keeps its values when its SQL type is not the one the engine
+ * would create (reverse generation sets it): the engine converts on the way in and out, and
+ * fills what the other application's database default would have filled.
+ */
+export interface ColumnOptions {
+  /**
+   * timestamp: a timestamp without time zone holding wall-clock time of the table's time zone
+   * (x-entity.timeZone, else the server's DB_LOCAL_TIME_ZONE); time: a time without time zone
+   * (a string HH:MM[:SS]); bit: a bit(1) read and written as a boolean; array: a PostgreSQL
+   * array (text[], integer[] …) read and written as a JSON array.
+   */
+  type?: ColumnKind;
+  /**
+   * What the database fills when an add gives no value: now (CURRENT_TIMESTAMP, now(): written
+   * by the engine as the time zone's wall clock), or the next value of a sequence (an id fed by a
+   * sequence that no column default names).
+   */
+  default?: 'now' | { sequence: string };
+}
+
+export type ColumnKind = 'timestamp' | 'time' | 'bit' | 'array';
 
 export interface DetailOptions {
   /** The child table (default <parent table>_<field in snake_case>). */
@@ -199,6 +224,11 @@ export interface EntityOptions {
    * adds its bookkeeping columns and list indexes as to any table.
    */
   adoption?: AdoptionOptions;
+  /**
+   * The IANA time zone (Asia/Shanghai) whose wall-clock time the table's timestamp without time
+   * zone columns (x-column.type timestamp) hold; absent: the server's DB_LOCAL_TIME_ZONE.
+   */
+  timeZone?: string;
   menu?: MenuPlacement;
 }
 
@@ -290,6 +320,8 @@ export interface FieldDef {
   isSortable: boolean;
   /** A detail (x-detail) field: no column of its own, its rows live in a child table. */
   detail?: DetailDef;
+  /** An adopted timestamp column's time zone (the table's x-entity.timeZone), if it names one. */
+  timeZone?: string;
 }
 
 /**

@@ -142,10 +142,34 @@ function withoutEmptyCells(value: unknown): unknown {
 }
 
 /**
+ * Whether an empty string sent for a field is stored as it is: '' and NULL are different
+ * values (a NOT NULL DEFAULT '' column of an adopted table holds ''; saving its row unchanged
+ * must keep it). A plain text field keeps '' when the field is optional (and not unique: ''
+ * would clash where "no value" does not), and on an adopted table always (its NOT NULL columns
+ * may hold ''). A field whose '' is no value of its type (a date, a uuid, a reference, a
+ * dictionary code, an enum without '', a field whose default is another value) reads '' as
+ * "no value" as before.
+ */
+export function keepsEmptyString(entity: EntityDef, field: FieldDef): boolean {
+  const schema = field.schema;
+  if (field.type !== 'string' || field.isKey || field.isSecret || field.isSystem) return false;
+  if (schema.format !== undefined || field.ref || field.dict || schema['x-column'] !== undefined)
+    return false;
+  if (schema.enum && !schema.enum.includes('')) return false;
+  if (schema.minLength !== undefined && schema.minLength > 0) return false;
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test('')) return false;
+  // A field with another default: '' is the form's empty input, the default applies.
+  if (schema.default !== undefined && schema.default !== '') return false;
+  if (entity.schema['x-entity'].adopt === true) return true;
+  return !field.isRequired && !field.isUnique;
+}
+
+/**
  * Normalises and validates a write body. Read-only and system fields sent back by a client
- * are dropped; an empty string or null means "no value" (cleared on update, an error on a
- * required field); anything unknown, mistyped or out of the schema's bounds throws an
- * EntityInputError naming the field.
+ * are dropped; null means "no value" (cleared on update, an error on a required field), and so
+ * does an empty string unless the field keeps it (keepsEmptyString: then '' is stored as
+ * it is); anything unknown, mistyped or out of the schema's bounds throws an EntityInputError
+ * naming the field.
  */
 export function prepareInput(
   entity: EntityDef,
@@ -164,7 +188,7 @@ export function prepareInput(
     const field = entity.fieldsByName.get(name);
     const isIdentity = field?.isKey === true || name === 'version';
     if (field && field.isReadOnly && !(mode === 'update' && isIdentity)) continue;
-    const isEmpty = value === null || value === '';
+    const isEmpty = value === null || (value === '' && !(field && keepsEmptyString(entity, field)));
     if (containsNul(value)) {
       errors.push({ field: `/${name}`, message: translate('validation.invalid', {}) });
     } else if (!isEmpty) {

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { entityTableSpecs, rebuildableIndexes, type TableSpec } from '../engine/index.js';
 import type { Config } from './lib/config.js';
+import { setLocalTimeZone } from './lib/sql/toolkit.js';
 import type { AppContext, RouteEntry } from './lib/context.js';
 import { openDatabase } from './lib/db/database.js';
 import { auditTableSpecs } from './lib/db/audit-table.js';
@@ -89,6 +90,8 @@ export async function buildApp({
 }: BuildOptions): Promise<BuiltApp> {
   const registry = loadRegistry(config.schemasDir);
   const i18n = loadI18n(config.localesDir);
+  // Adopted tables' timestamp without time zone columns: read and written in this zone.
+  setLocalTimeZone(config.dbLocalTimeZone);
   const database = await openDatabase(config);
   let ctx: AppContext;
   let seed: SeedResult;

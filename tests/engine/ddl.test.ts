@@ -670,6 +670,44 @@ describe('planTableMigration of an adopted table (x-entity.adopt)', () => {
     expect((plan.concurrentStatements ?? []).join('\n')).not.toMatch(/"uid" gin_trgm_ops/);
   });
 
+  it('accepts the columns x-column keeps as they are: text[], time, bit(1) (issue 33)', () => {
+    const typed = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({
+          entity: { tenant: false, adopt: true },
+          properties: {
+            tags: { type: 'array', items: { type: 'string' }, 'x-column': { type: 'array' } },
+            opensAt: { type: 'string', 'x-column': { type: 'time' } },
+            visible: { type: 'boolean', 'x-column': { type: 'bit' } },
+          },
+        }),
+      ),
+    );
+    const existing = legacy();
+    existing.columns.set('tags', 'ARRAY');
+    existing.columns.set('opens_at', 'time without time zone');
+    existing.columns.set('visible', 'bit');
+    expect(planTableMigration(typed, existing).problems).toEqual([]);
+    // Without x-column the same columns are problems, and no ALTER of them is advised.
+    const plain = entityTableSpec(
+      entityOf(
+        'widget',
+        widgetJson({
+          entity: { tenant: false, adopt: true },
+          properties: {
+            tags: { type: 'array', items: { type: 'string' } },
+            opensAt: { type: 'string' },
+            visible: { type: 'boolean' },
+          },
+        }),
+      ),
+    );
+    const problems = planTableMigration(plain, existing).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).not.toMatch(/alter table/i);
+  });
+
   it('still refuses a type that does not serve the field, and never alters it', () => {
     const existing = legacy();
     existing.columns.set('price', 'text');
@@ -678,8 +716,10 @@ describe('planTableMigration of an adopted table (x-entity.adopt)', () => {
     expect(plan.problems).toHaveLength(2);
     expect(plan.problems[0]).toContain('column name: the database has timestamp without time zone');
     expect(plan.problems[1]).toContain(
-      'column price: the database has text but the schema wants double precision',
+      "column price: the database has text, which the field's schema (double precision) cannot read and write as it is",
     );
+    // The other application's table is never converted: no ALTER advised.
+    expect(plan.problems.join('\n')).not.toMatch(/alter table/i);
     expect(plan.statements.join('\n')).not.toMatch(/alter column|drop/);
   });
 

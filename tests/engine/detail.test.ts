@@ -308,7 +308,7 @@ describe('an adopted child table (x-detail.parentColumn)', () => {
     expect(plan.statements).toEqual([]);
     expect(plan.problems).toEqual([
       expect.stringMatching(
-        /^Table order_line, column qty: the database has text but the schema wants bigint/,
+        /^Table order_line, column qty: the database has text, which the field's schema \(bigint\) cannot/,
       ),
       expect.stringMatching(
         /^Table order_line has no column delivery_date: it is adopted as it is and never altered/,

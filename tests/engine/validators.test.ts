@@ -136,7 +136,7 @@ describe('prepareInput on create', () => {
     });
   });
 
-  it('treats an empty string or null as no value: the default, or "is required"', () => {
+  it('treats null as no value, and an empty string where it is no value of the field: the default, or "is required"', () => {
     expect(prepare({ name: 'a', status: '', note: null, email: '' }, 'create').values).toEqual({
       name: 'a',
       status: '1',
@@ -340,9 +340,14 @@ describe('prepareInput on update', () => {
   });
 
   it('clears optional fields sent empty, and refuses clearing a required one', () => {
+    // '' is a value of an optional plain text field (kept apart from NULL, issue 33), not of an email.
     expect(prepare({ id: 1, version: 2, note: '', email: null, tags: null }, 'update')).toEqual({
+      values: { id: 1, version: 2, note: '' },
+      cleared: ['email', 'tags'],
+    });
+    expect(prepare({ id: 1, version: 2, note: null, email: '' }, 'update')).toEqual({
       values: { id: 1, version: 2 },
-      cleared: ['note', 'email', 'tags'],
+      cleared: ['note', 'email'],
     });
     expect(errorsOf({ id: 1, version: 2, name: '' }, 'update')).toEqual([
       { field: '/name', message: 'is required' },

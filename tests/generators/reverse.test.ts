@@ -238,3 +238,67 @@ describe('proposeAdoption', () => {
     expect(proposal.softDelete).toEqual({ column: 'del_flag', deleted: '1', active: '0' });
   });
 });
+
+describe('reverse generator: values kept exactly (issue 33)', () => {
+  const table = (columns: TableInfo['columns'], extra: Partial<TableInfo> = {}): TableInfo => ({
+    name: 'sys_menu',
+    comment: null,
+    columns,
+    primaryKey: ['menu_id'],
+    uniqueColumns: [],
+    foreignKeys: [],
+    checks: [],
+    ...extra,
+  });
+  const key = { ...column('menu_id', 'bigint'), isNotNull: true };
+
+  it('carries simple numeric CHECKs as bounds, leaves the others to the database', () => {
+    const { schema } = reverseTable(
+      table(
+        [key, column('weight', 'integer'), column('score', 'integer'), column('ratio', 'double precision')],
+        {
+          checks: [
+            { column: 'weight', definition: 'CHECK ((weight > 0))' },
+            { column: 'score', definition: 'CHECK (((score >= 0) AND (score <= 100)))' },
+            { column: 'ratio', definition: 'CHECK ((ratio > (0)::double precision))' },
+          ],
+        },
+      ),
+      new Map(),
+    );
+    expect(schema.properties.weight).toMatchObject({ minimum: 1 });
+    expect(schema.properties.score).toMatchObject({ minimum: 0, maximum: 100 });
+    expect(schema.properties.ratio?.minimum).toBeUndefined();
+  });
+
+  it('feeds a key from <table>_seq, keeps CURRENT_TIMESTAMP and bit(1) defaults, refuses an unfillable bytea', () => {
+    const { schema } = reverseTable(
+      table(
+        [
+          key,
+          { ...column('create_time', 'timestamp without time zone'), defaultSql: 'CURRENT_TIMESTAMP' },
+          { ...column('visible', 'bit(1)'), isNotNull: true, defaultSql: `'1'::"bit"` },
+          column('icon', 'bytea'),
+        ],
+        { sequences: ['sys_menu_seq'] },
+      ),
+      new Map(),
+    );
+    expect(checkEntitySchema('sysmenu', 'sysmenu', schema)).toEqual([]);
+    expect(schema.properties.menuId).toMatchObject({
+      readOnly: true,
+      'x-column': { default: { sequence: 'sys_menu_seq' } },
+    });
+    expect(schema.properties.createTime).toMatchObject({ 'x-column': { type: 'timestamp', default: 'now' } });
+    expect(schema.properties.visible).toMatchObject({
+      type: 'boolean',
+      default: true,
+      'x-column': { type: 'bit' },
+    });
+    expect(schema.properties.icon).toBeUndefined();
+    expect(schema.required).toEqual([]);
+    expect(() =>
+      reverseTable(table([key, { ...column('payload', 'bytea'), isNotNull: true }]), new Map()),
+    ).toThrow(/payload \(bytea\) must be given on every insert/);
+  });
+});

@@ -435,9 +435,18 @@ describe('code generator API', () => {
     expect(p.madeOn).toMatchObject({ type: 'string', format: 'date' });
     expect(p.checkedAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(p.checkedAt?.default).toBeUndefined();
-    expect(p.localTime).toMatchObject({ type: 'string', format: 'date-time' });
+    // A timestamp without time zone holds a zone's wall clock (x-column timestamp).
+    expect(p.localTime).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      'x-column': { type: 'timestamp' },
+    });
     // a time without time zone has no offset, which format "time" demands: a pattern instead
-    expect(p.opensAt).toMatchObject({ type: 'string', pattern: expect.any(String) });
+    expect(p.opensAt).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+      'x-column': { type: 'time' },
+    });
     expect(p.opensAt?.format).toBeUndefined();
     expect(p.uid).toMatchObject({ type: 'string', format: 'uuid', 'x-unique': true });
     expect(p.attrs).toMatchObject({ type: 'object', default: {} });
@@ -448,13 +457,26 @@ describe('code generator API', () => {
     // numeric without a precision: any number, no bounds; varchar without a length: no maxLength
     expect(p.amount).toEqual({ type: 'number', title: 'Amount' });
     expect(p.memo).toEqual({ type: 'string', title: 'Memo' });
-    expect(p.flags).toEqual({ type: 'array', title: 'Flags', items: { type: 'boolean' } });
-    expect(p.uids).toEqual({ type: 'array', title: 'Uids', items: { type: 'string', format: 'uuid' } });
-    expect(p.dates).toEqual({ type: 'array', title: 'Dates', items: { type: 'string', format: 'date' } });
+    // PostgreSQL arrays are kept as they are (x-column array): read and written as JSON arrays.
+    const kept = { 'x-column': { type: 'array' } };
+    expect(p.flags).toEqual({ type: 'array', title: 'Flags', items: { type: 'boolean' }, ...kept });
+    expect(p.uids).toEqual({
+      type: 'array',
+      title: 'Uids',
+      items: { type: 'string', format: 'uuid' },
+      ...kept,
+    });
+    expect(p.dates).toEqual({
+      type: 'array',
+      title: 'Dates',
+      items: { type: 'string', format: 'date' },
+      ...kept,
+    });
     expect(p.rates).toEqual({
       type: 'array',
       title: 'Rates',
       items: { type: 'number', minimum: -999.99, maximum: 999.99 },
+      ...kept,
     });
     // The fields take the values the database gives back for these columns, and refuse what it
     // would refuse.

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isTimeZone } from '../../engine/meta.js';
 
 export interface Config {
   port: number;
@@ -43,6 +44,11 @@ export interface Config {
    * killed half-way) and builds them again (INDEX_CHECK_SECONDS, 60).
    */
   indexCheckSeconds: number;
+  /**
+   * The IANA time zone whose wall-clock time an adopted table's timestamp without time zone
+   * columns hold when the table names none (DB_LOCAL_TIME_ZONE; default the server's own zone).
+   */
+  dbLocalTimeZone: string;
   files: FileLimits;
   monitoring: MonitoringSettings;
 }
@@ -228,6 +234,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken && !/^[A-Za-z0-9_-]{20,200}$/.test(metricsToken))
     problems.push('METRICS_TOKEN must be 20 to 200 letters, digits, _ or - characters');
+  const dbLocalTimeZone =
+    env.DB_LOCAL_TIME_ZONE?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  if (!isTimeZone(dbLocalTimeZone))
+    problems.push(
+      `DB_LOCAL_TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${dbLocalTimeZone}"`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : resolve(cwd, env.DATA_DIR || './data');
   const inData = (file: string): string =>
@@ -250,6 +262,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     abuse,
     listCount,
     indexCheckSeconds: positiveInteger(env, 'INDEX_CHECK_SECONDS', 60, problems),
+    dbLocalTimeZone,
     files: {
       maxBytes: fileMaxMb * 1024 * 1024,
       dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),

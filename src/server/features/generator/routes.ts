@@ -283,6 +283,11 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
               uniqueItems: true,
               description: "The engine's list and lookup indexes to build, by name (opt-in)",
             }),
+            timeZone: text(64, {
+              pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+              description:
+                "The IANA time zone (Asia/Shanghai) whose wall-clock time the table's timestamp without time zone columns hold (x-entity.timeZone; default the server's DB_LOCAL_TIME_ZONE)",
+            }),
           },
           ['tableName', 'confirm'],
         ),

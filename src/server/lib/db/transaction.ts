@@ -12,6 +12,11 @@ function pgCode(error: unknown): string | undefined {
 export interface TransactionOptions {
   /** What a unique clash names (the entity's title); the checks before the write name the field. */
   clashSubject?: string;
+  /**
+   * An integrity constraint the database refused (class 23: CHECK, NOT NULL, foreign key,
+   * unique), after the rollback: the error naming the field, or undefined for the default answer.
+   */
+  onConstraint?: (error: unknown) => Promise<Error | undefined>;
 }
 
 /**
@@ -28,6 +33,10 @@ export async function inTransaction<T>(
   try {
     return await (db.isTransaction ? work(db) : db.transaction().execute(work));
   } catch (error) {
+    if (options.onConstraint && !db.isTransaction && /^23/.test(pgCode(error) ?? '')) {
+      const named = await options.onConstraint(error);
+      if (named) throw named;
+    }
     if (pgCode(error) === PG_UNIQUE_VIOLATION)
       throw new AppError('uniqueClash', { value: options.clashSubject ?? '' });
     if (pgCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new AppError('referenced', { by: '…' });

@@ -27,9 +27,39 @@ export interface Actor {
 export const column = (field: FieldDef): RawBuilder<unknown> => sql.ref(field.column);
 export const table = (entity: EntityDef): RawBuilder<unknown> => sql.table(entity.table);
 
+/**
+ * The time zone whose wall-clock time an adopted table's timestamp without time zone columns
+ * hold when the table names none (x-entity.timeZone): the DB_LOCAL_TIME_ZONE setting, set once
+ * at start (setLocalTimeZone), else the server's own zone.
+ */
+let localTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export function setLocalTimeZone(zone: string | undefined): void {
+  if (zone) localTimeZone = zone;
+}
+
+/** The zone of a field's timestamp without time zone column (x-column.type timestamp). */
+export const timeZoneOf = (field: FieldDef): string => field.timeZone ?? localTimeZone;
+
+/**
+ * A column as the API reads it: an adopted timestamp without time zone is the instant its
+ * wall-clock time is in the table's zone, a bit(1) a boolean; any other column as it is.
+ */
+export function readColumn(field: FieldDef): RawBuilder<unknown> {
+  const ref = column(field);
+  switch (field.schema['x-column']?.type) {
+    case 'timestamp':
+      return sql`(${ref} at time zone cast(${timeZoneOf(field)} as text))`;
+    case 'bit':
+      return sql`(${ref} = B'1')`;
+    default:
+      return ref;
+  }
+}
+
 /** The select list of every read: readable fields under their API names. */
 export function selectList(entity: EntityDef): RawBuilder<unknown> {
-  return sql.join(readableFields(entity).map((field) => sql`${column(field)} as ${sql.id(field.name)}`));
+  return sql.join(readableFields(entity).map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`));
 }
 
 /**
@@ -97,27 +127,41 @@ export function filterCondition(filter: Filter): Condition {
   const ref = column(filter.field);
   switch (filter.op) {
     case 'contains':
-      // A uuid column (adopted table) has no ilike: compared as its text.
-      return filter.field.schema.format === 'uuid'
+      // A uuid or time column (adopted table) has no ilike: compared as its text.
+      return filter.field.schema.format === 'uuid' || filter.field.schema['x-column']?.type === 'time'
         ? sql`${ref}::text ilike ${`%${escapeLike(filter.value)}%`}`
         : sql`${ref} ilike ${`%${escapeLike(filter.value)}%`}`;
-    case 'in':
-      return filter.values.length === 1
-        ? sql`${ref} = ${filter.values[0]}`
-        : sql`${ref} in (${sql.join(filter.values)})`;
+    case 'in': {
+      // A bit(1) column is compared as the boolean it is read as; a timestamp column holds the
+      // zone's wall clock: each value converted (the column stays bare, its indexes serve).
+      const isKeptTime = filter.field.schema['x-column']?.type === 'timestamp';
+      const left = isKeptTime ? ref : readColumn(filter.field);
+      const values = isKeptTime
+        ? filter.values.map((value) => toDbValue(filter.field, value))
+        : filter.values;
+      return values.length === 1 ? sql`${left} = ${values[0]}` : sql`${left} in (${sql.join(values)})`;
+    }
     case 'hasItem':
-      return sql`${ref} @> ${JSON.stringify([filter.value])}::jsonb`;
+      // An adopted PostgreSQL array (text[] …) has the item among its elements.
+      return filter.field.schema['x-column']?.type === 'array'
+        ? sql`${filter.value} = any(${ref})`
+        : sql`${ref} @> ${JSON.stringify([filter.value])}::jsonb`;
     case 'range': {
       const parts: Condition[] = [];
       const isDateColumn = filter.field.sqlType === 'date';
       const cast = isDateColumn ? sql`date` : sql`timestamptz`;
-      if (filter.from) parts.push(sql`${ref} >= cast(${filter.from} as ${cast})`);
+      // A timestamp column holding a zone's wall clock is compared with the bound in that zone.
+      const bound = (value: string): RawBuilder<unknown> =>
+        filter.field.schema['x-column']?.type === 'timestamp'
+          ? sql`(cast(${value} as timestamptz) at time zone cast(${timeZoneOf(filter.field)} as text))`
+          : sql`cast(${value} as ${cast})`;
+      if (filter.from) parts.push(sql`${ref} >= ${bound(filter.from)}`);
       if (filter.to) {
         // A day as the upper bound includes the whole day.
         parts.push(
           DATE_ONLY.test(filter.to) && !isDateColumn
             ? sql`${ref} < cast(${filter.to} as date) + 1`
-            : sql`${ref} <= cast(${filter.to} as ${cast})`,
+            : sql`${ref} <= ${bound(filter.to)}`,
         );
       }
       return sql.join(parts, sql` and `);
@@ -152,11 +196,38 @@ export function orderBySql(terms: OrderTerm[], alias?: string): RawBuilder<unkno
   return sql`order by ${sql.join(parts)}`;
 }
 
-/** A JavaScript value as the column takes it: JSON columns get JSON text. */
+/**
+ * A JavaScript value as the column takes it: JSON columns get JSON text; an adopted timestamp
+ * without time zone the instant's wall clock in its zone, a bit(1) 1 or 0, a PostgreSQL array
+ * the array (the drivers write it as an array literal).
+ */
 export function toDbValue(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  switch (field.schema['x-column']?.type) {
+    case 'timestamp':
+      return sql`(cast(${value} as timestamptz) at time zone cast(${timeZoneOf(field)} as text))`;
+    case 'bit':
+      return sql`cast(cast(cast(${value} as boolean) as integer) as bit(1))`;
+    case 'array':
+      return value;
+    default:
+      break;
+  }
   if (field.sqlType === 'jsonb') return sql`${JSON.stringify(value)}::jsonb`;
   return value;
+}
+
+/**
+ * What the database fills in an adopted column an add leaves out (x-column.default), where
+ * its own default would not give what the other application gives: the wall clock of the
+ * table's zone (CURRENT_TIMESTAMP in our session would be UTC's), the next value of a sequence
+ * that no column default names.
+ */
+export function keptDefault(field: FieldDef): RawBuilder<unknown> | undefined {
+  const fill = field.schema['x-column']?.default;
+  if (fill === 'now') return sql`(now() at time zone cast(${timeZoneOf(field)} as text))`;
+  if (fill && typeof fill === 'object') return sql`nextval(cast(${fill.sequence} as regclass))`;
+  return undefined;
 }
 
 /** Columns and values of an insert: the given fields plus the bookkeeping columns. */
@@ -173,6 +244,12 @@ export function insertRow({
 }): { columns: RawBuilder<unknown>[]; params: unknown[] } {
   const columns = fields.map(column);
   const params = fields.map((field) => toDbValue(field, values[field.name]));
+  for (const field of entity.fields) {
+    const fill = fields.includes(field) || field.detail ? undefined : keptDefault(field);
+    if (fill === undefined) continue;
+    columns.push(column(field));
+    params.push(fill);
+  }
   // The tenant entity owns tenant_code as its own field; every other row gets the caller's tenant.
   // An adopted table keeps only the bookkeeping columns it has (x-entity.adoption).
   const system = (name: string): FieldDef | undefined => {

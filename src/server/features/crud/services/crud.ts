@@ -47,6 +47,7 @@ import type { RecordPolicy } from '../../rbac/index.js';
 import { applySessionEffects } from '../../sessions/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
+import { constraintError } from './constraints.js';
 
 export interface CrudRequest {
   db: Db;
@@ -73,16 +74,13 @@ export interface CrudRequest {
  */
 export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
 
-/** The table whose foreign key refused a delete (PostgreSQL's 23503), or undefined for another error. */
-function foreignKeyRefusal(error: unknown): string | undefined {
-  const pg = error as { code?: unknown; table?: unknown } | null;
-  if (pg?.code !== '23503') return undefined;
-  return typeof pg.table === 'string' ? pg.table : '…';
-}
-
-/** Constraint errors that slipped past the checks name the entity. */
+/** Constraint errors that slipped past the checks (or that the table alone knows) name the field. */
 const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
-  inTransaction(request.db, work, { clashSubject: entityTitle(request.l10n, request.entity) });
+  inTransaction(request.db, work, {
+    clashSubject: entityTitle(request.l10n, request.entity),
+    onConstraint: (error) =>
+      constraintError({ db: request.db, entity: request.entity, l10n: request.l10n, error }),
+  });
 
 /** Adds the detail rows of each record (in their saved order) under their fields. */
 async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {
@@ -225,6 +223,14 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
   });
 }
 
+/** Whether a value sent is the one the record holds (as read back: dates as instants, JSON as text). */
+function isStoredValue(stored: unknown, sent: unknown): boolean {
+  if (stored instanceof Date)
+    return typeof sent === 'string' && new Date(sent).getTime() === stored.getTime();
+  if (typeof stored === 'object' && stored !== null) return JSON.stringify(stored) === JSON.stringify(sent);
+  return stored === sent;
+}
+
 export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
   const { values, cleared } = prepareInput(
@@ -256,12 +262,16 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     cleared.push(...conditions.clear);
     await runChecks({ ...request, trx }, values, key);
     await hashSecrets(entity, values);
+    // A value equal to the stored one is not written: the column keeps what it holds to the
+    // byte (a timestamp's microseconds, which a JavaScript date cannot carry back).
     const assigned = entity.fields.filter(
       (field) =>
         !field.isReadOnly &&
         !field.isKey &&
         !field.detail &&
-        (values[field.name] !== undefined || cleared.includes(field.name)),
+        (cleared.includes(field.name)
+          ? before[field.name] !== null
+          : values[field.name] !== undefined && !isStoredValue(before[field.name], values[field.name])),
     );
     const assignments = assigned.map(
       (field) => sql`${column(field)} = ${toDbValue(field, values[field.name] ?? null)}`,
@@ -361,22 +371,14 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     await deleteAdoptedDetailRows({ trx, entity, parentKeys: [...foundKeys] });
     const softDelete = adoptionOf(entity)?.softDelete;
     const where = whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope]);
-    try {
-      // An adopted table's soft delete marks its rows, as the other application does.
-      await (softDelete
-        ? sql`update ${table(entity)} set ${sql.join([
-            sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
-            ...updateBookkeeping(entity, actor),
-          ])} ${where}`.execute(trx)
-        : sql`delete from ${table(entity)} ${where}`.execute(trx));
-    } catch (error) {
-      // Rows of a table the engine does not know (an adopted table's neighbour) still refer to it.
-      const refusal = foreignKeyRefusal(error);
-      if (!refusal) throw error;
-      throw new AppError('referenced', { by: refusal }, [
-        { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by: refusal }) },
-      ]);
-    }
+    // An adopted table's soft delete marks its rows, as the other application does; a row of a
+    // table the engine does not know that still refers to one is the transaction's 409 (constraints.ts).
+    await (softDelete
+      ? sql`update ${table(entity)} set ${sql.join([
+          sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
+          ...updateBookkeeping(entity, actor),
+        ])} ${where}`.execute(trx)
+      : sql`delete from ${table(entity)} ${where}`.execute(trx));
     for (const row of found.rows)
       await applySessionEffects({
         trx,

@@ -54,6 +54,8 @@ const isQueryCanceled = (error: unknown): boolean =>
 
 /** A cursor value back to its column's type (it travels as the text the database printed). */
 function typed(term: OrderTerm, value: string): RawBuilder<unknown> {
+  // An adopted bit(1) column (read as a boolean) compares with bits.
+  if (term.field.schema['x-column']?.type === 'bit') return sql`cast(${value} as bit(1))`;
   return sql`cast(${value} as ${sql.raw(term.field.sqlType)})`;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   entityTableSpecs,
+  isTimeZone,
   planTableMigration,
   type AdoptionOptions,
   type BookkeepingField,
@@ -67,6 +68,8 @@ export interface AdoptInput {
   addColumns?: BookkeepingField[];
   /** The engine's list and lookup indexes to build (opt-in, by name; none when absent). */
   indexes?: string[];
+  /** The zone of the table's timestamp without time zone columns (x-entity.timeZone). */
+  timeZone?: string;
 }
 
 /** The column and its definition each bookkeeping field gets when the admin opts into adding it. */
@@ -244,6 +247,8 @@ export async function adoptTable({
         },
       ]);
   };
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone))
+    throw new AppError('validation', {}, [{ field: '/timeZone', message: l10n.t('validation.invalid') }]);
   await refuseAdopted(ctx.db);
   const table = await describeTable(ctx.db, input.tableName);
   if (!table) throw new AppError('notFound');
@@ -271,7 +276,12 @@ export async function adoptTable({
       ...reversed,
       // The columns' order as the form's layout: a jsonb column (PostgreSQL) keeps no key order.
       'x-ui': { ...reversed['x-ui'], items: Object.keys(reversed.properties) },
-      'x-entity': { ...reversed['x-entity'], api: onlineApiOf(formCode), adopt: true },
+      'x-entity': {
+        ...reversed['x-entity'],
+        api: onlineApiOf(formCode),
+        adopt: true,
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      },
     },
   }) as EntitySchema;
   const compiled = compileForm({ registry: ctx.registry, formCode, content });

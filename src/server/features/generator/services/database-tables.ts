@@ -150,6 +150,14 @@ export async function describeTable(db: Db, tableName: string): Promise<TableInf
       and i.indpred is null and i.indexprs is null`.execute(db);
   const comments = await tableComments(db);
   const rows = constraints.rows;
+  // The sequences that may feed an integer key no default names (reverse.ts mapColumns).
+  const keyColumn = rows.find((row) => row.contype === 'p')?.columns[0] ?? 'id';
+  const sequenceNames = [`${tableName}_seq`, `${tableName}_${keyColumn}_seq`, `seq_${tableName}`];
+  const sequences = await sql<{ name: string }>`
+    select c.relname::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind = 'S' and c.relname in (${sql.join(sequenceNames)})`.execute(
+    db,
+  );
   const unique = [
     ...uniqueIndexes.rows.map((row) => row.columns),
     ...rows.filter((row) => row.contype === 'u').map((row) => row.columns),
@@ -183,6 +191,7 @@ export async function describeTable(db: Db, tableName: string): Promise<TableInf
     checks: rows
       .filter((row) => row.contype === 'c' && row.columns.length === 1)
       .map((row) => ({ column: row.columns[0] ?? '', definition: row.definition })),
+    sequences: sequences.rows.map((row) => row.name),
   };
 }
 

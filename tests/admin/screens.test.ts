@@ -33,8 +33,8 @@ describe('role menu tree', () => {
 describe('data-field rows', () => {
   const messages = { required: 'required', duplicate: 'duplicate' };
   const rows = fromStored([
-    { id: 7, roleCode: 'ROLE_A', menuCode: 'sysorg', dataFields: ['orgType'] },
-    { id: 8, roleCode: 'ROLE_B', menuCode: 'sysorg', dataFields: [] },
+    { id: 7, roleCode: 'ROLE_A', menuCode: 'sysorg', dataFields: ['orgType'], readOnlyFields: ['orgName'] },
+    { id: 8, roleCode: 'ROLE_B', menuCode: 'sysorg', dataFields: [], readOnlyFields: [] },
   ]);
 
   it('needs a role on every row and one row per role code (SPEC §5)', () => {

@@ -5,6 +5,7 @@ import {
   fileFieldUse,
   prepareInput,
   type FieldDef,
+  type FieldError,
 } from '../../../../engine/index.js';
 import type { ImportColumn, ImportProblem, ImportResult } from '../../../../engine/api-types.js';
 import { writeAudit } from '../../../lib/audit.js';
@@ -39,7 +40,7 @@ function arrayLiteral(field: FieldDef, batch: { values: Record<string, unknown> 
 }
 
 /**
- * Fields an import may fill: what an add takes, and what the caller may see. Detail rows
+ * Fields an import may fill: what an add takes, and what the caller may change. Detail rows
  * (x-detail) are entered in the form, not read from a sheet's cells.
  */
 export function importableFields(request: Pick<CrudRequest, 'entity' | 'policy'>): FieldDef[] {
@@ -49,7 +50,7 @@ export function importableFields(request: Pick<CrudRequest, 'entity' | 'policy'>
       !field.isSystem &&
       !field.auto &&
       !field.detail &&
-      request.policy.isVisible(field.name),
+      request.policy.isWritable(field.name),
   );
 }
 
@@ -82,11 +83,22 @@ function mapColumns(
   const columns: { index: number; column: ImportColumn; field: FieldDef }[] = [];
   const ignored: string[] = [];
   const taken = new Set<string>();
+  const refused: FieldError[] = [];
   header.forEach((text, index) => {
     if (text === '') return;
     const field = byHeader.get(fold(text));
-    if (!field || (!request.policy.isVisible(field.name) && !field.isKey)) {
+    if (!field) {
       problems.push({ row: 1, field: text, message: l10n.t('import.unknownColumn', { column: text }) });
+      return;
+    }
+    // A column of a field the caller's roles hide or keep read-only: the import is refused
+    // (403 naming the field, as an add sending it; rbac field-rights.ts).
+    if (!field.isKey && !request.policy.isWritable(field.name)) {
+      const isHidden = !request.policy.isVisible(field.name);
+      refused.push({
+        field: `/${field.name}`,
+        message: l10n.t(isHidden ? 'errors.fieldHidden' : 'errors.fieldReadOnly'),
+      });
       return;
     }
     if (!writable.has(field)) {
@@ -108,6 +120,7 @@ function mapColumns(
       column: { header: text, field: field.name, title: fieldTitle({ l10n, entity, field }) },
     });
   });
+  if (refused.length > 0) throw new AppError('fieldNotWritable', {}, refused);
   if (columns.length === 0 && problems.length === 0)
     problems.push({ row: 1, field: '', message: l10n.t('import.noColumns') });
   return { columns, ignored };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromStored, rowErrors, serverRowErrors } from '../../src/admin/features/rbac/datafields/rows.js';
+import { fromStored, rowErrors, serverRowErrors, withList } from '../../src/admin/features/rbac/datafields/rows.js';
 import { browserOf } from '../../src/admin/features/sessions/userAgent.js';
 import { tickedIds, withAncestors } from '../../src/admin/features/rbac/role/menuTree.js';
 
@@ -39,10 +39,21 @@ describe('data-field rows', () => {
 
   it('needs a role on every row and one row per role code (SPEC §5)', () => {
     expect(rowErrors(rows, messages)).toEqual({});
-    const edited = [...rows, { key: 'new-1', id: undefined, roleCode: 'ROLE_A', dataFields: [] }];
+    const edited = [...rows, { key: 'new-1', id: undefined, roleCode: 'ROLE_A', dataFields: [], readOnlyFields: [] }];
     expect(rowErrors(edited, messages)).toEqual({ 'new-1': 'duplicate' });
-    const empty = [...rows, { key: 'new-2', id: undefined, roleCode: undefined, dataFields: [] }];
+    const empty = [...rows, { key: 'new-2', id: undefined, roleCode: undefined, dataFields: [], readOnlyFields: [] }];
     expect(rowErrors(empty, messages)).toEqual({ 'new-2': 'required' });
+  });
+
+  it('keeps a field in one list at most: hidden, read-only, or neither (visible)', () => {
+    const [row] = rows;
+    expect(row && fromStored([{ ...row, id: 7, menuCode: 'sysorg' }])[0]?.readOnlyFields).toEqual(['orgName']);
+    const hidden = withList(row ?? { dataFields: [], readOnlyFields: [] }, 'dataFields', ['orgType', 'orgName']);
+    expect(hidden).toEqual({ dataFields: ['orgType', 'orgName'], readOnlyFields: [] });
+    expect(withList(hidden, 'readOnlyFields', ['orgType'])).toEqual({
+      dataFields: ['orgName'],
+      readOnlyFields: ['orgType'],
+    });
   });
 
   it('puts the server field errors on their rows', () => {

@@ -76,7 +76,11 @@ function mapColumns(
   request: CrudRequest,
   header: string[],
   problems: ImportProblem[],
-): { columns: { index: number; column: ImportColumn; field: FieldDef }[]; ignored: string[] } {
+): {
+  columns: { index: number; column: ImportColumn; field: FieldDef }[];
+  ignored: string[];
+  refused: FieldError[];
+} {
   const { l10n, entity } = request;
   const byHeader = headerIndex(request);
   const writable = new Set(importableFields(request));
@@ -120,10 +124,9 @@ function mapColumns(
       column: { header: text, field: field.name, title: fieldTitle({ l10n, entity, field }) },
     });
   });
-  if (refused.length > 0) throw new AppError('fieldNotWritable', {}, refused);
   if (columns.length === 0 && problems.length === 0)
     problems.push({ row: 1, field: '', message: l10n.t('import.noColumns') });
-  return { columns, ignored };
+  return { columns, ignored, refused };
 }
 
 /** A column's reader, and for a reference column the cell texts already looked up. */
@@ -380,7 +383,11 @@ export async function importRecords({
 }: ImportInput): Promise<ImportResult> {
   const { l10n } = request;
   const problems: ImportProblem[] = [];
-  const { columns, ignored } = mapColumns(request, sheet.header, problems);
+  const { columns, ignored, refused } = mapColumns(request, sheet.header, problems);
+  if (refused.length > 0) {
+    await sheet.close?.();
+    throw new AppError('fieldNotWritable', {}, refused);
+  }
   const walk: ImportWalk = {
     request,
     columns,

@@ -46,9 +46,9 @@ describe('data-field rows', () => {
   });
 
   it('keeps a field in one list at most: hidden, read-only, or neither (visible)', () => {
-    const [row] = rows;
-    expect(row && fromStored([{ ...row, id: 7, menuCode: 'sysorg' }])[0]?.readOnlyFields).toEqual(['orgName']);
-    const hidden = withList(row ?? { dataFields: [], readOnlyFields: [] }, 'dataFields', ['orgType', 'orgName']);
+    const [row = { dataFields: [], readOnlyFields: [] }] = rows;
+    expect(row.readOnlyFields).toEqual(['orgName']);
+    const hidden = withList(row, 'dataFields', ['orgType', 'orgName']);
     expect(hidden).toEqual({ dataFields: ['orgType', 'orgName'], readOnlyFields: [] });
     expect(withList(hidden, 'readOnlyFields', ['orgType'])).toEqual({
       dataFields: ['orgName'],

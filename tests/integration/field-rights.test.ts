@@ -53,7 +53,11 @@ async function setRights(
 /** The 403 of the field rights: the envelope names exactly these fields. */
 function expectRefused(response: LightMyRequestResponse, fields: string[], what: string): void {
   expect(response.statusCode, `${what}: ${response.body}`).toBe(403);
-  const answer = response.json() as { code: number; message: string; errors: { field: string; message: string }[] };
+  const answer = response.json() as {
+    code: number;
+    message: string;
+    errors: { field: string; message: string }[];
+  };
   expect(answer.code).toBe(403);
   expect(answer.message.length).toBeGreaterThan(0);
   expect(answer.errors.map((error) => error.field).sort(), what).toEqual(fields);
@@ -61,13 +65,20 @@ function expectRefused(response: LightMyRequestResponse, fields: string[], what:
 }
 
 async function storedParam(key: string): Promise<Row | undefined> {
-  const [row] = await t.sql<Row>('select id, param_name, param_value, version from sys_param where param_key = $1', [key]);
+  const [row] = await t.sql<Row>(
+    'select id, param_name, param_value, version from sys_param where param_key = $1',
+    [key],
+  );
   return row;
 }
 
 /** A parameter added by the administrator, as the role reads it back (whole record). */
 async function paramAsRead(token: string, key: string, value: string): Promise<Row> {
-  const added = await asAdmin('POST', '/api/admin/sysparam/add', { paramName: key, paramKey: key, paramValue: value });
+  const added = await asAdmin('POST', '/api/admin/sysparam/add', {
+    paramName: key,
+    paramKey: key,
+    paramValue: value,
+  });
   expect(added.statusCode, added.body).toBe(200);
   const listed = await as(token, 'GET', `/api/admin/sysparam/query?id=${String(data(added).id)}`);
   expect(listed.statusCode, listed.body).toBe(200);
@@ -133,7 +144,10 @@ describe('a hidden field (the finding of issue 32)', () => {
     const renamed = await as(tokenA, 'PUT', '/api/admin/sysparam/update', { ...row, paramName: 'renamed' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(data(renamed)).not.toHaveProperty('paramValue');
-    expect(await storedParam('fr.hidden.update')).toMatchObject({ param_name: 'renamed', param_value: 'before' });
+    expect(await storedParam('fr.hidden.update')).toMatchObject({
+      param_name: 'renamed',
+      param_value: 'before',
+    });
   });
 
   it('is refused on add with 403 naming it, nothing stored', async () => {
@@ -144,7 +158,10 @@ describe('a hidden field (the finding of issue 32)', () => {
     });
     expectRefused(added, ['/paramValue'], 'add');
     expect(await storedParam('fr.hidden.add')).toBeUndefined();
-    const without = await as(tokenA, 'POST', '/api/admin/sysparam/add', { paramName: 'x', paramKey: 'fr.hidden.add' });
+    const without = await as(tokenA, 'POST', '/api/admin/sysparam/add', {
+      paramName: 'x',
+      paramKey: 'fr.hidden.add',
+    });
     expect(without.statusCode, without.body).toBe(200);
   });
 
@@ -159,7 +176,9 @@ describe('a hidden field (the finding of issue 32)', () => {
     expect(template.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(template.rawPayload as unknown as ArrayBuffer);
-    expect(JSON.stringify(workbook.worksheets[0]?.getRow(1).values)).not.toMatch(/paramValue|Parameter value|参数值/);
+    expect(JSON.stringify(workbook.worksheets[0]?.getRow(1).values)).not.toMatch(
+      /paramValue|Parameter value|参数值/,
+    );
   });
 
   it('stays out of query, get and export', async () => {
@@ -317,7 +336,11 @@ describe("a designer's published form (/api/online/<code>)", () => {
   });
 
   it('refuses hidden and read-only fields with 403 naming them; accepts an unchanged read-only one', async () => {
-    const added = await as(tokenA, 'POST', '/api/online/frleave/add', { applicant: 'Zhang', days: 3, reason: 'x' });
+    const added = await as(tokenA, 'POST', '/api/online/frleave/add', {
+      applicant: 'Zhang',
+      days: 3,
+      reason: 'x',
+    });
     expectRefused(added, ['/days', '/reason'], 'online add');
     const plain = await as(tokenA, 'POST', '/api/online/frleave/add', { applicant: 'Zhang' });
     expect(plain.statusCode, plain.body).toBe(200);

@@ -112,7 +112,8 @@ async function urlGrants(
     join ${table(role)} r on r.id = ru.role_id
     where r.tenant_code = ${tenantCode} and r.role_code in (${sql.join([...roles])})`.execute(ctx.db);
   const grants = new Map<string, string[]>();
-  for (const row of rows.rows) (grants.get(row.role_code) ?? grants.set(row.role_code, []).get(row.role_code))?.push(row.url);
+  for (const row of rows.rows)
+    (grants.get(row.role_code) ?? grants.set(row.role_code, []).get(row.role_code))?.push(row.url);
   return grants;
 }
 
@@ -122,7 +123,8 @@ async function roleRows(
   roles: readonly string[],
   menuCode?: string,
 ): Promise<RoleRow[]> {
-  const rows = await sql<RoleRow>`select role_code, menu_code, data_fields, read_only_fields from sys_data_permission
+  const rows =
+    await sql<RoleRow>`select role_code, menu_code, data_fields, read_only_fields from sys_data_permission
     where tenant_code = ${tenantCode} and role_code in (${sql.join([...roles])})
     ${menuCode === undefined ? sql`` : sql`and menu_code = ${menuCode}`}`.execute(db);
   return rows.rows;
@@ -168,7 +170,8 @@ export async function fieldRightsByMenu({
   if (rows.length === 0) return {};
   const grants = await urlGrants(ctx, tenantCode, roles);
   const byMenu = new Map<string, RoleRow[]>();
-  for (const row of rows) (byMenu.get(row.menu_code) ?? byMenu.set(row.menu_code, []).get(row.menu_code))?.push(row);
+  for (const row of rows)
+    (byMenu.get(row.menu_code) ?? byMenu.set(row.menu_code, []).get(row.menu_code))?.push(row);
   const answer: Record<string, FieldRights> = {};
   for (const [menuCode, menuRows] of byMenu) {
     const rights = combine({ entity: entityOf(menuCode), roles, rows: menuRows, grants });
@@ -245,7 +248,8 @@ export function refusedFields({ entity, l10n, rights, body, stored }: WriteCheck
         ? isEmpty(value)
         : stored
           ? isSameValue(value, stored[name])
-          : isEmpty(value) || (field.schema.default !== undefined && isSameValue(value, field.schema.default));
+          : isEmpty(value) ||
+            (field.schema.default !== undefined && isSameValue(value, field.schema.default));
       if (!isKept) errors.push({ field: `/${name}`, message: l10n.t('errors.fieldReadOnly') });
     }
   }

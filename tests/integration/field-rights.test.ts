@@ -354,5 +354,10 @@ describe("a designer's published form (/api/online/<code>)", () => {
     expect(same.statusCode, same.body).toBe(200);
     const changed = await as(tokenA, 'PUT', '/api/online/frleave/update', { ...data<Row>(same), days: 5 });
     expectRefused(changed, ['/days'], 'online update');
+    const imported = await importSheet(tokenA, '/api/online/frleave/import', [
+      ['applicant', 'reason'],
+      ['Wang', 'smuggled'],
+    ]);
+    expectRefused(imported, ['/reason'], 'online import');
   });
 });

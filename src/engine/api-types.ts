@@ -136,6 +136,11 @@ export interface CurrentAuthority<Menu = MenuNode> {
   menu: string[];
   /** Buttons the roles may use, by menu code. */
   buttons: Record<string, string[]>;
+  /**
+   * The fields the roles hide or keep read-only, by menu code (entity name); an entity the roles
+   * do not restrict is absent (every field visible and writable).
+   */
+  fieldRights: Record<string, FieldRights>;
 }
 
 /** An organisation with its sub-organisations and then its users (…/sysorg/queryOrgUserTree). */
@@ -207,12 +212,24 @@ export interface RoleOption {
   checked: boolean;
 }
 
-/** The fields hidden from one role on one menu's screen (GET …/sysmenu/queryDataFieldByMenuCode). */
+/**
+ * The fields hidden from one role on one menu's screen, and those it sees but may not change
+ * (GET …/sysmenu/queryDataFieldByMenuCode).
+ */
 export interface DataFieldPermission {
   id: number;
   roleCode: string;
   menuCode: string;
+  /** Hidden: left out of every read, refused in every write. */
   dataFields: string[];
+  /** Read-only: shown, refused in a write that changes them. */
+  readOnlyFields: string[];
+}
+
+/** A caller's rights on one entity's fields (CurrentAuthority.fieldRights), the union of their roles. */
+export interface FieldRights {
+  hidden: string[];
+  readOnly: string[];
 }
 
 /** Sign-ins of one day (GET /api/admin/sysuser/querySignInsPerDay). */

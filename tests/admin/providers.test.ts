@@ -211,6 +211,7 @@ describe('access control (SPEC §6: buttons hidden by role)', () => {
     menus: [],
     menu: [],
     buttons: { sysuser: ['add', 'update'], sysrole: [] },
+    fieldRights: {},
   };
 
   it('grants the buttons the authority lists under the menu code, and no other', async () => {

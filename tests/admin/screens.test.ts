@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fromStored, rowErrors, serverRowErrors } from '../../src/admin/features/rbac/datafields/rows.js';
+import { fieldsSent, isShownField, withFieldRights } from '../../src/admin/entity/field-rights.js';
+import {
+  fromStored,
+  rowErrors,
+  serverRowErrors,
+  withList,
+} from '../../src/admin/features/rbac/datafields/rows.js';
 import { browserOf } from '../../src/admin/features/sessions/userAgent.js';
 import { tickedIds, withAncestors } from '../../src/admin/features/rbac/role/menuTree.js';
 
@@ -33,16 +39,33 @@ describe('role menu tree', () => {
 describe('data-field rows', () => {
   const messages = { required: 'required', duplicate: 'duplicate' };
   const rows = fromStored([
-    { id: 7, roleCode: 'ROLE_A', menuCode: 'sysorg', dataFields: ['orgType'] },
-    { id: 8, roleCode: 'ROLE_B', menuCode: 'sysorg', dataFields: [] },
+    { id: 7, roleCode: 'ROLE_A', menuCode: 'sysorg', dataFields: ['orgType'], readOnlyFields: ['orgName'] },
+    { id: 8, roleCode: 'ROLE_B', menuCode: 'sysorg', dataFields: [], readOnlyFields: [] },
   ]);
 
   it('needs a role on every row and one row per role code (SPEC §5)', () => {
     expect(rowErrors(rows, messages)).toEqual({});
-    const edited = [...rows, { key: 'new-1', id: undefined, roleCode: 'ROLE_A', dataFields: [] }];
+    const edited = [
+      ...rows,
+      { key: 'new-1', id: undefined, roleCode: 'ROLE_A', dataFields: [], readOnlyFields: [] },
+    ];
     expect(rowErrors(edited, messages)).toEqual({ 'new-1': 'duplicate' });
-    const empty = [...rows, { key: 'new-2', id: undefined, roleCode: undefined, dataFields: [] }];
+    const empty = [
+      ...rows,
+      { key: 'new-2', id: undefined, roleCode: undefined, dataFields: [], readOnlyFields: [] },
+    ];
     expect(rowErrors(empty, messages)).toEqual({ 'new-2': 'required' });
+  });
+
+  it('keeps a field in one list at most: hidden, read-only, or neither (visible)', () => {
+    const [row = { dataFields: [], readOnlyFields: [] }] = rows;
+    expect(row.readOnlyFields).toEqual(['orgName']);
+    const hidden = withList(row, 'dataFields', ['orgType', 'orgName']);
+    expect(hidden).toEqual({ dataFields: ['orgType', 'orgName'], readOnlyFields: [] });
+    expect(withList(hidden, 'readOnlyFields', ['orgType'])).toEqual({
+      dataFields: ['orgName'],
+      readOnlyFields: ['orgType'],
+    });
   });
 
   it('puts the server field errors on their rows', () => {
@@ -65,5 +88,26 @@ describe('online users', () => {
       ),
     ).toBe('Edge 120 · Windows');
     expect(browserOf('node')).toBe('node');
+  });
+});
+
+describe('field rights on the generated form', () => {
+  const rights = { hidden: ['paramValue'], readOnly: ['paramName'] };
+
+  it('shows a read-only field disabled and a hidden one not at all, and sends no hidden value', () => {
+    const ui = withFieldRights<Record<string, unknown>>(
+      { 'ui:order': ['paramName', 'paramKey', 'paramValue', '*'], paramName: { 'ui:widget': 'text' } },
+      rights,
+    ) as Record<string, Record<string, unknown>>;
+    expect(ui.paramName).toEqual({ 'ui:widget': 'text', 'ui:disabled': true, 'ui:readonly': true });
+    expect(ui.paramValue).toEqual({ 'ui:widget': 'hidden' });
+    expect(ui.paramKey).toBeUndefined();
+    expect(fieldsSent({ paramName: 'a', paramKey: 'b', paramValue: 'default' }, rights)).toEqual({
+      paramName: 'a',
+      paramKey: 'b',
+    });
+    expect(isShownField(rights, 'paramValue')).toBe(false);
+    expect(isShownField(rights, 'paramName')).toBe(true);
+    expect(isShownField(undefined, 'paramValue')).toBe(true);
   });
 });

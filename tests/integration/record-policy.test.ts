@@ -68,10 +68,16 @@ afterAll(async () => {
 describe('a hidden data field', () => {
   it('is absent from the answers of add, update, query, tree and export', async () => {
     const record = await new Samples(new Api(t)).record(org, { [HIDDEN]: 'secret description' });
-    const added = await as('POST', `/api/${org.api}/add`, record);
+    // a hidden field cannot be written either (rbac field-rights.ts): 403 naming it
+    const smuggled = await as('POST', `/api/${org.api}/add`, record);
+    expect(smuggled.statusCode, smuggled.body).toBe(403);
+    expect(errorFields(smuggled)).toEqual([`/${HIDDEN}`]);
+    const { [HIDDEN]: _hidden, ...visible } = record;
+    const added = await as('POST', `/api/${org.api}/add`, visible);
     expect(added.statusCode, added.body).toBe(200);
     const row = data(added);
     expectHidden(row, 'add');
+    await t.sql("update sys_org set org_description = 'secret description' where id = $1", [row.id]);
     const stored = await t.sql<{ org_description: string }>(
       'select org_description from sys_org where id = $1',
       [row.id],

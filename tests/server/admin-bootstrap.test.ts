@@ -30,6 +30,7 @@ function bootstrapOf(nickname: string): AdminBootstrap {
       menus: [],
       menu: [],
       buttons: {},
+      fieldRights: {},
     },
     posts: [],
     schemas: { entities: [] },

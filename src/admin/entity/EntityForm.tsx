@@ -26,7 +26,9 @@ import {
   type MessageField,
 } from '../../engine/index.js';
 import { useLanguage, useT, type Translate } from '../i18n.js';
+import { useMenus } from '../layout/MenuProvider.js';
 import { AutoFields } from './AutoFields.js';
+import { fieldsSent, withFieldRights } from './field-rights.js';
 import { entityTitle, titleOf } from './labels.js';
 import { FORM_WIDGETS } from './widgets.js';
 import { DetailTableField } from './DetailTableField.js';
@@ -270,12 +272,18 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
   const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
   const messageFields = useMemo(() => messageFieldsOf(entity, mode, schema, t), [entity, mode, schema, t]);
   const validator = usePrecompiledValidator(schema);
+  // The caller's field rights: hidden fields not shown nor sent, read-only ones disabled.
+  const rights = useMenus().fieldRights[entity.name];
   const uiSchema = useMemo(
-    (): UiSchema<Values> => ({
-      ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
-      'ui:submitButtonOptions': { norender: true },
-    }),
-    [entity, mode],
+    (): UiSchema<Values> =>
+      withFieldRights<Values>(
+        {
+          ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
+          'ui:submitButtonOptions': { norender: true },
+        },
+        rights,
+      ),
+    [entity, mode, rights],
   );
   const initial = useMemo(() => formDataOf(entity, mode, record), [entity, mode, record]);
   // Controlled: RJSF hands the values over when a field commits (not per keystroke, see widgets.tsx).
@@ -329,7 +337,8 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
     [entity, mode, t, hidden, messageFields],
   );
 
-  const submit = async (values: Values): Promise<void> => {
+  const submit = async (formValues: Values): Promise<void> => {
+    const values = fieldsSent(formValues, rights);
     setExtraErrors(undefined);
     const notify = { successNotification: false as const, errorNotification: false as const };
     try {

@@ -37,6 +37,8 @@ import { FIRST_PAGE_SIZE, takeWarmFirstPage } from '../providers/warm.js';
 import { useApp } from '../store.js';
 
 import './entity.css';
+import { useMenus } from '../layout/MenuProvider.js';
+import { isShownField } from './field-rights.js';
 
 const EntityForm = lazy(() => import('./EntityForm.js'));
 const ImportDialog = lazy(() => import('./ImportDialog.js'));
@@ -182,8 +184,16 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const app = useApp();
   const { message, modal } = App.useApp();
   const can = useCanButton(route.code);
-  const columns = useMemo(() => listColumns(entity).filter((column) => column.isVisible), [entity]);
-  const filters = useMemo(() => listFilters(entity), [entity]);
+  // A field the caller's roles hide: no column (its cells would be empty), no filter (refused).
+  const rights = useMenus().fieldRights[entity.name];
+  const columns = useMemo(
+    () => listColumns(entity).filter((column) => column.isVisible && isShownField(rights, column.field)),
+    [entity, rights],
+  );
+  const filters = useMemo(
+    () => listFilters(entity).filter((filter) => isShownField(rights, filter.field)),
+    [entity, rights],
+  );
   const keyName = entity.key.name;
   // Which list (its filters) the exact count was asked for: another filter shows its estimate again.
   const [exactCountOf, setExactCountOf] = useState<string | undefined>();

@@ -12,6 +12,8 @@ export interface MenuState {
   isError: boolean;
   /** Buttons the roles may use, by menu code. */
   buttons: Record<string, string[]>;
+  /** Fields the roles hide or keep read-only, by menu code (entity name); absent: none. */
+  fieldRights: CurrentAuthority['fieldRights'];
   /** The top-level menu the menu-switch select narrowed the sidebar to (undefined: all). */
   topMenu: string | undefined;
   setTopMenu(code: string | undefined): void;
@@ -27,6 +29,7 @@ const MenuContext = createContext<MenuState>({
   isLoading: true,
   isError: false,
   buttons: {},
+  fieldRights: {},
   topMenu: undefined,
   setTopMenu: () => undefined,
   post: undefined,
@@ -64,6 +67,8 @@ export function MenuProvider({ children }: { children: ReactNode }) {
     () => ({
       routes: toRoutes(query.data?.menus ?? [], roles ? roles.split(',') : []),
       buttons: query.data?.buttons ?? {},
+      // an answer of a server of before the field rights has none
+      fieldRights: query.data?.fieldRights ?? {},
       isLoading: query.isLoading,
       isError: query.isError,
       topMenu,

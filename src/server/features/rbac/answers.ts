@@ -34,7 +34,17 @@ export function currentAuthoritySchema(menu: EntityDef) {
       },
       menu: { ...STRINGS, description: 'every allowed menu path, nested routes included' },
       buttons: dictionary(STRINGS, { description: 'the buttons the roles may use, by menu code' }),
+      fieldRights: dictionary(
+        object(
+          {
+            hidden: { ...STRINGS, description: 'fields left out of reads, refused in writes' },
+            readOnly: { ...STRINGS, description: 'fields shown, refused in a write that changes them' },
+          },
+          ['hidden', 'readOnly'],
+        ),
+        { description: 'the fields the roles hide or keep read-only, by menu code (absent: none)' },
+      ),
     },
-    ['roles', 'currentRole', 'postCode', 'menus', 'menu', 'buttons'],
+    ['roles', 'currentRole', 'postCode', 'menus', 'menu', 'buttons', 'fieldRights'],
   );
 }

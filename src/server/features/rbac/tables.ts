@@ -2,7 +2,7 @@ import type { TableSpec } from '../../../engine/index.js';
 import { ID_COLUMN, TENANT_COLUMN, CREATED_AT_COLUMN, linkTable } from '../../lib/db/table-parts.js';
 import type { EntityRegistry } from '../../lib/registry.js';
 
-/** Who holds which role, and what a role is granted: URLs, menus, buttons, posts, hidden data fields. */
+/** Who holds which role, and what a role is granted: URLs, menus, buttons, posts, hidden and read-only data fields. */
 export function rbacTableSpecs(registry: EntityRegistry): TableSpec[] {
   const table = (name: string): string => registry.require(name).table;
   return [
@@ -48,6 +48,9 @@ export function rbacTableSpecs(registry: EntityRegistry): TableSpec[] {
         { name: 'role_code', type: 'text', isNullable: false },
         { name: 'menu_code', type: 'text', isNullable: false },
         { name: 'data_fields', type: 'jsonb', isNullable: false, defaultSql: "'[]'::jsonb" },
+        // The fields the role sees but may not change (added later: an existing table gains the
+        // column, every row read-only nothing; permissions/field-rights.ts).
+        { name: 'read_only_fields', type: 'jsonb', isNullable: false, defaultSql: "'[]'::jsonb" },
         CREATED_AT_COLUMN,
       ],
       primaryKey: ['id'],

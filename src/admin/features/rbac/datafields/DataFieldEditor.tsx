@@ -21,6 +21,7 @@ import {
   type DataFieldRow,
   type RowErrors,
   type StoredDataFieldRow,
+  withList,
 } from './rows.js';
 
 let nextKey = 0;
@@ -36,7 +37,8 @@ export interface DataFieldPermissions {
 
 /**
  * Data-field permissions of one menu (docs/product.md §3 "menu data permission: roleCode and filtered data
- * fields"): one row per role code listing the fields of the menu's screen hidden from that role.
+ * fields"): one row per role code listing the fields of the menu's screen hidden from that role
+ * and those it sees but may not change (read-only); any other field is visible and writable.
  * The menu code of a generated screen is its entity name.
  */
 export function DataFieldEditor({
@@ -87,7 +89,7 @@ export function DataFieldEditor({
     nextKey += 1;
     setRows((current) => [
       ...(current ?? []),
-      { key: `new-${nextKey}`, id: undefined, roleCode: undefined, dataFields: [] },
+      { key: `new-${nextKey}`, id: undefined, roleCode: undefined, dataFields: [], readOnlyFields: [] },
     ]);
   };
 
@@ -115,7 +117,11 @@ export function DataFieldEditor({
     try {
       await send('post', `${API.menu}/authorizeMenuDataToRole`, {
         menuCode,
-        rows: list.map((row) => ({ roleCode: row.roleCode, dataFields: row.dataFields })),
+        rows: list.map((row) => ({
+          roleCode: row.roleCode,
+          dataFields: row.dataFields,
+          readOnlyFields: row.readOnlyFields,
+        })),
       });
       void message.success(t('admin.crud.saved'));
       // The stored rows have new ids: read them back.
@@ -173,8 +179,26 @@ export function DataFieldEditor({
                 value={row.dataFields}
                 options={fieldOptions}
                 placeholder={t('admin.screens.dataFields.hiddenFields')}
-                onChange={(value: string[]) => change(row.key, { dataFields: value })}
+                onChange={(value: string[]) => change(row.key, withList(row, 'dataFields', value))}
                 data-testid="data-field-fields"
+              />
+            ),
+          },
+          {
+            key: 'readOnlyFields',
+            title: t('admin.screens.dataFields.readOnlyFields'),
+            render: (_value, row) => (
+              <Select
+                mode="multiple"
+                allowClear
+                optionFilterProp="label"
+                className="admin-screen-select"
+                value={row.readOnlyFields}
+                // a hidden field is not offered: hidden is the stronger right
+                options={fieldOptions.filter((option) => !row.dataFields.includes(option.value))}
+                placeholder={t('admin.screens.dataFields.readOnlyFields')}
+                onChange={(value: string[]) => change(row.key, withList(row, 'readOnlyFields', value))}
+                data-testid="data-field-read-only"
               />
             ),
           },

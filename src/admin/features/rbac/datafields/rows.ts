@@ -1,6 +1,9 @@
 import type { DataFieldPermission } from '../../../../engine/api-types.js';
 
-/** One row of a menu's data-field permissions: the fields hidden from one role. */
+/**
+ * One row of a menu's data-field permissions: the fields hidden from one role (可见 / 只读 / 隐藏:
+ * a field in neither list is visible and writable), and those it sees but may not change.
+ */
 export interface DataFieldRow {
   /** Local key of the editor row. */
   key: string;
@@ -8,6 +11,19 @@ export interface DataFieldRow {
   id: number | undefined;
   roleCode: string | undefined;
   dataFields: string[];
+  readOnlyFields: string[];
+}
+
+/** The row's lists once one list changed: a field is in one list at most (the one just chosen). */
+export function withList(
+  row: Pick<DataFieldRow, 'dataFields' | 'readOnlyFields'>,
+  list: 'dataFields' | 'readOnlyFields',
+  fields: string[],
+): Pick<DataFieldRow, 'dataFields' | 'readOnlyFields'> {
+  const chosen = new Set(fields);
+  return list === 'dataFields'
+    ? { dataFields: fields, readOnlyFields: row.readOnlyFields.filter((field) => !chosen.has(field)) }
+    : { dataFields: row.dataFields.filter((field) => !chosen.has(field)), readOnlyFields: fields };
 }
 
 /** A row as queryDataFieldByMenuCode answers it. */
@@ -21,6 +37,7 @@ export function fromStored(rows: readonly StoredDataFieldRow[]): DataFieldRow[] 
     id: row.id,
     roleCode: row.roleCode,
     dataFields: [...row.dataFields],
+    readOnlyFields: [...row.readOnlyFields],
   }));
 }
 

@@ -7,6 +7,7 @@ import {
   type FieldError,
 } from '../../../../engine/index.js';
 import type { Db, Row } from '../../../lib/db/database.js';
+import { AppError } from '../../../lib/errors.js';
 import { ImportBudgetError } from '../../../lib/xlsx/budget.js';
 import { xlsxRowsOffThread } from '../../../lib/xlsx/pool.js';
 import { writeDetailRows, type DetailRow } from '../../../lib/sql/detail-rows.js';
@@ -152,9 +153,26 @@ export async function readDetailSheets({
   maxRows: number;
 }): Promise<DetailImport | undefined> {
   const { entity, l10n } = request;
-  const details = detailFields(entity).filter((field) => request.policy.isVisible(field.name));
-  if (details.length === 0 || !isZip(bytes)) return undefined;
+  const details = detailFields(entity).filter((field) => request.policy.isWritable(field.name));
+  const refused = detailFields(entity).filter((field) => !request.policy.isWritable(field.name));
+  if ((details.length === 0 && refused.length === 0) || !isZip(bytes)) return undefined;
   const sheets = await otherSheets(bytes, maxRows);
+  // The sheet of a sub-table the caller's roles hide or keep read-only: 403 naming it, as a column.
+  const refusedSheets = refused.filter((field) => {
+    const names = new Set(detailTitles(request, field));
+    return [...sheets.keys()].some((name) => names.has(fold(sheetTitle(name))));
+  });
+  if (refusedSheets.length > 0) {
+    throw new AppError(
+      'fieldNotWritable',
+      {},
+      refusedSheets.map((field) => ({
+        field: `/${field.name}`,
+        message: l10n.t(request.policy.isVisible(field.name) ? 'errors.fieldReadOnly' : 'errors.fieldHidden'),
+      })),
+    );
+  }
+  if (details.length === 0) return undefined;
   const labelField = entity.fieldsByName.get(entity.label) ?? entity.key;
   const labelHeaders = new Set(
     [

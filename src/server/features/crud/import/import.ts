@@ -6,6 +6,7 @@ import {
   isHashedSecret,
   prepareInput,
   type FieldDef,
+  type FieldError,
 } from '../../../../engine/index.js';
 import type { ImportColumn, ImportProblem, ImportResult } from '../../../../engine/api-types.js';
 import { writeAudit } from '../../../lib/audit.js';
@@ -47,7 +48,7 @@ function arrayLiteral(field: FieldDef, batch: { values: Record<string, unknown> 
 }
 
 /**
- * Fields an import may fill: what an add takes, and what the caller may see. Detail rows
+ * Fields an import may fill: what an add takes, and what the caller may change. Detail rows
  * (x-detail) are entered in the form, not read from a sheet's cells.
  */
 export function importableFields(request: Pick<CrudRequest, 'entity' | 'policy'>): FieldDef[] {
@@ -57,7 +58,7 @@ export function importableFields(request: Pick<CrudRequest, 'entity' | 'policy'>
       !field.isSystem &&
       !field.auto &&
       !field.detail &&
-      request.policy.isVisible(field.name),
+      request.policy.isWritable(field.name),
   );
 }
 
@@ -83,18 +84,33 @@ function mapColumns(
   request: CrudRequest,
   header: string[],
   problems: ImportProblem[],
-): { columns: { index: number; column: ImportColumn; field: FieldDef }[]; ignored: string[] } {
+): {
+  columns: { index: number; column: ImportColumn; field: FieldDef }[];
+  ignored: string[];
+  refused: FieldError[];
+} {
   const { l10n, entity } = request;
   const byHeader = headerIndex(request);
   const writable = new Set(importableFields(request));
   const columns: { index: number; column: ImportColumn; field: FieldDef }[] = [];
   const ignored: string[] = [];
   const taken = new Set<string>();
+  const refused: FieldError[] = [];
   header.forEach((text, index) => {
     if (text === '') return;
     const field = byHeader.get(fold(text));
-    if (!field || (!request.policy.isVisible(field.name) && !field.isKey)) {
+    if (!field) {
       problems.push({ row: 1, field: text, message: l10n.t('import.unknownColumn', { column: text }) });
+      return;
+    }
+    // A column of a field the caller's roles hide or keep read-only: the import is refused
+    // (403 naming the field, as an add sending it; rbac field-rights.ts).
+    if (!field.isKey && !request.policy.isWritable(field.name)) {
+      const isHidden = !request.policy.isVisible(field.name);
+      refused.push({
+        field: `/${field.name}`,
+        message: l10n.t(isHidden ? 'errors.fieldHidden' : 'errors.fieldReadOnly'),
+      });
       return;
     }
     if (!writable.has(field)) {
@@ -118,7 +134,7 @@ function mapColumns(
   });
   if (columns.length === 0 && problems.length === 0)
     problems.push({ row: 1, field: '', message: l10n.t('import.noColumns') });
-  return { columns, ignored };
+  return { columns, ignored, refused };
 }
 
 /** A column's reader, and for a reference column the cell texts already looked up. */
@@ -375,7 +391,11 @@ export async function importRecords({
 }: ImportInput): Promise<ImportResult> {
   const { l10n } = request;
   const problems: ImportProblem[] = [];
-  const { columns, ignored } = mapColumns(request, sheet.header, problems);
+  const { columns, ignored, refused } = mapColumns(request, sheet.header, problems);
+  if (refused.length > 0) {
+    await sheet.close?.();
+    throw new AppError('fieldNotWritable', {}, refused);
+  }
   const walk: ImportWalk = {
     request,
     columns,

@@ -31,6 +31,8 @@ export interface SheetRow {
 export interface SheetStream {
   header: string[];
   chunks: AsyncIterable<SheetRow[]>;
+  /** Stops reading the rows (an import refused on its header: the reading thread is released). */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -132,5 +134,11 @@ export async function openUploadedSheet({
     }
     if (chunk.length > 0) yield chunk;
   }
-  return { header, chunks: chunks() };
+  return {
+    header,
+    chunks: chunks(),
+    close: async () => {
+      await rows.return(undefined);
+    },
+  };
 }

@@ -129,7 +129,7 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(l10n.t('export.sheet'));
   const fields = importableFields(request);
-  const details = detailFields(entity).filter((field) => request.policy.isVisible(field.name));
+  const details = detailFields(entity).filter((field) => request.policy.isWritable(field.name));
   const detailSheets = details.map((field) =>
     workbook.addWorksheet(
       sheetTitle(`${entityTitle(l10n, entity)} - ${fieldTitle({ l10n, entity, field })}`),

@@ -188,6 +188,8 @@ async function runChecks(
 
 export async function addRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
+  // hidden and read-only fields of the caller's roles: 403 naming them (rbac field-rights.ts)
+  request.policy.assertWritable(body);
   const { values } = prepareInput(
     entity,
     request.registry.validators(entity),
@@ -231,6 +233,20 @@ function isStoredValue(stored: unknown, sent: unknown): boolean {
   return stored === sent;
 }
 
+/**
+ * The record before an update as field rights compare it: with its detail rows when the body
+ * sends a detail field the caller may only keep (read-only).
+ */
+async function withSentDetails(request: CrudRequest, trx: Db, body: unknown, before: Row): Promise<Row> {
+  const sent = typeof body === 'object' && body !== null ? Object.keys(body) : [];
+  const needsRows = detailFields(request.entity).some(
+    (field) => sent.includes(field.name) && request.policy.readOnlyFields.has(field.name),
+  );
+  if (!needsRows) return before;
+  const [row = before] = await withDetails(trx, request.entity, request.actor, [before]);
+  return row;
+}
+
 export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
   const { values, cleared } = prepareInput(
@@ -255,6 +271,8 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
         { field: '/version', message: request.l10n.t('errors.staleVersion') },
       ]);
     }
+    // Hidden fields, and read-only ones sent changed: 403 naming them (rbac field-rights.ts).
+    request.policy.assertWritable(body, await withSentDetails(request, trx, body, before));
     // Visibility conditions read against the record as it will be: a hidden field's value is
     // refused, its stored value cleared (engine/conditions.ts).
     const conditions = checkConditionsOnUpdate(entity.schema, before, values, cleared, request.l10n.t);

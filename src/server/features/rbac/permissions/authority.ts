@@ -6,6 +6,7 @@ import { buildTree, type TreeNode } from '../../../lib/entity-tree.js';
 import { column, selectList, table } from '../../../lib/sql/toolkit.js';
 import type { AuthContext } from '../../sessions/index.js';
 import { AppError } from '../../../lib/errors.js';
+import { fieldRightsByMenu } from './field-rights.js';
 import { grantedButtons, grantedMenuIds, isAdmin, isPlatformAdmin } from './policy.js';
 
 /** The home page's menu (工作台), which even a role of the home page only has. */
@@ -147,5 +148,11 @@ export async function currentAuthority({
     menus: tree,
     menu: paths,
     buttons,
+    fieldRights: await fieldRightsByMenu({
+      ctx,
+      tenantCode: auth.tenantCode,
+      roles,
+      entityOf: (menuCode) => ctx.registry.get(menuCode),
+    }),
   };
 }

@@ -16,6 +16,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { column, scopeCondition, table, whereClause, type Condition } from '../../../lib/sql/toolkit.js';
 import { entityTitle } from '../../../lib/titles.js';
 import { matchesUrlPattern } from './url-pattern.js';
+import { ALL_WRITABLE, assertFieldsWritable, fieldRightsFor, type FieldRightsSets } from './field-rights.js';
 
 /**
  * The permission policy of the server, in one place: who is an administrator, which URLs,
@@ -252,32 +253,8 @@ export function assertTenantRules({
 
 // Data fields ---------------------------------------------------------------------------------
 
-const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
-
-/**
- * Fields of an entity's screen (menu code = entity name) hidden from the caller by data-field
- * permissions. Permissions add up across roles: a field is hidden only when every role of the
- * caller hides it, so a role without a row for the menu hides nothing. ROLE_ADMIN sees all, and
- * the key is never hidden (records must stay addressable).
- */
-async function hiddenFieldsFor(db: Db, auth: AuthContext, entity: EntityDef): Promise<ReadonlySet<string>> {
-  if (auth.roles.length === 0 || isAdmin(auth.roles)) return NOTHING_HIDDEN;
-  const rows = await sql<{
-    role_code: string;
-    data_fields: string[];
-  }>`select role_code, data_fields from sys_data_permission
-    where tenant_code = ${auth.tenantCode} and menu_code = ${entity.name} and role_code in (${sql.join(auth.roles)})`.execute(
-    db,
-  );
-  if (rows.rows.length < auth.roles.length) return NOTHING_HIDDEN;
-  let hidden: Set<string> | undefined;
-  for (const row of rows.rows) {
-    const fields = new Set(row.data_fields);
-    hidden = hidden === undefined ? fields : new Set([...hidden].filter((field) => fields.has(field)));
-  }
-  hidden?.delete(entity.key.name);
-  return hidden && hidden.size > 0 ? hidden : NOTHING_HIDDEN;
-}
+// Which fields a caller's roles hide or keep read-only: permissions/field-rights.ts (the union
+// rule across roles is documented there).
 
 /**
  * What one caller may see of one entity's records, decided once per request. The item services
@@ -287,6 +264,15 @@ async function hiddenFieldsFor(db: Db, auth: AuthContext, entity: EntityDef): Pr
 export interface RecordPolicy {
   /** Whether the caller may see a field (a list column, an export column). */
   isVisible(field: string): boolean;
+  /** Whether the caller may fill a field (visible and not read-only): an import's columns. */
+  isWritable(field: string): boolean;
+  /**
+   * 403 naming each field of a write's body the caller may not send: a hidden one, a read-only
+   * one changed (stored: the record before an update) or given on an add (field-rights.ts).
+   */
+  assertWritable(body: unknown, stored?: Row): void;
+  /** The fields the caller may see but not change. */
+  readOnlyFields: ReadonlySet<string>;
   /**
    * The list query of filters and sort in params, parsed by the engine. A hidden field cannot
    * be filtered or sorted on: that would reveal its values. defaultSort, the service's own
@@ -303,7 +289,8 @@ export interface RecordPolicy {
   rowConditions?: Condition[];
 }
 
-function policyHiding(entity: EntityDef, l10n: Localizer, hidden: ReadonlySet<string>): RecordPolicy {
+function policyHiding(entity: EntityDef, l10n: Localizer, rights: FieldRightsSets): RecordPolicy {
+  const { hidden } = rights;
   const refuseHiddenParams = (params: RawParams): void => {
     if (hidden.size === 0) return;
     const errors: FieldError[] = Object.keys(params)
@@ -319,6 +306,10 @@ function policyHiding(entity: EntityDef, l10n: Localizer, hidden: ReadonlySet<st
   };
   return {
     isVisible: (field) => !hidden.has(field),
+    isWritable: (field) => !hidden.has(field) && !rights.readOnly.has(field),
+    assertWritable: (body, stored) =>
+      assertFieldsWritable({ entity, l10n, rights, body, ...(stored ? { stored } : {}) }),
+    readOnlyFields: rights.readOnly,
     listQuery: (params, defaultSort) => {
       refuseHiddenParams(params);
       const withSort = defaultSort && !params.sort ? { ...params, sort: defaultSort } : params;
@@ -338,7 +329,7 @@ function policyHiding(entity: EntityDef, l10n: Localizer, hidden: ReadonlySet<st
  * reads) and dictionary items (reference data every signed-in user reads).
  */
 export function openRecordPolicy(entity: EntityDef, l10n: Localizer): RecordPolicy {
-  return policyHiding(entity, l10n, NOTHING_HIDDEN);
+  return policyHiding(entity, l10n, ALL_WRITABLE);
 }
 
 export interface RecordAccess {
@@ -351,11 +342,12 @@ export interface RecordAccess {
 
 /**
  * The policy of a signed-in caller on an entity's records: the tenant rules first (403), then
- * the data fields the caller's roles hide.
+ * the data fields the caller's roles hide or keep read-only.
  */
 export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAccess): Promise<RecordPolicy> {
   assertTenantRules({ ctx, auth, entity, mode });
-  const policy = policyHiding(entity, l10n, await hiddenFieldsFor(ctx.db, auth, entity));
+  const rights = await fieldRightsFor({ ctx, tenantCode: auth.tenantCode, roles: auth.roles, entity });
+  const policy = policyHiding(entity, l10n, rights);
   const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
   if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;
   // As the sidebar shows menus (authority.ts, isTenantsMenu): a meta naming another tenant hides it.

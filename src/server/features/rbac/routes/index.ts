@@ -36,8 +36,9 @@ const DATA_FIELD_ROW = object(
     roleCode: { type: 'string' },
     menuCode: { type: 'string' },
     dataFields: { ...STRINGS, description: 'the fields hidden from the role' },
+    readOnlyFields: { ...STRINGS, description: 'the fields the role sees but may not change' },
   },
-  ['id', 'roleCode', 'menuCode', 'dataFields'],
+  ['id', 'roleCode', 'menuCode', 'dataFields', 'readOnlyFields'],
 );
 
 /**
@@ -313,13 +314,14 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
 
-  // Data fields: per menu, one row per role code listing the fields hidden from that role.
+  // Data fields: per menu, one row per role code listing the fields hidden from that role and
+  // those it may only read (permissions/field-rights.ts).
   api.get(
     `/api/${menu.api}/queryDataFieldByMenuCode`,
     {
       schema: {
         tags,
-        summary: 'Data fields hidden per role on one menu',
+        summary: 'Data fields hidden or read-only per role on one menu',
         querystring: menuCodeQuery,
         response: answer(arrayOf(DATA_FIELD_ROW)),
       },
@@ -338,7 +340,7 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Replaces the hidden data fields of one menu',
+        summary: 'Replaces the hidden and read-only data fields of one menu',
         body: object(
           {
             menuCode: text(64, { minLength: 1 }),
@@ -347,6 +349,11 @@ export async function rbacRoutes(app: FastifyInstance): Promise<void> {
                 {
                   roleCode: text(64, { minLength: 1 }),
                   dataFields: arrayOf(text(64, { pattern: '^[a-z][a-zA-Z0-9]*$' }), {
+                    uniqueItems: true,
+                    maxItems: 1000,
+                  }),
+                  // optional: a client of before the read-only fields keeps working (none read-only)
+                  readOnlyFields: arrayOf(text(64, { pattern: '^[a-z][a-zA-Z0-9]*$' }), {
                     uniqueItems: true,
                     maxItems: 1000,
                   }),

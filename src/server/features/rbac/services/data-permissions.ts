@@ -10,10 +10,16 @@ import { assertAllFound } from '../permissions/policy.js';
 
 export interface HiddenFieldsRow {
   roleCode: string;
+  /** Hidden from the role. */
   dataFields: string[];
+  /** Shown to the role, not changed by it (absent: none; a field also hidden stays hidden only). */
+  readOnlyFields?: string[] | undefined;
 }
 
-/** Per menu of the tenant, one row per role code listing the fields hidden from that role. */
+/**
+ * Per menu of the tenant, one row per role code listing the fields hidden from that role and
+ * those it may only read (permissions/field-rights.ts).
+ */
 export async function hiddenFieldRows({
   ctx,
   actor,
@@ -24,13 +30,18 @@ export async function hiddenFieldRows({
   menuCode: string;
 }): Promise<DataFieldPermission[]> {
   const rows =
-    await sql<DataFieldPermission>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields"
+    await sql<DataFieldPermission>`select id, role_code as "roleCode", menu_code as "menuCode", data_fields as "dataFields",
+    read_only_fields as "readOnlyFields"
     from sys_data_permission where menu_code = ${menuCode} and tenant_code = ${actor.tenantCode}
     order by role_code`.execute(ctx.db);
   return rows.rows;
 }
 
-/** Replaces the hidden fields of a menu, one row per role code (a role named twice is a 409). */
+/** A row's read-only fields: those it does not also hide (hidden is the stronger right). */
+const readOnlyOf = (row: HiddenFieldsRow): string[] =>
+  (row.readOnlyFields ?? []).filter((field) => !row.dataFields.includes(field));
+
+/** Replaces the hidden and read-only fields of a menu, one row per role code (a role named twice is a 409). */
 export async function saveHiddenFields({
   ctx,
   actor,
@@ -74,12 +85,14 @@ export async function saveHiddenFields({
       trx,
     );
     if (rows.length > 0) {
-      await sql`insert into sys_data_permission (tenant_code, role_code, menu_code, data_fields) values ${sql.join(
-        rows.map(
-          (row) =>
-            sql`(${actor.tenantCode}, ${row.roleCode}, ${menuCode}, ${JSON.stringify(row.dataFields)}::jsonb)`,
-        ),
-      )}`.execute(trx);
+      await sql`insert into sys_data_permission (tenant_code, role_code, menu_code, data_fields, read_only_fields)
+        values ${sql.join(
+          rows.map(
+            (row) =>
+              sql`(${actor.tenantCode}, ${row.roleCode}, ${menuCode}, ${JSON.stringify(row.dataFields)}::jsonb,
+                ${JSON.stringify(readOnlyOf(row))}::jsonb)`,
+          ),
+        )}`.execute(trx);
     }
     await writeAudit({
       trx,
@@ -90,7 +103,7 @@ export async function saveHiddenFields({
           recordKey: menuCode,
           action: 'update',
           before: null,
-          after: { rows },
+          after: { rows: rows.map((row) => ({ ...row, readOnlyFields: readOnlyOf(row) })) },
         },
       ],
     });

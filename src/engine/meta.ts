@@ -159,6 +159,13 @@ export function checkEntitySchemaWith(
     problem(`/properties/${options.key}`, 'a key must be an integer or a string');
   }
   if (!has(options.label)) problem('/x-entity/label', `"${options.label}" is not a property`);
+  const scopeOrg = options.scope?.org;
+  if (scopeOrg !== undefined) {
+    const org = properties[scopeOrg];
+    if (!org) problem('/x-entity/scope/org', `"${scopeOrg}" is not a property`);
+    else if (org.type !== 'integer')
+      problem(`/properties/${scopeOrg}`, 'an organisation field must be an integer');
+  }
   if (options.tree) {
     const parent = properties[options.tree.parent];
     if (!parent) problem('/x-entity/tree/parent', `"${options.tree.parent}" is not a property`);

@@ -193,6 +193,8 @@ export interface EntityOptions {
   /** The table existed before the entity (see planTableMigration): adopted as it is. */
   adopt?: boolean;
   menu?: MenuPlacement;
+  /** Row data scopes: the field holding a record's organisation (engine/row-scope.ts). */
+  scope?: { org?: string };
 }
 
 export interface EntitySchema {

@@ -28,6 +28,7 @@ export const ERRORS = {
   roleNotHeld: { status: 403, key: 'roleNotHeld' },
   postNotHeld: { status: 403, key: 'postNotHeld' },
   platformOnly: { status: 403, key: 'platformOnly' },
+  outsideScope: { status: 403, key: 'outsideScope' },
   notFound: { status: 404, key: 'notFound' },
   routeNotFound: { status: 404, key: 'routeNotFound' },
   uniqueClash: { status: 409, key: 'uniqueClash' },

@@ -94,8 +94,8 @@ async function main(): Promise<void> {
     await sql`insert into portal_purchase (tenant_code, title, buyer_name, category, budget, publish_time, published,
         created_by, updated_by, created_at)
       select 'default', 'purchase ' || g, 'buyer ' || (g % 97), 'goods', g % 100000,
-        now() - make_interval(mins => (g * 7919) % 5000000), g % 3 <> 0,
-        'bench' || ((g * 2654435761) % 20), 'bench', now()
+        now() - make_interval(mins => ((g::bigint * 7919) % 5000000)::int), g % 3 <> 0,
+        'bench' || ((g::bigint * 2654435761) % 20), 'bench', now()
       from generate_series(1, ${ROWS}) as g`.execute(db);
     await sql`analyze portal_purchase`.execute(db);
     console.error(`seeded ${ROWS} purchases in ${Date.now() - seeded} ms (${kind})`);

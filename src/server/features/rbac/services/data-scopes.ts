@@ -96,17 +96,18 @@ export async function saveRoleDataScopes({
       continue;
     }
     seen.add(row.menuCode);
-    const orgIds = row.scope === 'orgs' ? [...new Set(row.orgIds ?? [])] : [];
-    if (row.scope === 'orgs') {
-      if (orgIds.length === 0) errors.push({ field: `${at}/orgIds`, message: l10n.t('validation.required') });
-      const own = await ownKeys({ db: ctx.db, entity: org, tenantCode: actor.tenantCode, keys: orgIds });
-      const missing = orgIds.filter((id) => !own.has(String(id)));
-      if (missing.length > 0)
-        errors.push({
-          field: `${at}/orgIds`,
-          message: l10n.t('errors.refMissing', { entity: entityTitle(l10n, org), key: missing.join(', ') }),
-        });
-    }
+    // Organisations sent are checked whatever the scope: another tenant's is refused like none.
+    const sent = [...new Set(row.orgIds ?? [])];
+    if (row.scope === 'orgs' && sent.length === 0)
+      errors.push({ field: `${at}/orgIds`, message: l10n.t('validation.required') });
+    const own = await ownKeys({ db: ctx.db, entity: org, tenantCode: actor.tenantCode, keys: sent });
+    const missing = sent.filter((id) => !own.has(String(id)));
+    if (missing.length > 0)
+      errors.push({
+        field: `${at}/orgIds`,
+        message: l10n.t('errors.refMissing', { entity: entityTitle(l10n, org), key: missing.join(', ') }),
+      });
+    const orgIds = row.scope === 'orgs' ? sent : [];
     let condition: string | null = null;
     if (row.scope === 'condition') {
       condition = (row.condition ?? '').trim();

@@ -365,6 +365,17 @@ describe('saving scopes', () => {
     expect(errorFields(typed)).toEqual(['/rows/0/condition']);
   });
 
+  it("another tenant's organisation is refused like a missing one, whatever the scope", async () => {
+    const [other] = await t.sql<{ id: number }>(
+      "insert into sys_org (tenant_code, org_name, org_type, org_parent) values ('othertenant', 'rs-foreign', 'group', 0) returning id",
+    );
+    for (const scope of ['orgs', 'all']) {
+      const refused = await setScopes(roleId, [{ menuCode: 'purchase', scope, orgIds: [other?.id] }]);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(errorFields(refused)).toEqual(['/rows/0/orgIds']);
+    }
+  });
+
   it("another tenant's role is not found", async () => {
     const missing = await setScopes(999_999, []);
     expect(missing.statusCode, missing.body).toBe(404);

@@ -85,12 +85,32 @@ function orgFieldOf(entity: EntityDef) {
   return name === undefined ? undefined : entity.fieldsByName.get(name);
 }
 
-/** Records of these organisations: by the entity's organisation field, else by their creator's. */
-function ofOrgs(ctx: AppContext, auth: AuthContext, entity: EntityDef, orgIds: readonly number[]): Condition {
+/** Creators named one by one up to this many; beyond, the condition reads the users itself. */
+const MAX_LISTED_CREATORS = 1000;
+
+/**
+ * Records of these organisations: by the entity's organisation field, else by their creator's.
+ * The creators are listed by name (up to MAX_LISTED_CREATORS), so the planner estimates the
+ * matches from created_by's statistics and reads them from the owner index.
+ */
+async function ofOrgs(
+  ctx: AppContext,
+  auth: AuthContext,
+  entity: EntityDef,
+  orgIds: readonly number[],
+): Promise<Condition> {
   if (orgIds.length === 0) return FALSE;
   const field = orgFieldOf(entity);
   if (field) return inList(column(field), orgIds);
   const user = ctx.registry.require('sysuser');
+  const creators = await sql<{ username: string }>`select username from ${table(user)}
+    where tenant_code = ${auth.tenantCode} and org_id in (${sql.join([...orgIds])})
+    limit ${MAX_LISTED_CREATORS + 1}`.execute(ctx.db);
+  if (creators.rows.length <= MAX_LISTED_CREATORS)
+    return inList(
+      sql.ref('created_by'),
+      creators.rows.map((row) => row.username),
+    );
   return sql`created_by in (select username from ${table(user)}
     where tenant_code = ${auth.tenantCode} and org_id in (${sql.join([...orgIds])}))`;
 }
@@ -173,7 +193,7 @@ async function scopeRowCondition(
       return sql`created_by = ${auth.username}`;
     case 'org': {
       const own = await orgs.own();
-      return ofOrgs(ctx, auth, entity, own === null ? [] : [own]);
+      return await ofOrgs(ctx, auth, entity, own === null ? [] : [own]);
     }
     case 'orgBelow':
       return ofOrgs(ctx, auth, entity, await orgs.andBelow());

@@ -32,6 +32,8 @@ async function main(): Promise<void> {
   const database = kind === 'postgres' ? await createDatabase('rowscope') : undefined;
   const env: NodeJS.ProcessEnv = { ADMIN_PASSWORD, DATA_DIR: dir.path, MONITORING: 'off' };
   if (database) env.DATABASE_URL = database.url;
+  // LIST_EXACT_COUNT_LIMIT=1: every list shows the planner's estimate (isolates the page from the count).
+  if (process.env.LIST_EXACT_COUNT_LIMIT) env.LIST_EXACT_COUNT_LIMIT = process.env.LIST_EXACT_COUNT_LIMIT;
   const { app } = await buildApp({
     config: readConfig(env),
     logger: { level: 'warn', stream: logStream(2) },

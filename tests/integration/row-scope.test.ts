@@ -347,6 +347,24 @@ describe('writes outside the scope', () => {
   });
 });
 
+describe('the tree', () => {
+  it('shows the organisations of the scope only (sysorg, organisation = its own id)', async () => {
+    await setScope([{ menuCode: 'sysorg', scope: 'orgBelow' }]);
+    const tree = await asViewer('GET', '/api/admin/sysorg/querySysOrgTree');
+    expect(tree.statusCode, tree.body).toBe(200);
+    const names: string[] = [];
+    const walk = (nodes: Row[]): void => {
+      for (const node of nodes) {
+        names.push(String(node.orgName));
+        if (Array.isArray(node.children)) walk(node.children as Row[]);
+      }
+    };
+    walk(data<Row[]>(tree));
+    expect(names.sort()).toEqual(['rs-A', 'rs-A1']);
+    await setScope([]);
+  });
+});
+
 describe('saving scopes', () => {
   it('a condition that does not parse, or names an unknown field, is a 400 naming it', async () => {
     const bad = await setScopes(roleId, [

@@ -340,6 +340,18 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
       });
     }
   }
+  const ownerColumns = [...scope, 'created_by', key];
+  const ownerIndex = indexName(entity.table, ownerColumns, 'lx');
+  if (entity.schema['x-entity'].scope && !indexes.some((index) => index.name === ownerIndex)) {
+    // Row data scopes (engine/row-scope.ts): "own records" (and a record's organisation when it is
+    // its creator's) is one range of this index, in key order.
+    indexes.push({
+      name: ownerIndex,
+      columns: ownerColumns,
+      isUnique: false,
+      list: { method: 'btree', nullsFirst: ['created_by'] },
+    });
+  }
   const parent = entity.tree ? entity.fieldsByName.get(entity.tree.parent) : undefined;
   if (entity.tree && parent) {
     // A tree answered one level at a time: the children of a node in sequence order, and

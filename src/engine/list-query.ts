@@ -78,7 +78,7 @@ const DATE_PATTERN =
  * A date or date-time PostgreSQL can cast: the pattern alone lets 2024-02-30, month 13, hour 25
  * or offset +16:00 through, and the cast in SQL would then fail the whole query.
  */
-function isValidDateText(text: string): boolean {
+export function isValidDateText(text: string): boolean {
   const match = DATE_PATTERN.exec(text);
   if (!match) return false;
   const part = (index: number): number => Number(match[index] ?? 0);

@@ -186,6 +186,13 @@ export function checkEntitySchemaWith(
       if (column !== undefined && columns.has(column))
         problem(`/x-entity/adoption/${at}`, `column ${column} is also a property's: leave the property out`);
   }
+  const scopeOrg = options.scope?.org;
+  if (scopeOrg !== undefined) {
+    const org = properties[scopeOrg];
+    if (!org) problem('/x-entity/scope/org', `"${scopeOrg}" is not a property`);
+    else if (org.type !== 'integer')
+      problem(`/properties/${scopeOrg}`, 'an organisation field must be an integer');
+  }
   if (options.tree) {
     const parent = properties[options.tree.parent];
     if (!parent) problem('/x-entity/tree/parent', `"${options.tree.parent}" is not a property`);

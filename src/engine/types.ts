@@ -230,6 +230,8 @@ export interface EntityOptions {
    */
   timeZone?: string;
   menu?: MenuPlacement;
+  /** Row data scopes: the field holding a record's organisation (engine/row-scope.ts). */
+  scope?: { org?: string };
 }
 
 /** A bookkeeping field the engine keeps on its own tables (tenantCode apart). */

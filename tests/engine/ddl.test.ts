@@ -338,6 +338,8 @@ describe('listIndexes', () => {
         if (index.name.includes('_default_') || index.name.includes('_tree_') || ordered.has(column))
           continue;
         if (index.columns.join(',') === `${scope}${entity.key.column}`) continue;
+        // The owner index of an entity with row data scopes (x-entity.scope, engine/row-scope.ts).
+        if (entity.schema['x-entity'].scope && column === 'created_by') continue;
         expect(offered, `${entity.name} index ${index.name}`).toContain(
           index.list?.method === 'btree' ? column : index.columns[0],
         );
@@ -756,4 +758,20 @@ describe('quoteIdentifier', () => {
       expect(() => quoteIdentifier(name)).toThrow(`Not a safe SQL identifier: ${name}`);
     },
   );
+});
+
+describe('row data scope index', () => {
+  it('an entity declaring x-entity.scope gets (tenant_code, created_by, key); one that does not, none', () => {
+    const entities = compileEntities(realSources());
+    const purchase = entities.find((entity) => entity.name === 'purchase');
+    const notice = entities.find((entity) => entity.name === 'notice');
+    expect(purchase?.schema['x-entity'].scope).toBeDefined();
+    expect(listIndexes(purchase!).map((index) => index.columns.join(','))).toContain(
+      'tenant_code,created_by,id',
+    );
+    expect(notice?.schema['x-entity'].scope).toBeUndefined();
+    expect(listIndexes(notice!).map((index) => index.columns.join(','))).not.toContain(
+      'tenant_code,created_by,id',
+    );
+  });
 });

@@ -63,7 +63,7 @@ const purchaseIndexes = async (app: FastifyInstance): Promise<string[]> =>
 const RETIRED = [
   'create index portal_purchase_tenant_code_idx on portal_purchase (tenant_code)',
   'create index portal_purchase_tenant_code_version_id_lx on portal_purchase (tenant_code, version, id)',
-  'create index portal_purchase_tenant_code_created_by_id_lx on portal_purchase (tenant_code, created_by nulls first, id)',
+  'create index portal_purchase_tenant_code_updated_by_id_lx on portal_purchase (tenant_code, updated_by nulls first, id)',
   'create index portal_purchase_tenant_code_contact_phone_id_lx on portal_purchase (tenant_code, contact_phone nulls first, id)',
   'create index portal_purchase_tenant_code_updated_at_id_lx on portal_purchase (tenant_code, updated_at, id)',
   'create index portal_purchase_contact_phone_trgm on portal_purchase using gin (contact_phone gin_trgm_ops)',

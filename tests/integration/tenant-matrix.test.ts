@@ -131,6 +131,7 @@ const KIND_OF_NAME: Record<string, string> = {
   postId: 'syspost',
   postCode: 'postCode',
   orgId: 'sysorg',
+  orgIds: 'sysorg',
   menuId: 'shared:menu',
   menuIds: 'shared:menu',
   menuCode: 'shared:menuCode',

@@ -29,6 +29,7 @@ export const ERRORS = {
   postNotHeld: { status: 403, key: 'postNotHeld' },
   platformOnly: { status: 403, key: 'platformOnly' },
   fieldNotWritable: { status: 403, key: 'fieldNotWritable' },
+  outsideScope: { status: 403, key: 'outsideScope' },
   notFound: { status: 404, key: 'notFound' },
   routeNotFound: { status: 404, key: 'routeNotFound' },
   uniqueClash: { status: 409, key: 'uniqueClash' },

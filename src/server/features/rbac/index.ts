@@ -16,6 +16,7 @@ export {
   type RecordAccessMode,
   type RecordPolicy,
 } from './permissions/policy.js';
+export { isWithinScope } from './permissions/row-scope.js';
 export { replaceLinks, type RoleLink } from './services/links.js';
 export { orgUserTree } from './services/org-users.js';
 export { postOptions } from './services/posts.js';

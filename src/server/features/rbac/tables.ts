@@ -63,5 +63,24 @@ export function rbacTableSpecs(registry: EntityRegistry): TableSpec[] {
       ],
       foreignKeys: [],
     },
+    // Row data scopes per role and entity (permissions/row-scope.ts): no row is "all".
+    {
+      name: 'sys_data_scope',
+      columns: [
+        ID_COLUMN,
+        TENANT_COLUMN,
+        { name: 'role_code', type: 'text', isNullable: false },
+        { name: 'menu_code', type: 'text', isNullable: false },
+        { name: 'scope', type: 'text', isNullable: false },
+        { name: 'org_ids', type: 'jsonb', isNullable: false, defaultSql: "'[]'::jsonb" },
+        { name: 'condition', type: 'text', isNullable: true },
+        CREATED_AT_COLUMN,
+      ],
+      primaryKey: ['id'],
+      indexes: [
+        { name: 'sys_data_scope_uq', columns: ['tenant_code', 'role_code', 'menu_code'], isUnique: true },
+      ],
+      foreignKeys: [],
+    },
   ];
 }

@@ -5,6 +5,7 @@ import { useCanButton } from '../../../lib/api.js';
 import { tab } from '../../../lib/screen-parts.js';
 import { RoleButtons } from './RoleButtons.js';
 import { RoleMenus } from './RoleMenus.js';
+import { RoleScopes } from './RoleScopes.js';
 import { RoleUrls } from './RoleUrls.js';
 import { RoleUsers } from './RoleUsers.js';
 
@@ -30,6 +31,7 @@ export default function RoleAuthorize({ record }: RecordScreenProps) {
           <RoleButtons roleCode={roleCode} canSave={canSave} />,
         ),
         tab('urls', t('admin.screens.role.urls'), <RoleUrls roleId={roleId} canSave={canSave} />),
+        tab('scopes', t('admin.screens.role.scopes'), <RoleScopes roleId={roleId} canSave={canSave} />),
       ]}
     />
   );

@@ -22,6 +22,7 @@ import {
   selectList,
   table,
   whereClause,
+  type Condition,
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkFileFields } from '../services/file-fields.js';
@@ -476,12 +477,52 @@ function rejected(result: ImportResult): AppError {
   );
 }
 
+/**
+ * 400 importRejected naming the sheet rows whose inserted record lies outside the caller's row
+ * data scope (rbac row-scope.ts): an import cannot create what its author could not then see.
+ * Inserted rows come back in the order of the batch (one unnest, one insert).
+ */
+async function assertRowsWithinScope({
+  request,
+  trx,
+  batch,
+  inserted,
+  scope,
+}: {
+  request: CrudRequest;
+  trx: Db;
+  batch: PreparedRow[];
+  inserted: Row[];
+  scope: Condition[];
+}): Promise<void> {
+  const { entity, l10n } = request;
+  const keys = inserted.map((row) => row[entity.key.name]);
+  if (keys.length === 0) return;
+  const outside = await sql<{ key: unknown }>`select ${column(entity.key)} as key from ${table(entity)}
+    where ${column(entity.key)} in (${sql.join(keys)}) and not coalesce((${sql.join(scope, sql` and `)}), false)`.execute(
+    trx,
+  );
+  if (outside.rows.length === 0) return;
+  const refused = new Set(outside.rows.map((row) => String(row.key)));
+  const problems = inserted.flatMap((row, index) =>
+    refused.has(String(row[entity.key.name])) ? [batch[index]?.row ?? 0] : [],
+  );
+  throw new AppError(
+    'importRejected',
+    { count: problems.length },
+    problems
+      .slice(0, MAX_PROBLEMS)
+      .map((row) => ({ field: `/${row}/`, message: l10n.t('import.outsideScope') })),
+  );
+}
+
 /** Inserts checked rows with their audit rows, ROWS_PER_STATEMENT at a time; answers the count. */
 function insertChunk(
   request: CrudRequest,
   options: Pick<ImportInput, 'afterAdd' | 'details'>,
 ): (trx: Db, prepared: PreparedRow[]) => Promise<number> {
   const { entity, actor } = request;
+  const scope = request.policy.rowConditions ?? [];
   const auto = autoValues(entity, { actor: actor.username, now: new Date() });
   // The bookkeeping columns of every row (tenant, created and updated by; an adopted table's own).
   const bookkeeping = insertRow({ entity, values: {}, fields: [], actor });
@@ -510,7 +551,7 @@ function insertChunk(
       const insert = sql`insert into ${table(entity)} (${sql.join(columns)})
         select ${sql.join([...casts, ...constants])} from unnest(${sql.join(arrays)}) as u(${sql.join(aliases)})
         returning ${selectList(entity)}`;
-      if (!options.afterAdd && !options.details) {
+      if (!options.afterAdd && !options.details && scope.length === 0) {
         // The audit rows are made by the database from the inserted rows in the same statement:
         // no row travels back to the server, and nothing is turned into JSON here. Empty fields
         // are left out of `after` (the audit screens show an add's non-empty values, so what they
@@ -524,6 +565,8 @@ function insertChunk(
         continue;
       }
       const inserted = await sql<Row>`${insert}`.execute(trx);
+      if (scope.length > 0)
+        await assertRowsWithinScope({ request, trx, batch, inserted: inserted.rows, scope });
       await writeAudit({
         trx,
         actor,

@@ -38,12 +38,13 @@ import {
   adoptionOf,
   whereClause,
   type Actor,
+  type Condition,
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle } from '../../../lib/titles.js';
 import { readListPage } from './list-page.js';
 import { checkFileFields } from './file-fields.js';
 import { sanitizeRichTextValues } from '../../../lib/html.js';
-import type { RecordPolicy } from '../../rbac/index.js';
+import { isWithinScope, type RecordPolicy } from '../../rbac/index.js';
 import { applySessionEffects } from '../../sessions/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
@@ -122,14 +123,30 @@ export async function queryRecords(request: CrudRequest, params: RawParams): Pro
   };
 }
 
+/** Conditions of a read or write of the caller: the tenant's, then the policy's row scope. */
+const scopeOf = (request: CrudRequest): Condition[] => [
+  ...scopeCondition(request.entity, request.actor),
+  ...(request.policy.rowConditions ?? []),
+];
+
+/**
+ * 403 outsideScope unless the record written in `trx` lies within the caller's row scope
+ * (an add or update landing outside it is refused; the transaction is undone).
+ */
+async function assertWithinScope(request: CrudRequest, trx: Db, key: unknown): Promise<void> {
+  const conditions = request.policy.rowConditions ?? [];
+  if (!(await isWithinScope({ trx, entity: request.entity, key, conditions })))
+    throw new AppError('outsideScope', { entity: entityTitle(request.l10n, request.entity) });
+}
+
 async function findOne(
   trx: Db,
-  entity: EntityDef,
-  actor: Actor,
+  request: CrudRequest,
   key: unknown,
   isForUpdate = false,
 ): Promise<Row | undefined> {
-  const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+  const { entity } = request;
+  const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeOf(request)]);
   const lock = isForUpdate ? sql`for update` : sql``;
   const result = await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${where} ${lock}`.execute(
     trx,
@@ -138,7 +155,7 @@ async function findOne(
 }
 
 export async function getRecord(request: CrudRequest, key: unknown): Promise<Row> {
-  const row = await findOne(request.db, request.entity, request.actor, key);
+  const row = await findOne(request.db, request, key);
   if (!row)
     throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
   const [withRows = row] = await withDetails(request.db, request.entity, request.actor, [row]);
@@ -210,6 +227,7 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
       returning ${selectList(entity)}`.execute(trx);
     const parent = inserted.rows[0];
     if (!parent) throw new Error(`insert into ${entity.table} returned nothing`);
+    await assertWithinScope(request, trx, parent[entity.key.name]);
     // Detail rows go in with their parent, in the same transaction.
     await writeDetailRows({ trx, entity, parentKey: parent[entity.key.name], values, actor, isNew: true });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
@@ -262,7 +280,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
   delete values[entity.key.name];
   delete values.version;
   return transact(request, async (trx) => {
-    const before = await findOne(trx, entity, actor, key, true);
+    const before = await findOne(trx, request, key, true);
     if (!before)
       throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
     // An adopted table without a version column has no optimistic locking (last writer wins).
@@ -297,11 +315,12 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     assignments.push(...updateBookkeeping(entity, actor));
     // An adopted table keeping no bookkeeping, only its details sent: the row itself is unchanged.
     if (assignments.length === 0) assignments.push(sql`${column(entity.key)} = ${column(entity.key)}`);
-    const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeCondition(entity, actor)]);
+    const where = whereClause([sql`${column(entity.key)} = ${key}`, ...scopeOf(request)]);
     const updated = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)} ${where}
       returning ${selectList(entity)}`.execute(trx);
     const parent = updated.rows[0];
     if (!parent) throw new Error(`update of ${entity.table} returned nothing`);
+    await assertWithinScope(request, trx, key);
     // A detail field sent replaces the whole set of rows, under the version checked above.
     await writeDetailRows({ trx, entity, parentKey: key, values, actor, isNew: false, cleared });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
@@ -361,7 +380,7 @@ export function parseDeleteKeys({
 export async function deleteRecords(request: CrudRequest, keys: unknown[]): Promise<{ deleted: number }> {
   const { entity, actor, registry, l10n } = request;
   return transact(request, async (trx) => {
-    const scope = scopeCondition(entity, actor);
+    const scope = scopeOf(request);
     const keyList = sql.join(keys);
     const found = await sql<Row>`select ${selectList(entity)} from ${table(entity)}
       ${whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope])} for update`.execute(trx);

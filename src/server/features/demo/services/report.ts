@@ -88,7 +88,11 @@ async function plan(access: ReportAccess, definition: ReportDefinition): Promise
     entity,
     dimensions,
     measures,
-    conditions: [...scopeCondition(entity, access.auth), ...query.filters.map(filterCondition)],
+    conditions: [
+      ...scopeCondition(entity, access.auth),
+      ...(policy.rowConditions ?? []),
+      ...query.filters.map(filterCondition),
+    ],
   };
 }
 

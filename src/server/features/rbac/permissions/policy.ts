@@ -15,6 +15,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { column, scopeCondition, table, whereClause, type Condition } from '../../../lib/sql/toolkit.js';
 import { entityTitle } from '../../../lib/titles.js';
+import { rowScopeConditions } from './row-scope.js';
 import { matchesUrlPattern } from './url-pattern.js';
 import { ALL_WRITABLE, assertFieldsWritable, fieldRightsFor, type FieldRightsSets } from './field-rights.js';
 
@@ -282,9 +283,11 @@ export interface RecordPolicy {
   /** A row as the caller may see it. */
   shown<T extends Row>(row: T): T;
   /**
-   * Rows of a platform-wide entity the caller may not read, as conditions every read adds to
-   * the tenant scope (absent: none). Menus: a page of one tenant's own (meta.tenant, a saved
-   * report's page) is listed only in that tenant and to the platform administrator.
+   * Rows the caller may not see, as conditions every read and write adds to the tenant scope
+   * (absent: none): the row data scopes of the caller's roles (row-scope.ts; a record outside
+   * is answered 404, a write that would land outside 403 outsideScope), and on menus a page of
+   * one tenant's own (meta.tenant, a saved report's page), listed only in that tenant and to
+   * the platform administrator.
    */
   rowConditions?: Condition[];
 }
@@ -347,7 +350,10 @@ export interface RecordAccess {
 export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAccess): Promise<RecordPolicy> {
   assertTenantRules({ ctx, auth, entity, mode });
   const rights = await fieldRightsFor({ ctx, tenantCode: auth.tenantCode, roles: auth.roles, entity });
-  const policy = policyHiding(entity, l10n, rights);
+  const hiding = policyHiding(entity, l10n, rights);
+  // Row data scopes of the caller's roles (row-scope.ts): reads and writes alike.
+  const scope = await rowScopeConditions({ ctx, auth, entity, isAdmin: isAdmin(auth.roles) });
+  const policy = scope.length > 0 ? { ...hiding, rowConditions: scope } : hiding;
   const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
   if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;
   // As the sidebar shows menus (authority.ts, isTenantsMenu): a meta naming another tenant hides it.
@@ -355,6 +361,7 @@ export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAcce
   return {
     ...policy,
     rowConditions: [
+      ...scope,
       sql`(jsonb_typeof(${meta} -> 'tenant') is distinct from 'string' or ${meta} ->> 'tenant' = ${auth.tenantCode})`,
     ],
   };

@@ -9,6 +9,7 @@ import { deleteHiddenFields, hiddenFieldRows, saveHiddenFields } from '../servic
 import { linkedIds, replaceLinks, type LinkRequest, type RoleLink } from '../services/links.js';
 import { roleChoices, roleLinks } from '../services/roles.js';
 import { orgUserRoutes } from './org-users.js';
+import { dataScopeRoutes } from './data-scopes.js';
 import { postRoutes } from './posts.js';
 
 /** How many records one authorize call may link. */
@@ -57,6 +58,7 @@ function required<T>(value: T | undefined, name: string): T {
 export async function rbacRoutes(app: FastifyInstance): Promise<void> {
   await app.register(postRoutes);
   await app.register(orgUserRoutes);
+  await app.register(dataScopeRoutes);
   const { ctx } = app;
   const { registry } = ctx;
   const api = typed(app);

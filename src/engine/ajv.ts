@@ -13,6 +13,7 @@ export const ENTITY_KEYWORDS = [
   'x-maxDepth',
   'x-auto',
   'x-detail',
+  'x-decimal',
 ] as const;
 
 /**

@@ -20,3 +20,4 @@ export * from './roles.js';
 export * from './file-fields.js';
 export * from './pattern-check.js';
 export * from './schema-budget.js';
+export * from './decimal.js';

@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import type { EntityDef, FieldDef, FieldSchema } from './types.js';
 import { EntityInputError, type FieldError } from './types.js';
 import { englishTranslate, toFieldErrors, type Translate } from './messages.js';
+import { checkDecimal, checkInt64, decimalOf, decimalPattern, INT64_PATTERN, isInt64 } from './decimal.js';
 
 export type WriteMode = 'create' | 'update';
 
@@ -121,6 +122,10 @@ export function boundedSchema(schema: FieldSchema): FieldSchema {
       then: { additionalProperties: boundedJson(depth - 1, size) },
     } as FieldSchema;
   }
+  // Exact numbers as text: the digits rule as a pattern, for the browser's validators too.
+  const decimal = decimalOf(schema);
+  if (decimal) return { pattern: decimalPattern(decimal), ...schema };
+  if (isInt64(schema)) return { pattern: INT64_PATTERN, ...schema };
   if (schema.type !== 'integer') return schema;
   return { ...SAFE_INTEGER, ...schema };
 }
@@ -175,6 +180,15 @@ export function prepareInput(
     } else if (!field) {
       values[name] = value; // unknown field: let the schema name it
     }
+  }
+  // Exact numbers (format decimal or int64): precision, scale and bounds compared exactly, each
+  // with its own message; a value with too many fraction digits is refused, never rounded.
+  for (const [name, value] of Object.entries(values)) {
+    const schema = entity.fieldsByName.get(name)?.schema;
+    if (!schema || errors.some((error) => error.field === `/${name}`)) continue;
+    const decimal = decimalOf(schema);
+    const problem = decimal ? checkDecimal(value, decimal) : isInt64(schema) ? checkInt64(value) : undefined;
+    if (problem) errors.push({ field: `/${name}`, message: translate(problem.key, problem.params) });
   }
   const validate = mode === 'create' ? validators.create : validators.update;
   if (!validate(values)) {

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EntityDef, FieldDef, Filter, OrderTerm, SortTerm } from '../../../engine/index.js';
-import { orderTerms, readableFields } from '../../../engine/index.js';
+import { decimalOf, isInt64, orderTerms, readableFields } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 
 /**
@@ -19,9 +19,21 @@ export interface Actor {
 export const column = (field: FieldDef): RawBuilder<unknown> => sql.ref(field.column);
 export const table = (entity: EntityDef): RawBuilder<unknown> => sql.table(entity.table);
 
+/**
+ * A column as the API reads it. Exact numbers come back as text, whatever the driver's parsers
+ * do with numeric and bigint: a decimal at its scale (round to at least its scale only pads: the
+ * digits a column holds beyond it are kept), a 64-bit integer as its digits.
+ */
+export function readColumn(field: FieldDef, ref: RawBuilder<unknown> = column(field)): RawBuilder<unknown> {
+  const decimal = decimalOf(field.schema);
+  if (decimal) return sql`round(${ref}, greatest(scale(${ref}), ${sql.lit(decimal.scale)}))::text`;
+  if (isInt64(field.schema)) return sql`${ref}::text`;
+  return ref;
+}
+
 /** The select list of every read: readable fields under their API names. */
 export function selectList(entity: EntityDef): RawBuilder<unknown> {
-  return sql.join(readableFields(entity).map((field) => sql`${column(field)} as ${sql.id(field.name)}`));
+  return sql.join(readableFields(entity).map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`));
 }
 
 export function scopeCondition(entity: EntityDef, actor: Actor): Condition[] {

@@ -157,3 +157,11 @@ export const INT64_PATTERN = '^-?(0|[1-9]\\d{0,18})$';
 export function decimalNumberFormat(scale: number): string {
   return scale > 0 ? `#,##0.${'0'.repeat(scale)}` : '#,##0';
 }
+
+/** Decimal text with thousands separators, exactly ("1234567.50" → "1,234,567.50"); other text as it is. */
+export function groupDecimal(text: string, separator = ','): string {
+  const value = parse(text);
+  if (!value) return text;
+  const whole = value.whole.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  return `${value.negative ? '-' : ''}${whole}${value.fraction ? `.${value.fraction}` : ''}`;
+}

@@ -183,11 +183,18 @@ export function prepareInput(
   }
   // Exact numbers (format decimal or int64): precision, scale and bounds compared exactly, each
   // with its own message; a value with too many fraction digits is refused, never rounded.
+  // A whole JSON number is taken as its digits (exact below 2^53); a fraction never is: it has
+  // been a float since JSON.parse.
   for (const [name, value] of Object.entries(values)) {
     const schema = entity.fieldsByName.get(name)?.schema;
     if (!schema || errors.some((error) => error.field === `/${name}`)) continue;
     const decimal = decimalOf(schema);
-    const problem = decimal ? checkDecimal(value, decimal) : isInt64(schema) ? checkInt64(value) : undefined;
+    const exact =
+      (decimal || isInt64(schema)) && typeof value === 'number' && Number.isSafeInteger(value)
+        ? String(value)
+        : value;
+    if (exact !== value) values[name] = exact;
+    const problem = decimal ? checkDecimal(exact, decimal) : isInt64(schema) ? checkInt64(exact) : undefined;
     if (problem) errors.push({ field: `/${name}`, message: translate(problem.key, problem.params) });
   }
   const validate = mode === 'create' ? validators.create : validators.update;

@@ -167,9 +167,26 @@ function scalarOf(type: string): FieldSchema | undefined {
   }
 }
 
+/**
+ * An array's element: as a scalar column, but numbers of an array travel in JSON (the
+ * engine keeps arrays as jsonb values): a numeric element is a number bounded by its precision,
+ * a bigint one an integer.
+ */
+function arrayItemOf(type: string): FieldSchema | undefined {
+  const bare = type.replace(/\(.*\)/, '').trim();
+  if (bare === 'bigint') return { type: 'integer' };
+  if (bare !== 'numeric') return scalarOf(type);
+  const size = /\((\d+)(?:,\s*(\d+))?\)/.exec(type);
+  if (!size) return { type: 'number' };
+  const precision = Number(size[1]);
+  const scale = Number(size[2] ?? 0);
+  const limit = Number((10 ** (precision - scale) - 10 ** -scale).toFixed(scale));
+  return { type: 'number', minimum: -limit, maximum: limit };
+}
+
 function fieldTypeOf(type: string): FieldSchema | undefined {
   if (type.endsWith('[]')) {
-    const item = scalarOf(type.slice(0, -2));
+    const item = arrayItemOf(type.slice(0, -2));
     if (!item || item.type === 'object' || item.type === 'array') return undefined;
     // Each item keeps what the element type bounds: length, format, pattern, numeric range.
     const { type: itemType, maxLength, format, pattern, minimum, maximum } = item;

@@ -489,7 +489,8 @@ describe('code generator API', () => {
     expect(accepts(p.uids, ['0b6a8f5e-9a4c-4c1e-8f3a-2d5b7c9e1f00'])).toBe(true);
     expect(accepts(p.uids, ['not-a-uuid'])).toBe(false);
     expect(accepts(p.dates, ['2026-11-25'])).toBe(true);
-    expect(accepts(p.amount, 12345.6789)).toBe(true);
+    expect(accepts(p.amount, '12345.6789')).toBe(true);
+    expect(accepts(p.amount, 12345.6789)).toBe(false);
     expect(p.status).toMatchObject({ enum: ['draft', 'published', "it's"], default: 'draft' });
     expect(p.level).toMatchObject({ type: 'integer', enum: [1, 2, 3] });
     expect(p.regionCode).toMatchObject({ type: 'string', 'x-ref': 'sysregion' });

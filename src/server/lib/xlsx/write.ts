@@ -12,7 +12,8 @@ import { crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:z
  * of its row leaves out its reference (`r`), as the format allows; the first cell of a row and
  * the first after an empty one carry it.
  */
-export type CellValue = string | number | null | undefined;
+/** A cell's value; `{ number }` is a number in its exact text (a decimal), written as it is. */
+export type CellValue = string | number | { number: string } | null | undefined;
 
 interface ZipEntry {
   name: Buffer;
@@ -365,6 +366,11 @@ class SheetRowEncoder implements SheetRows {
 
   value(column: number, value: CellValue): void {
     if (value === null || value === undefined || value === '') return;
+    if (typeof value === 'object') {
+      const digits = this.utf8(value.number);
+      this.numberBytes(column, digits, 0, digits.length);
+      return;
+    }
     const bytes = this.utf8(String(value));
     if (typeof value === 'number' && Number.isFinite(value)) this.numberBytes(column, bytes, 0, bytes.length);
     else this.textBytes(column, bytes, 0, bytes.length);

@@ -32,7 +32,9 @@ export const INT64_TEXT = /^-?(?:0|[1-9]\d{0,18})$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-export function decimalOf(schema: Pick<FieldSchema, 'type' | 'format' | 'x-decimal'>): DecimalSpec | undefined {
+export function decimalOf(
+  schema: Pick<FieldSchema, 'type' | 'format' | 'x-decimal'>,
+): DecimalSpec | undefined {
   if (schema.type !== 'string' || schema.format !== 'decimal') return undefined;
   return schema['x-decimal'] ?? WIDE_DECIMAL;
 }

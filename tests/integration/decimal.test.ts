@@ -28,7 +28,8 @@ function tempDir(prefix: string): string {
   return dir;
 }
 type Json = Record<string, unknown>;
-const writeJson = (file: string, json: unknown): void => writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+const writeJson = (file: string, json: unknown): void =>
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 
 afterAll(() => {
   for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
@@ -120,7 +121,8 @@ describe('purchase budgets are exact decimals', () => {
       expect(response.statusCode, `${String(budget)}: ${response.body}`).toBe(400);
       expect(errorFields(response)).toEqual(['/budget']);
     }
-    const message = (await add('DEC-BAD', '1.005')).json<{ errors: { message: string }[] }>().errors[0]?.message;
+    const message = (await add('DEC-BAD', '1.005')).json<{ errors: { message: string }[] }>().errors[0]
+      ?.message;
     expect(message).toMatch(/2/);
     expect(await t.sql("select 1 from portal_purchase where title = 'DEC-BAD'")).toEqual([]);
   });
@@ -131,7 +133,11 @@ describe('purchase budgets are exact decimals', () => {
     expect(added.statusCode, added.body).toBe(200);
     const row = data(added);
     expect(row.budget).toBe(amount);
-    const updated = await api.update(purchase, { id: row.id, version: row.version, budget: '9999999999999999.99' });
+    const updated = await api.update(purchase, {
+      id: row.id,
+      version: row.version,
+      budget: '9999999999999999.99',
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(data(updated).budget).toBe('9999999999999999.99');
     const back = await api.update(purchase, { id: row.id, version: data(updated).version, budget: amount });
@@ -159,15 +165,27 @@ describe('purchase budgets are exact decimals', () => {
     rows.addRow(['DEC-IMPORT text', 'Exact Buyer', amount]);
     rows.addRow(['DEC-IMPORT number', 'Exact Buyer', 0.3]);
     const file = multipart('purchases.xlsx', Buffer.from(await importSheet.xlsx.writeBuffer()));
-    const imported = await api.call({ method: 'POST', url: url('import'), payload: file.payload, headers: file.headers });
+    const imported = await api.call({
+      method: 'POST',
+      url: url('import'),
+      payload: file.payload,
+      headers: file.headers,
+    });
     expect(imported.statusCode, imported.body).toBe(200);
     expect(data<{ imported: number }>(imported).imported).toBe(2);
-    const importedRows = data<Page>(await api.query(purchase, { title: 'DEC-IMPORT', sort: 'budget' })).records;
+    const importedRows = data<Page>(
+      await api.query(purchase, { title: 'DEC-IMPORT', sort: 'budget' }),
+    ).records;
     expect(importedRows.map((item) => item.budget)).toEqual(['0.30', amount]);
 
     // The exported file itself imports back with the same amount (a dry run: its rows exist).
     const again = multipart('export.xlsx', bytes);
-    const dry = await api.call({ method: 'POST', url: `${url('import')}?dryRun=true`, payload: again.payload, headers: again.headers });
+    const dry = await api.call({
+      method: 'POST',
+      url: `${url('import')}?dryRun=true`,
+      payload: again.payload,
+      headers: again.headers,
+    });
     expect(dry.statusCode, dry.body).toBe(200);
     const preview = data<{ preview?: { values: Record<string, string> }[] }>(dry).preview ?? [];
     expect(preview[0]?.values.budget).toBe(amount);
@@ -178,9 +196,21 @@ describe('purchase budgets are exact decimals', () => {
     fine.addRow(['title', 'buyerName', 'budget']);
     fine.addRow(['DEC-IMPORT fine', 'Exact Buyer', '1.005']);
     const fineFile = multipart('fine.xlsx', Buffer.from(await tooFine.xlsx.writeBuffer()));
-    const refused = await api.call({ method: 'POST', url: url('import'), payload: fineFile.payload, headers: fineFile.headers });
-    const problems = (refused.json<{ data?: { problems?: { field: string }[] }; errors?: { field: string }[] }>());
-    expect(refused.statusCode === 200 ? problems.data?.problems?.map((p) => p.field) : problems.errors?.map((e) => e.field.replace(/^.*\//, ''))).toContain('budget');
+    const refused = await api.call({
+      method: 'POST',
+      url: url('import'),
+      payload: fineFile.payload,
+      headers: fineFile.headers,
+    });
+    const problems = refused.json<{
+      data?: { problems?: { field: string }[] };
+      errors?: { field: string }[];
+    }>();
+    expect(
+      refused.statusCode === 200
+        ? problems.data?.problems?.map((p) => p.field)
+        : problems.errors?.map((e) => e.field.replace(/^.*\//, '')),
+    ).toContain('budget');
     expect(await t.sql("select 1 from portal_purchase where title = 'DEC-IMPORT fine'")).toEqual([]);
   });
 });
@@ -190,7 +220,6 @@ describe('a 64-bit key and a decimal of a dropped-in entity', () => {
   let api: Api;
   let ledger: EntityDef;
   const id = '1859123456789012345';
-  const url = (action: string): string => `/api/${ledger.api}/${action}`;
 
   beforeAll(async () => {
     const dir = tempDir('schemas');
@@ -221,9 +250,13 @@ describe('a 64-bit key and a decimal of a dropped-in entity', () => {
     const updated = await api.update(ledger, { id, version: 1, memo: 'renamed', amount: '-99.99' });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(data(updated)).toMatchObject({ id, memo: 'renamed', amount: '-99.99' });
-    expect(errorFields(await api.update(ledger, { id, version: 2, amount: '-100000.01' }))).toEqual(['/amount']);
+    expect(errorFields(await api.update(ledger, { id, version: 2, amount: '-100000.01' }))).toEqual([
+      '/amount',
+    ]);
     expect(errorFields(await api.update(ledger, { id, version: 2, rate: '0.12345' }))).toEqual(['/rate']);
-    expect(errorFields(await api.add(ledger, { id: '9223372036854775808', memo: 'too big' }))).toEqual(['/id']);
+    expect(errorFields(await api.add(ledger, { id: '9223372036854775808', memo: 'too big' }))).toEqual([
+      '/id',
+    ]);
 
     const deleted = await api.remove(ledger, [id]);
     expect(deleted.statusCode, deleted.body).toBe(200);
@@ -290,52 +323,72 @@ describe('a double precision column becomes a decimal at start-up', () => {
     return (await app.ctx.db.executeQuery<T>(CompiledQuery.raw(text))).rows;
   }
 
-  it('converts when every value survives exactly, and refuses naming the rows that do not', { timeout: 300_000 }, async () => {
-    writeJson(join(dir, 'ledger.schema.json'), schemaWith({ type: 'number', title: 'Amount' }));
-    const first = await start();
-    const signIn = await passwordGrant(first.app, 'admin', ADMIN_PASSWORD);
-    expect(signIn.statusCode).toBe(200);
-    await run(first.app, "insert into biz_ledger (memo, amount, tenant_code) values ('a', 0.1, 'default'), ('b', 1234567.25, 'default'), ('c', null, 'default'), ('d', 1.005, 'default')");
-    await first.app.close();
+  it(
+    'converts when every value survives exactly, and refuses naming the rows that do not',
+    { timeout: 300_000 },
+    async () => {
+      writeJson(join(dir, 'ledger.schema.json'), schemaWith({ type: 'number', title: 'Amount' }));
+      const first = await start();
+      const signIn = await passwordGrant(first.app, 'admin', ADMIN_PASSWORD);
+      expect(signIn.statusCode).toBe(200);
+      await run(
+        first.app,
+        "insert into biz_ledger (memo, amount, tenant_code) values ('a', 0.1, 'default'), ('b', 1234567.25, 'default'), ('c', null, 'default'), ('d', 1.005, 'default')",
+      );
+      await first.app.close();
 
-    // 1.005 does not survive at scale 2: start-up stops naming the table, column and row.
-    writeJson(
-      join(dir, 'ledger.schema.json'),
-      schemaWith({ type: 'string', format: 'decimal', title: 'Amount', 'x-decimal': { precision: 12, scale: 2 } }),
-    );
-    const message = await startFails();
-    expect(message).toContain('biz_ledger');
-    expect(message).toContain('amount');
-    expect(message).toContain('(1.005)');
-    expect(message).not.toContain('(0.1)');
+      // 1.005 does not survive at scale 2: start-up stops naming the table, column and row.
+      writeJson(
+        join(dir, 'ledger.schema.json'),
+        schemaWith({
+          type: 'string',
+          format: 'decimal',
+          title: 'Amount',
+          'x-decimal': { precision: 12, scale: 2 },
+        }),
+      );
+      const message = await startFails();
+      expect(message).toContain('biz_ledger');
+      expect(message).toContain('amount');
+      expect(message).toContain('(1.005)');
+      expect(message).not.toContain('(0.1)');
 
-    // At scale 3 every value survives: converted, values exact.
-    writeJson(
-      join(dir, 'ledger.schema.json'),
-      schemaWith({ type: 'string', format: 'decimal', title: 'Amount', 'x-decimal': { precision: 12, scale: 3 } }),
-    );
-    const second = await start();
-    const column = await run<{ data_type: string; numeric_scale: number }>(
-      second.app,
-      "select data_type, numeric_scale from information_schema.columns where table_name = 'biz_ledger' and column_name = 'amount'",
-    );
-    expect(column).toEqual([{ data_type: 'numeric', numeric_scale: 3 }]);
-    const signed = await passwordGrant(second.app, 'admin', ADMIN_PASSWORD);
-    const authorization = `Bearer ${signed.json<{ access_token: string }>().access_token}`;
-    const listed = await second.app.inject({
-      method: 'GET',
-      url: '/api/biz/ledger/query?sort=memo',
-      headers: { authorization },
-    });
-    expect(listed.statusCode, listed.body).toBe(200);
-    const records = (listed.json<{ data: Page }>().data.records as Row[]).map((row) => [row.memo, row.amount]);
-    expect(records).toEqual([
-      ['a', '0.100'],
-      ['b', '1234567.250'],
-      ['c', null],
-      ['d', '1.005'],
-    ]);
-    await second.app.close();
-    expect(JSON.parse(readFileSync(join(dir, 'ledger.schema.json'), 'utf8'))).toBeTruthy();
-  });
+      // At scale 3 every value survives: converted, values exact.
+      writeJson(
+        join(dir, 'ledger.schema.json'),
+        schemaWith({
+          type: 'string',
+          format: 'decimal',
+          title: 'Amount',
+          'x-decimal': { precision: 12, scale: 3 },
+        }),
+      );
+      const second = await start();
+      const column = await run<{ data_type: string; numeric_scale: number }>(
+        second.app,
+        "select data_type, numeric_scale from information_schema.columns where table_name = 'biz_ledger' and column_name = 'amount'",
+      );
+      expect(column).toEqual([{ data_type: 'numeric', numeric_scale: 3 }]);
+      const signed = await passwordGrant(second.app, 'admin', ADMIN_PASSWORD);
+      const authorization = `Bearer ${signed.json<{ access_token: string }>().access_token}`;
+      const listed = await second.app.inject({
+        method: 'GET',
+        url: '/api/biz/ledger/query?sort=memo',
+        headers: { authorization },
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+      const records = (listed.json<{ data: Page }>().data.records as Row[]).map((row) => [
+        row.memo,
+        row.amount,
+      ]);
+      expect(records).toEqual([
+        ['a', '0.100'],
+        ['b', '1234567.250'],
+        ['c', null],
+        ['d', '1.005'],
+      ]);
+      await second.app.close();
+      expect(JSON.parse(readFileSync(join(dir, 'ledger.schema.json'), 'utf8'))).toBeTruthy();
+    },
+  );
 });

@@ -318,7 +318,7 @@ describe('import', () => {
     expect(changed).toMatchObject({
       title: 'Imported purchase 9999',
       buyerName: 'Buyer 49',
-      budget: 99_990,
+      budget: '99990.00',
       published: false,
     });
     expect(entry?.changes.every((change) => change.before === null && change.after !== null)).toBe(true);

@@ -197,6 +197,25 @@ export function prepareInput(
     const problem = decimal ? checkDecimal(exact, decimal) : isInt64(schema) ? checkInt64(exact) : undefined;
     if (problem) errors.push({ field: `/${name}`, message: translate(problem.key, problem.params) });
   }
+  // The same rules in detail rows (x-detail): each cell named by its row and column.
+  for (const field of entity.fields) {
+    const rows = values[field.name];
+    if (!field.detail || !Array.isArray(rows)) continue;
+    rows.forEach((row: unknown, index) => {
+      if (!isPlainObject(row)) return;
+      for (const [column, cell] of Object.entries(row)) {
+        const item = field.detail?.fieldsByName.get(column);
+        const decimal = item ? decimalOf(item.schema) : undefined;
+        const pointer = `/${field.name}/${index}/${column}`;
+        if (!item || (!decimal && !isInt64(item.schema)) || errors.some((error) => error.field === pointer))
+          continue;
+        const exact = typeof cell === 'number' && Number.isSafeInteger(cell) ? String(cell) : cell;
+        if (exact !== cell) row[column] = exact;
+        const problem = decimal ? checkDecimal(exact, decimal) : checkInt64(exact);
+        if (problem) errors.push({ field: pointer, message: translate(problem.key, problem.params) });
+      }
+    });
+  }
   const validate = mode === 'create' ? validators.create : validators.update;
   if (!validate(values)) {
     // One message per field: a value refused above (NUL) must not come back as "is required".

@@ -65,6 +65,22 @@ const LEDGER = {
       'x-decimal': { precision: 10, scale: 2, minimum: '-100000', maximum: '99999999.99' },
     },
     rate: { type: 'string', format: 'decimal', title: 'Rate', 'x-decimal': { precision: 6, scale: 4 } },
+    lines: {
+      type: 'array',
+      title: 'Lines',
+      'x-detail': {},
+      items: {
+        type: 'object',
+        properties: {
+          price: {
+            type: 'string',
+            format: 'decimal',
+            title: 'Price',
+            'x-decimal': { precision: 8, scale: 2, minimum: '0' },
+          },
+        },
+      },
+    },
   },
 };
 
@@ -257,6 +273,18 @@ describe('a 64-bit key and a decimal of a dropped-in entity', () => {
     expect(errorFields(await api.add(ledger, { id: '9223372036854775808', memo: 'too big' }))).toEqual([
       '/id',
     ]);
+
+    // Detail rows keep the same rules, each cell named by its row.
+    const badLine = await api.add(ledger, {
+      id: '42',
+      memo: 'lines',
+      lines: [{ price: '1.5' }, { price: '-1' }],
+    });
+    expect(errorFields(badLine)).toEqual(['/lines/1/price']);
+    const lines = await api.add(ledger, { id: '42', memo: 'lines', lines: [{ price: '2.5' }] });
+    expect(lines.statusCode, lines.body).toBe(200);
+    expect(data<Page>(await api.query(ledger, { id: '42' })).records[0]?.lines).toEqual([{ price: '2.50' }]);
+    expect((await api.remove(ledger, ['42'])).statusCode).toBe(200);
 
     const deleted = await api.remove(ledger, [id]);
     expect(deleted.statusCode, deleted.body).toBe(200);

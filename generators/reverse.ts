@@ -1,5 +1,6 @@
 import {
   SYSTEM_FIELD_NAMES,
+  WIDE_DECIMAL,
   toColumnName,
   type AdoptionOptions,
   type BookkeepingField,
@@ -47,6 +48,8 @@ export interface EntityTable {
   /** Entity name and key column of a table that already is an entity. */
   entity: string;
   keyColumn: string;
+  /** Its key is an integer (a bigint column referring to it stays an integer, not an int64 string). */
+  isIntegerKey?: boolean;
 }
 
 const SYSTEM_COLUMNS = new Set<string>(SYSTEM_FIELD_NAMES.map(toColumnName));
@@ -119,19 +122,24 @@ function scalarOf(type: string): FieldSchema | undefined {
       const [minimum, maximum] = INT_BOUNDS[bare] ?? [0, 0];
       return { type: 'integer', minimum, maximum };
     }
+    // A bigint may hold values beyond 2^53 (snowflake ids): a string of digits end to end. A
+    // generated key or a reference to an integer key stays an integer (mapColumns).
     case 'bigint':
-      return { type: 'integer' };
+      return { type: 'string', format: 'int64' };
+    // numeric is exact: a decimal string at the column's scale, never a float. Without a precision
+    // of its own: 38 digits, 10 after the point (WIDE_DECIMAL; digits a value holds beyond the
+    // scale are read back as they are, a write with more is refused).
     case 'numeric': {
-      if (!size) return { type: 'number' };
+      if (!size)
+        return {
+          type: 'string',
+          format: 'decimal',
+          'x-decimal': { ...WIDE_DECIMAL },
+          $comment: 'numeric without precision: 38 digits, 10 after the point',
+        } as FieldSchema;
       const precision = Number(size[1]);
       const scale = Number(size[2] ?? 0);
-      const limit = Number((10 ** (precision - scale) - 10 ** -scale).toFixed(scale));
-      return {
-        type: 'number',
-        minimum: -limit,
-        maximum: limit,
-        $comment: `numeric(${precision},${scale})`,
-      } as FieldSchema;
+      return { type: 'string', format: 'decimal', 'x-decimal': { precision, scale } };
     }
     case 'real':
     case 'double precision':
@@ -169,9 +177,26 @@ function scalarOf(type: string): FieldSchema | undefined {
   }
 }
 
+/**
+ * An array's element: as a scalar column, but numbers of an array travel in JSON (the
+ * engine keeps arrays as jsonb values): a numeric element is a number bounded by its precision,
+ * a bigint one an integer.
+ */
+function arrayItemOf(type: string): FieldSchema | undefined {
+  const bare = type.replace(/\(.*\)/, '').trim();
+  if (bare === 'bigint') return { type: 'integer' };
+  if (bare !== 'numeric') return scalarOf(type);
+  const size = /\((\d+)(?:,\s*(\d+))?\)/.exec(type);
+  if (!size) return { type: 'number' };
+  const precision = Number(size[1]);
+  const scale = Number(size[2] ?? 0);
+  const limit = Number((10 ** (precision - scale) - 10 ** -scale).toFixed(scale));
+  return { type: 'number', minimum: -limit, maximum: limit };
+}
+
 function fieldTypeOf(type: string): FieldSchema | undefined {
   if (type.endsWith('[]')) {
-    const item = scalarOf(type.slice(0, -2));
+    const item = arrayItemOf(type.slice(0, -2));
     // Items the array's own elements hold as they are (no bit, no wall-clock timestamp).
     if (!item || item.type === 'object' || item.type === 'array' || item['x-column']) return undefined;
     // Each item keeps what the element type bounds: length, format, pattern, numeric range.
@@ -215,6 +240,9 @@ function literalDefault(sqlText: string, field: FieldSchema): unknown {
   }
   if (/^-?\d+(\.\d+)?$/.test(text) && (field.type === 'integer' || field.type === 'number'))
     return Number(text);
+  // An exact number's default stays its digits ('0.00', 0).
+  const digits = /^'?(-?\d+(?:\.\d+)?)'?(?:::[a-z ]+(?:\(\d+(?:,\d+)?\))?)?$/i.exec(text);
+  if (digits && (field.format === 'decimal' || field.format === 'int64')) return digits[1];
   if (/^(true|false)$/i.test(text) && field.type === 'boolean') return text.toLowerCase() === 'true';
   return undefined;
 }
@@ -356,6 +384,14 @@ function mapColumns(
     if (titled.description) field.description = titled.description;
     if (titled.titles) field['x-ui'] = { titles: titled.titles };
     const isKey = column.name === options.keyColumn;
+    // A generated bigint (identity, serial) counts from 1 and is a number; so is a reference to
+    // an entity whose key is one: the 64-bit string is for the other bigints.
+    const referenced = table.foreignKeys.find((candidate) => candidate.column === column.name);
+    const target = referenced ? entityTables.get(referenced.refTable) : undefined;
+    if (field.format === 'int64' && (isGenerated || target?.isIntegerKey === true)) {
+      delete field.format;
+      field.type = 'integer';
+    }
     if (isKey) {
       mapped.keyField = name;
       if (isGenerated) field.readOnly = true;

@@ -14,6 +14,7 @@ export const ENTITY_KEYWORDS = [
   'x-auto',
   'x-detail',
   'x-column',
+  'x-decimal',
 ] as const;
 
 /**

@@ -84,8 +84,17 @@ export interface ExistingTable {
   fillfactor?: number;
 }
 
-/** information_schema.columns.data_type for each SqlType. */
-const INFORMATION_SCHEMA_TYPE: Record<SqlType, string> = {
+/**
+ * information_schema.columns.data_type for each SqlType; a numeric column is read with its
+ * precision and scale, numeric(18,2) (readExistingTables), or plain numeric without them.
+ */
+function informationSchemaType(type: SqlType): string {
+  return type.startsWith('numeric(')
+    ? type
+    : INFORMATION_SCHEMA_TYPE[type as Exclude<SqlType, `numeric(${number},${number})`>];
+}
+
+const INFORMATION_SCHEMA_TYPE: Record<Exclude<SqlType, `numeric(${number},${number})`>, string> = {
   text: 'text',
   bigint: 'bigint',
   integer: 'integer',
@@ -107,6 +116,8 @@ const ADOPTABLE_TYPES: Partial<Record<SqlType, readonly string[]>> = {
   // back as text; "contains" filters cast the column (format uuid, see filterCondition).
   text: ['character varying', 'character', 'uuid'],
   'double precision': ['numeric', 'real'],
+  // An adopted decimal column of any precision is read at the schema's scale and written exactly
+  // (a value the column cannot hold is the database's 4xx).
   // A timestamp without time zone holds UTC: the engine writes date-times as UTC (prepareInput)
   // and both drivers read such a column as UTC.
   timestamptz: ['timestamp without time zone'],
@@ -122,7 +133,49 @@ const KEPT_TYPES: Record<ColumnKind, string> = {
 
 /** Whether an existing column's type serves a wanted one (only adopted tables accept other types). */
 export function isAdoptableType(wanted: SqlType, actual: string): boolean {
-  return actual === INFORMATION_SCHEMA_TYPE[wanted] || (ADOPTABLE_TYPES[wanted] ?? []).includes(actual);
+  if (wanted.startsWith('numeric(')) return actual === 'numeric' || actual.startsWith('numeric(');
+  const plain = actual.startsWith('numeric(') ? 'numeric' : actual;
+  return plain === informationSchemaType(wanted) || (ADOPTABLE_TYPES[wanted] ?? []).includes(plain);
+}
+
+/**
+ * A column the schema now wants as a decimal that holds floating-point numbers (double precision
+ * or real), or a decimal of another precision or scale: converted at start-up when every value
+ * survives exactly (value = round(value, scale), and within the precision); otherwise start-up
+ * stops naming the rows (lib/db/migrate.ts runs the check).
+ */
+export interface DecimalConversion {
+  table: string;
+  column: string;
+  /** The table's key column, to name the rows whose values do not survive. */
+  keyColumn: string;
+  from: string;
+  to: `numeric(${number},${number})`;
+  precision: number;
+  scale: number;
+}
+
+function decimalConversion(
+  spec: TableSpec,
+  column: ColumnSpec,
+  actual: string,
+): DecimalConversion | undefined {
+  const match = /^numeric\((\d+),(\d+)\)$/.exec(column.type);
+  if (!match || spec.isAdopted === true || spec.isKeptAsIs === true) return undefined;
+  if (
+    !['double precision', 'real', 'numeric', 'integer', 'bigint', 'smallint'].includes(actual) &&
+    !actual.startsWith('numeric(')
+  )
+    return undefined;
+  return {
+    table: spec.name,
+    column: column.name,
+    keyColumn: spec.primaryKey[0] ?? column.name,
+    from: actual,
+    to: column.type as `numeric(${number},${number})`,
+    precision: Number(match[1]),
+    scale: Number(match[2]),
+  };
 }
 
 export function indexName(
@@ -450,6 +503,8 @@ export interface MigrationPlan {
   concurrentStatements?: string[];
   /** Changes that cannot be applied safely; start-up stops and shows them. */
   problems: string[];
+  /** Columns to convert to a decimal once their values are checked (see DecimalConversion). */
+  conversions?: DecimalConversion[];
 }
 
 /**
@@ -477,6 +532,7 @@ export function planTableMigration(
   const statements: string[] = [];
   const concurrentStatements: string[] = [];
   const problems: string[] = [];
+  const conversions: DecimalConversion[] = [];
   const table = quoteIdentifier(spec.name);
   if (!existing) {
     const defs = spec.columns.map(columnSql);
@@ -506,18 +562,23 @@ export function planTableMigration(
       } else if (
         spec.isAdopted === true
           ? !isAdoptableType(column.type, actual) && actual !== column.keptType
-          : actual !== INFORMATION_SCHEMA_TYPE[column.type]
+          : actual !== informationSchemaType(column.type)
       ) {
         // An adopted table belongs to another application: its column is never converted.
         if (spec.isAdopted === true) {
           problems.push(
-            `Table ${spec.name}, column ${column.name}: the database has ${actual}, which the field's schema (${INFORMATION_SCHEMA_TYPE[column.type]}${column.keptType ? `, kept as ${column.keptType}` : ''}) cannot read and write as it is. ` +
+            `Table ${spec.name}, column ${column.name}: the database has ${actual}, which the field's schema (${informationSchemaType(column.type)}${column.keptType ? `, kept as ${column.keptType}` : ''}) cannot read and write as it is. ` +
               `The table is adopted and stays as the other application has it: change the field in the schema (reverse generation gives the right one) or leave it out.`,
           );
           continue;
         }
+        const conversion = decimalConversion(spec, column, actual);
+        if (conversion) {
+          conversions.push(conversion);
+          continue;
+        }
         problems.push(
-          `Table ${spec.name}, column ${column.name}: the database has ${actual} but the schema wants ${INFORMATION_SCHEMA_TYPE[column.type]}. ` +
+          `Table ${spec.name}, column ${column.name}: the database has ${actual} but the schema wants ${informationSchemaType(column.type)}. ` +
             `Convert it yourself (alter table ${spec.name} alter column ${column.name} type ${column.type} using …) or give the field a new name.`,
         );
       }
@@ -574,7 +635,8 @@ export function planTableMigration(
         statements.push(`drop index if exists "${name}"`);
     }
   }
-  return options.isConcurrent === true
-    ? { statements, concurrentStatements, problems }
-    : { statements, problems };
+  const plan: MigrationPlan =
+    options.isConcurrent === true ? { statements, concurrentStatements, problems } : { statements, problems };
+  if (conversions.length > 0) plan.conversions = conversions;
+  return plan;
 }

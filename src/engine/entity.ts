@@ -6,6 +6,7 @@ import {
   type SchemaProblem,
 } from './meta.js';
 import { listUseOf } from './list-use.js';
+import { decimalOf, isInt64, numericType } from './decimal.js';
 import { toColumnName } from './naming.js';
 import type {
   BookkeepingField,
@@ -45,10 +46,14 @@ function sqlTypeOf(schema: FieldSchema): SqlType {
     case 'array':
     case 'object':
       return 'jsonb';
-    case 'string':
+    case 'string': {
+      const decimal = decimalOf(schema);
+      if (decimal) return numericType(decimal);
+      if (isInt64(schema)) return 'bigint';
       if (schema.format === 'date-time') return 'timestamptz';
       if (schema.format === 'date') return 'date';
       return 'text';
+    }
   }
 }
 
@@ -60,6 +65,7 @@ function filterKindOf(schema: FieldSchema, isSecret: boolean): FilterKind | unde
   if (schema.type === 'array') return schema.items?.enum || schema['x-dict'] ? 'select' : undefined;
   if (schema.type === 'boolean') return 'boolean';
   if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if (decimalOf(schema) || isInt64(schema)) return 'number';
   if (schema.format === 'date-time' || schema.format === 'date') return 'dateRange';
   return 'text';
 }

@@ -35,6 +35,10 @@ function tightened(format: Format, isAccepted: (text: string) => boolean): Forma
 
 export const ENTITY_FORMATS: Record<string, Format> = {
   ...fullFormats,
+  // Exact numbers as text (engine/decimal.ts): digits and bounds are checked by prepareInput and
+  // the field's pattern; the format only says "a number written out".
+  decimal: { type: 'string', validate: /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/ },
+  int64: { type: 'string', validate: /^-?(?:0|[1-9]\d{0,18})$/ },
   date: tightened(fullFormats.date, isPostgresDate),
   'date-time': tightened(fullFormats['date-time'], isPostgresDateTime),
 };

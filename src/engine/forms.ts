@@ -1,3 +1,4 @@
+import { decimalOf, isInt64 } from './decimal.js';
 import { fieldTitleKeys } from './columns.js';
 import { holdsFileIds } from './file-fields.js';
 import { boundedSchema } from './validators.js';
@@ -68,6 +69,11 @@ export interface FormFieldOptions {
   confirms?: string;
   /** detailTable: the columns of a row. */
   columns?: DetailColumn[];
+  /**
+   * updown of an exact number (format decimal or int64): the value stays text (InputNumber in
+   * stringMode, never a JavaScript number), with this many digits after the point (the scale).
+   */
+  exact?: { precision: number; min?: string; max?: string };
 }
 
 export interface FormField {
@@ -147,6 +153,7 @@ function widgetOf(entity: EntityDef, field: FieldDef): FormWidget {
   if (schema.enum) return 'select';
   if (schema.type === 'boolean') return 'switch';
   if (schema.type === 'integer' || schema.type === 'number') return 'updown';
+  if (decimalOf(schema) || isInt64(schema)) return 'updown';
   if (schema.type === 'object') return 'json';
   if (schema.type === 'array') return 'json';
   if (schema.format === 'date-time') return 'datetime';
@@ -164,6 +171,14 @@ function optionsOf(entity: EntityDef, field: FieldDef, widget: FormWidget): Form
   if (field.type === 'array') options.isMultiple = true;
   if (hints.widget === 'radio' || hints.widget === 'checkboxes') options.display = hints.widget;
   if (hints.rows !== undefined) options.rows = hints.rows;
+  const decimal = decimalOf(field.schema);
+  if (decimal)
+    options.exact = {
+      precision: decimal.scale,
+      ...(decimal.minimum !== undefined ? { min: decimal.minimum } : {}),
+      ...(decimal.maximum !== undefined ? { max: decimal.maximum } : {}),
+    };
+  else if (isInt64(field.schema)) options.exact = { precision: 0 };
   if (field.detail) {
     delete options.isMultiple;
     options.columns = field.detail.fields.map((column) => {

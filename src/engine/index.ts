@@ -21,3 +21,4 @@ export * from './file-fields.js';
 export * from './pattern-check.js';
 export * from './schema-budget.js';
 export * from './row-scope.js';
+export * from './decimal.js';

@@ -1,4 +1,5 @@
 import { parseSortExpression } from './entity.js';
+import { DECIMAL_TEXT, decimalOf, INT64_TEXT, isInt64 } from './decimal.js';
 import { decodeCursor, listFingerprint, orderTerms, type Cursor } from './list-page.js';
 import { englishTranslate, type Translate } from './messages.js';
 import { EntityInputError, type EntityDef, type FieldDef, type FieldError, type SortTerm } from './types.js';
@@ -122,6 +123,15 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
     return { field, op: 'contains', value: texts[0] ?? '' };
   }
   const values: (string | number | boolean)[] = [];
+  // Exact numbers are compared as text the database reads as numeric or bigint: never a float.
+  const exact = decimalOf(field.schema) ? DECIMAL_TEXT : isInt64(field.schema) ? INT64_TEXT : undefined;
+  if (exact) {
+    for (const text of texts) {
+      if (!exact.test(text)) return invalid(exact === DECIMAL_TEXT ? 'validation.decimal' : 'validation.int64');
+      values.push(text);
+    }
+    return { field, op: 'in', values };
+  }
   for (const text of texts) {
     const value = coerceScalar(field.type, text);
     if (value === undefined) return invalid('validation.type', { type: field.type });

@@ -20,6 +20,10 @@ const ENGLISH: Record<string, string> = {
   'validation.additionalProperties': 'is not a field of this form',
   'validation.invalid': 'is invalid',
   'validation.hidden': 'is hidden by its condition and takes no value',
+  'validation.decimal': 'must be a decimal number written out, such as 12.50',
+  'validation.decimalScale': 'must have at most {{scale}} digits after the decimal point',
+  'validation.decimalPrecision': 'must have at most {{digits}} digits before the decimal point',
+  'validation.int64': 'must be a whole number of at most 19 digits',
   'errors.unknownSortField': 'cannot sort by "{{field}}"',
   'errors.unknownFilterField': '"{{field}}" is not a filter of this list',
 };

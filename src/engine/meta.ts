@@ -1,3 +1,4 @@
+import { compareDecimal } from './decimal.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.js';
@@ -83,11 +84,12 @@ function describeMetaError(error: ErrorObject): { pointer: string; message: stri
 /** Which filter kinds make sense for which fields (a text filter on a number would be an ilike on bigint). */
 function filterFits(kind: string, property: FieldSchema): boolean {
   const isDate = property.format === 'date' || property.format === 'date-time';
+  const isExact = property.format === 'decimal' || property.format === 'int64';
   switch (kind) {
     case 'text':
-      return property.type === 'string' && !isDate;
+      return property.type === 'string' && !isDate && !isExact;
     case 'number':
-      return property.type === 'integer' || property.type === 'number';
+      return property.type === 'integer' || property.type === 'number' || isExact;
     case 'boolean':
       return property.type === 'boolean';
     case 'dateRange':
@@ -247,6 +249,25 @@ export function checkEntitySchemaWith(
       if (typeof kept.default === 'object' && (field !== options.key || property.type !== 'integer'))
         problem(`${pointer}/x-column/default`, 'a sequence feeds the integer key only');
     }
+    const decimal = property['x-decimal'];
+    if ((property.format === 'decimal' || property.format === 'int64') && property.type !== 'string')
+      problem(
+        `${pointer}/format`,
+        `format ${property.format} needs type string (exact numbers travel as text)`,
+      );
+    if (decimal && property.format !== 'decimal')
+      problem(`${pointer}/x-decimal`, 'x-decimal needs format decimal');
+    if (decimal && decimal.scale > decimal.precision)
+      problem(`${pointer}/x-decimal/scale`, 'the scale cannot exceed the precision');
+    if (
+      decimal &&
+      decimal.minimum !== undefined &&
+      decimal.maximum !== undefined &&
+      compareDecimal(decimal.minimum, decimal.maximum) > 0
+    )
+      problem(`${pointer}/x-decimal/minimum`, 'the minimum is above the maximum');
+    if ((property.format === 'decimal' || property.format === 'int64') && property['x-secret'])
+      problem(`${pointer}/x-secret`, `a ${property.format} field cannot be a secret`);
     const filterHint = property['x-list']?.filter;
     if (filterHint && filterHint !== 'none' && !filterFits(filterHint, property)) {
       problem(

@@ -362,6 +362,11 @@ export function exampleOf(schema: unknown, depth = 0): unknown {
       if (s.format === 'date-time') return '2026-01-01T08:00:00.000Z';
       if (s.format === 'date') return '2026-01-01';
       if (s.format === 'email') return 'name@example.com';
+      if (s.format === 'decimal') {
+        const scale = (s['x-decimal'] as { scale?: number } | undefined)?.scale ?? 2;
+        return scale > 0 ? `1234.${'5'.padEnd(scale, '0')}` : '1234';
+      }
+      if (s.format === 'int64') return '1859123456789012345';
       if (typeof s.title === 'string') return s.title;
       return 'text';
     default:

@@ -1,4 +1,5 @@
 /** The shapes of an entity schema file (see schemas/_meta/entity.schema.json) and what the engine derives from it. */
+import type { DecimalSpec } from './decimal.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
@@ -115,6 +116,8 @@ export interface ItemSchema {
   format?: string;
   minimum?: number;
   maximum?: number;
+  /** format decimal: digits, scale and exact bounds (engine/decimal.ts). */
+  'x-decimal'?: DecimalSpec;
 }
 
 export interface FieldSchema {
@@ -141,6 +144,8 @@ export interface FieldSchema {
   'x-maxDepth'?: number;
   /** Set by the server on create (see AutoValue); read-only for clients. */
   'x-auto'?: AutoValue;
+  /** format decimal: digits, scale and exact bounds (engine/decimal.ts). */
+  'x-decimal'?: DecimalSpec;
   'x-ref'?: string;
   'x-dict'?: string;
   /** An array of objects stored as rows of a child table (master-detail). */
@@ -275,7 +280,16 @@ export interface EntitySchema {
 
 /** How a field is stored in SQL. */
 export type SqlType =
-  'text' | 'bigint' | 'integer' | 'double precision' | 'boolean' | 'jsonb' | 'timestamptz' | 'date';
+  | 'text'
+  | 'bigint'
+  | 'integer'
+  | 'double precision'
+  | 'boolean'
+  | 'jsonb'
+  | 'timestamptz'
+  | 'date'
+  /** A decimal field (format decimal): numeric(precision, scale). */
+  | `numeric(${number},${number})`;
 
 export type FilterKind = 'text' | 'select' | 'dateRange' | 'number' | 'boolean';
 

@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import type { EntityDef, FieldDef, FieldSchema } from './types.js';
 import { EntityInputError, type FieldError } from './types.js';
 import { englishTranslate, toFieldErrors, type Translate } from './messages.js';
+import { checkDecimal, checkInt64, decimalOf, decimalPattern, INT64_PATTERN, isInt64 } from './decimal.js';
 
 export type WriteMode = 'create' | 'update';
 
@@ -123,6 +124,10 @@ export function boundedSchema(schema: FieldSchema): FieldSchema {
       then: { additionalProperties: boundedJson(depth - 1, size) },
     } as FieldSchema;
   }
+  // Exact numbers as text: the digits rule as a pattern, for the browser's validators too.
+  const decimal = decimalOf(schema);
+  if (decimal) return { pattern: decimalPattern(decimal), ...schema };
+  if (isInt64(schema)) return { pattern: INT64_PATTERN, ...schema };
   if (schema.type !== 'integer') return schema;
   return { ...SAFE_INTEGER, ...schema };
 }
@@ -201,6 +206,41 @@ export function prepareInput(
     } else if (!field) {
       values[name] = value; // unknown field: let the schema name it
     }
+  }
+  // Exact numbers (format decimal or int64): precision, scale and bounds compared exactly, each
+  // with its own message; a value with too many fraction digits is refused, never rounded.
+  // A whole JSON number is taken as its digits (exact below 2^53); a fraction never is: it has
+  // been a float since JSON.parse.
+  for (const [name, value] of Object.entries(values)) {
+    const schema = entity.fieldsByName.get(name)?.schema;
+    if (!schema || errors.some((error) => error.field === `/${name}`)) continue;
+    const decimal = decimalOf(schema);
+    const exact =
+      (decimal || isInt64(schema)) && typeof value === 'number' && Number.isSafeInteger(value)
+        ? String(value)
+        : value;
+    if (exact !== value) values[name] = exact;
+    const problem = decimal ? checkDecimal(exact, decimal) : isInt64(schema) ? checkInt64(exact) : undefined;
+    if (problem) errors.push({ field: `/${name}`, message: translate(problem.key, problem.params) });
+  }
+  // The same rules in detail rows (x-detail): each cell named by its row and column.
+  for (const field of entity.fields) {
+    const rows = values[field.name];
+    if (!field.detail || !Array.isArray(rows)) continue;
+    rows.forEach((row: unknown, index) => {
+      if (!isPlainObject(row)) return;
+      for (const [column, cell] of Object.entries(row)) {
+        const item = field.detail?.fieldsByName.get(column);
+        const decimal = item ? decimalOf(item.schema) : undefined;
+        const pointer = `/${field.name}/${index}/${column}`;
+        if (!item || (!decimal && !isInt64(item.schema)) || errors.some((error) => error.field === pointer))
+          continue;
+        const exact = typeof cell === 'number' && Number.isSafeInteger(cell) ? String(cell) : cell;
+        if (exact !== cell) row[column] = exact;
+        const problem = decimal ? checkDecimal(exact, decimal) : checkInt64(exact);
+        if (problem) errors.push({ field: pointer, message: translate(problem.key, problem.params) });
+      }
+    });
   }
   const validate = mode === 'create' ? validators.create : validators.update;
   if (!validate(values)) {

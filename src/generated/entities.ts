@@ -354,7 +354,7 @@ export interface IdleequipmentRecord {
   /**
    * Price
    */
-  price: number | null;
+  price: string | null;
   /**
    * Location
    */
@@ -437,7 +437,7 @@ export interface IdleequipmentCreate {
   /**
    * Price
    */
-  price?: number;
+  price?: string;
   /**
    * Location
    */
@@ -985,7 +985,7 @@ export interface PurchaseRecord {
   /**
    * Budget
    */
-  budget: number | null;
+  budget: string | null;
   /**
    * Bid deadline
    */
@@ -1064,7 +1064,7 @@ export interface PurchaseCreate {
   /**
    * Budget
    */
-  budget?: number;
+  budget?: string;
   /**
    * Bid deadline
    */

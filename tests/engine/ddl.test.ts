@@ -43,7 +43,7 @@ const REPORTED: Record<SqlType, string> = {
 /** The database state that matches a spec exactly. */
 function existingFor(spec: TableSpec): ExistingTable {
   return {
-    columns: new Map(spec.columns.map((c) => [c.name, REPORTED[c.type]])),
+    columns: new Map(spec.columns.map((c) => [c.name, REPORTED[c.type] ?? c.type])),
     indexes: new Set(spec.indexes.map((i) => i.name)),
     constraints: new Set(spec.foreignKeys.map((f) => f.name)),
   };

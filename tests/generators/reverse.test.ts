@@ -302,3 +302,45 @@ describe('reverse generator: values kept exactly (issue 33)', () => {
     ).toThrow(/payload \(bytea\) must be given on every insert/);
   });
 });
+
+describe('reverse generator: exact numbers (issues 32 and 33)', () => {
+  it('maps numeric(p,s) to a decimal, numeric to a wide one, bigint to int64 (a generated key and a reference to an integer key stay integers)', () => {
+    const table: TableInfo = {
+      name: 'snow_order',
+      comment: null,
+      columns: [
+        { ...column('id', 'bigint'), isNotNull: true },
+        { ...column('seq_no', 'bigint'), isNotNull: true, isIdentity: true },
+        column('user_id', 'bigint'),
+        column('amount', 'numeric(10,2)'),
+        { ...column('fee', 'numeric(12,4)'), defaultSql: '0.0000' },
+        column('ratio', 'numeric'),
+        column('title', 'text'),
+      ],
+      primaryKey: ['id'],
+      uniqueColumns: [],
+      foreignKeys: [{ column: 'user_id', refTable: 'sys_user', refColumn: 'id' }],
+      checks: [],
+    };
+    const { schema } = reverseTable(
+      table,
+      new Map([['sys_user', { entity: 'sysuser', keyColumn: 'id', isIntegerKey: true }]]),
+    );
+    expect(checkEntitySchema('snow_order', 'snoworder', schema)).toEqual([]);
+    const p = schema.properties;
+    expect(p.id).toMatchObject({ type: 'string', format: 'int64' });
+    expect(p.seqNo).toMatchObject({ type: 'integer' });
+    expect(p.userId).toMatchObject({ type: 'integer', 'x-ref': 'sysuser' });
+    expect(p.amount).toMatchObject({
+      type: 'string',
+      format: 'decimal',
+      'x-decimal': { precision: 10, scale: 2 },
+    });
+    expect(p.fee).toMatchObject({
+      format: 'decimal',
+      'x-decimal': { precision: 12, scale: 4 },
+      default: '0.0000',
+    });
+    expect(p.ratio).toMatchObject({ format: 'decimal', 'x-decimal': { precision: 38, scale: 10 } });
+  });
+});

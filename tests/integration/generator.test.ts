@@ -422,11 +422,12 @@ describe('code generator API', () => {
     expect(p.note).toEqual({ type: 'string', title: 'Note' });
     expect(p.qty).toMatchObject({ type: 'integer', minimum: -32768, maximum: 32767, default: 0 });
     expect(p.stock).toMatchObject({ type: 'integer', minimum: -2147483648, maximum: 2147483647 });
-    expect(p.bigCount).toMatchObject({ type: 'integer' });
+    // A bigint keeps values beyond 2^53: a string of digits; numeric is an exact decimal string.
+    expect(p.bigCount).toMatchObject({ type: 'string', format: 'int64' });
     expect(p.price).toMatchObject({
-      type: 'number',
-      minimum: -99999999.99,
-      maximum: 99999999.99,
+      type: 'string',
+      format: 'decimal',
+      'x-decimal': { precision: 10, scale: 2 },
       title: 'Unit price',
     });
     expect(p.ratio).toMatchObject({ type: 'number' });
@@ -454,8 +455,13 @@ describe('code generator API', () => {
     expect(p.labels).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(p.scores).toMatchObject({ type: 'array', items: { type: 'integer' } });
     expect(p.closesAt).toMatchObject({ type: 'string', format: 'time' });
-    // numeric without a precision: any number, no bounds; varchar without a length: no maxLength
-    expect(p.amount).toEqual({ type: 'number', title: 'Amount' });
+    // numeric without a precision: a decimal of 38 digits, 10 after the point; varchar without a length: no maxLength
+    expect(p.amount).toMatchObject({
+      type: 'string',
+      format: 'decimal',
+      'x-decimal': { precision: 38, scale: 10 },
+      title: 'Amount',
+    });
     expect(p.memo).toEqual({ type: 'string', title: 'Memo' });
     // PostgreSQL arrays are kept as they are (x-column array): read and written as JSON arrays.
     const kept = { 'x-column': { type: 'array' } };
@@ -496,7 +502,8 @@ describe('code generator API', () => {
     expect(accepts(p.uids, ['0b6a8f5e-9a4c-4c1e-8f3a-2d5b7c9e1f00'])).toBe(true);
     expect(accepts(p.uids, ['not-a-uuid'])).toBe(false);
     expect(accepts(p.dates, ['2026-11-25'])).toBe(true);
-    expect(accepts(p.amount, 12345.6789)).toBe(true);
+    expect(accepts(p.amount, '12345.6789')).toBe(true);
+    expect(accepts(p.amount, 12345.6789)).toBe(false);
     expect(p.status).toMatchObject({ enum: ['draft', 'published', "it's"], default: 'draft' });
     expect(p.level).toMatchObject({ type: 'integer', enum: [1, 2, 3] });
     expect(p.regionCode).toMatchObject({ type: 'string', 'x-ref': 'sysregion' });
@@ -628,7 +635,7 @@ describe('code generator API', () => {
       method: 'POST',
       url: '/api/online/legacygoods/add',
       headers: t.auth,
-      payload: { goodsName: '新货', oldCode: 'B002', price: 8.25, qty: 2 },
+      payload: { goodsName: '新货', oldCode: 'B002', price: '8.25', qty: 2 },
     });
     expect(added.statusCode, added.body).toBe(200);
     const listed = await t.request({
@@ -639,8 +646,8 @@ describe('code generator API', () => {
     expect(listed.statusCode, listed.body).toBe(200);
     const records = data<{ records: Record<string, unknown>[] }>(listed).records;
     expect(records.map((record) => [record.goodsName, record.price, record.qty])).toEqual([
-      ['旧货', 12.5, 3],
-      ['新货', 8.25, 2],
+      ['旧货', '12.50', 3],
+      ['新货', '8.25', 2],
     ]);
     const tooLong = await t.request({
       method: 'POST',
@@ -841,14 +848,14 @@ describe('code generator API', () => {
     };
     // The legacy rows, in key order.
     expect((await byKey(1)).legacyOrderLine).toEqual([
-      { product: 'Bolt', qty: 2, price: 0.5 },
-      { product: 'Anchor', qty: 1, price: 3 },
+      { product: 'Bolt', qty: 2, price: '0.50' },
+      { product: 'Anchor', qty: 1, price: '3.00' },
     ]);
     const added = await call('POST', 'add', {
       orderNo: 'L-2',
       buyer: '新客户',
       legacyOrderLine: [
-        { product: 'Pipe', qty: 4, price: 12.25 },
+        { product: 'Pipe', qty: 4, price: '12.25' },
         { product: 'Elbow', qty: 8 },
       ],
     });
@@ -856,7 +863,7 @@ describe('code generator API', () => {
     const newId = (data<Record<string, unknown>>(added).id as number) ?? 0;
     const stored = await byKey(newId);
     expect(stored.legacyOrderLine).toEqual([
-      { product: 'Pipe', qty: 4, price: 12.25 },
+      { product: 'Pipe', qty: 4, price: '12.25' },
       { product: 'Elbow', qty: 8 },
     ]);
     const rowsOf = (orderId: unknown) =>

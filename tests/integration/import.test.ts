@@ -287,7 +287,7 @@ describe('import', () => {
     expect(data<ImportAnswer>(response).imported).toBe(10_000);
     expect(await count(purchase)).toBe(before + 10_000);
     const [last] = await api.records(purchase, { title: 'Imported purchase 9999' });
-    expect(last).toMatchObject({ buyerName: 'Buyer 49', budget: 99_990, published: false });
+    expect(last).toMatchObject({ buyerName: 'Buyer 49', budget: '99990.00', published: false });
     // Its record history shows the import as an add with the values imported (issue 17).
     const history = await api.call({
       method: 'GET',
@@ -307,7 +307,7 @@ describe('import', () => {
     expect(changed).toMatchObject({
       title: 'Imported purchase 9999',
       buyerName: 'Buyer 49',
-      budget: 99_990,
+      budget: '99990.00',
       published: false,
     });
     expect(entry?.changes.every((change) => change.before === null && change.after !== null)).toBe(true);

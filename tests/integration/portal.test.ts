@@ -242,7 +242,7 @@ describe('home', () => {
     expect(data(detail)).toMatchObject({
       title: purchaseTitle,
       content: '<p>详见附件</p>',
-      budget: 3_200_000,
+      budget: '3200000.00',
     });
   });
 

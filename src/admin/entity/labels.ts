@@ -1,4 +1,5 @@
 import type { ListColumn } from '../../engine/index.js';
+import { DECIMAL_TEXT, groupDecimal } from '../../engine/decimal.js';
 import { formatDateTime } from '../../web/format.js';
 import type { Translate } from '../i18n.js';
 
@@ -44,6 +45,11 @@ export function cellText(
   if (column.format === 'date') return String(value).slice(0, 10);
   if (column.format === 'date-time') return formatDateTime(typeof value === 'number' ? value : String(value));
   if (typeof value === 'boolean') return t(value ? 'admin.crud.yes' : 'admin.crud.no');
+  // A decimal's exact text, grouped by thousands without going through a float.
+  if (column.format === 'decimal' && typeof value === 'string' && DECIMAL_TEXT.test(value)) {
+    const grouped = groupDecimal(value);
+    return column.unit ? `${grouped} ${t(`units.${column.unit}`, { defaultValue: column.unit })}` : grouped;
+  }
   // numeric columns may arrive as text (PostgreSQL numeric)
   if (column.display === 'amount' && (typeof value === 'number' || typeof value === 'string')) {
     const number = Number(value);

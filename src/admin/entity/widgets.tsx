@@ -100,8 +100,11 @@ function TextareaWidget(props: Props) {
 
 function UpDownWidget(props: Props) {
   const isInteger = props.schema.type === 'integer';
+  // An exact number (decimal, int64) stays the text typed: no float on the way to the server.
+  const exact = fieldOptions(props).exact;
   const deferred = useDeferredText(props, (text) => {
     if (text.trim() === '') return undefined;
+    if (exact) return text.trim();
     const number = Number(text);
     return Number.isNaN(number) ? text : number;
   });
@@ -110,7 +113,9 @@ function UpDownWidget(props: Props) {
       {...inputProps(props)}
       style={FULL_WIDTH}
       stringMode
-      precision={isInteger ? 0 : undefined}
+      precision={exact ? exact.precision : isInteger ? 0 : undefined}
+      {...(exact?.min !== undefined ? { min: exact.min } : {})}
+      {...(exact?.max !== undefined ? { max: exact.max } : {})}
       value={deferred.value}
       onChange={(next) =>
         deferred.onChange({ target: { value: next ?? '' } } as ChangeEvent<HTMLInputElement>)

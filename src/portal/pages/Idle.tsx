@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { portalApi, type Idle } from '../api.js';
 import { usePortal } from '../context.js';
 import { formatDateTime } from '../../web/format.js';
+import { groupDecimal } from '../../engine/decimal.js';
 import { Icon } from '../ui/icons.js';
 import { useAsync } from '../ui/common.js';
 import { ListPage, PagedResults, SearchBar, SearchInput, useListSearch } from '../ui/list.js';
@@ -31,7 +32,8 @@ function IdleImage({ item }: { item: Idle }) {
 }
 
 function idlePrice(item: Idle, t: (key: string) => string): string {
-  return item.price ? `¥ ${item.price.toLocaleString('zh-CN')}` : t('idle.negotiable');
+  // The decimal's exact text, grouped by thousands (zero or none: negotiable).
+  return item.price && Number(item.price) !== 0 ? `¥ ${groupDecimal(item.price)}` : t('idle.negotiable');
 }
 
 export function IdleCard({ item }: { item: Idle }) {

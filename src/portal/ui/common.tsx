@@ -40,11 +40,13 @@ export function day(value: string | null | undefined): string {
 }
 
 /** Formats an amount of yuan in the current language's units (1,286 万元, CNY 12.86 million). */
-export function useMoney(): (value: number | null | undefined) => string {
+/** An amount (a decimal's exact text, or a number) in the portal's 万元 scales: a display only. */
+export function useMoney(): (value: number | string | null | undefined) => string {
   const { list, language } = usePortal();
   const scales = list<AmountScale>('common.amount');
   const locale = htmlLang(language);
-  return (value) => (value === null || value === undefined ? '—' : formatAmount(value, scales, locale));
+  return (value) =>
+    value === null || value === undefined || value === '' ? '—' : formatAmount(Number(value), scales, locale);
 }
 
 export function Empty({ text }: { text?: string }) {

@@ -69,6 +69,11 @@ const NUMERIC = 1700;
 
 // Keys and counts are bigint in SQL; they stay far below 2^53, so JavaScript numbers carry them.
 const toNumber = (value: string): number => Number(value);
+/** A bigint beyond 2^53 (an adopted table's snowflake id) stays text rather than become another number. */
+const int8Value = (value: string): number | string => {
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : value;
+};
 const asIs = (value: string): string => value;
 /**
  * A timestamp without time zone (an adopted table's column) holds UTC, as the engine writes it:
@@ -86,7 +91,8 @@ export async function openDatabase(
     // Per-pool parsers leave pg's global defaults alone.
     const typeParsers = {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-        if (oid === INT8 || oid === NUMERIC) return toNumber;
+        if (oid === INT8) return int8Value;
+        if (oid === NUMERIC) return toNumber;
         if (oid === DATE) return asIs;
         if (oid === TIMESTAMP) return utcTimestamp;
         return pg.types.getTypeParser(oid, format);
@@ -198,7 +204,7 @@ export async function openDatabase(
     extensions: { pg_trgm },
     ...(defaults.length > 0 ? { startParams: [...defaults, '-c', 'shared_buffers=16MB'] } : {}),
     parsers: {
-      [INT8]: toNumber,
+      [INT8]: int8Value,
       [NUMERIC]: toNumber,
       [DATE]: asIs,
       [TIMESTAMP]: utcTimestamp,

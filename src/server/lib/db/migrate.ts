@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { planTableMigration, type ExistingTable, type TableSpec } from '../../../engine/index.js';
+import {
+  planTableMigration,
+  quoteIdentifier,
+  type DecimalConversion,
+  type ExistingTable,
+  type TableSpec,
+} from '../../../engine/index.js';
 import type { Db } from './database.js';
 
 export class MigrationError extends Error {
@@ -21,8 +27,12 @@ export async function readExistingTables(db: Db): Promise<Map<string, ExistingTa
     }
     return found;
   };
+  // A numeric column with a precision reads numeric(p,s), as a decimal field's SqlType says it.
   const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
-    select table_name, column_name, data_type from information_schema.columns
+    select table_name, column_name,
+      case when data_type = 'numeric' and numeric_precision is not null
+        then 'numeric(' || numeric_precision || ',' || numeric_scale || ')' else data_type end as data_type
+    from information_schema.columns
     where table_schema = current_schema() order by table_name, ordinal_position`.execute(db);
   for (const row of columns.rows) table(row.table_name).columns.set(row.column_name, row.data_type);
   // An invalid index (a concurrent build that failed or was stopped) counts as missing: the plan
@@ -46,6 +56,43 @@ export async function readExistingTables(db: Db): Promise<Map<string, ExistingTa
     if (found) found.fillfactor = Number(row.fillfactor);
   }
   return tables;
+}
+
+/** How many rows a refused decimal conversion names. */
+const SHOWN_ROWS = 20;
+
+/**
+ * The values of a column that a decimal conversion would change: a value not equal to itself
+ * rounded to the scale (its exact decimal text: a double's shortest round-trip digits, 1.005
+ * stays 1.005 where a cast to numeric would keep only 15 digits), or beyond the precision.
+ * Undefined when every value survives; otherwise the message that stops start-up.
+ */
+async function decimalConversionProblem(db: Db, conversion: DecimalConversion): Promise<string | undefined> {
+  const value = sql`${sql.ref(conversion.column)}::text::numeric`;
+  const limit = sql`power(10::numeric, ${conversion.precision - conversion.scale})`;
+  const bad = await sql<{ key: string; value: string }>`
+    select ${sql.ref(conversion.keyColumn)}::text as key, ${sql.ref(conversion.column)}::text as value
+    from ${sql.table(conversion.table)}
+    where ${sql.ref(conversion.column)} is not null
+      and (${sql.ref(conversion.column)}::text in ('NaN', 'Infinity', '-Infinity')
+        or ${value} <> round(${value}, ${conversion.scale}) or abs(${value}) >= ${limit})
+    order by 1 limit ${SHOWN_ROWS + 1}`.execute(db);
+  if (bad.rows.length === 0) return undefined;
+  const shown = bad.rows
+    .slice(0, SHOWN_ROWS)
+    .map((row) => `${conversion.keyColumn} ${row.key} (${row.value})`)
+    .join(', ');
+  return (
+    `Table ${conversion.table}, column ${conversion.column}: the schema wants ${conversion.to} but ` +
+    `${bad.rows.length > SHOWN_ROWS ? `more than ${SHOWN_ROWS}` : bad.rows.length} row(s) hold values it cannot keep exactly: ${shown}. ` +
+    `Correct them (update ${conversion.table} set ${conversion.column} = … where ${conversion.keyColumn} = …) or give the field a scale that fits, then start again.`
+  );
+}
+
+/** The conversion itself, once every value survives: each value's exact digits, at the scale. */
+function decimalConversionSql(conversion: DecimalConversion): string {
+  const column = quoteIdentifier(conversion.column);
+  return `alter table ${quoteIdentifier(conversion.table)} alter column ${column} type ${conversion.to} using ${column}::text::${conversion.to}`;
 }
 
 /** pg_trgm, for the trigram indexes of "contains" filters: installed when the database offers it. */
@@ -99,6 +146,11 @@ export async function migrate(
     const problems: string[] = [];
     for (const spec of specs) {
       const plan = planTableMigration(spec, existing.get(spec.name), planOptions);
+      for (const conversion of plan.conversions ?? []) {
+        const refused = await decimalConversionProblem(trx, conversion);
+        if (refused) problems.push(refused);
+        else planned.push(decimalConversionSql(conversion));
+      }
       planned.push(...plan.statements);
       concurrent.push(...(plan.concurrentStatements ?? []));
       problems.push(...plan.problems);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { detailFields, type DetailDef, type EntityDef, type FieldDef } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
-import { column, toDbValue, type Actor } from './toolkit.js';
+import { column, readColumn, toDbValue, type Actor } from './toolkit.js';
 
 /**
  * The rows of detail (x-detail) fields, in their child tables (engine ddl.ts detailTableSpec).
@@ -133,7 +133,7 @@ export async function readDetailRows({
     const fields = field.detail.fields;
     const select = [
       sql`${parentRef(field.detail)} as ${sql.id('__parent')}`,
-      ...fields.map((item) => sql`${column(item)} as ${sql.id(item.name)}`),
+      ...fields.map((item) => sql`${readColumn(item)} as ${sql.id(item.name)}`),
     ];
     const rows = await sql<
       Record<string, unknown>

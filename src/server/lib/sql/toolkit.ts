@@ -8,7 +8,7 @@ import type {
   OrderTerm,
   SortTerm,
 } from '../../../engine/index.js';
-import { orderTerms, readableFields } from '../../../engine/index.js';
+import { decimalOf, isInt64, orderTerms, readableFields } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 
 /**
@@ -42,11 +42,16 @@ export function setLocalTimeZone(zone: string | undefined): void {
 export const timeZoneOf = (field: FieldDef): string => field.timeZone ?? localTimeZone;
 
 /**
- * A column as the API reads it: an adopted timestamp without time zone is the instant its
- * wall-clock time is in the table's zone, a bit(1) a boolean; any other column as it is.
+ * A column as the API reads it. Exact numbers come back as text, whatever the driver's parsers
+ * do with numeric and bigint: a decimal at its scale (round to at least its scale only pads: the
+ * digits a column holds beyond it are kept), a 64-bit integer as its digits. An adopted timestamp
+ * without time zone is the instant its wall-clock time is in the table's zone, a bit(1) a
+ * boolean; any other column as it is.
  */
-export function readColumn(field: FieldDef): RawBuilder<unknown> {
-  const ref = column(field);
+export function readColumn(field: FieldDef, ref: RawBuilder<unknown> = column(field)): RawBuilder<unknown> {
+  const decimal = decimalOf(field.schema);
+  if (decimal) return sql`round(${ref}, greatest(scale(${ref}), ${sql.lit(decimal.scale)}))::text`;
+  if (isInt64(field.schema)) return sql`${ref}::text`;
   switch (field.schema['x-column']?.type) {
     case 'timestamp':
       return sql`(${ref} at time zone cast(${timeZoneOf(field)} as text))`;

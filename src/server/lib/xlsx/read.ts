@@ -276,6 +276,9 @@ export async function openXlsx(bytes: Buffer, meter: ReadMeter = new ReadMeter()
     meter,
   );
 
+  /** A number cell's <v> as plain decimal digits (no exponent, no sign but minus). */
+  const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
   function cellText(cell: CellState): string | undefined {
     const { value, type } = cell;
     if (value === undefined) return undefined;
@@ -300,6 +303,9 @@ export async function openXlsx(bytes: Buffer, meter: ReadMeter = new ReadMeter()
         const number = Number.parseFloat(value);
         if (isDate[cell.style] === true && Number.isFinite(number))
           return dateText(serialDate(number, date1904));
+        // Plain digits are kept as the file holds them (trailing fraction zeros dropped): a
+        // decimal of 18 digits would lose its last ones through a JavaScript number.
+        if (PLAIN_NUMBER.test(value)) return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
         return String(number);
       }
     }

@@ -12,7 +12,8 @@ import { crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:z
  * of its row leaves out its reference (`r`), as the format allows; the first cell of a row and
  * the first after an empty one carry it.
  */
-export type CellValue = string | number | null | undefined;
+/** A cell's value; `{ number }` is a number in its exact text (a decimal), written as it is. */
+export type CellValue = string | number | { number: string } | null | undefined;
 
 interface ZipEntry {
   name: Buffer;
@@ -43,8 +44,22 @@ function workbookRels(sheetCount: number): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets}<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
 }
-const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs></styleSheet>`;
+/**
+ * The styles part: font 1 is the header's bold (style 1); each number format a sheet's column
+ * names (a decimal's #,##0.00) is a custom numFmt (ids from 164) with a cell style of its own,
+ * styles 2, 3, … in the order of `numberFormats`.
+ */
+function stylesXml(numberFormats: readonly string[]): string {
+  const numFmts =
+    numberFormats.length > 0
+      ? `<numFmts count="${numberFormats.length}">${numberFormats.map((format, index) => `<numFmt numFmtId="${164 + index}" formatCode="${escapeXml(format)}"/>`).join('')}</numFmts>`
+      : '';
+  const formatXfs = numberFormats
+    .map((_format, index) => `<xf numFmtId="${164 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${numFmts}<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${2 + numberFormats.length}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>${formatXfs}</cellXfs></styleSheet>`;
+}
 
 // XML 1.0 forbids most control characters; a spreadsheet cell silently drops them.
 // eslint-disable-next-line no-control-regex -- these are exactly the characters XML forbids
@@ -188,6 +203,8 @@ class SheetRowEncoder implements SheetRows {
   private rowDigitsLength = 0;
   private scratch = Buffer.allocUnsafe(4096);
   private readonly letters: Buffer[] = [];
+  /** The style attribute ( s="2") of each column's number cells (a number format), if any. */
+  columnStyles: (Buffer | undefined)[] = [];
 
   /**
    * @param onFull takes a full chunk (buffer[0, length)) and returns the buffer to continue in;
@@ -256,9 +273,10 @@ class SheetRowEncoder implements SheetRows {
     const letters = this.columnLetters(column);
     at = copy(buffer, at, letters, 0, letters.length);
     at = copy(buffer, at, this.rowDigits, 0, this.rowDigitsLength);
-    if (this.isHeader) {
+    const style = this.isHeader ? HEADER_STYLE : isNumber ? this.columnStyles[column] : undefined;
+    if (style) {
       buffer[at++] = 0x22; // close the reference, then the style
-      at = copy(buffer, at, HEADER_STYLE, 0, HEADER_STYLE.length - 1);
+      at = copy(buffer, at, style, 0, style.length - 1);
     }
     return isNumber
       ? copy(buffer, at, REF_NUMBER_OPEN, 0, REF_NUMBER_OPEN.length)
@@ -348,6 +366,11 @@ class SheetRowEncoder implements SheetRows {
 
   value(column: number, value: CellValue): void {
     if (value === null || value === undefined || value === '') return;
+    if (typeof value === 'object') {
+      const digits = this.utf8(value.number);
+      this.numberBytes(column, digits, 0, digits.length);
+      return;
+    }
     const bytes = this.utf8(String(value));
     if (typeof value === 'number' && Number.isFinite(value)) this.numberBytes(column, bytes, 0, bytes.length);
     else this.textBytes(column, bytes, 0, bytes.length);
@@ -379,6 +402,8 @@ export interface XlsxSheet {
   headers: string[];
   /** Column widths in characters. */
   widths?: number[];
+  /** A number format per column for its number cells (#,##0.00), or undefined for none. */
+  numberFormats?: (string | undefined)[];
 }
 
 export interface XlsxOptions extends XlsxSheet {
@@ -463,7 +488,12 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets.map((sheet, index) => `<sheet name="${escapeXml(sheetTitle(sheet, index))}" sheetId="${index + 1}" r:id="rId${index + 1}"/>`).join('')}</sheets></workbook>`,
   );
   addSmallFile('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
-  addSmallFile('xl/styles.xml', STYLES);
+  const numberFormats = [
+    ...new Set(
+      sheets.flatMap((sheet) => (sheet.numberFormats ?? []).filter((format): format is string => !!format)),
+    ),
+  ];
+  addSmallFile('xl/styles.xml', stylesXml(numberFormats));
 
   // Chunks handed to deflate and not yet consumed by it. Encoding goes on while deflate (on a
   // thread of its own) works through them; flush() waits when it falls behind.
@@ -570,6 +600,9 @@ export function createXlsxWriter(options: XlsxOptions): XlsxWriter {
         `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${cols}<sheetData>`,
         'utf8',
       ),
+    );
+    encoder.columnStyles = (sheet.numberFormats ?? []).map((format) =>
+      format ? ascii(` s="${2 + numberFormats.indexOf(format)}"`) : undefined,
     );
     // Each sheet counts its rows from 1 (a detail sheet's header is row 1, under the frozen pane).
     encoder.rowNumber = 0;

@@ -1,11 +1,19 @@
 import { sql, type RawBuilder } from 'kysely';
-import { detailFields, type EntityDef, type FieldDef, type SortTerm } from '../../../../engine/index.js';
+import {
+  decimalNumberFormat,
+  decimalOf,
+  detailFields,
+  type EntityDef,
+  type FieldDef,
+  type SortTerm,
+} from '../../../../engine/index.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
 import {
   column,
   orderByClause,
+  readColumn,
   scopeCondition,
   table,
   whereClause,
@@ -75,6 +83,14 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
       ),
     ],
     widths: [24, 6, ...field.detail.fields.map(() => 16)],
+    numberFormats: [
+      undefined,
+      undefined,
+      ...field.detail.fields.map((item) => {
+        const decimal = decimalOf(item.schema);
+        return decimal ? decimalNumberFormat(decimal.scale) : undefined;
+      }),
+    ],
   }));
 
   const cellOf = async (items: FieldDef[], rows: Record<string, unknown>[]) => {
@@ -99,6 +115,8 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
         if (item.sqlType === 'boolean') return (value) => l10n.t(value === true ? 'export.yes' : 'export.no');
         if (item.sqlType === 'jsonb') return (value) => JSON.stringify(value);
         if (item.type === 'integer' || item.type === 'number') return (value) => Number(value);
+        // A decimal: a number cell of its exact digits; an int64: its digits as text.
+        if (decimalOf(item.schema)) return (value) => ({ number: String(value) });
         return (value) => String(value);
       }),
     );
@@ -127,7 +145,7 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
           seqColumn === null
             ? sql`row_number() over (partition by ${parentRef} order by ${order}) as ${sql.id('__seq')}`
             : sql`${order} as ${sql.id('__seq')}`,
-          ...items.map((item) => sql`${sql.ref(`c.${item.column}`)} as ${sql.id(item.name)}`),
+          ...items.map((item) => sql`${readColumn(item, sql.ref(`c.${item.column}`))} as ${sql.id(item.name)}`),
         ];
         // An adopted child table has no tenant_code: its rows are scoped by their parents.
         const rowScope =

@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
 import {
+  decimalNumberFormat,
+  decimalOf,
   EntityInputError,
+  isInt64,
   exportColumns,
   type EntityDef,
   type FieldDef,
@@ -265,6 +268,10 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     sheetName: title,
     headers: columns.map((col) => fieldTitle({ l10n, entity, field: col.field })),
     widths: columns.map((col) => Math.max(10, Math.round((col.field.schema['x-list']?.width ?? 120) / 7))),
+    numberFormats: columns.map((col) => {
+      const decimal = decimalOf(col.field.schema);
+      return decimal && col.write === writeNumber ? decimalNumberFormat(decimal.scale) : undefined;
+    }),
   });
   const { rows } = writer;
   const writeRow: RawRowHandler = (src, fields) => {
@@ -431,6 +438,10 @@ async function fieldWriter(request: CrudRequest, field: FieldDef): Promise<Field
           : label(value),
     );
   }
+  // A 64-bit integer is text in the sheet: a number cell keeps 15 significant digits in Excel.
+  if (isInt64(field.schema)) return writeText;
+  // A decimal is a number cell holding the database's exact digits, shown at its scale.
+  if (decimalOf(field.schema)) return writeNumber;
   switch (field.sqlType) {
     case 'timestamptz':
       return dateTimeWriter();
@@ -456,6 +467,7 @@ async function fieldWriter(request: CrudRequest, field: FieldDef): Promise<Field
     case 'text':
       return writeText;
   }
+  return writeNumber; // numeric(p, s): a decimal, handled above
 }
 
 // ---------------------------------------------------------------------------------------------

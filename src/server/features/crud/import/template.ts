@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
-import { detailFields, type FieldDef } from '../../../../engine/index.js';
+import { decimalOf, detailFields, isInt64, type FieldDef } from '../../../../engine/index.js';
 import { column, scopeCondition, table, whereClause } from '../../../lib/sql/toolkit.js';
 import { detailColumnTitle, entityTitle, fieldTitle } from '../../../lib/titles.js';
 import type { CrudRequest } from '../services/crud.js';
@@ -44,6 +44,9 @@ function exampleOf(request: CrudRequest, field: FieldDef, title: string): string
       if (schema.format === 'date') return day;
       if (schema.format === 'date-time') return `${day} 09:00:00`;
       if (schema.format === 'email') return 'user@example.com';
+      // An exact number: its smallest allowed value or 1, as a number cell.
+      if (decimalOf(field.schema)) return Number(decimalOf(field.schema)?.minimum ?? 1);
+      if (isInt64(field.schema)) return 1;
       if (schema.pattern) return undefined;
       return l10n.t('import.example', { field: title });
     default:

@@ -132,6 +132,10 @@ function scalar(reader: ColumnReader, text: string, type: string, format: string
     if (reader.root !== undefined && text === String(reader.root)) return reader.root;
     return reader.references.get(text) ?? text;
   }
+  // Exact numbers stay text: digits as the cell holds them (a number cell's exact <v>, or text
+  // with thousands separators), checked by the entity's validator (too many fraction digits is
+  // a problem of the row, never rounded).
+  if (format === 'decimal' || format === 'int64') return text.replace(/[,\s]/g, '');
   switch (type) {
     case 'integer':
     case 'number': {

@@ -1,9 +1,11 @@
-import type {
-  EntityDef,
-  FieldDef,
-  ReportEntity,
-  ReportField,
-  ReportFieldKind,
+import {
+  decimalOf,
+  isInt64,
+  type EntityDef,
+  type FieldDef,
+  type ReportEntity,
+  type ReportField,
+  type ReportFieldKind,
 } from '../../../../engine/index.js';
 import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -27,6 +29,9 @@ const LONGEST_GROUPED_TEXT = 500;
 function kindOf(field: FieldDef): ReportFieldKind | undefined {
   if (field.dict) return 'dict';
   if (field.ref) return 'ref';
+  // A decimal adds up (exactly, in SQL); a 64-bit integer is an identifier, grouped as text.
+  if (decimalOf(field.schema)) return 'number';
+  if (isInt64(field.schema)) return 'text';
   switch (field.sqlType) {
     case 'text':
       return 'text';
@@ -42,6 +47,7 @@ function kindOf(field: FieldDef): ReportFieldKind | undefined {
     case 'jsonb':
       return undefined;
   }
+  return undefined;
 }
 
 /** The report roles of one field, or undefined when a report cannot use it. */
@@ -65,7 +71,9 @@ export function reportField({
     (field.schema['x-ui']?.widget === 'richtext' ||
       (field.schema.maxLength ?? Infinity) > LONGEST_GROUPED_TEXT);
   const isDimension =
-    !isLongText && !(kind === 'number' && field.sqlType === 'double precision') && !field.isKey;
+    !isLongText &&
+    !(kind === 'number' && (field.sqlType === 'double precision' || decimalOf(field.schema))) &&
+    !field.isKey;
   const isMeasure = kind === 'number' && !field.isKey && !field.isSystem;
   if (!isDimension && !isMeasure) return undefined;
   return {

@@ -1,14 +1,15 @@
 import ExcelJS from 'exceljs';
 import { sql, type RawBuilder } from 'kysely';
-import type {
-  EntityDef,
-  FieldDef,
-  FieldError,
-  ReportCell,
-  ReportChartType,
-  ReportColumn,
-  ReportDefinition,
-  ReportResult,
+import {
+  decimalOf,
+  type EntityDef,
+  type FieldDef,
+  type FieldError,
+  type ReportCell,
+  type ReportChartType,
+  type ReportColumn,
+  type ReportDefinition,
+  type ReportResult,
 } from '../../../../engine/index.js';
 import { BUDGETS } from '../../../lib/budgets.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -106,6 +107,16 @@ function dimensionSql(field: FieldDef, offset: number): RawBuilder<unknown> {
 
 function measureSql(measure: Plan['measures'][number]): RawBuilder<unknown> {
   if (measure.fn === 'count' || !measure.field) return sql`count(*)::int`;
+  // A decimal is summed and averaged on numeric, exactly, and answered as text at its scale
+  // (the average rounded half away from zero to the scale): never through a float.
+  const decimal = decimalOf(measure.field.schema);
+  if (decimal) {
+    const ref = column(measure.field);
+    const scale = sql.lit(decimal.scale);
+    return measure.fn === 'sum'
+      ? sql`round(sum(${ref}), greatest(scale(sum(${ref})), ${scale}))::text`
+      : sql`round(avg(${ref}), ${scale})::text`;
+  }
   return measure.fn === 'sum'
     ? sql`sum(${column(measure.field)})::float8`
     : sql`round(avg(${column(measure.field)})::numeric, 2)::float8`;
@@ -248,7 +259,12 @@ export async function runReport({
       });
       planned.measures.forEach((_measure, index) => {
         const value = row[`m${index}`];
-        shown[`m${index}`] = value === null || value === undefined ? null : Number(value);
+        shown[`m${index}`] =
+          value === null || value === undefined
+            ? null
+            : typeof value === 'string' && planned.measures[index]?.field && decimalOf(planned.measures[index].field.schema)
+              ? value
+              : Number(value);
       });
       return shown;
     }),

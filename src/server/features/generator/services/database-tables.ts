@@ -250,7 +250,10 @@ export async function reverseSchema(
   const table = await describeTable(ctx.db, tableName);
   if (!table) throw new AppError('notFound');
   const entityTables = new Map<string, EntityTable>(
-    ctx.registry.all.map((entity) => [entity.table, { entity: entity.name, keyColumn: entity.key.column }]),
+    ctx.registry.all.map((entity) => [
+      entity.table,
+      { entity: entity.name, keyColumn: entity.key.column, isIntegerKey: entity.key.type === 'integer' },
+    ]),
   );
   const chosen = new Set(options.details ?? []);
   const children =

@@ -1,4 +1,5 @@
 import { isValidDateText } from './list-query.js';
+import { DECIMAL_TEXT, INT64_TEXT } from './decimal.js';
 import type { Translate } from './messages.js';
 import type { EntityDef, FieldDef, FieldError } from './types.js';
 
@@ -267,6 +268,9 @@ class Parser {
       if (token.value.includes('\u0000')) throw mismatch();
       const isDate = field.schema.format === 'date' || field.schema.format === 'date-time';
       if (isDate && !isValidDateText(token.value)) throw mismatch();
+      // exact numbers travel as text, but only their digits are values of theirs
+      if (field.schema.format === 'decimal' && !DECIMAL_TEXT.test(token.value)) throw mismatch();
+      if (field.schema.format === 'int64' && !INT64_TEXT.test(token.value)) throw mismatch();
       return { kind: 'literal', value: token.value };
     }
     throw new ScopeSyntaxError(token.at, 'errors.scopeSyntax');

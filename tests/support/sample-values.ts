@@ -56,6 +56,13 @@ export function sampleString(schema: StringSchema, n: number, name = 'text'): st
     case 'hostname':
       candidates = [`${token(n)}.example.com`];
       break;
+    case 'decimal':
+      // exact money, written in full (format decimal travels as text)
+      candidates = [`${n}.50`];
+      break;
+    case 'int64':
+      candidates = [String(1859123456789012345n + BigInt(n))];
+      break;
     default:
       candidates = schema.pattern
         ? PATTERN_CANDIDATES.map((make) => make(n))

@@ -96,9 +96,12 @@ export function AdoptPreviewModal({
         selectedRowKeys: choices[kind],
         // Each one on its own: no "all" box, and each box names what it adds.
         hideSelectAll: true,
-        getCheckboxProps: (row) => ({
-          'aria-label': label('choose', { name: changeName(kind, row.name) }),
-        }),
+        getCheckboxProps: (row) => {
+          // antd passes aria-label on to the input (CheckboxProps does not declare it).
+          const name = label('choose', { name: changeName(kind, row.name) });
+          const props = { title: name, 'aria-label': name };
+          return props;
+        },
         onChange: (keys) => onChange({ ...choices, [kind]: keys.map(String) }),
       }}
       columns={[

@@ -307,6 +307,19 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       );
       if (row) addedTimes.push({ table: entry.table, isShanghaiNow: row.is_now });
     }
+    // The rows an update wrote: update_time is Shanghai's wall clock of the update.
+    const updatedTimes: { table: string; isShanghaiNow: boolean }[] = [];
+    for (const entry of adopted) {
+      const updatedColumn = entry.schema['x-entity'].adoption?.bookkeeping?.updatedAt;
+      const updatedKey = updatedKeys.get(entry.table);
+      if (!updatedColumn || updatedKey === undefined) continue;
+      const [row] = await t.sql<{ is_now: boolean }>(
+        `select abs(extract(epoch from (${updatedColumn} - (now() at time zone '${ZONE}')))) < 300 as is_now
+           from ${entry.table} where ${entry.keyColumn}::text = $1`,
+        [updatedKey],
+      );
+      if (row) updatedTimes.push({ table: entry.table, isShanghaiNow: row.is_now });
+    }
     const ddlAfter = await ddlOf();
     for (const table of tables) expect(ddlAfter.get(table), table).toEqual(ddlBefore.get(table));
     const report = {
@@ -318,6 +331,7 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       typedKeys,
       readTimes: readTimes.length,
       addedTimes: addedTimes.length,
+      updatedTimes: updatedTimes.length,
       indexes: { before: count(ddlBefore, 'index'), after: count(ddlAfter, 'index') },
       columns: { before: count(ddlBefore, 'column'), after: count(ddlAfter, 'column') },
       proposals,
@@ -325,7 +339,8 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
     console.log(
       `ruoyi-vue-pro: ${report.tables} tables, ${report.adopted} adopted, ${refused.length} refused, ` +
         `${failures.length} failed steps, ${mismatches.length} round-trip mismatches, ${typedKeys.length} keys typed; ` +
-        `createdAt read in ${ZONE} on ${readTimes.length} tables, written on ${addedTimes.length}; ` +
+        `createdAt read in ${ZONE} on ${readTimes.length} tables, written on ${addedTimes.length}, ` +
+        `updatedAt written on ${updatedTimes.length}; ` +
         `indexes ${report.indexes.before} → ${report.indexes.after}, columns ${report.columns.before} → ${report.columns.after}`,
     );
     const out = process.env.ADOPT_REPORT;
@@ -348,6 +363,8 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       );
     expect(addedTimes.length).toBeGreaterThan(30);
     expect(addedTimes.filter((entry) => !entry.isShanghaiNow)).toEqual([]);
+    expect(updatedTimes.length).toBeGreaterThan(20);
+    expect(updatedTimes.filter((entry) => !entry.isShanghaiNow)).toEqual([]);
     // Every table with a single-column primary key is adopted (dual has none) but the one whose
     // NOT NULL bytea no field can fill (every add would fail): refused, naming the column.
     expect(refused.map((entry) => entry.table)).toEqual(['dual', 'infra_file_content']);

@@ -178,7 +178,15 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   const system = Object.entries(SYSTEM_FIELDS)
     .filter(([field]) => !Object.hasOwn(schema.properties, field))
     .flatMap(([field, fieldSchema]) => {
-      const built = buildField(field, fieldSchema, schema, true);
+      // An adopted table's own time column holding its zone's wall clock: converted like a field's.
+      const isWallClock =
+        options.adopt === true && (options.adoption?.wallClock ?? []).some((name) => name === field);
+      const built = buildField(
+        field,
+        isWallClock ? { ...fieldSchema, 'x-column': { type: 'timestamp' } } : fieldSchema,
+        schema,
+        true,
+      );
       const adopted = adoptedSystemColumn(schema, field);
       if (adopted === null) return [];
       if (adopted !== undefined) built.column = adopted;

@@ -262,6 +262,12 @@ export interface AdoptionOptions {
   tenantColumn?: { column: string; value?: ConventionValue; byTenant?: Record<string, ConventionValue> };
   /** The engine's list and lookup indexes the admin opted into, by name (none otherwise). */
   indexes?: string[];
+  /**
+   * The bookkeeping time fields whose column is a timestamp without time zone holding the wall
+   * clock of the table's zone (x-entity.timeZone, else DB_LOCAL_TIME_ZONE): read and written in
+   * that zone, as an x-column type timestamp field.
+   */
+  wallClock?: ('createdAt' | 'updatedAt')[];
 }
 
 export interface EntitySchema {

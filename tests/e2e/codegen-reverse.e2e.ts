@@ -107,9 +107,9 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         assert.match(text, /"title": "商品名称"/);
         assert.match(text, /"title": "单价"/);
         assert.match(text, /"maxLength": 40/);
-        // The table referring to it is its lines, kept as it is: its own parent column, no seq.
-        assert.match(text, /"parentColumn": "goods_id"/);
-        assert.match(text, /"title": "库存明细"/);
+        // The table referring to it is not made its lines here: a sub-table only when the admin
+        // chooses it in the adoption preview.
+        assert.doesNotMatch(text, /parentColumn|库存明细/);
         await shot('reverse-schema');
         await expectNoAxeViolations(page, '逆向生成 Schema');
       },
@@ -125,6 +125,7 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         assert.equal(await page.getByTestId('reverse-adopt-details').locator('input:checked').count(), 0);
         // The admin chooses the lines as a sub-table, the version column and one list index.
         await lines.click();
+        await page.getByText(`已选子表（表结构不做任何改动）：${LINES}`).waitFor();
         await page
           .getByTestId('reverse-adopt-addColumns')
           .getByRole('row', { name: /version/ })

@@ -15,6 +15,8 @@ import { data } from '../support/api.js';
  */
 
 const FIXTURE = new URL('../fixtures/adopt/ruoyi-vue-pro.sql', import.meta.url);
+/** ruoyi's timestamp (without time zone) columns hold the wall clock of its servers: China's. */
+const ZONE = 'Asia/Shanghai';
 
 /** The statements of a SQL file: split on semicolons outside quotes and comments. */
 export function splitSql(text: string): string[] {
@@ -131,7 +133,7 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         method: 'POST',
         url: '/api/generator/reverse/adopt',
         headers: t.auth,
-        payload: { tableName: table, confirm: false },
+        payload: { tableName: table, confirm: false, timeZone: ZONE },
       });
       if (preview.statusCode !== 200) {
         refused.push({ table, reason: `${preview.statusCode} ${preview.body.slice(0, 300)}` });
@@ -153,7 +155,7 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         method: 'POST',
         url: '/api/generator/reverse/adopt',
         headers: t.auth,
-        payload: { tableName: table, confirm: true },
+        payload: { tableName: table, confirm: true, timeZone: ZONE },
       });
       expect(done.statusCode, done.body).toBe(200);
       const answer = data<Adopted>(done);
@@ -187,6 +189,11 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       failures.push({ table, step, status: response.statusCode, body: response.body.slice(0, 300) });
     };
     const updatedKeys = new Map<string, string>();
+    const addedKeys = new Map<string, string>();
+    /** Tables whose key the test had to type (neither generated nor fed by a sequence). */
+    const typedKeys: string[] = [];
+    /** A first record's createdAt against its create_time read as Shanghai's wall clock. */
+    const readTimes: { table: string; api: unknown; wallClock: string }[] = [];
     for (const entry of adopted) {
       const { api, schema, key } = entry;
       const listedPage = await t.request({ method: 'GET', url: `${api}/query?pageSize=5`, headers: t.auth });
@@ -209,6 +216,14 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
           headers: t.auth,
         });
         if (got.statusCode !== 200) fail(entry.table, 'get', got);
+        const createdColumn = schema['x-entity'].adoption?.bookkeeping?.createdAt;
+        if (createdColumn && first.createdAt) {
+          const [row] = await t.sql<{ at: string }>(
+            `select ${createdColumn}::text as at from ${entry.table} where ${entry.keyColumn}::text = $1`,
+            [String(first[key])],
+          );
+          readTimes.push({ table: entry.table, api: first.createdAt, wallClock: row?.at ?? '' });
+        }
         const updated = await t.request({
           method: 'PUT',
           url: `${api}/update`,
@@ -222,11 +237,15 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         if (updated.statusCode !== 200) fail(entry.table, 'update', updated);
         else updatedKeys.set(entry.table, String(first[key]));
       }
-      // An add like the first row (or empty), with a new key when the key is not generated.
+      // An add like the first row (or empty); the key is generated or comes from the table's
+      // sequence (<table>_seq, as ruoyi's own inserts take it): typed only when neither.
       const keyField = schema.properties[key];
       const newKey = 9_000_000 + adopted.indexOf(entry);
       const body: Record<string, unknown> = first ? writable(first) : {};
-      if (keyField?.readOnly !== true) body[key] = keyField?.type === 'string' ? `k${newKey}` : newKey;
+      if (keyField?.readOnly !== true) {
+        typedKeys.push(entry.table);
+        body[key] = keyField?.type === 'string' ? `k${newKey}` : newKey;
+      }
       for (const [name, field] of Object.entries(schema.properties))
         if (field['x-unique'] === true && typeof body[name] === 'string')
           body[name] = `${String(body[name]).slice(0, 20)}x${newKey}`;
@@ -246,6 +265,7 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         continue;
       }
       const addedKey = data<Record<string, unknown>>(added)[key];
+      addedKeys.set(entry.table, String(addedKey));
       const deleted = await t.request({
         method: 'POST',
         url: `${api}/delete?${key}=${encodeURIComponent(String(addedKey))}`,
@@ -273,6 +293,33 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         }
       }
     }
+    // The rows added (kept, soft-deleted, where the table has a deleted column): create_time is
+    // Shanghai's wall clock of the add, as ruoyi's CURRENT_TIMESTAMP default would write it.
+    const addedTimes: { table: string; isShanghaiNow: boolean }[] = [];
+    for (const entry of adopted) {
+      const createdColumn = entry.schema['x-entity'].adoption?.bookkeeping?.createdAt;
+      const addedKey = addedKeys.get(entry.table);
+      if (!createdColumn || addedKey === undefined) continue;
+      const [row] = await t.sql<{ is_now: boolean }>(
+        `select abs(extract(epoch from (${createdColumn} - (now() at time zone '${ZONE}')))) < 300 as is_now
+           from ${entry.table} where ${entry.keyColumn}::text = $1`,
+        [addedKey],
+      );
+      if (row) addedTimes.push({ table: entry.table, isShanghaiNow: row.is_now });
+    }
+    // The rows an update wrote: update_time is Shanghai's wall clock of the update.
+    const updatedTimes: { table: string; isShanghaiNow: boolean }[] = [];
+    for (const entry of adopted) {
+      const updatedColumn = entry.schema['x-entity'].adoption?.bookkeeping?.updatedAt;
+      const updatedKey = updatedKeys.get(entry.table);
+      if (!updatedColumn || updatedKey === undefined) continue;
+      const [row] = await t.sql<{ is_now: boolean }>(
+        `select abs(extract(epoch from (${updatedColumn} - (now() at time zone '${ZONE}')))) < 300 as is_now
+           from ${entry.table} where ${entry.keyColumn}::text = $1`,
+        [updatedKey],
+      );
+      if (row) updatedTimes.push({ table: entry.table, isShanghaiNow: row.is_now });
+    }
     const ddlAfter = await ddlOf();
     for (const table of tables) expect(ddlAfter.get(table), table).toEqual(ddlBefore.get(table));
     const report = {
@@ -281,13 +328,19 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
       refused,
       failures,
       mismatches,
+      typedKeys,
+      readTimes: readTimes.length,
+      addedTimes: addedTimes.length,
+      updatedTimes: updatedTimes.length,
       indexes: { before: count(ddlBefore, 'index'), after: count(ddlAfter, 'index') },
       columns: { before: count(ddlBefore, 'column'), after: count(ddlAfter, 'column') },
       proposals,
     };
     console.log(
       `ruoyi-vue-pro: ${report.tables} tables, ${report.adopted} adopted, ${refused.length} refused, ` +
-        `${failures.length} failed steps, ${mismatches.length} round-trip mismatches; ` +
+        `${failures.length} failed steps, ${mismatches.length} round-trip mismatches, ${typedKeys.length} keys typed; ` +
+        `createdAt read in ${ZONE} on ${readTimes.length} tables, written on ${addedTimes.length}, ` +
+        `updatedAt written on ${updatedTimes.length}; ` +
         `indexes ${report.indexes.before} → ${report.indexes.after}, columns ${report.columns.before} → ${report.columns.after}`,
     );
     const out = process.env.ADOPT_REPORT;
@@ -297,14 +350,25 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
     }
     expect(report.indexes.after).toBe(report.indexes.before);
     expect(report.columns.after).toBe(report.columns.before);
-    // What is left is the values' part (issue 33 items 2, 7: '' kept apart from NULL, a NOT NULL
-    // bytea on add), fixed elsewhere: no other round-trip difference or failed step.
-    expect(mismatches.filter((entry) => !(entry.before === '' && entry.after === null))).toEqual([]);
-    expect(
-      failures.filter((entry) => !(entry.table === 'infra_file_content' && entry.step === 'add')),
-    ).toEqual([]);
-    // Every table with a single-column primary key is adopted (dual has none).
-    expect(refused.map((entry) => entry.table)).toEqual(['dual']);
+    // No round-trip difference ('' stays '', not NULL) and no failed step.
+    expect(mismatches).toEqual([]);
+    expect(failures).toEqual([]);
+    // Every key comes from the table's own sequence: none typed.
+    expect(typedKeys).toEqual([]);
+    // Timestamps read as Shanghai's wall clock (17:03 there is 09:03Z) and written so.
+    expect(readTimes.length).toBeGreaterThan(20);
+    for (const entry of readTimes)
+      expect(entry.api, entry.table).toBe(
+        new Date(`${entry.wallClock.replace(' ', 'T').slice(0, 23)}+08:00`).toISOString(),
+      );
+    expect(addedTimes.length).toBeGreaterThan(30);
+    expect(addedTimes.filter((entry) => !entry.isShanghaiNow)).toEqual([]);
+    expect(updatedTimes.length).toBeGreaterThan(20);
+    expect(updatedTimes.filter((entry) => !entry.isShanghaiNow)).toEqual([]);
+    // Every table with a single-column primary key is adopted (dual has none) but the one whose
+    // NOT NULL bytea no field can fill (every add would fail): refused, naming the column.
+    expect(refused.map((entry) => entry.table)).toEqual(['dual', 'infra_file_content']);
+    expect(refused[1]?.reason).toContain('content (bytea)');
     // Secrets proposed where ruoyi keeps them.
     expect(proposals.system_users).toMatchObject({ secrets: ['password'] });
     expect(proposals.system_users).toMatchObject({

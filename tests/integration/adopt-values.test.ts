@@ -25,18 +25,19 @@ const MENU_DDL = `
     code varchar(20) check (code <> 'bad'),
     weight integer check (weight > 0),
     create_time timestamp without time zone default CURRENT_TIMESTAMP,
+    start_time timestamp(6) without time zone,
     tags text[],
     open_at time,
     visible bit(1) not null default B'1',
     icon bytea
   );
-  insert into legacy_menu (menu_id, menu_name, perms, remark, code, weight, create_time, tags, open_at, visible, icon)
-  values (1, '', '', '', 'a1', 3, '2024-05-01 10:00:00', '{a,"b c"}', '09:30', B'0', '\\x0102'),
-         (2, '系统管理', null, null, null, null, '2024-05-01 23:30:15.123456', null, null, B'1', null);`;
+  insert into legacy_menu (menu_id, menu_name, perms, remark, code, weight, create_time, start_time, tags, open_at, visible, icon)
+  values (1, '', '', '', 'a1', 3, '2024-05-01 10:00:00', '2024-05-01 10:00:00', '{a,"b c"}', '09:30', B'0', '\\x0102'),
+         (2, '系统管理', null, null, null, null, '2024-05-01 23:30:15.123456', '2024-05-01 23:30:15.123456', null, null, B'1', null);`;
 
 /** The original columns of a row as the database prints them: what the other application reads. */
 const ORIGINAL_COLUMNS =
-  'menu_id, menu_name, perms, remark, code, weight, create_time, tags, open_at, visible, icon';
+  'menu_id, menu_name, perms, remark, code, weight, create_time, start_time, tags, open_at, visible, icon';
 const rawRows = (t: TestApp): Promise<Record<string, string | null>[]> =>
   t.sql<Record<string, string | null>>(
     `select ${ORIGINAL_COLUMNS.split(', ')
@@ -94,9 +95,16 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     });
     expect(schema.required ?? []).toEqual([]);
     expect(schema.properties.menuName).toMatchObject({ type: 'string', default: '' });
-    expect(schema.properties.createTime).toMatchObject({
+    // create_time is the table's own createdAt (adoption bookkeeping), a wall clock in the zone:
+    // one 创建时间, read and filled in Shanghai; start_time a field converted the same way.
+    expect(schema.properties.createTime).toBeUndefined();
+    expect(schema['x-entity'].adoption).toMatchObject({
+      bookkeeping: { createdAt: 'create_time' },
+      wallClock: ['createdAt'],
+    });
+    expect(schema.properties.startTime).toMatchObject({
       format: 'date-time',
-      'x-column': { type: 'timestamp', default: 'now' },
+      'x-column': { type: 'timestamp' },
     });
     expect(schema.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schema.properties.openAt).toMatchObject({ type: 'string', 'x-column': { type: 'time' } });
@@ -122,14 +130,16 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       remark: '',
       code: 'a1',
       weight: 3,
-      createTime: '2024-05-01T02:00:00.000Z',
+      createdAt: '2024-05-01T02:00:00.000Z',
+      startTime: '2024-05-01T02:00:00.000Z',
       tags: ['a', 'b c'],
       openAt: '09:30:00',
       visible: false,
     });
     const second = await getOne(2);
     expect(second).toMatchObject({ menuName: '系统管理', perms: null, remark: null, visible: true });
-    expect(second.createTime).toBe('2024-05-01T15:30:15.123Z');
+    expect(second.createdAt).toBe('2024-05-01T15:30:15.123Z');
+    expect(second.startTime).toBe('2024-05-01T15:30:15.123Z');
 
     // Update unchanged: every original column byte-identical.
     for (const record of [first, second]) {
@@ -151,15 +161,16 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       headers: t.auth,
       payload: {
         menuId: 1,
-        version: (await getOne(1)).version,
-        createTime: '2024-06-01T00:00:00Z',
+        startTime: '2024-06-01T00:00:00Z',
         perms: '',
       },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(await t.sql(`select create_time::text as at, perms from legacy_menu where menu_id = 1`)).toEqual([
-      { at: '2024-06-01 08:00:00', perms: '' },
-    ]);
+    expect(
+      await t.sql(
+        `select start_time::text as at, create_time::text as created, perms from legacy_menu where menu_id = 1`,
+      ),
+    ).toEqual([{ at: '2024-06-01 08:00:00', created: '2024-05-01 10:00:00', perms: '' }]);
 
     // Add without the defaulted fields: the id from the sequence, the defaults stored.
     const added = await t.request({
@@ -187,14 +198,16 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
         tags: ['x', 'y,z', ''],
         openAt: '18:05',
         visible: false,
-        createTime: '2024-01-02T03:04:05+08:00',
+        startTime: '2024-01-02T03:04:05+08:00',
       },
     });
     expect(full.statusCode, full.body).toBe(200);
     expect(
       await t.sql(
         `select menu_name, remark, tags::text as tags, open_at::text as open_at, visible::text as visible,
-           create_time::text as create_time from legacy_menu where menu_id = 101`,
+           start_time::text as start_time,
+           abs(extract(epoch from (create_time - (now() at time zone '${ZONE}')))) < 120 as is_shanghai_now
+         from legacy_menu where menu_id = 101`,
       ),
     ).toEqual([
       {
@@ -203,7 +216,8 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
         tags: '{x,"y,z",""}',
         open_at: '18:05:00',
         visible: '0',
-        create_time: '2024-01-02 03:04:05',
+        start_time: '2024-01-02 03:04:05',
+        is_shanghai_now: true,
       },
     ]);
 
@@ -212,7 +226,7 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       method: 'PUT',
       url: `${api}/update`,
       headers: t.auth,
-      payload: { menuId: 2, version: (await getOne(2)).version, code: 'bad' },
+      payload: { menuId: 2, code: 'bad' },
     });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(errorFields(refused)).toEqual(['/code']);
@@ -234,16 +248,18 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     });
     expect(tooSmall.statusCode).toBe(400);
     expect(errorFields(tooSmall)).toEqual(['/weight']);
-    // A filter on the wall-clock column and on an array item.
-    const listed = await t.request({
-      method: 'GET',
-      url: `${api}/query?sort=menuId&createTime=${encodeURIComponent('2024-05-01T15:00:00Z,2024-05-01T16:00:00Z')}`,
-      headers: t.auth,
-    });
-    expect(listed.statusCode, listed.body).toBe(200);
-    expect(data<{ records: { menuId: number }[] }>(listed).records.map((record) => record.menuId)).toEqual([
-      2,
-    ]);
+    // A filter on the wall-clock columns, the field's and the bookkeeping one's.
+    for (const name of ['startTime', 'createdAt']) {
+      const listed = await t.request({
+        method: 'GET',
+        url: `${api}/query?sort=menuId&${name}=${encodeURIComponent('2024-05-01T15:00:00Z,2024-05-01T16:00:00Z')}`,
+        headers: t.auth,
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(data<{ records: { menuId: number }[] }>(listed).records.map((record) => record.menuId)).toEqual([
+        2,
+      ]);
+    }
   });
 
   // One finding each, so that each fails on its own on the old code.
@@ -281,14 +297,11 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     }
     expect(await rows()).toEqual(before);
     // What the user sends is stored: '' as '', null as NULL (a NOT NULL column's null: a 400 naming it).
-    const versionOf = async (id: number): Promise<number> =>
-      (await t.sql<{ version: number }>(`select version from legacy_role where role_id = ${id}`))[0]
-        ?.version ?? 0;
     const changed = await t.request({
       method: 'PUT',
       url: `${api}/update`,
       headers: t.auth,
-      payload: { roleId: 1, version: await versionOf(1), remark: null },
+      payload: { roleId: 1, remark: null },
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await t.sql(`select remark is null as is_null from legacy_role where role_id = 1`)).toEqual([
@@ -298,7 +311,7 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
       method: 'PUT',
       url: `${api}/update`,
       headers: t.auth,
-      payload: { roleId: 2, version: await versionOf(2), roleKey: null },
+      payload: { roleId: 2, roleKey: null },
     });
     expect(notNull.statusCode, notNull.body).toBe(400);
     expect(errorFields(notNull)).toEqual(['/roleKey']);

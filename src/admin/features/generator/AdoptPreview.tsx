@@ -80,6 +80,11 @@ export function AdoptPreviewModal({
   const { preview } = answer;
   const toggle = (list: string[], item: string, isOn: boolean): string[] =>
     isOn ? [...new Set([...list, item])] : list.filter((entry) => entry !== item);
+  /** A bookkeeping field (createdAt …) as the admin knows it: 创建时间. */
+  const fieldTitle = (field: string): string => t(`entities._common.fields.${field}`);
+  /** An offered change by name: the engine's column with its title, or the index's name. */
+  const changeName = (kind: 'addColumns' | 'indexes', name: string): string =>
+    kind === 'addColumns' ? `${fieldTitle(name)} (${name})` : name;
   const changeTable = (kind: 'addColumns' | 'indexes', items: AdoptChange[]) => (
     <Table<AdoptChange>
       size="small"
@@ -89,10 +94,22 @@ export function AdoptPreviewModal({
       data-testid={`reverse-adopt-${kind}`}
       rowSelection={{
         selectedRowKeys: choices[kind],
+        // Each one on its own: no "all" box, and each box names what it adds.
+        hideSelectAll: true,
+        getCheckboxProps: (row) => {
+          // antd passes aria-label on to the input (CheckboxProps does not declare it).
+          const name = label('choose', { name: changeName(kind, row.name) });
+          const props = { title: name, 'aria-label': name };
+          return props;
+        },
         onChange: (keys) => onChange({ ...choices, [kind]: keys.map(String) }),
       }}
       columns={[
-        { key: 'name', dataIndex: 'name', title: label('tableName') },
+        {
+          key: 'name',
+          title: label(kind === 'addColumns' ? 'offeredColumn' : 'offeredIndex'),
+          render: (_v: unknown, row: AdoptChange) => changeName(kind, row.name),
+        },
         {
           key: 'size',
           title: label('size'),
@@ -138,12 +155,14 @@ export function AdoptPreviewModal({
               key={item.table}
               checked={choices.details.includes(item.table)}
               disabled={item.refusal !== undefined}
-              title={item.refusal}
               onChange={(event) =>
                 onChange({ ...choices, details: toggle(choices.details, item.table, event.target.checked) })
               }
             >
-              {item.table}.{item.column}
+              {label('subTableItem', { table: item.table, column: item.column })}
+              {item.refusal !== undefined && (
+                <Typography.Text type="secondary"> ({item.refusal})</Typography.Text>
+              )}
             </Checkbox>
           ))}
         </Space>
@@ -171,7 +190,7 @@ export function AdoptPreviewModal({
         <span>
           {label('bookkeeping')}:{' '}
           {Object.entries(preview.bookkeeping)
-            .map(([field, column]) => `${field} ← ${column}`)
+            .map(([field, column]) => `${fieldTitle(field)} ← ${column}`)
             .join(', ') || label('none')}
         </span>
         {preview.softDelete && (
@@ -202,6 +221,7 @@ export function AdoptPreviewModal({
             </Checkbox>
             <Select
               style={{ minWidth: 160 }}
+              aria-label={label('tenantValue', { column: preview.tenantColumn.column })}
               disabled={choices.tenantValue === null}
               value={choices.tenantValue === null ? undefined : String(choices.tenantValue)}
               options={preview.tenantColumn.values

@@ -112,7 +112,7 @@ export function updateBookkeeping(entity: EntityDef, actor: Actor): RawBuilder<u
   const version = entity.fieldsByName.get('version');
   if (version?.isSystem) assignments.push(sql`${column(version)} = ${column(version)} + 1`);
   const updatedAt = entity.fieldsByName.get('updatedAt');
-  if (updatedAt?.isSystem) assignments.push(sql`${column(updatedAt)} = now()`);
+  if (updatedAt?.isSystem) assignments.push(sql`${column(updatedAt)} = ${nowOf(updatedAt)}`);
   const updatedBy = entity.fieldsByName.get('updatedBy');
   if (updatedBy?.isSystem) assignments.push(sql`${column(updatedBy)} = ${actor.username}`);
   return assignments;
@@ -235,6 +235,16 @@ export function keptDefault(field: FieldDef): RawBuilder<unknown> | undefined {
   return undefined;
 }
 
+/**
+ * The time of the write as a bookkeeping time column takes it: now(), or the wall clock of the
+ * table's zone for an adopted timestamp without time zone (x-entity.adoption.wallClock).
+ */
+export function nowOf(field: FieldDef): RawBuilder<unknown> {
+  return field.schema['x-column']?.type === 'timestamp'
+    ? sql`(now() at time zone cast(${timeZoneOf(field)} as text))`
+    : sql`now()`;
+}
+
 /** Columns and values of an insert: the given fields plus the bookkeeping columns. */
 export function insertRow({
   entity,
@@ -279,7 +289,7 @@ export function insertRow({
       const field = system(name);
       if (!field) continue;
       columns.push(column(field));
-      params.push(sql`now()`);
+      params.push(nowOf(field));
     }
     if (adoption.tenantColumn) {
       columns.push(sql.ref(adoption.tenantColumn.column));

@@ -175,6 +175,7 @@ async function choicesOf(
     ...(input.bookkeeping ?? proposal.bookkeeping),
   };
   for (const [field, name] of Object.entries(bookkeeping)) needColumn(`/bookkeeping/${field}`, name);
+  const added = new Set(input.addColumns ?? []);
   for (const [index, field] of (input.addColumns ?? []).entries()) {
     if (bookkeeping[field] !== undefined)
       problems.push({ field: `/addColumns/${index}`, message: `${field} is kept in ${bookkeeping[field]}` });
@@ -213,11 +214,24 @@ async function choicesOf(
     input.secrets ?? proposal.secrets.map((secret) => secret.column).filter((name) => !taken.has(name));
   for (const [index, name] of secrets.entries()) needColumn(`/secrets/${index}`, name);
   if (problems.length > 0) throw new AppError('validation', {}, problems);
+  // The table's own time columns holding a wall clock (timestamp without time zone): in its zone.
+  const wallClock = (['createdAt', 'updatedAt'] as const).filter((field) => {
+    const name = bookkeeping[field];
+    return (
+      name !== undefined &&
+      !added.has(field) &&
+      table.columns.some(
+        (column) =>
+          column.name === name && column.type.replace(/\(.*\)/, '').trim() === 'timestamp without time zone',
+      )
+    );
+  });
   const options: AdoptionOptions = {
     bookkeeping,
     ...(softDelete ? { softDelete } : {}),
     ...(tenantColumn ? { tenantColumn } : {}),
     indexes: input.indexes ?? [],
+    ...(wallClock.length > 0 ? { wallClock } : {}),
   };
   return { options, secrets, proposedSecrets: proposal.secrets, tenantValues };
 }

@@ -222,7 +222,7 @@ describe('proposeAdoption', () => {
       updatedBy: 'updater',
     });
     expect(proposal.softDelete).toEqual({ column: 'deleted', deleted: 1, active: 0 });
-    expect(proposal.tenantColumn).toEqual({ column: 'tenant_id', type: 'bigint', defaultValue: 0 });
+    expect(proposal.tenantColumn).toEqual({ column: 'tenant_id', type: 'bigint', defaultValue: '0' });
     expect(proposal.secrets.map((secret) => secret.column)).toEqual([
       'password',
       'client_secret',

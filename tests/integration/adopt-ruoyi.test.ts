@@ -257,6 +257,7 @@ describe('adopting ruoyi-vue-pro (a real Chinese admin platform) without harm', 
         else if (field.type === 'boolean') body[name] = false;
         else if (field.format === 'date-time') body[name] = '2024-05-01T10:00:00.000Z';
         else if (field.format === 'date') body[name] = '2024-05-01';
+        else if (field.format === 'int64' || field.format === 'decimal') body[name] = '1';
         else if (field.type === 'string') body[name] = 'x';
       }
       const added = await t.request({ method: 'POST', url: `${api}/add`, headers: t.auth, payload: body });

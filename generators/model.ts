@@ -3,9 +3,13 @@ import {
   buildEntity,
   checkEntitySchema,
   columnFields,
+  decimalOf,
+  decimalPattern,
   detailFields,
   detailTableSpec,
   entityTableSpecs,
+  INT64_PATTERN,
+  isInt64,
   planTableMigration,
   SchemaFileError,
   type DetailDef,
@@ -169,9 +173,17 @@ function converterOf(field: FieldDef, kind: FieldModel['dbKind']): FieldModel['c
   return 'text';
 }
 
-/** A field's JSON Schema without the x- hints (route validators and OpenAPI take plain JSON Schema). */
+/**
+ * A field's JSON Schema without the x- hints (route validators and OpenAPI take plain JSON
+ * Schema). An exact number (format decimal or int64) is its digits as a pattern: a host's ajv
+ * knows no such format.
+ */
 function plainSchema(schema: FieldDef['schema']): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => !key.startsWith('x-')));
+  const plain = Object.fromEntries(Object.entries(schema).filter(([key]) => !key.startsWith('x-')));
+  const decimal = decimalOf(schema);
+  if (!decimal && !isInt64(schema)) return plain;
+  const { format: _format, ...rest } = plain;
+  return { ...rest, pattern: decimal ? decimalPattern(decimal) : INT64_PATTERN };
 }
 
 function columnTypeOf(field: FieldDef, kind: FieldModel['dbKind']): string {
@@ -218,6 +230,10 @@ function sampleOf(field: FieldDef, variant: 0 | 1): unknown {
       if (schema.format === 'date-time')
         return variant === 0 ? '2024-01-02T03:04:05.000Z' : '2024-03-04T05:06:07.000Z';
       if (schema.format === 'email') return `sample${variant}@example.com`;
+      if (isInt64(schema)) return variant === 0 ? '1859123456789012345' : '2';
+      const decimal = decimalOf(schema);
+      if (decimal)
+        return decimal.scale > 0 ? `${12 + variant}.${'5'.repeat(decimal.scale)}` : `${12 + variant}`;
       return stringSample(field, variant);
     }
   }
@@ -264,9 +280,7 @@ function withoutHints(schema: unknown): unknown {
 /** A field's schema without its title (json-schema-to-typescript makes types of titles) and hints. */
 function describedSchema(field: FieldDef): Record<string, unknown> {
   const { title, ...rest } = field.schema;
-  const plain: Record<string, unknown> = Object.fromEntries(
-    Object.entries(rest).filter(([key]) => !key.startsWith('x-')),
-  );
+  const plain = plainSchema(rest);
   if (field.detail && plain.items !== undefined) plain.items = withoutHints(plain.items);
   return { ...plain, description: title ?? field.name };
 }

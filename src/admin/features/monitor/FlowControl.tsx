@@ -41,6 +41,10 @@ function LimitEditor({ rule, onSaved }: { rule: RateLimitRule; onSaved: () => vo
           value={value}
           // Only digits reach the box: "abc" is not typed in at all.
           parser={(text) => Number((text ?? '').replace(/\D/g, ''))}
+          onKeyDown={(event) => {
+            if (event.key.length === 1 && !/\d/.test(event.key) && !event.ctrlKey && !event.metaKey)
+              event.preventDefault();
+          }}
           onChange={setValue}
           status={isBad ? 'error' : undefined}
           aria-label={t('monitor.flow.limit')}
@@ -86,6 +90,8 @@ function Counters({ rules }: { rules: RateLimitRule[] }) {
   return (
     <Card size="small" className="monitor-section" title={t('monitor.flow.counters')}>
       <Table<FlowCounter>
+        // a phone scrolls the table in its own box, columns unsqueezed (issue 39 point 9)
+        scroll={{ x: 'max-content' }}
         rowKey={(row) => `${row.rule} ${row.scope} ${row.key}`}
         size="small"
         pagination={{ pageSize: 20 }}
@@ -154,6 +160,8 @@ export default function FlowControl({ route }: { route: AppRoute }) {
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
       <Table<RateLimitRule>
+        // a phone scrolls the table in its own box, columns unsqueezed (issue 39 point 9)
+        scroll={{ x: 'max-content' }}
         rowKey="name"
         size="middle"
         pagination={false}

@@ -127,6 +127,16 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: 'point 10: a big screen for the eye (legends below the axis labels)',
+      run: async () => {
+        await page.goto(url('/bigscreen/electronic'));
+        const host = page.getByTestId('bigscreen-electronic');
+        await host.locator('.bigscreen-chart canvas').first().waitFor();
+        await page.waitForTimeout(2000);
+        await host.screenshot({ path: `${screenshots}/staff-bigscreen-electronic.png` });
+      },
+    },
+    {
       name: 'point 9: 网盘, 流控监控, 指标看板, 表单设计 and 个人中心 do not scroll sideways at 390 px',
       run: async () => {
         await context?.close();

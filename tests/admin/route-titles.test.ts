@@ -28,6 +28,8 @@ describe('titles of the menus a schema adds follow the language', () => {
     // a page with its own menus.<code> text keeps it; an unknown one keeps its stored name
     expect(routeTitle({ code: 'sysuser', name: '用户管理' })).toBe(t('menus.sysuser'));
     expect(routeTitle({ code: 'nosuchmenu', name: '某页面' })).toBe('某页面');
-    expect(routeTitle({ code: 'nosuchmenu', name: 'x', meta: { titles: { en: 'Own', tw: 'Own' } } })).toBe('Own');
+    expect(routeTitle({ code: 'nosuchmenu', name: 'x', meta: { titles: { en: 'Own', tw: 'Own' } } })).toBe(
+      'Own',
+    );
   });
 });

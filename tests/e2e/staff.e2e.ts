@@ -16,8 +16,7 @@ const PHONE = { width: 390, height: 844 };
  */
 async function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(
-    (screenWidth) =>
-      Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - screenWidth,
+    (screenWidth) => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - screenWidth,
     PHONE.width,
   );
 }
@@ -27,7 +26,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   let context: BrowserContext | undefined;
   let page: Page;
   const url = (path: string): string => `${server.url}/admin${path}`;
-  const shot = (name: string) => page.screenshot({ path: `${screenshots}/staff-${name}.png`, fullPage: true });
+  const shot = (name: string) =>
+    page.screenshot({ path: `${screenshots}/staff-${name}.png`, fullPage: true });
   const visit = async (path: string): Promise<void> => {
     await page.goto(url(path));
     await page.getByTestId('page-title').first().waitFor();
@@ -66,8 +66,18 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           for (const [index, path] of paths.entries()) {
             const title = expected[language][index] ?? '';
             await visit(path);
-            await page.locator('.ant-layout-sider, .admin-sidebar').first().getByText(title, { exact: true }).first().waitFor();
-            await page.getByTestId('page-title').first().locator('.ant-card-head-title').getByText(title).waitFor();
+            await page
+              .locator('.ant-layout-sider, .admin-sidebar')
+              .first()
+              .getByText(title, { exact: true })
+              .first()
+              .waitFor();
+            await page
+              .getByTestId('page-title')
+              .first()
+              .locator('.ant-card-head-title')
+              .getByText(title)
+              .waitFor();
             await page.locator('.ant-breadcrumb').getByText(title, { exact: true }).waitFor();
             await page.getByTestId('tags-view').getByText(title, { exact: true }).first().waitFor();
             assert.match(await page.title(), new RegExp(title));
@@ -123,7 +133,32 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await visit('/monitor/audit');
         await page.locator('.ant-breadcrumb').getByText('审计日志').waitFor();
         await page.getByTestId('tags-view').getByText('审计日志').waitFor();
-        await page.locator('.ant-layout-sider, .admin-sidebar').first().getByText('审计日志').first().waitFor();
+        await page
+          .locator('.ant-layout-sider, .admin-sidebar')
+          .first()
+          .getByText('审计日志')
+          .first()
+          .waitFor();
+      },
+    },
+    {
+      name: "point 8: the API reference's list filters are one line high, not 280 px textareas",
+      run: async () => {
+        await visit('/monitor/apidoc');
+        await page.locator('#operations-tag-sysuser').click({ timeout: 60_000 });
+        const block = page.locator('.opblock:has([data-path="/api/admin/sysuser/query"])').first();
+        await block.waitFor({ timeout: 60_000 });
+        await block.locator('.opblock-summary-control').first().click();
+        const tryIt = block.getByRole('button', { name: /try it out/i });
+        if ((await tryIt.count()) > 0) await tryIt.click();
+        const boxes = block.locator('.parameters-col_description textarea');
+        await boxes.first().waitFor();
+        const heights = await boxes.evaluateAll((all) =>
+          all.map((box) => box.getBoundingClientRect().height),
+        );
+        assert.ok(heights.length > 5, `filters: ${heights.length}`);
+        assert.ok(Math.max(...heights) < 60, `filter boxes ${Math.max(...heights)} px high`);
+        await block.screenshot({ path: `${screenshots}/staff-apidoc-filters.png` });
       },
     },
     {
@@ -145,7 +180,9 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.setViewportSize(PHONE);
         await signIn(page, server);
         // a row in the 网盘 list, with a name longer than the screen is wide
-        await admin.post('/api/file/netdisc/folder/create', { name: '2026年度环保设备采购招标文件归档（第一批）' });
+        await admin.post('/api/file/netdisc/folder/create', {
+          name: '2026年度环保设备采购招标文件归档（第一批）',
+        });
         const wide: string[] = [];
         for (const [name, path] of [
           ['netdisc', '/file/netdisc'],

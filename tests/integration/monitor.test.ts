@@ -243,7 +243,11 @@ describe('flow control and database', () => {
 
   it('goes back to the default limit on null (issue 39 point 10)', async () => {
     const listed = async (): Promise<{ limit: number; source: string } | undefined> => {
-      const rules = await t.request({ method: 'GET', url: '/api/monitor/flowcontrol/rules', headers: t.auth });
+      const rules = await t.request({
+        method: 'GET',
+        url: '/api/monitor/flowcontrol/rules',
+        headers: t.auth,
+      });
       return (rules.json().data as { name: string; limit: number; source: string }[]).find(
         (rule) => rule.name === 'captcha',
       );

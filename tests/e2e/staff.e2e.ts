@@ -162,6 +162,28 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: 'point 10: the rich-text preview shrinks a picture wider than itself',
+      run: async () => {
+        await visit('/components/richtext');
+        const preview = page.getByTestId('demo-richtext-preview');
+        await preview.waitFor();
+        // a 2000 px wide picture, as one pasted into the editor arrives in the preview's HTML
+        const widths = await preview.evaluate(async (box) => {
+          const picture = document.createElement('img');
+          picture.width = 2000;
+          picture.height = 100;
+          picture.alt = 'wide';
+          picture.src =
+            'data:image/svg+xml;utf8,' +
+            encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="100"/>');
+          box.append(picture);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return { picture: picture.getBoundingClientRect().width, box: box.getBoundingClientRect().width };
+        });
+        assert.ok(widths.picture <= widths.box, `picture ${widths.picture} px in a ${widths.box} px preview`);
+      },
+    },
+    {
       name: 'point 10: a big screen for the eye (legends below the axis labels)',
       run: async () => {
         await page.goto(url('/bigscreen/electronic'));

@@ -62,10 +62,15 @@ export function useLanguage(): Language {
   return useContext(LanguageContext);
 }
 
-/** Route titles: menus.<code>, else the menu's own titles (a published form's), else its name. */
+/**
+ * Route titles: menus.<code>, else the menu's own titles (a published form's), else the entity's
+ * title for a schema's own menu (entities.<code>.title, as the server names it when it adds the
+ * menu), else its name. Without the entity step, 首页图片 and the other schema menus kept the seed language.
+ */
 export function routeTitle(route: Pick<AppRoute, 'code' | 'name'> & { meta?: AppRoute['meta'] }): string {
   const own = route.meta?.titles?.[i18n.language as Language];
-  return t(`menus.${route.code}`, { defaultValue: own || route.name });
+  const menu = t(`menus.${route.code}`, { defaultValue: '' });
+  return menu || own || t(`entities.${route.code}.title`, { defaultValue: '' }) || route.name;
 }
 
 export function productTitle(): string {

@@ -56,3 +56,24 @@ describe('menu search results (issue 19.8)', () => {
     expect(titles('guanli')).toContain('用户管理');
   });
 });
+
+describe('a query inside a title (issue 39 point 10)', () => {
+  const logRoutes = toRoutes(
+    [
+      node('monitor', '/monitor', 'layout', [
+        node('elk', '/elk', 'monitor/elk'),
+        node('audit', '/monitor/audit', 'monitor/audit'),
+      ]),
+      node('demo', '/demo', 'layout', [node('demoerrorlog', '/demo/errorlog', 'demo/errorlog')]),
+    ],
+    ['ROLE_ADMIN'],
+  );
+  const logSearch = createMenuSearch(searchItems(logRoutes, title, true));
+
+  it('日志 finds 日志检索 first, and 错误日志 and 审计日志 too', () => {
+    const found = logSearch.search('日志').map((item) => item.title);
+    expect(found[0]).toBe('日志检索');
+    expect(found).toContain('错误日志');
+    expect(found).toContain('审计日志');
+  });
+});

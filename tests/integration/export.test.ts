@@ -178,6 +178,18 @@ describe('user export', () => {
     expect(cookie.headers).toContain('User name');
   });
 
+  it("names the file with the list's title in the reader's language, the internal name as ASCII fallback (issue 39 point 8)", async () => {
+    for (const language of ['zh', 'en', 'tw'] as const) {
+      const response = await api.export(user, filters, { 'accept-language': ACCEPT[language] });
+      expect(response.statusCode).toBe(200);
+      const disposition = String(response.headers['content-disposition']);
+      const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] ?? '';
+      const title = locales[language].entities.sysuser?.title ?? '';
+      expect(decodeURIComponent(encoded), language).toMatch(new RegExp(`^${title}-\\d{14}\\.xlsx$`));
+      expect(disposition).toMatch(/^attachment; filename="sysuser-\d{14}\.xlsx"; filename\*=UTF-8''/);
+    }
+  });
+
   it('shows references by their label and dates in the display format', async () => {
     const sheet = await readSheet(await api.export(user, filters, { 'accept-language': ACCEPT.en }));
     expect(columnOf(sheet, 'en', user, 'orgId')).toEqual([

@@ -241,6 +241,35 @@ describe('flow control and database', () => {
     expect(bad.body).toContain('limit');
   });
 
+  it('goes back to the default limit on null (issue 39 point 10)', async () => {
+    const listed = async (): Promise<{ limit: number; source: string } | undefined> => {
+      const rules = await t.request({
+        method: 'GET',
+        url: '/api/monitor/flowcontrol/rules',
+        headers: t.auth,
+      });
+      return (rules.json().data as { name: string; limit: number; source: string }[]).find(
+        (rule) => rule.name === 'captcha',
+      );
+    };
+    const put = (limit: number | null) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/monitor/flowcontrol/rule',
+        headers: t.auth,
+        payload: { name: 'captcha', limit },
+      });
+    expect((await put(null)).statusCode).toBe(200);
+    const byDefault = await listed();
+    expect(byDefault?.source).toBe('environment');
+    expect((await put(7)).statusCode).toBe(200);
+    expect(await listed()).toMatchObject({ limit: 7, source: 'param' });
+    const reset = await put(null);
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().data).toEqual({ name: 'captcha', limit: byDefault?.limit });
+    expect(await listed()).toMatchObject({ limit: byDefault?.limit, source: 'environment' });
+  });
+
   it('reports table sizes and the statements slower than the threshold, without values', async () => {
     await t.request({
       method: 'PUT',

@@ -31,9 +31,13 @@ export const API = {
   notification: '/api/admin/notification',
 } as const;
 
-/** A menu's title: its translation (menus.<code>), else the stored name. */
+/** A menu's title: its translation (menus.<code>, else a schema menu's entities.<code>.title), else the stored name. */
 export function menuTitle(t: Translate, node: Pick<MenuNode, 'menuCode' | 'menuName'>): string {
-  return t(`menus.${node.menuCode}`, { defaultValue: node.menuName });
+  for (const key of [`menus.${node.menuCode}`, `entities.${node.menuCode}.title`]) {
+    const text = t(key, { defaultValue: '' });
+    if (text) return text;
+  }
+  return node.menuName;
 }
 
 /** A field's title: entities.<entity>.fields.<field>, else the common one, else the name. */

@@ -77,13 +77,19 @@ function isPrefixMatch(item: SearchItem, pattern: string): boolean {
   );
 }
 
+/** Whether the translated title holds the query (日志 in 错误日志): as meant as a prefix match. */
+function isTitleMatch(item: SearchItem, pattern: string): boolean {
+  return item.title.toLowerCase().includes(pattern.toLowerCase());
+}
+
 export interface MenuSearch {
   search(query: string): SearchItem[];
 }
 
 /**
- * Exact and prefix matches of the title, pinyin or initials come first, and when there are any,
- * the loose fuzzy hits are left out; otherwise fuse's ranking stands.
+ * Exact and prefix matches of the title, pinyin or initials come first, then titles that hold the
+ * query (日志 finds 日志检索 first, then 错误日志 and 审计日志), and when there are any, the loose
+ * fuzzy hits are left out; otherwise fuse's ranking stands.
  */
 export function createMenuSearch(items: readonly SearchItem[]): MenuSearch {
   const fuse = new Fuse(items, SEARCH_OPTIONS);
@@ -94,7 +100,10 @@ export function createMenuSearch(items: readonly SearchItem[]): MenuSearch {
       const found = fuse.search(pattern).map((result) => result.item);
       const prefixed = found.filter((item) => isPrefixMatch(item, pattern));
       const prefixedNotFound = items.filter((item) => !found.includes(item) && isPrefixMatch(item, pattern));
-      const strong = [...prefixed, ...prefixedNotFound];
+      const holding = [...found, ...items.filter((item) => !found.includes(item))].filter(
+        (item) => !isPrefixMatch(item, pattern) && isTitleMatch(item, pattern),
+      );
+      const strong = [...prefixed, ...prefixedNotFound, ...holding];
       return strong.length > 0 ? strong : found;
     },
   };

@@ -22,9 +22,12 @@ export function rangeOf(header: string | undefined, size: number): ByteRange | '
   return { start, end };
 }
 
-/** Content-Disposition with the original name: an ASCII fallback and the RFC 5987 UTF-8 name. */
-export function contentDisposition(name: string, isInline: boolean): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+/**
+ * Content-Disposition with the original name: an ASCII fallback (the name's ASCII, or the one given
+ * when the name is not ASCII: an export's internal name) and the RFC 5987 UTF-8 name.
+ */
+export function contentDisposition(name: string, isInline: boolean, asciiName = name): string {
+  const fallback = asciiName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

@@ -4,9 +4,13 @@ import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet } from '../../lib/api.js';
 import type { CatalogueRow, DatabaseReport } from '../../../engine/api-types.js';
+import { formatDateTime } from '../../../web/format.js';
 import { bytes, MONITOR_API } from './monitor-api.js';
 
 type Row = CatalogueRow;
+
+/** Columns holding an instant, shown as YYYY-MM-DD HH:mm:ss like every other time, not raw ISO. */
+const TIME_KEYS = new Set(['lastAt']);
 
 // reltuples is -1 for a table never analysed: no estimate yet.
 const text = (value: unknown): string =>
@@ -21,6 +25,8 @@ function columnsOf(t: (key: string) => string, keys: string[], mono: string[] = 
     render: (value: unknown) =>
       key === 'bytes' ? (
         bytes(Number(value))
+      ) : TIME_KEYS.has(key) && typeof value === 'string' ? (
+        formatDateTime(value)
       ) : mono.includes(key) ? (
         <span className="monitor-mono">{text(value)}</span>
       ) : (

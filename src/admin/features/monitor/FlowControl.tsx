@@ -8,39 +8,69 @@ import { MONITOR_API, type FlowCounter, type RateLimitRule } from './monitor-api
 
 const LIVE_MS = 5_000;
 
-/** One rule's limit, edited in place and saved as its param (every process applies it at once). */
+const MAX_LIMIT = 1_000_000;
+
+/** A whole number from 1 to MAX_LIMIT, else null: what the limit box may save. */
+export function limitOf(value: number | null): number | null {
+  return value !== null && Number.isInteger(value) && value >= 1 && value <= MAX_LIMIT ? value : null;
+}
+
+/**
+ * One rule's limit, edited in place and saved as its param (every process applies it at once):
+ * digits only, a value out of range (0 among them) says so under the box, and 恢复默认 drops the
+ * param so the environment's limit (or its default) applies again.
+ */
 function LimitEditor({ rule, onSaved }: { rule: RateLimitRule; onSaved: () => void }) {
   const t = useT();
   const [value, setValue] = useState<number | null>(rule.limit);
   const { send, isSending } = useApiWrite();
   const submit = useSubmit();
   useEffect(() => setValue(rule.limit), [rule.limit]);
+  const limit = limitOf(value);
+  const isBad = value !== null && limit === null;
+  const save = (next: number | null, message?: string) =>
+    void submit(() => send('put', `${MONITOR_API}/flowcontrol/rule`, { name: rule.name, limit: next }), {
+      after: onSaved,
+      ...(message ? { success: message } : {}),
+    });
   return (
-    <Space>
-      <InputNumber
-        min={1}
-        max={1_000_000}
-        value={value}
-        onChange={setValue}
-        aria-label={t('monitor.flow.limit')}
-        data-testid={`limit-${rule.name}`}
-      />
-      <Button
-        type="primary"
-        loading={isSending}
-        disabled={value === null || value === rule.limit}
-        onClick={() =>
-          void submit(
-            () => send('put', `${MONITOR_API}/flowcontrol/rule`, { name: rule.name, limit: value }),
-            {
-              after: onSaved,
-            },
-          )
-        }
-        data-testid={`save-${rule.name}`}
-      >
-        {t('monitor.common.save')}
-      </Button>
+    <Space direction="vertical" size={0}>
+      <Space wrap>
+        <InputNumber<number>
+          precision={0}
+          value={value}
+          // Only digits reach the box: "abc" is not typed in at all.
+          parser={(text) => Number((text ?? '').replace(/\D/g, ''))}
+          onKeyDown={(event) => {
+            if (event.key.length === 1 && !/\d/.test(event.key) && !event.ctrlKey && !event.metaKey)
+              event.preventDefault();
+          }}
+          onChange={setValue}
+          status={isBad ? 'error' : undefined}
+          aria-label={t('monitor.flow.limit')}
+          aria-invalid={isBad}
+          data-testid={`limit-${rule.name}`}
+        />
+        <Button
+          type="primary"
+          loading={isSending}
+          disabled={limit === null || limit === rule.limit}
+          onClick={() => save(limit)}
+          data-testid={`save-${rule.name}`}
+        >
+          {t('monitor.common.save')}
+        </Button>
+        {rule.source === 'param' && (
+          <Button onClick={() => save(null, t('monitor.flow.resetDone'))} data-testid={`reset-${rule.name}`}>
+            {t('monitor.flow.reset')}
+          </Button>
+        )}
+      </Space>
+      {isBad && (
+        <span className="ant-form-item-explain-error" role="alert" data-testid={`limit-error-${rule.name}`}>
+          {t('monitor.flow.limitRange')}
+        </span>
+      )}
     </Space>
   );
 }
@@ -60,6 +90,8 @@ function Counters({ rules }: { rules: RateLimitRule[] }) {
   return (
     <Card size="small" className="monitor-section" title={t('monitor.flow.counters')}>
       <Table<FlowCounter>
+        // a phone scrolls the table in its own box, columns unsqueezed (issue 39 point 9)
+        scroll={{ x: 'max-content' }}
         rowKey={(row) => `${row.rule} ${row.scope} ${row.key}`}
         size="small"
         pagination={{ pageSize: 20 }}
@@ -128,6 +160,8 @@ export default function FlowControl({ route }: { route: AppRoute }) {
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
       <Table<RateLimitRule>
+        // a phone scrolls the table in its own box, columns unsqueezed (issue 39 point 9)
+        scroll={{ x: 'max-content' }}
         rowKey="name"
         size="middle"
         pagination={false}

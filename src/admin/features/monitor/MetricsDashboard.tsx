@@ -253,6 +253,8 @@ export default function MetricsDashboard({ route }: { route: AppRoute }) {
         }
       >
         <Table<InstanceRoute>
+          // a phone scrolls the table in its own box, columns unsqueezed (issue 39 point 9)
+          scroll={{ x: 'max-content' }}
           size="small"
           rowKey={(row) => `${row.instance} ${row.method} ${row.route}`}
           dataSource={routes}

@@ -408,9 +408,13 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
       config: PLATFORM_ONLY,
       schema: {
         tags,
-        summary: "Sets a rate-limit rule's limit (a param: every process applies it on its next request)",
+        summary:
+          "Sets a rate-limit rule's limit (a param: every process applies it on its next request); null goes back to the default",
         body: object(
-          { name: oneOf(RATE_LIMIT_RULES.map((rule) => rule.name)), limit: integer(1, 1_000_000) },
+          {
+            name: oneOf(RATE_LIMIT_RULES.map((rule) => rule.name)),
+            limit: nullable(integer(1, 1_000_000)),
+          },
           ['name', 'limit'],
           { additionalProperties: false },
         ),
@@ -421,14 +425,15 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
       const { name, limit } = request.body;
       const rule = RATE_LIMIT_RULES.find((candidate) => candidate.name === name);
       if (!rule) throw new AppError('validation', {}, [{ field: '/name', message: 'unknown rule' }]);
+      // An empty param is no param: the limit is the environment's (or its default) again.
       await setParam({
         ctx,
         actor: actorOf(request),
         key: rule.param,
-        value: String(limit),
+        value: limit === null ? '' : String(limit),
         name: paramName(rule.param),
       });
-      return ok({ name, limit });
+      return ok({ name, limit: await ruleLimit(ctx, rule.name) });
     },
   );
 

@@ -50,12 +50,19 @@ const axis = {
   axisLabel: { color: TEXT, fontSize: 14 },
   splitLine: { lineStyle: { color: LINE } },
 };
+/**
+ * The axis labels stay above the legend at the bottom (issue 39 point 10: they overlapped): the
+ * grid's edges hold the labels (containLabel) and its bottom leaves the legend's height free.
+ */
+export const LEGEND_SPACE = 36;
+const LEGEND_CLEAR = { containLabel: true, bottom: LEGEND_SPACE } as const;
+
 const base = (): ChartOption => ({
   color: COLORS,
   textStyle: { color: TEXT, fontSize: 14 },
   tooltip: { trigger: 'axis' },
   legend: { textStyle: { color: TEXT, fontSize: 14 }, bottom: 0 },
-  grid: { left: 64, right: 32, top: 32, bottom: 48 },
+  grid: { ...LEGEND_CLEAR, left: 24, right: 32, top: 32 },
 });
 
 const percent = (part: number, whole: number): number =>
@@ -170,7 +177,7 @@ function monthsMix(data: Dashboard, t: Translate): ChartOption {
 function categoryBars(data: Dashboard, t: Translate): ChartOption {
   return {
     ...base(),
-    grid: { left: 140, right: 48, top: 16, bottom: 24 },
+    grid: { ...LEGEND_CLEAR, left: 16, right: 48, top: 16 },
     xAxis: { type: 'value', minInterval: 1, ...axis },
     yAxis: {
       type: 'category',
@@ -193,7 +200,7 @@ function categoryBars(data: Dashboard, t: Translate): ChartOption {
 function orgBars(data: Dashboard, t: Translate): ChartOption {
   return {
     ...base(),
-    grid: { left: 160, right: 48, top: 16, bottom: 24 },
+    grid: { ...LEGEND_CLEAR, left: 16, right: 48, top: 16 },
     xAxis: { type: 'value', minInterval: 1, ...axis },
     yAxis: { type: 'category', inverse: true, data: data.usersByOrg.map((e) => e.name), ...axis },
     series: [

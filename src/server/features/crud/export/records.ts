@@ -38,6 +38,8 @@ const BATCH = 2000;
 
 export interface ExportFile {
   fileName: string;
+  /** The file name in ASCII (the entity's name), for clients that do not read filename*. */
+  asciiFileName: string;
   stream: Readable;
 }
 
@@ -327,7 +329,12 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     .finally(() => keys.release());
 
   const stamp = formatDateTime(new Date()).replace(/[-: ]/g, '');
-  return { fileName: `${entity.name}-${stamp}.xlsx`, stream: writer.stream };
+  // named as the reader calls the list (用户管理-…, Users-…), the internal name as the ASCII fallback
+  return {
+    fileName: `${title.replace(/[\\/:*?"<>|]/g, '_')}-${stamp}.xlsx`,
+    asciiFileName: `${entity.name}-${stamp}.xlsx`,
+    stream: writer.stream,
+  };
 }
 
 /** A column's value as text: the form PostgreSQL prints, ISO 8601 for dates and times. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { treeEndpointName } from '../../../../engine/index.js';
 import type { AfterAdd } from '../after-add.js';
+import { contentDisposition } from '../../../lib/download.js';
 import { ok, queryOf } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { typed } from '../../../lib/route-schema.js';
@@ -55,10 +56,7 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
       const file = await exportRecords(await crudRequest(request, entity), request.body);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        )
+        .header('content-disposition', contentDisposition(file.fileName, false, file.asciiFileName))
         .send(file.stream);
     });
     if (schemas.tree) {

@@ -7,6 +7,7 @@ import {
   type EntityDef,
   type RawParams,
 } from '../../../../engine/index.js';
+import { contentDisposition } from '../../../lib/download.js';
 import { AppError } from '../../../lib/errors.js';
 import { ok } from '../../../lib/http.js';
 import { localizerFor, translatorFor } from '../../../lib/i18n.js';
@@ -218,10 +219,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
       const file = await exportRecords(await crudRequest(request, entity), body);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        )
+        .header('content-disposition', contentDisposition(file.fileName, false, file.asciiFileName))
         .send(file.stream);
     },
   );

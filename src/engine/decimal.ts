@@ -1,22 +1,4 @@
-import type { FieldSchema } from './types.js';
-
-/**
- * Exact numbers of the schema vocabulary, carried as strings end to end (never a JavaScript
- * number, which keeps 15-17 significant digits and no decimal fraction exactly):
- *
- * - a decimal: `{ "type": "string", "format": "decimal", "x-decimal": { "precision": 18,
- *   "scale": 2, "minimum": "0" } }`, stored as numeric(precision, scale), answered at its scale
- *   ("0.30"); more fraction digits than the scale are refused, never rounded;
- * - a 64-bit integer: `{ "type": "string", "format": "int64" }`, stored as bigint, for values
- *   beyond 2^53 (snowflake ids), answered as its digits.
- */
-export interface DecimalSpec {
-  precision: number;
-  scale: number;
-  /** Bounds, as decimal strings, compared exactly. */
-  minimum?: string;
-  maximum?: string;
-}
+import type { DecimalSpec, FieldSchema } from './types.js';
 
 /** A decimal without a precision of its own (an unconstrained numeric column): 38 digits, 10 after the point. */
 export const WIDE_DECIMAL: DecimalSpec = { precision: 38, scale: 10 };

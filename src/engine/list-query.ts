@@ -127,7 +127,8 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
   const exact = decimalOf(field.schema) ? DECIMAL_TEXT : isInt64(field.schema) ? INT64_TEXT : undefined;
   if (exact) {
     for (const text of texts) {
-      if (!exact.test(text)) return invalid(exact === DECIMAL_TEXT ? 'validation.decimal' : 'validation.int64');
+      if (!exact.test(text))
+        return invalid(exact === DECIMAL_TEXT ? 'validation.decimal' : 'validation.int64');
       values.push(text);
     }
     return { field, op: 'in', values };

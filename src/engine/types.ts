@@ -1,5 +1,4 @@
 /** The shapes of an entity schema file (see schemas/_meta/entity.schema.json) and what the engine derives from it. */
-import type { DecimalSpec } from './decimal.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
@@ -409,4 +408,22 @@ export class EntityInputError extends Error {
     this.name = 'EntityInputError';
     this.errors = errors;
   }
+}
+
+/**
+ * Exact numbers of the schema vocabulary, carried as strings end to end (never a JavaScript
+ * number, which keeps 15-17 significant digits and no decimal fraction exactly):
+ *
+ * - a decimal: `{ "type": "string", "format": "decimal", "x-decimal": { "precision": 18,
+ *   "scale": 2, "minimum": "0" } }`, stored as numeric(precision, scale), answered at its scale
+ *   ("0.30"); more fraction digits than the scale are refused, never rounded;
+ * - a 64-bit integer: `{ "type": "string", "format": "int64" }`, stored as bigint, for values
+ *   beyond 2^53 (snowflake ids), answered as its digits.
+ */
+export interface DecimalSpec {
+  precision: number;
+  scale: number;
+  /** Bounds, as decimal strings, compared exactly. */
+  minimum?: string;
+  maximum?: string;
 }

@@ -137,7 +137,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.ok(p95[0] !== undefined && p95[0] > 0);
         // The two error counts say what they count: server errors only, every failed answer.
         await page.locator('.ant-statistic-title').filter({ hasText: '服务端错误率（5xx）' }).waitFor();
-        await page.getByTestId('metrics-routes').locator('th').filter({ hasText: '失败数（≥400）' }).waitFor();
+        await page
+          .getByTestId('metrics-routes')
+          .locator('th')
+          .filter({ hasText: '失败数（≥400）' })
+          .waitFor();
         // The instance selector: every live process, this one marked; choosing it keeps its routes.
         const selector = page.getByTestId('metrics-instance');
         await selector.getByText(/全部实例 \(1\)/).waitFor();

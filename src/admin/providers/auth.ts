@@ -168,7 +168,15 @@ async function fetchAuthority(postCode: string | undefined): Promise<CurrentAuth
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
     const menus = await apiGet<MenuNode[]>('/api/admin/sysmenu/querySysMenuTree');
-    return { roles: [...getRoles()], currentRole: null, postCode: null, menus, menu: [], buttons: {}, fieldRights: {} };
+    return {
+      roles: [...getRoles()],
+      currentRole: null,
+      postCode: null,
+      menus,
+      menu: [],
+      buttons: {},
+      fieldRights: {},
+    };
   }
 }
 

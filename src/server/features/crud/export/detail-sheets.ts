@@ -145,7 +145,9 @@ export function detailSheets(ctx: DetailExportContext): DetailSheets {
           seqColumn === null
             ? sql`row_number() over (partition by ${parentRef} order by ${order}) as ${sql.id('__seq')}`
             : sql`${order} as ${sql.id('__seq')}`,
-          ...items.map((item) => sql`${readColumn(item, sql.ref(`c.${item.column}`))} as ${sql.id(item.name)}`),
+          ...items.map(
+            (item) => sql`${readColumn(item, sql.ref(`c.${item.column}`))} as ${sql.id(item.name)}`,
+          ),
         ];
         // An adopted child table has no tenant_code: its rows are scoped by their parents.
         const rowScope =

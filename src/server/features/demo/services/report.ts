@@ -262,7 +262,9 @@ export async function runReport({
         shown[`m${index}`] =
           value === null || value === undefined
             ? null
-            : typeof value === 'string' && planned.measures[index]?.field && decimalOf(planned.measures[index].field.schema)
+            : typeof value === 'string' &&
+                planned.measures[index]?.field &&
+                decimalOf(planned.measures[index].field.schema)
               ? value
               : Number(value);
       });

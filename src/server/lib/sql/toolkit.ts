@@ -139,8 +139,9 @@ export function filterCondition(filter: Filter): Condition {
     case 'in': {
       // A bit(1) column is compared as the boolean it is read as; a timestamp column holds the
       // zone's wall clock: each value converted (the column stays bare, its indexes serve).
+      // Exact numbers compare as the column's own type (an index serves; '0.2' finds 0.20).
       const isKeptTime = filter.field.schema['x-column']?.type === 'timestamp';
-      const left = isKeptTime ? ref : readColumn(filter.field);
+      const left = filter.field.schema['x-column']?.type === 'bit' ? readColumn(filter.field) : ref;
       const values = isKeptTime
         ? filter.values.map((value) => toDbValue(filter.field, value))
         : filter.values;

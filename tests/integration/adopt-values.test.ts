@@ -392,6 +392,59 @@ describe('adopted tables keep their values exactly (issue 33: 2, 3, 7)', () => {
     ]);
   });
 
+  it('(6) snowflake ids beyond 2^53 and numeric money: read, filtered, updated and deleted exactly', async () => {
+    await t.sql(`create table legacy_order (
+      order_id bigint primary key,
+      buyer_id bigint not null,
+      amount numeric(10,2) not null default 0
+    )`);
+    await t.sql(`insert into legacy_order values (1859123456789012345, 1859123456789012346, 1.01),
+                                    (1859123456789012347, 1859123456789012346, 2.50)`);
+    const schema = await adoptAndPublish('legacy_order');
+    expect(schema.properties.orderId).toMatchObject({ type: 'string', format: 'int64' });
+    expect(schema.properties.amount).toMatchObject({
+      format: 'decimal',
+      'x-decimal': { precision: 10, scale: 2 },
+    });
+    const api = '/api/online/legacyorder';
+    const get = async (id: string) => {
+      const page = await t.request({ method: 'GET', url: `${api}/query?orderId=${id}`, headers: t.auth });
+      expect(page.statusCode, page.body).toBe(200);
+      return data<{ records: Record<string, unknown>[] }>(page).records;
+    };
+    expect(await get('1859123456789012345')).toEqual([
+      expect.objectContaining({
+        orderId: '1859123456789012345',
+        buyerId: '1859123456789012346',
+        amount: '1.01',
+      }),
+    ]);
+    const updated = await t.request({
+      method: 'PUT',
+      url: `${api}/update`,
+      headers: t.auth,
+      payload: { orderId: '1859123456789012345', buyerId: '1859123456789012346', amount: '1.005' },
+    });
+    expect(updated.statusCode, updated.body).toBe(400);
+    expect(errorFields(updated)).toEqual(['/amount']);
+    const saved = await t.request({
+      method: 'PUT',
+      url: `${api}/update`,
+      headers: t.auth,
+      payload: { orderId: '1859123456789012345', buyerId: '1859123456789012346', amount: '3.10' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const deleted = await t.request({
+      method: 'POST',
+      url: `${api}/delete?orderId=1859123456789012347`,
+      headers: t.auth,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await t.sql(`select order_id::text as id, amount::text as amount from legacy_order`)).toEqual([
+      { id: '1859123456789012345', amount: '3.10' },
+    ]);
+  });
+
   it('(7) a CHECK the schema does not carry: a violation is a 400 naming the field', async () => {
     await t.sql(`create table legacy_price (
       id serial primary key,

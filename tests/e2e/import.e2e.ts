@@ -71,10 +71,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           .locator('tr.ant-table-row')
           .filter({ hasText: `导入公告A-${stamp}` })
           .waitFor();
-        const stored = await admin.get<{ records: { title: string; budget: number }[] }>(
+        const stored = await admin.get<{ records: { title: string; budget: string }[] }>(
           `/api/notification/purchase/query?title=${encodeURIComponent(stamp)}`,
         );
-        assert.deepEqual(stored.records.map((record) => record.budget).sort(), [1000, 2000]);
+        // money is exact: answered as its digits at the field's scale
+        assert.deepEqual(stored.records.map((record) => record.budget).sort(), ['1000.00', '2000.00']);
         assert.equal(
           stored.records.some((record) => record.title.startsWith('坏行')),
           false,

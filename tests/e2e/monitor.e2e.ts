@@ -139,8 +139,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.locator('.ant-statistic-title').filter({ hasText: '服务端错误率（5xx）' }).waitFor();
         await page
           .getByTestId('metrics-routes')
-          .locator('th')
-          .filter({ hasText: '失败数（≥400）' })
+          .getByRole('columnheader', { name: '失败数（≥400）' })
           .waitFor();
         // The instance selector: every live process, this one marked; choosing it keeps its routes.
         const selector = page.getByTestId('metrics-instance');

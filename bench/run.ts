@@ -9,12 +9,14 @@
  *   workflow instances/s of start + two user tasks through the API, 10 clients, PGlite and PostgreSQL
  *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
  *   import   rows/s and peak server RSS of POST /api/notification/purchase/import (100 000 rows, CSV and xlsx)
+ *   adopt    the other application's insert time on its tables adopted / untouched (ruoyi-vue-pro), PostgreSQL
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
  * See bench/README.md for the knobs (BENCH_DURATION, BENCH_ROUNDS, …).
  */
 import { execFileSync } from 'node:child_process';
+import { runAdoptInsert } from './adopt-insert.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ import { runStart } from './start.js';
 import { runUi } from './ui.js';
 import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files', 'import'] as const;
+const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files', 'import', 'adopt'] as const;
 /** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
@@ -46,7 +48,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|adopt]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -101,7 +103,12 @@ async function main(): Promise<number> {
   if (
     kinds.includes('postgres') &&
     suites.some(
-      (suite) => suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow',
+      (suite) =>
+        suite === 'query' ||
+        suite === 'export' ||
+        suite === 'scale' ||
+        suite === 'workflow' ||
+        suite === 'adopt',
     ) &&
     !(await isPostgresReachable())
   ) {
@@ -135,6 +142,13 @@ async function main(): Promise<number> {
           import: runImport,
         }[suite];
         results.push(await run(kinds, log));
+      } else if (suite === 'adopt') {
+        // Adoption is of a PostgreSQL database: PGlite is the app's own, nothing else writes it.
+        results.push(
+          kinds.includes('postgres')
+            ? await runAdoptInsert(log)
+            : { suite, figures: [], details: {}, skipped: postgresNote ?? 'PostgreSQL only' },
+        );
       } else {
         results.push(await (suite === 'ui' ? runUi(log) : suite === 'files' ? runFiles(log) : runStart(log)));
       }

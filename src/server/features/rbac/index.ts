@@ -1,6 +1,7 @@
 /** What other features may use of the rbac feature (docs/architecture.md: features reach each other only here). */
 export { currentAuthoritySchema } from './answers.js';
-export { currentAuthority, isTenantsMenu } from './permissions/authority.js';
+export { currentAuthority } from './permissions/authority.js';
+export { isTenantsMenu, namesNoOtherTenant } from './permissions/tenant-menus.js';
 export {
   assertAdmin,
   assertPlatformAdmin,

@@ -1,6 +1,7 @@
 import type { HttpError } from '@refinedev/core';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Popconfirm, Select, Table, Typography } from 'antd';
+import type { ColumnType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useT } from '../../../i18n.js';
 import { useResources } from '../../../entity/resources.js';
@@ -85,6 +86,33 @@ export function DataFieldEditor({
     });
   };
 
+  /** A column choosing a list of the screen's fields for the row's role (hidden or read-only). */
+  const fieldListColumn = (
+    list: 'dataFields' | 'readOnlyFields',
+    titleKey: string,
+    testId: string,
+  ): ColumnType<DataFieldRow> => ({
+    key: list,
+    title: t(titleKey),
+    render: (_value, row) => (
+      <Select
+        mode="multiple"
+        allowClear
+        optionFilterProp="label"
+        className="admin-screen-select"
+        value={row[list]}
+        options={
+          list === 'readOnlyFields'
+            ? fieldOptions.filter((option) => !row.dataFields.includes(option.value))
+            : fieldOptions
+        }
+        placeholder={t(titleKey)}
+        onChange={(value: string[]) => change(row.key, withList(row, list, value))}
+        data-testid={testId}
+      />
+    ),
+  });
+
   const add = (): void => {
     nextKey += 1;
     setRows((current) => [
@@ -167,41 +195,13 @@ export function DataFieldEditor({
               </>
             ),
           },
-          {
-            key: 'dataFields',
-            title: t('admin.screens.dataFields.hiddenFields'),
-            render: (_value, row) => (
-              <Select
-                mode="multiple"
-                allowClear
-                optionFilterProp="label"
-                className="admin-screen-select"
-                value={row.dataFields}
-                options={fieldOptions}
-                placeholder={t('admin.screens.dataFields.hiddenFields')}
-                onChange={(value: string[]) => change(row.key, withList(row, 'dataFields', value))}
-                data-testid="data-field-fields"
-              />
-            ),
-          },
-          {
-            key: 'readOnlyFields',
-            title: t('admin.screens.dataFields.readOnlyFields'),
-            render: (_value, row) => (
-              <Select
-                mode="multiple"
-                allowClear
-                optionFilterProp="label"
-                className="admin-screen-select"
-                value={row.readOnlyFields}
-                // a hidden field is not offered: hidden is the stronger right
-                options={fieldOptions.filter((option) => !row.dataFields.includes(option.value))}
-                placeholder={t('admin.screens.dataFields.readOnlyFields')}
-                onChange={(value: string[]) => change(row.key, withList(row, 'readOnlyFields', value))}
-                data-testid="data-field-read-only"
-              />
-            ),
-          },
+          fieldListColumn('dataFields', 'admin.screens.dataFields.hiddenFields', 'data-field-fields'),
+          // a hidden field is not offered as read-only: hidden is the stronger right
+          fieldListColumn(
+            'readOnlyFields',
+            'admin.screens.dataFields.readOnlyFields',
+            'data-field-read-only',
+          ),
           {
             key: 'actions',
             width: 64,

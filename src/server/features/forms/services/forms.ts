@@ -24,7 +24,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { writeAudit } from '../../../lib/audit.js';
-import { assertPlatformAdmin, isPlatformAdmin } from '../../rbac/index.js';
+import { assertPlatformAdmin, isPlatformAdmin, namesNoOtherTenant } from '../../rbac/index.js';
 import { compileForm, normalizeContent, onlineApiOf } from './compile.js';
 import { impactOf } from './impact.js';
 
@@ -543,9 +543,7 @@ export async function publishForm({
       code: string;
     }>`select id, menu_code as code from ${sql.table(menu.table)}
       where ${typeof input.menuParent === 'number' ? sql`id = ${input.menuParent}` : sql`menu_code = ${input.menuParent}`}
-      and (jsonb_typeof(menu_meta -> 'tenant') is distinct from 'string' or menu_meta ->> 'tenant' = ${actor.tenantCode})`.execute(
-      trx,
-    );
+      and ${namesNoOtherTenant('menu_meta', actor.tenantCode)}`.execute(trx);
     const parentMenu = parent.rows[0];
     if (!parentMenu)
       throw new AppError('validation', {}, [

@@ -8,6 +8,7 @@ import type { AuthContext } from '../../sessions/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { fieldRightsByMenu } from './field-rights.js';
 import { grantedButtons, grantedMenuIds, isAdmin, isPlatformAdmin } from './policy.js';
+import { isTenantsMenu } from './tenant-menus.js';
 
 /** The home page's menu (工作台), which even a role of the home page only has. */
 const HOME_MENU = 'workbench';
@@ -50,24 +51,6 @@ export async function postRoles({
     where rp.post_id = ${postId} and rp.tenant_code = ${auth.tenantCode}`.execute(ctx.db);
   const codes = new Set(attached.rows.map((row) => row.role_code));
   return auth.roles.filter((code) => codes.has(code));
-}
-
-/**
- * Whether a menu is shown in a tenant: every menu, but those whose meta names another tenant,
- * and the platform's pages (meta.platform) to anyone but the platform administrator.
- */
-export function isTenantsMenu({
-  menuMeta,
-  tenantCode,
-  isPlatform,
-}: {
-  menuMeta: unknown;
-  tenantCode: string;
-  isPlatform: boolean;
-}): boolean {
-  const meta = menuMeta as { tenant?: unknown; platform?: unknown } | null;
-  if (meta?.platform === true && !isPlatform) return false;
-  return typeof meta?.tenant !== 'string' || meta.tenant === tenantCode;
 }
 
 /**

@@ -18,6 +18,7 @@ import { entityTitle } from '../../../lib/titles.js';
 import { rowScopeConditions } from './row-scope.js';
 import { matchesUrlPattern } from './url-pattern.js';
 import { ALL_WRITABLE, assertFieldsWritable, fieldRightsFor, type FieldRightsSets } from './field-rights.js';
+import { namesNoOtherTenant } from './tenant-menus.js';
 
 /**
  * The permission policy of the server, in one place: who is an administrator, which URLs,
@@ -357,13 +358,9 @@ export async function recordPolicy({ ctx, auth, entity, mode, l10n }: RecordAcce
   const menuMeta = entity.name === MENU_ENTITY ? entity.fieldsByName.get('menuMeta') : undefined;
   if (!menuMeta || isPlatformAdmin(ctx, auth)) return policy;
   // As the sidebar shows menus (authority.ts, isTenantsMenu): a meta naming another tenant hides it.
-  const meta = sql.ref(menuMeta.column);
   return {
     ...policy,
-    rowConditions: [
-      ...scope,
-      sql`(jsonb_typeof(${meta} -> 'tenant') is distinct from 'string' or ${meta} ->> 'tenant' = ${auth.tenantCode})`,
-    ],
+    rowConditions: [...scope, namesNoOtherTenant(menuMeta.column, auth.tenantCode)],
   };
 }
 

@@ -8,7 +8,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { selectList, table, type Actor } from '../../../lib/sql/toolkit.js';
 import { buildTree, type TreeNode } from '../../../lib/entity-tree.js';
 import type { AuthContext } from '../../../lib/auth.js';
-import { isTenantsMenu } from '../permissions/authority.js';
+import { isTenantsMenu } from '../permissions/tenant-menus.js';
 import { isPlatformAdmin } from '../permissions/policy.js';
 
 /**

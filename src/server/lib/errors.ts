@@ -55,6 +55,7 @@ export const ERRORS = {
   wfProcessXmlTooDeep: { status: 400, key: 'workflow.processXmlTooDeep' },
   wfProcessTooLarge: { status: 400, key: 'workflow.processTooLarge' },
   wfStepBudget: { status: 400, key: 'workflow.stepBudget' },
+  wfNoFlow: { status: 400, key: 'workflow.noFlow' },
   wfVariableTooLarge: { status: 400, key: 'workflow.variableTooLarge' },
   wfNotCandidate: { status: 403, key: 'workflow.notCandidate' },
   wfNotAssignee: { status: 403, key: 'workflow.notAssignee' },

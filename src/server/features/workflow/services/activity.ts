@@ -253,6 +253,8 @@ export function taskParts({
   after?: RawBuilder<unknown> | undefined;
 }): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
   const value = (text: string): unknown => interpolate(text, { ...run.variables, ...locals });
+  // A name may hold expressions (`Review ${item}`), evaluated like the people's.
+  const name = node.name?.includes('${') ? String(value(node.name)) : node.name;
   const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
   const users = [...new Set((node.candidateUsers ?? []).flatMap((text) => asList(value(text))))];
   const groups = [
@@ -279,20 +281,20 @@ export function taskParts({
       ...(isCaller && run.actor.userId !== null ? { userIds: [run.actor.userId] } : {}),
     },
     notice: {
-      title: `${node.name ?? node.id}`,
-      content: `${run.instanceName ?? ''} #${run.instanceId}: ${node.name ?? node.id}`,
+      title: `${name ?? node.id}`,
+      content: `${run.instanceName ?? ''} #${run.instanceId}: ${name ?? node.id}`,
     },
   });
   const parts = [
     sql`task as (insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
         activity_id, name, description, assignee, form_key, status, start_time, claim_time)
       values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${run.definitionId}, ${node.id},
-        ${node.name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
+        ${name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
         ${assignee ? 'assigned' : 'created'}, now(), null)
       returning id)`,
     sql`task_history as (insert into wf_hist_activity (tenant_code, instance_id, execution_id, activity_id, activity_name,
         activity_type, assignee, task_id, start_time)
-      select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
+      select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${name ?? null}, ${node.type},
         ${assignee}, task.id, now() from task${after ? sql`, ${after}` : sql``})`,
     sql`notice as (${notice})`,
   ];
@@ -305,7 +307,7 @@ export function taskParts({
       where id = ${executionId})`);
   return {
     parts,
-    task: { name: node.name ?? node.id, taskDefinitionKey: node.id, assignee, candidateUsers: users },
+    task: { name: name ?? node.id, taskDefinitionKey: node.id, assignee, candidateUsers: users },
   };
 }
 

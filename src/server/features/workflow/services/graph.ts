@@ -52,6 +52,8 @@ export interface ProcessNode {
   defaultFlow?: string;
   /** End event: a terminate end ends every branch. */
   isTerminate?: boolean;
+  /** A terminate end with terminateAll (Activiti, Flowable): inside a sub-process it ends the whole instance. */
+  isTerminateAll?: boolean;
   /** Start event: the variable that receives the starting user's name. */
   initiator?: string;
   /** User task people: user names, groups (role:X, post:X, org:N, bare = role), may hold `${…}`. */

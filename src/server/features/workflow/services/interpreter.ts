@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../../lib/db/prepared.js';
+import { AppError } from '../../../lib/errors.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import { nodesReaching, type ProcessNode } from './graph.js';
 import {
@@ -56,6 +57,19 @@ export async function parentOf({
   return rows.rows[0]?.parent_id ?? null;
 }
 
+/**
+ * The parts of the task a token goes straight to, or none when its people or name cannot be
+ * evaluated: the token then takes the general way (advance), where that is an incident.
+ */
+function taskPartsOrNone(options: Parameters<typeof taskParts>[0]): ReturnType<typeof taskParts> | undefined {
+  try {
+    return taskParts(options);
+  } catch (error) {
+    if (error instanceof ExpressionError) return undefined;
+    throw error;
+  }
+}
+
 /** A plain user task (no loop) a node leads straight to: its one flow, without a condition, in its own scope. */
 function straightTask(run: Run, node: ProcessNode): ProcessNode | undefined {
   if (node.outgoing.length !== 1) return undefined;
@@ -73,17 +87,18 @@ function straightTask(run: Run, node: ProcessNode): ProcessNode | undefined {
 export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = []): Promise<void> {
   const start = run.graph.nodes[run.graph.startId];
   if (!start) throw new Error(`no start event ${run.graph.startId}`);
-  const first = straightTask(run, start);
   const token = sql`(select id from token)`;
+  const straight = straightTask(run, start);
+  // The task's history row is written after the start event's (ids keep the order).
+  const made = straight && taskPartsOrNone({ run, executionId: token, node: straight, after: sql`passed` });
+  const first = made ? straight : undefined;
   const parts = [
     sql`token as (insert into wf_execution (tenant_code, instance_id, activity_id, state)
       values (${run.tenantCode}, ${run.instanceId}, ${first?.id ?? start.id}, 'active') returning id)`,
     sql`passed as (${historyPassInsert({ run, executionId: token, node: start })} returning id)`,
     ...withParts,
   ];
-  if (first) {
-    // The task's history row is written after the start event's (ids keep the order).
-    const made = taskParts({ run, executionId: token, node: first, after: sql`passed` });
+  if (first && made) {
     const rows = await sql<{
       id: number;
       task_id: number;
@@ -190,9 +205,10 @@ export async function taskDone({
   const node = run.graph.nodes[nodeId];
   if (!node) throw new Error(`no node ${nodeId}`);
   const isSimple = !node.multi && !node.boundaries && node.scope === undefined;
-  const next = isSimple ? straightTask(run, node) : undefined;
-  if (next) {
-    const made = taskParts({ run, executionId, node: next, moveToken: true });
+  const straight = isSimple ? straightTask(run, node) : undefined;
+  const made = straight && taskPartsOrNone({ run, executionId, node: straight, moveToken: true });
+  const next = made ? straight : undefined;
+  if (next && made) {
     const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([...end.parts, ...made.parts])}
       ${end.select(sql`(select id from task) as "nextTaskId"`)}`.execute(run.trx);
     const { nextTaskId, ...answer } = rows.rows[0] ?? {};
@@ -356,17 +372,26 @@ async function joined(run: Run, step: Step, node: ProcessNode): Promise<boolean>
     if (waiting.rows.length < node.incoming.length) return false;
   } else {
     // Inclusive: go on once no other token can still arrive here.
-    const reaching = nodesReaching(run.graph, node.id);
-    const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
-      where instance_id = ${run.instanceId} and not (activity_id = ${node.id} and state = 'joining')`.execute(
-      run.trx,
-    );
-    if (others.rows.some((row) => reaching.has(row.activity_id))) return false;
+    if (await mayStillArrive(run, node.id)) return false;
   }
   const rest = waiting.rows.map((row) => row.id).filter((id) => id !== step.executionId);
   if (rest.length > 0) await sql`delete from wf_execution where id in (${sql.join(rest)})`.execute(run.trx);
   await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
   return true;
+}
+
+/**
+ * Whether a token that is not yet waiting at an inclusive join may still reach it: one standing
+ * at a node from which the join can be reached, or one already taken to the join and not yet run
+ * (a branch of the same fork, queued in this run: it stands at the join, not yet joining).
+ */
+async function mayStillArrive(run: Run, joinId: string): Promise<boolean> {
+  const reaching = nodesReaching(run.graph, joinId);
+  const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
+    where instance_id = ${run.instanceId} and not (activity_id = ${joinId} and state = 'joining')`.execute(
+    run.trx,
+  );
+  return others.rows.some((row) => row.activity_id === joinId || reaching.has(row.activity_id));
 }
 
 const inclusiveJoins = new WeakMap<object, boolean>();
@@ -395,12 +420,7 @@ async function releasableJoins(run: Run): Promise<Step[]> {
   const steps: Step[] = [];
   for (const row of waiting.rows) {
     if (run.graph.nodes[row.activity_id]?.type !== 'inclusiveGateway') continue;
-    const reaching = nodesReaching(run.graph, row.activity_id);
-    const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
-      where instance_id = ${run.instanceId} and not (activity_id = ${row.activity_id} and state = 'joining')`.execute(
-      run.trx,
-    );
-    if (!others.rows.some((other) => reaching.has(other.activity_id)))
+    if (!(await mayStillArrive(run, row.activity_id)))
       steps.push({ executionId: row.id, nodeId: row.activity_id, parentId: row.parent_id });
   }
   return steps;
@@ -488,6 +508,10 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   const isInScope = scope !== undefined && step.parentId !== null;
   // The plain end of a top-level token writes its history row in the statement that removes it.
   if (isInScope || node.isTerminate) await historyPass({ run, step, node });
+  if (node.isTerminateAll) {
+    await endInstance({ run, status: 'over', reason: 'terminateEnd' });
+    return;
+  }
   if (scope && step.parentId !== null) {
     await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
     if (node.isTerminate) await terminateScope(run, step.parentId);
@@ -625,6 +649,10 @@ const isPassedAtOnce = (node: ProcessNode): boolean =>
 
 async function goOn(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const flows = chooseFlows(run, node);
+  // No way on: a request (start, complete) is refused as the peers refuse it, rolled back; the
+  // engine's own work (a timer) leaves the token in an incident for an administrator.
+  if (!Array.isArray(flows) && flows.flowId === null && run.onStepBudget === 'refuse')
+    throw new AppError('wfNoFlow', { id: node.id });
   if (!Array.isArray(flows)) {
     await raiseIncident(run, step, flows);
     return;

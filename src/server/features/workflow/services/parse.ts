@@ -53,6 +53,25 @@ export function normaliseNamespaces(xml: string): string {
   return out;
 }
 
+/** The prefix the file binds to an Activiti or Flowable namespace (its warnings name that, not camunda). */
+function dialectPrefix(xml: string): string | undefined {
+  for (const uri of DIALECT_URIS) {
+    const match = new RegExp(`xmlns:([\\w.-]+)\\s*=\\s*["']${uri.replace(/[./]/g, '\\$&')}["']`).exec(xml);
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
+}
+
+/** An attribute of the Activiti, Flowable or Camunda namespace that Camunda's model does not know. */
+function dialectAttribute(element: ModdleElement, name: string): string | undefined {
+  const attributes = (element.$attrs ?? {}) as Record<string, unknown>;
+  const found = Object.entries(attributes).find(([key]) => key === name || key.endsWith(`:${name}`));
+  return typeof found?.[1] === 'string' ? found[1] : undefined;
+}
+
+/** Attributes read from the dialects' namespaces beyond Camunda's model: not "ignored markup". */
+const DIALECT_ATTRIBUTES = ['terminateAll'];
+
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 const list = (value: unknown): ModdleElement[] => (Array.isArray(value) ? (value as ModdleElement[]) : []);
@@ -95,6 +114,52 @@ function droppedExtensions(element: ModdleElement, warnings: Finding[]): void {
       });
     }
   }
+}
+
+const mergedList = (first: string[] | undefined, second: string[]): string[] | undefined => {
+  const all = [...new Set([...(first ?? []), ...second])];
+  return all.length > 0 ? all : undefined;
+};
+
+/** The items of a formal expression's list ("user(kermit), group(management)"), commas inside ${…} kept. */
+function expressionItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text) {
+    if (char === '{') depth += 1;
+    if (char === '}') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      items.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  items.push(current.trim());
+  return items.filter((item) => item !== '');
+}
+
+/**
+ * The people of BPMN's own resource roles, as Activiti, Flowable and Camunda read them:
+ * `humanPerformer` names the assignee; `potentialOwner` lists candidates, `user(x)` a user and
+ * `group(x)` or a bare name a group.
+ */
+function standardPeople(element: ModdleElement): { assignee?: string; users: string[]; groups: string[] } {
+  const people: { assignee?: string; users: string[]; groups: string[] } = { users: [], groups: [] };
+  for (const role of list(element.resources)) {
+    const assignment = role.resourceAssignmentExpression as ModdleElement | undefined;
+    const body = str((assignment?.expression as ModdleElement | undefined)?.body);
+    if (!body) continue;
+    for (const item of expressionItems(body)) {
+      const match = /^(user|group)\((.*)\)$/.exec(item);
+      const kind = match?.[1];
+      const name = (match?.[2] ?? item).trim();
+      if (role.$type === 'bpmn:HumanPerformer' || role.$type === 'bpmn:Performer') {
+        people.assignee ??= name;
+      } else if (kind === 'user') people.users.push(name);
+      else people.groups.push(name);
+    }
+  }
+  return people;
 }
 
 function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
@@ -194,15 +259,18 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
     if (initiator) node.initiator = initiator;
   } else if (type === 'endEvent') {
     const [definition] = definitions;
-    if (definition?.$type === 'bpmn:TerminateEventDefinition') node.isTerminate = true;
-    else if (definition)
+    if (definition?.$type === 'bpmn:TerminateEventDefinition') {
+      node.isTerminate = true;
+      if (dialectAttribute(definition, 'terminateAll') === 'true') node.isTerminateAll = true;
+    } else if (definition)
       problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
   } else if (type === 'userTask') {
-    const assignee = str(element.assignee);
+    const standard = standardPeople(element);
+    const assignee = str(element.assignee) ?? standard.assignee;
     if (assignee) node.assignee = assignee;
-    const users = csv(element.candidateUsers);
+    const users = mergedList(csv(element.candidateUsers), standard.users);
     if (users) node.candidateUsers = users;
-    const groups = csv(element.candidateGroups);
+    const groups = mergedList(csv(element.candidateGroups), standard.groups);
     if (groups) node.candidateGroups = groups;
     for (const text of [assignee, ...(users ?? []), ...(groups ?? [])]) {
       const problem = text ? expressionProblem(text) : undefined;
@@ -305,12 +373,18 @@ function readElements(
   elements: ModdleElement[],
   scope: string | undefined,
   graph: ProcessGraph,
-  found: { starts: string[]; refused: Set<string> },
+  found: { starts: string[]; refused: Set<string>; unnamedFlows: number },
   problems: Finding[],
   warnings: Finding[],
 ): void {
   const starts: string[] = [];
   for (const element of elements) {
+    if (element.$type === 'bpmn:SequenceFlow' && !element.id) {
+      // A flow need not have an id (BPMN: optional): each gets one no XML id can be ('#' is not
+      // a name character), so no two overwrite each other.
+      found.unnamedFlows += 1;
+      element.id = `#flow${found.unnamedFlows}`;
+    }
     const id = element.id ?? '';
     if (element.$type === 'bpmn:SequenceFlow') {
       const flow: ProcessFlow = {
@@ -320,8 +394,13 @@ function readElements(
       };
       const flowName = str(element.name);
       if (flowName) flow.name = flowName;
-      const condition = str((element.conditionExpression as ModdleElement | undefined)?.body);
-      if (condition) flow.condition = condition;
+      const expression = element.conditionExpression as ModdleElement | undefined;
+      const condition = str(expression?.body);
+      const language = str(expression?.language);
+      // A condition in a script language (javascript, groovy …) would never run: refused at deploy.
+      if (condition && language && !/^(juel|uel|expression|el)$/i.test(language))
+        problems.push({ field: id, key: 'scriptCondition', params: { id, language } });
+      else if (condition) flow.condition = condition;
       droppedExtensions(element, warnings);
       graph.flows[id] = flow;
       continue;
@@ -353,17 +432,23 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   const warnings: Finding[] = [];
   let root: ModdleElement;
   try {
+    const prefix = dialectPrefix(xml);
+    const hasCamunda = xml.includes(camunda.uri);
     const parsed = await reader().fromXML(normaliseNamespaces(xml));
     root = parsed.rootElement;
     for (const warning of parsed.warnings) {
       // "unparsable content <x> detected … nested error: why": both lines say what happened.
       const lines = warning.message.split('\n').map((line) => line.trim());
-      const reason = [lines[0], lines.find((line) => line.startsWith('nested error'))]
+      const joined = [lines[0], lines.find((line) => line.startsWith('nested error'))]
         .filter(Boolean)
         .join('; ');
+      // Read through Camunda's model, markup of an Activiti or Flowable file is named by its own prefix.
+      const reason = prefix && !hasCamunda ? joined.replace(/<camunda:/g, `<${prefix}:`) : joined;
       // A BPMN element lost to a duplicate id or an unknown type would change the process: refused.
       // Unknown extension markup (another tool's listeners, properties) is only ignored.
       const isLoss = /duplicate ID|unknown type <bpmn:/.test(warning.message);
+      if (DIALECT_ATTRIBUTES.some((name) => warning.message.includes(`unknown attribute <camunda:${name}>`)))
+        continue;
       (isLoss ? problems : warnings).push({
         field: 'xml',
         key: isLoss ? 'unparsable' : 'ignoredMarkup',
@@ -392,7 +477,7 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   const graph: ProcessGraph = { key, startId: '', nodes: {}, flows: {} };
   const name = str(process.name);
   if (name) graph.name = name;
-  const found = { starts: [] as string[], refused: new Set<string>() };
+  const found = { starts: [] as string[], refused: new Set<string>(), unnamedFlows: 0 };
   readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
   const { starts, refused } = found;
   checkShape(graph, starts, refused, problems, warnings);

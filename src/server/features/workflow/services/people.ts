@@ -12,12 +12,20 @@ import { insertRow, type Actor } from '../../../lib/sql/toolkit.js';
 
 const GROUP_PREFIXES = ['role', 'post', 'org'] as const;
 
-/** The stored form of a candidate group: a bare role code gets its "role:" prefix. */
+/**
+ * The stored form of a candidate group: a bare role code gets its "role:" prefix. A bare group
+ * name of another engine ("management", "sales-team") is held by the role of that name in our
+ * form of role codes (ROLE_MANAGEMENT, ROLE_SALES_TEAM), which an administrator can make.
+ */
 export function groupKey(group: string): string {
   const [prefix] = group.split(':');
-  return group.includes(':') && (GROUP_PREFIXES as readonly string[]).includes(prefix ?? '')
-    ? group
-    : `role:${group}`;
+  if (group.includes(':') && (GROUP_PREFIXES as readonly string[]).includes(prefix ?? '')) return group;
+  return `role:${roleCodeOfGroup(group)}`;
+}
+
+/** The role code holding a bare group name: itself when it is one, else ROLE_ and its name in capitals. */
+export function roleCodeOfGroup(group: string): string {
+  return /^ROLE_/.test(group) ? group : `ROLE_${group.toUpperCase().replace(/[^A-Z0-9_]+/g, '_')}`;
 }
 
 const columnOf = (entity: EntityDef, field: string): string => {

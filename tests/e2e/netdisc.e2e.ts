@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type {
   FolderListing,
@@ -20,6 +21,60 @@ import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from
 
 const VIEWPORT = { width: 1440, height: 900 };
 
+/** A small PNG (a colour gradient), so a thumbnail and a preview show something. */
+function gradientPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    rows.push(0);
+    for (let x = 0; x < width; x += 1)
+      rows.push(Math.round((x / width) * 255), Math.round((y / height) * 200), 160);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Files as a desktop drag carries them: dropped on `target` through a real DataTransfer. */
+async function dropFiles(
+  page: Page,
+  target: Locator,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    (sent) => {
+      const transfer = new DataTransfer();
+      for (const file of sent) {
+        const bytes = Uint8Array.from(atob(file.base64), (char) => char.charCodeAt(0));
+        transfer.items.add(new File([bytes], file.name, { type: file.mimeType }));
+      }
+      return transfer;
+    },
+    files.map((file) => ({
+      name: file.name,
+      mimeType: file.mimeType,
+      base64: file.buffer.toString('base64'),
+    })),
+  );
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}
+
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   const stamp = Date.now().toString(36).slice(-5);
   const names = {
@@ -27,7 +82,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
     archive: `归档-${stamp}`,
     plan: `施工方案-${stamp}.txt`,
     note: `备忘-${stamp}.txt`,
+    picture: `现场照片-${stamp}.png`,
+    memo: `纪要-${stamp}.txt`,
+    refused: `安装包-${stamp}.exe`,
   };
+  const memoText = `会议纪要 ${stamp}：第一标段开工。`;
   const reader = { username: `ndreader${stamp}`, nickname: `网盘读者${stamp}`, password: 'Reader#2026x' };
   const planText = `施工方案正文 ${stamp}\n`.repeat(200);
   let admin: ApiClient;
@@ -124,6 +183,85 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         assert.deepEqual(listing.files.map((file) => file.name).sort(), [names.note, names.plan].sort());
         assert.ok((await usedBytes()) >= before + Buffer.byteLength(planText));
         await shot(page, 'folder');
+      },
+    },
+    {
+      name: 'files dropped from the desktop upload into the open folder; a refused one says why',
+      run: async () => {
+        const zone = page.getByTestId('netdisc-drop-zone');
+        await dropFiles(page, zone, [
+          { name: names.picture, mimeType: 'image/png', buffer: gradientPng(96, 64) },
+          { name: names.memo, mimeType: 'text/plain', buffer: Buffer.from(memoText) },
+        ]);
+        await row(names.picture).waitFor();
+        await row(names.memo).waitFor();
+        await page.locator('.ant-message-success').filter({ hasText: '已上传 2 个文件' }).waitFor();
+        const listing = await admin.get<FolderListing>(
+          `/api/file/netdisc/list?folderId=${await folderId(names.bids)}`,
+        );
+        assert.ok(listing.files.some((file) => file.name === names.picture && file.fileType === 'png'));
+
+        // a type the netdisc refuses (415): a notification naming the file and the reason
+        await dropFiles(page, zone, [
+          {
+            name: names.refused,
+            mimeType: 'application/octet-stream',
+            buffer: Buffer.from('MZ\x90\x00binary'),
+          },
+        ]);
+        const notice = page.locator('.upload-failed-notice').filter({ hasText: names.refused });
+        await notice.getByText(`上传失败：${names.refused}`).waitFor();
+        await notice.getByText('不支持的文件类型').waitFor();
+        assert.equal(await row(names.refused).count(), 0);
+        await shot(page, 'upload-refused');
+        await notice.locator('.ant-notification-notice-close').click();
+        await notice.waitFor({ state: 'detached' });
+
+        // the same through the upload dialog: not only a red name, a notification too
+        await page.getByTestId('netdisc-upload').click();
+        await page
+          .getByTestId('file-uploader')
+          .locator('input[type=file]')
+          .setInputFiles([
+            {
+              name: names.refused,
+              mimeType: 'application/octet-stream',
+              buffer: Buffer.from('MZ\x90\x00binary'),
+            },
+          ]);
+        await notice.getByText('不支持的文件类型').waitFor();
+        await notice.locator('.ant-notification-notice-close').click();
+        await page.getByRole('dialog').locator('.ant-modal-close').click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+      },
+    },
+    {
+      name: 'pictures show as thumbnails; a picture and a text file open in a preview',
+      run: async () => {
+        const thumbnail = row(names.picture).locator(`img[data-thumbnail="${names.picture}"]`);
+        await thumbnail.waitFor();
+        await page.waitForFunction((name) => {
+          const image = document.querySelector<HTMLImageElement>(`img[data-thumbnail="${name}"]`);
+          return image !== null && image.complete && image.naturalWidth === 96;
+        }, names.picture);
+        await shot(page, 'thumbnails');
+
+        await row(names.memo).getByText(names.memo).click();
+        const preview = page.getByTestId('file-preview');
+        await preview.getByTestId('file-preview-text').getByText(memoText).waitFor();
+        await page.getByRole('dialog').getByText(`预览：${names.memo}`).waitFor();
+        await expectNoAxeViolations(page, '预览 text');
+        await page.getByRole('dialog').locator('.ant-modal-close').click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+        await row(names.picture).getByTestId('netdisc-preview').click();
+        await page.waitForFunction(() => {
+          const image = document.querySelector<HTMLImageElement>('.file-preview-image');
+          return image !== null && image.complete && image.naturalWidth === 96;
+        });
+        await shot(page, 'preview');
+        await page.getByRole('dialog').locator('.ant-modal-close').click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
       },
     },
     {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStorage } from '../../src/server/lib/storage/index.js';
 import { purgeExpired } from '../../src/server/features/files/services/netdisc.js';
+import { seedDatabase } from '../../src/server/features/tenants/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
 import { localBackend, type StorageBackend } from './files-backends.js';
@@ -164,7 +165,7 @@ describe('folders', () => {
     const y2026 = await folder(alice, '2026', bids);
     const archive = await folder(alice, '归档');
     const clash = await call(alice, 'POST', '/folder/create', { name: '投标', parentId: docs });
-    expect(clash.statusCode).toBe(400);
+    expect(clash.statusCode).toBe(409);
     expect(clash.json().errors[0].field).toBe('/name');
     const blank = await call(alice, 'POST', '/folder/create', { name: '   ' });
     expect(blank.statusCode).toBe(400);
@@ -293,6 +294,129 @@ describe('folders', () => {
     expect(found.files).toEqual([expect.objectContaining({ name: '搜索-报价单.txt', readOnly: false })]);
     const literal = await data<{ files: unknown[] }>(alice, 'GET', `/search?name=${encodeURIComponent('%')}`);
     expect(literal.files).toEqual([]);
+  });
+});
+
+describe('names and types (issue 39)', () => {
+  interface Listed {
+    id: number;
+    name: string;
+    fileType: string;
+    contentType: string;
+  }
+  const filesIn = async (folderId: number): Promise<Listed[]> =>
+    (await data<{ files: Listed[] }>(alice, 'GET', `/list?folderId=${folderId}`)).files;
+
+  it('refuses a rename or a move onto a name the folder holds (409 naming the field) and keeps both on upload', async () => {
+    const box = await folder(alice, '同名盒');
+    const other = await folder(alice, '别处');
+    const quote = await fileIn(alice, '报价.txt', '一', box);
+    const plan = await fileIn(alice, '方案.txt', '二', box);
+
+    // A rename onto another file's name, whatever its case: refused, naming the name.
+    const renamed = await call(alice, 'POST', '/rename', { type: 'file', id: plan, name: '报价.TXT' });
+    expect(renamed.statusCode, renamed.body).toBe(409);
+    expect(renamed.json().errors[0]).toMatchObject({ field: '/name' });
+    expect(renamed.json().errors[0].message).toContain('报价.TXT');
+    expect(names(await filesIn(box)).sort()).toEqual(['报价.txt', '方案.txt'].sort());
+    // Its own name in another case is no clash.
+    await data(alice, 'POST', '/rename', { type: 'file', id: quote, name: '报价.TXT' });
+    await data(alice, 'POST', '/rename', { type: 'file', id: quote, name: '报价.txt' });
+
+    // An upload of a name the folder holds keeps both: "报价 (1).txt", then "报价 (2).txt".
+    const again = await uploadTo(alice, '报价.txt', '三', box);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.originalFilename).toBe('报价 (1).txt');
+    const third = await uploadTo(alice, '报价.txt', '四', box, '/api/file/file/upload');
+    expect(third.json().data.originalFilename).toBe('报价 (2).txt');
+
+    // A move onto a name the target holds: refused, naming the item; all or nothing.
+    const elsewhere = await fileIn(alice, '报价.txt', '五', other);
+    const unique = await fileIn(alice, '独有.txt', '六', other);
+    const moved = await call(alice, 'POST', '/move', {
+      items: [
+        { type: 'file', id: unique },
+        { type: 'file', id: elsewhere },
+      ],
+      targetFolderId: box,
+    });
+    expect(moved.statusCode, moved.body).toBe(409);
+    expect(moved.json().errors[0]).toMatchObject({ field: '/items/1' });
+    expect(names(await filesIn(other)).sort()).toEqual(['报价.txt', '独有.txt'].sort());
+    // A folder of a name the target holds: 409 too.
+    const twin = await folder(alice, '别处', box);
+    const folderMove = await call(alice, 'POST', '/move', {
+      items: [{ type: 'folder', id: other }],
+      targetFolderId: box,
+    });
+    expect(folderMove.statusCode).toBe(409);
+    expect(folderMove.json().errors[0]).toMatchObject({ field: '/items/0' });
+    await data(alice, 'POST', '/delete', { items: [{ type: 'folder', id: twin }] });
+
+    // A deleted file whose name was taken meanwhile comes back under a free name.
+    await data(alice, 'POST', '/delete', { items: [{ type: 'file', id: quote }] });
+    const taken = await uploadTo(alice, '报价.txt', '七', box);
+    expect(taken.json().data.originalFilename).toBe('报价.txt');
+    await data(alice, 'POST', '/restore', { items: [{ type: 'file', id: quote }] });
+    expect((await filesIn(box)).find((file) => file.id === quote)?.name).toBe('报价 (3).txt');
+  });
+
+  it('recomputes the type when a rename changes the extension', async () => {
+    const box = await folder(alice, '类型盒');
+    const list = await fileIn(alice, '名单.txt', '张三,李四', box);
+    await data(alice, 'POST', '/rename', { type: 'file', id: list, name: '名单.csv' });
+    const csv = (await filesIn(box)).find((file) => file.id === list);
+    expect(csv).toMatchObject({ name: '名单.csv', fileType: 'csv' });
+    expect(csv?.contentType).toMatch(/^text\/csv/);
+    // Bytes decide what they can tell: a picture renamed .pdf stays a picture.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const picture = await fileIn(alice, 'logo.png', png as unknown as string, box);
+    await data(alice, 'POST', '/rename', { type: 'file', id: picture, name: 'logo.pdf' });
+    expect((await filesIn(box)).find((file) => file.id === picture)).toMatchObject({ fileType: 'png' });
+  });
+
+  it('seeds the quota and recycle-day params for each tenant, where the 参数 page lists them', async () => {
+    const seeded = async (headers: Headers) => {
+      const found = await t.request({
+        method: 'GET',
+        url: '/api/admin/sysparam/query?currentPage=1&pageSize=100&paramKey=netdisc',
+        headers,
+      });
+      expect(found.statusCode, found.body).toBe(200);
+      const records = found.json().data.records as {
+        paramKey: string;
+        paramValue: string;
+        paramName: string;
+      }[];
+      return Object.fromEntries(records.map((record) => [record.paramKey, record]));
+    };
+    const mine = await seeded(t.auth);
+    expect(mine.netdiscQuotaMb).toMatchObject({ paramValue: '1024', paramName: '网盘：每人空间（MB）' });
+    expect(mine.netdiscRecycleDays).toMatchObject({ paramValue: '30', paramName: '网盘：回收站保留天数' });
+    // A tenant added later has them too.
+    const theirs = await seeded(otherTenant);
+    expect(theirs.netdiscQuotaMb?.paramValue).toBe('1024');
+    // The netdisc reads what the administrator sets there.
+    const updated = await t.request({
+      method: 'PUT',
+      url: '/api/admin/sysparam/update',
+      headers: t.auth,
+      payload: { ...mine.netdiscQuotaMb, paramValue: '2048' },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    try {
+      expect((await data<{ quotaMb: number }>(alice, 'GET', '/quota')).quotaMb).toBe(2048);
+    } finally {
+      await setParam('netdiscQuotaMb', '1024');
+    }
+    // A database seeded before these params existed gets them at the next start.
+    await t.sql("delete from sys_param where param_key = 'netdiscRecycleDays'");
+    await seedDatabase(t.app.ctx, t.app.i18n);
+    expect((await seeded(t.auth)).netdiscRecycleDays?.paramValue).toBe('30');
+    expect((await seeded(otherTenant)).netdiscRecycleDays?.paramValue).toBe('30');
   });
 });
 

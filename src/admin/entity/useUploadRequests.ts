@@ -29,7 +29,7 @@ export interface UploadRequests {
  */
 export function useUploadRequests<T>(
   send: (step: UploadStep) => Promise<T>,
-  options: { onSuccess?: (result: T) => void; onFailure?: (text: string) => void } = {},
+  options: { onSuccess?: (result: T) => void; onFailure?: (text: string, file: File) => void } = {},
 ): UploadRequests {
   const uploads = useRef(new Map<string, AbortController>());
   const latest = useRef({ send, options });
@@ -59,7 +59,7 @@ export function useUploadRequests<T>(
           } catch (error) {
             if (controller.signal.aborted) return;
             const text = errorText(error);
-            latest.current.options.onFailure?.(text);
+            latest.current.options.onFailure?.(text, blob);
             onError?.(new Error(text));
           } finally {
             uploads.current.delete(blob.uid);

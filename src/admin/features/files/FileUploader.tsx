@@ -1,9 +1,32 @@
 import { InboxOutlined } from '@ant-design/icons';
-import { Upload, type UploadFile } from 'antd';
+import { App, Upload, type UploadFile } from 'antd';
+import { useCallback } from 'react';
 import { useState } from 'react';
 import { useT } from '../../i18n.js';
 import { useFilesApi, type UploadedFile, uploadProgress } from '../../entity/file-api.js';
 import { useUploadRequests } from '../../entity/useUploadRequests.js';
+
+/**
+ * Tells about a failed upload in a notification that stays until closed: which file, and the
+ * server's reason in the user's language (too large, a type not accepted, the netdisc quota).
+ * The list alone only turned the name red with a tooltip (issue 39 point 7).
+ */
+export function useUploadFailureNotice(): (name: string, reason: string) => void {
+  const t = useT();
+  const { notification } = App.useApp();
+  return useCallback(
+    (name, reason) => {
+      notification.error({
+        key: `upload-failed-${name}`,
+        message: t('fileUi.uploadFailed', { name }),
+        description: reason,
+        duration: 0,
+        className: 'upload-failed-notice',
+      });
+    },
+    [notification, t],
+  );
+}
 
 /**
  * Drag-and-drop (or chosen) files, several at once, each uploaded as it is added with its own
@@ -21,6 +44,7 @@ export function FileUploader({
   const t = useT();
   const files = useFilesApi();
   const [list, setList] = useState<UploadFile<UploadedFile>[]>([]);
+  const notifyFailure = useUploadFailureNotice();
   const requests = useUploadRequests<UploadedFile>(
     ({ file, signal, onProgress }) =>
       files.upload(file, {
@@ -29,7 +53,7 @@ export function FileUploader({
         onProgress,
         ...(folderId === undefined ? {} : { netdiscFolderId: folderId }),
       }),
-    { onSuccess: onUploaded },
+    { onSuccess: onUploaded, onFailure: (reason, file) => notifyFailure(file.name, reason) },
   );
   return (
     <div data-testid="file-uploader">

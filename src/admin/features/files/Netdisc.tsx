@@ -23,7 +23,7 @@ import {
   Tree,
   Typography,
 } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type DragEvent } from 'react';
 import type {
   FolderListing,
   FolderNode,
@@ -39,7 +39,9 @@ import type { AppRoute } from '../../lib/menus.js';
 import { saveFile, useFilesApi } from '../../entity/file-api.js';
 import { useApiGet, withQuery } from '../../lib/api.js';
 import { useSubmit } from '../../lib/screen-parts.js';
-import { FileUploader } from './FileUploader.js';
+import { errorText } from '../../providers/data.js';
+import { FilePreview, type PreviewedFile } from './FilePreview.js';
+import { FileUploader, useUploadFailureNotice } from './FileUploader.js';
 import { formatBytes, itemKey, itemOfKey, listUrl, NETDISC_API, useNetdiscWrites } from './netdisc-api.js';
 import { MoveDialog, NameDialog, ShareDialog } from './NetdiscDialogs.js';
 import {
@@ -74,6 +76,7 @@ const fileEntry = (file: NetdiscFile, isReadOnly: boolean): NetdiscEntry => ({
   name: file.name,
   sizeBytes: file.sizeBytes,
   fileType: file.fileType,
+  contentType: file.contentType,
   ownerName: file.ownerName,
   createdAt: file.createdAt,
   isReadOnly,
@@ -111,6 +114,9 @@ export default function Netdisc({ route }: { route: AppRoute }) {
   const [naming, setNaming] = useState<{ entry?: NetdiscEntry } | undefined>(undefined);
   const [moving, setMoving] = useState<NetdiscItemRef[] | undefined>(undefined);
   const [sharing, setSharing] = useState<NetdiscEntry | undefined>(undefined);
+  const [previewed, setPreviewed] = useState<PreviewedFile | undefined>(undefined);
+  const [isFilesOver, setFilesOver] = useState(false);
+  const notifyFailure = useUploadFailureNotice();
 
   const isMine = place.kind === 'mine';
   const folderId = place.kind === 'mine' || place.kind === 'shared' ? place.folderId : null;
@@ -210,12 +216,60 @@ export default function Netdisc({ route }: { route: AppRoute }) {
       ),
     onDownload: (entry) =>
       void submit(async () => saveFile(await files.download(entry.ref.id)), { success: false }),
+    onPreview: (entry) =>
+      setPreviewed({ id: entry.ref.id, contentType: entry.contentType ?? '', originalFilename: entry.name }),
     onRename: (entry) => setNaming({ entry }),
     onShare: (entry) => setSharing(entry),
     onDelete: (entry) => trash([entry.ref]),
     onDropInto: (target, items) => void move(items, target),
   };
   const dropTarget = useDropTarget(actions.onDropInto);
+
+  /**
+   * Files dragged from the desktop onto the list: uploaded into the open folder, one reload once
+   * all are done; each failure told with its reason, a name kept as "name (1).ext" told too.
+   */
+  const canDropFiles = isMine && !isReadOnlyHere;
+  const isFileDrag = (event: DragEvent): boolean => event.dataTransfer.types.includes('Files');
+  const uploadDropped = async (dropped: File[]): Promise<void> => {
+    const hide = message.loading(t('netdiscUi.uploading', { count: dropped.length }), 0);
+    const results = await Promise.allSettled(
+      dropped.map((file) => files.upload(file, { use: 'attachment', netdiscFolderId: folderId })),
+    );
+    hide();
+    let uploaded = 0;
+    results.forEach((result, index) => {
+      const name = dropped[index]?.name ?? '';
+      if (result.status === 'rejected') notifyFailure(name, errorText(result.reason));
+      else {
+        uploaded += 1;
+        if (result.value.originalFilename !== name)
+          void message.info(t('netdiscUi.uploadRenamed', { name: result.value.originalFilename }));
+      }
+    });
+    if (uploaded > 0) void message.success(t('netdiscUi.uploaded', { count: uploaded }));
+    await refresh();
+  };
+  const fileDropZone = canDropFiles
+    ? {
+        onDragOver: (event: DragEvent) => {
+          if (!isFileDrag(event)) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setFilesOver(true);
+        },
+        onDragLeave: (event: DragEvent) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFilesOver(false);
+        },
+        onDrop: (event: DragEvent) => {
+          setFilesOver(false);
+          if (!isFileDrag(event)) return;
+          event.preventDefault();
+          const dropped = [...event.dataTransfer.files];
+          if (dropped.length > 0) void uploadDropped(dropped);
+        },
+      }
+    : {};
 
   const path = listing.data?.path ?? [];
   const crumbs =
@@ -418,23 +472,35 @@ export default function Netdisc({ route }: { route: AppRoute }) {
               {isReadOnlyHere && place.kind === 'shared' ? (
                 <Typography.Paragraph type="secondary">{t('netdiscUi.readOnlyHint')}</Typography.Paragraph>
               ) : null}
-              {view === 'list' ? (
-                <NetdiscList
-                  entries={entries}
-                  isLoading={isLoading}
-                  checked={checked}
-                  onCheck={setChecked}
-                  actions={actions}
-                />
-              ) : (
-                <NetdiscGrid
-                  entries={entries}
-                  isLoading={isLoading}
-                  checked={checked}
-                  onCheck={setChecked}
-                  actions={actions}
-                />
-              )}
+              <div
+                className="netdisc-drop-zone"
+                data-testid="netdisc-drop-zone"
+                data-files-over={isFilesOver && canDropFiles}
+                {...fileDropZone}
+              >
+                {isFilesOver && canDropFiles ? (
+                  <div className="netdisc-drop-hint" aria-live="polite">
+                    {t('netdiscUi.dropHere', { folder: crumbs[crumbs.length - 1]?.name ?? '' })}
+                  </div>
+                ) : null}
+                {view === 'list' ? (
+                  <NetdiscList
+                    entries={entries}
+                    isLoading={isLoading}
+                    checked={checked}
+                    onCheck={setChecked}
+                    actions={actions}
+                  />
+                ) : (
+                  <NetdiscGrid
+                    entries={entries}
+                    isLoading={isLoading}
+                    checked={checked}
+                    onCheck={setChecked}
+                    actions={actions}
+                  />
+                )}
+              </div>
             </>
           )}
         </section>
@@ -473,6 +539,7 @@ export default function Netdisc({ route }: { route: AppRoute }) {
           await refresh();
         }}
       />
+      <FilePreview file={previewed} onClose={() => setPreviewed(undefined)} />
       <ShareDialog
         item={sharing ? { ...sharing.ref, name: sharing.name } : undefined}
         onClose={() => setSharing(undefined)}

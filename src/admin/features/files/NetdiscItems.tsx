@@ -2,6 +2,7 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
+  EyeOutlined,
   FileExcelOutlined,
   FileImageOutlined,
   FileOutlined,
@@ -18,6 +19,7 @@ import { useState, type DragEvent, type ReactNode } from 'react';
 import type { NetdiscItemRef } from '../../../engine/api-types.js';
 import { formatDateTime } from '../../../web/format.js';
 import { useT } from '../../i18n.js';
+import { FileThumbnail, isPreviewable } from './FilePreview.js';
 import { DRAG_TYPE, formatBytes, itemOfKey } from './netdisc-api.js';
 
 /** A folder or file as the netdisc page shows it, whatever call listed it. */
@@ -27,6 +29,8 @@ export interface NetdiscEntry {
   name: string;
   sizeBytes?: number;
   fileType?: string;
+  /** A file's content type (what decides its preview and thumbnail). */
+  contentType?: string;
   ownerName?: string;
   createdAt: string;
   /** Shared with the caller: open and download only. */
@@ -36,6 +40,8 @@ export interface NetdiscEntry {
 export interface EntryActions {
   onOpen: (entry: NetdiscEntry) => void;
   onDownload: (entry: NetdiscEntry) => void;
+  /** A picture, PDF or text file shown in a dialog. */
+  onPreview: (entry: NetdiscEntry) => void;
   onRename: (entry: NetdiscEntry) => void;
   onShare: (entry: NetdiscEntry) => void;
   onDelete: (entry: NetdiscEntry) => void;
@@ -63,6 +69,25 @@ const ICONS: Record<string, ReactNode> = {
 export function entryIcon(entry: Pick<NetdiscEntry, 'ref' | 'fileType'>): ReactNode {
   if (entry.ref.type === 'folder') return <FolderOutlined aria-hidden className="netdisc-folder-icon" />;
   return ICONS[entry.fileType ?? ''] ?? <FileOutlined aria-hidden />;
+}
+
+/** Whether the page can show a file itself (pictures, PDF, text). */
+export const canPreview = (entry: NetdiscEntry): boolean =>
+  entry.ref.type === 'file' &&
+  entry.contentType !== undefined &&
+  isPreviewable({ contentType: entry.contentType });
+
+/** A picture's thumbnail, or the entry's icon (folders, other files, while the picture loads). */
+function EntryVisual({ entry, className }: { entry: NetdiscEntry; className: string }) {
+  if (entry.ref.type === 'folder' || entry.contentType === undefined) return <>{entryIcon(entry)}</>;
+  return (
+    <FileThumbnail
+      file={{ id: entry.ref.id, contentType: entry.contentType, originalFilename: entry.name }}
+      sizeBytes={entry.sizeBytes ?? 0}
+      fallback={entryIcon(entry)}
+      className={className}
+    />
+  );
 }
 
 /** The items a drag carries: the checked ones when the dragged one is checked, else itself. */
@@ -114,6 +139,15 @@ function RowActions({ entry, actions }: { entry: NetdiscEntry; actions: EntryAct
   const label = (key: string): string => `${t(`netdiscUi.${key}`)} ${entry.name}`;
   return (
     <Space size={4} wrap>
+      {canPreview(entry) ? (
+        <Button
+          size="small"
+          icon={<EyeOutlined />}
+          aria-label={label('preview')}
+          onClick={() => actions.onPreview(entry)}
+          data-testid="netdisc-preview"
+        />
+      ) : null}
       {entry.ref.type === 'file' ? (
         <Button
           size="small"
@@ -153,13 +187,17 @@ function RowActions({ entry, actions }: { entry: NetdiscEntry; actions: EntryAct
   );
 }
 
-/** The name of an entry: a folder opens, a file downloads. */
+/** The name of an entry: a folder opens, a picture, PDF or text shows, another file downloads. */
 function EntryName({ entry, actions }: { entry: NetdiscEntry; actions: EntryActions }) {
   const t = useT();
+  const isFolder = entry.ref.type === 'folder';
+  const isShown = canPreview(entry);
   return (
     <Typography.Link
-      onClick={() => (entry.ref.type === 'folder' ? actions.onOpen(entry) : actions.onDownload(entry))}
-      title={entry.ref.type === 'folder' ? t('netdiscUi.open') : t('netdiscUi.download')}
+      onClick={() =>
+        isFolder ? actions.onOpen(entry) : isShown ? actions.onPreview(entry) : actions.onDownload(entry)
+      }
+      title={t(isFolder ? 'netdiscUi.open' : isShown ? 'netdiscUi.preview' : 'netdiscUi.download')}
       data-netdisc-entry={entry.name}
     >
       {entry.name}
@@ -206,7 +244,7 @@ export function NetdiscList({ entries, isLoading, checked, onCheck, actions }: V
           title: t('netdiscUi.name'),
           render: (_value, entry) => (
             <Space>
-              {entryIcon(entry)}
+              <EntryVisual entry={entry} className="netdisc-thumb" />
               <EntryName entry={entry} actions={actions} />
             </Space>
           ),
@@ -251,7 +289,11 @@ export function NetdiscGrid({ entries, isLoading, checked, onCheck, actions }: V
           draggable={!entry.isReadOnly}
           onDragStart={(event) => startDrag(event, entry, checked)}
           onDoubleClick={() =>
-            entry.ref.type === 'folder' ? actions.onOpen(entry) : actions.onDownload(entry)
+            entry.ref.type === 'folder'
+              ? actions.onOpen(entry)
+              : canPreview(entry)
+                ? actions.onPreview(entry)
+                : actions.onDownload(entry)
           }
           {...(entry.ref.type === 'folder' && !entry.isReadOnly ? dropTarget(entry.ref.id) : {})}
           data-netdisc-card={entry.name}
@@ -262,7 +304,9 @@ export function NetdiscGrid({ entries, isLoading, checked, onCheck, actions }: V
             onChange={(event) => toggle(entry.key, event.target.checked)}
             aria-label={entry.name}
           />
-          <div className="netdisc-card-icon">{entryIcon(entry)}</div>
+          <div className="netdisc-card-icon">
+            <EntryVisual entry={entry} className="netdisc-card-thumb" />
+          </div>
           <div className="netdisc-card-name">
             <EntryName entry={entry} actions={actions} />
           </div>

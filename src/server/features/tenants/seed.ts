@@ -7,7 +7,10 @@ import regions from './seed-data/regions.json' with { type: 'json' };
 import roles from './seed-data/roles.json' with { type: 'json' };
 import { insertRecords } from '../../lib/sql/insert-records.js';
 import { seedPortalContent } from '../portal/index.js';
-import type { Actor } from '../../lib/sql/toolkit.js';
+import { NETDISC_PARAM_DEFAULTS } from '../files/index.js';
+import type { Db } from '../../lib/db/database.js';
+import type { EntityRegistry } from '../../lib/registry.js';
+import { column, table, type Actor } from '../../lib/sql/toolkit.js';
 import type { AppContext } from '../../lib/context.js';
 import type { I18n } from '../../lib/i18n.js';
 
@@ -94,6 +97,44 @@ async function insertMenus(
   }
 }
 
+/**
+ * Params every tenant has, with their default values (the netdisc's quota and recycle-bin days):
+ * added to a tenant that lacks them, under their Chinese name (the pages translate it), so an
+ * administrator finds them under 参数 and 配置中心 rather than guessing their keys.
+ */
+export async function addTenantParams({
+  trx,
+  registry,
+  actor,
+  zh,
+}: {
+  trx: Db;
+  registry: EntityRegistry;
+  /** Who adds them, of the tenant that gets them. */
+  actor: Actor;
+  zh: (key: string) => string;
+}): Promise<void> {
+  const entity = registry.require('sysparam');
+  const keyField = entity.fieldsByName.get('paramKey');
+  if (!keyField) return;
+  const tenant = entity.isTenantScoped ? sql`tenant_code = ${actor.tenantCode} and` : sql``;
+  const keys = NETDISC_PARAM_DEFAULTS.map((param) => param.key);
+  const found = await sql<{ key: string }>`select ${column(keyField)} as key from ${table(entity)}
+    where ${tenant} ${column(keyField)} in (${sql.join(keys)})`.execute(trx);
+  const present = new Set(found.rows.map((row) => row.key));
+  await insertRecords({
+    trx,
+    registry,
+    entity,
+    actor,
+    records: NETDISC_PARAM_DEFAULTS.filter((param) => !present.has(param.key)).map((param) => ({
+      paramKey: param.key,
+      paramName: zh(`params.${param.key}`),
+      paramValue: param.value,
+    })),
+  });
+}
+
 /** First start: the default tenant, its administrator, roles, menus, dictionaries, regions and params. */
 export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedResult> {
   const { registry, config } = ctx;
@@ -101,9 +142,23 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
     await sql`select pg_advisory_xact_lock(7243002)`.execute(trx);
     const tenant = registry.require('systenant');
     const existing = await sql`select 1 from ${sql.table(tenant.table)} limit 1`.execute(trx);
-    if (existing.rows.length > 0) return { isFirstStart: false };
-    const actor: Actor = { userId: null, username: 'system', tenantCode: config.defaultTenant };
     const zh = (key: string): string => i18n.t(SEED_LANGUAGE, key);
+    if (existing.rows.length > 0) {
+      // A database seeded before a param existed gets it, for each tenant, with its default.
+      const codeField = tenant.fieldsByName.get('tenantCode');
+      const codes = codeField
+        ? await sql<{ code: string }>`select ${column(codeField)} as code from ${table(tenant)}`.execute(trx)
+        : { rows: [] };
+      for (const { code } of codes.rows)
+        await addTenantParams({
+          trx,
+          registry,
+          actor: { userId: null, username: 'system', tenantCode: code },
+          zh,
+        });
+      return { isFirstStart: false };
+    }
+    const actor: Actor = { userId: null, username: 'system', tenantCode: config.defaultTenant };
 
     await insertRecords({
       trx,
@@ -229,6 +284,7 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
         paramValue: param.value,
       })),
     });
+    await addTenantParams({ trx, registry, actor, zh });
 
     await insertRecords({
       trx,

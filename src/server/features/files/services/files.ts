@@ -14,6 +14,7 @@ import { assertAllFound, isAdmin } from '../../rbac/index.js';
 import { fileSharedWith } from './access.js';
 import {
   assertOwnFolder,
+  freeFileName,
   lockOwner,
   netdiscParams,
   quotaError,
@@ -231,6 +232,7 @@ export async function uploadFile({
   const actor = { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode };
   try {
     const row = await inTransaction(ctx.db, async (trx) => {
+      let storedName = name;
       if (netdisc && quota) {
         // Checked again under the owner's lock: concurrent uploads cannot pass the quota together.
         await lockOwner(trx, auth);
@@ -238,10 +240,12 @@ export async function uploadFile({
           await assertOwnFolder({ db: trx, auth, folderId: netdisc.folderId, l10n, field: '/folderId' });
         const used = await usedBytes(trx, auth);
         if (used + stored.size > quota.params.quotaBytes) throw quotaError(quota.params, used);
+        // A name the folder already holds: kept both, as "name (1).ext" (desktop file managers do).
+        storedName = await freeFileName({ db: trx, auth, folderId: netdisc.folderId, name });
       }
       const inserted = await sql<FileRow>`insert into sys_file (tenant_code, owner_id, owner_name, file_use,
           original_filename, size_bytes, content_type, file_type, sha256, storage_key, is_netdisc, folder_id)
-        values (${auth.tenantCode}, ${auth.userId}, ${auth.username}, ${use}, ${name}, ${stored.size},
+        values (${auth.tenantCode}, ${auth.userId}, ${auth.username}, ${use}, ${storedName}, ${stored.size},
           ${sniffedType.contentType}, ${sniffedType.fileType}, ${stored.sha256}, ${key},
           ${netdisc !== undefined}, ${netdisc?.folderId ?? null})
         returning *`.execute(trx);

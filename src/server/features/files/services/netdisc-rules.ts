@@ -12,6 +12,15 @@ export const RECYCLE_DAYS_PARAM = 'netdiscRecycleDays';
 export const DEFAULT_QUOTA_MB = 1024;
 export const DEFAULT_RECYCLE_DAYS = 30;
 
+/**
+ * The netdisc's params as each tenant gets them (first start, a new tenant, a database seeded
+ * before they existed), so that an administrator finds them under 参数 and 配置中心.
+ */
+export const NETDISC_PARAM_DEFAULTS: readonly { key: string; value: string }[] = [
+  { key: QUOTA_PARAM, value: String(DEFAULT_QUOTA_MB) },
+  { key: RECYCLE_DAYS_PARAM, value: String(DEFAULT_RECYCLE_DAYS) },
+];
+
 const MB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -105,5 +114,80 @@ export async function assertOwnFolder({
     throw new AppError('notFound', { entity, key: String(folderId) }, [
       { field, message: l10n.t('errors.notFound', { entity, key: String(folderId) }) },
     ]);
+  }
+}
+
+/** Where a netdisc file lives: a folder of its owner's, or their root (null). */
+const inFolder = (folderId: number | null) =>
+  folderId === null ? sql`folder_id is null` : sql`folder_id = ${folderId}`;
+
+/** A name's stem and extension with its dot ("报价.pdf" → ["报价", ".pdf"]; "README" → ["README", ""]). */
+function splitName(name: string): [string, string] {
+  const match = /^(.+?)(\.[A-Za-z0-9]{1,10})$/.exec(name);
+  return match ? [match[1] ?? name, match[2] ?? ''] : [name, ''];
+}
+
+/**
+ * Refuses (409, naming `field`) a file name another live file of the caller's already has in that
+ * folder, whatever its case: two files of one name in one folder cannot be told apart.
+ */
+export async function assertFileNameFree({
+  db,
+  auth,
+  folderId,
+  name,
+  l10n,
+  field,
+  exceptId,
+}: {
+  db: Db;
+  auth: AuthContext;
+  folderId: number | null;
+  name: string;
+  l10n: Localizer;
+  field: string;
+  /** The file being renamed or moved (not a clash with itself). */
+  exceptId?: number;
+}): Promise<void> {
+  const except = exceptId === undefined ? sql`` : sql`and id <> ${exceptId}`;
+  const found = await sql`select 1 from sys_file where tenant_code = ${auth.tenantCode}
+    and owner_id = ${auth.userId} and is_netdisc and deleted_at is null and ${inFolder(folderId)}
+    and lower(original_filename) = lower(${name}) ${except}`.execute(db);
+  if (found.rows.length > 0)
+    throw new AppError('uniqueClash', { value: name }, [
+      { field, message: l10n.t('netdisc.fileNameTaken', { name }) },
+    ]);
+}
+
+/**
+ * The name an upload (or a restore) takes in a folder of the caller's: its own when free, else
+ * the first free "stem (n).ext", as desktop file managers keep both. Call under lockOwner.
+ */
+export async function freeFileName({
+  db,
+  auth,
+  folderId,
+  name,
+  exceptId,
+}: {
+  db: Db;
+  auth: AuthContext;
+  folderId: number | null;
+  name: string;
+  exceptId?: number;
+}): Promise<string> {
+  const [stem, extension] = splitName(name);
+  const prefix = `${stem.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const except = exceptId === undefined ? sql`` : sql`and id <> ${exceptId}`;
+  const rows = await sql<{ name: string }>`select lower(original_filename) as name from sys_file
+    where tenant_code = ${auth.tenantCode} and owner_id = ${auth.userId} and is_netdisc
+      and deleted_at is null and ${inFolder(folderId)} and lower(original_filename) like ${prefix} ${except}`.execute(
+    db,
+  );
+  const taken = new Set(rows.rows.map((row) => row.name));
+  if (!taken.has(name.toLowerCase())) return name;
+  for (let n = 1; ; n += 1) {
+    const candidate = `${stem} (${n})${extension}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
   }
 }

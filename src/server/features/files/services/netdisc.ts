@@ -23,8 +23,17 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { column, table } from '../../../lib/sql/toolkit.js';
 import type { FileStorage } from '../../../lib/storage/index.js';
 import { fileSharedWith, sharedFolderIds } from './access.js';
-import { assertOwnFolder, expiresAt, lockOwner, netdiscParams, toMb, usedBytes } from './netdisc-rules.js';
-import { cleanFileName } from './rules.js';
+import {
+  assertFileNameFree,
+  assertOwnFolder,
+  expiresAt,
+  freeFileName,
+  lockOwner,
+  netdiscParams,
+  toMb,
+  usedBytes,
+} from './netdisc-rules.js';
+import { cleanFileName, IMAGE_TYPES, renamedType } from './rules.js';
 
 /**
  * The netdisc: each user's folder tree of files, a recycle bin kept for the tenant's
@@ -131,7 +140,7 @@ const notFound = (l10n: Localizer, item: ItemRef, field?: string): AppError => {
   );
 };
 
-/** Refuses a folder name already used by another folder of the same parent. */
+/** Refuses (409, naming `field`) a folder name already used by another folder of the same parent. */
 async function assertNameFree(
   db: Db,
   auth: AuthContext,
@@ -139,14 +148,15 @@ async function assertNameFree(
   name: string,
   l10n: Localizer,
   exceptId?: number,
+  field = '/name',
 ): Promise<void> {
   const parent = parentId === null ? sql`parent_id is null` : sql`parent_id = ${parentId}`;
   const except = exceptId === undefined ? sql`` : sql`and id <> ${exceptId}`;
   const found = await sql`select 1 from sys_netdisc_folder where ${own(auth)} and ${parent}
     and deleted_at is null and lower(name) = lower(${name}) ${except}`.execute(db);
   if (found.rows.length > 0)
-    throw new AppError('validation', {}, [
-      { field: '/name', message: l10n.t('netdisc.nameTaken', { name }) },
+    throw new AppError('uniqueClash', { value: name }, [
+      { field, message: l10n.t('netdisc.nameTaken', { name }) },
     ]);
 }
 
@@ -277,10 +287,25 @@ export async function renameItem(input: NetdiscContext & { item: ItemRef; name: 
     if (input.name.trim() === '')
       throw new AppError('validation', {}, [{ field: '/name', message: l10n.t('netdisc.nameRequired') }]);
     const name = cleanFileName(input.name.trim());
-    const updated = await sql<FileRow>`update sys_file set original_filename = ${name}
-      where id = ${item.id} and ${ownFile(auth)} and deleted_at is null returning *`.execute(trx);
-    if (updated.rows.length === 0) throw notFound(l10n, item);
-    await auditItems(trx, auth, [item], 'update', null, { originalFilename: name });
+    const found = await sql<FileRow & { file_use: string }>`select * from sys_file
+      where id = ${item.id} and ${ownFile(auth)} and deleted_at is null`.execute(trx);
+    const file = found.rows[0];
+    if (!file) throw notFound(l10n, item);
+    const folderId = toId(file.folder_id);
+    await assertFileNameFree({ db: trx, auth, folderId, name, l10n, field: '/name', exceptId: item.id });
+    // A new extension may change the type (txt → md, jpg → jpeg); the bytes' own type stays.
+    const allowed = file.file_use === 'image' ? IMAGE_TYPES : ctx.config.files.attachmentTypes;
+    const type = renamedType({ fileType: file.file_type, contentType: file.content_type }, name, allowed);
+    await sql`update sys_file set original_filename = ${name}, file_type = ${type.fileType},
+      content_type = ${type.contentType} where id = ${item.id}`.execute(trx);
+    await auditItems(
+      trx,
+      auth,
+      [item],
+      'update',
+      { originalFilename: file.original_filename, fileType: file.file_type },
+      { originalFilename: name, fileType: type.fileType },
+    );
   });
 }
 
@@ -329,7 +354,7 @@ export async function moveItems(
     await lockOwner(trx, auth);
     if (targetFolderId !== null)
       await assertOwnFolder({ db: trx, auth, folderId: targetFolderId, l10n, field: '/targetFolderId' });
-    for (const item of items) {
+    for (const [index, item] of items.entries()) {
       if (item.type === 'folder') {
         const found =
           await sql<FolderRow>`select * from sys_netdisc_folder where id = ${item.id} and ${own(auth)}
@@ -340,14 +365,25 @@ export async function moveItems(
           throw new AppError('validation', {}, [
             { field: '/targetFolderId', message: l10n.t('netdisc.moveIntoSelf') },
           ]);
-        await assertNameFree(trx, auth, targetFolderId, folder.name, l10n, item.id);
+        await assertNameFree(trx, auth, targetFolderId, folder.name, l10n, item.id, `/items/${index}`);
         await sql`update sys_netdisc_folder set parent_id = ${targetFolderId} where id = ${item.id}`.execute(
           trx,
         );
       } else {
-        const updated = await sql`update sys_file set folder_id = ${targetFolderId}
-          where id = ${item.id} and ${ownFile(auth)} and deleted_at is null returning id`.execute(trx);
-        if (updated.rows.length === 0) throw notFound(l10n, item, '/items');
+        const found = await sql<FileRow>`select * from sys_file where id = ${item.id} and ${ownFile(auth)}
+          and deleted_at is null`.execute(trx);
+        const file = found.rows[0];
+        if (!file) throw notFound(l10n, item, '/items');
+        await assertFileNameFree({
+          db: trx,
+          auth,
+          folderId: targetFolderId,
+          name: file.original_filename,
+          l10n,
+          field: `/items/${index}`,
+          exceptId: item.id,
+        });
+        await sql`update sys_file set folder_id = ${targetFolderId} where id = ${item.id}`.execute(trx);
       }
     }
     await auditItems(trx, auth, items, 'update', null, { moveTo: targetFolderId });
@@ -495,8 +531,23 @@ export async function restoreItems(
         await sql`update sys_netdisc_folder set deleted_at = null, trash_root = false
           where id in (${sql.join(folderIds)})`.execute(trx);
       } else {
-        await sql`update sys_file set folder_id = case when folder_id is null or ${parentLive} folder_id)
-            then folder_id else null end where id = ${item.id}`.execute(trx);
+        const placed = await sql<FileRow>`update sys_file set folder_id = case when folder_id is null
+            or ${parentLive} folder_id) then folder_id else null end where id = ${item.id} returning *`.execute(
+          trx,
+        );
+        const file = placed.rows[0];
+        if (file) {
+          // A file of that name added meanwhile: the restored one comes back as "name (1).ext".
+          const name = await freeFileName({
+            db: trx,
+            auth,
+            folderId: toId(file.folder_id),
+            name: file.original_filename,
+            exceptId: item.id,
+          });
+          if (name !== file.original_filename)
+            await sql`update sys_file set original_filename = ${name} where id = ${item.id}`.execute(trx);
+        }
       }
       if (fileIds.length > 0)
         await sql`update sys_file set deleted_at = null, trash_root = false where id in (${sql.join(fileIds)})`.execute(

@@ -90,3 +90,19 @@ export async function acceptedType({
     return { fileType: named, contentType: `${textType}; charset=utf-8` };
   return undefined;
 }
+
+/**
+ * The type of a stored file after a rename to `name`, decided as its upload would have been: the
+ * bytes' type stays (a PDF renamed .txt is still a PDF), and the name only chooses again between
+ * types the bytes cannot tell apart (jpg or jpeg; a text format: txt, csv, md, json). A name
+ * whose extension says nothing the use accepts keeps the current type.
+ */
+export function renamedType(current: SniffedType, name: string, allowed: readonly string[]): SniffedType {
+  const named = extensionOf(name);
+  if (named === current.fileType || !allowed.includes(named)) return current;
+  if (JPEG_NAMES.has(current.fileType) && JPEG_NAMES.has(named)) return { ...current, fileType: named };
+  const textType = TEXT_TYPES[named];
+  if (Object.hasOwn(TEXT_TYPES, current.fileType) && textType)
+    return { fileType: named, contentType: `${textType}; charset=utf-8` };
+  return current;
+}

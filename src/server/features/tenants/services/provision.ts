@@ -11,6 +11,7 @@ import { actorOf } from '../../../lib/http.js';
 import { DEFAULT_LANGUAGE, localizerFor } from '../../../lib/i18n.js';
 import { object, text } from '../../../lib/route-schema.js';
 import type { AfterAdd } from '../../crud/index.js';
+import { addTenantParams } from '../seed.js';
 
 /** The user name of every tenant's first administrator. */
 export const TENANT_ADMIN_USERNAME = 'admin';
@@ -82,6 +83,8 @@ export async function provisionTenant({
     })),
   });
   missing.forEach((code, index) => roleIds.set(code, Number(added[index])));
+
+  await addTenantParams({ trx, registry, actor, zh });
 
   const [orgId] = await insertRecords({
     trx,

@@ -16,8 +16,10 @@ export type ModuleWidgetComponent = ComponentType<WidgetProps>;
 
 /** A widget the form designer's palette offers (its "module widgets" group). */
 export interface WidgetPalette {
-  /** i18n key of the palette item (the module's `messages` may bring it). */
+  /** i18n key of the palette item and of a new field's title (the module's `messages` may bring it). */
   labelKey: string;
+  /** A new field's title in the schema (its English fallback; the designer adds the user's language). */
+  title: string;
   /** The field a palette item puts on the canvas, without x-ui.widget (added: the widget's name). */
   schema: Record<string, unknown>;
 }

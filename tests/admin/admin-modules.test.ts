@@ -16,7 +16,7 @@ import {
 } from '../../src/admin/lib/modules.js';
 import { compileEntities, uiSchemaOf, type EntityDef } from '../../src/engine/index.js';
 import { adminModulesCode, findAdminModules, moduleRoots } from '../../scripts/vite-admin-modules.js';
-import purchaseExtras, { budgetPercent } from '../fixtures/modules/purchase-extras/admin.js';
+import purchaseExtras, { budgetPercent, grouped } from '../fixtures/modules/purchase-extras/admin.js';
 import { realSources } from '../engine/fixtures.js';
 
 /** Components standing for real ones: the registry only keeps and hands them out. */
@@ -206,6 +206,9 @@ describe('the purchase-extras fixture module (tests/fixtures/modules/purchase-ex
     expect(budgetPercent('6000000', '5000000.00')).toBe(120);
     expect(budgetPercent(undefined, '5000000.00')).toBe(0);
     expect(budgetPercent('12', '0')).toBe(0);
+    expect(grouped('5000000.00')).toBe('5,000,000.00');
+    expect(grouped('999')).toBe('999');
+    expect(grouped('1234567')).toBe('1,234,567');
   });
 });
 

@@ -97,12 +97,12 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         await page.waitForFunction(() =>
           document.querySelector('[data-testid="budget-meter-text"]')?.textContent?.includes('50%'),
         );
-        assert.equal((await text.innerText()).trim(), '占上限 5000000.00 的 50%');
+        assert.equal((await text.innerText()).trim(), '占上限 5,000,000.00 的 50%');
         await input.fill('6000000');
         await page.waitForFunction(() =>
           document.querySelector('[data-testid="budget-meter-text"]')?.textContent?.includes('超出'),
         );
-        assert.equal((await text.innerText()).trim(), '超出上限 5000000.00（120%）');
+        assert.equal((await text.innerText()).trim(), '超出上限 5,000,000.00（120%）');
         assert.equal(await meter.locator('.ant-progress-status-exception').count(), 1, 'the bar is red');
         await input.fill('1234567.89');
         await input.blur();

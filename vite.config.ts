@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { adminModules } from './scripts/vite-admin-modules.js';
 import { antdStaticStyles } from './scripts/vite-antd-static.js';
 import { bootChunkGroups } from './scripts/vite-boot-chunks.js';
 import { chinaGeo } from './scripts/vite-china-geo.js';
@@ -14,7 +15,13 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('./src'),
   publicDir: false,
-  plugins: [react(), chinaGeo(), antdStaticStyles()],
+  plugins: [
+    react(),
+    chinaGeo(),
+    antdStaticStyles(),
+    // src/modules/<name>/admin.tsx and <MODULE_DIRS entry>/<name>/admin.tsx (docs/extending.md)
+    adminModules({ root: here('.'), moduleDirs: process.env.MODULE_DIRS }),
+  ],
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,

@@ -19,7 +19,11 @@ const schemaBundles = new Map<Language, Record<string, unknown>>();
  */
 export async function initI18n(): Promise<void> {
   const instance = await createLazyI18n(detectLanguage('en', true));
-  for (const [language, bundle] of schemaBundles)
+  const bundles = [
+    ...schemaBundles,
+    ...[...moduleBundles].flatMap(([language, texts]) => texts.map((bundle) => [language, bundle] as const)),
+  ];
+  for (const [language, bundle] of bundles)
     if (instance.hasResourceBundle(language, 'translation'))
       instance.addResourceBundle(language, 'translation', bundle, true, true);
   i18n = instance;
@@ -37,11 +41,26 @@ export function addSchemaTexts(texts: Partial<Record<Language, Record<string, un
   }
 }
 
+/** Texts the modules bring (lib/modules.ts `messages`), per language, every module's together. */
+const moduleBundles = new Map<Language, Record<string, unknown>[]>();
+
+/** Adds a module's texts to the languages loaded now, and to the others as they load. */
+export function addModuleTexts(texts: Partial<Record<Language, Record<string, unknown>>>): void {
+  for (const [language, bundle] of Object.entries(texts) as [Language, Record<string, unknown>][]) {
+    moduleBundles.set(language, [...(moduleBundles.get(language) ?? []), bundle]);
+    const instance = i18n as I18n | undefined;
+    if (instance?.hasResourceBundle(language, 'translation'))
+      instance.addResourceBundle(language, 'translation', bundle, true, true);
+  }
+}
+
 /** Loads (once) and switches the language. */
 export async function changeLanguage(language: Language): Promise<void> {
   await loadLanguage(i18n, language);
   const bundle = schemaBundles.get(language);
   if (bundle) i18n.addResourceBundle(language, 'translation', bundle, true, true);
+  for (const texts of moduleBundles.get(language) ?? [])
+    i18n.addResourceBundle(language, 'translation', texts, true, true);
   return switchLanguage(i18n, language);
 }
 

@@ -7,6 +7,7 @@ import { BrowserRouter } from 'react-router';
 import { AdminApp } from './App.js';
 import './admin.css';
 import { initI18n } from './i18n.js';
+import { registerAdminModules } from './lib/module-loader.js';
 import { warmFirstList } from './providers/warm.js';
 import { AppProvider } from './store.js';
 
@@ -14,8 +15,9 @@ const root = document.getElementById('root');
 if (root) {
   // A generated list's first page is asked for now, not after the shell's first render (the cold load).
   void warmFirstList(window.location.pathname.replace(/^\/admin(?=\/)/, '')).catch(() => undefined);
-  // Only the texts of the shown language are downloaded, before the first render.
-  void initI18n().then(() => {
+  // Only the texts of the shown language are downloaded, before the first render; the modules'
+  // widgets, record actions and pages are known by then too.
+  void Promise.all([initI18n(), registerAdminModules()]).then(() => {
     createRoot(root).render(
       <StrictMode>
         <BrowserRouter basename="/admin">

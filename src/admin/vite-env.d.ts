@@ -5,3 +5,12 @@ declare module 'virtual:china-geo' {
   const geo: { type: 'FeatureCollection'; features: { properties: { name: string } }[] };
   export default geo;
 }
+
+/**
+ * The project's admin modules (scripts/vite-admin-modules.ts): by module name, the lazy import of
+ * its admin.tsx, from src/modules/ and each MODULE_DIRS entry.
+ */
+declare module 'virtual:ecobid-admin-modules' {
+  const modules: Readonly<Record<string, () => Promise<{ default: import('./lib/modules.js').AdminModule }>>>;
+  export default modules;
+}

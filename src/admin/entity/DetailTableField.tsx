@@ -5,7 +5,7 @@ import { useRef, type ComponentType } from 'react';
 import type { DetailColumn, FormFieldOptions } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import { titleOf } from './labels.js';
-import { FORM_WIDGETS } from './widgets.js';
+import { adminModules } from '../lib/admin-modules.js';
 
 type Row = Record<string, unknown>;
 
@@ -106,7 +106,8 @@ export function DetailTableField(props: FieldProps) {
               <tr key={keys.current[index]} data-row={index}>
                 <td className="detail-table-seq">{n}</td>
                 {columns.map((column, at) => {
-                  const Widget = FORM_WIDGETS[column.widget] as ComponentType<WidgetProps> | undefined;
+                  const Widget = adminModules.widgets()[column.widget] as
+                    ComponentType<WidgetProps> | undefined;
                   const cellId = `${id}_${index}_${column.name}`;
                   const cellErrors = rowErrors[column.name]?.__errors ?? [];
                   const label = t('detailTable.cell', { n, column: titles[at] ?? column.name });

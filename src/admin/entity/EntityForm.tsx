@@ -30,7 +30,7 @@ import { useMenus } from '../layout/MenuProvider.js';
 import { AutoFields } from './AutoFields.js';
 import { fieldsSent, withFieldRights } from './field-rights.js';
 import { entityTitle, titleOf } from './labels.js';
-import { FORM_WIDGETS } from './widgets.js';
+import { adminModules } from '../lib/admin-modules.js';
 import { DetailTableField } from './DetailTableField.js';
 import {
   addConditionErrors,
@@ -278,7 +278,7 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
     (): UiSchema<Values> =>
       withFieldRights<Values>(
         {
-          ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
+          ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, mode) as UiSchema<Values>),
           'ui:submitButtonOptions': { norender: true },
         },
         rights,
@@ -400,7 +400,7 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
             )
           }
           validator={validator}
-          widgets={FORM_WIDGETS}
+          widgets={adminModules.widgets()}
           fields={FIELDS}
           templates={isDesignedForm ? DESIGNED_TEMPLATES : TEMPLATES}
           {...(formContext ? { formContext } : {})}

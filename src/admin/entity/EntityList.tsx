@@ -24,7 +24,8 @@ import type { ResourceApi } from '../providers/resources.js';
 import { sortParam } from '../providers/data.js';
 import { useCanButton, useTree } from '../lib/api.js';
 import { useLazyTreeRows } from './lazy-tree.js';
-import { HISTORY_ACTION, RECORD_ACTIONS, type RecordAction } from './extensions.js';
+import { adminModules } from '../lib/admin-modules.js';
+import { HISTORY_ACTION, type RecordAction } from './extensions.js';
 import { useExport } from './export.js';
 import { FilterBar } from './FilterBar.js';
 import { ListTotal } from './ListTotal.js';
@@ -318,7 +319,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
       },
     });
   };
-  const actions = [...(RECORD_ACTIONS[entity.name] ?? []), HISTORY_ACTION].filter(
+  const actions = [...adminModules.recordActions(entity.name), HISTORY_ACTION].filter(
     (item) => !item.button || can(item.button),
   );
   const isVirtual = records.length > VIRTUAL_FROM;

@@ -1,44 +1,14 @@
 import { Spin } from 'antd';
-import { lazy, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useT } from '../i18n.js';
-import { GENERATED_PAGES } from '../lib/generated-pages.js';
+import { adminModules } from '../lib/admin-modules.js';
 import { entityOf, findPage, firstPageUnder, type AppRoute } from '../lib/menus.js';
 import { useMenus } from './MenuProvider.js';
 import { markPageShown } from './pageShown.js';
-import { isWorkflowScreen } from '../features/workflow/routes.js';
-import { ChartsDemoPage, isChartsDemo } from '../features/demo/charts/DemoPage.js';
-import { COMPONENT_DEMO_PAGES } from '../features/demo/components/pages.js';
-import { EXAMPLE_PAGES } from '../features/demo/examples/pages.js';
 
-const Workbench = lazy(() => import('../features/workbench/Workbench.js'));
-const Profile = lazy(() => import('../features/accounts/Profile.js'));
 const EntityList = lazy(() => import('../entity/EntityList.js'));
 const Placeholder = lazy(() => import('./Placeholder.js'));
-const DataPermission = lazy(() => import('../features/rbac/datafields/DataPermission.js'));
-const OnlineUsers = lazy(() => import('../features/sessions/OnlineUsers.js'));
-const MyNotification = lazy(() => import('../features/notifications/MyNotification.js'));
-const FileManager = lazy(() => import('../features/files/FileManager.js'));
-const Netdisc = lazy(() => import('../features/files/Netdisc.js'));
-const FormGenerator = lazy(() => import('../features/forms/published/FormGenerator.js'));
-const ModelList = lazy(() => import('../features/workflow/modeler/ModelList.js'));
-// bpmn-js with its CSS and fonts comes with this page only, so the first load stays small
-const ProcessDesign = lazy(() => import('../features/workflow/modeler/ProcessDesign.js'));
-const WorkflowScreen = lazy(() => import('../features/workflow/WorkflowScreen.js'));
-const FormDesigner = lazy(() => import('../features/forms/designer/FormDesigner.js'));
-const FormPreviewPage = lazy(() => import('../features/forms/designer/FormPreviewPage.js'));
-const ForwardGenerator = lazy(() => import('../features/generator/ForwardGenerator.js'));
-const ReverseGenerator = lazy(() => import('../features/generator/ReverseGenerator.js'));
-const GeneratorTemplates = lazy(() => import('../features/generator/GeneratorTemplates.js'));
-const MONITOR_PAGES: Record<string, LazyExoticComponent<ComponentType<{ route: AppRoute }>>> = {
-  'monitor/metrics': lazy(() => import('../features/monitor/MetricsDashboard.js')),
-  'monitor/database': lazy(() => import('../features/monitor/DatabaseMonitor.js')),
-  'monitor/flowcontrol': lazy(() => import('../features/monitor/FlowControl.js')),
-  'monitor/configcenter': lazy(() => import('../features/monitor/ConfigCenter.js')),
-  'monitor/apidoc': lazy(() => import('../features/monitor/ApiDoc.js')),
-  'monitor/audit': lazy(() => import('../features/monitor/AuditTrail.js')),
-  'distributedlog/elk': lazy(() => import('../features/monitor/LogSearch.js')),
-};
 
 /** Pages that exist whatever the menus say (docs/product.md §2.3 constant routes). */
 const CONSTANT: Record<string, AppRoute> = {
@@ -54,36 +24,16 @@ function constant(code: string, path: string, component: string): AppRoute {
   return { code, path, name: code, icon: undefined, component, meta: {}, buttons: [], children: [] };
 }
 
+/**
+ * An entity's menu opens its generated list; any other menu the page a module registered for the
+ * menu's component (lib/modules.ts `pages`: the features' own in src/admin/features/<feature>/module.ts,
+ * a project's in src/modules/<name>/admin.tsx), else a placeholder.
+ */
 function Page({ route }: { route: AppRoute }) {
   const entity = entityOf(route);
   if (entity) return <EntityList key={entity} resource={entity} route={route} />;
-  if (route.component === 'workbench') return <Workbench />;
-  if (route.component === 'profile') return <Profile />;
-  if (route.component === 'authority/datapermission') return <DataPermission route={route} />;
-  if (route.component === 'admin/onlinesysuser') return <OnlineUsers route={route} />;
-  if (route.component === 'mynotification') return <MyNotification route={route} />;
-  if (route.component === 'file/upload-download') return <FileManager route={route} />;
-  if (route.component === 'file/netdisc') return <Netdisc route={route} />;
-  // /formgenerator (a group) opens its first page, this list at /formgenerator/list
-  if (route.component === 'devtool/formgenerator') return <FormGenerator route={route} />;
-  if (route.component === 'workflow/model') return <ModelList route={route} />;
-  if (route.component === 'workflow/processdesign') return <ProcessDesign route={route} />;
-  if (isWorkflowScreen(route.component)) return <WorkflowScreen key={route.code} route={route} />;
-  if (route.component === 'devtool/formdesign') return <FormDesigner route={route} />;
-  if (route.component === 'formdesign/preview') return <FormPreviewPage />;
-  if (route.component === 'devtool/forwardgenerator') return <ForwardGenerator route={route} />;
-  if (route.component === 'devtool/reversegenerator') return <ReverseGenerator route={route} />;
-  if (route.component === 'devtool/generatortemplate') return <GeneratorTemplates route={route} />;
-  if (isChartsDemo(route)) return <ChartsDemoPage route={route} />;
-  const MonitorPage = MONITOR_PAGES[route.component];
-  if (MonitorPage) return <MonitorPage route={route} />;
-  const ComponentDemo = COMPONENT_DEMO_PAGES[route.component];
-  if (ComponentDemo) return <ComponentDemo route={route} />;
-  const ExamplePage = EXAMPLE_PAGES[route.component];
-  if (ExamplePage) return <ExamplePage key={route.code} route={route} />;
-  // A generated module's list (src/modules/<package>/<entity>/), mounted by its menu.sql's component.
-  const GeneratedPage = GENERATED_PAGES[route.component];
-  if (GeneratedPage) return <GeneratedPage key={route.code} />;
+  const ModulePage = adminModules.page(route.component);
+  if (ModulePage) return <ModulePage key={route.code} route={route} />;
   return <Placeholder route={route} />;
 }
 

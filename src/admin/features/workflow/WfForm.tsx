@@ -12,7 +12,7 @@ import {
   translateErrors,
   usePrecompiledValidator,
 } from '../../entity/EntityForm.js';
-import { FORM_WIDGETS } from '../../entity/widgets.js';
+import { adminModules } from '../../lib/admin-modules.js';
 import { useT } from '../../i18n.js';
 
 type Values = Record<string, unknown>;
@@ -53,7 +53,7 @@ export function WfForm({
   const validator = usePrecompiledValidator(schema);
   const uiSchema = useMemo(
     (): UiSchema<Values> => ({
-      ...(uiSchemaOf(entity, 'create') as UiSchema<Values>),
+      ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, 'create') as UiSchema<Values>),
       'ui:submitButtonOptions': { norender: true },
     }),
     [entity],
@@ -68,7 +68,7 @@ export function WfForm({
       formData={formData}
       onChange={(event) => onChange(event.formData ?? {})}
       validator={validator}
-      widgets={FORM_WIDGETS}
+      widgets={adminModules.widgets()}
       templates={TEMPLATES}
       transformErrors={transformErrors}
       extraErrors={extraErrors}

@@ -24,6 +24,14 @@ const SCREENS: Record<string, ScreenName> = {
 };
 const REPORT_VIEW = /^\/report\/view\/(\d{1,15})$/;
 
+/** The menu components of these pages (report/view: a saved report's path, /report/view/<id>). */
+export const CHARTS_DEMO_COMPONENTS: readonly string[] = [
+  ...Object.keys(CHARTS),
+  ...Object.keys(SCREENS),
+  'demo/report/reportdesigner',
+  'report/view',
+];
+
 /** Whether a menu's component is one of the charts, big screens or report pages. */
 export function isChartsDemo(route: AppRoute): boolean {
   return (

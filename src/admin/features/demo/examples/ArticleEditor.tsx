@@ -18,7 +18,7 @@ import {
   usePrecompiledValidator,
 } from '../../../entity/EntityForm.js';
 import { useEntity } from '../../../entity/resources.js';
-import { FORM_WIDGETS } from '../../../entity/widgets.js';
+import { adminModules } from '../../../lib/admin-modules.js';
 import { useT } from '../../../i18n.js';
 import type { AppRoute } from '../../../lib/menus.js';
 import { ARTICLE, type Article } from './article.js';
@@ -93,7 +93,7 @@ function ArticleForm({
   );
   const uiSchema = useMemo(
     (): UiSchema<Values> => ({
-      ...(uiSchemaOf(entity, mode) as UiSchema<Values>),
+      ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, mode) as UiSchema<Values>),
       'ui:submitButtonOptions': { norender: true },
     }),
     [entity, mode],
@@ -145,7 +145,7 @@ function ArticleForm({
         formData={formData}
         onChange={(event) => setFormData(event.formData ?? {})}
         validator={validator}
-        widgets={FORM_WIDGETS}
+        widgets={adminModules.widgets()}
         fields={FIELDS}
         templates={TEMPLATES}
         transformErrors={transformErrors}

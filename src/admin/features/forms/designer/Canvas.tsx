@@ -14,6 +14,8 @@ import {
 } from 'react';
 import type { Titles } from '../../../../engine/types.js';
 import type { Translate } from '../../../i18n.js';
+import { adminModules } from '../../../lib/admin-modules.js';
+import type { PaletteWidget } from '../../../lib/modules.js';
 import {
   FIELD_KINDS,
   kindOf,
@@ -44,7 +46,10 @@ export interface CanvasEnv {
 /** The data dnd-kit carries: where a dragged or hovered thing is. */
 /** A palette item: a field kind, or a layout kind (a static text is not a text field). */
 export type PaletteKind =
-  { isLayout: false; kind: Exclude<FieldKind, 'other'> } | { isLayout: true; kind: LayoutKind };
+  | { isLayout: false; kind: Exclude<FieldKind, 'other'> }
+  | { isLayout: true; kind: LayoutKind }
+  /** A module's widget (lib/modules.ts `widgets` with a `palette`). */
+  | { isLayout: false; kind: 'widget'; widget: PaletteWidget };
 
 export type DragData =
   | ({ source: 'palette' } & PaletteKind)
@@ -56,11 +61,13 @@ export const CONTAINER_PREFIX = 'container:';
 
 /** The label key of a palette item. */
 export function paletteLabelKey(item: PaletteKind): string {
+  if (item.kind === 'widget') return item.widget.labelKey;
   return item.isLayout ? `formDesigner.layoutKind.${item.kind}` : `formDesigner.kind.${item.kind}`;
 }
 
 const PaletteItem = memo(function PaletteItem({ item, env }: { item: PaletteKind; env: CanvasEnv }) {
-  const name = `${item.isLayout ? 'layout-' : ''}${item.kind}`;
+  const name =
+    item.kind === 'widget' ? `widget-${item.widget.name}` : `${item.isLayout ? 'layout-' : ''}${item.kind}`;
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
     id: `${PALETTE_PREFIX}${name}`,
     data: { source: 'palette', ...item } satisfies DragData,
@@ -83,6 +90,8 @@ const PaletteItem = memo(function PaletteItem({ item, env }: { item: PaletteKind
 
 /** The palette: field kinds, then layout items; drag one onto the canvas or click it. */
 export const Palette = memo(function Palette({ env }: { env: CanvasEnv }) {
+  // the modules' widgets that offer a palette item (registered before the first render)
+  const widgets = adminModules.paletteWidgets();
   return (
     <nav className="formdesign-palette" aria-label={env.t('formDesigner.palette')}>
       <h3>{env.t('formDesigner.fields')}</h3>
@@ -97,6 +106,16 @@ export const Palette = memo(function Palette({ env }: { env: CanvasEnv }) {
           <PaletteItem key={kind} item={{ isLayout: true, kind }} env={env} />
         ))}
       </div>
+      {widgets.length > 0 ? (
+        <>
+          <h3>{env.t('formDesigner.moduleWidgets')}</h3>
+          <div className="formdesign-palette-grid" data-testid="palette-module-widgets">
+            {widgets.map((widget) => (
+              <PaletteItem key={widget.name} item={{ isLayout: false, kind: 'widget', widget }} env={env} />
+            ))}
+          </div>
+        </>
+      ) : null}
     </nav>
   );
 });

@@ -20,7 +20,7 @@ import {
 } from '../../../../engine/index.js';
 import { useLanguage, useT } from '../../../i18n.js';
 import { DetailTableField } from '../../../entity/DetailTableField.js';
-import { FORM_WIDGETS } from '../../../entity/widgets.js';
+import { adminModules } from '../../../lib/admin-modules.js';
 import {
   addConditionErrors,
   designedContext,
@@ -77,7 +77,7 @@ export default function DesignedForm({ schema, isNarrow = false }: DesignedFormP
           ...(help ? { description: help } : {}),
         };
       }
-      const ui = uiSchemaOf(entity, 'create') as UiSchema<Values>;
+      const ui = adminModules.uiSchemaFor(entity, uiSchemaOf(entity, 'create') as UiSchema<Values>);
       // A sub-table's columns under their designed titles (the generated screens read them from
       // the published entity's locale keys, which a preview has not got).
       for (const [name, property] of Object.entries(schema.properties)) {
@@ -207,7 +207,7 @@ export default function DesignedForm({ schema, isNarrow = false }: DesignedFormP
           setResult(undefined);
         }}
         validator={validator}
-        widgets={FORM_WIDGETS}
+        widgets={adminModules.widgets()}
         fields={FIELDS}
         templates={DESIGNED_TEMPLATES}
         transformErrors={transformErrors}

@@ -43,6 +43,7 @@ import {
   copyOf,
   duplicateNode,
   ENGLISH_TITLES,
+  newWidgetField,
   exportFileName,
   exportText,
   locate,
@@ -57,7 +58,6 @@ import {
   insertNode,
   type DesignModel,
   type DesignNode,
-  type FieldKind,
   type FieldNode,
 } from './model.js';
 import { PropertyPanel } from './PropertyPanel.js';
@@ -258,9 +258,12 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
 
   /** A field from the palette: titled in English (the schema's title) and in the user's language. */
   const paletteField = useCallback(
-    (current: DesignModel, kind: Exclude<FieldKind, 'other'>): FieldNode => {
-      const key = `formDesigner.kind.${kind}`;
-      const field = newField(current, kind, ENGLISH_TITLES[kind]);
+    (current: DesignModel, item: Exclude<PaletteKind, { isLayout: true }>): FieldNode => {
+      const key = paletteLabelKey(item);
+      const field =
+        item.kind === 'widget'
+          ? newWidgetField(current, item.widget, item.widget.title)
+          : newField(current, item.kind, ENGLISH_TITLES[item.kind]);
       if (language === 'en') return field;
       const ui = field.schema['x-ui'] ?? {};
       return { ...field, schema: { ...field.schema, 'x-ui': { ...ui, titles: { [language]: t(key) } } } };
@@ -278,7 +281,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       remove: (id: string) => latest.current.change(removeNode(latest.current.model, id), { select: null }),
       add: (item: PaletteKind) => {
         const current = latest.current;
-        const node = item.isLayout ? newLayout(item.kind) : paletteField(current.model, item.kind);
+        const node = item.isLayout ? newLayout(item.kind) : paletteField(current.model, item);
         const at = current.selectedId ? locate(current.model.items, current.selectedId) : undefined;
         const next = at
           ? insertNode(current.model, at.containerId, at.index + 1, node)
@@ -390,7 +393,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       if (isBelow) overIndex += 1;
     }
     if (from.source === 'palette') {
-      const node = from.isLayout ? newLayout(from.kind) : paletteField(current.model, from.kind);
+      const node = from.isLayout ? newLayout(from.kind) : paletteField(current.model, from);
       current.change(insertNode(current.model, containerId, overIndex, node), { select: node.id });
       return;
     }

@@ -260,6 +260,28 @@ export function newField(model: DesignModel, kind: Exclude<FieldKind, 'other'>, 
   };
 }
 
+/**
+ * A new field of a module's widget (the palette's module widgets, lib/modules.ts WidgetPalette):
+ * the widget's schema with `x-ui.widget` its name, named `<widget><n>`.
+ */
+export function newWidgetField(
+  model: DesignModel,
+  widget: { name: string; schema: Record<string, unknown> },
+  title: string,
+): FieldNode {
+  const names = new Set(fieldNames(model.items));
+  let n = 1;
+  while (names.has(`${widget.name}${n}`)) n += 1;
+  const schema = widget.schema as DesignFieldSchema;
+  return {
+    kind: 'field',
+    id: newId(),
+    name: `${widget.name}${n}`,
+    schema: { ...schema, title, 'x-ui': { ...schema['x-ui'], widget: widget.name } } as DesignFieldSchema,
+    isRequired: false,
+  };
+}
+
 /** A new layout item: a grid row starts with two half-width columns. */
 export function newLayout(kind: LayoutKind): DesignNode {
   switch (kind) {

@@ -329,9 +329,9 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
       // Cross-field rules (x-rules), the same the server checks: the message under each field named.
       for (const error of ruleErrors(entity.schema, values ?? {}, (key, params) => t(key, params))) {
         const name = error.field.replace(/^\//, '');
-        (errors as unknown as Record<string, { addError: (text: string) => void } | undefined>)[name]?.addError(
-          error.message,
-        );
+        (errors as unknown as Record<string, { addError: (text: string) => void } | undefined>)[
+          name
+        ]?.addError(error.message);
       }
       return addConditionErrors(entity.schema, hidden, values, errors, (name) => {
         const message = fieldMessage(

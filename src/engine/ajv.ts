@@ -15,6 +15,8 @@ export const ENTITY_KEYWORDS = [
   'x-detail',
   'x-column',
   'x-decimal',
+  'x-computed',
+  'x-rules',
 ] as const;
 
 /**

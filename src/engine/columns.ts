@@ -17,10 +17,17 @@ export function readableFields(entity: EntityDef): FieldDef[] {
   return entity.fields.filter((field) => !field.isSecret && !field.detail);
 }
 
-/** The fields stored in the entity's own table (detail rows live in child tables). */
+/**
+ * The fields stored in the entity's own table (detail rows live in child tables, a virtual
+ * computed field is computed when read).
+ */
 export function columnFields(entity: EntityDef): FieldDef[] {
-  return entity.fields.filter((field) => !field.detail);
+  return entity.fields.filter((field) => !field.detail && !isVirtualField(field));
 }
+
+/** A computed field without a column (x-computed without stored). */
+export const isVirtualField = (field: FieldDef): boolean =>
+  field.computed !== undefined && field.computed.stored !== true;
 
 /** The detail (x-detail) fields of an entity, each with its child table. */
 export function detailFields(entity: EntityDef): (FieldDef & { detail: DetailDef })[] {

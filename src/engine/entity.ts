@@ -6,6 +6,7 @@ import {
   type SchemaProblem,
 } from './meta.js';
 import { listUseOf } from './list-use.js';
+import { isVirtual } from './rules.js';
 import { decimalOf, isInt64, numericType } from './decimal.js';
 import { toColumnName } from './naming.js';
 import type {
@@ -88,7 +89,8 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
     sqlType: sqlTypeOf(schema),
     isKey,
     // A value the server fills (x-auto) is the server's alone, like a generated key.
-    isReadOnly: schema.readOnly === true || schema['x-auto'] !== undefined,
+    isReadOnly:
+      schema.readOnly === true || schema['x-auto'] !== undefined || schema['x-computed'] !== undefined,
     isSystem,
     isSecret,
     isUnique: schema['x-unique'] === true,
@@ -116,6 +118,16 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   if (schema['x-ref']) field.ref = schema['x-ref'];
   if (schema['x-dict']) field.dict = schema['x-dict'];
   if (schema['x-auto']) field.auto = schema['x-auto'];
+  if (schema['x-computed']) {
+    field.computed = schema['x-computed'];
+    // A virtual computed field has no column: nothing to filter or sort by.
+    if (isVirtual(schema)) {
+      delete field.filter;
+      field.isInFilterBar = false;
+      field.isSortable = false;
+      field.isOrderable = false;
+    }
+  }
   const zone = entity['x-entity'].timeZone;
   if (zone !== undefined && schema['x-column']?.type === 'timestamp') field.timeZone = zone;
   return field;

@@ -231,14 +231,14 @@ export function formFields(entity: EntityDef, mode: FormMode): FormField[] {
 }
 
 /**
- * The fields the server fills (x-auto: who published, when): never in the form's schema, since no
- * client sets them, but shown read-only on an existing record's form (and wherever a record is
+ * The fields the server fills (x-auto: who published, when; x-computed): never in the form's
+ * schema, since no client sets them, but shown read-only on the form (and wherever a record is
  * shown whole), in form order, with the widget their type asks for.
  */
 export function autoFields(entity: EntityDef): FormField[] {
   return entity.fields
     .map((field, index) => ({ field, index }))
-    .filter(({ field }) => field.auto !== undefined && !field.isSecret)
+    .filter(({ field }) => (field.auto !== undefined || field.computed !== undefined) && !field.isSecret)
     .sort(
       (a, b) =>
         (a.field.schema['x-ui']?.order ?? Number.MAX_SAFE_INTEGER) -

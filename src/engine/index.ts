@@ -7,6 +7,8 @@ export * from './list-use.js';
 export * from './messages.js';
 export * from './validators.js';
 export * from './conditions.js';
+export * from './expressions.js';
+export * from './rules.js';
 export * from './list-query.js';
 export * from './list-page.js';
 export * from './ddl.js';

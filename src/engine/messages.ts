@@ -20,6 +20,7 @@ const ENGLISH: Record<string, string> = {
   'validation.additionalProperties': 'is not a field of this form',
   'validation.invalid': 'is invalid',
   'validation.hidden': 'is hidden by its condition and takes no value',
+  'validation.computed': 'cannot be computed: {{reason}}',
   'validation.decimal': 'must be a decimal number written out, such as 12.50',
   'validation.decimalScale': 'must have at most {{scale}} digits after the decimal point',
   'validation.decimalPrecision': 'must have at most {{digits}} digits before the decimal point',

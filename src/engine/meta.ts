@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.js';
 import { holdsFileIds } from './file-fields.js';
+import { ruleSchemaProblems } from './rules.js';
 import { SQL_IDENTIFIER, toColumnName } from './naming.js';
 import { detailColumns, reservedDetailColumns } from './detail-columns.js';
 import type { EntitySchema, FieldSchema, LayoutItem } from './types.js';
@@ -371,7 +372,7 @@ export function checkEntitySchemaWith(
         problem(at, 'a detail row cannot hold another detail');
         continue;
       }
-      for (const keyword of ['x-unique', 'x-secret', 'x-auto', 'readOnly'] as const) {
+      for (const keyword of ['x-unique', 'x-secret', 'x-auto', 'x-computed', 'readOnly'] as const) {
         if (column[keyword] !== undefined)
           problem(`${at}/${keyword}`, `a detail column cannot have ${keyword}`);
       }
@@ -404,6 +405,11 @@ function checkLayout(schema: EntitySchema, problem: (pointer: string, message: s
     });
   };
   visit(schema['x-ui']?.items ?? [], '/x-ui/items');
+  // Computed fields and cross-field rules: each expression read, within its budget, over known fields.
+  for (const found of ruleSchemaProblems(schema)) problem(found.pointer, found.message);
+  const key = schema['x-entity'].key;
+  if (schema.properties[key]?.['x-computed'] !== undefined)
+    problem(`/properties/${key}/x-computed`, 'the key cannot be computed');
   (schema.allOf ?? []).forEach((condition, index) => {
     const pointer = `/allOf/${index}`;
     const [other] = Object.keys(condition.if.properties);

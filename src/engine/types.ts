@@ -143,6 +143,8 @@ export interface FieldSchema {
   'x-maxDepth'?: number;
   /** Set by the server on create (see AutoValue); read-only for clients. */
   'x-auto'?: AutoValue;
+  /** A value the server computes from the record's other fields (engine/rules.ts); read-only. */
+  'x-computed'?: ComputedOptions;
   /** format decimal: digits, scale and exact bounds (engine/decimal.ts). */
   'x-decimal'?: DecimalSpec;
   'x-ref'?: string;
@@ -281,6 +283,24 @@ export interface EntitySchema {
   'x-entity': EntityOptions;
   'x-ui'?: FormUiHints;
   allOf?: FieldCondition[];
+  /** Cross-field rules checked on every write and in the form (engine/rules.ts). */
+  'x-rules'?: RecordRule[];
+}
+
+/** x-computed: the expression (engine/expressions.ts) over the record's own fields. */
+export interface ComputedOptions {
+  expression: string;
+  /** A real column (filterable, sortable), written on every add and update; else computed on read. */
+  stored?: boolean;
+}
+
+/** One x-rules entry: the expression must not be false, else the message stands under the fields. */
+export interface RecordRule {
+  expression: string;
+  /** An i18n key (entities.purchase.rules.deadline), or the text itself (a designed form's). */
+  message: string;
+  /** The fields the message stands under; by default every field the expression reads. */
+  fields?: string[];
 }
 
 /** How a field is stored in SQL. */
@@ -315,6 +335,8 @@ export interface FieldDef {
   dict?: string;
   /** Filled by the server on create (x-auto); such a field is also read-only. */
   auto?: AutoValue;
+  /** Computed by the server (x-computed); such a field is also read-only. */
+  computed?: ComputedOptions;
   /**
    * Filter kind, or undefined when the field cannot be filtered. The API accepts a filter on
    * every field that has one; only the filter bar's (isInFilterBar) have a list index.

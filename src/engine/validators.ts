@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import type { EntityDef, FieldDef, FieldSchema } from './types.js';
 import { EntityInputError, type FieldError } from './types.js';
 import { englishTranslate, toFieldErrors, type Translate } from './messages.js';
+import { checkRecord } from './rules.js';
 import { checkDecimal, checkInt64, decimalOf, decimalPattern, INT64_PATTERN, isInt64 } from './decimal.js';
 
 export type WriteMode = 'create' | 'update';
@@ -257,6 +258,13 @@ export function prepareInput(
     if (typeof value !== 'string' || entity.fieldsByName.get(name)?.schema.format !== 'date-time') continue;
     const instant = new Date(value);
     if (!Number.isNaN(instant.getTime())) values[name] = instant.toISOString();
+  }
+  // A new record's computed fields and cross-field rules (engine/rules.ts); an update's are
+  // checked against the record as it will be, by the caller that reads it (crud updateRecord).
+  if (mode === 'create') {
+    const outcome = checkRecord(entity.schema, values, translate);
+    if (outcome.errors.length > 0) throw new EntityInputError(outcome.errors);
+    Object.assign(values, outcome.values);
   }
   return { values, cleared };
 }

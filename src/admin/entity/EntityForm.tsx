@@ -19,6 +19,7 @@ import {
   formSchemaId,
   formSchemaOf,
   mismatchedConfirmations,
+  ruleErrors,
   uiSchemaOf,
   withoutConfirmations,
   type EntityDef,
@@ -325,6 +326,13 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
         ];
         fieldErrors?.addError(t('admin.form.mismatch'));
       }
+      // Cross-field rules (x-rules), the same the server checks: the message under each field named.
+      for (const error of ruleErrors(entity.schema, values ?? {}, (key, params) => t(key, params))) {
+        const name = error.field.replace(/^\//, '');
+        (errors as unknown as Record<string, { addError: (text: string) => void } | undefined>)[
+          name
+        ]?.addError(error.message);
+      }
       return addConditionErrors(entity.schema, hidden, values, errors, (name) => {
         const message = fieldMessage(
           'required',
@@ -418,8 +426,10 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
       ) : (
         <Spin />
       )}
-      {/* what the server set (x-auto), read-only: an existing record only */}
-      {mode === 'update' && record && validator ? <AutoFields entity={entity} record={record} /> : null}
+      {/* what the server sets (x-auto: an existing record's; x-computed: as the user types), read-only */}
+      {validator ? (
+        <AutoFields entity={entity} record={mode === 'update' ? record : undefined} values={formData} />
+      ) : null}
     </Modal>
   );
 }

@@ -1,3 +1,5 @@
+import { EXPRESSION_LIMITS } from '../../engine/expressions.js';
+
 /**
  * The budgets of the work a client can make the server do: how long, how large, how deep, how
  * many steps. Each is checked where the work happens, and going past one is a clear 4xx naming
@@ -22,6 +24,11 @@ export const BUDGETS = {
     /** One process variable's value as JSON (what a client sends, or a service task sets). */
     variableBytes: 64 * 1024,
   },
+  /**
+   * Expressions of schemas (x-computed, x-rules; engine/expressions.ts): length, nesting, steps of
+   * one evaluation and digits of a number. The engine's own figures, the same in the browser.
+   */
+  expressions: EXPRESSION_LIMITS,
   templates: {
     /** Time one code-generator template may take to render (off the request thread). */
     renderMs: 2_000,

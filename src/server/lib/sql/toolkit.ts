@@ -8,7 +8,7 @@ import type {
   OrderTerm,
   SortTerm,
 } from '../../../engine/index.js';
-import { decimalOf, isInt64, orderTerms, readableFields } from '../../../engine/index.js';
+import { decimalOf, isInt64, isVirtualField, orderTerms, readableFields } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 
 /**
@@ -64,7 +64,12 @@ export function readColumn(field: FieldDef, ref: RawBuilder<unknown> = column(fi
 
 /** The select list of every read: readable fields under their API names. */
 export function selectList(entity: EntityDef): RawBuilder<unknown> {
-  return sql.join(readableFields(entity).map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`));
+  // A virtual computed field (x-computed, not stored) has no column: it is computed on read.
+  return sql.join(
+    readableFields(entity)
+      .filter((field) => !isVirtualField(field))
+      .map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`),
+  );
 }
 
 /**

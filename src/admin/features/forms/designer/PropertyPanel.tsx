@@ -1,6 +1,14 @@
-import { ConfigProvider, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { Button, ConfigProvider, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { EntityOptions, FormUiHints, Titles, UiHints } from '../../../../engine/types.js';
+import type {
+  ComputedOptions,
+  EntityOptions,
+  FormUiHints,
+  RecordRule,
+  Titles,
+  UiHints,
+} from '../../../../engine/types.js';
+import { expressionProblem } from '../../../../engine/expressions.js';
 import type { Translate } from '../../../i18n.js';
 import { loadResources, type ResourceApi } from '../../../providers/resources.js';
 import {
@@ -419,6 +427,12 @@ const FieldProperties = memo(function FieldProperties({
           onChange={(checked) => set('readOnly', checked || undefined)}
         />
       </Item>
+      <ComputedProperty
+        computed={schema['x-computed']}
+        names={others.map((other) => other.name)}
+        onChange={(value) => set('x-computed', value)}
+        t={t}
+      />
       <Item id="fd-listed" label={t('formDesigner.prop.listed')}>
         <Switch
           id="fd-listed"
@@ -568,14 +582,148 @@ const LayoutProperties = memo(function LayoutProperties({
   }
 });
 
+/** A problem of an expression over the form's fields, in the designer's words (undefined: none). */
+function expressionHelp(text: string, names: readonly string[], t: Translate): string | undefined {
+  if (text.trim() === '') return undefined;
+  const problem = expressionProblem(text, new Set(names));
+  return problem ? t('formDesigner.prop.expressionProblem', { problem }) : undefined;
+}
+
+/**
+ * A field computed from the others (x-computed): its expression and whether it is stored (a
+ * column the list can sort and filter by) or computed when read.
+ */
+function ComputedProperty({
+  computed,
+  names,
+  onChange,
+  t,
+}: {
+  computed: ComputedOptions | undefined;
+  names: readonly string[];
+  onChange: (value: ComputedOptions | undefined) => void;
+  t: Translate;
+}) {
+  const expression = computed?.expression ?? '';
+  return (
+    <>
+      <Item
+        id="fd-computed"
+        label={t('formDesigner.prop.computed')}
+        help={expressionHelp(expression, names, t) ?? t('formDesigner.prop.computedHelp')}
+      >
+        <Input
+          id="fd-computed"
+          value={expression}
+          placeholder="budget * 1.13"
+          data-testid="prop-computed"
+          onChange={(event) => {
+            const text = event.target.value;
+            onChange(text ? { ...computed, expression: text } : undefined);
+          }}
+        />
+      </Item>
+      {computed ? (
+        <Item id="fd-computed-stored" label={t('formDesigner.prop.computedStored')}>
+          <Switch
+            id="fd-computed-stored"
+            checked={computed.stored === true}
+            data-testid="prop-computed-stored"
+            onChange={(checked) => onChange({ expression, ...(checked ? { stored: true } : {}) })}
+          />
+        </Item>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The form's cross-field rules (x-rules): each an expression, the message shown under its fields
+ * when it comes out false (the designer's own text, as titles are), and the fields it names.
+ */
+function RulesProperty({
+  rules,
+  names,
+  onChange,
+  t,
+}: {
+  rules: readonly RecordRule[];
+  names: readonly string[];
+  onChange: (rules: RecordRule[] | undefined) => void;
+  t: Translate;
+}) {
+  const change = (index: number, rule: RecordRule): void =>
+    onChange(rules.map((item, at) => (at === index ? rule : item)));
+  return (
+    <div className="formdesign-rules" data-testid="prop-rules">
+      <Typography.Text strong>{t('formDesigner.prop.rules')}</Typography.Text>
+      {rules.map((rule, index) => (
+        <div key={index} className="formdesign-rule" data-testid={`prop-rule-${index}`}>
+          <Item
+            id={`fd-rule-${index}-expression`}
+            label={t('formDesigner.prop.ruleExpression')}
+            help={expressionHelp(rule.expression, names, t)}
+          >
+            <Input
+              id={`fd-rule-${index}-expression`}
+              value={rule.expression}
+              placeholder="endDate >= startDate"
+              onChange={(event) => change(index, { ...rule, expression: event.target.value })}
+            />
+          </Item>
+          <Item id={`fd-rule-${index}-message`} label={t('formDesigner.prop.ruleMessage')}>
+            <Input
+              id={`fd-rule-${index}-message`}
+              value={rule.message}
+              onChange={(event) => change(index, { ...rule, message: event.target.value })}
+            />
+          </Item>
+          <Item id={`fd-rule-${index}-fields`} label={t('formDesigner.prop.ruleFields')}>
+            <Select
+              id={`fd-rule-${index}-fields`}
+              mode="multiple"
+              allowClear
+              value={rule.fields ?? []}
+              options={names.map((name) => ({ value: name, label: name }))}
+              onChange={(fields: string[]) => {
+                const { fields: _old, ...rest } = rule;
+                change(index, fields.length > 0 ? { ...rest, fields } : rest);
+              }}
+            />
+          </Item>
+          <Button
+            size="small"
+            danger
+            onClick={() => {
+              const next = rules.filter((_, at) => at !== index);
+              onChange(next.length > 0 ? next : undefined);
+            }}
+          >
+            {t('formDesigner.prop.removeRule')}
+          </Button>
+        </div>
+      ))}
+      <Button
+        size="small"
+        data-testid="prop-add-rule"
+        onClick={() => onChange([...rules, { expression: '', message: '' }])}
+      >
+        {t('formDesigner.prop.addRule')}
+      </Button>
+    </div>
+  );
+}
+
 const FormProperties = memo(function FormProperties({
   root: rootSchema,
   form,
+  names,
   edit,
   t,
 }: {
   root: DesignModel['root'];
   form: DesignModel['form'];
+  names: readonly string[];
   edit: Edit;
   t: Translate;
 }) {
@@ -658,6 +806,12 @@ const FormProperties = memo(function FormProperties({
           }))}
         />
       </Item>
+      <RulesProperty
+        rules={(rootSchema as { 'x-rules'?: RecordRule[] })['x-rules'] ?? []}
+        names={names}
+        onChange={(rules) => edit('form.rules', (model) => withRoot(model, { 'x-rules': rules }))}
+        t={t}
+      />
     </>
   );
 });
@@ -697,6 +851,7 @@ export function PropertyPanel({
   const selectedId = useDeferredValue(currentId);
   const node = selectedId ? locate(model.items, selectedId)?.node : undefined;
   const allOthers = useOtherFields(model);
+  const allNames = useMemo(() => allOthers.map((other) => other.name), [allOthers]);
   const fieldId = node?.kind === 'field' ? node.id : undefined;
   const others = useMemo(
     () => (allOthers as (OtherField & { id: string })[]).filter((other) => other.id !== fieldId),
@@ -712,7 +867,9 @@ export function PropertyPanel({
           : t('formDesigner.formProperties')}
       </h3>
       <ConfigProvider componentSize="small">
-        {!node ? <FormProperties root={model.root} form={model.form} edit={edit} t={t} /> : null}
+        {!node ? (
+          <FormProperties root={model.root} form={model.form} names={allNames} edit={edit} t={t} />
+        ) : null}
         {node?.kind === 'field' ? (
           <FieldProperties key={node.id} field={node} others={others} edit={edit} getModel={getModel} t={t} />
         ) : null}

@@ -5,6 +5,7 @@ import {
   decimalOf,
   EntityInputError,
   isInt64,
+  isVirtualField,
   exportColumns,
   type EntityDef,
   type FieldDef,
@@ -199,7 +200,8 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const visibleColumns = exportColumns(entity).filter((col) => request.policy.isVisible(col.field));
   for (const [index, listColumn] of visibleColumns.entries()) {
     const field = entity.fieldsByName.get(listColumn.field);
-    if (!field) continue;
+    // A virtual computed field has no column for the streamed rows (TODO: compute it here too).
+    if (!field || isVirtualField(field)) continue;
     if (field.ref) {
       // A reference shows the target's label (or the raw key when the target is gone).
       const target: EntityDef = registry.require(field.ref);

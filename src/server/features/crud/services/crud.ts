@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import {
   autoValues,
   checkConditionsOnUpdate,
+  checkRecord,
+  englishTranslate,
+  withVirtualFields,
   detailFields,
   EntityInputError,
   isHashedSecret,
@@ -84,7 +87,9 @@ const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promi
   });
 
 /** Adds the detail rows of each record (in their saved order) under their fields. */
-async function withDetails(db: Db, entity: EntityDef, actor: Actor, rows: Row[]): Promise<Row[]> {
+async function withDetails(db: Db, entity: EntityDef, actor: Actor, read: Row[]): Promise<Row[]> {
+  // Virtual computed fields (x-computed, not stored) are computed from the row read.
+  const rows = read.map((row) => withVirtualFields(entity.schema, row, englishTranslate));
   if (rows.length === 0 || detailFields(entity).length === 0) return rows;
   const keys = rows.map((row) => row[entity.key.name]);
   const details = await readDetailRows({ db, entity, parentKeys: keys, actor });
@@ -296,13 +301,19 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     const conditions = checkConditionsOnUpdate(entity.schema, before, values, cleared, request.l10n.t);
     if (conditions.errors.length > 0) throw new EntityInputError(conditions.errors);
     cleared.push(...conditions.clear);
+    // Computed fields and cross-field rules over the record as it will be (engine/rules.ts).
+    const after: Record<string, unknown> = { ...before, ...values };
+    for (const name of cleared) after[name] = null;
+    const outcome = checkRecord(entity.schema, after, request.l10n.t);
+    if (outcome.errors.length > 0) throw new EntityInputError(outcome.errors);
+    Object.assign(values, outcome.values);
     await runChecks({ ...request, trx }, values, key);
     await hashSecrets(entity, values);
     // A value equal to the stored one is not written: the column keeps what it holds to the
     // byte (a timestamp's microseconds, which a JavaScript date cannot carry back).
     const assigned = entity.fields.filter(
       (field) =>
-        !field.isReadOnly &&
+        (!field.isReadOnly || field.computed?.stored === true) &&
         !field.isKey &&
         !field.detail &&
         (cleared.includes(field.name)

@@ -5,12 +5,14 @@ import {
   DEFAULT_COUNT_TIMEOUT_MS,
   DEFAULT_EXACT_COUNT_LIMIT,
   encodeCursor,
+  englishTranslate,
   orderTerms,
   planRows,
   type CountPolicy,
   type EntityDef,
   type ListQuery,
   type OrderTerm,
+  withVirtualFields,
 } from '../../../../engine/index.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import {
@@ -303,7 +305,8 @@ export async function readListPage({
     const record: Row = {};
     for (const [name, value] of Object.entries(row))
       if (!name.startsWith(CURSOR_COLUMN) && name !== TOTAL_COLUMN) record[name] = value;
-    return record;
+    // Virtual computed fields (x-computed, not stored) are computed from the row read.
+    return withVirtualFields(entity.schema, record, englishTranslate);
   });
   const last = page.rows.at(-1);
   const cursor =

@@ -1,5 +1,6 @@
 import { compileExpression } from 'filtrex';
 import { BUDGETS } from '../../../lib/budgets.js';
+import { ExpressionError } from '../../../../engine/expressions.js';
 
 /**
  * `${…}` expressions of a process (conditions, assignees, collections, completion conditions):
@@ -8,12 +9,8 @@ import { BUDGETS } from '../../../lib/budgets.js';
  * translated to filtrex and run by it — never by eval or Function. Variables are the instance's.
  */
 
-export class ExpressionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExpressionError';
-  }
-}
+// One error class for every expression of the product (the schemas' share engine/expressions.ts).
+export { ExpressionError };
 
 const WORDS: Record<string, string> = {
   and: 'and',

@@ -9,6 +9,8 @@
  *   workflow instances/s of start + two user tasks through the API, 10 clients, PGlite and PostgreSQL
  *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
  *   import   rows/s and peak server RSS of POST /api/notification/purchase/import (100 000 rows, CSV and xlsx)
+ *   rowscope a purchase list under each row data scope against the same list unscoped, 1,000,000 rows
+ *            (BENCH_ROWSCOPE_ROWS): scoped / unscoped median latency; only when named
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
@@ -29,8 +31,18 @@ import { runStart } from './start.js';
 import { runUi } from './ui.js';
 import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files', 'import'] as const;
-/** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
+const SUITES = [
+  'query',
+  'export',
+  'start',
+  'ui',
+  'scale',
+  'workflow',
+  'files',
+  'import',
+  'rowscope',
+] as const;
+/** Seeding millions of rows takes minutes: the scale and rowscope suites run only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
 const DB_ALIASES: Record<string, DbKind> = {
@@ -46,7 +58,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|rowscope]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -101,7 +113,12 @@ async function main(): Promise<number> {
   if (
     kinds.includes('postgres') &&
     suites.some(
-      (suite) => suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow',
+      (suite) =>
+        suite === 'query' ||
+        suite === 'export' ||
+        suite === 'scale' ||
+        suite === 'workflow' ||
+        suite === 'rowscope',
     ) &&
     !(await isPostgresReachable())
   ) {
@@ -121,7 +138,8 @@ async function main(): Promise<number> {
         suite === 'export' ||
         suite === 'scale' ||
         suite === 'workflow' ||
-        suite === 'import'
+        suite === 'import' ||
+        suite === 'rowscope'
       ) {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
@@ -133,6 +151,9 @@ async function main(): Promise<number> {
           scale: runScale,
           workflow: runWorkflow,
           import: runImport,
+          // the app runs in this process: loaded only when the suite runs
+          rowscope: async (...args: Parameters<typeof runImport>) =>
+            (await import('./row-scope.js')).runRowScope(...args),
         }[suite];
         results.push(await run(kinds, log));
       } else {
@@ -140,7 +161,11 @@ async function main(): Promise<number> {
       }
       if (
         postgresNote &&
-        (suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow') &&
+        (suite === 'query' ||
+          suite === 'export' ||
+          suite === 'scale' ||
+          suite === 'workflow' ||
+          suite === 'rowscope') &&
         wantedKinds.includes('postgres')
       ) {
         results.push({ suite, figures: [], details: {}, skipped: postgresNote });

@@ -105,6 +105,21 @@ describe('dashboard figures', () => {
     );
     expect(typeof dashboard.totals.budget).toBe('string');
     expect(String(dashboard.totals.budget)).toMatch(/^\d+\.\d{2}$/);
+    // the report's xlsx writes the exact sum as a number cell at its scale, not as text
+    const xlsx = await api.post('/api/demo/reportdesigner/xlsx', {
+      entity: 'purchase',
+      dimensions: ['category'],
+      measures: ['sum:budget'],
+      chartType: 'table',
+      filters: { title: 'exact-sum' },
+      title: 'exact sums',
+    });
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const cell = workbook.worksheets[0]?.getRow(3).getCell(2);
+    expect(cell?.value).toBe(0.3);
+    expect(cell?.numFmt).toBe('#,##0.00');
   });
 
   it('answers the tenant’s real counts, series and lists', async () => {

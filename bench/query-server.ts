@@ -14,12 +14,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import Fastify from 'fastify';
 import type { CompiledQuery, QueryExecutor, QueryResult } from 'kysely';
-import { buildApp } from '../src/server/app.js';
-import { readConfig } from '../src/server/lib/config.js';
-import { logStream } from '../src/server/lib/log-stream.js';
 import type { Db } from '../src/server/lib/db/database.js';
+import { bootApp, signInApp } from './lib/app.js';
 import { seedUsers } from './lib/seed.js';
-import { ADMIN_PASSWORD, BROWSER_CLIENT } from './lib/util.js';
 
 export interface QueryServerReady {
   type: 'ready';
@@ -122,22 +119,14 @@ async function main(): Promise<void> {
   const users = Number(process.env.BENCH_USERS ?? '10000');
   const queryPath =
     process.env.BENCH_QUERY_PATH ?? '/api/admin/sysuser/query?currentPage=1&pageSize=20&status=1';
-  const env: NodeJS.ProcessEnv = { ADMIN_PASSWORD, DATA_DIR: process.env.DATA_DIR };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  // Passed on: without it, MONITORING=off never reached the app.
-  if (process.env.MONITORING) env.MONITORING = process.env.MONITORING;
-  const bootStarted = Date.now();
   // Same logger set-up as main.ts: pino's buffered stream to stdout at LOG_LEVEL (the parent
   // discards stdout). BENCH_LOG_FILE: where the log goes instead (/dev/null: logged, not read by
   // the parent).
-  const { app } = await buildApp({
-    config: readConfig(env),
-    logger: {
-      level: process.env.LOG_LEVEL ?? 'warn',
-      stream: logStream(process.env.BENCH_LOG_FILE ?? 1),
-    },
+  const { app, bootMs } = await bootApp({
+    dataDir: process.env.DATA_DIR,
+    databaseUrl: process.env.DATABASE_URL,
+    logTo: process.env.BENCH_LOG_FILE ?? 1,
   });
-  const bootMs = Date.now() - bootStarted;
   const db = app.ctx.db;
   const entity = app.ctx.registry.require('sysuser');
 
@@ -145,21 +134,7 @@ async function main(): Promise<void> {
   await seedUsers(db, entity.table, users);
   const seedMs = Date.now() - seedStarted;
 
-  const signedIn = await app.inject({
-    method: 'POST',
-    url: '/api/uaa/oauth/token',
-    headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'password',
-      scope: 'ui',
-      client_id: 'browser',
-      tenantCode: 'default',
-      username: 'admin',
-      password: ADMIN_PASSWORD,
-    }).toString(),
-  });
-  if (signedIn.statusCode !== 200) throw new Error(`sign-in failed: ${signedIn.body}`);
-  const token = (signedIn.json() as { access_token: string }).access_token;
+  const token = await signInApp(app);
   const headers = { authorization: `Bearer ${token}` };
 
   // A first request warms what the app keeps between requests (the session cache); the second

@@ -2,10 +2,9 @@
  * row-scope: a list under a row data scope against the same list unscoped (issue 32: "a scoped
  * list within 1.3× of the unscoped one"), at 1,000,000 purchases (BENCH_ROWSCOPE_ROWS).
  *
- *   node --import tsx bench/row-scope.ts pglite
- *   node --import tsx bench/row-scope.ts postgres      (BENCH_DATABASE_URL, default local test)
+ *   npm run bench -- rowscope [pglite|postgres]      (PostgreSQL: BENCH_DATABASE_URL, default local test)
  *
- * The real app in this process (buildApp, as main.ts), purchases seeded with generate_series:
+ * The real app in this process (bench/lib/app.ts, as main.ts and the query suite boot it), purchases seeded with generate_series:
  * created by 20 users in 10 organisations (org i has users 2i and 2i+1; organisations 1–4 sit
  * below organisation 0). One signed-in user of a role, the same user and token for both sides;
  * only the role's sys_data_scope row differs (none = unscoped). Requests alternate unscoped and
@@ -13,85 +12,79 @@
  *   self (≈5 % of the rows), org (≈10 %), orgBelow (≈50 %), and a condition
  *   `published = true and createdBy = $user.username`.
  * Lists: the default order (-publishTime,-id), and ?sort=-id. The figure is median scoped /
- * median unscoped latency per list and scope.
+ * median unscoped latency per list and scope (goal: below 1.3). A scoped list counts at most
+ * LIST_SCOPED_COUNT_LIMIT rows (10,000) before it gives the planner's estimate, as the unscoped
+ * list gives it above LIST_EXACT_COUNT_LIMIT; both are passed on when set.
  */
 import { rm } from 'node:fs/promises';
-import { buildApp } from '../src/server/app.js';
-import { readConfig } from '../src/server/lib/config.js';
-import { logStream } from '../src/server/lib/log-stream.js';
 import { sql } from 'kysely';
-import { ADMIN_PASSWORD, BROWSER_CLIENT, createDatabase, median, round, tempDir } from './lib/util.js';
+import { bootApp, signInApp, type BenchApp } from './lib/app.js';
+import { figure, perDatabase, type Figure, type SuiteResult } from './lib/report.js';
+import { createDatabase, median, round, tempDir, type DbKind } from './lib/util.js';
 
 const ROWS = Number(process.env.BENCH_ROWSCOPE_ROWS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROWSCOPE_ROUNDS ?? 60);
-const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
+const GOAL = 1.3;
 const PASSWORD = 'bench-user-1';
 
-async function main(): Promise<void> {
+/** Organisations 0..9 (1–4 below 0), a role granted every URL, 20 users; the role's id. */
+async function prepare(app: BenchApp, admin: { authorization: string }): Promise<number> {
+  const call = async (url: string, payload: Record<string, unknown>) => {
+    const answer = await app.inject({ method: 'POST', url, headers: admin, payload });
+    if (answer.statusCode !== 200) throw new Error(`${url}: ${answer.body}`);
+    return (answer.json() as { data: Record<string, unknown> }).data;
+  };
+  const orgs: number[] = [];
+  for (let index = 0; index < 10; index += 1) {
+    const parent = index >= 1 && index <= 4 ? (orgs[0] ?? 0) : 0;
+    const added = await call('/api/admin/sysorg/add', {
+      orgName: `bench-org-${index}`,
+      orgType: 'group',
+      orgParent: parent,
+    });
+    orgs.push(Number(added.id));
+  }
+  const role = await call('/api/admin/sysrole/add', { roleCode: 'ROLE_BENCH_SCOPE', roleName: 'bench' });
+  const url = await call('/api/admin/sysurl/add', { url: '/api/**' });
+  await call('/api/admin/sysurl/authorizeRoleToUrl', { urlId: url.id, roleIds: [role.id] });
+  for (let index = 0; index < 20; index += 1) {
+    await call('/api/admin/sysuser/add', {
+      username: `bench${index}`,
+      nickname: `bench${index}`,
+      password: PASSWORD,
+      email: `bench${index}@example.com`,
+      mobile: `1390000${String(index).padStart(4, '0')}`,
+      phone: '010-1234',
+      roleId: role.id,
+      orgId: orgs[Math.floor(index / 2)],
+    });
+  }
+  return Number(role.id);
+}
+
+async function measure(
+  kind: DbKind,
+  log: (line: string) => void,
+): Promise<{ figures: Figure[]; details: unknown }> {
   const dir = tempDir('rowscope');
   const database = kind === 'postgres' ? await createDatabase('rowscope') : undefined;
-  const env: NodeJS.ProcessEnv = { ADMIN_PASSWORD, DATA_DIR: dir.path, MONITORING: 'off' };
-  if (database) env.DATABASE_URL = database.url;
-  // LIST_EXACT_COUNT_LIMIT=1: every list shows the planner's estimate (isolates the page from the count).
-  if (process.env.LIST_EXACT_COUNT_LIMIT) env.LIST_EXACT_COUNT_LIMIT = process.env.LIST_EXACT_COUNT_LIMIT;
-  const { app } = await buildApp({
-    config: readConfig(env),
-    logger: { level: 'warn', stream: logStream(2) },
-  });
+  const env: NodeJS.ProcessEnv = { MONITORING: 'off' };
+  for (const name of ['LIST_EXACT_COUNT_LIMIT', 'LIST_SCOPED_COUNT_LIMIT'])
+    if (process.env[name]) env[name] = process.env[name];
+  const { app } = await bootApp({ dataDir: dir.path, databaseUrl: database?.url, env, logTo: 2 });
   const db = app.ctx.db;
   try {
-    const signIn = async (username: string, password: string): Promise<string> => {
+    const admin = { authorization: `Bearer ${await signInApp(app)}` };
+    const roleId = await prepare(app, admin);
+    const setScope = async (rows: Record<string, unknown>[]): Promise<void> => {
       const answer = await app.inject({
         method: 'POST',
-        url: '/api/uaa/oauth/token',
-        headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({
-          grant_type: 'password',
-          scope: 'ui',
-          client_id: 'browser',
-          tenantCode: 'default',
-          username,
-          password,
-        }).toString(),
+        url: '/api/admin/sysrole/authorizeDataScopeToRole',
+        headers: admin,
+        payload: { roleId, rows },
       });
-      if (answer.statusCode !== 200) throw new Error(`sign-in failed: ${answer.body}`);
-      return (answer.json() as { access_token: string }).access_token;
+      if (answer.statusCode !== 200) throw new Error(`authorizeDataScopeToRole: ${answer.body}`);
     };
-    const admin = { authorization: `Bearer ${await signIn('admin', ADMIN_PASSWORD)}` };
-    const call = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
-      const answer = await app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
-      if (answer.statusCode !== 200) throw new Error(`${url}: ${answer.body}`);
-      return (answer.json() as { data: Record<string, unknown> }).data;
-    };
-    // Organisations 0..9 (1–4 below 0), a role granted every URL, 20 users.
-    const orgs: number[] = [];
-    for (let index = 0; index < 10; index += 1) {
-      const parent = index >= 1 && index <= 4 ? (orgs[0] ?? 0) : 0;
-      const added = await call('POST', '/api/admin/sysorg/add', {
-        orgName: `bench-org-${index}`,
-        orgType: 'group',
-        orgParent: parent,
-      });
-      orgs.push(Number(added.id));
-    }
-    const role = await call('POST', '/api/admin/sysrole/add', {
-      roleCode: 'ROLE_BENCH_SCOPE',
-      roleName: 'bench',
-    });
-    const url = await call('POST', '/api/admin/sysurl/add', { url: '/api/**' });
-    await call('POST', '/api/admin/sysurl/authorizeRoleToUrl', { urlId: url.id, roleIds: [role.id] });
-    for (let index = 0; index < 20; index += 1) {
-      await call('POST', '/api/admin/sysuser/add', {
-        username: `bench${index}`,
-        nickname: `bench${index}`,
-        password: PASSWORD,
-        email: `bench${index}@example.com`,
-        mobile: `1390000${String(index).padStart(4, '0')}`,
-        phone: '010-1234',
-        roleId: role.id,
-        orgId: orgs[Math.floor(index / 2)],
-      });
-    }
     const seeded = Date.now();
     await sql`insert into portal_purchase (tenant_code, title, buyer_name, category, budget, publish_time, published,
         created_by, updated_by, created_at)
@@ -101,14 +94,15 @@ async function main(): Promise<void> {
       from generate_series(1, ${ROWS}) as g`.execute(db);
     // A table at rest is vacuumed (autovacuum): its visibility map lets counts read the index alone.
     await sql`vacuum analyze portal_purchase`.execute(db);
-    console.error(`seeded ${ROWS} purchases in ${Date.now() - seeded} ms (${kind})`);
-    const token = { authorization: `Bearer ${await signIn('bench0', PASSWORD)}` };
-    const list = async (path: string): Promise<number> => {
+    const seedMs = Date.now() - seeded;
+    log(`  ${kind}: seeded ${ROWS.toLocaleString('en-US')} purchases in ${(seedMs / 1000).toFixed(0)} s`);
+    const token = { authorization: `Bearer ${await signInApp(app, 'bench0', PASSWORD)}` };
+    const list = async (path: string): Promise<{ ms: number; totalExact: boolean }> => {
       const started = process.hrtime.bigint();
       const answer = await app.inject({ method: 'GET', url: path, headers: token });
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (answer.statusCode !== 200) throw new Error(`${path}: ${answer.body}`);
-      return ms;
+      return { ms, totalExact: (answer.json() as { data: { totalExact: boolean } }).data.totalExact };
     };
     const scopes: [string, Record<string, unknown>][] = [
       ['self', { scope: 'self' }],
@@ -120,35 +114,42 @@ async function main(): Promise<void> {
       ['default order', '/api/notification/purchase/query?currentPage=1&pageSize=20'],
       ['sort=-id', '/api/notification/purchase/query?currentPage=1&pageSize=20&sort=-id'],
     ] as const;
-    const lines: string[] = [];
+    const figures: Figure[] = [];
+    const samples: Record<string, { scoped: number[]; unscoped: number[]; scopedTotalExact: boolean }> = {};
     for (const [name, scope] of scopes) {
       for (const [label, path] of paths) {
         const scoped: number[] = [];
         const unscoped: number[] = [];
-        for (let round = -3; round < ROUNDS; round += 1) {
-          await call('POST', '/api/admin/sysrole/authorizeDataScopeToRole', { roleId: role.id, rows: [] });
+        let scopedTotalExact = false;
+        // Alternating, after a warm-up: the same user and token, only the role's scope row differs.
+        for (let turn = -3; turn < ROUNDS; turn += 1) {
+          await setScope([]);
           const a = await list(path);
-          await call('POST', '/api/admin/sysrole/authorizeDataScopeToRole', {
-            roleId: role.id,
-            rows: [{ menuCode: 'purchase', ...scope }],
-          });
+          await setScope([{ menuCode: 'purchase', ...scope }]);
           const b = await list(path);
-          if (round >= 0) {
-            unscoped.push(a);
-            scoped.push(b);
+          scopedTotalExact = b.totalExact;
+          if (turn >= 0) {
+            unscoped.push(a.ms);
+            scoped.push(b.ms);
           }
         }
         const ratio = median(scoped) / median(unscoped);
-        lines.push(
-          `${kind}\t${name}\t${label}\tunscoped ${round(median(unscoped), 2)} ms\tscoped ${round(median(scoped), 2)} ms\tratio ${round(ratio, 2)}`,
+        samples[`${name} / ${label}`] = { scoped, unscoped, scopedTotalExact };
+        const note = `scoped ${round(median(scoped), 2)} ms, unscoped ${round(median(unscoped), 2)} ms; total ${scopedTotalExact ? 'exact' : 'estimated'}`;
+        log(`  ${kind} ${name} (${label}): ratio ${round(ratio, 2)} (${note})`);
+        figures.push(
+          figure(
+            'rowscope',
+            `${kind} ${name}, ${label}: scoped / unscoped`,
+            ratio,
+            'ratio',
+            { op: '<', value: GOAL },
+            note,
+          ),
         );
-        console.error(lines.at(-1));
       }
     }
-    console.log(
-      `row-scope bench, ${ROWS} purchases, ${ROUNDS} rounds (median latency, sequential app.inject)`,
-    );
-    for (const line of lines) console.log(line);
+    return { figures, details: { rows: ROWS, rounds: ROUNDS, seedMs, samples } };
   } finally {
     await app.close();
     await database?.drop();
@@ -156,10 +157,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+/** The rowscope suite: each database in turn (1,000,000 purchases: minutes of seeding each). */
+export function runRowScope(kinds: DbKind[], log: (line: string) => void): Promise<SuiteResult> {
+  return perDatabase('rowscope', kinds, (kind) => measure(kind, log));
+}

@@ -10,13 +10,14 @@
  *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
  *   import   rows/s and peak server RSS of POST /api/notification/purchase/import (100 000 rows, CSV and xlsx)
  *   adopt    the other application's insert time on its tables adopted / untouched (ruoyi-vue-pro), PostgreSQL
+ *   rowscope a purchase list under each row data scope against the same list unscoped, 1,000,000 rows
+ *            (BENCH_ROWSCOPE_ROWS): scoped / unscoped median latency; only when named
  *
  * Filters pick suites by name (`query`, `export`, `start`) and databases (`pglite`, `postgres`).
  * Prints a table and writes every figure and raw measurement to bench/results/latest.json.
  * See bench/README.md for the knobs (BENCH_DURATION, BENCH_ROUNDS, …).
  */
 import { execFileSync } from 'node:child_process';
-import { runAdoptInsert } from './adopt-insert.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -31,8 +32,19 @@ import { runStart } from './start.js';
 import { runUi } from './ui.js';
 import { runWorkflow } from './workflow.js';
 
-const SUITES = ['query', 'export', 'start', 'ui', 'scale', 'workflow', 'files', 'import', 'adopt'] as const;
-/** Seeding millions of rows takes minutes: the scale suite runs only when asked for. */
+const SUITES = [
+  'query',
+  'export',
+  'start',
+  'ui',
+  'scale',
+  'workflow',
+  'files',
+  'import',
+  'rowscope',
+  'adopt',
+] as const;
+/** Seeding millions of rows takes minutes: the scale and rowscope suites run only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
 type Suite = (typeof SUITES)[number];
 const DB_ALIASES: Record<string, DbKind> = {
@@ -48,7 +60,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|adopt]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|rowscope|adopt]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -108,7 +120,8 @@ async function main(): Promise<number> {
         suite === 'export' ||
         suite === 'scale' ||
         suite === 'workflow' ||
-        suite === 'adopt',
+        suite === 'adopt' ||
+        suite === 'rowscope',
     ) &&
     !(await isPostgresReachable())
   ) {
@@ -128,7 +141,8 @@ async function main(): Promise<number> {
         suite === 'export' ||
         suite === 'scale' ||
         suite === 'workflow' ||
-        suite === 'import'
+        suite === 'import' ||
+        suite === 'rowscope'
       ) {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
@@ -140,13 +154,16 @@ async function main(): Promise<number> {
           scale: runScale,
           workflow: runWorkflow,
           import: runImport,
+          // the app runs in this process: loaded only when the suite runs
+          rowscope: async (...args: Parameters<typeof runImport>) =>
+            (await import('./row-scope.js')).runRowScope(...args),
         }[suite];
         results.push(await run(kinds, log));
       } else if (suite === 'adopt') {
         // Adoption is of a PostgreSQL database: PGlite is the app's own, nothing else writes it.
         results.push(
           kinds.includes('postgres')
-            ? await runAdoptInsert(log)
+            ? await (await import('./adopt-insert.js')).runAdoptInsert(log) // the app runs in this process
             : { suite, figures: [], details: {}, skipped: postgresNote ?? 'PostgreSQL only' },
         );
       } else {
@@ -154,7 +171,11 @@ async function main(): Promise<number> {
       }
       if (
         postgresNote &&
-        (suite === 'query' || suite === 'export' || suite === 'scale' || suite === 'workflow') &&
+        (suite === 'query' ||
+          suite === 'export' ||
+          suite === 'scale' ||
+          suite === 'workflow' ||
+          suite === 'rowscope') &&
         wantedKinds.includes('postgres')
       ) {
         results.push({ suite, figures: [], details: {}, skipped: postgresNote });

@@ -1192,14 +1192,15 @@ export interface MonthPurchases {
   /** YYYY-MM in the caller's time zone. */
   month: string;
   count: number;
-  /** Sum of the budgets (yuan). */
-  budget: number;
+  /** Sum of the budgets (yuan): an exact decimal string. */
+  budget: string;
 }
 
 export interface CategoryPurchases {
   name: string;
   count: number;
-  budget: number;
+  /** Sum of the budgets (yuan): an exact decimal string. */
+  budget: string;
 }
 
 export interface RecentPurchase {
@@ -1207,7 +1208,8 @@ export interface RecentPurchase {
   title: string;
   buyerName: string | null;
   region: string | null;
-  budget: number | null;
+  /** Yuan: an exact decimal string. */
+  budget: string | null;
   publishTime: string | null;
 }
 
@@ -1217,8 +1219,8 @@ export interface DashboardTotals {
   orgs: number;
   notices: number;
   purchases: number;
-  /** Sum of the purchases' budgets (yuan). */
-  budget: number;
+  /** Sum of the purchases' budgets (yuan): an exact decimal string (numeric sum in SQL). */
+  budget: string;
   /** Users with a session that has not ended (signed in now). */
   online: number;
 }

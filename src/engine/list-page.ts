@@ -12,6 +12,8 @@ import type { EntityDef, FieldDef, SortTerm } from './types.js';
 export const DEFAULT_EXACT_COUNT_LIMIT = 100_000;
 /** The exact count a user asks for gives up after this long and says so. */
 export const DEFAULT_COUNT_TIMEOUT_MS = 5_000;
+/** A list under a row data scope counts at most this many rows unasked (CountPolicy.visitLimit). */
+export const DEFAULT_SCOPED_COUNT_LIMIT = 10_000;
 /**
  * Offsets up to this many rows are read the plain way; deeper ones find the page's keys on an
  * index first (a "deferred join"), so the rows skipped are index entries, not table rows.
@@ -26,6 +28,13 @@ export interface CountPolicy {
    * chunks along the key and gives up between chunks once the time is up.
    */
   hasStatementTimeout?: boolean;
+  /**
+   * The most rows a count nobody asked for may visit (a list under a row data scope,
+   * LIST_SCOPED_COUNT_LIMIT): the planner's estimate of a scope is small, so it would be counted
+   * exactly, row by row, on every page. Past the limit the total is estimated (`totalExact`
+   * false, at least limit + 1), as an unscoped large list's is; a count asked for is unaffected.
+   */
+  visitLimit?: number;
 }
 
 export type CountPlan = 'exact' | 'estimate';

@@ -13,11 +13,11 @@ import { createUserWithRole } from '../support/users.js';
  */
 
 interface Dashboard {
-  totals: Record<string, number>;
+  totals: Record<string, number | string>;
   signIns: { day: string; signIns: number; users: number }[];
   notices: { day: string; count: number }[];
-  purchasesByMonth: { month: string; count: number; budget: number }[];
-  purchasesByCategory: { name: string; count: number; budget: number }[];
+  purchasesByMonth: { month: string; count: number; budget: string }[];
+  purchasesByCategory: { name: string; count: number; budget: string }[];
   usersByOrg: { name: string; count: number }[];
   purchasesByProvince: { name: string; count: number }[];
   recentPurchases: Row[];
@@ -85,15 +85,54 @@ describe('demo menus', () => {
 });
 
 describe('dashboard figures', () => {
+  it('sums budgets exactly: 0.1 + 0.2 is "0.30", sent as digits, never a float', async () => {
+    for (const budget of ['0.10', '0.20'])
+      expect(
+        (
+          await api.post('/api/notification/purchase/add', {
+            title: `exact-sum ${budget}`,
+            buyerName: 'exact',
+            category: 'exact-sum-category',
+            budget,
+          })
+        ).statusCode,
+      ).toBe(200);
+    const response = await api.get('/api/demo/dashboard', { days: '7', utcOffset: '0' });
+    expect(response.statusCode, response.body).toBe(200);
+    const dashboard = data<Dashboard>(response);
+    expect(dashboard.purchasesByCategory.find((row) => row.name === 'exact-sum-category')?.budget).toBe(
+      '0.30',
+    );
+    expect(typeof dashboard.totals.budget).toBe('string');
+    expect(String(dashboard.totals.budget)).toMatch(/^\d+\.\d{2}$/);
+    // the report's xlsx writes the exact sum as a number cell at its scale, not as text
+    const xlsx = await api.post('/api/demo/reportdesigner/xlsx', {
+      entity: 'purchase',
+      dimensions: ['category'],
+      measures: ['sum:budget'],
+      chartType: 'table',
+      filters: { title: 'exact-sum' },
+      title: 'exact sums',
+    });
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const cell = workbook.worksheets[0]?.getRow(3).getCell(2);
+    expect(cell?.value).toBe(0.3);
+    expect(cell?.numFmt).toBe('#,##0.00');
+    // the other checks here count the seeded purchases
+    await t.sql("delete from portal_purchase where title like 'exact-sum %'");
+  });
+
   it('answers the tenant’s real counts, series and lists', async () => {
     const response = await api.get('/api/demo/dashboard', { days: '14', utcOffset: '480' });
     expect(response.statusCode, response.body).toBe(200);
     const dashboard = data<Dashboard>(response);
-    const [counts] = await t.sql<{ users: number; purchases: number; notices: number; budget: number }>(
+    const [counts] = await t.sql<{ users: number; purchases: number; notices: number; budget: string }>(
       `select (select count(*)::int from sys_user where tenant_code = 'default') as users,
         (select count(*)::int from portal_purchase where tenant_code = 'default') as purchases,
         (select count(*)::int from portal_notice where tenant_code = 'default') as notices,
-        (select coalesce(sum(budget), 0)::float8 from portal_purchase where tenant_code = 'default') as budget`,
+        (select coalesce(sum(budget), 0)::text from portal_purchase where tenant_code = 'default') as budget`,
     );
     expect(dashboard.totals).toMatchObject({
       users: counts?.users,

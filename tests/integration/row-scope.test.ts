@@ -394,6 +394,49 @@ describe('saving scopes', () => {
     }
   });
 
+  it("a role's data scopes and field rights follow a renamed code and go with the deleted role", async () => {
+    const added = await admin('POST', '/api/admin/sysrole/add', {
+      roleCode: 'ROLE_RS_GONE',
+      roleName: 'gone',
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const id = Number(data(added).id);
+    await setScope([{ menuCode: 'purchase', scope: 'self' }], id);
+    const rights = await admin('POST', '/api/admin/sysmenu/authorizeMenuDataToRole', {
+      menuCode: 'purchase',
+      rows: [{ roleCode: 'ROLE_RS_GONE', dataFields: ['contactPhone'], readOnlyFields: ['budget'] }],
+    });
+    expect(rights.statusCode, rights.body).toBe(200);
+    const stored = async (code: string): Promise<number[]> => [
+      (await t.sql('select 1 from sys_data_scope where role_code = $1', [code])).length,
+      (await t.sql('select 1 from sys_data_permission where role_code = $1', [code])).length,
+    ];
+    expect(await stored('ROLE_RS_GONE')).toEqual([1, 1]);
+
+    const renamed = await admin('PUT', '/api/admin/sysrole/update', {
+      id,
+      version: data(added).version,
+      roleCode: 'ROLE_RS_RENAMED',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await stored('ROLE_RS_GONE')).toEqual([0, 0]);
+    expect(await stored('ROLE_RS_RENAMED')).toEqual([1, 1]);
+    const read = await admin('GET', `/api/admin/sysrole/queryDataScopeByRoleId?roleId=${id}`);
+    expect(data<{ scope: string }[]>(read).map((row) => row.scope)).toEqual(['self']);
+
+    const deleted = await admin('POST', `/api/admin/sysrole/delete?id=${id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await stored('ROLE_RS_RENAMED')).toEqual([0, 0]);
+    // a new role of the old code starts without them
+    const again = await admin('POST', '/api/admin/sysrole/add', {
+      roleCode: 'ROLE_RS_RENAMED',
+      roleName: 'new',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const fresh = await admin('GET', `/api/admin/sysrole/queryDataScopeByRoleId?roleId=${data(again).id}`);
+    expect(data(fresh)).toEqual([]);
+  });
+
   it("another tenant's role is not found", async () => {
     const missing = await setScopes(999_999, []);
     expect(missing.statusCode, missing.body).toBe(404);

@@ -36,9 +36,10 @@ export interface Config {
   /**
    * Lists count exactly below `exactLimit` rows by the planner's estimate (LIST_EXACT_COUNT_LIMIT,
    * 100000) and give the estimate above it; an exact count asked for gives up after `timeoutMs`
-   * (LIST_COUNT_TIMEOUT_MS, 5000).
+   * (LIST_COUNT_TIMEOUT_MS, 5000). A list under a row data scope counts at most `scopedLimit`
+   * rows unasked (LIST_SCOPED_COUNT_LIMIT, 10000), then gives an estimate too.
    */
-  listCount: { exactLimit: number; timeoutMs: number };
+  listCount: { exactLimit: number; timeoutMs: number; scopedLimit: number };
   /**
    * PostgreSQL: how often the server looks for engine indexes left invalid (a concurrent build
    * killed half-way) and builds them again (INDEX_CHECK_SECONDS, 60).
@@ -211,6 +212,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const listCount = {
     exactLimit: positiveInteger(env, 'LIST_EXACT_COUNT_LIMIT', 100_000, problems),
     timeoutMs: positiveInteger(env, 'LIST_COUNT_TIMEOUT_MS', 5_000, problems),
+    scopedLimit: positiveInteger(env, 'LIST_SCOPED_COUNT_LIMIT', 10_000, problems),
   };
   const fileMaxMb = positiveInteger(env, 'FILE_MAX_MB', 10, problems);
   const attachmentText = env.FILE_ATTACHMENT_TYPES?.trim();

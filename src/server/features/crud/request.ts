@@ -31,7 +31,12 @@ export function crudRequestOf(ctx: AppContext): CrudRequestOf {
       l10n,
       policy,
       roles: auth.roles,
-      countPolicy: { ...ctx.config.listCount, hasStatementTimeout: ctx.dbKind === 'postgres' },
+      countPolicy: {
+        ...ctx.config.listCount,
+        hasStatementTimeout: ctx.dbKind === 'postgres',
+        // a row data scope's count is capped (CountPolicy.visitLimit)
+        ...(policy.rowConditions?.length ? { visitLimit: ctx.config.listCount.scopedLimit } : {}),
+      },
     };
   };
 }

@@ -3,7 +3,8 @@ import dayjs from 'dayjs';
 import type { Dashboard, NamedCount } from '../../../../engine/api-types.js';
 
 /** Budgets are yuan; charts show 万元 (ten thousands), as the portal does. */
-export const tenThousands = (yuan: number): number => Math.round(yuan / 100) / 100;
+/** Yuan (exact decimal digits from the server) as 万元 with two decimals, for a chart's axis. */
+export const tenThousands = (yuan: number | string): number => Math.round(Number(yuan) / 100) / 100;
 
 export type { Dashboard, NamedCount };
 

@@ -47,7 +47,7 @@ import { entityTitle } from '../../../lib/titles.js';
 import { readListPage } from './list-page.js';
 import { checkFileFields } from './file-fields.js';
 import { sanitizeRichTextValues } from '../../../lib/html.js';
-import { isWithinScope, type RecordPolicy } from '../../rbac/index.js';
+import { applyRoleRowEffects, isWithinScope, type RecordPolicy } from '../../rbac/index.js';
 import { applySessionEffects } from '../../sessions/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
@@ -341,6 +341,8 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
       registry: request.registry,
       change: { entity, before, after: row, assigned: new Set(assigned.map((field) => field.name)) },
     });
+    // A renamed role code takes its data scopes and field rights along.
+    await applyRoleRowEffects({ trx, registry: request.registry, entity, before, after: row });
     await writeAudit({
       trx,
       actor,
@@ -427,12 +429,15 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
           ...updateBookkeeping(entity, actor),
         ])} ${where}`.execute(trx)
       : sql`delete from ${table(entity)} ${where}`.execute(trx));
-    for (const row of found.rows)
+    for (const row of found.rows) {
       await applySessionEffects({
         trx,
         registry,
         change: { entity, before: row, after: null, assigned: new Set() },
       });
+      // A deleted role's data scopes and field rights go with it.
+      await applyRoleRowEffects({ trx, registry, entity, before: row, after: null });
+    }
     await writeAudit({
       trx,
       actor,

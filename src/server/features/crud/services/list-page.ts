@@ -156,6 +156,18 @@ async function plainCount(db: Db, entity: EntityDef, where: RawBuilder<unknown>)
   return result.rows[0]?.total ?? 0;
 }
 
+/** count(*) of at most `limit` + 1 matches: more than `limit` when the result is limit + 1. */
+async function cappedCount(
+  db: Db,
+  entity: EntityDef,
+  where: RawBuilder<unknown>,
+  limit: number,
+): Promise<number> {
+  const result = await sql<{ total: number }>`select count(*)::int as total
+    from (select 1 from ${table(entity)} ${where} limit ${limit + 1}) as matched`.execute(db);
+  return result.rows[0]?.total ?? 0;
+}
+
 /** count(*) under a statement timeout: undefined when it gave up. */
 async function exactCount(
   db: Db,
@@ -274,10 +286,12 @@ export async function readListPage({
     // pattern is loose (4,000 matches of "1234" among 10,000,000 users were estimated at 101,010),
     // so above the threshold a few matches are still looked for before the estimate is taken.
     estimate = await estimateRows(db, entity, where);
-    const limit =
+    const limit = Math.min(
       chooseCount(estimate, policy, false) === 'exact'
         ? policy.exactLimit
-        : Math.min(policy.exactLimit, CONTAINS_PROBE_LIMIT);
+        : Math.min(policy.exactLimit, CONTAINS_PROBE_LIMIT),
+      policy.visitLimit ?? Number.POSITIVE_INFINITY,
+    );
     const counted = await readCountedPage(
       db,
       entity,
@@ -332,7 +346,17 @@ export async function readListPage({
     // An estimate below what the user has already paged through would look wrong.
     return withCursor({ rows, total: Math.max(estimate, rowsBefore + page.rows.length), totalExact: false });
   }
-  // Below the threshold the count is cheap and runs plainly; the one asked for runs under the limit.
+  // Below the threshold the count is cheap and runs plainly (a row scope's at most visitLimit
+  // rows, then the estimate stands); the one asked for runs under the time limit.
+  if (!query.wantsExactTotal && policy.visitLimit !== undefined) {
+    const capped = await cappedCount(db, entity, where, policy.visitLimit);
+    if (capped <= policy.visitLimit) return withCursor({ rows, total: capped, totalExact: true });
+    return withCursor({
+      rows,
+      total: Math.max(estimate, capped, rowsBefore + page.rows.length),
+      totalExact: false,
+    });
+  }
   const total = !query.wantsExactTotal
     ? await plainCount(db, entity, where)
     : policy.hasStatementTimeout === false

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, ok } from '../../../lib/http.js';
-import { answer, arrayOf, decimal, integer, nullable, object, typed } from '../../../lib/route-schema.js';
+import { answer, arrayOf, integer, nullable, object, typed } from '../../../lib/route-schema.js';
 import { readDashboard } from '../services/dashboard.js';
 
 const DEFAULT_DAYS = 30;
@@ -9,7 +9,8 @@ const DEFAULT_DAYS = 30;
 const COUNT = integer(0);
 const STRING = { type: 'string' };
 const NAMED_COUNTS = arrayOf(object({ name: STRING, count: COUNT }, ['name', 'count']));
-const YUAN = decimal({ description: 'yuan' });
+/** Money as exact digits (a numeric sum in SQL, never a float): "1234.50". */
+const YUAN = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'yuan, exact decimal digits' };
 const TIME = { type: 'string', format: 'date-time' };
 
 const DASHBOARD = object(

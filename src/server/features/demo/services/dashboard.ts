@@ -92,8 +92,8 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
   const months = lastMonths(offset);
   const purchaseTime = column(field(purchase, 'publishTime'));
   const budget = column(field(purchase, 'budget'));
-  const monthRows = await sql<{ month: string; n: number; budget: number | null }>`select
-      ${localDay(purchaseTime, offset, 'YYYY-MM')} as month, count(*)::int as n, sum(${budget})::float8 as budget
+  const monthRows = await sql<{ month: string; n: number; budget: string }>`select
+      ${localDay(purchaseTime, offset, 'YYYY-MM')} as month, count(*)::int as n, coalesce(sum(${budget}), 0)::text as budget
     from ${table(purchase)}
     where ${scoped(purchase, tenantCode)} and ${purchaseTime} >= cast(${`${months[0] ?? '1970-01'}-01`} as date) - 1
     group by 1`.execute(ctx.db);
@@ -103,9 +103,9 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
   const categoryRows = await sql<{
     name: string | null;
     n: number;
-    budget: number | null;
+    budget: string;
   }>`select ${category} as name,
-      count(*)::int as n, sum(${budget})::float8 as budget
+      count(*)::int as n, coalesce(sum(${budget}), 0)::text as budget
     from ${table(purchase)} where ${scoped(purchase, tenantCode)}
     group by 1 order by 2 desc, 1 limit ${TOP}`.execute(ctx.db);
 
@@ -123,7 +123,7 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
     active: number;
   }>`select count(*)::int as users, (count(*) filter (where ${status} = '1'))::int as active
     from ${table(user)} where ${scoped(user, tenantCode)}`.execute(ctx.db);
-  const budgetRow = await sql<{ budget: number | null }>`select sum(${budget})::float8 as budget
+  const budgetRow = await sql<{ budget: string }>`select coalesce(sum(${budget}), 0)::text as budget
     from ${table(purchase)} where ${scoped(purchase, tenantCode)}`.execute(ctx.db);
   const online = await sql<{ n: number }>`select count(distinct user_id)::int as n from sys_session
     where tenant_code = ${tenantCode} and revoked_at is null and expires_at > now()`.execute(ctx.db);
@@ -133,10 +133,10 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
     title: string;
     buyer: string | null;
     region: string | null;
-    budget: number | null;
+    budget: string | null;
     at: Date | string | null;
   }>`select id, ${column(field(purchase, 'title'))} as title, ${column(field(purchase, 'buyerName'))} as buyer,
-      ${column(field(purchase, 'region'))} as region, ${budget}::float8 as budget, ${purchaseTime} as at
+      ${column(field(purchase, 'region'))} as region, ${budget}::text as budget, ${purchaseTime} as at
     from ${table(purchase)} where ${scoped(purchase, tenantCode)}
     order by ${purchaseTime} desc nulls last, id desc limit ${TOP}`.execute(ctx.db);
 
@@ -147,7 +147,7 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
       orgs: await count(ctx, org, tenantCode),
       notices: await count(ctx, notice, tenantCode),
       purchases: await count(ctx, purchase, tenantCode),
-      budget: Number(budgetRow.rows[0]?.budget ?? 0),
+      budget: budgetRow.rows[0]?.budget ?? '0',
       online: Number(online.rows[0]?.n ?? 0),
     },
     signIns,
@@ -156,12 +156,12 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
     purchasesByMonth: months.map((month) => ({
       month,
       count: Number(perMonth.get(month)?.n ?? 0),
-      budget: Number(perMonth.get(month)?.budget ?? 0),
+      budget: perMonth.get(month)?.budget ?? '0',
     })),
     purchasesByCategory: categoryRows.rows.map((row) => ({
       name: row.name ?? '',
       count: Number(row.n),
-      budget: Number(row.budget ?? 0),
+      budget: row.budget,
     })),
     purchasesByRegion: await countsBy(ctx, purchase, field(purchase, 'region'), tenantCode),
     purchasesByProvince: countsByProvince(
@@ -179,7 +179,7 @@ export async function readDashboard({ ctx, tenantCode, days, offset }: Dashboard
       title: row.title,
       buyerName: row.buyer,
       region: row.region,
-      budget: row.budget === null ? null : Number(row.budget),
+      budget: row.budget,
       publishTime: row.at === null ? null : new Date(row.at).toISOString(),
     })),
     generatedAt: new Date().toISOString(),

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { sql, type RawBuilder } from 'kysely';
 import {
+  decimalNumberFormat,
   decimalOf,
   type EntityDef,
   type FieldDef,
@@ -274,6 +275,8 @@ export async function runReport({
   };
 }
 
+const DECIMAL_TEXT = /^-?\d+(?:\.(\d+))?$/;
+
 /** The report's table as an .xlsx: a title row, the header row, the groups. */
 export async function reportWorkbook(title: string, report: ReportResult): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -281,7 +284,18 @@ export async function reportWorkbook(title: string, report: ReportResult): Promi
   sheet.addRow([title]).font = { bold: true, size: 14 };
   if (report.columns.length > 1) sheet.mergeCells(1, 1, 1, report.columns.length);
   sheet.addRow(report.columns.map((col) => col.title)).font = { bold: true };
-  for (const row of report.rows) sheet.addRow(report.columns.map((col) => row[col.key] ?? null));
+  for (const row of report.rows) {
+    const added = sheet.addRow(report.columns.map((col) => row[col.key] ?? null));
+    report.columns.forEach((col, index) => {
+      const value = row[col.key];
+      // A decimal measure (exact digits on the wire) is a number cell at its scale, not text.
+      const digits = col.kind === 'measure' && typeof value === 'string' ? DECIMAL_TEXT.exec(value) : null;
+      if (!digits || typeof value !== 'string') return;
+      const cell = added.getCell(index + 1);
+      cell.value = Number(value);
+      cell.numFmt = decimalNumberFormat(digits[1]?.length ?? 0);
+    });
+  }
   report.columns.forEach((col, index) => {
     sheet.getColumn(index + 1).width = Math.max(12, col.title.length * 2 + 4);
   });

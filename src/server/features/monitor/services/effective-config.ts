@@ -28,6 +28,7 @@ const VARIABLES: readonly { name: string; fallback: string; isSecret?: boolean }
   { name: 'RATE_LIMIT_CAPTCHA', fallback: '30' },
   { name: 'LIST_EXACT_COUNT_LIMIT', fallback: '100000' },
   { name: 'LIST_COUNT_TIMEOUT_MS', fallback: '5000' },
+  { name: 'LIST_SCOPED_COUNT_LIMIT', fallback: '10000' },
   { name: 'FILE_MAX_MB', fallback: '10' },
   { name: 'FILES_DIR', fallback: 'DATA_DIR/files' },
   { name: 'FILE_ATTACHMENT_TYPES', fallback: 'jpg,jpeg,gif,png,…' },

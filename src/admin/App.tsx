@@ -8,7 +8,16 @@ import zhTW from 'antd/es/locale/zh_TW';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
-import { lazy, Suspense, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { configureHttp, TOAST_MS } from '../web/http.js';
 import { hasToken, portalHome } from '../web/session.js';
@@ -43,6 +52,12 @@ function leave(url: string): void {
   // No client-side redirect may follow: it would cancel the page load under way.
   isLeaving = true;
   window.location.assign(url);
+}
+
+/** Leaves after a message was read; no sign-in page or shell shows meanwhile. */
+function leaveAfter(url: string, delayMs: number): void {
+  isLeaving = true;
+  setTimeout(() => window.location.assign(url), delayMs);
 }
 
 /** Wires the HTTP client's §8 reactions to antd (inside AntdApp for the theme) and the router. */
@@ -108,9 +123,14 @@ function ToLogin() {
   return <Navigate to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
 }
 
-/** Signed-in users who open /login go to the workbench. */
+/**
+ * Signed-in users who open /login go to /{product} (docs/product.md §2.1); one who signs in here
+ * goes on where the sign-in sends them.
+ */
 function GuestOnly({ children }: { children: ReactNode }) {
-  return hasToken() ? <Navigate to="/workbench" replace /> : <>{children}</>;
+  const [wasSignedIn] = useState(hasToken);
+  if (isLeaving) return null;
+  return wasSignedIn ? <Leave to={portalHome()} /> : <>{children}</>;
 }
 
 function Leave({ to }: { to: string }) {
@@ -142,6 +162,7 @@ function RefineApp() {
         // antd's static message renders nothing under React 19: the App context's one does
         notify: (text) => void toastsRef.current.error(text, TOAST_MS / 1000),
         leave,
+        leaveAfter,
         currentPath: () => `${window.location.pathname.replace(/^\/admin/, '')}${window.location.search}`,
         onLogout: () => app.setTags(() => ({ visited: [], cached: [] })),
         // A failed attempt's 用户名或密码错误 must not follow the user onto the workbench.

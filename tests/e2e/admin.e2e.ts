@@ -92,10 +92,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
-      name: 'signed-in users who open /admin/login go to the workbench',
+      name: 'signed-in users who open /admin/login go to /{product} (docs/product.md §2.1)',
       run: async () => {
         await page.goto(admin('/login'));
-        await page.waitForURL(/\/admin\/workbench$/);
+        await page.waitForURL((url) => url.pathname === '/ecobid');
+        await page.goto(admin('/workbench'));
+        await page.getByTestId('workbench').waitFor();
       },
     },
     {

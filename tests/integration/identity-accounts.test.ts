@@ -455,7 +455,7 @@ describe('online users', () => {
     });
     expect(all.json().data.total).toBeGreaterThanOrEqual(2);
 
-    // Only ROLE_ADMIN may see or end sessions.
+    // Only a role granted 在线用户 (ROLE_ADMIN, or the menu and its kickout button) may see or end sessions.
     const notAdmin = await t.request({
       method: 'GET',
       url: '/api/admin/sysuser/queryOnlineSysUser',

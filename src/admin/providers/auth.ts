@@ -97,6 +97,11 @@ export interface AuthOptions {
   notify: (message: string) => void;
   /** Leaves the back-office for the portal (full navigation). */
   leave: (url: string) => void;
+  /**
+   * Leaves the back-office for the portal after a delay (a message to read first); from now on
+   * the back-office redirects nowhere else (no sign-in page flashes meanwhile).
+   */
+  leaveAfter: (url: string, delayMs: number) => void;
   /** Current back-office path, for the redirect query. */
   currentPath: () => string;
   /** Closes the tags and clears per-user state (docs/product.md §4 logout). */
@@ -118,6 +123,10 @@ let prefetchedRole = '';
 let seededRole: string | undefined;
 
 const LEAVE_DELAY_MS = 2000;
+/** The portal's personal centre (src/portal/routes.ts PERSONAL_PATH). */
+const PORTAL_PERSONAL_CENTRE = '/personal';
+/** The user was told why they leave the back-office and is on the way to the portal. */
+let isSentToPortal = false;
 
 /** Loads the current user once per session and checks its roles (docs/product.md §4, §5). */
 export function loadUser(options: AuthOptions): Promise<SysUser> {
@@ -297,17 +306,32 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
       if (getRoles().length > 0) return { authenticated: true };
       try {
         await loadUser(options);
-        return { authenticated: true };
       } catch (error) {
-        // Empty roles or a failed user-info call: reset the token, say why, go home (docs/product.md §4, §8).
+        // Empty roles or a failed user-info call: reset the token, say why, go to /{product}
+        // with the wanted path in the redirect query (docs/product.md §2.1, §4, §8).
         resetToken();
-        if (!(error instanceof ApiError && error.reason === 'invalid_token')) {
+        if (!(error instanceof ApiError && error.reason === 'invalid_token') && !isSentToPortal) {
+          isSentToPortal = true;
           options.notify(messageOf(error, options));
           // Let the message be read before leaving for the portal home.
-          setTimeout(() => options.leave(portalHome()), LEAVE_DELAY_MS);
+          options.leaveAfter(portalHome(`/admin${options.currentPath()}`), LEAVE_DELAY_MS);
         }
         return { authenticated: false, redirectTo: '/login' };
       }
+      // A buyer or supplier (no back-office menu) who opens the back-office: no empty shell, their
+      // portal personal centre instead, still signed in there.
+      const granted = await (prefetched ?? currentAuthority()).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 403) return { menus: [] };
+        throw error;
+      });
+      if (granted.menus.length === 0) {
+        // said once, however many checks the page runs meanwhile
+        if (!isSentToPortal) options.notify(options.t('admin.auth.portalUser'));
+        isSentToPortal = true;
+        options.leaveAfter(PORTAL_PERSONAL_CENTRE, LEAVE_DELAY_MS);
+        return { authenticated: false };
+      }
+      return { authenticated: true };
     },
 
     // The HTTP client already handles invalid_token (toast, token reset, home) for every call.

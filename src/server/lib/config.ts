@@ -13,6 +13,11 @@ export interface Config {
    * keep prepared statements, such as PgBouncer before 1.21).
    */
   isPreparing: boolean;
+  /**
+   * The template's development-only mocks of sign-in, user info, logout, user search and
+   * transactions (DEV_MOCKS on or off; on unless NODE_ENV is production).
+   */
+  isDevMocks: boolean;
   /** Shared state (counters, codes) in Redis instead of the database (REDIS_URL). */
   redisUrl?: string;
   /** Put before every Redis key (REDIS_PREFIX, default "ecobid:"), so that several sites or test runs can share one Redis. */
@@ -230,6 +235,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const preparedText = env.DATABASE_PREPARED?.trim().toLowerCase() ?? '';
   if (preparedText && !['on', 'off'].includes(preparedText))
     problems.push(`DATABASE_PREPARED must be on or off, got "${preparedText}"`);
+  const devMocksText = env.DEV_MOCKS?.trim().toLowerCase() ?? '';
+  if (devMocksText && !['on', 'off'].includes(devMocksText))
+    problems.push(`DEV_MOCKS must be on or off, got "${devMocksText}"`);
   const monitoringText = env.MONITORING?.trim().toLowerCase() ?? '';
   if (monitoringText && !['on', 'off'].includes(monitoringText))
     problems.push(`MONITORING must be on or off, got "${monitoringText}"`);
@@ -252,6 +260,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir,
     isPreparing: preparedText !== 'off',
+    isDevMocks: devMocksText ? devMocksText === 'on' : env.NODE_ENV !== 'production',
     schemasDir: resolve(cwd, env.SCHEMAS_DIR || './schemas'),
     product,
     defaultTenant,

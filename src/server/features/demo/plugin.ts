@@ -5,11 +5,14 @@ import type { I18n } from '../../lib/i18n.js';
 import { demoDashboardRoutes } from './routes/dashboard.js';
 import { demoMockRoutes } from './routes/mocks.js';
 import { demoReportRoutes } from './routes/report.js';
+import { demoUserMockRoutes } from './routes/user-mocks.js';
 import { seedDemo } from './seed.js';
 import { installReportMenuSync } from './services/report-menu-sync.js';
 
 async function demoRoutes(app: FastifyInstance): Promise<void> {
   await app.register(demoMockRoutes);
+  // docs/product.md §7: the template's user mocks are development-only
+  if (app.ctx.config.isDevMocks) await app.register(demoUserMockRoutes);
   await app.register(demoDashboardRoutes);
   await app.register(demoReportRoutes);
 }

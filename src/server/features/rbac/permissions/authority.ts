@@ -7,7 +7,8 @@ import { column, selectList, table } from '../../../lib/sql/toolkit.js';
 import type { AuthContext } from '../../sessions/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { fieldRightsByMenu } from './field-rights.js';
-import { grantedButtons, grantedMenuIds, isAdmin, isPlatformAdmin } from './policy.js';
+import { grantedButtons, grantedMenuIds, isAdmin, isPlatformAdmin, usableButtons } from './policy.js';
+import { entityOfComponent, menuCallsOf } from './menu-calls.js';
 import { isTenantsMenu } from './tenant-menus.js';
 
 /** The home page's menu (工作台), which even a role of the home page only has. */
@@ -92,7 +93,15 @@ export async function currentAuthority({
         current = byId.get(current)?.menuParent;
       }
     };
-    const granted = await grantedMenuIds({ ctx, tenantCode: auth.tenantCode, roles });
+    // A menu shows when its screen's calls are granted with it (menu-calls.ts): a menu whose
+    // page this server does not know, or whose entity is the platform administrator's, is not shown.
+    const entityNamed = (name: string) => ctx.registry.get(name);
+    const isUsable = (id: number): boolean => {
+      const component = String(byId.get(id)?.menuComponent ?? '');
+      if (!menuCallsOf(component, entityNamed)) return false;
+      return entityOfComponent(component, entityNamed)?.isPlatformAdminOnly !== true;
+    };
+    const granted = (await grantedMenuIds({ ctx, tenantCode: auth.tenantCode, roles })).filter(isUsable);
     for (const id of granted) grant(id);
     // Menus for every back-office user (the personal office, seed/workflow.ts): every role that
     // works in the back-office (a granted menu besides the home page) gets them with every
@@ -107,7 +116,11 @@ export async function currentAuthority({
       buttons[String(row.menuCode)] = Array.isArray(row.menuButton) ? [...(row.menuButton as string[])] : [];
     }
     for (const { menuId, button } of await grantedButtons({ ctx, tenantCode: auth.tenantCode, roles })) {
-      const code = String(byId.get(menuId)?.menuCode ?? '');
+      const row = byId.get(menuId);
+      const code = String(row?.menuCode ?? '');
+      // a button whose calls the caller may not make is not shown (policy.ts usableButtons)
+      const entity = entityOfComponent(String(row?.menuComponent ?? ''), entityNamed);
+      if (!usableButtons(entity, new Set([button])).has(button)) continue;
       if (code && !buttons[code]?.includes(button)) (buttons[code] ??= []).push(button);
     }
   }

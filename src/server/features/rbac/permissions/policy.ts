@@ -17,6 +17,7 @@ import { column, scopeCondition, table, whereClause, type Condition } from '../.
 import { entityTitle } from '../../../lib/titles.js';
 import { rowScopeConditions } from './row-scope.js';
 import { matchesUrlPattern } from './url-pattern.js';
+import { entityOfComponent, grantedCallsOf, matchesCall, menuCallsOf } from './menu-calls.js';
 import { ALL_WRITABLE, assertFieldsWritable, fieldRightsFor, type FieldRightsSets } from './field-rights.js';
 import { namesNoOtherTenant } from './tenant-menus.js';
 
@@ -161,6 +162,8 @@ export interface UrlAccess {
   auth: AuthContext;
   /** The request path (a query string is ignored). */
   path: string;
+  /** The request method: a menu grants its calls by method and path (menu-calls.ts). */
+  method?: string;
   /** A route every signed-in user needs for themselves (own profile, menus, notifications). */
   isSelfService: boolean;
 }
@@ -179,7 +182,7 @@ export function isGrantedEveryUrl(auth: AuthContext, isSelfService: boolean): bo
  * any other route needs a URL permission (sysurl pattern) granted to one of the caller's roles
  * in the caller's tenant; 403 otherwise.
  */
-export async function assertUrlGranted({ ctx, auth, path, isSelfService }: UrlAccess): Promise<void> {
+export async function assertUrlGranted({ ctx, auth, path, method, isSelfService }: UrlAccess): Promise<void> {
   if (isGrantedEveryUrl(auth, isSelfService)) return;
   if (auth.roles.length === 0) throw new AppError('forbidden');
   const url = ctx.registry.require('sysurl');
@@ -189,7 +192,85 @@ export async function assertUrlGranted({ ctx, auth, path, isSelfService }: UrlAc
     join ${table(role)} r on r.id = ru.role_id
     where r.tenant_code = ${auth.tenantCode} and r.role_code in (${sql.join(auth.roles)})`.execute(ctx.db);
   const bare = path.split('?')[0] ?? '';
-  if (!granted.rows.some((row) => matchesUrlPattern(row.url, bare))) throw new AppError('forbidden');
+  if (granted.rows.some((row) => matchesUrlPattern(row.url, bare))) return;
+  // The calls of the menus granted to the roles (menu-calls.ts), with their buttons.
+  if (method !== undefined) {
+    const calls = await menuGrantedCalls({ ctx, tenantCode: auth.tenantCode, roles: auth.roles });
+    if (calls.some((call) => matchesCall(call, method, bare))) return;
+  }
+  throw new AppError('forbidden');
+}
+
+/** A menu granted to roles: its component, meta and the buttons the roles hold on it. */
+export interface GrantedMenuRow {
+  id: number;
+  component: string;
+  meta: unknown;
+  buttons: Set<string>;
+}
+
+/**
+ * The enabled menus granted to the roles in the tenant (sys_role_menu), each with the buttons the
+ * roles hold on it (sys_role_button). A menu of another tenant or of the platform (isTenantsMenu)
+ * grants nothing: only the platform administrator has those, and it passes every URL anyway.
+ */
+export async function grantedMenus({ ctx, tenantCode, roles }: RoleGrants): Promise<GrantedMenuRow[]> {
+  const menu = ctx.registry.require('sysmenu');
+  const role = ctx.registry.require('sysrole');
+  const rows = await sql<{ id: number; component: string | null; meta: unknown }>`select distinct m.id,
+    m.menu_component as component, m.menu_meta as meta from sys_role_menu rm
+    join ${table(role)} r on r.id = rm.role_id
+    join ${table(menu)} m on m.id = rm.menu_id
+    where r.tenant_code = ${tenantCode} and r.role_code in (${roleList(roles)}) and m.menu_status = '1'`.execute(
+    ctx.db,
+  );
+  const byId = new Map<number, GrantedMenuRow>();
+  for (const row of rows.rows) {
+    if (!isOwnTenantsMenu(row.meta, tenantCode)) continue;
+    byId.set(Number(row.id), {
+      id: Number(row.id),
+      component: row.component ?? '',
+      meta: row.meta,
+      buttons: new Set(),
+    });
+  }
+  for (const { menuId, button } of await grantedButtons({ ctx, tenantCode, roles }))
+    byId.get(Number(menuId))?.buttons.add(button);
+  return [...byId.values()];
+}
+
+/** A menu a non-platform caller of the tenant may hold: not the platform's, not another tenant's. */
+function isOwnTenantsMenu(menuMeta: unknown, tenantCode: string): boolean {
+  const meta = menuMeta as { tenant?: unknown; platform?: unknown } | null;
+  if (meta?.platform === true) return false;
+  return typeof meta?.tenant !== 'string' || meta.tenant === tenantCode;
+}
+
+/** Buttons that change records (the generated page's add, update, delete). */
+const WRITE_BUTTONS = new Set(['add', 'update', 'delete']);
+
+/**
+ * The buttons of a generated page a caller other than the platform administrator can use: on a
+ * shared (platform-wide) entity the writes are the platform administrator's (assertTenantRules),
+ * so its add, update and delete grant nothing and are not shown.
+ */
+export function usableButtons(entity: EntityDef | undefined, buttons: ReadonlySet<string>): Set<string> {
+  if (!entity || entity.isTenantScoped) return new Set(buttons);
+  return new Set([...buttons].filter((button) => !WRITE_BUTTONS.has(button)));
+}
+
+/** Every call the menus granted to the roles grant (menu-calls.ts). */
+export async function menuGrantedCalls(grants: RoleGrants): Promise<string[]> {
+  const entityNamed = (name: string) => grants.ctx.registry.get(name);
+  const calls: string[] = [];
+  for (const menu of await grantedMenus(grants)) {
+    const declared = menuCallsOf(menu.component, entityNamed);
+    if (!declared) continue;
+    const entity = entityOfComponent(menu.component, entityNamed);
+    if (entity?.isPlatformAdminOnly) continue;
+    calls.push(...grantedCallsOf(declared, usableButtons(entity, menu.buttons)));
+  }
+  return calls;
 }
 
 // Menu and button grants ----------------------------------------------------------------------

@@ -60,6 +60,7 @@ export async function oversees(request: FastifyRequest): Promise<boolean> {
       ctx: request.server.ctx,
       auth: requireAuth(request),
       path: `${BASE}/task/query`,
+      method: 'GET',
       isSelfService: false,
     });
     return true;

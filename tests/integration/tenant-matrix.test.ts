@@ -293,6 +293,8 @@ const REASONABLE_TEXT = 'mx';
 const SAMPLE_BY_NAME: Record<string, unknown> = {
   xml: bpmn('mxbsaved', `<startEvent id="s"/>${flow('f1', 's', 'e')}<endEvent id="e"/>`),
   measures: ['count:*'],
+  // an API key's expiry must lie ahead for the user it names to be looked at
+  expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
 };
 
 /** A value a schema accepts, for inputs that name nothing. */

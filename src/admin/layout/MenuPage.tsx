@@ -17,6 +17,7 @@ const EntityList = lazy(() => import('../entity/EntityList.js'));
 const Placeholder = lazy(() => import('./Placeholder.js'));
 const DataPermission = lazy(() => import('../features/rbac/datafields/DataPermission.js'));
 const OnlineUsers = lazy(() => import('../features/sessions/OnlineUsers.js'));
+const ApiKeys = lazy(() => import('../features/apikeys/ApiKeys.js'));
 const MyNotification = lazy(() => import('../features/notifications/MyNotification.js'));
 const FileManager = lazy(() => import('../features/files/FileManager.js'));
 const Netdisc = lazy(() => import('../features/files/Netdisc.js'));
@@ -61,6 +62,7 @@ function Page({ route }: { route: AppRoute }) {
   if (route.component === 'profile') return <Profile />;
   if (route.component === 'authority/datapermission') return <DataPermission route={route} />;
   if (route.component === 'admin/onlinesysuser') return <OnlineUsers route={route} />;
+  if (route.component === 'admin/sysapikey') return <ApiKeys route={route} />;
   if (route.component === 'mynotification') return <MyNotification route={route} />;
   if (route.component === 'file/upload-download') return <FileManager route={route} />;
   if (route.component === 'file/netdisc') return <Netdisc route={route} />;

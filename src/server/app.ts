@@ -24,6 +24,7 @@ import { routeSchemas, type RouteSchemasOptions } from './plugins/route-schemas.
 import { securityHeaders } from './plugins/security-headers.js';
 import { accountsFeature } from './features/accounts/plugin.js';
 import { apiDocsFeature } from './features/api-docs/plugin.js';
+import { apiKeysFeature } from './features/apikeys/plugin.js';
 import { crudFeature } from './features/crud/plugin.js';
 import { demoFeature } from './features/demo/plugin.js';
 import { filesFeature } from './features/files/plugin.js';
@@ -56,11 +57,13 @@ const ONE_MEBIBYTE = 1024 * 1024;
 
 /**
  * The features in the order their start-up steps run and their hooks and routes are mounted:
- * monitoring measures every request, authentication comes before the permission check, the
+ * monitoring measures every request, authentication (API keys, then sessions) comes before the permission check, the
  * default tenant's menus before the menus of forms, workflow and demos; the pages last.
  */
 const FEATURES: readonly Feature[] = [
   monitorFeature,
+  // Before the sessions: a bearer API key (ek_…) is checked here, a session token there.
+  apiKeysFeature,
   sessionsFeature,
   rbacFeature,
   tenantsFeature,

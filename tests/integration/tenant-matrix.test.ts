@@ -157,6 +157,7 @@ const KIND_OF_NAME: Record<string, string> = {
 const KIND_BY_PREFIX: [string, string, string][] = [
   ['/api/admin/sysuser/forceLogout', 'id', 'session'],
   ['/api/admin/sysmenu/deleteDataField', 'id', 'datafield'],
+  ['/api/admin/sysapikey/', 'id', 'apikey'],
   ['/api/account/sysuserdetail/', 'id', 'sysuser'],
   ['/api/account/sysuserdetail/queryCurrentAuthority', 'parentId', 'shared:menu'],
   ['/api/admin/notification/markNotificationRead', 'id', 'notification'],
@@ -292,6 +293,8 @@ const REASONABLE_TEXT = 'mx';
 const SAMPLE_BY_NAME: Record<string, unknown> = {
   xml: bpmn('mxbsaved', `<startEvent id="s"/>${flow('f1', 's', 'e')}<endEvent id="e"/>`),
   measures: ['count:*'],
+  // an API key's expiry must lie ahead for the user it names to be looked at
+  expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
 };
 
 /** A value a schema accepts, for inputs that name nothing. */
@@ -384,7 +387,17 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
   const second = await t.signIn('admin', tenant.name === 'A' ? ADMIN_PASSWORD : tenantBPassword, tenant.code);
   const secondToken = String(second.json().access_token);
   const me = await ok(await api.get('/api/uaa/users/getSysUser', {}), 'me');
-  void me;
+  // an API key of the tenant, for its administrator
+  const apiKey = await ok(
+    await api.post('/api/admin/sysapikey/add', {
+      name: `mx${lower}key`,
+      userId: Number(me.id),
+      roles: ['ROLE_ADMIN'],
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    }),
+    'api key',
+  );
+  made.set('apikey', Number((apiKey.record as Row).id));
   const online = await ok(
     await api.get('/api/admin/sysuser/queryOnlineSysUser', { pageSize: '100' }),
     'online users',
@@ -493,6 +506,7 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
       'mxabk',
       'mxafolder',
       'mxatemplate',
+      'mxakey',
     ])
       marksOfA.add(text);
   }
@@ -552,6 +566,11 @@ function readerOf(kind: string, value: Value, entities: Map<string, EntityDef>):
       return () => body('/api/file/netdisc/list', { folderId: v });
     case 'template':
       return () => body('/api/generator/template/versions', { id: v });
+    case 'apikey':
+      return async () =>
+        (
+          (await body('/api/admin/sysapikey/query', { pageSize: '500' })).data as { records: Row[] }
+        ).records.find((row) => String(row.id) === v) ?? null;
     default:
       throw new Error(`no reader for ${kind}`);
   }

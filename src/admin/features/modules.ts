@@ -1,6 +1,7 @@
 import type { AdminModule } from '../lib/modules.js';
 import { GENERATED_PAGES } from '../lib/generated-pages.js';
 import accounts from './accounts/module.js';
+import apikeys from './apikeys/module.js';
 import demo from './demo/module.js';
 import files from './files/module.js';
 import forms from './forms/module.js';
@@ -22,6 +23,7 @@ export const FRAMEWORK_MODULES: Readonly<Record<string, AdminModule>> = {
   'ecobid:accounts': accounts,
   'ecobid:rbac': rbac,
   'ecobid:sessions': sessions,
+  'ecobid:apikeys': apikeys,
   'ecobid:notifications': notifications,
   'ecobid:files': files,
   'ecobid:forms': forms,

@@ -24,10 +24,15 @@ export const ERRORS = {
   fileEmpty: { status: 400, key: 'fileEmpty' },
   invalidClient: { status: 401, key: 'invalidClient' },
   invalidToken: { status: 401, key: 'invalidToken' },
+  // API keys (features/apikeys): a key that no longer works, or used from an address it does not allow.
+  apiKeyRevoked: { status: 401, key: 'apiKeyRevoked' },
+  apiKeyExpired: { status: 401, key: 'apiKeyExpired' },
+  apiKeyAddress: { status: 401, key: 'apiKeyAddress' },
   forbidden: { status: 403, key: 'forbidden' },
   roleNotHeld: { status: 403, key: 'roleNotHeld' },
   postNotHeld: { status: 403, key: 'postNotHeld' },
   platformOnly: { status: 403, key: 'platformOnly' },
+  apiKeySessionOnly: { status: 403, key: 'apiKeySessionOnly' },
   fieldNotWritable: { status: 403, key: 'fieldNotWritable' },
   outsideScope: { status: 403, key: 'outsideScope' },
   notFound: { status: 404, key: 'notFound' },
@@ -161,7 +166,13 @@ export function errorBody(error: AppError, request: FastifyRequest): ErrorBody {
     code: error.status,
     message: t(`errors.${ERRORS[error.code].key}`, error.params),
   };
-  if (error.code === 'invalidToken') body.error = 'invalid_token';
+  if (
+    error.code === 'invalidToken' ||
+    error.code === 'apiKeyRevoked' ||
+    error.code === 'apiKeyExpired' ||
+    error.code === 'apiKeyAddress'
+  )
+    body.error = 'invalid_token';
   if (error.errors) body.errors = error.errors;
   else if (error.status === 400 || error.status === 409) body.errors = [];
   return body;

@@ -49,6 +49,11 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
       done();
       return;
     }
+    // An API key's caller, set by the apikeys feature's hook (it runs first).
+    if (request.auth) {
+      done();
+      return;
+    }
     const token = bearerToken(request);
     const cached = token === undefined ? undefined : cachedSession(sessionCache, token);
     if (cached || token === undefined) {

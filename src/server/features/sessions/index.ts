@@ -3,6 +3,7 @@ export { applySessionEffects, endSessions, rescopeUsers } from './services/chang
 export { liveRateLimit, registerRateLimit, type RouteRateLimit } from './services/guard.js';
 export { findSession, type AuthContext } from './services/session.js';
 export { currentUser } from './services/users.js';
+export { currentRoles } from './auth-hook.js';
 export { renewSession } from './services/tokens.js';
 export { RENEWED_SESSION } from './answers.js';
 export { openSharedState, type SharedState } from './services/shared-state.js';

@@ -412,9 +412,10 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     const where = whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope]);
     // An adopted table's soft delete marks its rows, as the other application does; a row of a
     // table the engine does not know that still refers to one is the transaction's 409 (constraints.ts).
-    await (hasRecycleBin(entity)
-      ? moveToRecycleBin({ trx, entity, actor, where })
-      : softDelete
+    // An entity with a recycle bin (x-entity.softDelete) keeps the rows, marked (recycle.ts).
+    if (hasRecycleBin(entity)) await moveToRecycleBin({ trx, entity, actor, where });
+    else
+      await (softDelete
         ? sql`update ${table(entity)} set ${sql.join([
             sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
             ...updateBookkeeping(entity, actor),

@@ -170,6 +170,8 @@ export async function restoreRecords(request: CrudRequest, keys: unknown[]): Pro
     const restored = await sql<Row>`update ${table(entity)} set ${sql.join(assignments)}
       ${whereClause([sql`${column(entity.key)} in (${sql.join(keys)})`, ...binConditions(request)])}
       returning ${selectList(entity)}`.execute(trx);
+    // Before and after hold the same values: the history shows 还原 with no field changed.
+    const binned = new Map(rows.map((row) => [row[entity.key.name], row]));
     await writeAudit({
       trx,
       actor,
@@ -177,7 +179,7 @@ export async function restoreRecords(request: CrudRequest, keys: unknown[]): Pro
         entity: entity.name,
         recordKey: row[entity.key.name],
         action: 'restore' as const,
-        before: null,
+        before: binned.get(row[entity.key.name]) ?? null,
         after: row,
       })),
     });

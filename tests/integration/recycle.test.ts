@@ -273,7 +273,15 @@ describe('unique keys and versions across schema changes', () => {
   const boot = async (changes: { kinds: string[]; ownerRequired: boolean }): Promise<Api> => {
     await t?.close();
     writeFileSync(join(dir, 'gadget.schema.json'), JSON.stringify(gadgetSchema(changes), null, 2));
-    t = await startTestApp({ env: { ...database.env, SCHEMAS_DIR: dir } });
+    // startTestApp makes a fresh PostgreSQL database per call when TEST_DATABASE_URL is set:
+    // here the same one (database.env) must survive the restart.
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    delete process.env.TEST_DATABASE_URL;
+    try {
+      t = await startTestApp({ env: { ...database.env, SCHEMAS_DIR: dir } });
+    } finally {
+      if (serverUrl !== undefined) process.env.TEST_DATABASE_URL = serverUrl;
+    }
     return new Api(t);
   };
 

@@ -27,6 +27,20 @@ export interface IndexSpec {
    * serves "contains" (ILIKE '%x%') and needs pg_trgm; `jsonb` serves array "has item" (@>).
    */
   list?: { method: 'btree'; nullsFirst: string[]; descending?: string[] } | { method: 'trigram' | 'jsonb' };
+  /** A partial index's condition: one of the engine's constant ones, never built from input. */
+  where?: typeof LIVE_ROWS | typeof BINNED_ROWS;
+}
+
+/** The columns a soft-delete entity's table keeps its recycle bin in (x-entity.softDelete). */
+export const DELETED_AT_COLUMN = 'deleted_at';
+export const DELETED_BY_COLUMN = 'deleted_by';
+const LIVE_ROWS = 'deleted_at is null';
+const BINNED_ROWS = 'deleted_at is not null';
+
+/** Whether deleting a record of the entity moves it to its recycle bin (x-entity.softDelete). */
+export function hasRecycleBin(entity: EntityDef): boolean {
+  const options = entity.schema['x-entity'];
+  return options.softDelete === true && options.adopt !== true;
 }
 
 export interface ForeignKeySpec {
@@ -221,10 +235,35 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
   });
   const scope = entity.isTenantScoped ? ['tenant_code'] : [];
   const indexes: IndexSpec[] = [];
+  const isBinned = hasRecycleBin(entity);
+  if (isBinned) {
+    // Who deleted a record and when; a record outside the recycle bin has neither.
+    columns.push(
+      { name: DELETED_AT_COLUMN, type: 'timestamptz', isNullable: true },
+      { name: DELETED_BY_COLUMN, type: 'text', isNullable: true },
+    );
+    indexes.push({
+      name: indexName(entity.table, [...scope, DELETED_AT_COLUMN], 'idx'),
+      columns: [...scope, DELETED_AT_COLUMN],
+      isUnique: false,
+      where: BINNED_ROWS,
+    });
+  }
   for (const field of columnFields(entity)) {
     if (field.isUnique) {
       const cols = [...scope, field.column];
-      indexes.push({ name: indexName(entity.table, [field.column], 'uq'), columns: cols, isUnique: true });
+      // With a recycle bin, a value is unique among the records outside it: a deleted record's
+      // code can be used again (its restore is then refused naming the field).
+      indexes.push(
+        isBinned
+          ? {
+              name: indexName(entity.table, [field.column, 'live'], 'uq'),
+              columns: cols,
+              isUnique: true,
+              where: LIVE_ROWS,
+            }
+          : { name: indexName(entity.table, [field.column], 'uq'), columns: cols, isUnique: true },
+      );
     } else if (field.ref && !field.isKey) {
       indexes.push({
         name: indexName(entity.table, [field.column], 'idx'),
@@ -255,6 +294,10 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
   const wanted = new Set(indexes.map((index) => index.name));
   const retired = [
     ...(entity.isTenantScoped ? [tenantIndex(entity.table).name] : []),
+    // A unique index of the other kind (soft delete turned on or off since).
+    ...columnFields(entity)
+      .filter((field) => field.isUnique)
+      .map((field) => indexName(entity.table, isBinned ? [field.column] : [field.column, 'live'], 'uq')),
     ...columnFields(entity).flatMap((field) =>
       field.type === 'array'
         ? [jsonbIndexName(entity.table, field)]
@@ -473,7 +516,7 @@ export function indexSql(table: string, index: IndexSpec, isConcurrent = false):
       return `${quoteIdentifier(column)} desc${nullsFirst.has(column) ? ' nulls last' : ''}`;
     return `${quoteIdentifier(column)}${nullsFirst.has(column) ? ' nulls first' : ''}`;
   });
-  return `${head} (${columns.join(', ')})`;
+  return `${head} (${columns.join(', ')})${index.where ? ` where ${index.where}` : ''}`;
 }
 
 /**

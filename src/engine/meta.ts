@@ -189,6 +189,14 @@ export function checkEntitySchemaWith(
       if (column !== undefined && columns.has(column))
         problem(`/x-entity/adoption/${at}`, `column ${column} is also a property's: leave the property out`);
   }
+  if (options.softDelete === true && options.adopt === true)
+    problem(
+      '/x-entity/softDelete',
+      'an adopted table keeps its own soft-delete column (adoption.softDelete)',
+    );
+  for (const reserved of ['deletedAt', 'deletedBy'])
+    if (options.softDelete === true && has(reserved))
+      problem(`/properties/${reserved}`, `"${reserved}" is kept by the recycle bin (x-entity.softDelete)`);
   const scopeOrg = options.scope?.org;
   if (scopeOrg !== undefined) {
     const org = properties[scopeOrg];

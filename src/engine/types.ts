@@ -221,6 +221,11 @@ export interface EntityOptions {
   defaultSort?: string;
   tenant?: boolean;
   platformAdmin?: boolean;
+  /**
+   * A delete moves records to the entity's recycle bin (deleted_at set), from which they are
+   * restored or purged (features/crud/services/recycle.ts); see hasRecycleBin.
+   */
+  softDelete?: boolean;
   /** The table existed before the entity (see planTableMigration): adopted as it is. */
   adopt?: boolean;
   /**

@@ -775,3 +775,42 @@ describe('row data scope index', () => {
     );
   });
 });
+
+describe('a table with a recycle bin (x-entity.softDelete)', () => {
+  const binned = entityOf('widget', widgetJson({ entity: { softDelete: true }, properties: PROPERTIES }));
+  const spec = entityTableSpec(binned);
+
+  it('keeps who deleted a record and when, and makes unique values unique outside the bin', () => {
+    expect(spec.columns.filter((column) => column.name.startsWith('deleted_'))).toEqual([
+      { name: 'deleted_at', type: 'timestamptz', isNullable: true },
+      { name: 'deleted_by', type: 'text', isNullable: true },
+    ]);
+    const unique = spec.indexes.filter((index) => index.isUnique);
+    expect(unique).toEqual([
+      {
+        name: 'widget_code_live_uq',
+        columns: ['tenant_code', 'code'],
+        isUnique: true,
+        where: 'deleted_at is null',
+      },
+    ]);
+    const plan = planTableMigration(spec, undefined);
+    expect(plan.statements).toContain(
+      'create unique index if not exists "widget_code_live_uq" on "widget" ("tenant_code", "code") where deleted_at is null',
+    );
+  });
+
+  it('turned on for an existing table: adds the columns, the partial unique index, and drops the plain one', () => {
+    const before = existingFor(entityTableSpec(tenantWidget));
+    const plan = planTableMigration(spec, before);
+    expect(plan.statements).toEqual(
+      expect.arrayContaining([
+        'alter table "widget" add column "deleted_at" timestamptz',
+        'alter table "widget" add column "deleted_by" text',
+        'create unique index if not exists "widget_code_live_uq" on "widget" ("tenant_code", "code") where deleted_at is null',
+        'drop index if exists "widget_code_uq"',
+      ]),
+    );
+    expect(plan.problems).toEqual([]);
+  });
+});

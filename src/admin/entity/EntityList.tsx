@@ -16,7 +16,13 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { listColumns, listFilters, type EntityDef, type ListColumn } from '../../engine/index.js';
+import {
+  hasRecycleBin,
+  listColumns,
+  listFilters,
+  type EntityDef,
+  type ListColumn,
+} from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
 import { routeTitle } from '../i18n.js';
@@ -43,6 +49,7 @@ import { isShownField } from './field-rights.js';
 
 const EntityForm = lazy(() => import('./EntityForm.js'));
 const ImportDialog = lazy(() => import('./ImportDialog.js'));
+const RecycleBin = lazy(() => import('./RecycleBin.js'));
 
 /** Above this many rows the table renders only what is on screen. */
 const VIRTUAL_FROM = 200;
@@ -275,6 +282,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const { mutateAsync: deleteMany } = useDeleteMany();
   const exporter = useExport(api, entity);
   const [isImporting, setImporting] = useState(false);
+  const [isRecycling, setRecycling] = useState(false);
 
   const refresh = (): void => {
     void tableQuery.refetch();
@@ -455,6 +463,12 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
             {t(item.titleKey)}
           </Button>
         ))}
+        {hasRecycleBin(entity) && can('delete') ? (
+          // 回收站 (x-entity.softDelete): deleting is what fills it, so its grant opens it.
+          <Button onClick={() => setRecycling(true)} data-testid="entity-recycle-bin">
+            {t('admin.recycle.title')}
+          </Button>
+        ) : null}
         <Tooltip title={t('admin.crud.refresh')}>
           <Button onClick={refresh} data-testid="entity-refresh">
             {t('admin.crud.refresh')}
@@ -516,6 +530,19 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
                 if (hasChanged) refresh();
               }}
             />
+          </Suspense>
+        </Drawer>
+      ) : null}
+      {isRecycling ? (
+        <Drawer
+          open
+          width={820}
+          title={t('admin.recycle.title')}
+          onClose={() => setRecycling(false)}
+          destroyOnHidden
+        >
+          <Suspense fallback={<Spin />}>
+            <RecycleBin entity={entity} onChanged={refresh} />
           </Suspense>
         </Drawer>
       ) : null}

@@ -2,8 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import type { Actor } from './sql/toolkit.js';
 
-/** Record changes, and signIn for a password or mobile sign-in (the workbench counts them per day). */
-export type AuditAction = 'add' | 'update' | 'delete' | 'signIn';
+/**
+ * Record changes (restore: out of a recycle bin, purge: deleted for good from it), and signIn for
+ * a password or mobile sign-in (the workbench counts them per day).
+ */
+export type AuditAction = 'add' | 'update' | 'delete' | 'restore' | 'purge' | 'signIn';
 
 /** The audit action a successful password or mobile sign-in writes (a refresh is not a sign-in). */
 export const SIGN_IN_ACTION: AuditAction = 'signIn';

@@ -41,6 +41,11 @@ export const ERRORS = {
   staleVersion: { status: 409, key: 'staleVersion' },
   referenced: { status: 409, key: 'referenced' },
   hasChildren: { status: 409, key: 'hasChildren' },
+  // Recycle bin and versions (features/crud/services/recycle.ts) --------------------------------
+  notInRecycleBin: { status: 404, key: 'notInRecycleBin' },
+  inRecycleBin: { status: 409, key: 'inRecycleBin' },
+  versionNotFound: { status: 404, key: 'versionNotFound' },
+  versionInvalid: { status: 400, key: 'versionInvalid' },
   tooLarge: { status: 413, key: 'tooLarge' },
   fileTooLarge: { status: 413, key: 'fileTooLarge' },
   netdiscQuotaExceeded: { status: 413, key: 'netdiscQuotaExceeded' },

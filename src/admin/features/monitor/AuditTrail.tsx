@@ -11,7 +11,7 @@ import { MONITOR_API, type AuditPage, type AuditEntry } from './monitor-api.js';
 import './monitor.css';
 
 const PAGE_SIZE = 20;
-const ACTIONS = ['add', 'update', 'delete', 'signIn'];
+const ACTIONS = ['add', 'update', 'delete', 'restore', 'purge', 'signIn'];
 
 interface Filters {
   entity: string;

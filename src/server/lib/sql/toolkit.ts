@@ -8,7 +8,15 @@ import type {
   OrderTerm,
   SortTerm,
 } from '../../../engine/index.js';
-import { decimalOf, isInt64, isVirtualField, orderTerms, readableFields } from '../../../engine/index.js';
+import {
+  decimalOf,
+  DELETED_AT_COLUMN,
+  hasRecycleBin,
+  isInt64,
+  isVirtualField,
+  orderTerms,
+  readableFields,
+} from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 
 /**
@@ -78,6 +86,14 @@ export function selectList(entity: EntityDef): RawBuilder<unknown> {
  * own soft-delete column marks deleted (x-entity.adoption).
  */
 export function scopeCondition(entity: EntityDef, actor: Actor): Condition[] {
+  const conditions = tenantRowsCondition(entity, actor);
+  // A record in the entity's recycle bin is nowhere but in the bin (features/crud/services/recycle.ts).
+  if (hasRecycleBin(entity)) conditions.push(sql`${sql.ref(DELETED_AT_COLUMN)} is null`);
+  return conditions;
+}
+
+/** The rows of the caller's tenant, those in the recycle bin too (the bin's own reads). */
+export function tenantRowsCondition(entity: EntityDef, actor: Actor): Condition[] {
   const conditions = entity.isTenantScoped ? [sql`tenant_code = ${actor.tenantCode}`] : [];
   const adoption = adoptionOf(entity);
   if (adoption?.tenantColumn) {

@@ -7,6 +7,7 @@ import {
   withVirtualFields,
   detailFields,
   EntityInputError,
+  hasRecycleBin,
   isHashedSecret,
   prepareInput,
   type CountPolicy,
@@ -52,6 +53,7 @@ import { applySessionEffects } from '../../sessions/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
 import { constraintError } from './constraints.js';
+import { binnedLeftOut, moveToRecycleBin } from './recycle-rows.js';
 
 export interface CrudRequest {
   db: Db;
@@ -79,7 +81,7 @@ export interface CrudRequest {
 export type Page = ApiPage<Row> & { cursor?: string; countTimedOut?: boolean };
 
 /** Constraint errors that slipped past the checks (or that the table alone knows) name the field. */
-const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
+export const transact = <T>(request: CrudRequest, work: (trx: Db) => Promise<T>): Promise<T> =>
   inTransaction(request.db, work, {
     clashSubject: entityTitle(request.l10n, request.entity),
     onConstraint: (error) =>
@@ -403,7 +405,7 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
       throw new AppError('notFound', { entity: entityTitle(l10n, entity), key: String(missing) });
     for (const reference of registry.referencesTo(entity)) {
       const isOwnTree = reference.from === entity && entity.tree?.parent === reference.field.name;
-      const conditions = [sql`${column(reference.field)} in (${keyList})`];
+      const conditions = [sql`${column(reference.field)} in (${keyList})`, ...binnedLeftOut(reference.from)];
       // Children that are deleted in the same batch do not block their parent.
       if (isOwnTree) conditions.push(sql`${column(entity.key)} not in (${keyList})`);
       const used =
@@ -423,12 +425,15 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     const where = whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope]);
     // An adopted table's soft delete marks its rows, as the other application does; a row of a
     // table the engine does not know that still refers to one is the transaction's 409 (constraints.ts).
-    await (softDelete
-      ? sql`update ${table(entity)} set ${sql.join([
-          sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
-          ...updateBookkeeping(entity, actor),
-        ])} ${where}`.execute(trx)
-      : sql`delete from ${table(entity)} ${where}`.execute(trx));
+    // An entity with a recycle bin (x-entity.softDelete) keeps the rows, marked (recycle.ts).
+    if (hasRecycleBin(entity)) await moveToRecycleBin({ trx, entity, actor, where });
+    else
+      await (softDelete
+        ? sql`update ${table(entity)} set ${sql.join([
+            sql`${sql.ref(softDelete.column)} = ${softDelete.deleted}`,
+            ...updateBookkeeping(entity, actor),
+          ])} ${where}`.execute(trx)
+        : sql`delete from ${table(entity)} ${where}`.execute(trx));
     for (const row of found.rows) {
       await applySessionEffects({
         trx,

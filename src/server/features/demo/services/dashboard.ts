@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { EntityDef, FieldDef } from '../../../../engine/index.js';
 import type { Dashboard, NamedCount } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
-import { column, table } from '../../../lib/sql/toolkit.js';
+import { column, scopeCondition, table } from '../../../lib/sql/toolkit.js';
 import { signInsPerDay } from '../../accounts/index.js';
 import { countsByProvince } from './provinces.js';
 
@@ -32,8 +32,9 @@ function field(entity: EntityDef, name: string): FieldDef {
   return found;
 }
 
+/** The tenant's records, those in a recycle bin left out (lib/sql/toolkit.ts). */
 const scoped = (entity: EntityDef, tenantCode: string) =>
-  entity.isTenantScoped ? sql`tenant_code = ${tenantCode}` : sql`true`;
+  sql.join([sql`true`, ...scopeCondition(entity, { userId: null, username: '', tenantCode })], sql` and `);
 
 /** The wall-clock day of a timestamp column in the caller's time zone. */
 const localDay = (ref: ReturnType<typeof column>, offset: number, format: string) =>

@@ -11,6 +11,8 @@ declare module 'virtual:china-geo' {
  * its admin.tsx, from src/modules/ and each MODULE_DIRS entry.
  */
 declare module 'virtual:ecobid-admin-modules' {
+  // An ambient module cannot import a relative path: the type is named inline.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-imports
   const modules: Readonly<Record<string, () => Promise<{ default: import('./lib/modules.js').AdminModule }>>>;
   export default modules;
 }

@@ -16,8 +16,8 @@ export {
   type Page,
 } from './services/crud.js';
 export { queryTree } from './services/tree.js';
+export { entityService, type CrudRequestFor } from './services/hooks.js';
 export { crudRequestOf, type CrudRequestOf } from './request.js';
-export type { AfterAdd } from './after-add.js';
 export {
   acceptMultipart,
   IMPORT_RESULT,

@@ -32,6 +32,7 @@ export function crudRequestOf(ctx: AppContext): CrudRequestOf {
       policy,
       roles: auth.roles,
       countPolicy: { ...ctx.config.listCount, hasStatementTimeout: ctx.dbKind === 'postgres' },
+      modules: ctx.modules,
     };
   };
 }

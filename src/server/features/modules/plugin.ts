@@ -13,13 +13,14 @@ import {
 import { answer } from '../../lib/route-schema.js';
 import { crudRequestOf, entityService } from '../crud/index.js';
 
-/** The API base of the entity an endpoint sits beside (a published form's: online/<code>). */
+/**
+ * The API base of the entity an endpoint sits beside. A name the schemas do not know is taken
+ * as a designed form's code (published now or later): its routes are under /api/online/<code>.
+ */
 function baseOf(app: FastifyInstance, { module, entity, name }: ModuleEndpoint): string {
   const found = app.ctx.registry.get(entity);
   if (found) return found.api;
-  // A designed form not published (yet) at start: its routes are under /api/online/<code>.
-  const code = /^online_([a-z][a-z0-9]{1,39})$/.exec(entity)?.[1];
-  if (code) return `online/${code}`;
+  if (/^[a-z][a-z0-9]{1,39}$/.test(entity)) return `online/${entity}`;
   throw new Error(`module "${module.name}": endpoint "${name}" is beside "${entity}", which is no entity`);
 }
 
@@ -31,7 +32,6 @@ function baseOf(app: FastifyInstance, { module, entity, name }: ModuleEndpoint):
  */
 async function moduleRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const crudRequest = crudRequestOf(ctx);
   for (const item of ctx.modules.endpoints()) {
     const { module, entity, name, endpoint } = item;
     const schema = endpoint.schema ?? {};
@@ -53,10 +53,10 @@ async function moduleRoutes(app: FastifyInstance): Promise<void> {
           const shared: SharedServices = {
             actor,
             tenant: actor.tenantCode,
-            entities: entityService(ctx.registry, async (target, mode) => ({
-              ...(await crudRequest(request, target, mode)),
-              db: trx,
-            })),
+            // The caller's policy, read in this transaction too (one connection on PGlite).
+            entities: entityService(ctx.registry, (target, mode) =>
+              crudRequestOf({ ...ctx, db: trx })(request, target, mode),
+            ),
             param: (key) => readParam({ trx, registry: ctx.registry, tenant: actor.tenantCode, key }),
             translate: l10n.t,
             language: l10n.language,

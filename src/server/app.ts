@@ -17,6 +17,7 @@ import {
 import { errorsHandler } from './lib/errors.js';
 import type { Feature } from './lib/feature.js';
 import { LANGUAGES } from '../engine/language.js';
+import { acceptWidgets } from '../engine/meta.js';
 import { loadI18n } from './lib/i18n.js';
 import { loadRegistry } from './lib/registry.js';
 import { discoverModules, ModuleSet } from './lib/modules/index.js';
@@ -95,6 +96,7 @@ export async function buildApp({
 }: BuildOptions): Promise<BuiltApp> {
   // Modules of src/modules and MODULE_DIRS (docs/extending.md), before the schemas that use their widgets.
   const discovered = await discoverModules(config.moduleDirs);
+  acceptWidgets(discovered.flatMap((item) => item.definition.widgets ?? []));
   const registry = loadRegistry(config.schemasDir);
   const i18n = loadI18n(config.localesDir);
   // The framework's own special cases run on the module API, before the modules discovered.

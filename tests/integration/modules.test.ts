@@ -261,6 +261,19 @@ describe('modules', () => {
       },
     });
     expect(form.statusCode, form.body).toBe(200);
+    // x-ui.widget accepts the widget purchase-extras registers; an unknown name is still refused.
+    const withWidget = (widget: string) =>
+      call('POST', '/api/generator/form/check', {
+        id: dataOf(form).id,
+        formContent: {
+          type: 'object',
+          properties: { budget: { type: 'string', title: 'Budget', 'x-ui': { widget } } },
+        },
+      });
+    expect(dataOf(await withWidget('budgetMeter'))).toMatchObject({ isValid: true, errors: [] });
+    expect(dataOf<{ errors: { field: string }[] }>(await withWidget('noSuchWidget')).errors).toEqual([
+      expect.objectContaining({ field: '/formContent/properties/budget/x-ui/widget' }),
+    ]);
     const published = await call('POST', '/api/generator/form/publish', {
       id: dataOf(form).id,
       menuParent: 'formgenerator',

@@ -8,15 +8,16 @@ export { checkUnique } from './services/checks.js';
 export {
   addRecord,
   deleteRecords,
+  entityService,
   getRecord,
   parseDeleteKeys,
   queryRecords,
   updateRecord,
   type CrudRequest,
+  type CrudRequestFor,
   type Page,
 } from './services/crud.js';
 export { queryTree } from './services/tree.js';
-export { entityService, type CrudRequestFor } from './services/hooks.js';
 export { crudRequestOf, type CrudRequestOf } from './request.js';
 export {
   acceptMultipart,

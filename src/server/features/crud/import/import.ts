@@ -26,8 +26,7 @@ import {
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkFileFields } from '../services/file-fields.js';
-import type { CrudRequest } from '../services/crud.js';
-import { writeHook } from '../services/hooks.js';
+import { writeHook, type CrudRequest } from '../services/crud.js';
 import type { DetailImport } from './details.js';
 import type { SheetRow, SheetStream } from './read.js';
 import { ChunkWriter } from './writer.js';

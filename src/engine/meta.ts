@@ -44,8 +44,28 @@ export const SYSTEM_FIELD_NAMES = [
 ] as const;
 
 let compiledMeta: ValidateFunction | undefined;
+/** Custom form widgets registered by modules (server lib/modules): x-ui.widget accepts them too. */
+let customWidgets: readonly string[] = [];
+
+/** Lets x-ui.widget name these custom widgets beside the built-in ones (a module's `widgets`). */
+export function acceptWidgets(widgets: readonly string[]): void {
+  const added = widgets.filter((widget) => !customWidgets.includes(widget));
+  if (added.length === 0) return;
+  customWidgets = [...customWidgets, ...added];
+  compiledMeta = undefined;
+}
+
+/** The meta-schema with the custom widgets listed in x-ui.widget's enum. */
+export function currentMetaSchema(): typeof metaSchema {
+  if (customWidgets.length === 0) return metaSchema;
+  const copy = structuredClone(metaSchema);
+  const widget = copy.definitions.field.properties['x-ui'].properties.widget;
+  widget.enum = [...widget.enum, ...customWidgets];
+  return copy;
+}
+
 function metaValidator(): ValidateFunction {
-  compiledMeta ??= createAjv({ useDefaults: false }).compile(metaSchema);
+  compiledMeta ??= createAjv({ useDefaults: false }).compile(currentMetaSchema());
   return compiledMeta;
 }
 

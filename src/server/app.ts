@@ -16,8 +16,11 @@ import {
 } from './lib/db/migrate.js';
 import { errorsHandler } from './lib/errors.js';
 import type { Feature } from './lib/feature.js';
+import { LANGUAGES } from '../engine/language.js';
+import { acceptWidgets } from '../engine/meta.js';
 import { loadI18n } from './lib/i18n.js';
 import { loadRegistry } from './lib/registry.js';
+import { discoverModules, ModuleSet } from './lib/modules/index.js';
 import { sharedStoreTableSpecs } from './lib/store/tables.js';
 import { clientErrorHandler, inputLimits } from './plugins/input-limits.js';
 import { routeSchemas, type RouteSchemasOptions } from './plugins/route-schemas.js';
@@ -33,10 +36,12 @@ import { generatorFeature } from './features/generator/plugin.js';
 import { monitorFeature } from './features/monitor/plugin.js';
 import { notificationsFeature } from './features/notifications/plugin.js';
 import { portalFeature } from './features/portal/plugin.js';
+import { rbacModule } from './features/rbac/index.js';
 import { rbacFeature } from './features/rbac/plugin.js';
-import { openSharedState, type SharedState } from './features/sessions/index.js';
+import { modulesFeature } from './features/modules/plugin.js';
+import { openSharedState, sessionsModule, type SharedState } from './features/sessions/index.js';
 import { sessionsFeature } from './features/sessions/plugin.js';
-import { seedDatabase, tenantAdded, type SeedResult } from './features/tenants/index.js';
+import { seedDatabase, tenantsModule, type SeedResult } from './features/tenants/index.js';
 import { tenantsFeature } from './features/tenants/plugin.js';
 import { webFeature } from './features/web/plugin.js';
 import { workflowFeature } from './features/workflow/plugin.js';
@@ -69,12 +74,14 @@ const FEATURES: readonly Feature[] = [
   tenantsFeature,
   accountsFeature,
   notificationsFeature,
-  crudFeature({ afterAdd: { systenant: tenantAdded } }),
+  crudFeature,
   formsFeature,
   workflowFeature,
   filesFeature,
   generatorFeature,
   portalFeature,
+  // Endpoints of modules beside the generated API, before the document of the API is made.
+  modulesFeature,
   apiDocsFeature,
   demoFeature,
   webFeature,
@@ -91,8 +98,23 @@ export async function buildApp({
   logger = false,
   onAnswerMismatch,
 }: BuildOptions): Promise<BuiltApp> {
+  // Modules of src/modules and MODULE_DIRS (docs/extending.md), before the schemas that use their widgets.
+  const discovered = await discoverModules(config.moduleDirs);
+  acceptWidgets(discovered.flatMap((item) => item.definition.widgets ?? []));
   const registry = loadRegistry(config.schemasDir);
   const i18n = loadI18n(config.localesDir);
+  // The framework's own special cases run on the module API, before the modules discovered.
+  const modules = new ModuleSet([
+    sessionsModule(registry),
+    rbacModule(registry),
+    tenantsModule({ registry, i18n }),
+    ...discovered.map((item) => item.definition),
+  ]);
+  for (const module of modules.definitions)
+    for (const language of LANGUAGES) {
+      const texts = module.messages?.[language];
+      if (texts) i18n.add(language, `modules.${module.name}`, texts);
+    }
   // Adopted tables' timestamp without time zone columns: read and written in this zone.
   setLocalTimeZone(config.dbLocalTimeZone);
   const database = await openDatabase(config);
@@ -129,6 +151,7 @@ export async function buildApp({
       sessionCache,
       paramCache,
       tableSpecs,
+      modules,
     };
     seed = await seedDatabase(ctx, i18n);
     for (const feature of FEATURES) await feature.start?.(ctx, i18n);

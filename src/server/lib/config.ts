@@ -27,6 +27,12 @@ export interface Config {
   /** Public address of the site (PUBLIC_URL), for links in mails; without it mails carry site-relative links. */
   publicUrl?: string;
   schemasDir: string;
+  /**
+   * Where modules are looked for (docs/extending.md): src/modules, then each folder of
+   * MODULE_DIRS (comma-separated, relative to the project root). Every `<dir>/<name>/server.ts`
+   * is a module's server part.
+   */
+  moduleDirs: string[];
   adminPassword?: string;
   product: string;
   defaultTenant: string;
@@ -262,6 +268,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     isPreparing: preparedText !== 'off',
     isDevMocks: devMocksText ? devMocksText === 'on' : env.NODE_ENV !== 'production',
     schemasDir: resolve(cwd, env.SCHEMAS_DIR || './schemas'),
+    moduleDirs: [
+      resolve(cwd, 'src/modules'),
+      ...(env.MODULE_DIRS ?? '')
+        .split(',')
+        .map((dir) => dir.trim())
+        .filter((dir) => dir !== '')
+        .map((dir) => resolve(cwd, dir)),
+    ],
     product,
     defaultTenant,
     redisPrefix,

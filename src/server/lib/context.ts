@@ -2,6 +2,7 @@ import type { TableSpec } from '../../engine/index.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EntityRegistry } from './registry.js';
+import type { ModuleSet } from './modules/hooks.js';
 import type { ParamCache } from './store/param-cache.js';
 import type { SessionCache } from './store/session-cache.js';
 import type { SharedStore } from './store/index.js';
@@ -20,6 +21,8 @@ export interface AppContext {
   store: SharedStore;
   /** Every table the app wants as the schemas are now: the entities' and the features' own. */
   tableSpecs: () => TableSpec[];
+  /** The modules' hooks and endpoints (lib/modules): the framework's own, then those discovered. */
+  modules: ModuleSet;
 }
 
 /** One registered route: method, URL pattern and its config (isPublic, isSelfService, isPlatformOnly). */

@@ -14,6 +14,8 @@ export interface I18n {
   find(language: Language, keys: string[]): string | undefined;
   /** The text of a key in that language only, undefined when it has none or the key is a group. */
   text(language: Language, key: string): string | undefined;
+  /** Adds texts under `key` (a module's messages under modules.<name>), beside the locale files'. */
+  add(language: Language, key: string, texts: Record<string, unknown>): void;
 }
 
 export function loadI18n(localesDir: string): I18n {
@@ -45,6 +47,13 @@ export function loadI18n(localesDir: string): I18n {
     text: (language, key) => {
       const found: unknown = instance.getResource(language, 'translation', key);
       return typeof found === 'string' ? found : undefined;
+    },
+    add: (language, key, texts) => {
+      const tree = key
+        .split('.')
+        .reverse()
+        .reduce<Record<string, unknown>>((inner, part) => ({ [part]: inner }), texts);
+      instance.addResourceBundle(language, 'translation', tree, true, false);
     },
   };
 }

@@ -8,16 +8,17 @@ export { checkUnique } from './services/checks.js';
 export {
   addRecord,
   deleteRecords,
+  entityService,
   getRecord,
   parseDeleteKeys,
   queryRecords,
   updateRecord,
   type CrudRequest,
+  type CrudRequestFor,
   type Page,
 } from './services/crud.js';
 export { queryTree } from './services/tree.js';
 export { crudRequestOf, type CrudRequestOf } from './request.js';
-export type { AfterAdd } from './after-add.js';
 export {
   acceptMultipart,
   IMPORT_RESULT,

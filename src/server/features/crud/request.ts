@@ -37,6 +37,7 @@ export function crudRequestOf(ctx: AppContext): CrudRequestOf {
         // a row data scope's count is capped (CountPolicy.visitLimit)
         ...(policy.rowConditions?.length ? { visitLimit: ctx.config.listCount.scopedLimit } : {}),
       },
+      modules: ctx.modules,
     };
   };
 }

@@ -19,7 +19,7 @@ export {
 } from './permissions/policy.js';
 export { isWithinScope } from './permissions/row-scope.js';
 export { replaceLinks, type RoleLink } from './services/links.js';
-export { applyRoleRowEffects } from './services/role-rows.js';
+export { rbacModule } from './module.js';
 export { orgUserTree } from './services/org-users.js';
 export { postOptions } from './services/posts.js';
 export { roleLinks } from './services/roles.js';

@@ -30,7 +30,10 @@ async function rbacPlugin(app: FastifyInstance): Promise<void> {
       done();
       return;
     }
-    assertUrlGranted({ ctx: app.ctx, auth, path: request.url, method: request.method, isSelfService }).then(() => done(), done);
+    assertUrlGranted({ ctx: app.ctx, auth, path: request.url, method: request.method, isSelfService }).then(
+      () => done(),
+      done,
+    );
   });
 }
 

@@ -1,5 +1,6 @@
 /** What other features may use of the sessions feature (docs/architecture.md: features reach each other only here). */
-export { applySessionEffects, endSessions, rescopeUsers } from './services/changes.js';
+export { endSessions, rescopeUsers } from './services/changes.js';
+export { sessionsModule } from './module.js';
 export { liveRateLimit, registerRateLimit, type RouteRateLimit } from './services/guard.js';
 export { findSession, type AuthContext } from './services/session.js';
 export { currentUser } from './services/users.js';

@@ -1,3 +1,3 @@
 /** What other features may use of the tenants feature (docs/architecture.md: features reach each other only here). */
 export { seedDatabase, type SeedResult } from './seed.js';
-export { tenantAdded } from './services/provision.js';
+export { tenantsModule } from './services/provision.js';

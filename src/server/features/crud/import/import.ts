@@ -26,7 +26,7 @@ import {
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkFileFields } from '../services/file-fields.js';
-import type { CrudRequest } from '../services/crud.js';
+import { writeHook, type CrudRequest } from '../services/crud.js';
 import type { DetailImport } from './details.js';
 import type { SheetRow, SheetStream } from './read.js';
 import { ChunkWriter } from './writer.js';
@@ -282,8 +282,6 @@ export interface ImportInput {
   crud: CrudRequest;
   sheet: SheetStream;
   dryRun: boolean;
-  /** Work done per added row in the import's transaction, as an add would do it (tenant provisioning). */
-  afterAdd?: (trx: Db, row: Row) => Promise<Row>;
   /** Detail (sub-table) rows read from the file's other sheets (import-details.ts). */
   details?: DetailImport;
 }
@@ -304,6 +302,8 @@ interface ImportWalk {
   preview: { row: number; values: Record<string, string> }[];
   total: number;
   details?: DetailImport;
+  /** The entity has modules' write hooks: rows are hooked one by one, as adds. */
+  isHooked: boolean;
 }
 
 /** Reads and checks one chunk of rows as an add would (see importRecords); problems go to the walk. */
@@ -318,7 +318,7 @@ async function prepareChunk(
   const validators = request.registry.validators(entity);
   const hasFileFields = entity.fields.some((field) => fileFieldUse(field) !== undefined);
   await loadChunkReferences(request, db, states, chunk);
-  const prepared: PreparedRow[] = [];
+  const ready: PreparedRow[] = [];
   for (const { cells, row } of chunk) {
     walk.total += 1;
     if (dryRun && walk.preview.length < PREVIEW_ROWS) {
@@ -337,8 +337,13 @@ async function prepareChunk(
       else body[field.name] = value;
     });
     walk.details?.attach(body, row, cellProblems);
+    const hook = { operation: 'add' as const, isImport: true, before: undefined };
     try {
-      const { values } = prepareInput(entity, validators, body, 'create', l10n.t);
+      const input = walk.isHooked
+        ? await writeHook(request, db, 'beforeValidate', { ...hook, data: body })
+        : body;
+      const prepared = prepareInput(entity, validators, input, 'create', l10n.t);
+      let values = prepared.values;
       const emptied = sanitizeRichTextValues(entity, values).filter(
         (name) => entity.fieldsByName.get(name)?.isRequired === true,
       );
@@ -348,7 +353,10 @@ async function prepareChunk(
         for (const error of await checkFileFields({ ...request, trx: db }, values))
           cellProblems.push({ row, field: error.field.replace(/^\//, ''), message: error.message });
       }
-      if (cellProblems.length === 0) prepared.push({ row, values });
+      // beforeChange sees a row that passed its own checks (uniqueness across the file comes after).
+      if (walk.isHooked && cellProblems.length === 0)
+        values = await writeHook(request, db, 'beforeChange', { ...hook, data: values });
+      if (cellProblems.length === 0) ready.push({ row, values });
     } catch (error) {
       if (!(error instanceof EntityInputError)) throw error;
       const flagged = new Set(cellProblems.map((problem) => problem.field));
@@ -363,8 +371,8 @@ async function prepareChunk(
     }
     problems.push(...cellProblems);
   }
-  const clashing = await uniqueProblems(request, db, prepared, walk.seen, problems);
-  return clashing.size === 0 ? prepared : prepared.filter(({ row }) => !clashing.has(row));
+  const clashing = await uniqueProblems(request, db, ready, walk.seen, problems);
+  return clashing.size === 0 ? ready : ready.filter(({ row }) => !clashing.has(row));
 }
 
 /** Rows read per chunk: checked, looked up and inserted together, then let go. */
@@ -406,6 +414,7 @@ export async function importRecords({
     preview: [],
     total: 0,
     ...(options.details ? { details: options.details } : {}),
+    isHooked: request.modules.hasWriteHooks(request.entity.name),
   };
   const finish = (imported: number): ImportResult => {
     if (walk.total === 0) problems.push({ row: 2, field: '', message: l10n.t('import.noRows') });
@@ -426,15 +435,20 @@ export async function importRecords({
   };
   if (options.dryRun || problems.length > 0 || (options.details?.problems.length ?? 0) > 0) {
     // Header problems: the rows are still checked, so that every problem is named at once.
-    for await (const chunk of sheet.chunks) {
-      await prepareChunk(walk, request.db, chunk, options.dryRun);
-      await yieldToOthers();
-    }
+    const checkAll = async (db: Db): Promise<void> => {
+      for await (const chunk of sheet.chunks) {
+        await prepareChunk(walk, db, chunk, options.dryRun);
+        await yieldToOthers();
+      }
+    };
+    // Hooks run in a transaction that is rolled back: a dry run writes nothing, whatever they do.
+    if (walk.isHooked) await checkRolledBack(request.db, checkAll);
+    else await checkAll(request.db);
     const result = finish(0);
     if (options.dryRun) return result;
     throw rejected(result);
   }
-  const inserter = insertChunk(request, options);
+  const inserter = insertChunk(request, { ...options, isHooked: walk.isHooked });
   return inTransaction(
     request.db,
     async (trx) => {
@@ -444,7 +458,7 @@ export async function importRecords({
       // written before: a reference to the entity itself (a tree's parent given by label), or
       // rows made per added record (afterAdd) or details.
       const overlaps =
-        !options.afterAdd &&
+        !walk.isHooked &&
         !options.details &&
         !walk.states.some(({ field }) => field.ref === request.entity.name);
       const writing = new ChunkWriter();
@@ -463,6 +477,21 @@ export async function importRecords({
     },
     { clashSubject: entityTitle(request.l10n, request.entity) },
   );
+}
+
+/** Thrown to roll back a dry run's transaction. */
+class DryRunDone extends Error {}
+
+/** Runs `work` in a transaction that is rolled back whatever it did. */
+async function checkRolledBack(db: Db, work: (trx: Db) => Promise<void>): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await work(trx);
+      throw new DryRunDone();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunDone)) throw error;
+  }
 }
 
 /** The 400 of an import with problems, listing them as /<row>/<field>. */
@@ -519,7 +548,7 @@ async function assertRowsWithinScope({
 /** Inserts checked rows with their audit rows, ROWS_PER_STATEMENT at a time; answers the count. */
 function insertChunk(
   request: CrudRequest,
-  options: Pick<ImportInput, 'afterAdd' | 'details'>,
+  options: Pick<ImportInput, 'details'> & { isHooked: boolean },
 ): (trx: Db, prepared: PreparedRow[]) => Promise<number> {
   const { entity, actor } = request;
   const scope = request.policy.rowConditions ?? [];
@@ -551,7 +580,7 @@ function insertChunk(
       const insert = sql`insert into ${table(entity)} (${sql.join(columns)})
         select ${sql.join([...casts, ...constants])} from unnest(${sql.join(arrays)}) as u(${sql.join(aliases)})
         returning ${selectList(entity)}`;
-      if (!options.afterAdd && !options.details && scope.length === 0) {
+      if (!options.isHooked && !options.details && scope.length === 0) {
         // The audit rows are made by the database from the inserted rows in the same statement:
         // no row travels back to the server, and nothing is turned into JSON here. Empty fields
         // are left out of `after` (the audit screens show an add's non-empty values, so what they
@@ -579,8 +608,18 @@ function insertChunk(
         })),
       });
       await options.details?.write(trx, actor, batch, inserted.rows);
-      if (options.afterAdd)
-        for (const row of inserted.rows) await options.afterAdd(trx, request.policy.shown(row));
+      if (options.isHooked)
+        for (const [index, row] of inserted.rows.entries()) {
+          const values = batch[index]?.values ?? {};
+          const changes = new Set(Object.keys(values).filter((name) => values[name] !== undefined));
+          await writeHook(request, trx, 'afterChange', {
+            operation: 'add',
+            isImport: true,
+            before: undefined,
+            data: row,
+            changes,
+          });
+        }
       imported += inserted.rows.length;
     }
     return imported;

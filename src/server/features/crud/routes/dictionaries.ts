@@ -39,7 +39,15 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
     // reference data: every field of an item is read, whatever the dictionary screen hides
     const policy = openRecordPolicy(dict, l10n);
     const page = await queryRecords(
-      { db: app.ctx.db, registry: app.ctx.registry, entity: dict, actor: actorOf(request), l10n, policy },
+      {
+        db: app.ctx.db,
+        registry: app.ctx.registry,
+        entity: dict,
+        actor: actorOf(request),
+        l10n,
+        policy,
+        modules: app.ctx.modules,
+      },
       { dictType, pageSize: '10000', ...(sequence ? { sort: sequence } : {}) },
     );
     // the group row (at the root) names the dictionary; its items hang below it

@@ -9,13 +9,10 @@ import { openUploadedSheet } from '../import/read.js';
 import { importTemplate } from '../import/template.js';
 import { acceptMultipart, IMPORT_RESULT, MAX_IMPORT_ROWS, uploadedBytes } from '../import/upload.js';
 import { contentDisposition } from '../../../lib/download.js';
-import type { AfterAdd } from '../after-add.js';
 
 export interface ImportRoutesOptions {
   /** The service call of a request on an entity (features/crud/routes/records.ts: policy, actor, localizer). */
   crudRequest: CrudRequestOf;
-  /** Per entity name: what an add does after its insert, done for every imported row too. */
-  afterAdd?: Record<string, AfterAdd>;
 }
 
 const importSchema = (entity: EntityDef) => ({
@@ -63,16 +60,7 @@ export async function itemImportRoutes(app: FastifyInstance, options: ImportRout
         maxRows: MAX_IMPORT_ROWS,
         chunkRows: IMPORT_CHUNK_ROWS,
       });
-      const afterAdd = options.afterAdd?.[entity.name];
-      return ok(
-        await importRecords({
-          crud,
-          sheet,
-          dryRun,
-          ...(details ? { details } : {}),
-          ...(afterAdd ? { afterAdd: (trx, row) => afterAdd.run({ trx, row, request }) } : {}),
-        }),
-      );
+      return ok(await importRecords({ crud, sheet, dryRun, ...(details ? { details } : {}) }));
     });
     api.get(`${base}/importTemplate`, { schema: templateSchema(entity) }, async (request, reply) => {
       const file = await importTemplate(await options.crudRequest(request, entity, 'write'));

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { treeEndpointName } from '../../../../engine/index.js';
-import type { AfterAdd } from '../after-add.js';
 import { contentDisposition } from '../../../lib/download.js';
 import { ok, queryOf } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
@@ -12,18 +11,13 @@ import { itemImportRoutes } from './import.js';
 import { entityRouteSchemasOf } from './entity-schemas.js';
 import { crudRequestOf } from '../request.js';
 
-export interface CrudRoutesOptions {
-  /** Per entity name: what its add does after the insert. */
-  afterAdd?: Record<string, AfterAdd>;
-}
-
 /**
  * The generated API of every entity, under /api/<x-entity.api>: query, add, update, delete,
  * export, and for trees the querySys<Name>Tree route. Handlers only translate HTTP to a service call.
  * The fields of an entity come from its schema file at run time: its filters and bodies reach
  * the services untyped, checked by the schemas the engine derives from that file.
  */
-export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOptions = {}): Promise<void> {
+export async function crudRoutes(app: FastifyInstance): Promise<void> {
   const crudRequest = crudRequestOf(app.ctx);
   const api = typed(app);
 
@@ -35,16 +29,14 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
     // A published form's entity is served by the request-time routes below, never frozen here.
     if (app.ctx.registry.isRuntime(entity.name)) continue;
     const base = `/api/${entity.api}`;
-    const afterAdd = options.afterAdd?.[entity.name];
-    const schemas = entityRouteSchemasOf(entity, afterAdd?.answerProperties);
+    // What the modules' afterChange hooks add to the add's answer (a new tenant's administrator).
+    const schemas = entityRouteSchemasOf(entity, app.ctx.modules.answerPropertiesOf(entity.name));
     api.get(`${base}/query`, { schema: schemas.query }, async (request) =>
       ok(await queryRecords(await crudRequest(request, entity), queryOf(request))),
     );
-    api.post(`${base}/add`, { schema: schemas.add }, async (request) => {
-      const crud = await crudRequest(request, entity, 'write');
-      if (afterAdd) crud.afterAdd = (trx, row) => afterAdd.run({ trx, row, request });
-      return ok(await addRecord(crud, request.body));
-    });
+    api.post(`${base}/add`, { schema: schemas.add }, async (request) =>
+      ok(await addRecord(await crudRequest(request, entity, 'write'), request.body)),
+    );
     api.put(`${base}/update`, { schema: schemas.update }, async (request) =>
       ok(await updateRecord(await crudRequest(request, entity, 'write'), request.body)),
     );
@@ -67,8 +59,5 @@ export async function crudRoutes(app: FastifyInstance, options: CrudRoutesOption
   }
 
   // Import and its template (features/crud/routes/import.ts), with the same service call per request.
-  await app.register(itemImportRoutes, {
-    crudRequest,
-    ...(options.afterAdd ? { afterAdd: options.afterAdd } : {}),
-  });
+  await app.register(itemImportRoutes, { crudRequest });
 }

@@ -48,8 +48,16 @@ import { entityTitle } from '../../../lib/titles.js';
 import { readListPage } from './list-page.js';
 import { checkFileFields } from './file-fields.js';
 import { sanitizeRichTextValues } from '../../../lib/html.js';
-import { applyRoleRowEffects, isWithinScope, type RecordPolicy } from '../../rbac/index.js';
-import { applySessionEffects } from '../../sessions/index.js';
+import {
+  readParam,
+  runAfterRead,
+  runWriteHooks,
+  type EntityService,
+  type ModuleSet,
+  type SharedServices,
+  type WriteHookInput,
+} from '../../../lib/modules/index.js';
+import { isWithinScope, openRecordPolicy, type RecordPolicy } from '../../rbac/index.js';
 import { deleteAdoptedDetailRows, readDetailRows, writeDetailRows } from '../../../lib/sql/detail-rows.js';
 import { checkDetailRows } from './details.js';
 import { constraintError } from './constraints.js';
@@ -67,9 +75,11 @@ export interface CrudRequest {
   roles?: readonly string[];
   /** When a list's count is exact (the server's LIST_* settings); the engine's defaults otherwise. */
   countPolicy?: CountPolicy;
+  /** The modules' hooks (lib/modules): run by every write and read of the entity. */
+  modules: ModuleSet;
   /**
    * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
-   * the add (tenant provisioning adds the new administrator's sign-in to the tenant record).
+   * the add (a saved report adds its menu).
    */
   afterAdd?: (trx: Db, row: Row) => Promise<Row>;
 }
@@ -123,7 +133,10 @@ export async function queryRecords(request: CrudRequest, params: RawParams): Pro
   );
   const shown = isDetailRead ? await withDetails(request.db, entity, actor, rows) : rows;
   return {
-    records: shown.map((row) => request.policy.shown(row)),
+    records: await readHook(
+      request,
+      shown.map((row) => request.policy.shown(row)),
+    ),
     ...page,
     currentPage: query.currentPage,
     pageSize: query.pageSize,
@@ -166,7 +179,8 @@ export async function getRecord(request: CrudRequest, key: unknown): Promise<Row
   if (!row)
     throw new AppError('notFound', { entity: entityTitle(request.l10n, request.entity), key: String(key) });
   const [withRows = row] = await withDetails(request.db, request.entity, request.actor, [row]);
-  return request.policy.shown(withRows);
+  const [shown = withRows] = await readHook(request, [request.policy.shown(withRows)]);
+  return shown;
 }
 
 async function hashSecrets(entity: EntityDef, values: Record<string, unknown>): Promise<void> {
@@ -210,20 +224,40 @@ async function runChecks(
   await checkUnique({ ...ctx, values, ownKey });
 }
 
+/** A body as an object a hook may change (a copy). */
+const bodyObject = (body: unknown): Row =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(body as Row) } : {};
+
+/** The answer of an add or update: the record as the caller sees it, through afterRead, plus what afterChange added. */
+async function answerOf(request: CrudRequest, row: Row, added: Row): Promise<Row> {
+  const [shown = row] = await readHook(request, [request.policy.shown(row)]);
+  return Object.keys(added).length > 0 ? { ...shown, ...added } : shown;
+}
+
 export async function addRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
   // hidden and read-only fields of the caller's roles: 403 naming them (rbac field-rights.ts)
   request.policy.assertWritable(body);
-  const { values } = prepareInput(
-    entity,
-    request.registry.validators(entity),
-    body,
-    'create',
-    request.l10n.t,
-  );
-  cleanRichText(request, values);
+  const prepare = (input: unknown): Record<string, unknown> => {
+    const { values } = prepareInput(
+      entity,
+      request.registry.validators(entity),
+      input,
+      'create',
+      request.l10n.t,
+    );
+    cleanRichText(request, values);
+    return values;
+  };
+  // Without a beforeValidate hook the body is checked before the transaction opens.
+  const early = request.modules.has(entity.name, 'beforeValidate') ? undefined : prepare(body);
   return transact(request, async (trx) => {
-    await runChecks({ ...request, trx }, values);
+    const hook = { operation: 'add' as const, before: undefined };
+    const checked =
+      early ?? prepare(await writeHook(request, trx, 'beforeValidate', { ...hook, data: bodyObject(body) }));
+    await runChecks({ ...request, trx }, checked);
+    const values = await writeHook(request, trx, 'beforeChange', { ...hook, data: checked });
+    const given = new Set(Object.keys(values).filter((name) => values[name] !== undefined));
     await hashSecrets(entity, values);
     // x-auto fields (publisher, publish time): the server's values, never the client's
     Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
@@ -245,7 +279,8 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
         { entity: entity.name, recordKey: row[entity.key.name], action: 'add', before: null, after: row },
       ],
     });
-    const answer = request.policy.shown(row);
+    const added = await writeHook(request, trx, 'afterChange', { ...hook, data: row, changes: given });
+    const answer = await answerOf(request, row, added);
     return request.afterAdd ? request.afterAdd(trx, answer) : answer;
   });
 }
@@ -274,19 +309,39 @@ async function withSentDetails(request: CrudRequest, trx: Db, body: unknown, bef
 
 export async function updateRecord(request: CrudRequest, body: unknown): Promise<Row> {
   const { entity, actor } = request;
-  const { values, cleared } = prepareInput(
-    entity,
-    request.registry.validators(entity),
-    body,
-    'update',
-    request.l10n.t,
-  );
-  cleanRichText(request, values);
-  const key = values[entity.key.name];
-  const version = values.version;
-  delete values[entity.key.name];
-  delete values.version;
+  const prepare = (input: unknown) => {
+    const prepared = prepareInput(
+      entity,
+      request.registry.validators(entity),
+      input,
+      'update',
+      request.l10n.t,
+    );
+    cleanRichText(request, prepared.values);
+    return prepared;
+  };
+  // Without a beforeValidate hook the body is checked before the transaction opens.
+  const early = request.modules.has(entity.name, 'beforeValidate') ? undefined : prepare(body);
   return transact(request, async (trx) => {
+    let prepared = early;
+    if (!prepared) {
+      // beforeValidate sees the record the body names (read by the key as sent).
+      const sent = bodyObject(body);
+      const sentKey = sent[entity.key.name];
+      const stored =
+        typeof sentKey === 'number' || (typeof sentKey === 'string' && sentKey !== '')
+          ? await findOne(trx, request, sentKey, true).catch(() => undefined)
+          : undefined;
+      prepared = prepare(
+        await writeHook(request, trx, 'beforeValidate', { operation: 'update', before: stored, data: sent }),
+      );
+    }
+    const { cleared } = prepared;
+    let values = prepared.values;
+    const key = values[entity.key.name];
+    const version = values.version;
+    delete values[entity.key.name];
+    delete values.version;
     const before = await findOne(trx, request, key, true);
     if (!before)
       throw new AppError('notFound', { entity: entityTitle(request.l10n, entity), key: String(key) });
@@ -310,6 +365,7 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     if (outcome.errors.length > 0) throw new EntityInputError(outcome.errors);
     Object.assign(values, outcome.values);
     await runChecks({ ...request, trx }, values, key);
+    values = await writeHook(request, trx, 'beforeChange', { operation: 'update', before, data: values });
     await hashSecrets(entity, values);
     // A value equal to the stored one is not written: the column keeps what it holds to the
     // byte (a timestamp's microseconds, which a JavaScript date cannot carry back).
@@ -337,20 +393,25 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     // A detail field sent replaces the whole set of rows, under the version checked above.
     await writeDetailRows({ trx, entity, parentKey: key, values, actor, isNew: false, cleared });
     const [row = parent] = await withDetails(trx, entity, actor, [parent]);
-    // A password set, a user disabled or a role changed reaches the user's sessions in this transaction.
-    await applySessionEffects({
-      trx,
-      registry: request.registry,
-      change: { entity, before, after: row, assigned: new Set(assigned.map((field) => field.name)) },
-    });
-    // A renamed role code takes its data scopes and field rights along.
-    await applyRoleRowEffects({ trx, registry: request.registry, entity, before, after: row });
     await writeAudit({
       trx,
       actor,
       entries: [{ entity: entity.name, recordKey: key, action: 'update', before, after: row }],
     });
-    return request.policy.shown(row);
+    // Secret fields are assigned whenever sent (a new hash each time).
+    const changes = new Set([
+      ...assigned.map((field) => field.name),
+      ...entity.fields
+        .filter((field) => field.isSecret && values[field.name] !== undefined)
+        .map((f) => f.name),
+    ]);
+    const added = await writeHook(request, trx, 'afterChange', {
+      operation: 'update',
+      before,
+      data: row,
+      changes,
+    });
+    return answerOf(request, row, added);
   });
 }
 
@@ -420,6 +481,8 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
         { field: `/${entity.key.name}`, message: l10n.t('errors.referenced', { by }) },
       ]);
     }
+    for (const row of found.rows)
+      await writeHook(request, trx, 'beforeDelete', { operation: 'delete', before: row, data: row });
     await deleteAdoptedDetailRows({ trx, entity, parentKeys: [...foundKeys] });
     const softDelete = adoptionOf(entity)?.softDelete;
     const where = whereClause([sql`${column(entity.key)} in (${keyList})`, ...scope]);
@@ -434,15 +497,8 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
             ...updateBookkeeping(entity, actor),
           ])} ${where}`.execute(trx)
         : sql`delete from ${table(entity)} ${where}`.execute(trx));
-    for (const row of found.rows) {
-      await applySessionEffects({
-        trx,
-        registry,
-        change: { entity, before: row, after: null, assigned: new Set() },
-      });
-      // A deleted role's data scopes and field rights go with it.
-      await applyRoleRowEffects({ trx, registry, entity, before: row, after: null });
-    }
+    for (const row of found.rows)
+      await writeHook(request, trx, 'afterDelete', { operation: 'delete', before: row, data: row });
     await writeAudit({
       trx,
       actor,
@@ -456,4 +512,98 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     });
     return { deleted: found.rows.length };
   });
+}
+
+/**
+ * The modules' hooks (lib/modules) as the generic services run them: in the write's
+ * transaction, with the generated CRUD of every entity bound to it.
+ */
+
+/** How a service call on another entity is made inside a transaction (a read, or a write). */
+export type CrudRequestFor = (
+  entity: EntityDef,
+  mode: 'read' | 'write',
+) => CrudRequest | Promise<CrudRequest>;
+
+/** The generated CRUD of every entity through `requestFor` (its transaction, its policy). */
+export function entityService(registry: EntityRegistry, requestFor: CrudRequestFor): EntityService {
+  const of = async (name: string, mode: 'read' | 'write' = 'write'): Promise<CrudRequest> =>
+    requestFor(registry.require(name), mode);
+  return {
+    add: async (name, record) => addRecord(await of(name), record),
+    update: async (name, record) => updateRecord(await of(name), record),
+    delete: async (name, keys) => deleteRecords(await of(name), [...keys]),
+    get: async (name, key) => getRecord(await of(name, 'read'), key),
+    query: async (name, params = {}) => {
+      const page = await queryRecords(await of(name, 'read'), params);
+      return {
+        records: page.records,
+        total: page.total,
+        currentPage: page.currentPage,
+        pageSize: page.pageSize,
+      };
+    },
+  };
+}
+
+/**
+ * What a hook of `request` gets beside its input: the actor's tenant, and every entity's CRUD in
+ * `trx` with all fields open (a hook is the module's own logic, not the caller's request).
+ */
+export function hookServices(request: CrudRequest, trx: Db): SharedServices {
+  const { actor, l10n, registry } = request;
+  const system = (entity: EntityDef): CrudRequest => ({
+    db: trx,
+    registry,
+    entity,
+    actor,
+    l10n,
+    policy: openRecordPolicy(entity, l10n),
+    modules: request.modules,
+    ...(request.roles ? { roles: request.roles } : {}),
+  });
+  return {
+    actor,
+    tenant: actor.tenantCode,
+    entities: entityService(registry, system),
+    param: (key) => readParam({ trx, registry, tenant: actor.tenantCode, key }),
+    translate: l10n.t,
+    language: l10n.language,
+    trx,
+  };
+}
+
+/** Runs a write hook of the request's entity (nothing when no module hooks it). */
+export async function writeHook(
+  request: CrudRequest,
+  trx: Db,
+  name: 'beforeValidate' | 'beforeChange' | 'afterChange' | 'beforeDelete' | 'afterDelete',
+  input: Omit<WriteHookInput, 'entity' | 'isImport' | 'changes'> &
+    Partial<Pick<WriteHookInput, 'isImport' | 'changes'>>,
+): Promise<Row> {
+  const { entity, modules } = request;
+  if (!modules.has(entity.name, name)) return name === 'afterChange' ? {} : input.data;
+  return runWriteHooks(
+    modules,
+    name,
+    { isImport: false, changes: new Set(), ...input, entity: entity.name },
+    hookServices(request, trx),
+  );
+}
+
+/** The records to answer, through the entity's afterRead hooks. */
+export async function readHook<T extends Row>(request: CrudRequest, rows: T[]): Promise<T[]> {
+  const { entity, modules, actor } = request;
+  if (!modules.has(entity.name, 'afterRead')) return rows;
+  const shown: T[] = [];
+  for (const row of rows)
+    shown.push(
+      (await runAfterRead(modules, {
+        entity: entity.name,
+        actor,
+        tenant: actor.tenantCode,
+        data: row,
+      })) as T,
+    );
+  return shown;
 }

@@ -220,7 +220,15 @@ export async function demoReportRoutes(app: FastifyInstance): Promise<void> {
       const entity = ctx.registry.require(REPORT_ENTITY);
       const policy = await recordPolicy({ ctx, auth: store.auth, entity, mode: 'read', l10n: store.l10n });
       const report = await getRecord(
-        { db: ctx.db, registry: ctx.registry, entity, actor: store.actor, l10n: store.l10n, policy },
+        {
+          db: ctx.db,
+          registry: ctx.registry,
+          entity,
+          actor: store.actor,
+          l10n: store.l10n,
+          policy,
+          modules: ctx.modules,
+        },
         query.id,
       );
       const result = await runReport({

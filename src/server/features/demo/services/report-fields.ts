@@ -97,7 +97,13 @@ export interface ReportAccess {
 /** The caller's policy on an entity a report reads: 403 without its list's URL grant or tenant rights. */
 export async function reportPolicy(access: ReportAccess, entity: EntityDef): Promise<RecordPolicy> {
   const { ctx, auth, l10n } = access;
-  await assertUrlGranted({ ctx, auth, path: `/api/${entity.api}/query`, method: 'GET', isSelfService: false });
+  await assertUrlGranted({
+    ctx,
+    auth,
+    path: `/api/${entity.api}/query`,
+    method: 'GET',
+    isSelfService: false,
+  });
   return recordPolicy({ ctx, auth, entity, mode: 'read', l10n });
 }
 

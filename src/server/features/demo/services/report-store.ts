@@ -39,7 +39,16 @@ async function crudOf(access: StoreAccess): Promise<CrudRequest> {
   const { ctx, auth, l10n, actor } = access;
   const entity = ctx.registry.require(REPORT_ENTITY);
   const policy = await recordPolicy({ ctx, auth, entity, mode: 'write', l10n });
-  return { db: ctx.db, registry: ctx.registry, entity, actor, l10n, policy, roles: auth.roles };
+  return {
+    db: ctx.db,
+    registry: ctx.registry,
+    entity,
+    actor,
+    l10n,
+    policy,
+    roles: auth.roles,
+    modules: ctx.modules,
+  };
 }
 
 /** The report's menu entry and its grants to the caller's roles, in the add's transaction. */

@@ -9,7 +9,7 @@ import {
   type EntityDef,
   type FormMode,
 } from '../../../../engine/index.js';
-import metaSchema from '../../../../../schemas/_meta/entity.schema.json' with { type: 'json' };
+import { currentMetaSchema } from '../../../../engine/meta.js';
 
 // ajv's standalone module is CommonJS; its default export arrives wrapped under some loaders.
 type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
@@ -56,7 +56,7 @@ export async function formValidatorsModule({
   }
   if (withMeta) {
     // The browser checks a copy: the defaults this ajv applies never reach the schema shown.
-    ajv.addSchema({ ...metaSchema, $id: META_VALIDATOR_ID });
+    ajv.addSchema({ ...currentMetaSchema(), $id: META_VALIDATOR_ID });
     exported[META_VALIDATOR_ID] = META_VALIDATOR_ID;
   }
   const result = await build({

@@ -135,7 +135,15 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   const crud = (request: FastifyRequest, entity: EntityDef): CrudRequest => {
     const l10n = localizerFor(request);
     // Published records are public; each endpoint projects the fields a visitor reads.
-    return { db, registry, entity, actor: visitor, l10n, policy: openRecordPolicy(entity, l10n) };
+    return {
+      db,
+      registry,
+      entity,
+      actor: visitor,
+      l10n,
+      policy: openRecordPolicy(entity, l10n),
+      modules: app.ctx.modules,
+    };
   };
 
   /** One page of published records; filters are only the ones each endpoint names. */

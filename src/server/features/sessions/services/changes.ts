@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { EntityDef } from '../../../../engine/index.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
 
@@ -89,9 +88,8 @@ export async function rescopeRoleHolders({
   );
 }
 
-/** A record written by the generated CRUD: the row before, the row after (null: deleted). */
+/** A user or role written through the generated CRUD: the row before, the row after (null: deleted). */
 export interface RecordChange {
-  entity: EntityDef;
   before: Row;
   after: Row | null;
   /** The fields the write set (secret fields included, which rows never show). */
@@ -101,12 +99,11 @@ export interface RecordChange {
 const isActive = (row: Row): boolean => row.status === '1';
 
 /**
- * The sessions' side of a user or role written through the generated CRUD, in its transaction.
- * A user: a password set, a disabled user or a changed tenant ends the user's sessions; a
- * changed main role re-scopes them. A role: a renamed or deleted role code re-scopes the sessions
- * that hold it. Other entities have no sessions' side.
+ * The sessions' side of a user written through the generated CRUD, in its transaction: a
+ * password set, a disabled user or a changed tenant ends the user's sessions; a changed main
+ * role re-scopes them (features/sessions/module.ts hooks it on sysuser).
  */
-export async function applySessionEffects({
+export async function applyUserChange({
   trx,
   registry,
   change,
@@ -115,21 +112,37 @@ export async function applySessionEffects({
   registry: EntityRegistry;
   change: RecordChange;
 }): Promise<void> {
-  const { entity, before, after } = change;
-  const tables = roleTablesOf(registry);
-  if (entity === registry.require('sysuser')) {
-    const userId = Number(before[entity.key.name]);
-    // A deleted user's sessions die with the row (the sessions' user key cascades).
-    if (!after) return;
-    const secretSet = entity.fields.some((field) => field.isSecret && change.assigned.has(field.name));
-    const isMoved = before.tenantCode !== after.tenantCode;
-    if (secretSet || !isActive(after) || isMoved) await endSessions({ trx, userIds: [userId] });
-    else if (before.roleId !== after.roleId) await rescopeUsers({ trx, tables, userIds: [userId] });
-    return;
-  }
-  if (entity === registry.require('sysrole')) {
-    const roleCode = before.roleCode;
-    if (typeof roleCode !== 'string' || (after && after.roleCode === roleCode)) return;
-    await rescopeRoleHolders({ trx, tables, role: { tenantCode: String(before.tenantCode), roleCode } });
-  }
+  const { before, after } = change;
+  const entity = registry.require('sysuser');
+  const userId = Number(before[entity.key.name]);
+  // A deleted user's sessions die with the row (the sessions' user key cascades).
+  if (!after) return;
+  const secretSet = entity.fields.some((field) => field.isSecret && change.assigned.has(field.name));
+  const isMoved = before.tenantCode !== after.tenantCode;
+  if (secretSet || !isActive(after) || isMoved) await endSessions({ trx, userIds: [userId] });
+  else if (before.roleId !== after.roleId)
+    await rescopeUsers({ trx, tables: roleTablesOf(registry), userIds: [userId] });
+}
+
+/**
+ * The sessions' side of a role written through the generated CRUD: a renamed or deleted role
+ * code re-scopes the sessions that hold it (hooked on sysrole).
+ */
+export async function applyRoleChange({
+  trx,
+  registry,
+  change,
+}: {
+  trx: Db;
+  registry: EntityRegistry;
+  change: RecordChange;
+}): Promise<void> {
+  const { before, after } = change;
+  const roleCode = before.roleCode;
+  if (typeof roleCode !== 'string' || (after && after.roleCode === roleCode)) return;
+  await rescopeRoleHolders({
+    trx,
+    tables: roleTablesOf(registry),
+    role: { tenantCode: String(before.tenantCode), roleCode },
+  });
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { writeAudit } from '../../../lib/audit.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
@@ -7,10 +6,10 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import roles from '../seed-data/roles.json' with { type: 'json' };
 import { AppError } from '../../../lib/errors.js';
-import { actorOf } from '../../../lib/http.js';
-import { DEFAULT_LANGUAGE, localizerFor } from '../../../lib/i18n.js';
+import { DEFAULT_LANGUAGE, type I18n, type Language } from '../../../lib/i18n.js';
+import { defineModule, type ModuleDefinition } from '../../../lib/modules/index.js';
+import type { EntityRegistry } from '../../../lib/registry.js';
 import { object, text } from '../../../lib/route-schema.js';
-import type { AfterAdd } from '../../crud/index.js';
 import { addTenantParams } from '../seed.js';
 
 /** The user name of every tenant's first administrator. */
@@ -37,20 +36,23 @@ export interface TenantAdmin {
 export async function provisionTenant({
   trx,
   tenant,
-  request,
+  registry,
+  i18n,
+  language,
+  caller,
 }: {
   /** The transaction of the tenant's add. */
   trx: Db;
   tenant: Row;
-  /** The platform administrator's request (actor, language). */
-  request: FastifyRequest;
+  registry: EntityRegistry;
+  i18n: I18n;
+  /** The platform administrator's language (a refusal's text). */
+  language: Language;
+  /** The platform administrator. */
+  caller: Actor;
 }): Promise<TenantAdmin> {
-  const { ctx, i18n } = request.server;
-  const { registry } = ctx;
   const tenantCode = String(tenant.tenantCode);
-  const l10n = localizerFor(request);
   const zh = (key: string): string => i18n.t(DEFAULT_LANGUAGE, key);
-  const caller = actorOf(request);
   const actor: Actor = { userId: caller.userId, username: caller.username, tenantCode };
   const user = registry.require('sysuser');
   const role = registry.require('sysrole');
@@ -60,7 +62,7 @@ export async function provisionTenant({
     await sql`select 1 from ${sql.table(user.table)} where tenant_code = ${tenantCode} limit 1`.execute(trx);
   if (users.rows.length > 0) {
     throw new AppError('uniqueClash', { value: tenantCode }, [
-      { field: '/tenantCode', message: l10n.t('errors.tenantHasUsers', { tenantCode }) },
+      { field: '/tenantCode', message: i18n.t(language, 'errors.tenantHasUsers', { tenantCode }) },
     ]);
   }
 
@@ -144,23 +146,48 @@ export async function provisionTenant({
 }
 
 /**
- * systenant's add (platform administrator only): the tenant record plus admin, the new
- * administrator's sign-in ({tenantCode, username, initialPassword}), shown this once.
+ * Tenants on the module API (lib/modules): systenant's add (platform administrator only, by the
+ * API or an import) provisions the tenant in the add's transaction, and the add answers the
+ * tenant record plus `admin`, the new administrator's sign-in ({tenantCode, username,
+ * initialPassword}), shown this once.
  */
-export const tenantAdded: AfterAdd = {
-  run: async ({ trx, row, request }) => ({
-    ...row,
-    admin: await provisionTenant({ trx, tenant: row, request }),
-  }),
-  answerProperties: {
-    admin: object(
-      {
-        tenantCode: text(64),
-        username: text(64),
-        initialPassword: text(64, { description: 'generated; shown in this answer only' }),
+export function tenantsModule({
+  registry,
+  i18n,
+}: {
+  registry: EntityRegistry;
+  i18n: I18n;
+}): ModuleDefinition {
+  return defineModule({
+    name: 'tenants',
+    entities: {
+      systenant: {
+        hooks: {
+          afterChange: async ({ operation, data, trx, actor, language }) => {
+            if (operation !== 'add') return;
+            const admin = await provisionTenant({
+              trx,
+              tenant: data,
+              registry,
+              i18n,
+              language,
+              caller: actor,
+            });
+            return { admin };
+          },
+        },
+        answerProperties: {
+          admin: object(
+            {
+              tenantCode: text(64),
+              username: text(64),
+              initialPassword: text(64, { description: 'generated; shown in this answer only' }),
+            },
+            ['tenantCode', 'username', 'initialPassword'],
+            { description: "How the new tenant's administrator signs in" },
+          ),
+        },
       },
-      ['tenantCode', 'username', 'initialPassword'],
-      { description: "How the new tenant's administrator signs in" },
-    ),
-  },
-};
+    },
+  });
+}

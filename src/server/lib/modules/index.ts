@@ -1,0 +1,37 @@
+/**
+ * What a module's server part imports (docs/extending.md):
+ *   import { defineModule, FieldRefusal } from '<path to>/src/server/lib/modules/index.js';
+ */
+export {
+  defineModule,
+  FieldRefusal,
+  isFieldRefusal,
+  type EndpointArgs,
+  type EndpointDef,
+  type EndpointMethod,
+  type EntityHooks,
+  type EntityModule,
+  type EntityService,
+  type HookArgs,
+  type JsonSchema,
+  type ModuleActor,
+  type ModuleDefinition,
+  type ModuleServices,
+  type Operation,
+  type ReadArgs,
+  type RecordPage,
+  type Refusal,
+  type Row,
+} from './define.js';
+export { discoverModules, moduleFiles, type DiscoveredModule } from './load.js';
+export {
+  ModuleSet,
+  readParam,
+  refusalsAsInputErrors,
+  runAfterRead,
+  runWriteHooks,
+  servicesFor,
+  type ModuleEndpoint,
+  type SharedServices,
+  type WriteHookInput,
+} from './hooks.js';

@@ -101,7 +101,23 @@ export async function buildApp({
   // Modules of src/modules and MODULE_DIRS (docs/extending.md), before the schemas that use their widgets.
   const discovered = await discoverModules(config.moduleDirs);
   acceptWidgets(discovered.flatMap((item) => item.definition.widgets ?? []));
-  const registry = loadRegistry(config.schemasDir);
+  const registry = loadRegistry(
+    config.schemasDir,
+    discovered.flatMap(({ definition }) =>
+      Object.entries(definition.entities ?? {}).flatMap(([entity, part]) =>
+        part.schema
+          ? [
+              {
+                module: definition.name,
+                entity,
+                ...(part.schema.properties ? { properties: part.schema.properties } : {}),
+                ...(part.schema['x-rules'] ? { rules: part.schema['x-rules'] } : {}),
+              },
+            ]
+          : [],
+      ),
+    ),
+  );
   const i18n = loadI18n(config.localesDir);
   // The framework's own special cases run on the module API, before the modules discovered.
   const modules = new ModuleSet([

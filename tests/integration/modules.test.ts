@@ -71,6 +71,7 @@ describe('modules', () => {
     expect(t.app.ctx.modules.widgets()).toEqual(['budgetMeter']);
     expect(t.app.ctx.modules.definitions.map((module) => module.name)).toEqual([
       'sessions',
+      'rbac',
       'tenants',
       'purchase-extras',
       'test-hooks',
@@ -109,6 +110,42 @@ describe('modules', () => {
     expect(errorsOf(raised)).toEqual([{ field: '/budget', message: '预算不能超过 1000000.00 元' }]);
     const [kept] = await purchasesTitled('At the limit');
     expect(compareDecimal(String(kept?.budget), '1000000')).toBe(0);
+  });
+
+  it('the schema patch adds a stored computed field (list, sort, export) and a cross-field rule', async () => {
+    const added = await call('POST', `${PURCHASE}/add`, {
+      title: 'Module computed',
+      buyerName: 'Buyer',
+      budget: '1000.50',
+      publishTime: '2026-12-01T08:00:00Z',
+      deadline: '2026-12-20T08:00:00Z',
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    // 1000.50 × 1.13 = 1130.565, rounded half away from zero to the field's two places
+    expect(dataOf(added)).toMatchObject({ budgetWithTax: '1130.57' });
+    const listed = await call('GET', `${PURCHASE}/query?title=Module computed&sort=-budgetWithTax`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(dataOf<{ records: Json[] }>(listed).records[0]).toMatchObject({ budgetWithTax: '1130.57' });
+    const exported = await call('POST', `${PURCHASE}/export`, { title: 'Module computed' });
+    expect(exported.statusCode).toBe(200);
+    const id = dataOf<{ id: number }>(added).id;
+    const version = dataOf<{ version: number }>(added).version;
+    const updated = await call('PUT', `${PURCHASE}/update`, { id, version, budget: '2000.00' });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(
+      await t.sql('select budget_with_tax::text as tax from portal_purchase where id = $1', [id]),
+    ).toEqual([{ tax: '2260.00' }]);
+    // The rule: a deadline before the publish time is refused on the deadline, in the caller's language.
+    const early = await call('PUT', `${PURCHASE}/update`, {
+      id,
+      version: version + 1,
+      deadline: '2026-11-30T08:00:00Z',
+    });
+    expect(early.statusCode).toBe(400);
+    expect(errorsOf(early)).toContainEqual({
+      field: '/deadline',
+      message: 'The bid deadline may not be before the publish time',
+    });
   });
 
   it('an afterChange hook writes another entity in the transaction; a later failing step undoes both', async () => {

@@ -152,8 +152,52 @@ export function createRegistry(entities: EntityDef[]): EntityRegistry {
  * The entities of the schema files (drop-ins included). A file past BUDGETS.schemas stops the
  * start like any schema problem, checked before anything compiles it.
  */
-export function loadRegistry(schemasDir: string): EntityRegistry {
-  const sources = readSchemaSources(schemasDir);
+/** Fields and rules a module adds to one entity's schema (lib/modules SchemaPatch). */
+export interface EntitySchemaPatch {
+  module: string;
+  entity: string;
+  properties?: Record<string, unknown>;
+  rules?: readonly unknown[];
+}
+
+/**
+ * The schema sources with the modules' additions: properties added (one the schema has already
+ * is refused, as is an entity no schema defines) and rules appended to x-rules.
+ */
+function patchedSources(sources: SchemaSource[], patches: readonly EntitySchemaPatch[]): SchemaSource[] {
+  const problems: { file: string; pointer: string; message: string }[] = [];
+  const byName = new Map(
+    sources.map((source) => [source.name, { ...source, json: structuredClone(source.json) }]),
+  );
+  for (const patch of patches) {
+    const source = byName.get(patch.entity);
+    const file = `module ${patch.module}`;
+    if (!source) {
+      problems.push({ file, pointer: `/entities/${patch.entity}`, message: 'no schema of that name' });
+      continue;
+    }
+    const json = source.json as { properties?: Record<string, unknown>; 'x-rules'?: unknown[] };
+    const properties = (json.properties ??= {});
+    for (const [name, property] of Object.entries(patch.properties ?? {})) {
+      if (name in properties)
+        problems.push({
+          file,
+          pointer: `/entities/${patch.entity}/schema/properties/${name}`,
+          message: `${patch.entity} already has ${name}`,
+        });
+      else properties[name] = property;
+    }
+    if (patch.rules?.length) json['x-rules'] = [...(json['x-rules'] ?? []), ...patch.rules];
+  }
+  if (problems.length > 0) throw new SchemaFileError(problems);
+  return sources.map((source) => byName.get(source.name) ?? source);
+}
+
+export function loadRegistry(schemasDir: string, patches: readonly EntitySchemaPatch[] = []): EntityRegistry {
+  const sources =
+    patches.length > 0
+      ? patchedSources(readSchemaSources(schemasDir), patches)
+      : readSchemaSources(schemasDir);
   const overBudget = sources.flatMap((source) =>
     schemaBudgetOf(source.json).map((problem) => ({
       file: source.file,

@@ -188,7 +188,18 @@ export interface EndpointDef {
   handler: (args: EndpointArgs) => MaybePromise<unknown>;
 }
 
+/**
+ * What a module adds to an entity's schema: fields (a computed one, say) and cross-field rules.
+ * It adds, never replaces: a property the schema already has is refused at boot.
+ */
+export interface SchemaPatch {
+  properties?: Record<string, JsonSchema>;
+  'x-rules'?: readonly JsonSchema[];
+}
+
 export interface EntityModule {
+  /** Fields and rules added to the entity's schema before it is compiled (README "Computed fields"). */
+  schema?: SchemaPatch;
   hooks?: EntityHooks;
   endpoints?: Record<string, EndpointDef>;
   /** Properties afterChange adds to the add's answer, by name (for the answer schema and OpenAPI). */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityDef, FieldDef } from '../../src/engine/index.js';
+import { DELETED_AT_COLUMN, hasRecycleBin, type EntityDef, type FieldDef } from '../../src/engine/index.js';
 import { loadRegistry } from '../../src/server/lib/registry.js';
 import { Api, data, errorFields, tableCounts, type ErrorBody, type Page, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -86,8 +86,10 @@ async function storedRow(entity: EntityDef, key: unknown): Promise<Row | undefin
   return rows[0];
 }
 
+/** The entity's live rows (a record in a recycle bin is kept, marked, until purged). */
 async function countRows(entity: EntityDef): Promise<number> {
-  const rows = await t.sql<{ n: number }>(`select count(*)::int as n from "${entity.table}"`);
+  const live = hasRecycleBin(entity) ? ` where "${DELETED_AT_COLUMN}" is null` : '';
+  const rows = await t.sql<{ n: number }>(`select count(*)::int as n from "${entity.table}"${live}`);
   return Number(rows[0]?.n);
 }
 

@@ -197,10 +197,12 @@ describe('report designer', () => {
     });
     const user = entities.find((entity) => entity.name === 'sysuser');
     expect(user?.fields.map((field) => field.name)).not.toContain('password');
-    // The editor's URL grants reach the article (/api/demo/**) but not the purchases.
+    // The editor reaches the article by its URL grant (/api/demo/**) and the purchases by its
+    // 采购公告 menu (a menu grants the calls of its screens); not the URL permissions (权限管理 is not its).
     const editors = data<ReportEntity[]>(await as(editor.token).get('/api/demo/reportdesigner/entities'));
     expect(editors.map((entity) => entity.name)).toContain('article');
-    expect(editors.map((entity) => entity.name)).not.toContain('purchase');
+    expect(editors.map((entity) => entity.name)).toContain('purchase');
+    expect(editors.map((entity) => entity.name)).not.toContain('sysurl');
   });
 
   it('groups, counts, sums and averages as SQL does, with filters, labels and months', async () => {
@@ -266,7 +268,11 @@ describe('report designer', () => {
 
   it('follows the caller’s URL grants and hidden data fields', async () => {
     const asEditor = as(editor.token);
-    expect((await run({ entity: 'purchase', measures: ['count:*'] }, asEditor)).statusCode).toBe(403);
+    // URL permissions are not the editor's to read (权限管理); the visitor has no grant at all
+    expect((await run({ entity: 'sysurl', measures: ['count:*'] }, asEditor)).statusCode).toBe(403);
+    expect((await run({ entity: 'purchase', measures: ['count:*'] }, as(visitor.token))).statusCode).toBe(
+      403,
+    );
     expect(
       (await run({ entity: 'article', dimensions: ['type'], measures: ['sum:pageviews'] }, asEditor))
         .statusCode,

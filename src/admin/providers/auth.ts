@@ -318,13 +318,15 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
         }
         return { authenticated: false, redirectTo: '/login' };
       }
-      // A buyer or supplier (no back-office menu) who opens the back-office: no empty shell, their
-      // portal personal centre instead, still signed in there.
+      // A buyer or supplier (no back-office menu in any of their roles) who opens the back-office:
+      // no empty shell, their portal personal centre instead, still signed in there.
       const granted = await (prefetched ?? currentAuthority()).catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 403) return { menus: [] };
         throw error;
       });
-      if (granted.menus.length === 0) {
+      // Narrowed to one role of several (the role switch) that has none: the shell stays, with
+      // the switch to go back to all roles.
+      if (granted.menus.length === 0 && !(getActingRole() ?? storedActingRole())) {
         // said once, however many checks the page runs meanwhile
         if (!isSentToPortal) options.notify(options.t('admin.auth.portalUser'));
         isSentToPortal = true;

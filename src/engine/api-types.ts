@@ -1244,3 +1244,37 @@ export interface Dashboard {
   recentPurchases: RecentPurchase[];
   generatedAt: string;
 }
+
+/** Requests per minute of an API key made without its own rate (the add form's default too). */
+export const API_KEY_DEFAULT_RATE_PER_MINUTE = 600;
+
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+/** An API key as /api/admin/sysapikey/query answers it: never the key itself or its hash. */
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  prefix: string;
+  userId: number;
+  username: string;
+  roles: string[];
+  allowList: string[];
+  ratePerMinute: number;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  lastUsedIp: string | null;
+  createdBy: string;
+  createdAt: string;
+  status: ApiKeyStatus;
+}
+
+/** One call made with an API key (/api/admin/sysapikey/queryUses). */
+export interface ApiKeyUse {
+  id: number;
+  method: string;
+  path: string;
+  status: number;
+  ip: string | null;
+  at: string;
+}

@@ -19,7 +19,13 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import type { Page } from '../../../engine/api-types.js';
+import {
+  API_KEY_DEFAULT_RATE_PER_MINUTE,
+  type ApiKeyStatus,
+  type ApiKeyUse,
+  type ApiKeyView,
+  type Page,
+} from '../../../engine/api-types.js';
 import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../lib/api.js';
@@ -29,37 +35,8 @@ import { errorText, fieldMessages } from '../../providers/data.js';
 
 const KEYS = '/api/admin/sysapikey';
 const PAGE_SIZE = 20;
-const DEFAULT_RATE = 600;
 
-type KeyStatus = 'active' | 'expired' | 'revoked';
-
-/** A key as the list answers it (never the key itself). */
-interface ApiKeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  userId: number;
-  username: string;
-  roles: string[];
-  allowList: string[];
-  ratePerMinute: number;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-  status: KeyStatus;
-}
-
-interface KeyUse {
-  id: number;
-  method: string;
-  path: string;
-  status: number;
-  ip: string | null;
-  at: string;
-}
-
-const STATUS_COLOR: Record<KeyStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
+const STATUS_COLOR: Record<ApiKeyStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
 
 /**
  * API keys of the tenant (系统管理 › API 密钥): made for a user in some of its roles, shown once
@@ -69,15 +46,15 @@ export default function ApiKeys({ route }: { route: AppRoute }) {
   const t = useT();
   const can = useCanButton(route.code);
   const [page, setPage] = useState(1);
-  const keys = useApiGet<Page<ApiKeyRow>>(`${KEYS}/query`, { currentPage: page, pageSize: PAGE_SIZE });
+  const keys = useApiGet<Page<ApiKeyView>>(`${KEYS}/query`, { currentPage: page, pageSize: PAGE_SIZE });
   const { send } = useApiWrite();
   const submit = useSubmit();
   const [isCreating, setCreating] = useState(false);
   const [shownKey, setShownKey] = useState<string | undefined>();
-  const [usesOf, setUsesOf] = useState<ApiKeyRow | undefined>();
+  const [usesOf, setUsesOf] = useState<ApiKeyView | undefined>();
   const label = (field: string): string => t(`apiKeys.${field}`);
 
-  const revoke = (row: ApiKeyRow): Promise<void> =>
+  const revoke = (row: ApiKeyView): Promise<void> =>
     submit(() => send('post', withQuery(`${KEYS}/revoke`, { id: row.id })), {
       success: label('revoked'),
       after: () => keys.refetch(),
@@ -101,7 +78,7 @@ export default function ApiKeys({ route }: { route: AppRoute }) {
           {t('admin.tags.refresh')}
         </Button>
       </Flex>
-      <PagedTable<ApiKeyRow>
+      <PagedTable<ApiKeyView>
         read={keys}
         page={page}
         pageSize={PAGE_SIZE}
@@ -229,7 +206,7 @@ function CreateKey({ onClose }: { onClose: (key?: string) => void }) {
           roles: values.roles,
           expiresAt: values.expiresAt?.toISOString(),
           allowList,
-          ratePerMinute: values.ratePerMinute ?? DEFAULT_RATE,
+          ratePerMinute: values.ratePerMinute ?? API_KEY_DEFAULT_RATE_PER_MINUTE,
         },
         { silent: true },
       );
@@ -268,7 +245,11 @@ function CreateKey({ onClose }: { onClose: (key?: string) => void }) {
       <Form<KeyForm>
         form={form}
         layout="vertical"
-        initialValues={{ roles: [], ratePerMinute: DEFAULT_RATE, expiresAt: dayjs().add(90, 'day') }}
+        initialValues={{
+          roles: [],
+          ratePerMinute: API_KEY_DEFAULT_RATE_PER_MINUTE,
+          expiresAt: dayjs().add(90, 'day'),
+        }}
       >
         <Form.Item name="name" label={label('name')} rules={[{ required: true, max: 64 }]}>
           <Input data-testid="apikey-name" maxLength={64} />
@@ -353,10 +334,10 @@ function ShownOnce({ apiKey, onClose }: { apiKey: string; onClose: () => void })
 }
 
 /** The calls made with a key, newest first. */
-function KeyUses({ apiKey, onClose }: { apiKey: ApiKeyRow; onClose: () => void }) {
+function KeyUses({ apiKey, onClose }: { apiKey: ApiKeyView; onClose: () => void }) {
   const t = useT();
   const [page, setPage] = useState(1);
-  const uses = useApiGet<Page<KeyUse>>(`${KEYS}/queryUses`, {
+  const uses = useApiGet<Page<ApiKeyUse>>(`${KEYS}/queryUses`, {
     id: apiKey.id,
     currentPage: page,
     pageSize: PAGE_SIZE,
@@ -370,7 +351,7 @@ function KeyUses({ apiKey, onClose }: { apiKey: ApiKeyRow; onClose: () => void }
       onClose={onClose}
       data-testid="apikey-uses-drawer"
     >
-      <PagedTable<KeyUse>
+      <PagedTable<ApiKeyUse>
         read={uses}
         page={page}
         pageSize={PAGE_SIZE}

@@ -6,34 +6,17 @@ import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
+import {
+  API_KEY_DEFAULT_RATE_PER_MINUTE,
+  type ApiKeyUse,
+  type ApiKeyView,
+} from '../../../../engine/api-types.js';
 import { hashKey, newKey, parseAllowEntry } from './key-format.js';
 
-/** Requests per minute of a key made without its own rate. */
-export const DEFAULT_RATE_PER_MINUTE = 600;
 /** The furthest expiry a key may have. */
 const MAX_DAYS = 3 * 366;
 /** The audit log's entity name for keys (the audit page lists it). */
 const AUDIT_ENTITY = 'sysapikey';
-
-export type KeyStatus = 'active' | 'expired' | 'revoked';
-
-export interface ApiKeyView {
-  id: number;
-  name: string;
-  prefix: string;
-  userId: number;
-  username: string;
-  roles: string[];
-  allowList: string[];
-  ratePerMinute: number;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-  createdBy: string;
-  createdAt: string;
-  status: KeyStatus;
-}
 
 export interface NewKeyInput {
   name: string;
@@ -111,7 +94,7 @@ export async function createKey({
   allowList.forEach((entry, index) => {
     if (!parseAllowEntry(entry)) throw invalid(`/allowList/${index}`, l10n.t('apiKeys.addressInvalid'));
   });
-  const ratePerMinute = input.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE;
+  const ratePerMinute = input.ratePerMinute ?? API_KEY_DEFAULT_RATE_PER_MINUTE;
   const { key, prefix } = newKey();
   const id = await inTransaction(ctx.db, async (trx) => {
     const inserted = await sql<{ id: number }>`insert into sys_api_key (tenant_code, name, prefix, key_hash,
@@ -263,15 +246,6 @@ export async function revokeKeys({
   });
 }
 
-export interface KeyUse {
-  id: number;
-  method: string;
-  path: string;
-  status: number;
-  ip: string | null;
-  at: string;
-}
-
 /** The calls made with a key, newest first. */
 export async function keyUses({
   ctx,
@@ -283,7 +257,7 @@ export async function keyUses({
   keyId: number;
   currentPage: number;
   pageSize: number;
-}): Promise<{ records: KeyUse[]; total: number; currentPage: number; pageSize: number }> {
+}): Promise<{ records: ApiKeyUse[]; total: number; currentPage: number; pageSize: number }> {
   const [rows, counted] = await Promise.all([
     sql<{ id: number; method: string; path: string; status: number; ip: string | null; created_at: Date }>`
       select id, method, path, status, ip, created_at from sys_api_key_use where key_id = ${keyId}

@@ -8,8 +8,10 @@ const NEEDS_SERVERS = [
   'tests/integration/two-processes.test.ts',
   'tests/integration/shared-store-redis.test.ts',
   'tests/integration/forms-two-processes.test.ts',
+  'tests/integration/webhooks-two-processes.test.ts',
   'tests/integration/index-build.test.ts',
   'tests/integration/workflow-lock-wait.test.ts',
+  'tests/integration/db-listener.test.ts',
 ];
 
 export default defineConfig({

@@ -41,6 +41,8 @@ const GOAL_RSS_GROWTH_MB = 150;
 /** Import rows/s over the floor's (the same rows by bare multi-row INSERTs, issue 31). */
 const GOAL_FLOOR_RATIO = 0.7;
 const BASE = '/api/notification/purchase';
+/** At most this long waiting for an earlier import's events and autovacuum before the next (settle). */
+const SETTLE_MS = 180_000;
 
 interface ImportRun {
   seconds: number;
@@ -77,6 +79,41 @@ async function backendPids(databaseUrl: string | undefined): Promise<number[]> {
       [name],
     );
     return rows.rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Waits (PostgreSQL, at most SETTLE_MS) until the earlier import's aftermath is over: its outbox
+ * rows dispatched (the server marks them 200 at a time) and no autovacuum worker in the database
+ * (100,000 inserted rows start one). Both run in the database's backends, whose CPU the next
+ * import's figure counts.
+ */
+async function settle(databaseUrl: string | undefined, log: (line: string) => void): Promise<void> {
+  if (!databaseUrl) return;
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = performance.now();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ pending: number; vacuums: number }>(
+        `select (select count(*)::int from sys_event where dispatched_at is null) as pending,
+                (select count(*)::int from pg_stat_activity
+                  where datname = $1 and backend_type = 'autovacuum worker') as vacuums`,
+        [name],
+      );
+      const { pending = 0, vacuums = 0 } = rows[0] ?? {};
+      if (pending === 0 && vacuums === 0) return;
+      if (performance.now() - started > SETTLE_MS) {
+        log(
+          `  (not settled after ${SETTLE_MS / 1000} s: ${pending} events pending, ${vacuums} autovacuum workers)`,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   } finally {
     await client.end();
   }
@@ -240,6 +277,8 @@ interface FloorRun {
   rowsPerSecond: number;
   /** CPU seconds of the floor's process (on PGlite the database's work is in it). */
   cpuSeconds: number;
+  /** CPU seconds of the floor transaction's PostgreSQL backend (0 on PGlite). */
+  databaseCpuSeconds: number;
 }
 
 /**
@@ -259,8 +298,12 @@ async function measureFloor(env: NodeJS.ProcessEnv, sampleTag: string, count: nu
     .split('\n')
     .find((text) => text.startsWith('{"seconds"'));
   if (code !== 0 || !line) throw new Error(`the import floor failed (${code}):\n${child.output()}`);
-  const { seconds, cpuSeconds } = JSON.parse(line) as { seconds: number; cpuSeconds: number };
-  return { seconds, rowsPerSecond: count / seconds, cpuSeconds };
+  const { seconds, cpuSeconds, databaseCpuSeconds } = JSON.parse(line) as {
+    seconds: number;
+    cpuSeconds: number;
+    databaseCpuSeconds?: number;
+  };
+  return { seconds, rowsPerSecond: count / seconds, cpuSeconds, databaseCpuSeconds: databaseCpuSeconds ?? 0 };
 }
 
 /** Builds another checkout's server bundle (esbuild, seconds) for the "before" figures. */
@@ -315,6 +358,7 @@ async function measureTree(
         const tag = `${format}${Date.now().toString(36)}`;
         const rows = rowsOf(count, tag);
         const file = format === 'csv' ? csvOf(rows) : await xlsxOf(rows);
+        await settle(env.DATABASE_URL, log);
         const run = await upload(baseUrl, token, `bench.${format}`, file, server.pid, env.DATABASE_URL);
         if (run.status !== 200) throw new Error(`import answered ${run.status}: ${run.body.slice(0, 500)}`);
         const counted = await countRows(kind, env, baseUrl, token, tag);
@@ -340,11 +384,13 @@ async function measureTree(
     } finally {
       await server.stop();
     }
-    // The floor for this tree's server only (the before tree is compared by its speed).
-    if (root !== ROOT || !sampleTag) return { runs, floor: undefined };
+    // The floor of each tree's table (the before tree's indexes may be others).
+    if (!sampleTag) return { runs, floor: undefined };
     const floor = await measureFloor(env, sampleTag, count);
     log(
-      `  ${kind} floor (bare multi-row INSERTs, one transaction, same table and indexes): ${round(floor.rowsPerSecond)} rows/s (${floor.seconds.toFixed(1)} s, CPU ${floor.cpuSeconds.toFixed(1)} s)`,
+      `  ${kind} floor${label} (bare multi-row INSERTs, one transaction, same table and indexes): ${round(floor.rowsPerSecond)} rows/s (${floor.seconds.toFixed(1)} s, CPU ${floor.cpuSeconds.toFixed(1)} s` +
+        (kind === 'postgres' ? `, PostgreSQL backend ${floor.databaseCpuSeconds.toFixed(1)} s` : '') +
+        `; load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
     );
     return { runs, floor };
   } finally {
@@ -369,16 +415,30 @@ async function measure(
   const formats = formatsWanted();
   const beforeRoot = process.env.BENCH_IMPORT_ROOT;
   // The other tree first, then this one: the same machine load for both as far as may be.
-  const before = beforeRoot
-    ? (await measureTree(kind, beforeRoot, formats, count, log, ' (before)')).runs
-    : [];
+  const earlierTree = beforeRoot
+    ? await measureTree(kind, beforeRoot, formats, count, log, ' (before)')
+    : undefined;
+  const before = earlierTree?.runs ?? [];
+  const beforeFloor = earlierTree?.floor;
   const { runs: after, floor } = await measureTree(kind, ROOT, formats, count, log, '');
   const figures: Figure[] = [];
   const details: Record<string, unknown> = {
     rows: count,
     ...(beforeRoot ? { beforeRoot } : {}),
     ...(floor ? { floor } : {}),
+    ...(beforeFloor ? { beforeFloor } : {}),
   };
+  if (beforeFloor)
+    figures.push(
+      figure(
+        SUITE,
+        `${kind} floor before: bare multi-row INSERT rows/s`,
+        beforeFloor.rowsPerSecond,
+        'rows/s',
+        undefined,
+        "the before tree's table and indexes",
+      ),
+    );
   if (floor)
     figures.push(
       figure(
@@ -444,6 +504,19 @@ async function measure(
           `floor ${floor.cpuSeconds.toFixed(1)} s, import ${run.serverCpuSeconds.toFixed(1)} s`,
         ),
       );
+    // On PostgreSQL the same ratio by the backends' CPU: the database's work for the import's rows
+    // over the floor's, steadier than wall time on a shared machine.
+    if (floor && kind === 'postgres' && floor.databaseCpuSeconds > 0)
+      figures.push(
+        figure(
+          SUITE,
+          `${kind} ${format}: floor backend CPU / import backend CPU`,
+          floor.databaseCpuSeconds / run.databaseCpuSeconds,
+          'ratio',
+          undefined,
+          `floor ${floor.databaseCpuSeconds.toFixed(1)} s, import ${run.databaseCpuSeconds.toFixed(1)} s`,
+        ),
+      );
     const per100k = 100_000 / count;
     figures.push(
       figure(
@@ -498,6 +571,18 @@ async function measure(
           undefined,
           beforeRoot,
         ),
+        ...(beforeFloor
+          ? [
+              figure(
+                SUITE,
+                `${kind} ${format}: import / floor rows/s before`,
+                earlier.rowsPerSecond / beforeFloor.rowsPerSecond,
+                'ratio',
+                undefined,
+                `floor before ${round(beforeFloor.rowsPerSecond)} rows/s`,
+              ),
+            ]
+          : []),
         figure(
           SUITE,
           `${kind} ${format}: speed over before`,

@@ -10,6 +10,8 @@
  *   files    upload/download MB/s of 50 files of 10 MB through the API beside a plain copy, server RSS growth
  *   import   rows/s and peak server RSS of POST /api/notification/purchase/import (100 000 rows, CSV and xlsx)
  *   adopt    the other application's insert time on its tables adopted / untouched (ruoyi-vue-pro), PostgreSQL
+ *   events   a mutation's latency with 10 webhooks / without; 1,000 open live streams: server RSS a
+ *            stream, one change told to all (PGlite and PostgreSQL)
  *   rowscope a purchase list under each row data scope against the same list unscoped, 1,000,000 rows
  *            (BENCH_ROWSCOPE_ROWS): scoped / unscoped median latency; only when named
  *
@@ -21,6 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runEvents } from './events.js';
 import { runExport } from './export.js';
 import { runFiles } from './files.js';
 import { runImport } from './import.js';
@@ -43,6 +46,7 @@ const SUITES = [
   'import',
   'rowscope',
   'adopt',
+  'events',
 ] as const;
 /** Seeding millions of rows takes minutes: the scale and rowscope suites run only when asked for. */
 const DEFAULT_SUITES: readonly Suite[] = ['query', 'export', 'start', 'ui'];
@@ -60,7 +64,7 @@ function parseArgs(args: string[]): { suites: Suite[]; kinds: DbKind[] } {
   for (const arg of args.map((item) => item.toLowerCase())) {
     if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|rowscope|adopt]… [pglite|postgres]',
+        'usage: node --import tsx bench/run.ts [query|export|start|ui|scale|workflow|files|import|rowscope|adopt|events]… [pglite|postgres]',
       );
       process.exit(0);
     }
@@ -121,7 +125,8 @@ async function main(): Promise<number> {
         suite === 'scale' ||
         suite === 'workflow' ||
         suite === 'adopt' ||
-        suite === 'rowscope',
+        suite === 'rowscope' ||
+        suite === 'events',
     ) &&
     !(await isPostgresReachable())
   ) {
@@ -142,7 +147,8 @@ async function main(): Promise<number> {
         suite === 'scale' ||
         suite === 'workflow' ||
         suite === 'import' ||
-        suite === 'rowscope'
+        suite === 'rowscope' ||
+        suite === 'events'
       ) {
         if (kinds.length === 0) {
           results.push({ suite, figures: [], details: {}, skipped: postgresNote ?? 'no database selected' });
@@ -154,6 +160,7 @@ async function main(): Promise<number> {
           scale: runScale,
           workflow: runWorkflow,
           import: runImport,
+          events: runEvents,
           // the app runs in this process: loaded only when the suite runs
           rowscope: async (...args: Parameters<typeof runImport>) =>
             (await import('./row-scope.js')).runRowScope(...args),

@@ -20,6 +20,7 @@
  * bench's database and the WAL writer) and of everything else on the machine is read from /proc.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import pg from 'pg';
 import type { TableWrites, WorkflowServerReady } from './workflow-server.js';
@@ -29,6 +30,7 @@ import {
   envNumber,
   median,
   PG_SERVER_URL,
+  ROOT,
   round,
   sleep,
   spawnNode,
@@ -66,7 +68,14 @@ async function startServer(kind: DbKind, label: string, root?: string): Promise<
   const nodeArgs = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawnNode('bench/workflow-server.ts', { env, ipc: true, nodeArgs });
+  // Another checkout runs from its own directory, so its app reads its own schemas, locales and
+  // modules (config resolves them from the working directory); the server script is this tree's.
+  const child = spawnNode(join(ROOT, 'bench/workflow-server.ts'), {
+    env,
+    ipc: true,
+    nodeArgs,
+    ...(root ? { cwd: root } : {}),
+  });
   cleanups.unshift(child.stop);
   const stop = async (): Promise<void> => {
     if (child.process.connected) child.process.send({ type: 'stop' });

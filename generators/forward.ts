@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { compileTemplate, TemplateError } from './engine.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileTemplate, kebabCase, TemplateError } from './engine.js';
 import { entityModel, type EntityModel, type GeneratorInput, type GeneratorOptions } from './model.js';
+import { formatGenerated } from './format.js';
 import { withBanner } from './regions.js';
 
 /**
@@ -29,6 +31,9 @@ export const TEMPLATE_ITEMS: readonly TemplateItem[] = [
   { item: 'form-view', type: 'frontend', fileName: (model) => `${model.pascal}Form.tsx` },
   { item: 'ddl', type: 'sql', fileName: () => 'schema.sql' },
   { item: 'menu', type: 'sql', fileName: () => 'menu.sql' },
+  // The module mechanism's two parts (docs/extending.md): placing the folder mounts it.
+  { item: 'module-server', type: 'backend', fileName: () => 'server.ts' },
+  { item: 'module-admin', type: 'frontend', fileName: () => 'admin.tsx' },
 ];
 
 export const TEMPLATE_TYPES: readonly TemplateType[] = ['backend', 'frontend', 'sql'];
@@ -48,6 +53,11 @@ export interface ForwardRequest extends Omit<GeneratorOptions, 'srcRoot'> {
   /** Only the items of this type; all when absent. */
   templateType?: TemplateType;
   /**
+   * Names of the entities whose schema the module brings in its schemas/ folder (an entity the
+   * project's schemas/ does not have): the server loads it with the module.
+   */
+  bringSchemas?: readonly string[];
+  /**
    * From <packageName>/<entity>/ to the project's src/. The default places the module at
    * src/modules/<packageName>/<entity>/.
    */
@@ -57,6 +67,11 @@ export interface ForwardRequest extends Omit<GeneratorOptions, 'srcRoot'> {
 export interface GeneratedFile {
   path: string;
   content: string;
+  /**
+   * The entity's schema a module brings (<module>/schemas/<name>.schema.json): the developer's
+   * source from then on, written only when missing, never merged or overwritten.
+   */
+  isSource?: boolean;
 }
 
 /** A problem of one template: which item, and where in it. */
@@ -126,11 +141,18 @@ export async function generateForward(
     }
   }
   const planned: { item: TemplateItem; model: EntityModel; path: string }[] = [];
+  // A referenced entity (x-ref): one generated with it, else the caller's, else the project's schemas/.
+  const schemaOf = (name: string): unknown =>
+    request.entities.find((input) => input.name === name)?.schema ??
+    request.schemaOf?.(name) ??
+    projectSchema(name);
   for (const input of request.entities) {
     const model = await entityModel(input, {
       serviceName: request.serviceName,
       packageName: request.packageName,
       srcRoot: request.srcRoot ?? DEFAULT_SRC_ROOT,
+      schemaOf,
+      ...(request.detailLayout ? { detailLayout: request.detailLayout } : {}),
     });
     for (const item of items)
       planned.push({ item, model, path: `${request.packageName}/${model.kebab}/${item.fileName(model)}` });
@@ -138,18 +160,36 @@ export async function generateForward(
   const bodies = await render(
     planned.map(({ item, model }) => ({ item: item.item, source: templates.get(item.item) ?? '', model })),
   );
-  return planned.map(({ item, model, path }, index) => {
+  const files: GeneratedFile[] = [];
+  for (const [index, { item, model, path }] of planned.entries()) {
+    // As the project's formatter writes it (prettier --check passes on the module as generated);
+    // the checksum of the banner is of the formatted text.
     try {
-      return {
-        path,
-        content: withBanner(path, normalise(path, bodies[index] ?? ''), `${item.item} · ${model.name}`),
-      };
+      const body = await formatGenerated(path, normalise(path, bodies[index] ?? ''));
+      const content = await formatGenerated(path, withBanner(path, body, `${item.item} · ${model.name}`));
+      files.push({ path, content });
     } catch (error) {
-      // A template whose JSON output does not parse: its author sees why.
-      const message = error instanceof Error ? error.message : String(error);
+      // A template whose output does not parse (JSON, TypeScript): its author sees why.
+      const message =
+        error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
       throw new GeneratorTemplateError(item.item, new TemplateError({ message: `output: ${message}` }));
     }
-  });
+  }
+  for (const input of request.entities)
+    if (request.bringSchemas?.includes(input.name) && !request.templateType)
+      files.push({
+        path: `${request.packageName}/${kebabCase(input.name)}/schemas/${input.name}.schema.json`,
+        content: await formatGenerated('schema.json', `${JSON.stringify(input.schema, null, 2)}\n`),
+        isSource: true,
+      });
+  return files;
+}
+
+/** An entity schema of the project's schemas/ folder (beside generators/), when there is one. */
+function projectSchema(name: string): unknown {
+  if (!/^[a-z][a-z0-9]*$/.test(name)) return undefined;
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas', `${name}.schema.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : undefined;
 }
 
 /** One trailing newline, no trailing spaces; JSON output re-indented (a template's JSON may be loose). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { merge3 } from './merge3.js';
 
 /**
  * Regenerable files: every generated file starts with a banner carrying a checksum of its
@@ -44,7 +45,23 @@ function withoutRegionBodies(path: string, text: string): string {
   });
 }
 
-const checksumOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/**
+ * The text as the checksum sees it: formatting left out, so that a formatter's run (prettier
+ * --write), another indentation or CRLF line endings do not count as an edit. Whitespace goes,
+ * and so do the marks formatters add or take away: trailing commas, semicolons, the kind of quote,
+ * quotes around property names.
+ */
+export function canonicalText(text: string): string {
+  return text
+    .replace(/\s+/g, '')
+    .replace(/,(?=[)\]}>])/g, '')
+    .replace(/;/g, '')
+    .replace(/"/g, "'")
+    .replace(/'([A-Za-z_$][\w$]*)':/g, '$1:');
+}
+
+const checksumOf = (text: string): string =>
+  createHash('sha256').update(canonicalText(text)).digest('hex').slice(0, 16);
 
 const JSON_BANNER = 'x-generated';
 
@@ -84,28 +101,51 @@ export function withBanner(path: string, body: string, origin: string): string {
 
 export type MergeOutcome =
   | { kind: 'new' | 'unchanged' | 'updated'; text: string }
-  /** Changed by a person outside its regions, or not generated at all: left as it is. */
-  | { kind: 'conflict'; reason: 'editedOutsideRegions' | 'notGenerated' };
+  /** Changed by a person outside its regions: their changes and the generator's, merged. */
+  | { kind: 'merged'; text: string }
+  /**
+   * Changed by a person outside its regions where there is no previous generated text to merge
+   * against, or not generated at all: left as it is.
+   */
+  | { kind: 'conflict'; reason: 'editedOutsideRegions' | 'notGenerated' }
+  /** Merged, but some stretches were changed both ways: written with conflict markers. */
+  | { kind: 'conflict'; reason: 'mergeConflict'; text: string; conflicts: number };
+
+const CRLF = /\r\n/g;
 
 /**
- * What to write for a freshly generated file (banner included) given the file on disk, if any:
- * the new text with the old regions' bodies, or a conflict.
+ * What to write for a freshly generated file (banner included) given the file on disk, if any,
+ * and the text generated the last time (`base`, kept beside the module by write.ts): the new text
+ * with the old regions' bodies when only regions (or the formatting) changed; otherwise a
+ * three-way merge of the base, the file and the new text (merge3.ts).
  */
-export function mergeGenerated(path: string, generated: string, existing: string | undefined): MergeOutcome {
+export function mergeGenerated(
+  path: string,
+  generated: string,
+  existing: string | undefined,
+  base?: string,
+): MergeOutcome {
   if (existing === undefined) return { kind: 'new', text: generated };
   const { body, checksum } = splitBanner(path, existing);
   if (checksum === undefined) return { kind: 'conflict', reason: 'notGenerated' };
-  if (checksumOf(withoutRegionBodies(path, body)) !== checksum)
-    return { kind: 'conflict', reason: 'editedOutsideRegions' };
-  const kept = regionsOf(path, existing);
-  const comment = commentOf(path);
-  const text = comment
-    ? generated.replace(regionPattern(comment), (whole, _indent: string, name: string, fresh: string) => {
-        const old = kept.get(name);
-        if (old === undefined) return whole;
-        const header = whole.slice(0, whole.indexOf('\n') + 1);
-        return header + old + whole.slice(header.length + fresh.length);
-      })
-    : generated;
-  return { kind: text === existing ? 'unchanged' : 'updated', text };
+  if (checksumOf(withoutRegionBodies(path, body)) === checksum) {
+    const kept = regionsOf(path, existing.replace(CRLF, '\n'));
+    const comment = commentOf(path);
+    const text = comment
+      ? generated.replace(regionPattern(comment), (whole, _indent: string, name: string, fresh: string) => {
+          const old = kept.get(name);
+          if (old === undefined) return whole;
+          const header = whole.slice(0, whole.indexOf('\n') + 1);
+          return header + old + whole.slice(header.length + fresh.length);
+        })
+      : generated;
+    return { kind: text === existing ? 'unchanged' : 'updated', text };
+  }
+  if (base === undefined) return { kind: 'conflict', reason: 'editedOutsideRegions' };
+  const isCrlf = existing.includes('\r\n');
+  const merged = merge3(base.replace(CRLF, '\n'), existing.replace(CRLF, '\n'), generated);
+  const text = isCrlf ? merged.text.replace(/\n/g, '\r\n') : merged.text;
+  if (merged.conflicts > 0)
+    return { kind: 'conflict', reason: 'mergeConflict', text, conflicts: merged.conflicts };
+  return { kind: text === existing ? 'unchanged' : 'merged', text };
 }

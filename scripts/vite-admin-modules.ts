@@ -4,7 +4,8 @@ import type { Plugin } from 'vite';
 
 /**
  * `virtual:ecobid-admin-modules`: the project's admin modules, by module name, each the lazy import
- * of its admin.tsx (a chunk of its own): src/modules/<name>/admin.tsx, then
+ * of its admin.tsx (a chunk of its own): src/modules/<name>/admin.tsx (or, in a package of
+ * modules without one, src/modules/<package>/<name>/admin.tsx), then
  * <dir>/<name>/admin.tsx for each entry of MODULE_DIRS (comma-separated, relative to the project
  * root; the server reads the same variable for the modules' server.ts). Two modules of one name are
  * refused: the build fails naming both folders. Found when the build (or the dev server) starts.
@@ -28,13 +29,24 @@ export function findAdminModules(root: string, roots: readonly string[]): Map<st
   for (const dir of roots) {
     const base = resolve(root, dir);
     if (!existsSync(base)) continue;
+    const add = (name: string, file: string): void => {
+      const other = found.get(name);
+      if (other) throw new Error(`two admin modules named ${name}: ${other} and ${file}`);
+      found.set(name, file);
+    };
     for (const entry of readdirSync(base, { withFileTypes: true })) {
       if (!entry.isDirectory() || !NAME.test(entry.name)) continue;
       const file = join(base, entry.name, 'admin.tsx');
-      if (!existsSync(file)) continue;
-      const other = found.get(entry.name);
-      if (other) throw new Error(`two admin modules named ${entry.name}: ${other} and ${file}`);
-      found.set(entry.name, file);
+      if (existsSync(file)) {
+        add(entry.name, file);
+        continue;
+      }
+      // A package of modules (the code generator's <package>/<entity>/): each inner module, named <package>-<entity>.
+      for (const inner of readdirSync(join(base, entry.name), { withFileTypes: true })) {
+        const innerFile = join(base, entry.name, inner.name, 'admin.tsx');
+        if (inner.isDirectory() && NAME.test(inner.name) && existsSync(innerFile))
+          add(`${entry.name}-${inner.name}`, innerFile);
+      }
     }
   }
   return found;

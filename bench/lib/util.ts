@@ -214,7 +214,12 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers
 
-export async function signIn(baseUrl: string, password = ADMIN_PASSWORD): Promise<string> {
+/** A bearer token of a user of the default tenant (password grant of the browser client), as signInApp. */
+export async function signIn(
+  baseUrl: string,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<string> {
   const response = await fetch(`${baseUrl}/api/uaa/oauth/token`, {
     method: 'POST',
     headers: { authorization: BROWSER_CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
@@ -223,13 +228,13 @@ export async function signIn(baseUrl: string, password = ADMIN_PASSWORD): Promis
       scope: 'ui',
       client_id: 'browser',
       tenantCode: 'default',
-      username: 'admin',
+      username,
       password,
     }).toString(),
   });
   const body = (await response.json()) as { access_token?: string };
   if (response.status !== 200 || !body.access_token)
-    throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(body)}`);
+    throw new Error(`sign-in of ${username} failed: ${response.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }
 

@@ -34,6 +34,7 @@ import { RedirectPage } from './layout/Redirect.js';
 import { createAccessControlProvider } from './providers/access.js';
 import { createAuthProvider, currentAuthority } from './providers/auth.js';
 import { dataProvider } from './providers/data.js';
+import { liveProvider } from './providers/live.js';
 import { useApp } from './store.js';
 
 const Login = lazy(() => import('./features/accounts/Login.js'));
@@ -127,6 +128,22 @@ function ToLogin() {
  * Signed-in users who open /login go to /{product} (docs/product.md §2.1); one who signs in here
  * goes on where the sign-in sends them.
  */
+/**
+ * The back-office shell, or a published form filled in outside it: /generatorform?form=<code> is
+ * the link an administrator hands out (docs/product.md §2.3); /generatorform itself is the
+ * 表单管理 menu's page and opens inside the shell like every menu.
+ */
+function ShellOrFill() {
+  const location = useLocation();
+  if (location.pathname === '/generatorform' && new URLSearchParams(location.search).has('form'))
+    return <GeneratorForm />;
+  return (
+    <MenuProvider>
+      <Layout />
+    </MenuProvider>
+  );
+}
+
 function GuestOnly({ children }: { children: ReactNode }) {
   const [wasSignedIn] = useState(hasToken);
   if (isLeaving) return null;
@@ -180,6 +197,7 @@ function RefineApp() {
     <Refine
       routerProvider={routerProvider}
       dataProvider={dataProvider}
+      liveProvider={liveProvider}
       authProvider={authProvider}
       accessControlProvider={accessControlProvider}
       i18nProvider={i18nProvider}
@@ -202,21 +220,10 @@ function RefineApp() {
           <Route path="/forgotpassword" element={<Leave to="/forgetPwd" />} />
           <Route path="/401" element={<ErrorPage status={401} />} />
           <Route path="/404" element={<ErrorPage status={404} />} />
-          {/* a published form filled in outside the shell, by any signed-in user it is granted to */}
-          <Route
-            path="/generatorform"
-            element={
-              <Authenticated key="generatorform" fallback={<ToLogin />} loading={<FullPageSpin />}>
-                <GeneratorForm />
-              </Authenticated>
-            }
-          />
           <Route
             element={
               <Authenticated key="admin" fallback={<ToLogin />} loading={<FullPageSpin />}>
-                <MenuProvider>
-                  <Layout />
-                </MenuProvider>
+                <ShellOrFill />
               </Authenticated>
             }
           >

@@ -59,8 +59,12 @@ export interface ImportResult {
   dryRun: boolean;
   /** Data rows read. */
   total: number;
-  /** Rows written (0 on a dry run). */
+  /** Rows written (0 on a dry run): added and, with updateByKey, updated. */
   imported: number;
+  /** Of the rows written, those that updated an existing record (updateByKey). */
+  updated?: number;
+  /** partial: rows left out for their problems (the others were written). */
+  skipped?: number;
   /** Every problem up to a limit; problemCount tells how many there were. */
   problems: ImportProblem[];
   problemCount: number;
@@ -69,6 +73,31 @@ export interface ImportResult {
   ignored: string[];
   /** On a dry run, the first rows as read, by field name: the client's preview. */
   preview?: { row: number; values: Record<string, string> }[];
+}
+
+/** How an import treats its rows: all-or-nothing (the default) or the good rows only. */
+export type ImportMode = 'all' | 'partial';
+
+/** An import run in the background (POST …/import?background=true) and followed by its id. */
+export interface ImportJob {
+  id: number;
+  entity: string;
+  fileName: string;
+  status: 'running' | 'done' | 'failed';
+  mode: ImportMode;
+  updateByKey: boolean;
+  /** Data rows of the file (0 until counted). */
+  total: number;
+  /** Rows of the phase under way done so far. */
+  done: number;
+  /** What the job does now: reading the file, hashing its passwords, checking and writing the rows. */
+  phase?: 'reading' | 'hashing' | 'writing';
+  /** What the import did, once done. */
+  result?: ImportResult;
+  /** Why it failed: the message and the problems named as /<row>/<field>. */
+  error?: { message: string; errors: { field: string; message: string }[] };
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** POST /api/uaa/oauth/token (OAuth2-shaped, so not in the envelope's data). */
@@ -81,6 +110,40 @@ export interface TokenAnswer {
   expires_in: number;
   scope: string;
 }
+
+/**
+ * The token endpoint's answer when the credentials are proven but a second step stands between
+ * them and a session (two-factor, docs/http-contract.md "Sessions"): no session yet, a short-lived
+ * challenge token for the second step. `totp`: the user enters a code of the authenticator app or
+ * a recovery code; `enrol`: the user must enrol first (the tenant or a role requires two-factor).
+ */
+export interface SecondStepAnswer {
+  code: 200;
+  message: 'success';
+  second_step: 'totp' | 'enrol';
+  challenge_token: string;
+  expires_in: number;
+}
+
+/** What an authenticator app is given at enrolment: the secret, its otpauth:// address and the QR code. */
+export interface TwoFactorSetup {
+  secret: string;
+  otpauthUrl: string;
+  /** The otpauth:// address as a QR code, an SVG document. */
+  qrSvg: string;
+}
+
+/** A user's two-factor state (个人中心, the administrator's reset screen). */
+export interface TwoFactorStatus {
+  isEnabled: boolean;
+  /** The tenant or one of the user's roles requires two-factor. */
+  isRequired: boolean;
+  enabledAt: string | null;
+  recoveryCodesLeft: number;
+}
+
+/** The session opened by an enrolment made during sign-in, with the recovery codes shown once. */
+export type EnrolledSignIn = TokenAnswer & { recovery_codes: string[] };
 
 /**
  * PUT /api/account/sysuserdetail/updatePassword's data: the session that replaces the caller's
@@ -480,6 +543,8 @@ export interface FormRecord {
   /** /api/<api> of the live entity, while published. */
   api: string | null;
   menuId: number | null;
+  /** The roles granted the published form's menu (the form list's answer only). */
+  menuRoles?: string[];
   createdAt: string;
   createdBy: string | null;
   updatedAt: string | null;
@@ -487,8 +552,11 @@ export interface FormRecord {
 }
 
 export interface FormVersion {
+  /** The version row (restore names it). */
+  id: number;
   version: number;
-  action: 'save' | 'publish' | 'unpublish';
+  /** restore: a new draft made from an older version's content. */
+  action: 'save' | 'publish' | 'unpublish' | 'restore';
   formContent: unknown;
   createdAt: string;
   createdBy: string | null;
@@ -509,6 +577,11 @@ export interface ImpactItem {
   keys: unknown[];
   /** added: a new column (safe); the others are refused when rows > 0, dropped and type always. */
   isSafe: boolean;
+  /**
+   * required: the field has a default its schema accepts, so 以默认值回填现有记录 (publish with
+   * backfill) fills the rows without a value in the publish's transaction.
+   */
+  canBackfill?: boolean;
 }
 
 /** What a new version of a published form would do to its rows: safe when no row breaks it. */
@@ -718,6 +791,17 @@ export type WfDeployment = {
   warnings: FieldError[];
 };
 
+/** A file of a deployment (部署管理's resources): its BPMN file with what it defined. */
+export type WfDeploymentResource = {
+  deploymentId: number;
+  name: string;
+  /** Its size in bytes (UTF-8). */
+  size: number;
+  xml: string;
+  /** The process definitions it defined (one version each). */
+  definitions: { id: number; key: string; name: string | null; version: number }[];
+};
+
 /** One version of a process. */
 export type WfDefinition = {
   id: number;
@@ -736,8 +820,12 @@ export type WfDefinition = {
 /** What stopped a token at a gateway: the instance shows it until someone deals with it. */
 export type WfIncident = {
   activityId: string;
+  /** The name of the element where it stopped (older incidents have none). */
+  activityName?: string | null;
   flowId: string | null;
   message: string;
+  /** The unset variable an expression named, when that stopped it. */
+  variable?: string | null;
 };
 
 export type WfInstance = {
@@ -762,7 +850,7 @@ export type WfInstance = {
 export type WfTask = {
   id: number;
   name: string | null;
-  /** created, assigned, delegated, completed, canceled, regressed, rejected or terminated. */
+  /** created, assigned, delegated, waiting (for its signers, 加签), completed, canceled, regressed, rejected or terminated. */
   status: string;
   assignee: string | null;
   owner: string | null;
@@ -781,6 +869,30 @@ export type WfTask = {
   startUserId: string | null;
   /** Its instance is suspended: the task refuses actions. */
   suspended: boolean;
+  /** Its instance's description (流程描述). */
+  processDescription: string | null;
+  /** Its instance's business key. */
+  businessKey: string | null;
+  /** 加签: the task this signer was added to. */
+  parentTaskId: number | null;
+  /** 加签: before or after, while the task waits for its signers. */
+  signType: string | null;
+};
+
+/** 抄送: an instance copied to the caller. */
+export type WfCopy = {
+  id: number;
+  processInstanceId: number;
+  processInstanceName: string | null;
+  processDescription: string | null;
+  businessKey: string | null;
+  startUserId: string | null;
+  status: string;
+  taskId: number | null;
+  taskName: string | null;
+  copiedBy: string | null;
+  message: string | null;
+  time: string;
 };
 
 /** A task a start or completion made that the caller can act on now. */
@@ -808,7 +920,8 @@ export type WfTaskForm = {
 };
 
 export type WfTaskDetail = WfTask & {
-  candidates: { users: string[]; groups: string[] };
+  /** groupNames: each group's role, post or organisation name (its code when it has none), in order. */
+  candidates: { users: string[]; groups: string[]; groupNames: string[] };
   form: WfTaskForm | null;
 };
 
@@ -857,9 +970,11 @@ export type WfComment = {
   id: number;
   taskId: number | null;
   username: string | null;
-  /** complete, delegate, resolve, regress, reject, terminate, withdraw, assign, suspend or activate. */
+  /** complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend or activate. */
   action: string;
   message: string | null;
+  /** Whom the action gave the task to (transfer), added as signers (加签) or copied to (抄送), else null. */
+  target: string | null;
   time: string;
 };
 
@@ -869,6 +984,8 @@ export type WfInstanceDetail = WfInstance & {
   /** Its open tasks. */
   tasks: WfTask[];
   comments: WfComment[];
+  /** The formKey of its start event: the start form, its data among the variables. */
+  startFormKey: string | null;
 };
 
 /** An instance's BPMN file with its progress (processinstance/diagram). */
@@ -881,6 +998,8 @@ export type WfDiagram = {
   completed: string[];
   /** Activities where the instance waits now (open tasks, joins, incidents). */
   active: string[];
+  /** Activities whose last run a rejection (驳回) or a send-back (退回) ended, not run again since. */
+  rejected: string[];
   /** Sequence flows the instance went along. */
   flows: string[];
 };
@@ -911,6 +1030,23 @@ export type WfExecution = {
   processInstanceId: number;
   /** The activity's name (its id when it has none). */
   name: string;
+  /** The messages and signals the token waits for there (POST …/message, …/signal). */
+  waitsFor: WfEventWait[];
+};
+
+/** A message or signal a token waits for, and the element that catches it. */
+export type WfEventWait = {
+  kind: 'message' | 'signal';
+  name: string;
+  activityId: string;
+};
+
+/** What a message or signal reached (processinstance/message, processinstance/signal). */
+export type WfCorrelated = {
+  /** The running instances it reached (a token there went on, or a boundary event fired). */
+  processInstanceIds: number[];
+  /** The instances it started (message or signal start events). */
+  startedInstanceIds: number[];
 };
 
 // Monitoring (/api/monitor).
@@ -1277,4 +1413,110 @@ export interface ApiKeyUse {
   status: number;
   ip: string | null;
   at: string;
+}
+
+/** A webhook as /api/admin/syswebhook/query answers it: never its secret. */
+export interface WebhookView {
+  id: number;
+  name: string;
+  url: string;
+  /** Event types it hears (lib/events); every type when empty. */
+  eventTypes: string[];
+  /** Entities it hears; every entity when empty. */
+  entities: string[];
+  /** A condition in the list filters' vocabulary (the entity list's query parameters); {} for none. */
+  condition: Record<string, string | string[]>;
+  isEnabled: boolean;
+  /** Why it was disabled by the server ('failures'), or null. */
+  disabledReason: string | null;
+  /** Failed attempts since the last delivered one. */
+  failures: number;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** Which claim of an OpenID provider's ID token or user info fills which field of a new user. */
+export interface OidcClaimMap {
+  username: string;
+  nickname: string;
+  email: string;
+  mobile: string;
+}
+
+/** The claims read when a provider names none (the OpenID Connect standard claims). */
+export const OIDC_DEFAULT_CLAIMS: OidcClaimMap = {
+  username: 'preferred_username',
+  nickname: 'name',
+  email: 'email',
+  mobile: 'phone_number',
+};
+
+export const OIDC_DEFAULT_SCOPES = 'openid profile email';
+
+/** An OpenID Connect provider of a tenant as /api/admin/sysoidc/query answers it: never its client secret. */
+export interface OidcProviderView {
+  id: number;
+  name: string;
+  issuer: string;
+  clientId: string;
+  /** Whether a client secret is stored (it is never shown). */
+  hasSecret: boolean;
+  scopes: string;
+  claims: OidcClaimMap;
+  newUserRoles: string[];
+  newUserOrgId: number | null;
+  createUsers: boolean;
+  allowPrivateNetwork: boolean;
+  enabled: boolean;
+  sequence: number;
+  createdBy: string;
+  createdAt: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One delivery of an event to a webhook (/api/admin/syswebhook/queryDeliveries). */
+export interface WebhookDelivery {
+  id: number;
+  eventId: number;
+  eventType: string;
+  entity: string | null;
+  recordKey: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAt: string;
+  lastAt: string | null;
+  lastStatus: number | null;
+  lastAnswer: string | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+/** A provider as the sign-in pages list it. */
+export interface OidcProviderButton {
+  id: number;
+  name: string;
+}
+
+/** A provider as 个人中心 lists it: linked to the signed-in user or not. */
+export interface OidcLinkView {
+  providerId: number;
+  name: string;
+  isLinked: boolean;
+  linkedAt: string | null;
+}
+
+/**
+ * The business record an instance approves (x-entity.workflow; GET /api/activiti/processinstance/record):
+ * read through the caller's field rights and row scope, with the fields the caller's open task may edit.
+ */
+export interface WfApprovedRecord {
+  /** The entity the record belongs to. */
+  entity: string;
+  key: number | string;
+  record: Record<string, unknown>;
+  /** The caller's open task of the instance while the record is under approval, else null. */
+  taskId: number | null;
+  /** The fields that task may edit (x-entity.workflow.edit), less those the caller may not write. */
+  editable: string[];
 }

@@ -36,6 +36,21 @@ export function detailFields(entity: EntityDef): (FieldDef & { detail: DetailDef
   );
 }
 
+/**
+ * The master column that ties a sub-table's lines to their master row in the export's detail
+ * sheets, the import template and the import: the entity's label when an import can give it,
+ * else its first field an import gives (text first). A designed form whose label is its generated
+ * key (no text field) would otherwise be tied by a column no import reads.
+ */
+export function detailTieField(entity: EntityDef): FieldDef {
+  const label = entity.fieldsByName.get(entity.label) ?? entity.key;
+  const given = (field: FieldDef): boolean =>
+    !field.isReadOnly && !field.isSystem && !field.auto && !field.detail && field !== entity.key;
+  if (given(label)) return label;
+  const fields = entity.fields.filter(given);
+  return fields.find((field) => field.type === 'string' && !field.dict && !field.ref) ?? fields[0] ?? label;
+}
+
 export interface ListColumn {
   field: string;
   titleKeys: string[];

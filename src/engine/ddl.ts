@@ -1,3 +1,4 @@
+import { APPROVAL_INSTANCE, APPROVAL_STATUS } from './approval.js';
 import { columnFields, detailFields } from './columns.js';
 import { quoteIdentifier } from './naming.js';
 import type { ColumnKind, DetailDef, EntityDef, FieldDef, SortTerm, SqlType } from './types.js';
@@ -14,7 +15,7 @@ export interface ColumnSpec {
    */
   keptType?: string;
   /** One of a few constant SQL defaults; never built from input. */
-  defaultSql?: 'now()' | '0' | '1' | 'false' | 'true' | "''" | "'[]'::jsonb" | "'{}'::jsonb";
+  defaultSql?: 'now()' | '0' | '1' | 'false' | 'true' | "''" | "'[]'::jsonb" | "'{}'::jsonb" | "'draft'";
 }
 
 export interface IndexSpec {
@@ -229,6 +230,9 @@ export function entityTableSpec(entity: EntityDef): TableSpec {
       column.defaultSql = '1';
     }
     if (field.name === 'createdBy' || field.name === 'updatedBy') column.isNullable = true;
+    // Approval (x-entity.workflow): every record starts, and an existing one is added, as a draft.
+    if (field.isSystem && field.name === APPROVAL_STATUS) column.defaultSql = "'draft'";
+    if (field.isSystem && field.name === APPROVAL_INSTANCE) column.isNullable = true;
     const kept = field.schema['x-column']?.type;
     if (kept) column.keptType = KEPT_TYPES[kept];
     return column;
@@ -379,7 +383,13 @@ export function entityTableSpecs(entity: EntityDef): TableSpec[] {
 
 /** Fields the database never leaves empty: the key and the bookkeeping columns it fills itself. */
 export function isNeverNull(field: FieldDef): boolean {
-  return field.isKey || (field.isSystem && field.name !== 'createdBy' && field.name !== 'updatedBy');
+  return (
+    field.isKey ||
+    (field.isSystem &&
+      field.name !== 'createdBy' &&
+      field.name !== 'updatedBy' &&
+      field.name !== APPROVAL_INSTANCE)
+  );
 }
 
 /**
@@ -389,10 +399,13 @@ export function isNeverNull(field: FieldDef): boolean {
  * true, the key, the default order) and per filter of the filter bar (FieldDef.isInFilterBar):
  * a btree led by tenant_code (every list is scoped by it), then the field sorted as the list
  * sorts it (empty values first ascending, so a backward scan gives descending with empty values
- * last), then the key, the tie-breaker of every order and of keyset pages. "contains" filters
- * get a trigram index, arrays a jsonb one. A unique index already leads with the tenant and the
- * field, so it serves that field's equality filters; its sorts still get a list index because
- * the unique one has no key column to break ties.
+ * last), then the key, the tie-breaker of every order and of keyset pages; a filter that does
+ * not narrow the rows much (isNarrowFilter) has none of its own. The label's "contains" filter
+ * (and any whose x-list.trigram says so) gets a trigram index (hasTrigramIndex), arrays a jsonb
+ * one; any other "contains" reads the tenant's rows in the list's order (issue 31: every index
+ * is kept up on every row an import writes). A unique index already leads with the tenant and
+ * the field, so it serves that field's equality filters; its sorts still get a list index
+ * because the unique one has no key column to break ties.
  *
  * The API also accepts a filter on a field the filter bar does not show (a hidden column, who
  * wrote a row, when it changed): it works, with no index of its own (another condition or the
@@ -406,8 +419,9 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
     if (field.name === 'tenantCode' && entity.isTenantScoped) continue;
     const isFiltered = field.filter !== undefined && field.isInFilterBar;
     // A sorted field needs its order; an equality or range filter reads one range of the same
-    // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it).
-    const isOrdered = field.isSortable || (isFiltered && field.filter !== 'text' && field.type !== 'array');
+    // index, in key order. A "contains" filter cannot use a btree (its trigram index serves it),
+    // and neither needs an equality filter on a few values (see isNarrowFilter).
+    const isOrdered = field.isSortable || (isFiltered && isNarrowFilter(field));
     if (isOrdered && field.isOrderable) {
       const columns = field.isKey ? [...scope, key] : [...scope, field.column, key];
       if (columns.length > 1 || !field.isKey) {
@@ -419,7 +433,13 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
         });
       }
     }
-    if (isFiltered && field.filter === 'text' && field.type === 'string' && field.sqlType === 'text') {
+    if (
+      isFiltered &&
+      field.filter === 'text' &&
+      field.type === 'string' &&
+      field.sqlType === 'text' &&
+      hasTrigramIndex(entity, field)
+    ) {
       indexes.push({
         name: trigramIndexName(entity.table, field),
         columns: [field.column],
@@ -437,7 +457,10 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
     }
   }
   const ownerColumns = [...scope, 'created_by', key];
-  const ownerIndex = indexName(entity.table, ownerColumns, 'lx');
+  // With a recycle bin every scoped read also asks `deleted_at is null`: the index holds the live
+  // rows only, so a scope's capped count is an index-only scan (no heap visit per row).
+  const isLiveOnly = hasRecycleBin(entity);
+  const ownerIndex = indexName(entity.table, isLiveOnly ? [...ownerColumns, 'live'] : ownerColumns, 'lx');
   if (entity.schema['x-entity'].scope && !indexes.some((index) => index.name === ownerIndex)) {
     // Row data scopes (engine/row-scope.ts): "own records" (and a record's organisation when it is
     // its creator's) is one range of this index, in key order.
@@ -446,6 +469,7 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
       columns: ownerColumns,
       isUnique: false,
       list: { method: 'btree', nullsFirst: ['created_by'] },
+      ...(isLiveOnly ? { where: LIVE_ROWS } : {}),
     });
   }
   const parent = entity.tree ? entity.fieldsByName.get(entity.tree.parent) : undefined;
@@ -489,6 +513,38 @@ export function listIndexes(entity: EntityDef): IndexSpec[] {
     });
   }
   return indexes;
+}
+
+/**
+ * Whether a filter of the filter bar reads few enough rows through its own btree to be worth
+ * one: a range (numbers, dates) or an equality on many values (a reference, a text given as a
+ * select). Not a yes/no filter nor a select of a dictionary's or an enum's few values: each
+ * value holds a large share of the rows, so the list reads them in its own order (the default
+ * order's or the key's index) and skips the others, as fast as their own index would find them,
+ * and every write is spared an index. Not "contains" (no btree serves it) nor an array's items.
+ */
+export function isNarrowFilter(field: FieldDef): boolean {
+  if (field.type === 'array') return false;
+  switch (field.filter) {
+    case undefined:
+    case 'text':
+    case 'boolean':
+      return false;
+    case 'select':
+      return field.ref !== undefined || (field.dict === undefined && field.schema.enum === undefined);
+    default:
+      return field.type !== 'boolean';
+  }
+}
+
+/**
+ * Whether a field's "contains" filter has a trigram index: its x-list.trigram, else only the
+ * entity's label (x-entity.label), the text a record is looked up by. A trigram index keeps up
+ * an entry per three characters of the value on every write; the other texts' "contains" reads
+ * the tenant's rows in the list's order (an index of it), as short lists do anyway.
+ */
+export function hasTrigramIndex(entity: EntityDef, field: FieldDef): boolean {
+  return field.schema['x-list']?.trigram ?? entity.label === field.name;
 }
 
 function columnSql(column: ColumnSpec): string {

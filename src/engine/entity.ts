@@ -6,6 +6,7 @@ import {
   type SchemaProblem,
 } from './meta.js';
 import { listUseOf } from './list-use.js';
+import { APPROVAL_FIELDS, APPROVAL_STATUS } from './approval.js';
 import { isVirtual } from './rules.js';
 import { decimalOf, isInt64, numericType } from './decimal.js';
 import { toColumnName } from './naming.js';
@@ -77,7 +78,7 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   const hints = schema['x-list'];
   const hinted = hints?.filter;
   const filter =
-    isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name)
+    isSystem && !['createdAt', 'updatedAt', 'createdBy', 'updatedBy', APPROVAL_STATUS].includes(name)
       ? undefined
       : filterKindOf(schema, isSecret);
   const use = listUseOf(name, schema, isSystem);
@@ -110,8 +111,8 @@ function buildField(name: string, schema: FieldSchema, entity: EntitySchema, isS
   if (hinted !== 'none' && filter) {
     field.filter = filter;
     // The generated list's filter bar (forms.ts listFilters): a filter the schema names, or a
-    // shown field's that is not bookkeeping, and createdAt. Only these get a list index; the API
-    // still accepts a filter on any field with one, unindexed.
+    // shown field's that is not bookkeeping, and createdAt. Only these may get a list index
+    // (ddl.ts listIndexes); the API still accepts a filter on any field with one, unindexed.
     field.isInFilterBar =
       !isKey && (hinted !== undefined || (hints?.visible !== false && !isSystem) || name === 'createdAt');
   }
@@ -187,7 +188,9 @@ export function buildEntity(name: string, schema: EntitySchema): EntityDef {
   const declared = Object.entries(schema.properties).map(([field, fieldSchema]) =>
     buildField(field, fieldSchema, schema, false),
   );
-  const system = Object.entries(SYSTEM_FIELDS)
+  // An entity approved by a process (x-entity.workflow) also gets its approval fields.
+  const systemFields = options.workflow ? { ...APPROVAL_FIELDS, ...SYSTEM_FIELDS } : SYSTEM_FIELDS;
+  const system = Object.entries(systemFields)
     .filter(([field]) => !Object.hasOwn(schema.properties, field))
     .flatMap(([field, fieldSchema]) => {
       // An adopted table's own time column holding its zone's wall clock: converted like a field's.

@@ -1,3 +1,4 @@
+import { readNumber, readQuoted } from './expression-text.js';
 import { DECIMAL_TEXT, INT64_TEXT, decimalOf, isInt64, numberToDecimalText } from './decimal.js';
 import type { FieldSchema } from './types.js';
 
@@ -39,9 +40,13 @@ export const EXPRESSION_LIMITS = {
 export const DIVISION_SCALE = 20;
 
 export class ExpressionError extends Error {
-  constructor(message: string) {
+  /** The variable the expression names that is not set, when that is what went wrong. */
+  readonly variable: string | undefined;
+
+  constructor(message: string, variable?: string) {
     super(message);
     this.name = 'ExpressionError';
+    this.variable = variable;
   }
 }
 
@@ -154,19 +159,12 @@ function tokenize(text: string): Token[] {
     if (/\s/.test(c)) {
       i++;
     } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      let value = '';
-      while (j < text.length && text[j] !== c) {
-        if (text[j] === '\\' && j + 1 < text.length) j++;
-        value += text[j];
-        j++;
-      }
-      if (j >= text.length) throw new ExpressionError('a text is not closed by its quote');
-      tokens.push({ kind: 'string', text: value });
-      i = j + 1;
+      const quoted = readQuoted(text, i);
+      if (!quoted) throw new ExpressionError('a text is not closed by its quote');
+      tokens.push({ kind: 'string', text: quoted.value });
+      i = quoted.end;
     } else if (/[0-9]/.test(c)) {
-      const match = /^[0-9]+(\.[0-9]+)?/.exec(text.slice(i));
-      const number = match?.[0] ?? c;
+      const number = readNumber(text, i);
       tokens.push({ kind: 'number', text: number });
       i += number.length;
     } else if (/[A-Za-z_$]/.test(c)) {

@@ -346,7 +346,7 @@ export interface ListFilter {
 export function listFilters(entity: EntityDef): ListFilter[] {
   const filters: ListFilter[] = [];
   for (const field of entity.fields) {
-    // The rule is entity.ts's (isInFilterBar): each filter shown here has a list index.
+    // The rule is entity.ts's (isInFilterBar); ddl.ts listIndexes says which have an index.
     if (!field.filter || !field.isInFilterBar) continue;
     const filter: ListFilter = {
       field: field.name,

@@ -24,3 +24,4 @@ export * from './pattern-check.js';
 export * from './schema-budget.js';
 export * from './row-scope.js';
 export * from './decimal.js';
+export * from './approval.js';

@@ -31,8 +31,10 @@ export interface CountPolicy {
   /**
    * The most rows a count nobody asked for may visit (a list under a row data scope,
    * LIST_SCOPED_COUNT_LIMIT): the planner's estimate of a scope is small, so it would be counted
-   * exactly, row by row, on every page. Past the limit the total is estimated (`totalExact`
-   * false, at least limit + 1), as an unscoped large list's is; a count asked for is unaffected.
+   * exactly, row by row, on every page. A scope estimated above the limit is not visited at all;
+   * otherwise at most limit + 1 rows are counted, and past the limit the total is estimated
+   * (`totalExact` false, at least limit + 1), as an unscoped large list's is; a count asked for
+   * is unaffected.
    */
   visitLimit?: number;
 }

@@ -1,7 +1,7 @@
 import { parseSortExpression } from './entity.js';
 import { DECIMAL_TEXT, decimalOf, INT64_TEXT, isInt64 } from './decimal.js';
 import { decodeCursor, listFingerprint, orderTerms, type Cursor } from './list-page.js';
-import { englishTranslate, type Translate } from './messages.js';
+import { englishTranslate, typeWord, type Translate } from './messages.js';
 import { EntityInputError, type EntityDef, type FieldDef, type FieldError, type SortTerm } from './types.js';
 
 export const MAX_PAGE_SIZE = 10_000;
@@ -115,7 +115,7 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
     if (texts.length !== 1) return invalid('validation.invalid');
     const value = coerceScalar(itemType, texts[0] ?? '');
     return value === undefined
-      ? invalid('validation.type', { type: itemType })
+      ? invalid('validation.type', { type: typeWord(itemType, translate) })
       : { field, op: 'hasItem', value };
   }
   if (field.filter === 'text') {
@@ -135,7 +135,7 @@ function parseFilter(field: FieldDef, texts: string[], translate: Translate): Fi
   }
   for (const text of texts) {
     const value = coerceScalar(field.type, text);
-    if (value === undefined) return invalid('validation.type', { type: field.type });
+    if (value === undefined) return invalid('validation.type', { type: typeWord(field.type, translate) });
     values.push(value);
   }
   return { field, op: 'in', values };
@@ -158,7 +158,8 @@ export function parseListQuery(
     const value = /^-?\d+$/.test(text) ? Number(text) : NaN;
     // The message says which rule broke: "at most 10000" is no help for pageSize=0 or pageSize=ten.
     let message: string | undefined;
-    if (texts.length > 1 || Number.isNaN(value)) message = translate('validation.type', { type: 'integer' });
+    if (texts.length > 1 || Number.isNaN(value))
+      message = translate('validation.type', { type: typeWord('integer', translate) });
     else if (value < 1) message = translate('validation.minimum', { limit: 1 });
     else if (value > max) message = translate('validation.maximum', { limit: max });
     if (message !== undefined) {
@@ -185,7 +186,10 @@ export function parseListQuery(
   const flag = asStrings(params.totalExact);
   const wantsExactTotal = flag.length === 1 && (flag[0] === 'true' || flag[0] === '1');
   if (flag.length > 1 || (flag.length === 1 && !['true', 'false', '1', '0'].includes(flag[0] ?? ''))) {
-    errors.push({ field: '/totalExact', message: translate('validation.type', { type: 'boolean' }) });
+    errors.push({
+      field: '/totalExact',
+      message: translate('validation.type', { type: typeWord('boolean', translate) }),
+    });
   }
 
   const filters: Filter[] = [];

@@ -19,7 +19,9 @@ export interface ListUse {
   isOrderable: boolean;
   /**
    * Sortable: an orderable column shown by default, or one whose x-list says sorter true. The
-   * entity adds its key, its default order's fields and its tree's sequence (buildEntity).
+   * entity adds its key, its default order's fields and its tree's sequence (buildEntity). A
+   * yes/no column is sortable only when its x-list says sorter true: two values are no order to
+   * page through, and its btree would be one more index kept up on every write.
    */
   isSortable: boolean;
 }
@@ -42,6 +44,8 @@ export function listUseOf(name: string, schema: FieldSchema, isSystem: boolean):
   return {
     isListed,
     isOrderable,
-    isSortable: isOrderable && (hints?.sorter === true || (hints?.sorter !== false && isListed)),
+    isSortable:
+      isOrderable &&
+      (hints?.sorter === true || (hints?.sorter !== false && isListed && schema.type !== 'boolean')),
   };
 }

@@ -10,7 +10,14 @@ const ENGLISH: Record<string, string> = {
   'validation.maxLength': 'must be at most {{limit}} characters',
   'validation.pattern': 'is not in the expected format',
   'validation.format': 'must be a valid {{format}}',
-  'validation.type': 'must be of type {{type}}',
+  'validation.type': 'must be {{type}}',
+  'validation.typeName.integer': 'a whole number',
+  'validation.typeName.number': 'a number',
+  'validation.typeName.string': 'text',
+  'validation.typeName.boolean': 'yes or no',
+  'validation.typeName.array': 'a list',
+  'validation.typeName.object': 'an object',
+  'validation.typeName.null': 'empty',
   'validation.enum': 'must be one of the allowed values',
   'validation.minimum': 'must be at least {{limit}}',
   'validation.maximum': 'must be at most {{limit}}',
@@ -34,6 +41,13 @@ export const englishTranslate: Translate = (key, params) =>
     String(params[name] ?? ''),
   );
 
+/** A JSON Schema type in words (整数, a whole number), never its code; the first of a list of types. */
+export function typeWord(type: unknown, translate: Translate): string {
+  const first = String(Array.isArray(type) ? type[0] : type).split(',')[0] ?? '';
+  const key = `validation.typeName.${first}`;
+  return key in ENGLISH ? translate(key, {}) : first;
+}
+
 /** Turns ajv errors into field errors keyed by JSON pointer, one per field (the first problem wins). */
 export function toFieldErrors(
   errors: readonly ErrorObject[],
@@ -52,7 +66,14 @@ export function toFieldErrors(
     if (error.keyword === 'if') continue;
     if (error.keyword === 'false schema') key = 'validation.hidden';
     if (!(key in ENGLISH)) key = 'validation.invalid';
-    if (!byField.has(field)) byField.set(field, translate(key, params));
+    if (!byField.has(field))
+      byField.set(
+        field,
+        translate(
+          key,
+          error.keyword === 'type' ? { ...params, type: typeWord(params.type, translate) } : params,
+        ),
+      );
   }
   return [...byField].map(([field, message]) => ({ field, message }));
 }

@@ -1,3 +1,4 @@
+import { APPROVAL_INSTANCE, APPROVAL_STATUS } from './approval.js';
 import { compareDecimal } from './decimal.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/_meta/entity.schema.json' with { type: 'json' };
@@ -217,6 +218,21 @@ export function checkEntitySchemaWith(
   for (const reserved of ['deletedAt', 'deletedBy'])
     if (options.softDelete === true && has(reserved))
       problem(`/properties/${reserved}`, `"${reserved}" is kept by the recycle bin (x-entity.softDelete)`);
+  const workflow = options.workflow;
+  if (workflow !== undefined) {
+    if (options.adopt === true)
+      problem('/x-entity/workflow', 'an adopted table gets no approval columns: not with adopt');
+    for (const reserved of [APPROVAL_STATUS, APPROVAL_INSTANCE])
+      if (has(reserved))
+        problem(`/properties/${reserved}`, `"${reserved}" is kept by the approval (x-entity.workflow)`);
+    for (const [task, fields] of Object.entries(workflow.edit ?? {}))
+      for (const [index, field] of fields.entries()) {
+        const property = properties[field];
+        if (!property) problem(`/x-entity/workflow/edit/${task}/${index}`, `"${field}" is not a property`);
+        else if (field === options.key || property.readOnly === true)
+          problem(`/x-entity/workflow/edit/${task}/${index}`, `"${field}" is read-only: no task edits it`);
+      }
+  }
   const scopeOrg = options.scope?.org;
   if (scopeOrg !== undefined) {
     const org = properties[scopeOrg];

@@ -14,6 +14,13 @@ export interface ListHints {
    */
   sorter?: boolean;
   filter?: FilterKind | 'none';
+  /**
+   * A "contains" filter (filter text) served by a trigram index (GIN, pg_trgm), kept up on every
+   * write at several index entries per row. Default: true for the entity's label field
+   * (x-entity.label, the text people look a record up by), false for any other: its "contains"
+   * is then answered from the tenant's rows and the other conditions, unindexed.
+   */
+  trigram?: boolean;
   fixed?: 'left' | 'right';
   ellipsis?: boolean;
   /** amount: thousands separators (12,860,000). */
@@ -243,6 +250,19 @@ export interface EntityOptions {
   menu?: MenuPlacement;
   /** Row data scopes: the field holding a record's organisation (engine/row-scope.ts). */
   scope?: { org?: string };
+  /** Approval of records: the process that approves them (engine/approval.ts). */
+  workflow?: WorkflowOptions;
+}
+
+/** x-entity.workflow: the process approving the entity's records and what its tasks may edit. */
+export interface WorkflowOptions {
+  /** The process definition key (its latest version is started). */
+  process: string;
+  /**
+   * By task definition key (the user task's id): the fields that task's assignee may edit while
+   * the record is under approval (from the task screen). A task not named edits nothing.
+   */
+  edit?: Record<string, string[]>;
 }
 
 /** A bookkeeping field the engine keeps on its own tables (tenantCode apart). */
@@ -344,13 +364,13 @@ export interface FieldDef {
   computed?: ComputedOptions;
   /**
    * Filter kind, or undefined when the field cannot be filtered. The API accepts a filter on
-   * every field that has one; only the filter bar's (isInFilterBar) have a list index.
+   * every field that has one; only the filter bar's (isInFilterBar) may have a list index.
    */
   filter?: FilterKind;
   /**
    * Shown in the generated list's filter bar: an explicit x-list.filter, or a filterable field
    * shown as a column (x-list.visible not false) that is not a bookkeeping one, and createdAt.
-   * Each such filter has a list index (btree, trigram or jsonb).
+   * Such a filter has a list index when it narrows the rows (ddl.ts isNarrowFilter, hasTrigramIndex).
    */
   isInFilterBar: boolean;
   /** A column of the generated list shown by default (x-list.visible, else the default rule). */

@@ -185,7 +185,12 @@ export function prepareInput(
   translate: Translate = englishTranslate,
 ): PreparedInput {
   if (!isPlainObject(body)) {
-    throw new EntityInputError([{ field: '/', message: translate('validation.type', { type: 'object' }) }]);
+    throw new EntityInputError([
+      {
+        field: '/',
+        message: translate('validation.type', { type: translate('validation.typeName.object', {}) }),
+      },
+    ]);
   }
   const values: Record<string, unknown> = {};
   const cleared: string[] = [];

@@ -1011,6 +1011,14 @@ export interface PurchaseRecord {
    */
   published: boolean | null;
   /**
+   * Approval status
+   */
+  approvalStatus: ("draft" | "pending" | "approved" | "rejected") | null;
+  /**
+   * Approval instance
+   */
+  approvalInstance: number | null;
+  /**
    * Tenant
    */
   tenantCode: string;
@@ -1649,6 +1657,10 @@ export interface SysroleRecord {
    */
   roleDescription: string | null;
   /**
+   * Requires two-factor
+   */
+  requireTwoFactor: boolean | null;
+  /**
    * Tenant
    */
   tenantCode: string;
@@ -1687,6 +1699,10 @@ export interface SysroleCreate {
    * Description
    */
   roleDescription?: string;
+  /**
+   * Requires two-factor
+   */
+  requireTwoFactor?: boolean;
 }
 
 export interface SystenantRecord {

@@ -1,4 +1,10 @@
-import type { CurrentUser, TokenAnswer } from '../engine/api-types.js';
+import type {
+  CurrentUser,
+  EnrolledSignIn,
+  SecondStepAnswer,
+  TokenAnswer,
+  TwoFactorSetup,
+} from '../engine/api-types.js';
 import { ApiError, apiGet, http } from '../web/http.js';
 import { getToken, removeCookie, resetToken, setRoles, setToken } from '../web/session.js';
 
@@ -15,6 +21,11 @@ export const TENANT_CODE = 'default';
 export function chosenUserType(): UserType | undefined {
   const value = localStorage.getItem(USER_TYPE_KEY);
   return value === '1' ? 1 : value === '2' ? 2 : undefined;
+}
+
+/** Remembers buyer or supplier as chosen on the sign-in page (a password or a provider's sign-in). */
+export function chooseUserType(userType: UserType): void {
+  localStorage.setItem(USER_TYPE_KEY, String(userType));
 }
 
 /** The signed-in user, or null when the token is no longer valid (it is then reset). */
@@ -51,7 +62,7 @@ export interface SignInInput {
  * password grant for the account mode, mobile grant for the mobile mode. Names and codes are
  * trimmed, the password is not (docs/product.md §5). Rejects with the server's message.
  */
-export async function signIn(input: SignInInput): Promise<void> {
+export async function signIn(input: SignInInput): Promise<SecondStep | undefined> {
   const form = new URLSearchParams({
     scope: 'ui',
     client_id: 'browser',
@@ -69,14 +80,55 @@ export async function signIn(input: SignInInput): Promise<void> {
     form.set('mobile', input.mobile.trim());
     form.set('smsCaptcha', input.smsCaptcha.trim());
   }
-  const response = await http.post<Partial<TokenAnswer>>('/api/uaa/oauth/token', form.toString(), {
-    headers: { Authorization: BROWSER_CLIENT, 'Content-Type': 'application/x-www-form-urlencoded' },
-    silent: true,
-  });
+  const response = await http.post<Partial<TokenAnswer & SecondStepAnswer>>(
+    '/api/uaa/oauth/token',
+    form.toString(),
+    {
+      headers: { Authorization: BROWSER_CLIENT, 'Content-Type': 'application/x-www-form-urlencoded' },
+      silent: true,
+    },
+  );
+  chooseUserType(input.userType);
+  const { second_step: kind, challenge_token: challengeToken } = response.data;
+  // Two-factor: no session yet, the page asks for the code (or the enrolment) under the challenge.
+  if (kind && challengeToken) return { kind, challengeToken };
   const token = response.data.access_token;
   if (!token) throw new ApiError(response.data.message ?? 'Error');
-  localStorage.setItem(USER_TYPE_KEY, String(input.userType));
   setToken(token);
+  return undefined;
+}
+
+/** The second step a sign-in waits for (README "Two-factor sign-in"). */
+export interface SecondStep {
+  kind: SecondStepAnswer['second_step'];
+  challengeToken: string;
+}
+
+/** The QR code and secret of an enrolment required at sign-in. */
+export async function secondStepSetup(step: SecondStep): Promise<TwoFactorSetup> {
+  const response = await http.post<{ data: TwoFactorSetup }>(
+    '/api/uaa/twoFactor/enrol',
+    { challengeToken: step.challengeToken },
+    { silent: true },
+  );
+  return response.data.data;
+}
+
+/**
+ * The second step: a code of the authenticator or a recovery code (or, for an enrolment, a code of
+ * the new secret) opens the session; an enrolment answers its recovery codes, shown once.
+ */
+export async function completeSecondStep(step: SecondStep, code: string): Promise<string[]> {
+  const url = step.kind === 'enrol' ? '/api/uaa/twoFactor/confirm' : '/api/uaa/twoFactor/verify';
+  const response = await http.post<Partial<EnrolledSignIn>>(
+    url,
+    { challengeToken: step.challengeToken, code: code.trim() },
+    { silent: true },
+  );
+  const token = response.data.access_token;
+  if (!token) throw new ApiError(response.data.message ?? 'Error');
+  setToken(token);
+  return response.data.recovery_codes ?? [];
 }
 
 function clearAllCookies(): void {
@@ -96,4 +148,15 @@ export async function logout(home: string): Promise<void> {
   localStorage.clear();
   clearAllCookies();
   window.location.assign(home);
+}
+
+/**
+ * Redeems the one-time ticket an OpenID provider's sign-in came back with (POST /api/oidc/ticket,
+ * in the browser that started it): the same tokens as the password sign-in.
+ */
+export async function signInWithTicket(ticket: string): Promise<void> {
+  const response = await http.post<Partial<TokenAnswer>>('/api/oidc/ticket', { ticket }, { silent: true });
+  const token = response.data.access_token;
+  if (!token) throw new ApiError(response.data.message ?? 'Error');
+  setToken(token);
 }

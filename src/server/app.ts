@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { entityTableSpecs, rebuildableIndexes, type TableSpec } from '../engine/index.js';
@@ -7,6 +8,7 @@ import { setLocalTimeZone } from './lib/sql/toolkit.js';
 import type { AppContext, RouteEntry } from './lib/context.js';
 import { openDatabase } from './lib/db/database.js';
 import { auditTableSpecs } from './lib/db/audit-table.js';
+import { eventTableSpecs } from './lib/events/index.js';
 import {
   migrate,
   startIndexBuild,
@@ -28,7 +30,12 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { accountsFeature } from './features/accounts/plugin.js';
 import { apiDocsFeature } from './features/api-docs/plugin.js';
 import { apiKeysFeature } from './features/apikeys/plugin.js';
+import { twoFactorFeature } from './features/twofactor/plugin.js';
+import { eventsFeature } from './features/events/plugin.js';
+import { oidcFeature } from './features/oidc/plugin.js';
 import { crudFeature } from './features/crud/plugin.js';
+import { recycleBinModule } from './features/crud/index.js';
+import { eventRetentionModule } from './features/events/index.js';
 import { demoFeature } from './features/demo/plugin.js';
 import { filesFeature } from './features/files/plugin.js';
 import { formsFeature } from './features/forms/plugin.js';
@@ -37,6 +44,7 @@ import { monitorFeature } from './features/monitor/plugin.js';
 import { notificationsFeature } from './features/notifications/plugin.js';
 import { portalFeature } from './features/portal/plugin.js';
 import { rbacModule } from './features/rbac/index.js';
+import { dictionariesModule } from './features/dictionaries/index.js';
 import { rbacFeature } from './features/rbac/plugin.js';
 import { modulesFeature } from './features/modules/plugin.js';
 import { openSharedState, sessionsModule, type SharedState } from './features/sessions/index.js';
@@ -73,11 +81,15 @@ const FEATURES: readonly Feature[] = [
   rbacFeature,
   tenantsFeature,
   accountsFeature,
+  // The second step of a sign-in (the sessions' SignInStep), enrolment and its reset.
+  twoFactorFeature,
+  oidcFeature,
   notificationsFeature,
   crudFeature,
   formsFeature,
   workflowFeature,
   filesFeature,
+  eventsFeature,
   generatorFeature,
   portalFeature,
   // Endpoints of modules beside the generated API, before the document of the API is made.
@@ -117,6 +129,8 @@ export async function buildApp({
           : [],
       ),
     ),
+    // Entities a module brings in its schemas/ folder (a generated module of a new entity).
+    discovered.map((item) => join(dirname(item.file), 'schemas')),
   );
   const i18n = loadI18n(config.localesDir);
   // The framework's own special cases run on the module API, before the modules discovered.
@@ -124,6 +138,9 @@ export async function buildApp({
     sessionsModule(registry),
     rbacModule(registry),
     tenantsModule({ registry, i18n }),
+    dictionariesModule(registry),
+    recycleBinModule(registry),
+    eventRetentionModule(registry),
     ...discovered.map((item) => item.definition),
   ]);
   for (const module of modules.definitions)
@@ -144,6 +161,7 @@ export async function buildApp({
     ...registry.all.flatMap(entityTableSpecs),
     ...sharedStoreTableSpecs(),
     ...auditTableSpecs(),
+    ...eventTableSpecs(),
     ...FEATURES.flatMap((feature) => feature.tables?.(registry) ?? []),
   ];
   try {
@@ -195,6 +213,7 @@ export async function buildApp({
   });
   app.decorate('ctx', ctx);
   app.decorate('i18n', i18n);
+  app.decorate('database', database);
   // The route table, for the permission matrix test and the API documentation.
   const routes: RouteEntry[] = [];
   app.decorate('routeTable', routes);
@@ -242,6 +261,6 @@ export async function buildApp({
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: ONE_MEBIBYTE });
   for (const feature of FEATURES) if (feature.hooks) await app.register(feature.hooks, { database });
-  for (const feature of FEATURES) if (feature.routes) await app.register(feature.routes);
+  for (const feature of FEATURES) if (feature.routes) await app.register(feature.routes, { database });
   return { app, seed };
 }

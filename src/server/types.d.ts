@@ -5,11 +5,14 @@ import type { RouteEntry } from './lib/context.js';
 import type { DocumentedRoute } from '../engine/index.js';
 import type { ProcessMetrics } from './features/monitor/services/metrics.js';
 import type { RequestLogWriter } from './features/monitor/services/request-log.js';
+import type { DatabaseHandle } from './lib/db/database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     i18n: I18n;
     ctx: AppContext;
+    /** The database this app opened: its kind, and LISTEN on a channel of it (either database). */
+    database: DatabaseHandle;
     routeTable: readonly RouteEntry[];
     /** Every /api route with its schema, for the API document (plugins/route-schemas.ts). */
     routeSchemas: readonly DocumentedRoute[];

@@ -91,6 +91,15 @@ function fieldErrors(body: AnswerBody | undefined): FieldError[] {
   );
 }
 
+/** The browser's IANA time zone (Asia/Shanghai), sent with every call as X-Time-Zone. */
+const browserTimeZone: string | undefined = (() => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** Adds the catalogue's interceptors to an axios instance; returns it. */
 export function installInterceptors(instance: AxiosInstance, getUi: () => HttpUi): AxiosInstance {
   // One confirm box and one session-expiry at a time, however many calls fail together.
@@ -113,6 +122,9 @@ export function installInterceptors(instance: AxiosInstance, getUi: () => HttpUi
   };
 
   instance.interceptors.request.use((config) => {
+    // exports write times and imports read them in the reader's zone, as the screens show them
+    if (browserTimeZone && !config.headers.get('X-Time-Zone'))
+      config.headers.set('X-Time-Zone', browserTimeZone);
     const token = getToken();
     if (token) {
       // Sign-in sends its own Basic client header; every other call carries the session.

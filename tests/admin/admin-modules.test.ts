@@ -167,10 +167,10 @@ describe("the framework's own admin modules (src/admin/features/*/module.ts)", (
     expect(registry.page(component)).toBeDefined();
   });
 
-  it('give the rbac lists their record actions', () => {
+  it('give the rbac lists their record actions, and the user list the two-factor reset', () => {
     const keys = (entity: string) => registry.recordActions(entity).map((item) => item.key);
     expect(keys('sysrole')).toEqual(['authorize']);
-    expect(keys('sysuser')).toEqual(['posts', 'roles']);
+    expect(keys('sysuser')).toEqual(['posts', 'roles', 'twoFactor']);
     expect(keys('sysurl')).toEqual(['roles']);
     expect(keys('syspost')).toEqual(['roles']);
     expect(keys('sysmenu')).toEqual(['authority']);
@@ -241,6 +241,15 @@ describe('the build finds the modules (scripts/vite-admin-modules.ts)', () => {
       `"shop": () => import(${JSON.stringify(join(root, 'src/modules/shop/admin.tsx'))})`,
     );
     expect(adminModulesCode(new Map())).toBe('export default {\n\n};\n');
+  });
+
+  it("finds the modules of a package folder (the code generator's <package>/<entity>/), named <package>-<entity>", () => {
+    module('pkgs', 'gen', false);
+    module('pkgs', 'gen/gizmo');
+    module('pkgs', 'gen/widget', false);
+    const found = findAdminModules(root, ['pkgs']);
+    expect([...found.keys()]).toEqual(['gen-gizmo']);
+    expect(found.get('gen-gizmo')).toBe(join(root, 'pkgs', 'gen', 'gizmo', 'admin.tsx'));
   });
 
   it('refuses two modules of one name, naming both folders', () => {

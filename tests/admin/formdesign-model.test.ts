@@ -27,6 +27,7 @@ import {
   undo,
   withListHint,
   updateNode,
+  withDecimalDigits,
   type DesignModel,
   type FieldNode,
   type GridNode,
@@ -36,6 +37,10 @@ import {
   checkEntitySchema,
   compileValidators,
   createAjv,
+  EntityInputError,
+  formFields,
+  prepareInput,
+  type EntityDef,
   type EntitySchema,
 } from '../../src/engine/index.js';
 
@@ -46,6 +51,17 @@ function check(schema: EntitySchema): string[] {
   return checkEntitySchema('myform.schema.json', 'myform', structuredClone(schema)).map(
     (problem) => `${problem.pointer}: ${problem.message}`,
   );
+}
+
+/** The fields the server's input check refuses in a new record (none: an empty list). */
+function refused(entity: EntityDef, body: Record<string, unknown>): string[] {
+  try {
+    prepareInput(entity, compileValidators(createAjv(), entity), body, 'create');
+    return [];
+  } catch (error) {
+    if (error instanceof EntityInputError) return error.errors.map((item) => item.field);
+    throw error;
+  }
 }
 
 function add(model: DesignModel, node: FieldNode | GridNode, containerId = ROOT_ID): DesignModel {
@@ -67,6 +83,14 @@ describe('form designer model: round trip', () => {
       expect(JSON.stringify(back, null, 2)).toBe(JSON.stringify(schema, null, 2));
     });
   }
+});
+
+describe('form designer model: a new form', () => {
+  it('is titled in Chinese too, not only "My form" (issue 40.11), and its schema stays valid', () => {
+    const schema = modelToSchema(schemaToModel(blankSchema()));
+    expect(schema['x-ui']?.titles).toEqual({ zh: '我的表单', tw: '我的表單' });
+    expect(check(schema)).toEqual([]);
+  });
 });
 
 describe('form designer model: palette', () => {
@@ -91,6 +115,56 @@ describe('form designer model: palette', () => {
     const field = newField(model, 'subtable', 'Lines');
     expect(field.schema).toMatchObject({ type: 'array', 'x-detail': {}, items: { type: 'object' } });
     expect(kindOf(field.schema)).toBe('subtable');
+  });
+
+  it('a 金额 (money) field is an exact decimal: numeric(18,2), text on the wire, InputNumber in stringMode', () => {
+    let model = schemaToModel(blankSchema());
+    const money = newField(model, 'money', 'Amount');
+    expect(money.schema).toEqual({
+      type: 'string',
+      title: 'Amount',
+      format: 'decimal',
+      'x-decimal': { precision: 18, scale: 2 },
+    });
+    model = add(model, money);
+    const schema = modelToSchema(model);
+    expect(check(schema)).toEqual([]);
+    const entity = buildEntity('myform', schema);
+    expect(entity.fieldsByName.get('money1')?.sqlType).toBe('numeric(18,2)');
+    // the generated form's widget: the exact updown (InputNumber stringMode) at the scale
+    const field = formFields(entity, 'create').find((item) => item.name === 'money1');
+    expect(field?.widget).toBe('updown');
+    expect(field?.options.exact).toEqual({ precision: 2 });
+    expect(
+      prepareInput(entity, compileValidators(createAjv(), entity), { money1: '0.3' }, 'create').values,
+    ).toEqual({ money1: '0.3' });
+    expect(refused(entity, { money1: '0.30' })).toEqual([]);
+    // more digits than the scale are refused, never rounded; a float never taken
+    expect(refused(entity, { money1: '1.005' })).toEqual(['/money1']);
+    expect(refused(entity, { money1: 0.1 })).toEqual(['/money1']);
+  });
+
+  it("edits a money field's digits: the scale stays within the precision, the bounds exact text", () => {
+    const money = newField(schemaToModel(blankSchema()), 'money', 'Amount').schema;
+    expect(withDecimalDigits(money, { precision: 10, scale: 4 })['x-decimal']).toEqual({
+      precision: 10,
+      scale: 4,
+    });
+    expect(withDecimalDigits(money, { precision: 1 })['x-decimal']).toEqual({ precision: 1, scale: 1 });
+    const bounded = withDecimalDigits(money, { minimum: '0', maximum: '99999999.99' });
+    expect(bounded['x-decimal']).toEqual({ precision: 18, scale: 2, minimum: '0', maximum: '99999999.99' });
+    expect(withDecimalDigits(bounded, { minimum: undefined })['x-decimal']).toEqual({
+      precision: 18,
+      scale: 2,
+      maximum: '99999999.99',
+    });
+    const entity = buildEntity('myform', {
+      ...blankSchema(),
+      properties: { ...blankSchema().properties, money1: bounded },
+    });
+    expect(refused(entity, { money1: '-0.01' })).toEqual(['/money1']);
+    expect(refused(entity, { money1: '99999999.99' })).toEqual([]);
+    expect(refused(entity, { money1: '100000000' })).toEqual(['/money1']);
   });
 
   it('a dictionary select, a user picker, a grid row and a condition make a valid schema that round-trips', () => {
@@ -240,5 +314,28 @@ describe('the list switches of a field', () => {
     });
     expect(fieldListUse({ type: 'array', items: { type: 'string' } }).isOrderable).toBe(false);
     expect(fieldListUse({ type: 'string', 'x-secret': true }).isSortable).toBe(false);
+  });
+});
+
+describe('组件类型: the widgets a field may switch between (issue 40 point 12)', () => {
+  it('offers the widgets of its type and keeps the type when one is chosen', async () => {
+    const { currentWidget, paletteSchema, widgetChoices, withWidget } =
+      await import('../../src/admin/features/forms/designer/model.js');
+    const text = paletteSchema('text', 'Name');
+    expect(widgetChoices(text)).toEqual(['text', 'textarea', 'richtext', 'password']);
+    expect(currentWidget(text)).toBe('text');
+    const area = withWidget(text, 'textarea');
+    expect(area).toMatchObject({ type: 'string', maxLength: 100, 'x-ui': { widget: 'textarea' } });
+    expect(kindOf(area)).toBe('textarea');
+    expect(kindOf(withWidget(paletteSchema('textarea', 'Notes'), 'text'))).toBe('text');
+    const select = paletteSchema('select', 'State');
+    expect(widgetChoices(select)).toEqual(['select', 'radio']);
+    expect(kindOf(withWidget(select, 'radio'))).toBe('radio');
+    expect(widgetChoices({ type: 'string', title: 'Kind', 'x-dict': 'yes_no' })).toEqual(['select', 'radio']);
+    expect(widgetChoices(paletteSchema('checkbox', 'Tags'))).toEqual(['checkboxes', 'select']);
+    expect(widgetChoices(paletteSchema('upload', 'Files'))).toEqual(['upload', 'image']);
+    expect(widgetChoices(paletteSchema('date', 'Day'))).toEqual([]);
+    expect(widgetChoices(paletteSchema('user', 'Owner'))).toEqual([]);
+    expect(widgetChoices(paletteSchema('integer', 'Count'))).toEqual([]);
   });
 });

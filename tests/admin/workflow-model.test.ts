@@ -6,10 +6,12 @@ import { layOut, linkFlows, type Moddled } from '../../src/admin/features/workfl
 import {
   engineProblem,
   engineRule,
+  ignoredRule,
   lintConfig,
   lintMessage,
   type LintNode,
   type RuleFactory,
+  unreachedRule,
 } from '../../src/admin/features/workflow/modeler/lint.js';
 import { copyKey, freeCopyKey, withProcessKey } from '../../src/admin/features/workflow/modeler/model-api.js';
 import {
@@ -25,6 +27,21 @@ import {
 } from '../../src/admin/features/workflow/modeler/pickers.js';
 import { dictionaryOf, translator } from '../../src/admin/features/workflow/modeler/translations.js';
 import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
+
+/** Each file of the BPMN corpus (tests/fixtures/bpmn/corpus.json) with its text and what deploy makes of it. */
+async function* corpusFiles(): AsyncGenerator<{
+  file: string;
+  xml: string;
+  server: Awaited<ReturnType<typeof parseBpmn>>;
+}> {
+  const corpus = JSON.parse(readFileSync('tests/fixtures/bpmn/corpus.json', 'utf8')) as {
+    files: { file: string }[];
+  };
+  for (const { file } of corpus.files) {
+    const xml = readFileSync(`tests/fixtures/bpmn/${file}`, 'utf8');
+    yield { file, xml, server: await parseBpmn(xml) };
+  }
+}
 
 const require = createRequire(import.meta.url);
 const camunda = require('camunda-bpmn-moddle/resources/camunda.json') as Record<string, unknown>;
@@ -142,7 +159,7 @@ describe('engine lint rule', () => {
       expect([...lint.keys()].sort(), file).toEqual([...refused].sort());
     }
   });
-  it('looks inside sub-processes, and accepts only interrupting timers on user tasks as boundaries', async () => {
+  it('looks inside sub-processes, and accepts timer boundaries on activities (interrupting or not)', async () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="t">
   <bpmn:process id="nested" isExecutable="true">
@@ -168,26 +185,63 @@ describe('engine lint rule', () => {
   </bpmn:process>
 </bpmn:definitions>`;
     const lint = await lintFindings(xml);
-    expect([...lint.keys()].sort()).toEqual(['events', 'innerScript', 'nonInterrupting', 'onService']);
+    expect([...lint.keys()].sort()).toEqual(['events', 'innerScript']);
   });
   it('names the reason', () => {
+    // Scripts and Java code are refused (the message offers an external task); an external task
+    // and an HTTP connector deploy.
     expect(engineProblem({ $type: 'bpmn:ScriptTask' })?.key).toBe('scriptTask');
     expect(engineProblem({ $type: 'bpmn:ServiceTask', class: 'x.Y' })?.key).toBe('javaServiceTask');
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', delegateExpression: '${x}' })?.key).toBe(
+      'javaServiceTask',
+    );
+    expect(engineProblem({ $type: 'bpmn:SendTask', expression: '${x.y()}' })?.key).toBe('javaServiceTask');
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', type: 'external', topic: 'pay' })).toBeUndefined();
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', type: 'mail' })).toBeUndefined();
+    expect(engineProblem({ $type: 'bpmn:ServiceTask', type: 'soap' })?.key).toBe('serviceType');
     expect(engineProblem({ $type: 'bpmn:ServiceTask', type: 'notify' })).toBeUndefined();
     expect(engineProblem({ $type: 'bpmn:UserTask' })).toBeUndefined();
     expect(
       engineProblem({
         $type: 'bpmn:StartEvent',
+        eventDefinitions: [{ $type: 'bpmn:ConditionalEventDefinition' }],
+      }),
+    ).toEqual({ key: 'unsupported', params: { type: 'ConditionalEventDefinition' } });
+    expect(
+      engineProblem({
+        $type: 'bpmn:StartEvent',
         eventDefinitions: [{ $type: 'bpmn:MessageEventDefinition' }],
       }),
-    ).toEqual({ key: 'unsupported', params: { type: 'MessageEventDefinition' } });
+    ).toBeUndefined();
+    expect(engineProblem({ $type: 'bpmn:ReceiveTask' })).toBeUndefined();
+    expect(engineProblem({ $type: 'bpmn:EventBasedGateway' })).toBeUndefined();
+    expect(
+      engineProblem({
+        $type: 'bpmn:IntermediateThrowEvent',
+        eventDefinitions: [{ $type: 'bpmn:MessageEventDefinition', class: 'x.Y' }],
+      })?.key,
+    ).toBe('javaServiceTask');
+  });
+  it('accepts every file of the corpus the engine deploys (issue 36)', async () => {
+    let deployable = 0;
+    for await (const { file, xml, server } of corpusFiles()) {
+      if (!server.graph) continue;
+      deployable += 1;
+      expect(Object.fromEntries(await lintFindings(xml)), file).toEqual({});
+    }
+    expect(deployable).toBeGreaterThan(100);
   });
   it('configures bpmnlint with the kept rules and translates their messages', () => {
     const factory: RuleFactory = () => ({
       check: (node, reporter) => reporter.report(node.id, 'Element is not connected'),
     });
     const config = lintConfig({ 'no-disconnected': factory }, t);
-    expect(config.config.rules).toEqual({ 'ecobid/engine-support': 'error', 'no-disconnected': 'error' });
+    expect(config.config.rules).toEqual({
+      'ecobid/engine-support': 'error',
+      'ecobid/ignored-settings': 'warn',
+      'ecobid/unreached': 'warn',
+      'no-disconnected': 'warn',
+    });
     const rule = config.resolver.resolveRule('bpmnlint', 'no-disconnected')?.();
     const reports: string[] = [];
     if (rule && typeof rule.check === 'function')
@@ -195,6 +249,137 @@ describe('engine lint rule', () => {
     expect(reports).toEqual(['workflow.modeler.lint.disconnected{}']);
     expect(lintMessage(t, 'Process is missing end event')).toBe('workflow.modeler.lint.endEventRequired{}');
     expect(config.resolver.resolveRule('bpmnlint', 'nope')).toBeUndefined();
+  });
+});
+
+/** The ignored-settings rule over every element of a file, as bpmnlint walks it: "id setting" each. */
+async function ignoredFindings(xml: string): Promise<string[]> {
+  const { rootElement } = await BpmnModdle({ camunda }).fromXML(normaliseNamespaces(xml));
+  const found: string[] = [];
+  const rule = ignoredRule((key, options) =>
+    key === 'workflow.modeler.lint.ignoredSetting' ? String(options?.attribute) : key,
+  )();
+  const seen = new Set<unknown>();
+  const visit = (node: LintNode): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (typeof rule.check === 'function')
+      rule.check(node, { report: (id, message) => void found.push(`${id ?? ''} ${message}`) });
+    for (const key of ['rootElements', 'flowElements', 'extensionElements', 'values']) {
+      const value = node[key];
+      for (const child of Array.isArray(value) ? value : value ? [value] : []) visit(child as LintNode);
+    }
+  };
+  visit(rootElement as unknown as LintNode);
+  return found.filter((line) => !line.startsWith(' '));
+}
+
+describe('ignored settings lint rule (issue 40.3)', () => {
+  it('warns about the attributes deploy warns about, on the same elements', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="t">
+  <bpmn:process id="p" isExecutable="true" camunda:historyTimeToLive="30" camunda:candidateStarterUsers="admin">
+    <bpmn:startEvent id="s" camunda:asyncAfter="true"/>
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+    <bpmn:userTask id="u" camunda:dueDate="P1D" camunda:priority="50" camunda:assignee="admin">
+      <bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="a">1</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="u" targetRef="e"/>
+    <bpmn:endEvent id="e"/>
+  </bpmn:process>
+</bpmn:definitions>`;
+    const lint = await ignoredFindings(xml);
+    expect(lint.sort()).toEqual([
+      'p camunda:historyTimeToLive',
+      's camunda:asyncAfter',
+      'u camunda:dueDate',
+      'u camunda:inputOutput',
+      'u camunda:priority',
+    ]);
+    const server = await parseBpmn(xml);
+    expect(
+      server.warnings
+        .filter((warning) => warning.key === 'ignoredSetting')
+        .map((warning) => `${warning.field} ${String(warning.params?.attribute)}`)
+        .sort(),
+    ).toEqual(lint);
+  });
+  it('agrees with deploy on every deployable Camunda file of the corpus', async () => {
+    let warned = 0;
+    for await (const { file, xml, server } of corpusFiles()) {
+      if (!server.graph || !xml.includes('http://camunda.org/schema/1.0/bpmn')) continue;
+      const expected = server.warnings
+        .filter((warning) => warning.key === 'ignoredSetting')
+        .map((warning) => `${warning.field} ${String(warning.params?.attribute)}`)
+        .sort();
+      const lint = (await ignoredFindings(xml)).sort();
+      expect(lint, file).toEqual(expected);
+      if (lint.length > 0) warned += 1;
+    }
+    expect(warned).toBeGreaterThan(0);
+  });
+});
+
+/** The unreached rule over the processes of a file: the ids it warns about, sorted. */
+async function unreachedFindings(xml: string): Promise<string[]> {
+  const { rootElement } = await BpmnModdle({ camunda }).fromXML(normaliseNamespaces(xml));
+  const found: string[] = [];
+  const rule = unreachedRule((key) => key)();
+  for (const node of ((rootElement as unknown as LintNode).rootElements as LintNode[] | undefined) ?? [])
+    if (typeof rule.check === 'function')
+      rule.check(node, { report: (id, message) => void found.push(`${id ?? ''} ${message}`) });
+  return found.sort();
+}
+
+const noIncomingOf = (warnings: { key: string; field: string }[]): string[] =>
+  warnings
+    .filter((warning) => warning.key === 'noIncoming')
+    .map((warning) => `${warning.field} workflow.modeler.lint.unreached`)
+    .sort();
+
+describe('unreached elements lint rule (issue 36)', () => {
+  it('warns where deploy warns: an element no flow leads to, not starts, boundaries, handlers or link catches', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="t">
+  <bpmn:process id="p" isExecutable="true">
+    <bpmn:startEvent id="s"/>
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+    <bpmn:userTask id="u"/>
+    <bpmn:boundaryEvent id="b" attachedToRef="u"><bpmn:compensateEventDefinition/></bpmn:boundaryEvent>
+    <bpmn:userTask id="handler" isForCompensation="true"/>
+    <bpmn:association associationDirection="One" sourceRef="b" targetRef="handler"/>
+    <bpmn:sequenceFlow id="f2" sourceRef="u" targetRef="e"/>
+    <bpmn:userTask id="lost"/>
+    <bpmn:sequenceFlow id="f3" sourceRef="lost" targetRef="e"/>
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="subStart"/>
+      <bpmn:sequenceFlow id="f4" sourceRef="subStart" targetRef="subEnd"/>
+      <bpmn:endEvent id="subEnd"/>
+      <bpmn:endEvent id="innerLost"/>
+    </bpmn:subProcess>
+    <bpmn:sequenceFlow id="f5" sourceRef="sub" targetRef="e"/>
+    <bpmn:endEvent id="e"/>
+  </bpmn:process>
+</bpmn:definitions>`;
+    const lint = await unreachedFindings(xml);
+    expect(lint).toEqual([
+      'innerLost workflow.modeler.lint.unreached',
+      'lost workflow.modeler.lint.unreached',
+      'sub workflow.modeler.lint.unreached',
+    ]);
+    const server = await parseBpmn(xml);
+    expect(server.graph?.key).toBe('p');
+    expect(noIncomingOf(server.warnings)).toEqual(lint);
+  });
+  it('agrees with deploy on every deployable file of the corpus', async () => {
+    let warned = 0;
+    for await (const { file, xml, server } of corpusFiles()) {
+      if (!server.graph) continue;
+      const lint = await unreachedFindings(xml);
+      expect(lint, file).toEqual(noIncomingOf(server.warnings));
+      if (lint.length > 0) warned += 1;
+    }
+    expect(warned).toBeGreaterThan(0);
   });
 });
 

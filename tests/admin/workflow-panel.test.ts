@@ -17,6 +17,34 @@ const ids = (group: PanelGroup | undefined): string[] => (group?.entries ?? []).
 const HOST = 'host-component';
 
 describe('placePickers', () => {
+  it('settings the engine ignores are not offered: 到期日期, 优先级, 历史清理, 异步延续, 输入/输出; 候选发起人, which it holds, is (issue 40.3)', () => {
+    const groups: PanelGroup[] = [
+      'general',
+      'CamundaPlatform__AsynchronousContinuations',
+      'CamundaPlatform__HistoryCleanup',
+      'CamundaPlatform__Input',
+      'CamundaPlatform__Output',
+      'CamundaPlatform__JobExecution',
+      'CamundaPlatform__CandidateStarter',
+      'CamundaPlatform__Tasklist',
+    ].map((id) => ({ id, entries: [{ id: `${id}-entry` }] }));
+    const kept = placePickers(groups, element('bpmn:Process'), HOST);
+    expect(kept.map((group) => group.id)).toEqual(['general', 'CamundaPlatform__CandidateStarter']);
+    const [assignment] = placePickers(
+      [
+        {
+          id: 'CamundaPlatform__UserAssignment',
+          entries: ['assignee', 'candidateUsers', 'dueDate', 'followUpDate', 'priority'].map((id) => ({
+            id,
+          })),
+        },
+      ],
+      element('bpmn:UserTask'),
+      HOST,
+    );
+    expect(ids(assignment)).toEqual(['wf-assignee', 'wf-candidateUsers', 'wf-multi']);
+  });
+
   it('user assignment: the tree pickers take the text fields’ places, 会签/或签 after the candidates', () => {
     const groups: PanelGroup[] = [
       {
@@ -28,14 +56,7 @@ describe('placePickers', () => {
     ];
     const user = element('bpmn:UserTask', { 'camunda:assignee': 'admin' });
     const [group] = placePickers(groups, user, HOST);
-    expect(ids(group)).toEqual([
-      'wf-assignee',
-      'wf-candidateGroups',
-      'wf-candidateUsers',
-      'wf-multi',
-      'dueDate',
-      'priority',
-    ]);
+    expect(ids(group)).toEqual(['wf-assignee', 'wf-candidateGroups', 'wf-candidateUsers', 'wf-multi']);
     expect(group?.shouldOpen).toBe(true);
     const assignee = group?.entries?.[0];
     expect(assignee).toMatchObject({ kind: 'assignee', component: HOST });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeTally, expectNoAxeViolations } from './a11y.js';
-import { passwordToken, type Check, type E2eContext, type RunningServer } from './support.js';
+import { networkQuiet, passwordToken, type Check, type E2eContext, type RunningServer } from './support.js';
 
 /**
  * Issue 21: WCAG 2.1 AA, checked by axe on every portal route (SPEC §2.2), the back-office shell,
@@ -85,7 +85,7 @@ async function languageContext(
 
 /** Waits until the page has its content and nothing is loading any more. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   await page.waitForFunction(() => (document.getElementById('root')?.innerText.trim().length ?? 0) > 0);
   // a generated list has rendered its rows (or its empty state) once its query has answered
   if ((await page.getByTestId('entity-table').count()) > 0)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { newContext, passwordToken, type Check, type E2eContext } from './support.js';
+import { networkQuiet, newContext, passwordToken, type Check, type E2eContext } from './support.js';
 
 /** Issue 4 and 6 budgets: first-load JavaScript, gzip. */
 const ADMIN_BUDGET_KB = 600;
@@ -42,7 +42,7 @@ async function firstLoad(
   });
   await page.goto(url);
   await page.locator(ready).first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   await Promise.all(pending);
   await context.close();
   const totalKb = [...files.values()].reduce((sum, size) => sum + size, 0);

@@ -3,13 +3,38 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations } from './a11y.js';
 import { stillPopconfirm } from './entity-driver.js';
-import { signedIn, type Check, type E2eContext } from './support.js';
+import { chooseOption, noDropdownShown } from './select.js';
+import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
 /**
  * Issue 15, the code generator's screens: preview a module (file tree, highlighted code),
  * download it as a zip, and the template editor showing a compile error at its line and column.
  */
 const SHOTS = '/tmp/shots-codegen';
+
+/** A master-detail form (its `lines` are detail rows), published for the layout picker. */
+const ORDER_FORM = {
+  title: 'Layout order',
+  'x-ui': { titles: { zh: '布局订单', en: 'Layout order' } },
+  required: ['subject'],
+  properties: {
+    subject: { type: 'string', title: 'Subject', maxLength: 60, 'x-ui': { titles: { zh: '主题' } } },
+    lines: {
+      type: 'array',
+      title: 'Lines',
+      'x-detail': {},
+      'x-ui': { titles: { zh: '明细' } },
+      items: {
+        type: 'object',
+        required: ['item'],
+        properties: {
+          item: { type: 'string', title: 'Item', maxLength: 40, 'x-ui': { titles: { zh: '物品' } } },
+          qty: { type: 'integer', title: 'Quantity', minimum: 1, 'x-ui': { titles: { zh: '数量' } } },
+        },
+      },
+    },
+  },
+};
 
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   let context: BrowserContext | undefined;
@@ -35,6 +60,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page.keyboard.type('sysregion');
         await page.keyboard.press('Enter');
         await page.keyboard.press('Escape');
+        // no detail rows: no layout to pick
+        assert.equal(await page.getByTestId('forward-detail-layout').count(), 0);
         await page.getByTestId('forward-service').fill('shop');
         await page.getByTestId('forward-package').fill('shop');
         await page.getByTestId('forward-preview').click();
@@ -63,6 +90,59 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const bytes = readFileSync(path);
         assert.equal(bytes.readUInt32LE(0), 0x04034b50, 'a zip archive');
         assert.ok(bytes.includes(Buffer.from('shop/sysregion/routes.ts')), 'the routes file is in it');
+      },
+    },
+    {
+      name: 'forward generator offers 主子表布局 for a master-detail entity; 列表下方页签 puts the rows in tabs below the list',
+      run: async () => {
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        const added = await admin.post<{ id: number }>('/api/generator/form/add', {
+          formCode: 'layoutorder',
+          formName: 'Layout order',
+          formContent: ORDER_FORM,
+        });
+        await admin.post('/api/generator/form/publish', {
+          id: added.id,
+          menuParent: 'formgenerator',
+          roles: [],
+        });
+        await page.goto(`${server.url}/admin/codegenerator/forwardgenerator`);
+        await page.getByTestId('forward-preview').waitFor();
+        await page.locator('#entities').click();
+        await page.keyboard.type('layoutorder');
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Escape');
+        await noDropdownShown(page);
+        const layout = page.getByTestId('forward-detail-layout');
+        await layout.getByText('表单内编辑').waitFor();
+        const previewButton = page.getByTestId('forward-preview');
+        /** The generated list's code, previewed (the answer in) with the layout now picked. */
+        const listCode = async (): Promise<string> => {
+          await Promise.all([
+            page.waitForResponse((response) => response.url().endsWith('/api/generator/forward/preview')),
+            previewButton.click(),
+          ]);
+          // each answer opens its service.ts first
+          await page.getByTestId('forward-file-path').getByText('layoutorder/service.ts').waitFor();
+          await page.getByTestId('forward-files').getByText('LayoutorderList.tsx').click();
+          await page.getByTestId('forward-file-path').getByText('LayoutorderList.tsx').waitFor();
+          return (await page.getByTestId('forward-code').textContent()) ?? '';
+        };
+        const inForm = await listCode();
+        assert.ok(!inForm.includes('entity-detail-tabs'), 'the default layout: rows in the form only');
+        assert.ok(!inForm.includes('DetailRows'));
+
+        await chooseOption(layout, '列表下方页签');
+        await noDropdownShown(page);
+        const inTabs = await listCode();
+        assert.ok(inTabs.includes('entity-detail-tabs'), 'the tab layout: the rows in tabs below the list');
+        assert.match(inTabs, /import \{ DetailRows \}/);
+        await page
+          .getByTestId('forward-code')
+          .getByText('data-testid="entity-detail-tabs"')
+          .scrollIntoViewIfNeeded();
+        await shot('forward-detail-layout');
+        await expectNoAxeViolations(page, '正向生成 主子表布局');
       },
     },
     {

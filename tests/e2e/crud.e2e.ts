@@ -19,7 +19,14 @@ import {
   saveForm,
   serverEntities,
 } from './entity-driver.js';
-import { newContext, signIn, type Check, type E2eContext, type RunningServer } from './support.js';
+import {
+  networkQuiet,
+  newContext,
+  signIn,
+  type Check,
+  type E2eContext,
+  type RunningServer,
+} from './support.js';
 
 /**
  * The generated screens (issue 5) in Chromium against the real server: for every entity the
@@ -37,7 +44,7 @@ function text(key: string): string | undefined {
 export async function openList(page: Page, server: RunningServer, name: string): Promise<void> {
   await page.goto(`${server.url}/admin/${name}`);
   await page.getByTestId('entity-table').locator('.ant-table-tbody').waitFor();
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
 }
 
 /** What the label column of an entity is called in the list, in Chinese. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { freshMobile } from '../support/identity.js';
 import { USER_PASSWORD } from '../support/users.js';
-import { chooseOption, chooseOptionShowing } from './select.js';
+import { chooseOption, chooseOptionShowing, noDropdownShown } from './select.js';
 import {
   apiClient,
   passwordToken,
@@ -182,7 +182,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await chooseOptionShowing(row.getByTestId('data-field-role'), ROLE);
         await chooseOptionShowing(row.getByTestId('data-field-read-only'), '预算金额');
         await page.keyboard.press('Escape');
-        await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+        await noDropdownShown(page);
         await shot(page, 'read-only-field');
         await editor.getByTestId('data-fields-save').click();
         await success(page, '保存成功');

@@ -65,19 +65,39 @@ export async function stillPopconfirm(page: Page): Promise<Locator> {
 /** The modal of the generated form. */
 export const formModal = (page: Page) => page.locator('.entity-form-modal');
 
-async function pickFirstOption(page: Page, id: string, isTree: boolean): Promise<void> {
-  await page.locator(`#${id}`).click();
-  const dropdown = page.locator(openDropdown).last();
-  if (isTree) {
-    // the root ("top level") of a parent field comes first; a real node is a better test
-    const nodes = dropdown.locator('.ant-select-tree-node-content-wrapper');
-    await nodes.first().waitFor();
-    const count = await nodes.count();
-    await nodes.nth(count > 1 ? 1 : 0).click();
-  } else {
-    const option = dropdown.locator('.ant-select-item-option').first();
-    await option.waitFor();
-    await option.click();
+/** Picks the first option of the select `#id` (of a tree select, its first node under the root). */
+export async function pickFirstOption(page: Page, id: string, isTree: boolean): Promise<void> {
+  // the select's own form item shows the chosen option; on a busy machine a click on an option
+  // still sliding in can be lost, and a user would pick again: so is this, three times at most
+  const chosen = page
+    .locator('.ant-form-item')
+    .filter({ has: page.locator(`#${id}`) })
+    .last()
+    .locator('.ant-select-selection-item');
+  for (let attempt = 1; ; attempt += 1) {
+    // (a lost click may have left the list open: clicking the select again would close it)
+    if (attempt === 1 || (await page.locator(openDropdown).count()) === 0)
+      await page.locator(`#${id}`).click();
+    const dropdown = page.locator(openDropdown).last();
+    if (isTree) {
+      // the root ("top level") of a parent field comes first; a real node is a better test
+      const nodes = dropdown.locator('.ant-select-tree-node-content-wrapper');
+      await nodes.first().waitFor();
+      const count = await nodes.count();
+      await untilStill(dropdown);
+      await nodes.nth(count > 1 ? 1 : 0).click();
+    } else {
+      const option = dropdown.locator('.ant-select-item-option').first();
+      await option.waitFor();
+      await untilStill(dropdown);
+      await option.click();
+    }
+    const isChosen = await chosen
+      .first()
+      .waitFor({ timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (isChosen || attempt === 3) return;
   }
 }
 

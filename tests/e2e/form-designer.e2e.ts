@@ -13,6 +13,7 @@ interface StoredForm {
   formContent: EntitySchema | string;
 }
 import { dragTo } from './drag.js';
+import { chooseOptionShowing, dropdownOf, noDropdownShown } from './select.js';
 
 /**
  * Issue 14, the designer on its own (no saved form, no server form storage): /formdesign opened
@@ -64,6 +65,11 @@ export function checks({ server, browser }: E2eContext): Check[] {
   const canvas = () => page.getByTestId('canvas');
   const rootContainer = () => page.getByTestId('container-root');
   const properties = () => page.locator('.formdesign-properties');
+  /** 组件类型's select as a whole (its selected item covers its input). */
+  const widgetSelect = () =>
+    properties()
+      .locator('.ant-select')
+      .filter({ has: page.locator('#fd-widget') });
 
   return [
     {
@@ -94,9 +100,13 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await select.waitFor();
         // dropped items are selected: the property panel shows the select's properties
         await properties().locator('#fd-source').getByText('字典').click();
-        await properties().getByTestId('prop-dict').fill('user_status');
+        // 字典 is a picker of the tenant's dictionaries, searched by name or code (issue 40 point 12)
+        await properties().locator('#fd-dict').fill('用户状态');
+        await chooseOptionShowing(properties().locator('#fd-dict'), '用户状态 (user_status)');
         await properties().locator('#fd-title-zh, #fd-field-title-zh').first().fill('状态');
         await select.getByText('user_status').waitFor();
+        // the canvas draws the real widget: a select holding the dictionary's items
+        await select.locator('.formdesign-live .ant-select').waitFor();
 
         await dragTo(page, page.getByTestId('palette-user'), rootContainer());
         await page.getByTestId('node-user1').waitFor();
@@ -122,6 +132,49 @@ export function checks({ server, browser }: E2eContext): Check[] {
       },
     },
     {
+      name: '字典 picker, 组件类型 and the real widgets on the canvas (issue 40 point 12)',
+      async run() {
+        const select = page.getByTestId('node-select1');
+        await select.click();
+        await untilValue(properties().getByTestId('prop-name'), 'select1');
+        // the picker offers the dictionaries by name and code; a search by code finds one
+        await properties().locator('#fd-dict').fill('yes_');
+        const dropdown = await dropdownOf(properties().locator('#fd-dict'));
+        await dropdown.locator('.ant-select-item-option').filter({ hasText: '(yes_no)' }).waitFor();
+        await shot('designer-dict-picker');
+        await page.keyboard.press('Escape');
+        await noDropdownShown(page);
+        // 组件类型: the select becomes radio buttons of the dictionary's items, on the canvas at once
+        await chooseOptionShowing(widgetSelect(), '单选按钮');
+        await select.locator('.formdesign-live .ant-radio-wrapper').filter({ hasText: '正常' }).waitFor();
+        await select.locator('.formdesign-live .ant-radio-wrapper').filter({ hasText: '停用' }).waitFor();
+        assert.equal(await select.locator('.ant-select').count(), 0, 'no select any more');
+        // a text field: a single-line input, then a text area by its 组件类型
+        const text = page.getByTestId('node-text1');
+        await text.click();
+        await untilValue(properties().getByTestId('prop-name'), 'text1');
+        await text.locator('.formdesign-live input.ant-input[disabled]').waitFor();
+        await chooseOptionShowing(widgetSelect(), '多行文本框');
+        await text.locator('.formdesign-live textarea[disabled]').waitFor();
+        // a date picker and a user picker are drawn as their antd widgets
+        await page.getByTestId('node-date1').locator('.formdesign-live .ant-picker').waitFor();
+        await page.getByTestId('node-user1').locator('.formdesign-live .ant-select').waitFor();
+        // a click on the widget selects its field (the preview lets the click through)
+        await page.getByTestId('node-date1').locator('.formdesign-live').click({ force: true });
+        await untilValue(properties().getByTestId('prop-name'), 'date1');
+        await shot('designer-real-widgets');
+        await expectNoAxeViolations(page, 'form designer with real widgets');
+        // back to a select and a single line, so the later checks find the form as before
+        await select.click();
+        await untilValue(properties().getByTestId('prop-name'), 'select1');
+        await chooseOptionShowing(widgetSelect(), '下拉选择');
+        await text.click();
+        await untilValue(properties().getByTestId('prop-name'), 'text1');
+        await chooseOptionShowing(widgetSelect(), '单行输入框');
+        await text.locator('.formdesign-live input.ant-input[disabled]').waitFor();
+      },
+    },
+    {
       name: 'sets a visibility condition; undo and redo (buttons and keys)',
       async run() {
         await page.getByTestId('node-date1').click();
@@ -129,7 +182,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await properties().getByTestId('prop-when-value').fill('1');
         await properties().getByTestId('prop-required').click();
         const date = page.getByTestId('node-date1');
-        await date.getByText('select1 = 1').waitFor();
+        await date.getByText('状态 = 1').waitFor();
 
         // a name is checked as it is typed
         await properties().getByTestId('prop-name').fill('user1');
@@ -333,7 +386,7 @@ export function checks({ server, browser }: E2eContext): Check[] {
           .locator(':scope > .formdesign-node')
           .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
         assert.deepEqual(order, ['node-id', 'node-user1', 'node-select1', 'node-grid']);
-        await page.getByTestId('node-grid').getByTestId('node-startDate').getByText('select1 = 1').waitFor();
+        await page.getByTestId('node-grid').getByTestId('node-startDate').getByText('状态 = 1').waitFor();
         await page.getByTestId('node-select1').getByText('user_status').waitFor();
         await page.locator('.formdesign .ant-card-extra .ant-tag').filter({ hasText: '草稿' }).waitFor();
       },
@@ -347,22 +400,22 @@ export function checks({ server, browser }: E2eContext): Check[] {
         const version = page.locator('.formdesign .ant-card-extra .ant-tag');
         await version.filter({ hasText: '版本 1' }).waitFor();
         await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
-        // the form's English title (its name in the list) changed, and nothing clicked after
+        // the form's 标题（简体） (its name in the zh list; a new design has 我的表单) changed, and nothing clicked after
         await canvas().click({ position: { x: 5, y: 5 } });
         await properties().getByTestId('prop-form-code').waitFor();
-        await properties().locator('#fd-form-title-en').fill('Autosaved form');
+        await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
         await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
         // the list of designed forms shows the change and the new version
         await page.goto(`${server.url}/admin/formgenerator/list`);
         const row = page.getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: 'myform' });
-        await row.filter({ hasText: 'Autosaved form' }).waitFor();
+        await row.filter({ hasText: '自动保存的表单' }).waitFor();
         const cells = (await row.locator('td').allInnerTexts()).map((cell) => cell.trim());
         assert.ok(cells.includes('2'), `version 2 in the list: ${cells.join(' | ')}`);
         // opened again, the designer shows the saved form
         await page.goto(designed);
         await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
         await version.filter({ hasText: '版本 2' }).waitFor();
-        await untilValue(properties().locator('#fd-form-title-en'), 'Autosaved form');
+        await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
         // This browser keeps no draft of what the server holds: a change made elsewhere (another
         // administrator, here through the API) is what the designer opens next.
         const admin = await apiClient(server.url, 'admin', server.adminPassword);
@@ -386,6 +439,62 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await page.goto(designed);
         await version.filter({ hasText: '版本 3' }).waitFor();
         await untilValue(properties().locator('#fd-form-title-en'), 'Changed elsewhere');
+      },
+    },
+    {
+      name: 'autosave after 保存 (issue 40 point 9): the pending autosave sends nothing stale, no 409',
+      async run() {
+        const refused: number[] = [];
+        const onResponse = (response: { url(): string; status(): number }): void => {
+          if (response.url().includes('/api/generator/form/') && response.status() >= 400)
+            refused.push(response.status());
+        };
+        page.on('response', onResponse);
+        try {
+          const version = page.locator('.formdesign .ant-card-extra .ant-tag');
+          await version.filter({ hasText: '版本 3' }).waitFor();
+          await properties().locator('#fd-form-title-en').fill('Saved at once');
+          // 保存 before the autosave's moment: the autosave must not send the old version after it
+          await page.getByTestId('save').click();
+          await version.filter({ hasText: '版本 4' }).waitFor();
+          await page.waitForTimeout(4_500);
+          assert.deepEqual(refused, [], 'no refused save');
+          assert.equal(await page.locator('.ant-message-error').count(), 0);
+          await version.filter({ hasText: '版本 4' }).waitFor();
+        } finally {
+          page.off('response', onResponse);
+        }
+      },
+    },
+    {
+      name: 'a designed form is named by its 标题（简体） in 表单列表, the publish dialog and 版本历史 (issue 40 point 8)',
+      async run() {
+        const version = page.locator('.formdesign .ant-card-extra .ant-tag');
+        await canvas().click({ position: { x: 5, y: 5 } });
+        await properties().getByTestId('prop-form-code').waitFor();
+        await properties().locator('#fd-form-title-zh').fill('报销申请单');
+        await page.getByTestId('save').click();
+        await version.filter({ hasText: '版本 5' }).waitFor();
+        await page.goto(`${server.url}/admin/formgenerator/list`);
+        const row = page.getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: 'myform' });
+        await row.filter({ hasText: '报销申请单' }).waitFor();
+        assert.equal(await row.filter({ hasText: 'Saved at once' }).count(), 0, 'not the English title');
+        await row.getByTestId('form-history').click();
+        await page.locator('.ant-drawer-title').filter({ hasText: '报销申请单' }).waitFor();
+        await page.getByTestId('form-versions').waitFor();
+        await page.screenshot({ path: 'test-results/e2e/approve-form-history.png' });
+        await page.locator('.ant-drawer-close').click();
+        await row.getByTestId('form-publish').click();
+        const dialog = page.getByTestId('publish-dialog');
+        await page.locator('.ant-modal-title').filter({ hasText: '报销申请单' }).waitFor();
+        await page.screenshot({ path: 'test-results/e2e/approve-form-publish.png' });
+        await page
+          .locator('.ant-modal')
+          .filter({ hasText: '报销申请单' })
+          .locator('.ant-modal-close')
+          .click();
+        await dialog.waitFor({ state: 'detached' }).catch(() => undefined);
+        await page.screenshot({ path: 'test-results/e2e/approve-form-list.png' });
       },
     },
     {

@@ -13,6 +13,7 @@ import {
 } from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 import { dragTo } from './drag.js';
+import { chooseOptionShowing } from './select.js';
 
 /**
  * Issue 14 from design to records in one run: a form designed in /formdesign (its titles in
@@ -186,7 +187,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page().getByTestId('node-select1').waitFor();
         await untilValue(properties().getByTestId('prop-name'), 'select1');
         await properties().locator('#fd-source').getByText('字典').click();
-        await properties().getByTestId('prop-dict').fill('notification_priority');
+        await properties().locator('#fd-dict').fill('notification_priority');
+        await chooseOptionShowing(properties().locator('#fd-dict'), '(notification_priority)');
         await properties().locator('#fd-field-title-zh').fill('优先级');
         await page().getByTestId('node-select1').getByText('notification_priority').waitFor();
         // a user picker
@@ -202,7 +204,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await properties().locator('#fd-help').fill(HELP);
         await choose(page(), properties().getByTestId('prop-when-field'), 'select1');
         await properties().getByTestId('prop-when-value').fill('4');
-        await page().getByTestId('node-textarea1').getByText('select1 = 4').waitFor();
+        // 显示条件 names the field by its title: on the canvas's tag, and in the panel with its
+        // code after it (issue 40.11)
+        await page().getByTestId('node-textarea1').getByText('优先级 = 4').waitFor();
+        await properties().getByTestId('prop-when-field').getByText('优先级（select1）').waitFor();
+        await shot('condition-title');
         // the sub-table, at the end
         await blankCanvas();
         await page().getByTestId('palette-subtable').click();

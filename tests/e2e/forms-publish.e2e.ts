@@ -119,6 +119,134 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       },
     },
     {
+      name: '重新发布 offers the published menu parent and roles again (issue 40 point 12); a role taken out loses the form',
+      run: async () => {
+        const forms = await admin.get<{ records: { id: number }[] }>(
+          `/api/generator/form/query?formCode=${CODE}`,
+        );
+        const id = forms.records[0]?.id;
+        assert.ok(id, 'the form');
+        await admin.post('/api/generator/form/publish', { id, menuParent: 'oa', roles: ['ROLE_SYS_BUYER'] });
+        await page().goto(url('/formgenerator/list'));
+        const row = page().getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: CODE });
+        await row.getByTestId('form-publish').click();
+        const dialog = page()
+          .locator('.ant-modal')
+          .filter({ has: page().getByTestId('publish-parent') });
+        await dialog.waitFor();
+        const parent = dialog.locator('.ant-form-item').filter({ has: page().getByTestId('publish-parent') });
+        await parent.locator('.ant-select-selection-item').filter({ hasText: '个人办公' }).waitFor();
+        const roles = dialog.locator('.ant-form-item').filter({ has: page().getByTestId('publish-roles') });
+        await roles.locator('.ant-select-selection-item').first().waitFor();
+        assert.equal(await roles.locator('.ant-select-selection-item').count(), 1, 'the one granted role');
+        await shot('republish-prefilled');
+        // the role taken out of the list loses the form (issue 40): republished with none
+        await roles.locator('.ant-select-selection-item-remove').click();
+        await roles.locator('.ant-select-selection-item').waitFor({ state: 'detached' });
+        await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+        await dialog.waitFor({ state: 'detached' });
+        const after = await admin.get<{ records: { menuRoles?: string[] }[] }>(
+          `/api/generator/form/query?id=${id}`,
+        );
+        assert.deepEqual(after.records[0]?.menuRoles, [], 'no role holds the menu any more');
+      },
+    },
+    {
+      name: '以默认值回填现有记录 on 重新发布, and 版本历史 compares and restores versions (issue 40 point 12)',
+      run: async () => {
+        const visitor = {
+          type: 'string',
+          title: 'Visitor',
+          maxLength: 40,
+          'x-ui': { titles: { zh: '访客' } },
+        };
+        const added = await admin.post<{ id: number }>('/api/generator/form/add', {
+          formCode: 'e2evisitbf',
+          formName: 'E2E 访客登记',
+          formContent: { title: 'E2E 访客登记', required: ['visitor'], properties: { visitor } },
+        });
+        await admin.post('/api/generator/form/publish', { id: added.id, menuParent: 'formgenerator' });
+        for (const name of ['回填甲', '回填乙'])
+          await admin.post('/api/online/e2evisitbf/add', { visitor: name });
+        await admin.put('/api/generator/form/update', {
+          id: added.id,
+          version: 1,
+          formContent: {
+            title: 'E2E 访客登记',
+            required: ['visitor', 'gate'],
+            properties: {
+              visitor,
+              gate: {
+                type: 'string',
+                title: 'Gate',
+                maxLength: 10,
+                default: 'A1',
+                'x-ui': { titles: { zh: '门岗' } },
+              },
+            },
+          },
+        });
+        await page().goto(url('/formgenerator/list'));
+        const search = page()
+          .locator('input[data-testid="forms-search"], [data-testid="forms-search"] input')
+          .first();
+        await search.fill('E2E 访客登记');
+        await search.press('Enter');
+        const row = page()
+          .getByTestId('forms-list')
+          .locator('tr.ant-table-row')
+          .filter({ hasText: 'e2evisitbf' });
+        await row.getByTestId('form-publish').click();
+        const dialog = page()
+          .locator('.ant-modal')
+          .filter({ has: page().getByTestId('publish-parent') });
+        const backfill = dialog.getByTestId('publish-backfill');
+        await backfill.waitFor();
+        await dialog.getByText('门岗（2）').waitFor();
+        // without the backfill the new required field is refused: the records have no value
+        await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+        await dialog.getByTestId('publish-failure').waitFor();
+        await backfill.check();
+        // the refusal was of the attempt without the backfill: ticking it clears it
+        await dialog.getByTestId('publish-failure').waitFor({ state: 'detached' });
+        await shot('republish-backfill');
+        await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+        await dialog.waitFor({ state: 'detached' });
+        const filled = await admin.get<{ records: { visitor: string; gate: string }[] }>(
+          '/api/online/e2evisitbf/query?sort=id',
+        );
+        assert.deepEqual(
+          filled.records.map((record) => [record.visitor, record.gate]),
+          [
+            ['回填甲', 'A1'],
+            ['回填乙', 'A1'],
+          ],
+        );
+
+        // 版本历史: what changed since the version before, by title; restore version 1 as a draft
+        await row.getByTestId('form-history').click();
+        const drawer = page().locator('.ant-drawer-content');
+        const diff = drawer.getByTestId('version-diff');
+        await diff.locator('li[data-change="added"]').filter({ hasText: '门岗' }).waitFor();
+        assert.equal(await diff.locator('li[data-change="removed"]').count(), 0);
+        await shot('history-diff');
+        await drawer.locator('[data-testid="version-restore"][data-version="1"]').last().click();
+        await page().locator('.ant-popconfirm .ant-btn-primary').click();
+        await drawer
+          .getByTestId('form-versions')
+          .locator('tr.ant-table-row')
+          .first()
+          .filter({ hasText: '恢复' })
+          .waitFor();
+        await shot('history-restored');
+        const restored = await admin.get<{
+          records: { formContent: { properties: Record<string, unknown> } }[];
+        }>(`/api/generator/form/query?id=${added.id}`);
+        assert.deepEqual(Object.keys(restored.records[0]?.formContent.properties ?? {}), ['visitor']);
+        await drawer.locator('.ant-drawer-close').click();
+      },
+    },
+    {
       name: '/generatorform fills the published form in outside the shell',
       run: async () => {
         await page().goto(url(`/generatorform?form=${CODE}`));
@@ -141,6 +269,12 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           listed.records.map((record) => record.site),
           ['东区管网'],
         );
+        // 表单管理 (/generatorform without a form) is a menu page: inside the shell (issue 40 point 12)
+        await page().goto(url('/generatorform'));
+        await page().getByTestId('sidebar').waitFor();
+        await page().getByTestId('form-new').waitFor();
+        await page().locator('.admin-page').getByText(CODE).first().waitFor();
+        await shot('generatorform-in-shell');
         await session?.context.close();
       },
     },

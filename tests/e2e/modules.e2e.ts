@@ -6,8 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
-import { untilStill } from './entity-driver.js';
-import { signedIn, startServer, type Check, type E2eContext, type RunningServer } from './support.js';
+import { fieldErrors, saveForErrors, saveForm, untilStill } from './entity-driver.js';
+import {
+  apiClient,
+  signedIn,
+  startServer,
+  type Check,
+  type E2eContext,
+  type RunningServer,
+} from './support.js';
 
 /**
  * Issue 34, the admin half of a module: the fixture module tests/fixtures/modules/purchase-extras
@@ -113,6 +120,135 @@ export function checks({ browser, screenshots }: E2eContext): Check[] {
         await dialog().locator('.ant-modal-footer .ant-btn-primary').click();
         await dialog().waitFor({ state: 'detached' });
         await table.locator('tr.ant-table-row').filter({ hasText: '1,234,567.89' }).first().waitFor();
+      },
+    },
+    {
+      name: "the purchase form computes the taxed budget as the budget is typed, stores it, and refuses a deadline before the publish time with the rule's message",
+      run: async () => {
+        const title = `E2E 含税预算 ${randomBytes(3).toString('hex')}`;
+        await page.getByTestId('entity-add').click();
+        await untilStill(dialog());
+        const form = dialog();
+        await form.locator('#root_title').fill(title);
+        await form.locator('#root_buyerName').fill('E2E 采购人');
+        await form.getByTestId('budget-meter').locator('input').fill('1000.25');
+        await form.locator('.ant-modal-title').click();
+        // the module's computed field (budget * 1.13), as the server will store it: 1130.2825 → 1130.28
+        const taxed = form.getByTestId('auto_budgetWithTax');
+        await taxed.and(page.locator('[value="1,130.28"], [value="1130.28"]')).waitFor();
+        for (const [field, value] of [
+          ['publishTime', '2026-11-21 10:00:00'],
+          ['deadline', '2026-11-20 10:00:00'],
+        ] as const) {
+          const input = form.locator(`#root_${field}`);
+          await input.click();
+          await input.fill(value);
+          await page.keyboard.press('Enter');
+        }
+        await form.locator('.ant-modal-title').click();
+        await saveForErrors(page, "the module's rule is checked in the form");
+        const errors = await fieldErrors(page);
+        assert.equal(errors.deadline, '投标截止时间不能早于发布时间', JSON.stringify(errors));
+        await shot('purchase-rule');
+        await taxed.scrollIntoViewIfNeeded();
+        await shot('purchase-computed');
+        const deadline = form.locator('#root_deadline');
+        await deadline.click();
+        await deadline.fill('2026-11-28 10:00:00');
+        await page.keyboard.press('Enter');
+        await form.locator('.ant-modal-title').click();
+        await saveForm(page);
+        const row = page.getByTestId('entity-table').locator('tr.ant-table-row').filter({ hasText: title });
+        await row.first().waitFor();
+        const cells = (await row.first().locator('td').allInnerTexts()).map((cell) =>
+          cell.replace(/,/g, '').trim(),
+        );
+        assert.ok(cells.includes('1130.28'), `the taxed budget in the list: ${cells.join(' | ')}`);
+        // stored: the server's record has it
+        const admin = await apiClient(server?.url ?? '', 'admin', server?.adminPassword ?? '');
+        const { records } = await admin.get<{ records: { title: string; budgetWithTax: string | null }[] }>(
+          `/api/notification/purchase/query?title=${encodeURIComponent(title)}&currentPage=1&pageSize=5`,
+        );
+        assert.deepEqual(
+          records.map((record) => [record.title, record.budgetWithTax]),
+          [[title, '1130.28']],
+        );
+      },
+    },
+    {
+      name: "saving a purchase budget above the purchaseBudgetLimit parameter is refused with the module hook's message under 预算",
+      run: async () => {
+        const admin = await apiClient(server?.url ?? '', 'admin', server?.adminPassword ?? '');
+        await admin.post('/api/admin/sysparam/add', {
+          paramName: 'Highest purchase budget',
+          paramKey: 'purchaseBudgetLimit',
+          paramValue: '1000000.00',
+        });
+        await page.goto(`${server?.url ?? ''}/admin/purchase`);
+        const table = page.getByTestId('entity-table');
+        const row = table.locator('tr.ant-table-row').first();
+        await row.waitFor();
+        await row.locator('.ant-checkbox-input').first().check();
+        await page.getByTestId('entity-edit').click();
+        await untilStill(dialog());
+        const input = dialog().getByTestId('budget-meter').locator('input');
+        await input.fill('1000000.01');
+        await input.blur();
+        await saveForErrors(page, "the server's refusal is shown in the form");
+        const errors = await fieldErrors(page);
+        assert.equal(errors.budget, '预算不能超过 1000000.00 元', JSON.stringify(errors));
+        await shot('purchase-budget-refused');
+        // the limit itself is allowed
+        await input.fill('1000000');
+        await input.blur();
+        await saveForm(page);
+      },
+    },
+    {
+      name: "the purchase list's 关闭 record action closes the checked purchase's bidding through the module's endpoint",
+      run: async () => {
+        const admin = await apiClient(server?.url ?? '', 'admin', server?.adminPassword ?? '');
+        const title = `E2E 关闭 ${randomBytes(3).toString('hex')}`;
+        const added = await admin.post<{ id: number }>('/api/notification/purchase/add', {
+          title,
+          buyerName: 'E2E 采购人',
+          publishTime: '2026-01-01T10:00:00Z',
+          deadline: '2099-01-01T10:00:00Z',
+        });
+        await page.goto(`${server?.url ?? ''}/admin/purchase`);
+        const row = page.getByTestId('entity-table').locator('tr.ant-table-row').filter({ hasText: title });
+        await row.first().waitFor();
+        await row.first().locator('.ant-checkbox-input').first().check();
+        const openAction = async () => {
+          await page.getByTestId('entity-action-close').click();
+          const screen = page.getByTestId('purchase-close');
+          await screen.waitFor();
+          return screen;
+        };
+        let screen = await openAction();
+        assert.equal((await screen.getByTestId('purchase-close-state').innerText()).trim(), '投标中');
+        await shot('purchase-close-open');
+        await screen.getByTestId('purchase-close-submit').click();
+        await screen.waitFor({ state: 'detached' });
+        // the record, read again, is closed: its deadline is now past
+        const { records } = await admin.get<{ records: { id: number; deadline: string }[] }>(
+          `/api/notification/purchase/query?title=${encodeURIComponent(title)}&currentPage=1&pageSize=5`,
+        );
+        assert.equal(records.length, 1);
+        assert.equal(records[0]?.id, added.id);
+        assert.ok(new Date(records[0]?.deadline ?? '').getTime() <= Date.now(), records[0]?.deadline);
+        await row.first().filter({ hasNotText: '2099' }).waitFor();
+        const checkbox = row.first().locator('.ant-checkbox-input').first();
+        if (!(await checkbox.isChecked())) await checkbox.check();
+        screen = await openAction();
+        assert.equal((await screen.getByTestId('purchase-close-state').innerText()).trim(), '已截止');
+        assert.ok(
+          await screen.getByTestId('purchase-close-submit').isDisabled(),
+          'a closed purchase cannot be closed again',
+        );
+        await shot('purchase-close-closed');
+        await page.keyboard.press('Escape');
+        await screen.waitFor({ state: 'detached' });
       },
     },
     {

@@ -8,7 +8,7 @@ import {
   stillPopconfirm,
   untilStill,
 } from './entity-driver.js';
-import { apiClient, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
+import { apiClient, networkQuiet, signedIn, type ApiClient, type Check, type E2eContext } from './support.js';
 
 /**
  * Issue 34, recycle bin and restore: a purchase announcement (x-entity.softDelete) deleted from
@@ -29,7 +29,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   const openList = async (): Promise<void> => {
     await page.goto(`${server.url}/admin/purchase`);
     await page.getByTestId('entity-table').locator('.ant-table-tbody').waitFor();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
   };
   const drawer = () => page.locator('.ant-drawer-content').filter({ visible: true }).last();
 

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { fieldErrors, formModal, rowWith, saveForErrors, saveForm } from './entity-driver.js';
+import {
+  checkRow,
+  deleteChecked,
+  expectSuccess,
+  fieldErrors,
+  formModal,
+  rowWith,
+  saveForErrors,
+  saveForm,
+} from './entity-driver.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
 /**
@@ -73,6 +82,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page()
           .getByTestId('canvas')
           .click({ position: { x: 5, y: 5 } });
+        // the form's recycle bin (x-entity.softDelete): deleted records can be restored
+        await properties().getByTestId('prop-soft-delete').click();
         await properties().getByTestId('prop-add-rule').click();
         await properties().locator('#fd-rule-0-expression').fill('endDate >= startDate');
         await properties().locator('#fd-rule-0-message').fill(RULE_MESSAGE);
@@ -95,6 +106,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           },
         );
         assert.deepEqual(schema['x-rules'], [{ expression: 'endDate >= startDate', message: RULE_MESSAGE }]);
+        assert.equal((schema['x-entity'] as Record<string, unknown>).softDelete, true);
       },
     },
     {
@@ -148,6 +160,22 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           `the computed total in the list: ${cells.join(' | ')}`,
         );
         await shot('list');
+        // the designer turned the form's recycle bin on: a deleted record is found there and restored
+        await checkRow(page(), '王工');
+        await deleteChecked(page(), /删除/);
+        await rowWith(page(), '王工').waitFor({ state: 'detached' });
+        await page().getByTestId('entity-recycle-bin').click();
+        const bin = page().getByTestId('recycle-bin');
+        await bin.locator('[data-recycled="王工"]').waitFor();
+        await shot('recycle-bin');
+        const restored = expectSuccess(page(), '已还原');
+        await bin
+          .locator('tr.ant-table-row')
+          .filter({ hasText: '王工' })
+          .getByTestId('recycle-restore')
+          .click();
+        await restored;
+        await bin.locator('[data-recycled="王工"]').waitFor({ state: 'detached' });
         await session?.context.close();
       },
     },

@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /**
  * The dropdown of one antd select: the open select names its option list (aria-controls
@@ -42,4 +42,13 @@ export async function chooseOption(trigger: Locator, title: string): Promise<voi
 export async function chooseOptionShowing(trigger: Locator, text: string | RegExp): Promise<void> {
   const dropdown = await openedDropdown(trigger);
   await dropdown.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
+/** Waits until no select dropdown is shown (closing ones, still animating, included). */
+export async function noDropdownShown(page: Page): Promise<void> {
+  const shown = page.locator('.ant-select-dropdown:visible');
+  for (let tries = 0; (await shown.count()) > 0; tries += 1) {
+    if (tries > 200) throw new Error('the select dropdowns close');
+    await page.waitForTimeout(50);
+  }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { E2eContext, Check } from './support.js';
+import { networkQuiet } from './support.js';
 
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   return [
@@ -9,7 +10,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const page = await browser.newPage();
         await page.goto(`${server.url}/`);
         assert.equal(new URL(page.url()).pathname, '/ecobid');
-        await page.waitForLoadState('networkidle');
+        await networkQuiet(page);
         await page.screenshot({ path: `${screenshots}/portal-home.png` });
         await page.close();
       },

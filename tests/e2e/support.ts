@@ -9,7 +9,9 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
+  type Request,
 } from 'playwright-core';
 import { freePort } from '../support/net.js';
 
@@ -24,13 +26,60 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * The requests each browser context has open, but the live-update stream (it stays open for the
+ * page's life, so Playwright's 'networkidle' never comes on a page that listens): see networkQuiet.
+ */
+const openRequests = new WeakMap<BrowserContext, Set<Request>>();
+const isLiveStream = (url: string): boolean => url.includes('/api/events/stream');
+
+function trackRequests(context: BrowserContext): BrowserContext {
+  const open = new Set<Request>();
+  openRequests.set(context, open);
+  context.on('request', (request) => {
+    if (!isLiveStream(request.url())) open.add(request);
+  });
+  context.on('requestfinished', (request) => open.delete(request));
+  context.on('requestfailed', (request) => open.delete(request));
+  return context;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     headless: true,
   });
+  // every context counts its open requests, however a check makes it
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options?: BrowserContextOptions) => trackRequests(await newContext(options));
+  return browser;
 }
+
+/**
+ * 'networkidle' without the live-update stream: the page has loaded and its context has had no
+ * other request open for `quietMs`. Throws after `timeout`, as waitForLoadState does.
+ */
+export async function networkQuiet(page: Page, { quietMs = 500, timeout = 30_000 } = {}): Promise<void> {
+  await page.waitForLoadState('load', { timeout });
+  const open = openRequests.get(page.context());
+  if (!open) throw new Error("networkQuiet: a context not made by launchBrowser's browser");
+  const started = Date.now();
+  let quietSince = Date.now();
+  for (;;) {
+    if (open.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    if (Date.now() - started > timeout)
+      throw new Error(`networkQuiet: requests still open after ${timeout} ms`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Servers started and not stopped: killed when the runner exits, whatever made it exit. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 export interface RunningServer {
   url: string;
@@ -42,23 +91,22 @@ export interface RunningServer {
 
 /**
  * Starts the real server (built front-ends, fresh embedded database) as a child process; `cwd`:
- * another copy of the project (its own src/ and dist/web), this one by default.
+ * another copy of the project (its own src/ and dist/web), this one by default; `isBuilt`: the
+ * bundled server (`node dist/server/main.js`, as `npm start` runs it) instead of src/ through tsx.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { cwd?: string } = {},
+  options: { cwd?: string; isBuilt?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobid-e2e-'));
   const adminPassword = 'e2e-admin-pass';
   // The captcha outbox preload writes each character captcha's answer beside the other outboxes.
-  const preload = [
-    '--import',
-    'tsx',
-    '--import',
-    fileURLToPath(new URL('captcha-outbox.mjs', import.meta.url)),
-  ];
-  const child: ChildProcess = spawn(process.execPath, [...preload, 'src/server/main.ts'], {
+  const captchaOutbox = ['--import', fileURLToPath(new URL('captcha-outbox.mjs', import.meta.url))];
+  const args = options.isBuilt
+    ? [...captchaOutbox, 'dist/server/main.js']
+    : ['--import', 'tsx', ...captchaOutbox, 'src/server/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
     env: {
       ...process.env,
@@ -70,6 +118,8 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -95,8 +145,14 @@ export async function startServer(
     adminPassword,
     dataDir,
     stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      // a server that already exited sends no second 'exit'; one that hangs is killed after 30 s
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(killer);
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -226,4 +282,23 @@ export async function runChecks(
   // The failures again at the end, where a CI log's tail shows them.
   if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`);
   return failures.length === 0;
+}
+
+/**
+ * A read-only field of a form is shown in the text colour (its label's), not antd's faint
+ * disabled grey. antd animates colours, so they are read again until the transition is over
+ * (3 s at most) before they are compared.
+ */
+export async function expectTextColour(form: Locator, id: string): Promise<void> {
+  const colour = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).color);
+  const colours = async () => [
+    await colour(form.locator(`#${id}`)),
+    await colour(form.locator(`label[for="${id}"]`)),
+  ];
+  let [field, label] = await colours();
+  for (let tries = 0; field !== label && tries < 30; tries += 1) {
+    await form.page().waitForTimeout(100);
+    [field, label] = await colours();
+  }
+  assert.equal(field, label, `${id} in the text colour`);
 }

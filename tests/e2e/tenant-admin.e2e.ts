@@ -75,6 +75,8 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         await page().getByPlaceholder('密码').fill(tenantAdmin.initialPassword);
         await page().getByTestId('login-submit').click();
         await page().waitForURL(/\/admin\/workbench$/);
+        // the header names them the tenant's administrator, not the platform's 超级管理员
+        await page().getByText('租户管理员', { exact: true }).first().waitFor();
       },
     },
     {
@@ -126,6 +128,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
         const list = page().getByTestId('forms-list');
         await list.locator('tr.ant-table-row').filter({ hasText: TENANT_FORM }).waitFor();
         assert.equal(await list.locator('tr.ant-table-row').filter({ hasText: PLATFORM_FORM }).count(), 0);
+        await list.locator('.ant-spin-blur').waitFor({ state: 'detached' });
         await shot('forms');
         // the default tenant's published form is not in this tenant's sidebar either
         assert.ok(!(await sidebar().innerText()).includes('平台巡检'));

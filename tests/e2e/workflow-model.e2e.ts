@@ -183,6 +183,80 @@ export function checks({ server, browser }: E2eContext): Check[] {
       },
     },
     {
+      name: '候选发起人 from the org-user tree; a setting the engine ignores is a lint warning and a deploy warning; 发起流程 lists the process for its starter',
+      async run() {
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        const key = 'e2e_starters';
+        // Camunda Modeler writes a history time to live on the process: this engine ignores it
+        const model = await admin.post<{ id: number }>('/api/activiti/model/import', {
+          name: '发起人检查',
+          key,
+          xml: readFileSync(FIXTURE, 'utf8').replaceAll('contract_review', key),
+        });
+        const { context, page } = await signedIn(browser, server, 'admin', server.adminPassword, {
+          viewport: { width: 1440, height: 900 },
+        });
+        try {
+          await page.goto(`${server.url}/admin/processdesign?id=${model.id}`);
+          await page.locator('.djs-element[data-element-id="StartEvent_1"]').waitFor();
+          // the process's lint overlay names the ignored attribute in Chinese
+          const overlay = page.locator(`.djs-overlays[data-container-id="${key}"] .bjsl-overlay`);
+          await overlay.waitFor();
+          await overlay.hover();
+          await page
+            .locator('.bjsl-dropdown')
+            .getByText('历史清理（保留时间）（camunda:historyTimeToLive）本引擎不支持，部署后将被忽略')
+            .first()
+            .waitFor();
+          // a warning is not a problem: the tag counts it apart, in gold, and no problem
+          const tag = page.getByTestId('modeler-issues');
+          await tag.filter({ hasText: /^检查问题：0 · 警告：[1-9]\d*$/ }).waitFor();
+          assert.match((await tag.getAttribute('class')) ?? '', /ant-tag-gold/);
+          await page.screenshot({ path: `${SHOTS}/workflow-modeler-ignored-lint.png` });
+          // the process selected (a click on the empty canvas): 候选发起人 with the task's pickers,
+          // and none of the groups the engine ignores
+          await page.mouse.click(1000, 650);
+          const starters = page.locator('[data-group-id="group-CamundaPlatform__CandidateStarter"]');
+          await starters.waitFor();
+          const header = starters.locator('.bio-properties-panel-group-header');
+          if (!(await starters.getByTestId('pick-starter-users').isVisible())) await header.click();
+          await pickUser(
+            page,
+            starters.getByTestId('pick-starter-users'),
+            'admin',
+            'wf-pick-starter-users-popup',
+          );
+          await page.keyboard.press('Escape');
+          await starters.getByTestId('pick-starter-groups').waitFor();
+          for (const ignored of ['HistoryCleanup', 'AsynchronousContinuations', 'JobExecution', 'Tasklist'])
+            assert.equal(
+              await page.locator(`[data-group-id="group-CamundaPlatform__${ignored}"]`).count(),
+              0,
+              `${ignored} is not offered`,
+            );
+          await page.screenshot({ path: `${SHOTS}/workflow-modeler-starters.png` });
+          await page.getByTestId('modeler-save').click();
+          const dialog = page.locator('.ant-modal-confirm');
+          await dialog.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
+          await confirmWith(page, /^部 ?署$/);
+          // the deploy names the element and the ignored attribute
+          await page
+            .locator('.ant-message')
+            .getByText(
+              `${key} (Contract review)：历史清理（保留时间）（camunda:historyTimeToLive）本引擎不支持，已忽略`,
+            )
+            .waitFor();
+          const saved = await admin.get<{ xml: string }>(`/api/activiti/model/xml?id=${model.id}`);
+          assert.match(saved.xml, /camunda:candidateStarterUsers="admin"/);
+          // admin is its starter: 发起流程 offers it
+          await page.goto(`${server.url}/admin/startprocess`);
+          await page.locator(`[data-testid="process-card"][data-key="${key}"]`).waitFor();
+        } finally {
+          await context.close();
+        }
+      },
+    },
+    {
       name: 'design to history: drawn in the modeler, assignee from the tree, deployed, started and completed in the office, in history',
       async run() {
         const admin = await apiClient(server.url, 'admin', server.adminPassword);

@@ -189,16 +189,14 @@ describe('listIndexes', () => {
   const lists = (entity: Parameters<typeof listIndexes>[0]) =>
     listIndexes(entity).map((index) => [index.name, index.columns.join(','), index.list?.method]);
 
-  it('gives every filter of the filter bar and every sortable column a tenant-led index ending with the key', () => {
+  it("gives every sortable column and narrowing filter a tenant-led index ending with the key, the label's contains a trigram one", () => {
     expect(lists(tenantWidget)).toEqual([
       ['widget_tenant_code_id_lx', 'tenant_code,id', 'btree'],
       ['widget_tenant_code_name_id_lx', 'tenant_code,name,id', 'btree'],
       ['widget_name_trgm', 'name', 'trigram'],
       ['widget_tenant_code_code_id_lx', 'tenant_code,code,id', 'btree'],
-      ['widget_code_trgm', 'code', 'trigram'],
       ['widget_tenant_code_owner_id_id_lx', 'tenant_code,owner_id,id', 'btree'],
       ['widget_tenant_code_price_id_lx', 'tenant_code,price,id', 'btree'],
-      ['widget_tenant_code_is_on_id_lx', 'tenant_code,is_on,id', 'btree'],
       ['widget_tenant_code_made_on_id_lx', 'tenant_code,made_on,id', 'btree'],
       ['widget_tenant_code_seen_at_id_lx', 'tenant_code,seen_at,id', 'btree'],
       ['widget_tenant_code_created_at_id_lx', 'tenant_code,created_at,id', 'btree'],
@@ -224,7 +222,12 @@ describe('listIndexes', () => {
           grade: { type: 'string', enum: ['a', 'b'], 'x-list': { visible: false } },
           region: { type: 'string', maxLength: 32, 'x-list': { visible: false, sorter: true } },
           kind: { type: 'string', enum: ['a', 'b'], 'x-list': { visible: false, filter: 'select' } },
-          note: { type: 'string', maxLength: 64, 'x-list': { visible: false, filter: 'text' } },
+          note: {
+            type: 'string',
+            maxLength: 64,
+            'x-list': { visible: false, filter: 'text', trigram: true },
+          },
+          memo: { type: 'string', maxLength: 64, 'x-list': { visible: false, filter: 'text' } },
           colours: { type: 'array', items: { enum: ['red'] }, 'x-list': { visible: false } },
         },
       }),
@@ -241,9 +244,12 @@ describe('listIndexes', () => {
     // sorter: true sorts it (its btree), the filter bar's own filters get theirs.
     expect(names).toContain('widget_tenant_code_region_id_lx');
     expect(names).not.toContain('widget_region_trgm');
-    expect(names).toContain('widget_tenant_code_kind_id_lx');
+    // A select of an enum's few values reads the list's own order (no btree of its own).
+    expect(names).not.toContain('widget_tenant_code_kind_id_lx');
     expect(names).toContain('widget_note_trgm');
     expect(names).not.toContain('widget_tenant_code_note_id_lx');
+    // "contains" gets its trigram index where the schema asks (x-list.trigram), not otherwise.
+    expect(names).not.toContain('widget_memo_trgm');
   });
 
   it('keeps a "contains" filter without a btree when the field is not sortable', () => {
@@ -252,9 +258,10 @@ describe('listIndexes', () => {
       widgetJson({
         properties: {
           ...PROPERTIES,
-          phone: { type: 'string', maxLength: 32, 'x-list': { sorter: false } },
+          phone: { type: 'string', maxLength: 32, 'x-list': { sorter: false, trigram: true } },
           grade: { type: 'string', enum: ['a', 'b'], 'x-list': { sorter: false } },
           weight: { type: 'number', 'x-list': { sorter: false } },
+          ownerId: { type: 'integer', 'x-ref': 'owner', 'x-list': { sorter: false } },
         },
       }),
     );
@@ -262,9 +269,11 @@ describe('listIndexes', () => {
     expect(names).toContain('widget_phone_trgm');
     expect(names).not.toContain('widget_tenant_code_phone_id_lx');
     expect(phone.fieldsByName.get('phone')?.filter).toBe('text');
-    // An equality or range filter reads one range of its btree: kept without the sort.
-    expect(names).toContain('widget_tenant_code_grade_id_lx');
+    // A range filter, or an equality on many values (a reference), reads one range of its
+    // btree: kept without the sort. An enum's few values are read in the list's own order.
+    expect(names).not.toContain('widget_tenant_code_grade_id_lx');
     expect(names).toContain('widget_tenant_code_weight_id_lx');
+    expect(names).toContain('widget_tenant_code_owner_id_id_lx');
   });
 
   it('indexes a platform entity without the tenant, and the key not twice', () => {
@@ -315,10 +324,21 @@ describe('listIndexes', () => {
         if (!field) throw new Error(`${entity.name}: no field ${filter.field}`);
         offered.add(field.column);
         const label = `${entity.name} filter ${field.name}`;
+        const hasTrigram = field.schema['x-list']?.trigram ?? entity.label === field.name;
+        const isFew =
+          filter.kind === 'boolean' ||
+          (filter.kind === 'select' &&
+            !field.ref &&
+            (field.dict !== undefined || field.schema.enum !== undefined));
         if (field.type === 'array') expect(names, label).toContain(field.column);
-        else if (filter.kind === 'text') expect(names, label).toContain(field.column);
-        else if ((field.schema.maxLength ?? 0) <= LONG_TEXT_LENGTH)
+        else if (filter.kind === 'text') {
+          // "contains": a trigram index for the label and where the schema asks, no other.
+          if (hasTrigram) expect(names, label).toContain(field.column);
+          else expect(names, label).not.toContain(field.column);
+        } else if (!isFew && (field.schema.maxLength ?? 0) <= LONG_TEXT_LENGTH)
           expect(names, label).toContain(btree(field.column));
+        // A yes/no or dictionary filter: a btree only when the column is sortable (below).
+        if (isFew && !field.isSortable) expect(names, label).not.toContain(btree(field.column));
       }
       for (const column of listColumns(entity).filter((item) => item.isSortable)) {
         const field = entity.fieldsByName.get(column.field);
@@ -369,7 +389,10 @@ describe('long text', () => {
   const long = entityOf(
     'widget',
     widgetJson({
-      properties: { ...PROPERTIES, content: { type: 'string', title: 'Content', maxLength: 50000 } },
+      properties: {
+        ...PROPERTIES,
+        content: { type: 'string', title: 'Content', maxLength: 50000, 'x-list': { trigram: true } },
+      },
     }),
   );
 
@@ -811,6 +834,80 @@ describe('a table with a recycle bin (x-entity.softDelete)', () => {
         'drop index if exists "widget_code_uq"',
       ]),
     );
+    expect(plan.problems).toEqual([]);
+  });
+});
+
+describe('the indexes a list needs (issue 31: an import keeps up every index on every row)', () => {
+  const purchase = compileEntities(realSources()).find((entity) => entity.name === 'purchase');
+  if (!purchase) throw new Error('no purchase');
+
+  it("derives for purchases the key order, the label's sort and contains, each sortable column, the owner and the bin", () => {
+    const spec = entityTableSpec(purchase);
+    expect(spec.indexes.map((index) => index.name)).toEqual([
+      'portal_purchase_tenant_code_deleted_at_idx',
+      'portal_purchase_tenant_code_id_lx',
+      'portal_purchase_tenant_code_title_id_lx',
+      'portal_purchase_title_trgm',
+      'portal_purchase_tenant_code_project_code_id_lx',
+      'portal_purchase_tenant_code_buyer_name_id_lx',
+      'portal_purchase_tenant_code_budget_id_lx',
+      'portal_purchase_tenant_code_deadline_id_lx',
+      'portal_purchase_tenant_code_publish_time_id_lx',
+      'portal_purchase_tenant_code_created_at_id_lx',
+      'portal_purchase_tenant_code_created_by_id_live_lx',
+    ]);
+    // Their filters stay in the filter bar, answered in the list's order without an index.
+    const filters = listFilters(purchase).map((filter) => filter.field);
+    for (const name of ['category', 'purchaseMode', 'region', 'published', 'projectCode', 'buyerName'])
+      expect(filters, name).toContain(name);
+    expect(purchase.fieldsByName.get('published')?.isSortable).toBe(false);
+    expect(purchase.fieldsByName.get('category')?.isSortable).toBe(false);
+  });
+
+  it('gives a yes/no column no sorter and no btree unless its schema asks; a dictionary filter none unless sortable', () => {
+    const flags = entityOf(
+      'widget',
+      widgetJson({
+        properties: {
+          isOn: { type: 'boolean' },
+          isPinned: { type: 'boolean', 'x-list': { sorter: true } },
+          status: { type: 'string', 'x-dict': 'widget_status', 'x-list': { sorter: false } },
+          state: { type: 'string', 'x-dict': 'widget_state' },
+          ownerId: { type: 'integer', 'x-ref': 'owner', 'x-list': { sorter: false } },
+        },
+      }),
+    );
+    expect(flags.fieldsByName.get('isOn')?.isSortable).toBe(false);
+    expect(flags.fieldsByName.get('isOn')?.isInFilterBar).toBe(true);
+    const names = listIndexes(flags).map((index) => index.name);
+    expect(names).not.toContain('widget_tenant_code_is_on_id_lx');
+    expect(names).toContain('widget_tenant_code_is_pinned_id_lx');
+    expect(names).not.toContain('widget_tenant_code_status_id_lx');
+    // Shown, so sortable: its sort needs the btree, which then serves its filter too.
+    expect(names).toContain('widget_tenant_code_state_id_lx');
+    // A reference's values are many: its equality filter reads one range of its own btree.
+    expect(names).toContain('widget_tenant_code_owner_id_id_lx');
+  });
+
+  it('drops on an existing database the indexes the rule no longer derives, and builds none again', () => {
+    const spec = entityTableSpec(purchase);
+    const existing = existingFor(spec);
+    const before = [
+      'portal_purchase_project_code_trgm',
+      'portal_purchase_buyer_name_trgm',
+      'portal_purchase_category_trgm',
+      'portal_purchase_purchase_mode_trgm',
+      'portal_purchase_region_trgm',
+      'portal_purchase_tenant_code_category_id_lx',
+      'portal_purchase_tenant_code_purchase_mode_id_lx',
+      'portal_purchase_tenant_code_region_id_lx',
+      'portal_purchase_tenant_code_published_id_lx',
+    ];
+    for (const name of [...before, 'portal_purchase_by_hand']) existing.indexes.add(name);
+    const plan = planTableMigration(spec, existing, { hasTrigram: true, isConcurrent: true });
+    expect(plan.statements).toEqual([...before].sort().map((name) => `drop index if exists "${name}"`));
+    expect(plan.concurrentStatements).toEqual([]);
     expect(plan.problems).toEqual([]);
   });
 });

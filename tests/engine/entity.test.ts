@@ -84,12 +84,14 @@ describe('buildEntity', () => {
     });
   });
 
-  it('makes the scalar columns the list shows sortable, not secrets, arrays, objects or sorter:false', () => {
+  it('makes the scalar columns the list shows sortable, not secrets, arrays, objects, yes/no columns or sorter:false', () => {
     const unsortable = entity.fields.filter((f) => !f.isSortable).map((f) => f.name);
     // The bookkeeping columns but createdAt are hidden in the list, so not sortable (no index).
     expect(unsortable.sort()).toEqual([
       'colours',
       'createdBy',
+      // A yes/no column sorts only with sorter: true (no btree kept up for two values).
+      'isOn',
       'labels',
       'meta',
       'note',

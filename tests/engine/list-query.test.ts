@@ -104,10 +104,10 @@ describe('parseListQuery: paging', () => {
   it.each([
     ['0', 'must be at least 1'],
     ['-1', 'must be at least 1'],
-    ['ten', 'must be of type integer'],
-    ['1.5', 'must be of type integer'],
-    ['1e3', 'must be of type integer'],
-    [['10', '20'], 'must be of type integer'],
+    ['ten', 'must be a whole number'],
+    ['1.5', 'must be a whole number'],
+    ['1e3', 'must be a whole number'],
+    [['10', '20'], 'must be a whole number'],
   ])('refuses pageSize %j: %s', (value, message) => {
     expect(errorsOf({ pageSize: value })).toEqual([{ field: '/pageSize', message }]);
     expect(errorsOf({ currentPage: value })).toEqual([{ field: '/currentPage', message }]);
@@ -188,7 +188,13 @@ describe('parseListQuery: filters', () => {
     ['price', '1e400', 'number'],
     ['isOn', 'yes', 'boolean'],
   ])('number/boolean coercion: %s=%j is a type error', (name, value, type) => {
-    expect(errorsOf({ [name]: value })).toEqual([{ field: `/${name}`, message: `must be of type ${type}` }]);
+    // the type in words, never its code (issue 40 point 11)
+    const words: Record<string, string> = {
+      integer: 'a whole number',
+      number: 'a number',
+      boolean: 'yes or no',
+    };
+    expect(errorsOf({ [name]: value })).toEqual([{ field: `/${name}`, message: `must be ${words[type]}` }]);
   });
 
   it('boolean: true/1 and false/0', () => {
@@ -265,8 +271,8 @@ describe('parseListQuery: filters', () => {
     expect(filterOf({ tags: 'red' })).toEqual({ field: 'tags', op: 'hasItem', value: 'red' });
     expect(filterOf({ scores: '2' })).toEqual({ field: 'scores', op: 'hasItem', value: 2 });
     expect(filterOf({ flags: 'true' })).toEqual({ field: 'flags', op: 'hasItem', value: true });
-    expect(errorsOf({ scores: 'two' })).toEqual([{ field: '/scores', message: 'must be of type integer' }]);
-    expect(errorsOf({ flags: 'maybe' })).toEqual([{ field: '/flags', message: 'must be of type boolean' }]);
+    expect(errorsOf({ scores: 'two' })).toEqual([{ field: '/scores', message: 'must be a whole number' }]);
+    expect(errorsOf({ flags: 'maybe' })).toEqual([{ field: '/flags', message: 'must be yes or no' }]);
     expect(errorsOf({ tags: ['red', 'blue'] })).toEqual([{ field: '/tags', message: 'is invalid' }]);
   });
 
@@ -303,7 +309,7 @@ describe('parseListQuery: filters', () => {
       { field: '/pageSize', message: 'must be at least 1' },
       { field: '/sort', message: 'cannot sort by "colour"' },
       { field: '/colour', message: '"colour" is not a filter of this list' },
-      { field: '/qty', message: 'must be of type integer' },
+      { field: '/qty', message: 'must be a whole number' },
       { field: '/madeOn', message: 'must be a valid date' },
     ]);
   });
@@ -317,7 +323,7 @@ describe('parseListQuery: filters', () => {
       { field: '/sort', message: 'errors.unknownSortField{"field":"pin"}' },
       { field: '/colour', message: 'errors.unknownFilterField{"field":"colour"}' },
       { field: '/madeOn', message: 'validation.format{"format":"date"}' },
-      { field: '/price', message: 'validation.type{"type":"number"}' },
+      { field: '/price', message: 'validation.type{"type":"validation.typeName.number{}"}' },
     ]);
   });
 });

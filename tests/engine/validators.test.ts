@@ -193,20 +193,20 @@ describe('prepareInput on create', () => {
       { field: '/qty', message: 'must be at least 0' },
     ]);
     expect(errorsOf({ name: 'a', qty: 1.5 }, 'create')).toEqual([
-      { field: '/qty', message: 'must be of type integer' },
+      { field: '/qty', message: 'must be a whole number' },
     ]);
   });
 
   it('does not coerce types', () => {
     expect(errorsOf({ name: 'a', qty: '5' }, 'create')).toEqual([
-      { field: '/qty', message: 'must be of type integer' },
+      { field: '/qty', message: 'must be a whole number' },
     ]);
     expect(errorsOf({ name: 'a', isOn: 'true' }, 'create')).toEqual([
-      { field: '/isOn', message: 'must be of type boolean' },
+      { field: '/isOn', message: 'must be yes or no' },
     ]);
-    expect(errorsOf({ name: 5 }, 'create')).toEqual([{ field: '/name', message: 'must be of type string' }]);
+    expect(errorsOf({ name: 5 }, 'create')).toEqual([{ field: '/name', message: 'must be text' }]);
     expect(errorsOf({ name: 'a', meta: [] }, 'create')).toEqual([
-      { field: '/meta', message: 'must be of type object' },
+      { field: '/meta', message: 'must be an object' },
     ]);
   });
 
@@ -261,7 +261,7 @@ describe('prepareInput on create', () => {
 
   it('names nested values by their JSON pointer', () => {
     expect(errorsOf({ name: 'a', tags: ['ok', 5] }, 'create')).toEqual([
-      { field: '/tags/1', message: 'must be of type string' },
+      { field: '/tags/1', message: 'must be text' },
     ]);
   });
 
@@ -272,7 +272,7 @@ describe('prepareInput on create', () => {
 
   it('refuses a body that is not an object', () => {
     for (const body of [null, [], 'name', 5]) {
-      expect(errorsOf(body, 'create')).toEqual([{ field: '/', message: 'must be of type object' }]);
+      expect(errorsOf(body, 'create')).toEqual([{ field: '/', message: 'must be an object' }]);
     }
   });
 
@@ -289,7 +289,7 @@ describe('prepareInput on create', () => {
       { field: '/qty', message: 'validation.minimum{"comparison":">=","limit":0}' },
     ]);
     expect(errorsOf('x', 'create', translate)).toEqual([
-      { field: '/', message: 'validation.type{"type":"object"}' },
+      { field: '/', message: 'validation.type{"type":"validation.typeName.object{}"}' },
     ]);
   });
 });
@@ -312,7 +312,7 @@ describe('prepareInput on update', () => {
       { field: '/version', message: 'must be at least 0' },
     ]);
     expect(errorsOf({ id: '5', version: 1 }, 'update')).toEqual([
-      { field: '/id', message: 'must be of type integer' },
+      { field: '/id', message: 'must be a whole number' },
     ]);
     expect(errorsOf({ id: 2 ** 53, version: 1 }, 'update')).toEqual([
       { field: '/id', message: `must be at most ${Number.MAX_SAFE_INTEGER}` },

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,10 +50,12 @@ function reportOf(stdout: string): Map<string, string> {
 const FILES = [
   'GadgetForm.tsx',
   'GadgetList.tsx',
+  'admin.tsx',
   'menu.sql',
   'openapi.json',
   'routes.ts',
   'schema.sql',
+  'server.ts',
   'service.test.ts',
   'service.ts',
   'types.ts',
@@ -85,18 +87,21 @@ describe('npm run generate -- <entity> --out <dir>', () => {
     expect(read('shop/gadget/service.ts')).toContain('// <custom name="methods">');
   });
 
-  it('on a second run keeps the custom region, reports files changed outside regions (exit 2) and leaves them', async () => {
+  it('on a second run merges: hand edits inside and outside regions and the new field all land; a hand-written file is left (exit 2)', async () => {
     // The schema gains a field: the regenerated files must bring it in.
     const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as { properties: Record<string, unknown> };
     schema.properties.remark = { type: 'string', title: 'Remark', maxLength: 200 };
     writeFileSync(schemaPath, JSON.stringify(schema, null, 2));
 
-    // Inside a region of service.ts: a method of the developer's own.
+    // Inside a region of service.ts: a method of the developer's own; the file saved with CRLF.
     const service = read('shop/gadget/service.ts');
     const mine = "    async ping(): Promise<string> {\n      return 'pong';\n    },\n";
     const header = '    // <custom name="methods">\n';
     expect(service).toContain(header);
-    writeFileSync(fileAt('shop/gadget/service.ts'), service.replace(header, header + mine));
+    writeFileSync(
+      fileAt('shop/gadget/service.ts'),
+      service.replace(header, header + mine).replace(/\n/g, '\r\n'),
+    );
     // Outside any region of types.ts.
     const types = read('shop/gadget/types.ts');
     const editedTypes = types.replace(
@@ -105,25 +110,25 @@ describe('npm run generate -- <entity> --out <dir>', () => {
     );
     expect(editedTypes).not.toBe(types);
     writeFileSync(fileAt('shop/gadget/types.ts'), editedTypes);
+    // Outside any region of routes.ts, near nothing the new field changes.
+    const routes = read('shop/gadget/routes.ts');
+    const editedRoutes = routes.replace('const ok = ', '/** The envelope of a success. */\nconst ok = ');
+    expect(editedRoutes).not.toBe(routes);
+    writeFileSync(fileAt('shop/gadget/routes.ts'), editedRoutes);
     // Written by hand: a file beside the module's, and one where a generated file goes.
     const helpers = "export const greeting = 'hello';\n";
     writeFileSync(fileAt('shop/gadget/helpers.ts'), helpers);
-    const routes = '// my own routes\nexport {};\n';
-    writeFileSync(fileAt('shop/gadget/routes.ts'), routes);
-    mkdirSync(join(out, 'shop', 'notes'), { recursive: true });
-    writeFileSync(join(out, 'shop', 'notes', 'README.md'), '# notes\n');
+    const menu = '-- my own menu\n';
+    writeFileSync(fileAt('shop/gadget/menu.sql'), menu);
 
     const second = await generate(args);
     expect(second.code).toBe(2);
     const report = reportOf(second.stdout);
     expect([...report.keys()].sort()).toEqual(FILES);
-    expect(report.get('shop/gadget/types.ts')).toBe(
-      'conflict (changed outside its <custom> regions: not overwritten)',
-    );
-    expect(report.get('shop/gadget/routes.ts')).toBe('conflict (not a generated file: not overwritten)');
-    expect(second.stderr).toContain('2 file(s) were changed by hand');
+    expect(report.get('shop/gadget/menu.sql')).toBe('conflict (not a generated file: not overwritten)');
+    expect(second.stderr).toContain('shop/gadget/menu.sql');
 
-    // the region's text is kept in the regenerated file, which has the new field
+    // the region's text is kept in the regenerated file (CRLF is no edit), which has the new field
     expect(report.get('shop/gadget/service.ts')).toBe('updated');
     const regenerated = read('shop/gadget/service.ts');
     expect(regenerated).toContain(header + mine);
@@ -131,20 +136,28 @@ describe('npm run generate -- <entity> --out <dir>', () => {
     expect(report.get('shop/gadget/schema.sql')).toBe('updated');
     expect(read('shop/gadget/schema.sql')).toContain('"remark" text');
 
-    // the conflicting files and the person's own are as they were left
-    expect(read('shop/gadget/types.ts')).toBe(editedTypes);
-    expect(read('shop/gadget/routes.ts')).toBe(routes);
+    // edits outside regions are merged with the new text: the hand edit and the new field both land
+    expect(report.get('shop/gadget/types.ts')).toBe('merged');
+    expect(read('shop/gadget/types.ts')).toContain('export interface Gadget {\n  note?: string;');
+    expect(read('shop/gadget/types.ts')).toContain('remark?: string;');
+    expect(report.get('shop/gadget/routes.ts')).toBe('merged');
+    expect(read('shop/gadget/routes.ts')).toContain('/** The envelope of a success. */');
+    expect(read('shop/gadget/routes.ts')).toContain('remark');
+
+    // the person's own files are as they were left
+    expect(read('shop/gadget/menu.sql')).toBe(menu);
     expect(read('shop/gadget/helpers.ts')).toBe(helpers);
-    expect(readFileSync(join(out, 'shop', 'notes', 'README.md'), 'utf8')).toBe('# notes\n');
   });
 
-  it('a third run with nothing new changes nothing and still names the conflicts', async () => {
+  it('a third run with nothing new changes nothing and still names the file it may not write', async () => {
     const third = await generate(args);
     expect(third.code).toBe(2);
     const report = reportOf(third.stdout);
     expect(report.get('shop/gadget/service.ts')).toBe('unchanged');
+    expect(report.get('shop/gadget/types.ts')).toBe('unchanged');
     expect(read('shop/gadget/service.ts')).toContain("return 'pong';");
-    expect([...report.entries()].filter(([, outcome]) => outcome.startsWith('conflict')).length).toBe(2);
+    expect(read('shop/gadget/types.ts')).toContain('note?: string;');
+    expect([...report.entries()].filter(([, outcome]) => outcome.startsWith('conflict')).length).toBe(1);
   });
 
   it('prints its usage and fails without --out', async () => {

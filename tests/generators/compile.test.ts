@@ -36,7 +36,10 @@ describe('a generated module compiles and passes its own tests', () => {
     expect(report.every((entry) => entry.outcome === 'new')).toBe(true);
     writeFileSync(
       join(out, 'tsconfig.json'),
-      JSON.stringify({ extends: '../../tsconfig.json', include: ['.', '../../src/admin/vite-env.d.ts'] }),
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        include: ['.', '../../src/admin/vite-env.d.ts', '../../src/server/types.d.ts'],
+      }),
     );
     writeFileSync(
       join(out, 'vitest.config.ts'),

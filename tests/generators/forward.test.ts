@@ -51,6 +51,48 @@ describe('forward generator: golden output of every template', () => {
   });
 });
 
+describe("master-detail in the peer's three layouts (issue 35)", () => {
+  const listOf = async (entity: string, detailLayout?: 'form' | 'inner' | 'tab') => {
+    const files = await generateForward(
+      {
+        ...request,
+        templateType: 'frontend',
+        entities: [entityInput(entity)],
+        ...(detailLayout ? { detailLayout } : {}),
+      },
+      templates,
+    );
+    return files.find((file) => file.path.endsWith('List.tsx'))?.content ?? '';
+  };
+
+  it('form (the default): the detail rows are edited in the form only', async () => {
+    for (const list of [await listOf('bizorder'), await listOf('bizorder', 'form')]) {
+      expect(list).not.toContain('DetailRows');
+      expect(list).not.toContain('expandable');
+    }
+  });
+
+  it('inner: each row of the list expands into its detail rows, read with the record by key', async () => {
+    const list = await listOf('bizorder', 'inner');
+    expect(list).toContain("import { DetailRows } from '../../../admin/entity/DetailRows.js';");
+    expect(list).toMatch(/expandable=\{\{\s*expandedRowRender: \(record\) =>/);
+    // The rows' columns with the engine's title keys and their reference (lines.buyerId → sysuser).
+    expect(list).toContain("'entities.bizorder.details.lines.buyerId'");
+    expect(list).toContain("ref: 'sysuser'");
+    expect(list).not.toContain('<Tabs');
+  });
+
+  it("tab: the clicked row's detail rows in tabs below the list", async () => {
+    const list = await listOf('legacyorder', 'tab');
+    expect(list).toContain('onRow={(record) => ({ onClick: () => setSelected(record) })}');
+    expect(list).toContain('<Tabs');
+    expect(list).toContain('data-testid="entity-detail-tabs"');
+    expect(list).not.toContain('expandable');
+    // An entity without detail rows is the same in every layout.
+    expect(await listOf('gadget', 'tab')).toBe(await listOf('gadget'));
+  });
+});
+
 describe('regeneration keeps protected regions', () => {
   it('keeps the text inside <custom> regions and reports edits outside them', async () => {
     const [first] = await generateForward(
@@ -83,6 +125,35 @@ describe('regeneration keeps protected regions', () => {
       kind: 'conflict',
       reason: 'editedOutsideRegions',
     });
+    // With the text generated last time, an edit outside the regions is merged three ways.
+    const merged = mergeGenerated(service.path, newer, outside, service.content);
+    expect(merged.kind).toBe('merged');
+    if (merged.kind !== 'merged') throw new Error(merged.kind);
+    expect(merged.text).toContain('// a hand edit\nexport function');
+    expect(merged.text).toContain('Removes the caller');
+    expect(merged.text).toContain("return 'mine';");
+    // The same line changed both ways: a conflict, written with markers, nothing dropped.
+    const clash = mergeGenerated(
+      service.path,
+      newer,
+      outside.replace('Deletes the caller', 'Erases the caller'),
+      service.content,
+    );
+    expect(clash).toMatchObject({ kind: 'conflict', reason: 'mergeConflict', conflicts: 1 });
+    if (clash.kind !== 'conflict' || clash.reason !== 'mergeConflict') throw new Error('no conflict');
+    expect(clash.text).toMatch(
+      /<<<<<<< yours\n.*Erases the caller[\s\S]*=======\n.*Removes the caller[\s\S]*>>>>>>> generated now/,
+    );
+    expect(clash.text).toContain('// a hand edit');
+
+    // Formatting is no edit: CRLF line endings, another indentation.
+    const crlf = mergeGenerated(service.path, service.content, edited.replace(/\n/g, '\r\n'));
+    expect(crlf.kind).toBe('updated');
+    if (crlf.kind !== 'updated') throw new Error(crlf.kind);
+    expect(crlf.text).toContain("return 'mine';");
+    const reindented = edited.replace(/^ {2}/gm, '\t');
+    expect(mergeGenerated(service.path, service.content, reindented).kind).toBe('updated');
+
     expect(mergeGenerated(service.path, service.content, 'hand-written\n')).toEqual({
       kind: 'conflict',
       reason: 'notGenerated',

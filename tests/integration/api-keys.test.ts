@@ -88,6 +88,19 @@ afterAll(async () => {
 });
 
 describe('a key made by an administrator', () => {
+  it('has its page under 系统管理 with its buttons, as do the webhooks and single sign-on pages', async () => {
+    const menus = await t.sql<{ code: string; parent: string; buttons: string[] }>(
+      `select m.menu_code as code, p.menu_code as parent, m.menu_button as buttons
+         from sys_menu m join sys_menu p on p.id = m.menu_parent
+        where m.menu_code in ('sysapikey', 'syswebhook', 'sysoidc') order by m.menu_code`,
+    );
+    expect(menus).toEqual([
+      { code: 'sysapikey', parent: 'admin', buttons: ['view', 'add', 'revoke'] },
+      { code: 'sysoidc', parent: 'admin', buttons: ['view', 'add', 'edit', 'delete'] },
+      { code: 'syswebhook', parent: 'admin', buttons: ['view', 'add', 'edit', 'delete'] },
+    ]);
+  });
+
   it('is shown once, then listed by its prefix only, and its making is audited', async () => {
     const { key, record } = await makeKey(t.auth, {
       name: 'ERP sync',
@@ -286,7 +299,7 @@ describe('the rules of a key', () => {
     expect(listed).toMatchObject({ lastUsedAt: expect.any(String), lastUsedIp: '127.0.0.1' });
   });
 
-  it('cannot manage keys (a signed-in session must)', async () => {
+  it('cannot manage keys, link an OpenID provider or set up two-factor (a signed-in session must)', async () => {
     const { key } = await makeKey(beta, {
       name: 'beta admin key',
       userId: betaAdminId,
@@ -309,6 +322,15 @@ describe('the rules of a key', () => {
     const logout = await t.request({ method: 'POST', url: '/api/uaa/oauth/logout', headers: bearer(key) });
     expect(logout.statusCode).toBe(403);
     expect(await t.sql("select 1 from sys_api_key where name = 'child'")).toEqual([]);
+    // a provider linked with a key would be a sign-in that outlives the key's revocation
+    for (const [url, payload] of [
+      ['/api/oidc/link', { providerId: 1, app: 'admin' }],
+      ['/api/oidc/unlink', { providerId: 1 }],
+      ['/api/account/twoFactor/setup', {}],
+    ] as const) {
+      const refused = await t.request({ method: 'POST', url, headers: bearer(key), payload });
+      expect(refused.statusCode, url).toBe(403);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaFileError, type EntityDef } from '../../src/engine/index.js';
@@ -47,6 +48,13 @@ const TENDER = {
     },
     lotsDoubled: { type: 'string', format: 'int64', 'x-computed': { expression: 'lots * 2', stored: true } },
     perLot: { type: 'number', title: 'Per lot', 'x-computed': { expression: 'round(budget / lots, 2)' } },
+    taxAmount: {
+      type: 'string',
+      format: 'decimal',
+      title: 'Tax',
+      'x-decimal': { precision: 18, scale: 2 },
+      'x-computed': { expression: 'budget * 0.13' },
+    },
   },
   'x-rules': [{ expression: 'deadline >= publishDate', message: 'validation.invalid', fields: ['deadline'] }],
 };
@@ -136,6 +144,42 @@ describe('computed fields and cross-field rules of a schema', () => {
     expect(filtered.map((row) => row.name)).toEqual(['C']);
     const unsortable = await api.get(`/api/${tender.api}/query`, { sort: 'perLot' });
     expect(unsortable.statusCode).toBe(400);
+  });
+
+  it('exports virtual computed fields with their computed values, beside the stored ones', async () => {
+    const exported = await api.call({
+      method: 'POST',
+      url: `/api/${tender.api}/export`,
+      payload: { sort: 'name' },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const rows: unknown[][] = [];
+    sheet?.eachRow((row) => rows.push(Array.isArray(row.values) ? row.values.slice(1) : []));
+    const [headers = [], ...records] = rows;
+    const columnOf = (title: string): number => {
+      const index = headers.indexOf(title);
+      expect(index, `${title} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    const [name, stored, perLot, tax] = ['Name', 'Budget with tax', 'Per lot', 'Tax'].map(columnOf);
+    const byName = new Map(records.map((row) => [row[name ?? 0], row]));
+    // exact decimals and numbers are number cells, as a stored field's are
+    expect(
+      [byName.get('B'), byName.get('C')].map((row) => [
+        row?.[stored ?? 0],
+        row?.[perLot ?? 0],
+        row?.[tax ?? 0],
+      ]),
+    ).toEqual([
+      [11.3, 10, 1.3],
+      [22.6, 20, 2.6],
+    ]);
+    // a record without a budget: the computed cells are empty
+    expect(byName.get('Roads')?.[tax ?? 0] ?? null).toBeNull();
   });
 
   it('computes and checks every row of an import', async () => {

@@ -65,6 +65,8 @@ const LEDGER = {
       'x-decimal': { precision: 10, scale: 2, minimum: '-100000', maximum: '99999999.99' },
     },
     rate: { type: 'string', format: 'decimal', title: 'Rate', 'x-decimal': { precision: 6, scale: 4 } },
+    reference: { type: 'string', format: 'int64', title: 'Reference' },
+    quantity: { type: 'integer', title: 'Quantity' },
     lines: {
       type: 'array',
       title: 'Lines',
@@ -290,6 +292,44 @@ describe('a 64-bit key and a decimal of a dropped-in entity', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     const left = data<Page>(await api.query(ledger)).records as Row[];
     expect(left.map((row) => row.id)).toEqual(['1859123456789012346']);
+  });
+  it('sorts int64 and decimal columns by number (9, 10, 100), on every page and after a cursor', async () => {
+    for (const [id, amount] of [
+      ['9', '9'],
+      ['100', '100'],
+      ['10', '10'],
+      ['1859123456789012345', '-0.5'],
+    ] as const) {
+      // a bigint column that is not the key, and an integer one, hold the same numbers
+      const reference = id;
+      const quantity = id.length > 3 ? 1_000_000 : Number(id);
+      const added = await api.add(ledger, { id, memo: `order ${id}`, amount, reference, quantity });
+      expect(added.statusCode, added.body).toBe(200);
+    }
+    const ids = async (query: Record<string, string>): Promise<unknown[]> =>
+      data<Page>(await api.query(ledger, { memo: 'order', ...query })).records.map((row) => row.id);
+    expect(await ids({ sort: 'id' })).toEqual(['9', '10', '100', '1859123456789012345']);
+    expect(await ids({ sort: '-id' })).toEqual(['1859123456789012345', '100', '10', '9']);
+    expect(await ids({ sort: 'amount' })).toEqual(['1859123456789012345', '9', '10', '100']);
+    expect(await ids({ sort: '-amount' })).toEqual(['100', '10', '9', '1859123456789012345']);
+    expect(await ids({ sort: 'reference' })).toEqual(['9', '10', '100', '1859123456789012345']);
+    expect(await ids({ sort: '-reference' })).toEqual(['1859123456789012345', '100', '10', '9']);
+    expect(await ids({ sort: 'quantity' })).toEqual(['9', '10', '100', '1859123456789012345']);
+    expect(await ids({ sort: '-quantity,id' })).toEqual(['1859123456789012345', '100', '10', '9']);
+    // Page by page: by offset, and each next page after the cursor of the one before.
+    expect(await ids({ sort: 'id', pageSize: '1', currentPage: '2' })).toEqual(['10']);
+    const walked: unknown[] = [];
+    let after: string | undefined;
+    for (let page = 1; page <= 4; page += 1) {
+      const query = { memo: 'order', sort: 'id', pageSize: '1', currentPage: String(page) };
+      const answer = data<Page & { cursor?: string }>(
+        await api.query(ledger, { ...query, ...(after ? { after } : {}) }),
+      );
+      walked.push(...answer.records.map((row) => row.id));
+      after = answer.cursor;
+    }
+    expect(walked).toEqual(['9', '10', '100', '1859123456789012345']);
+    expect((await api.remove(ledger, ['9', '10', '100', '1859123456789012345'])).statusCode).toBe(200);
   });
 });
 

@@ -67,7 +67,8 @@ const SUPPLIER = {
     registeredAt: { type: 'string', title: 'Registered at', format: 'date-time' },
     orgId: { type: 'integer', title: 'Organisation', 'x-ref': 'sysorg' },
     employees: { type: 'integer', title: 'Employees', minimum: 0, maximum: 1_000_000 },
-    isCertified: { type: 'boolean', title: 'Certified', default: false },
+    // a yes/no column is sortable when its schema says so (x-list.sorter)
+    isCertified: { type: 'boolean', title: 'Certified', default: false, 'x-list': { sorter: true } },
     categories: {
       type: 'array',
       title: 'Categories',

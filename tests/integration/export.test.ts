@@ -406,3 +406,17 @@ describe('every entity', () => {
     }
   });
 });
+
+describe('rich text in an export (issue 40 point 10)', () => {
+  it('writes the text of rich text, a line per paragraph, not its markup', async () => {
+    const notice = t.app.ctx.registry.require('notice');
+    await samples.create(notice, {
+      title: 'expo_rich',
+      content: '<p>第一段 <strong>加粗</strong> &amp; 更多</p><p>第二段<br>换行</p>',
+    });
+    const sheet = await readSheet(
+      await api.export(notice, { title: 'expo_rich' }, { 'accept-language': ACCEPT.zh }),
+    );
+    expect(columnOf(sheet, 'zh', notice, 'content')).toEqual(['第一段 加粗 & 更多\n第二段\n换行']);
+  });
+});

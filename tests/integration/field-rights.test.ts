@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, type Page, type Row } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { USER_PASSWORD, createUserWithRole } from '../support/users.js';
+import { bpmn, call, deploy, flow, openTasks } from '../support/workflow.js';
 
 const A = 'ROLE_FR_A';
 const B = 'ROLE_FR_B';
@@ -359,5 +360,58 @@ describe("a designer's published form (/api/online/<code>)", () => {
       ['Wang', 'smuggled'],
     ]);
     expectRefused(imported, ['/reason'], 'online import');
+  });
+});
+
+describe('a workflow form (formKey naming the entity)', () => {
+  const FLOW = bpmn(
+    'fr_param_flow',
+    `<startEvent id="s" camunda:initiator="starter" camunda:formKey="sysparam"/>${flow('f0', 's', 'fill')}
+     <userTask id="fill" name="填写" camunda:assignee="\${starter}" camunda:formKey="sysparam"/>${flow('f1', 'fill', 'e')}
+     <endEvent id="e"/>`,
+  );
+  const headers = () => ({ authorization: `Bearer ${tokenA}` });
+
+  beforeAll(async () => {
+    await grantUrl('/api/activiti/**', [A]);
+    await deploy(t, FLOW);
+    await setRights('sysparam', [{ roleCode: A, dataFields: ['paramValue'], readOnlyFields: ['paramName'] }]);
+  });
+
+  it('refuses hidden and read-only fields in the start and task forms with 403 naming them', async () => {
+    const startWith = (formData: Row) =>
+      call(t, headers(), 'POST', 'processinstance/start', {
+        processDefinitionKey: 'fr_param_flow',
+        description: 'field rights',
+        formData,
+      });
+    expectRefused(
+      await startWith({ paramKey: 'fr.wf', paramName: 'name', paramValue: 'secret' }),
+      ['/paramName', '/paramValue'],
+      'start form',
+    );
+    expect(await t.sql("select id from wf_instance where process_key = 'fr_param_flow'")).toEqual([]);
+    const started = await startWith({ paramKey: 'fr.wf' });
+    // paramName is required by the entity: the form stays checked by its validators too
+    expect(started.statusCode).toBe(400);
+
+    // the rights lifted for paramName: a start without the hidden field goes through
+    await setRights('sysparam', [{ roleCode: A, dataFields: ['paramValue'] }]);
+    const ok = await startWith({ paramKey: 'fr.wf', paramName: 'name' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [task] = await openTasks(t, Number(data(ok).id));
+    expect(task).toMatchObject({ activity_id: 'fill', assignee: 'fieldrightsa' });
+    const refused = await call(t, headers(), 'POST', 'task/completeTask', {
+      id: task?.id,
+      comment: 'done',
+      formData: { paramKey: 'fr.wf', paramName: 'name', paramValue: 'secret' },
+    });
+    expectRefused(refused, ['/paramValue'], 'task form');
+    const done = await call(t, headers(), 'POST', 'task/completeTask', {
+      id: task?.id,
+      comment: 'done',
+      formData: { paramKey: 'fr.wf', paramName: 'name' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
   });
 });

@@ -174,10 +174,10 @@ describe('designed forms', () => {
     version = dataOf(saved).version as number;
     const stale = await call('PUT', '/api/generator/form/update', { id: formId, version: 1, formName: 'x' });
     expect(stale.statusCode).toBe(409);
+    // without roles: the grants of the first publication stay (roles: [] would take them away)
     const republished = await call('POST', '/api/generator/form/publish', {
       id: formId,
       menuParent: 'formgenerator',
-      roles: [],
     });
     expect(republished.statusCode, republished.body).toBe(200);
     const added = await call('POST', '/api/online/leave/add', {
@@ -221,7 +221,7 @@ describe('designed forms', () => {
       expect.arrayContaining([
         {
           field: '/formContent/properties/reason',
-          message: `reason: the new maximum length is broken by 1 existing rows (keys ${rows[0]?.id})`,
+          message: `Reason: the new maximum length is broken by 1 existing rows (keys ${rows[0]?.id})`,
         },
       ]),
     );
@@ -233,7 +233,10 @@ describe('designed forms', () => {
         expect.objectContaining({ field: 'days', rule: 'dropped', rows: 2, isSafe: false }),
       ]),
     );
-    const retyped = leaveForm({ days: { type: 'string', title: 'Days' } });
+    // the designer's titles per language name the fields in the refusal (issue 40.11), not their codes
+    const retyped = leaveForm({
+      days: { type: 'string', title: 'Days', 'x-ui': { titles: { zh: '请假天数', tw: '請假天數' } } },
+    });
     const saved = await call('PUT', '/api/generator/form/update', {
       id: formId,
       version,
@@ -258,11 +261,11 @@ describe('designed forms', () => {
     expect(body(refused).errors).toEqual([
       {
         field: '/formContent/properties/days',
-        message: `days：拒绝修改类型，已有 2 行有值（主键：${withDays.map((row) => row.id).join(', ')}）`,
+        message: `请假天数：拒绝修改类型，已有 2 行有值（主键：${withDays.map((row) => row.id).join(', ')}）`,
       },
       {
         field: '/formContent/properties/startDate',
-        message: `startDate：拒绝删除字段，已有 1 行有值（主键：${withStart[0]?.id}）`,
+        message: `Start：拒绝删除字段，已有 1 行有值（主键：${withStart[0]?.id}）`,
       },
     ]);
     // Traditional Chinese for a Taiwanese browser
@@ -272,7 +275,7 @@ describe('designed forms', () => {
       roles: [],
     });
     expect((body(inTw).errors as Json[])[0]?.message).toBe(
-      `days：拒絕修改類型，已有 2 筆資料有值（主鍵：${withDays.map((row) => row.id).join(', ')}）`,
+      `請假天數：拒絕修改類型，已有 2 筆資料有值（主鍵：${withDays.map((row) => row.id).join(', ')}）`,
     );
     // a parent menu that does not exist is named in the caller's language too
     const noMenu = await call('POST', '/api/generator/form/publish', {
@@ -326,7 +329,6 @@ describe('designed forms', () => {
     const again = await call('POST', '/api/generator/form/publish', {
       id: formId,
       menuParent: 'formgenerator',
-      roles: [],
     });
     expect(again.statusCode, again.body).toBe(200);
     const listed = await call('GET', '/api/online/leave/query');

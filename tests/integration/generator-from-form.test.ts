@@ -59,9 +59,9 @@ async function unzip(bytes: Buffer): Promise<File[]> {
   return files;
 }
 
-/** The column names of a `create table "<table>"` statement of the DDL, in order. */
+/** The column names of a `create table if not exists "<table>"` statement of the DDL, in order. */
 function ddlColumns(ddl: string, table: string): string[] {
-  const start = ddl.indexOf(`create table "${table}" (`);
+  const start = ddl.indexOf(`create table if not exists "${table}" (`);
   expect(start, `the DDL creates ${table}`).toBeGreaterThanOrEqual(0);
   const body = ddl.slice(start, ddl.indexOf('\n);', start));
   return [...body.matchAll(/^ {2}"([a-z_]+)" /gm)].map((match) => match[1] ?? '');
@@ -111,10 +111,12 @@ describe('forward generation from a published designed form', () => {
       [
         'RequisitionForm.tsx',
         'RequisitionList.tsx',
+        'admin.tsx',
         'menu.sql',
         'openapi.json',
         'routes.ts',
         'schema.sql',
+        'server.ts',
         'service.test.ts',
         'service.ts',
         'types.ts',
@@ -166,7 +168,8 @@ describe('forward generation from a published designed form', () => {
       .split(/;\s*\n/)
       .map((statement) => statement.trim())
       .filter((statement) => statement.length > 0);
-    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/^insert into sys_menu/);
+    expect(statements.slice(1).every((statement) => statement.startsWith('insert into sys_url'))).toBe(true);
     for (const statement of [...statements, ...statements]) await t.sql(statement);
     const menus = await t.sql<{ menu_name: string; menu_path: string; menu_meta: unknown }>(
       `select menu_name, menu_path, menu_meta from sys_menu where menu_code = 'office_requisition'`,
@@ -178,10 +181,15 @@ describe('forward generation from a published designed form', () => {
         menu_meta: { titles: { zh: '请购单', tw: '請購單' } },
       },
     ]);
+    // a URL grant per action of the form's API, each once however often menu.sql ran
+    const granted = statements
+      .slice(1)
+      .map((statement) => /^select '[^']*', '([^']+)'/m.exec(statement)?.[1]);
+    expect(granted).toContain('/api/online/requisition/query');
     const urls = await t.sql<{ url: string }>(
-      `select url from sys_url where url = '/api/office/requisition/**'`,
+      `select url from sys_url where url like '/api/online/requisition/%' order by url`,
     );
-    expect(urls).toHaveLength(1);
+    expect(urls.map((row) => row.url)).toEqual([...granted].sort());
   });
 
   it("service and routes: CRUD over the form's table, the lines written and read with their parent", () => {

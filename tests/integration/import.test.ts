@@ -313,6 +313,64 @@ describe('import', () => {
     expect(entry?.changes.every((change) => change.before === null && change.after !== null)).toBe(true);
   }, 120_000);
 
+  it('each imported row has one record.added event naming the fields its audit row holds, and its version', async () => {
+    const file = csv([
+      ['title', 'buyerName', 'region', 'budget', 'published'],
+      ['Evented purchase A', 'Buyer A', 'North', '12.5', 'true'],
+      ['Evented purchase B', 'Buyer B', '', '', ''],
+    ]);
+    const response = await upload(purchase, 'evented.csv', file, false);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(data<ImportAnswer>(response).imported).toBe(2);
+    const stored = await t.sql<{ id: string; title: string }>(
+      `select id::text as id, title from "${purchase.table}" where title like 'Evented purchase %' order by title`,
+    );
+    const keys = stored.map((row) => row.id);
+    const events = await t.sql<{ record_key: string; changed: string[]; version: number | null }>(
+      `select record_key, changed, version from sys_event
+        where entity = 'purchase' and type = 'record.added' and record_key = any($1::text[])`,
+      [keys],
+    );
+    const audits = await t.sql<{ record_key: string; after: Record<string, unknown> }>(
+      `select record_key, after from sys_audit_log
+        where entity = 'purchase' and action = 'add' and record_key = any($1::text[])`,
+      [keys],
+    );
+    const rows = stored.map((row) => {
+      const own = events.filter((event) => event.record_key === row.id);
+      return {
+        title: row.title,
+        events: own.length,
+        changed: own[0]?.changed,
+        version: own[0]?.version,
+        after: audits.find((audit) => audit.record_key === row.id)?.after ?? {},
+      };
+    });
+    expect(rows.map((row) => row.title)).toEqual(['Evented purchase A', 'Evented purchase B']);
+    const bookkeeping = ['tenantCode', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'version'];
+    for (const row of rows) {
+      expect(row.events).toBe(1);
+      expect(row.version).toBe(1);
+      // the fields the row holds a value of, by name: the keys of its audit row less the bookkeeping
+      expect(row.changed).toEqual(
+        Object.keys(row.after)
+          .filter((name) => !bookkeeping.includes(name))
+          .sort(),
+      );
+    }
+    expect(rows[0]?.changed).toEqual([
+      'approvalStatus',
+      'budget',
+      'buyerName',
+      'id',
+      'published',
+      'region',
+      'title',
+    ]);
+    // an empty published takes its default (false); the empty region and budget are left out
+    expect(rows[1]?.changed).toEqual(['approvalStatus', 'buyerName', 'id', 'published', 'title']);
+  }, 120_000);
+
   it('lets the server do other work while a large file is imported', async () => {
     // PGlite answers without leaving the microtask queue: an import that never yields would hold
     // every timer, socket and other request of the server until its last row.

@@ -2,6 +2,7 @@ import { CompiledQuery, type QueryResult } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   entityTableSpec,
+  hasTrigramIndex,
   listFilters,
   listIndexes,
   type EntityDef,
@@ -248,7 +249,13 @@ describe('lists at scale', () => {
     const cases = t.app.ctx.registry.all.flatMap((entity) =>
       listCases(entity).map((params) => ({ entity, params })),
     );
-    const plans: { label: string; plan: string; field: FieldDef | undefined; isSort: boolean }[] = [];
+    const plans: {
+      label: string;
+      plan: string;
+      entity: EntityDef;
+      field: FieldDef | undefined;
+      isSort: boolean;
+    }[] = [];
     for (const { entity, params } of cases) {
       captured.length = 0;
       Object.assign(executor, { executeQuery: capture });
@@ -283,12 +290,20 @@ describe('lists at scale', () => {
       plans.push({
         label,
         plan,
+        entity,
         field: name ? entity.fieldsByName.get(name) : undefined,
         isSort: params.sort !== undefined,
       });
     }
     expect(plans.length).toBeGreaterThan(100);
-    const scans = plans.filter(({ plan }) => plan.includes('"Seq Scan"')).map(({ label }) => label);
+    // A "contains" without a trigram index (not the label, no x-list.trigram: issue 31) reads the
+    // rows in the list's order and tests each: on a table without a tenant column the planner
+    // may read them all in table order instead, the same work. Any other case is served by an index.
+    const unindexedContains = ({ entity, field, isSort }: (typeof plans)[number]): boolean =>
+      !isSort && field?.filter === 'text' && !hasTrigramIndex(entity, field);
+    const scans = plans
+      .filter((item) => item.plan.includes('"Seq Scan"') && !unindexedContains(item))
+      .map(({ label }) => label);
     expect(scans).toEqual([]);
     const sorted = plans
       .filter(({ plan, isSort }) => isSort && /"Node Type": "(Incremental )?Sort"/.test(plan))

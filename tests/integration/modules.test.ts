@@ -11,7 +11,11 @@ import { compareDecimal } from '../../src/engine/decimal.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fileUpload } from '../support/multipart.js';
 import { createUserWithRole } from '../support/users.js';
-import purchaseExtras, { BUDGET_LIMIT_PARAM } from '../fixtures/modules/purchase-extras/server.js';
+import { runDueJobs } from '../../src/server/features/modules/jobs.js';
+import purchaseExtras, {
+  BUDGET_LIMIT_PARAM,
+  openPurchases,
+} from '../fixtures/modules/purchase-extras/server.js';
 
 let t: TestApp;
 
@@ -73,6 +77,9 @@ describe('modules', () => {
       'sessions',
       'rbac',
       'tenants',
+      'dictionaries',
+      'recycle-bin',
+      'event-retention',
       'purchase-extras',
       'test-hooks',
     ]);
@@ -170,6 +177,43 @@ describe('modules', () => {
     expect(await noticesTitled('Purchase published: FAIL road repair')).toEqual([]);
   });
 
+  it('a restore from the recycle bin runs beforeChange (which may refuse) and afterChange, in its transaction', async () => {
+    const added = await call('POST', `${PURCHASE}/add`, {
+      title: 'Binned works',
+      buyerName: 'City works',
+      budget: '900000.00',
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const id = String(dataOf(added).id);
+    const deleted = await call('POST', `${PURCHASE}/delete?id=${id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const param = t.app.ctx.registry.require('sysparam');
+    const setLimit = (limit: string) =>
+      t.sql(`update ${param.table} set param_value = $1 where param_key = $2`, [limit, BUDGET_LIMIT_PARAM]);
+    const inBin = async (): Promise<boolean> =>
+      (await t.sql('select deleted_at from portal_purchase where id = $1', [Number(id)]))[0]?.deleted_at !==
+      null;
+    const restoredNotices = () => noticesTitled('Restored: Binned works (was Binned works, 0 changed)');
+    try {
+      // the limit went down while it was in the bin: purchase-extras' beforeChange refuses the restore
+      await setLimit('500000.00');
+      const refused = await call('POST', `${PURCHASE}/recycle/restore?id=${id}`);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(errorsOf(refused)).toEqual([
+        { field: '/budget', message: 'The budget may not exceed 500000.00 yuan' },
+      ]);
+      expect(await inBin()).toBe(true);
+      expect(await restoredNotices()).toEqual([]);
+    } finally {
+      await setLimit('1000000.00');
+    }
+    const restored = await call('POST', `${PURCHASE}/recycle/restore?id=${id}`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(await inBin()).toBe(false);
+    // test-hooks' afterChange ran with operation 'restore', the binned record as `before`
+    expect(await restoredNotices()).toHaveLength(1);
+  });
+
   it('the close endpoint closes a purchase, refuses one already closed, and is in the API document', async () => {
     const added = dataOf(
       await call('POST', `${PURCHASE}/add`, {
@@ -248,8 +292,9 @@ describe('modules', () => {
       ]),
     );
     expect(refused.statusCode, refused.body).toBe(400);
+    // an import's problem starts with the field's title (the hook's message after it)
     expect(errorsOf(refused)).toEqual([
-      { field: '/3/budget', message: 'The budget may not exceed 1000000.00 yuan' },
+      { field: '/3/budget', message: 'Budget: The budget may not exceed 1000000.00 yuan' },
     ]);
     expect(await purchasesTitled('Imported one')).toEqual([]);
 
@@ -347,7 +392,7 @@ describe('modules', () => {
       ]),
     );
     expect(imported.statusCode).toBe(400);
-    expect(errorsOf(imported)).toEqual([{ field: '/3/days', message: 'At most 10 days' }]);
+    expect(errorsOf(imported)).toEqual([{ field: '/3/days', message: 'Days: At most 10 days' }]);
     const good = await importFile(
       '/api/online/trip/import',
       csv([
@@ -359,5 +404,55 @@ describe('modules', () => {
     expect(await t.sql('select code from online_trip where traveller = $1', ['bob'])).toEqual([
       { code: 'T-BOB' },
     ]);
+  });
+
+  it("the modules' jobs run when due, each by one round at a time; a throw or a run past its budget is logged and kept, not thrown", async () => {
+    const title = `Job count ${Date.now()}`;
+    const added = await call('POST', `${PURCHASE}/add`, {
+      title,
+      buyerName: 'Buyer',
+      deadline: '2099-01-01T10:00:00Z',
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const now = new Date();
+    const log = t.app.log;
+    const ran = await runDueJobs({ ctx: t.app.ctx, log, now });
+    // the framework's own jobs (the events' and the recycle bins' purges) and the fixtures'
+    const keys = [
+      'event-retention:purge',
+      'purchase-extras:count-open',
+      'recycle-bin:purge',
+      'test-hooks:fails',
+      'test-hooks:slow',
+    ];
+    expect(ran.sort()).toEqual(keys);
+    // the fixture's job counted the default tenant's open purchases, the new one among them
+    const [counted] = await t.sql(
+      'select count(*)::int as open from portal_purchase where tenant_code = $1 and deadline > $2 and deleted_at is null',
+      ['default', now],
+    );
+    expect(counted?.open).toBeGreaterThanOrEqual(1);
+    expect(openPurchases.get('default')).toBe(counted?.open);
+    const jobs = async (): Promise<Json[]> =>
+      t.sql('select job_key, runs, last_error from sys_module_job order by job_key');
+    expect(await jobs()).toEqual([
+      { job_key: 'event-retention:purge', runs: 1, last_error: null },
+      { job_key: 'purchase-extras:count-open', runs: 1, last_error: null },
+      { job_key: 'recycle-bin:purge', runs: 1, last_error: null },
+      { job_key: 'test-hooks:fails', runs: 1, last_error: 'the job failed on purpose' },
+      { job_key: 'test-hooks:slow', runs: 1, last_error: 'the run took longer than its budget of 1000 ms' },
+    ]);
+
+    // not due again before its everySeconds
+    expect(await runDueJobs({ ctx: t.app.ctx, log, now: new Date(now.getTime() + 500) })).toEqual([]);
+    // two rounds at once (two processes): each due job is run by one of them
+    const later = new Date(now.getTime() + 301_000);
+    const rounds = await Promise.all([
+      runDueJobs({ ctx: t.app.ctx, log, now: later }),
+      runDueJobs({ ctx: t.app.ctx, log, now: later }),
+    ]);
+    // (the purges are due every hour: not yet)
+    expect(rounds.flat().sort()).toEqual(keys.filter((key) => !key.endsWith(':purge')));
+    expect((await jobs()).map((job) => job.runs)).toEqual([1, 2, 1, 2, 2]);
   });
 });

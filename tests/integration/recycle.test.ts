@@ -218,6 +218,83 @@ describe('the recycle bin of purchase announcements', () => {
     const allowed = await t.request({ method: 'POST', url: restoreUrl, headers: keeper });
     expect(allowed.statusCode, allowed.body).toBe(200);
   });
+
+  it("gives a designed form the recycle calls when its x-entity.softDelete is on (the designer's switch)", async () => {
+    const publish = async (code: string, softDelete: boolean): Promise<void> => {
+      const form = await api.post('/api/generator/form/add', {
+        formCode: code,
+        formName: `Form ${code}`,
+        formContent: {
+          title: `Form ${code}`,
+          type: 'object',
+          ...(softDelete ? { 'x-entity': { softDelete: true } } : {}),
+          required: ['name'],
+          properties: { name: { type: 'string', title: 'Name', maxLength: 40 } },
+        },
+      });
+      expect(form.statusCode, form.body).toBe(200);
+      const published = await api.post('/api/generator/form/publish', {
+        id: data(form).id,
+        menuParent: 'formgenerator',
+        icon: 'form',
+        roles: [],
+      });
+      expect(published.statusCode, published.body).toBe(200);
+    };
+    await publish('binnedform', true);
+    await publish('plainform', false);
+    const online = '/api/online/binnedform';
+    const added = await api.post(`${online}/add`, { name: 'Kept for later' });
+    expect(added.statusCode, added.body).toBe(200);
+    const id = String(data(added).id);
+    const other = await api.post(`${online}/add`, { name: 'Gone for good' });
+    const otherId = String(data(other).id);
+    for (const key of [id, otherId])
+      expect((await api.post(`${online}/delete`, undefined, { id: key })).statusCode).toBe(200);
+    const listed = async (): Promise<string[]> =>
+      data<Page>(await api.get(`${online}/query`, { pageSize: '100' })).records.map((row) =>
+        String(row.name),
+      );
+    expect(await listed()).toEqual([]);
+    const binned = await api.get(`${online}/recycle`, { pageSize: '100' });
+    expect(binned.statusCode, binned.body).toBe(200);
+    const page = data<BinPage>(binned);
+    expect(page.records.map((row) => row.name).sort()).toEqual(['Gone for good', 'Kept for later']);
+    expect(page.records[0]).toMatchObject({ deletedBy: 'admin' });
+    expect(page.recycleDays).toBeGreaterThan(0);
+    const restored = await api.post(`${online}/recycle/restore`, undefined, { id });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(data(restored)).toEqual({ restored: 1 });
+    const purged = await api.post(`${online}/recycle/purge`, undefined, { id: otherId });
+    expect(data(purged)).toEqual({ purged: 1 });
+    expect(await listed()).toEqual(['Kept for later']);
+    expect(data<BinPage>(await api.get(`${online}/recycle`)).total).toBe(0);
+    // restoreVersion, for every form: the add's version of the restored record
+    const [current] = data<Page>(await api.get(`${online}/query`, { id })).records;
+    const updated = await api.call({
+      method: 'PUT',
+      url: `${online}/update`,
+      payload: { id: Number(id), version: current?.version, name: 'Renamed' },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(await listed()).toEqual(['Renamed']);
+    const [addEntry] = await t.sql<{ id: number }>(
+      "select id from sys_audit_log where entity = 'binnedform' and record_key = $1 and action = 'add'",
+      [id],
+    );
+    const back = await api.post(`${online}/restoreVersion`, { auditId: addEntry?.id });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(data(back)).toMatchObject({ name: 'Kept for later' });
+    expect(await listed()).toEqual(['Kept for later']);
+    // a form without softDelete deletes for good and has no bin
+    for (const path of ['recycle', 'recycle/restore?id=1', 'recycle/purge?id=1']) {
+      const missing = await api.call({
+        method: path === 'recycle' ? 'GET' : 'POST',
+        url: `/api/online/plainform/${path}`,
+      });
+      expect(missing.statusCode, `${path}: ${missing.body}`).toBe(404);
+    }
+  });
 });
 
 /** A database kept across restarts: a data directory, or a PostgreSQL database of its own. */

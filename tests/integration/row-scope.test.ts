@@ -145,8 +145,11 @@ async function expectSees(who: (keyof typeof titles)[]): Promise<void> {
     expect(await found(purchases[name]), name).toBe(who.includes(name));
 }
 
+/** LIST_SCOPED_COUNT_LIMIT here: a scoped list counts at most this many rows unasked. */
+const SCOPED_COUNT_LIMIT = 3;
+
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { LIST_SCOPED_COUNT_LIMIT: String(SCOPED_COUNT_LIMIT) } });
   org.A = await addOrg('rs-A', 0);
   org.A1 = await addOrg('rs-A1', org.A);
   org.B = await addOrg('rs-B', 0);
@@ -237,6 +240,81 @@ describe('row data scopes', () => {
       viewer = before;
       await t.sql('delete from sys_role_user where role_id = $1', [role2Id]);
       await setScope([], role2Id);
+    }
+  });
+
+  it.each([
+    ['self', 'rsviewer'],
+    ['org', 'rscolleague'],
+    ['orgBelow', 'rsbelow'],
+  ] as const)(
+    'a count under scope %s stops at LIST_SCOPED_COUNT_LIMIT and says totalExact: false; asked for, it is exact',
+    async (scope, creator) => {
+      await setScope([{ menuCode: 'purchase', scope }]);
+      const ids: number[] = [];
+      for (const n of [1, 2, 3, 4]) ids.push(await addPurchase(`cap-count-${n}`, creator));
+      // one row the scope leaves out: counted by the administrator only
+      await addPurchase('cap-count-outside', 'rsother');
+      const page = async (query: string, as = asViewer): Promise<Page & { totalExact: boolean }> => {
+        const answer = await as(
+          'GET',
+          `/api/notification/purchase/query?title=cap-count-&pageSize=2${query}`,
+        );
+        expect(answer.statusCode, answer.body).toBe(200);
+        return data<Page & { totalExact: boolean }>(answer);
+      };
+      try {
+        // four matches, one more than the limit: two rows, and a total that is not exact
+        const capped = await page('');
+        expect(capped.records).toHaveLength(2);
+        expect(capped.totalExact).toBe(false);
+        expect(capped.total).toBeGreaterThanOrEqual(SCOPED_COUNT_LIMIT + 1);
+        // the next page after the cursor is counted the same way
+        expect((await page('&currentPage=2')).totalExact).toBe(false);
+        // an exact count asked for is not capped
+        expect(await page('&totalExact=true')).toMatchObject({ total: 4, totalExact: true });
+        // without a scope (the administrator) the same list is counted exactly
+        expect(await page('', admin)).toMatchObject({ total: 5, totalExact: true });
+        // at the limit the count is exact
+        await t.sql('delete from portal_purchase where id = $1', [ids.pop()]);
+        expect(await page('')).toMatchObject({ total: SCOPED_COUNT_LIMIT, totalExact: true });
+      } finally {
+        await t.sql("delete from portal_purchase where title like 'cap-count-%'");
+      }
+    },
+  );
+
+  it('a list under an own-organisation scope sends no more statements than unscoped (the creators read with the scope rows)', async () => {
+    // Every statement the app sends goes through a Kysely executor (transactions' too).
+    const executor = t.app.ctx.db.getExecutor();
+    type Execute = (this: unknown, query: { sql: string }, ...rest: unknown[]) => unknown;
+    const prototype = Object.getPrototypeOf(executor) as { executeQuery: Execute };
+    const original = prototype.executeQuery;
+    const sent: string[] = [];
+    prototype.executeQuery = function (this: unknown, query: { sql: string }, ...rest: unknown[]) {
+      sent.push(query.sql);
+      return original.call(this, query, ...rest);
+    };
+    const statements = async (): Promise<number> => {
+      const counts: number[] = [];
+      for (let turn = 0; turn < 3; turn += 1) {
+        sent.length = 0;
+        expect(await listed()).not.toEqual([]);
+        counts.push(sent.length);
+      }
+      return Math.min(...counts);
+    };
+    try {
+      await setScope([]);
+      const unscoped = await statements();
+      expect(unscoped).toBeGreaterThan(0);
+      for (const scope of ['org', 'orgBelow', 'self']) {
+        await setScope([{ menuCode: 'purchase', scope }]);
+        expect(await statements(), scope).toBe(unscoped);
+      }
+    } finally {
+      prototype.executeQuery = original;
+      await setScope([]);
     }
   });
 

@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fileUpload } from '../support/multipart.js';
+import { rowsOf, sheetsOf, workbookOf } from '../support/workbook.js';
 
 /**
  * Sub-table (x-detail) rows in an import (issue 14): read from the sheets after the first, in the
@@ -48,22 +49,6 @@ function upload(url: string, bytes: Buffer, dryRun = false): Promise<LightMyRequ
     url: `${url}${dryRun ? '?dryRun=true' : ''}`,
     headers: { ...t.auth, ...form.headers },
     payload: form.payload,
-  });
-}
-
-async function workbookOf(sheets: [string, unknown[][]][]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  for (const [name, rows] of sheets) workbook.addWorksheet(name).addRows(rows);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
-
-async function sheetsOf(bytes: Buffer): Promise<{ name: string; rows: unknown[][] }[]> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  return workbook.worksheets.map((sheet) => {
-    const rows: unknown[][] = [];
-    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    return { name: sheet.name, rows };
   });
 }
 
@@ -335,7 +320,7 @@ describe('a published form with a sub-table and a visibility condition', () => {
       ],
     ]);
     const problems = dataOf<{ problems: Json[] }>(await upload(api('import'), hiddenCell, true)).problems;
-    expect(problems).toEqual([{ row: 2, field: 'reason', message: '在当前条件下隐藏，不能填写' }]);
+    expect(problems).toEqual([{ row: 2, field: 'reason', message: '加急原因：在当前条件下隐藏，不能填写' }]);
   });
 });
 
@@ -349,11 +334,6 @@ describe('the import template of an entity with a sub-table', () => {
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
     return workbook;
   }
-  const rowsOf = (sheet: ExcelJS.Worksheet | undefined): unknown[][] => {
-    const rows: unknown[][] = [];
-    sheet?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    return rows;
-  };
   const bytesOf = async (workbook: ExcelJS.Workbook): Promise<Buffer> =>
     Buffer.from(await workbook.xlsx.writeBuffer());
 
@@ -426,5 +406,85 @@ describe('the import template of an entity with a sub-table', () => {
         { item: '密封垫', qty: 30 },
       ],
     });
+  });
+});
+
+describe('a published form whose label is its key (no text field): issue 40 point 10', () => {
+  const api = (action: string): string => `/api/online/keyform/${action}`;
+  const content: Json = {
+    title: 'Meter readings',
+    'x-ui': { titles: { zh: '抄表记录' } },
+    required: ['meterNo'],
+    properties: {
+      meterNo: { type: 'integer', title: 'Meter', minimum: 1, 'x-ui': { titles: { zh: '表号' } } },
+      readings: {
+        type: 'array',
+        title: 'Readings',
+        'x-detail': {},
+        'x-ui': { titles: { zh: '读数' } },
+        items: {
+          type: 'object',
+          required: ['value'],
+          properties: {
+            value: { type: 'integer', title: 'Value', minimum: 0, 'x-ui': { titles: { zh: '读数值' } } },
+          },
+        },
+      },
+    },
+  };
+
+  it('下载模板 answers the template (no 500), tied by the first field an import gives; its export imports back', async () => {
+    const added = await call('POST', '/api/generator/form/add', {
+      formCode: 'keyform',
+      formName: 'Meter readings',
+      formContent: content,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const published = await call('POST', '/api/generator/form/publish', {
+      id: dataOf(added).id,
+      menuParent: 'formgenerator',
+      roles: [],
+    });
+    expect(published.statusCode, published.body).toBe(200);
+
+    const template = await call('GET', api('importTemplate'));
+    expect(template.statusCode, template.body).toBe(200);
+    const sheets = await sheetsOf(template.rawPayload);
+    expect(sheets[0]?.rows[0]).toEqual(['表号']);
+    expect(sheets[1]).toMatchObject({
+      name: '抄表记录 - 读数',
+      rows: [
+        ['表号', '#', '读数值'],
+        [1, 1, 0],
+      ],
+    });
+    // the template as downloaded imports, with its example line
+    const dry = await upload(api('import'), template.rawPayload, true);
+    expect(dataOf(dry)).toMatchObject({ total: 1, problemCount: 0 });
+
+    expect(
+      (await call('POST', api('add'), { meterNo: 7, readings: [{ value: 120 }, { value: 135 }] })).statusCode,
+    ).toBe(200);
+    const exported = await call('POST', api('export'), {});
+    expect(exported.statusCode).toBe(200);
+    expect((await sheetsOf(exported.rawPayload))[1]?.rows).toEqual([
+      ['表号', '#', '读数值'],
+      // the tie column holds the master's text, as a label would
+      ['7', 1, 120],
+      ['7', 2, 135],
+    ]);
+    const imported = await upload(api('import'), exported.rawPayload);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(dataOf(imported)).toMatchObject({ imported: 1 });
+    const rows = await t.sql<{ meter: number | string; value: number | string }>(
+      `select p.meter_no as meter, l.value from online_keyform_readings l join online_keyform p on p.id = l.parent_id
+       order by p.id, l.seq`,
+    );
+    expect(rows.map((row) => [Number(row.meter), Number(row.value)])).toEqual([
+      [7, 120],
+      [7, 135],
+      [7, 120],
+      [7, 135],
+    ]);
   });
 });

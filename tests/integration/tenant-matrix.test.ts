@@ -75,6 +75,8 @@ const NOT_RESOURCES: Record<string, string> = {
   recordKey: 'a filter of the audit list (the list itself is checked for A’s marks)',
   templateType: 'a kind of template, not a template',
   activityId: 'a BPMN element of the task’s own process (the task is the resource)',
+  clientId: 'the client’s identifier at an OpenID provider (a setting of the provider, no record here)',
+  workerId: 'the name an external-task worker gives itself (no record)',
 };
 
 /**
@@ -114,10 +116,6 @@ const SKIPPED_LIKE: [RegExp, string][] = [
     'an import only adds rows to the caller’s tenant, from a workbook whose reference cells are looked up by label in that tenant (import.test.ts); it names no record',
   ],
   [/^POST \/api\/uaa\/oauth\/logout$/, SESSION_OF_CALLER],
-  [
-    /^POST \/api\/.+\/restoreVersion$/,
-    'names an audit entry (auditId), a kind the matrix cannot make yet: the service reads the entry in the caller’s tenant only (crud/services/recycle.ts restoreVersion), then runs the ordinary update or add',
-  ],
 ];
 
 const skipReason = (route: string): string | undefined =>
@@ -144,13 +142,18 @@ const KIND_OF_NAME: Record<string, string> = {
   targetFolderId: 'folder',
   fileId: 'file',
   processInstanceId: 'instance',
+  rootProcessInstanceId: 'instance',
   processDefinitionId: 'procdef',
   processDefinitionKey: 'procdefKey',
   businessKey: 'businessKey',
   formCode: 'formCode',
   form: 'formCode',
+  versionId: 'formVersion',
   usedForm: 'formCode',
   startUserId: 'sysuser',
+  auditId: 'audit',
+  providerId: 'oidcprovider',
+  newUserOrgId: 'sysorg',
 };
 
 /**
@@ -162,6 +165,11 @@ const KIND_BY_PREFIX: [string, string, string][] = [
   ['/api/admin/sysuser/forceLogout', 'id', 'session'],
   ['/api/admin/sysmenu/deleteDataField', 'id', 'datafield'],
   ['/api/admin/sysapikey/', 'id', 'apikey'],
+  ['/api/admin/syswebhook/', 'id', 'webhook'],
+  ['/api/admin/syswebhook/', 'entities', 'shared:entityName'],
+  ['/api/admin/syswebhook/redeliver', 'id', 'delivery'],
+  ['/api/admin/sysoidc/', 'id', 'oidcprovider'],
+  ['/api/import/job', 'id', 'importJob'],
   ['/api/account/sysuserdetail/', 'id', 'sysuser'],
   ['/api/account/sysuserdetail/queryCurrentAuthority', 'parentId', 'shared:menu'],
   ['/api/admin/notification/markNotificationRead', 'id', 'notification'],
@@ -176,6 +184,7 @@ const KIND_BY_PREFIX: [string, string, string][] = [
   ['/api/activiti/history/processinstance/', 'id', 'instance'],
   ['/api/activiti/task/', 'id', 'task'],
   ['/api/activiti/history/taskinstance/', 'id', 'task'],
+  ['/api/activiti/externalTask/', 'id', 'externalTask'],
   ['/api/file/file/', 'id', 'file'],
   ['/api/file/netdisc/', 'parentId', 'folder'],
   ['/api/demo/reportdesigner/', 'id', 'report'],
@@ -299,6 +308,8 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   measures: ['count:*'],
   // an API key's expiry must lie ahead for the user it names to be looked at
   expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  // an OpenID provider's issuer must be an https address for the references beside it to be looked at
+  issuer: 'https://sso.invalid',
 };
 
 /** A value a schema accepts, for inputs that name nothing. */
@@ -402,6 +413,34 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
     'api key',
   );
   made.set('apikey', Number((apiKey.record as Row).id));
+  // a webhook of the tenant (a public address: never posted to, its delivery is already over)
+  const webhook = await ok(
+    await api.post('/api/admin/syswebhook/add', {
+      name: `mx${lower}hook`,
+      url: 'http://93.184.215.14/hook',
+      secret: `mx${lower}-secret-of-the-webhook`,
+      entities: ['sysparam'],
+    }),
+    'webhook',
+  );
+  made.set('webhook', Number(webhook.id));
+  const [delivery] = await t.sql<{ id: number }>(
+    `insert into sys_webhook_delivery (tenant_code, webhook_id, event_id, event_type, status, next_at)
+      values ($1, $2, 0, 'record.added', 'failed', now()) returning id`,
+    [tenant.code, Number(webhook.id)],
+  );
+  made.set('delivery', Number(delivery?.id));
+  // an OpenID Connect provider of the tenant (never reached: the matrix starts no sign-in with it)
+  const oidcProvider = await ok(
+    await api.post('/api/admin/sysoidc/add', {
+      name: `mx${lower}sso`,
+      issuer: `https://sso-${lower}.invalid`,
+      clientId: `mx${lower}client`,
+      clientSecret: `mx${lower}secret`,
+    }),
+    'oidc provider',
+  );
+  made.set('oidcprovider', Number(oidcProvider.id));
   const online = await ok(
     await api.get('/api/admin/sysuser/queryOnlineSysUser', { pageSize: '100' }),
     'online users',
@@ -409,6 +448,13 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
   const sessions = (online.records as Row[]).map((row) => Number(row.id));
   made.set('session', Math.max(...sessions));
   void secondToken;
+  // an audit entry of the tenant (修改历史 of its post): restoreVersion names it
+  const [audit] = await t.sql<{ id: number }>(
+    "select id from sys_audit_log where tenant_code = $1 and entity = 'syspost' and record_key = $2 and action = 'add'",
+    [tenant.code, String(made.get('syspost'))],
+  );
+  expect(audit, `an audit entry of ${tenant.name}'s post`).toBeDefined();
+  made.set('audit', Number(audit?.id));
   // a data-field row of the tenant's role
   await ok(
     await api.post('/api/admin/sysmenu/authorizeMenuDataToRole', {
@@ -443,6 +489,12 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
   );
   await ok(await api.post(`/api/online/${formCode}/add`, { applicant: `mx${lower}applicant` }), 'form row');
   made.set('form', Number(form.id));
+  // its published version's row (what 恢复为草稿 restores)
+  const versions = await ok(
+    await api.get('/api/generator/form/versions', { id: String(form.id) }),
+    'versions',
+  );
+  made.set('formVersion', Number((versions as unknown as Row[])[0]?.id));
   made.set('formCode', formCode);
   made.set('entityName', formCode);
   const [table] = await t.sql<{ table_name: string }>(
@@ -478,6 +530,29 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
   const tasks = await ok(await api.get('/api/activiti/task/queryPersonalTask', {}), 'tasks');
   const task = (tasks.records as Row[]).find((row) => Number(row.processInstanceId) === Number(started.id));
   made.set('task', Number(task?.id));
+  // an open external task (a service task of camunda:type="external" its worker has not fetched)
+  const externalKey = `mx${lower}external`;
+  await ok(
+    await api.post('/api/activiti/deployment/deployXml', {
+      xml: bpmn(
+        externalKey,
+        `<startEvent id="s"/>${flow('f1', 's', 'x')}<serviceTask id="x" camunda:type="external" camunda:topic="mx${lower}topic"/>${flow('f2', 'x', 'e')}<endEvent id="e"/>`,
+      ),
+    }),
+    'deploy external',
+  );
+  await ok(
+    await api.post('/api/activiti/processinstance/start', {
+      processDefinitionKey: externalKey,
+      description: `mx${lower} external`,
+    }),
+    'start external',
+  );
+  const externals = await ok(
+    await api.get('/api/activiti/externalTask/query', { topicName: `mx${lower}topic` }),
+    'external tasks',
+  );
+  made.set('externalTask', Number((externals.records as Row[])[0]?.id));
   // files: an uploaded file and a netdisc folder
   const uploaded = await t.request({
     method: 'POST',
@@ -491,6 +566,25 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
     'folder',
   );
   made.set('folder', Number(folder.id));
+  // an import job of the tenant's administrator (a background import of one post)
+  const importFile = fileUpload(
+    `mx${lower}import.csv`,
+    `postCode,postName\nmx${lower}imp,mx${lower} imported\n`,
+    {
+      type: 'text/csv',
+    },
+  );
+  const job = await ok(
+    await t.request({
+      method: 'POST',
+      url: '/api/admin/syspost/import?background=true',
+      headers: { ...tenant.headers, ...importFile.headers },
+      payload: importFile.payload,
+    }),
+    'import job',
+  );
+  made.set('importJob', Number(job.id));
+  if (tenant.name === 'A') collectMarks({ fileName: job.fileName });
   // a generator template of the tenant
   const template = await ok(
     await api.post('/api/generator/template/add', {
@@ -511,6 +605,8 @@ async function makeAll(tenant: Tenant, entities: EntityDef[]): Promise<Map<strin
       'mxafolder',
       'mxatemplate',
       'mxakey',
+      'mxasso',
+      'mxaclient',
     ])
       marksOfA.add(text);
   }
@@ -543,8 +639,20 @@ function readerOf(kind: string, value: Value, entities: Map<string, EntityDef>):
         ).records.some((row) => String(row.id) === v);
     case 'datafield':
       return () => body('/api/admin/sysmenu/queryDataFieldByMenuCode', { menuCode: 'sysuser' });
+    case 'audit':
+      // the record the entry is about, and the entry itself: neither changes
+      return async () => [
+        await body('/api/admin/syspost/query', { id: String(resources.get('syspost')?.A) }),
+        await t.sql('select id, action, before, after from sys_audit_log where id = $1', [Number(value)]),
+      ];
     case 'form':
       return () => body('/api/generator/form/versions', { id: v });
+    case 'formVersion':
+      // the versions of the form the row belongs to: a restore would add one, and a draft
+      return async () => [
+        await body('/api/generator/form/versions', { id: String(resources.get('form')?.A) }),
+        await body('/api/generator/form/query', { id: String(resources.get('form')?.A) }),
+      ];
     case 'formCode':
     case 'entityName':
     case 'tableName':
@@ -564,12 +672,42 @@ function readerOf(kind: string, value: Value, entities: Map<string, EntityDef>):
       return () => body('/api/activiti/processinstance/detail', { id: String(resources.get('instance')?.A) });
     case 'task':
       return () => body('/api/activiti/task/detail', { id: v });
+    case 'externalTask':
+      return async () =>
+        (
+          (await body('/api/activiti/externalTask/query', { pageSize: '100' })).data as { records: Row[] }
+        ).records.find((row) => String(row.id) === v) ?? null;
     case 'file':
       return () => body('/api/file/file/info', { id: v });
     case 'folder':
       return () => body('/api/file/netdisc/list', { folderId: v });
     case 'template':
       return () => body('/api/generator/template/versions', { id: v });
+    case 'webhook':
+      return async () =>
+        ((await body('/api/admin/syswebhook/query', {})).data as Row[]).find((row) => String(row.id) === v) ??
+        null;
+    case 'delivery':
+      return async () =>
+        (
+          (
+            await body('/api/admin/syswebhook/queryDeliveries', {
+              id: String(resources.get('webhook')?.A),
+              pageSize: '500',
+            })
+          ).data as { records: Row[] }
+        ).records.find((row) => String(row.id) === v) ?? null;
+    case 'oidcprovider':
+      return async () =>
+        ((await body('/api/admin/sysoidc/query', {})).data as Row[]).find((row) => String(row.id) === v) ??
+        null;
+    case 'importJob':
+      return async () => {
+        const job = await body('/api/import/job', { id: v });
+        // the job's progress may move on while B's requests run: what must stay is whose it is
+        const { id, entity, fileName } = (job.data ?? {}) as Row;
+        return { status: job.status, id, entity, fileName };
+      };
     case 'apikey':
       return async () =>
         (

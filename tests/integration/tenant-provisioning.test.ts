@@ -61,6 +61,8 @@ describe('a new tenant', () => {
       roles: ['ROLE_ADMIN'],
       orgName: '绿色科技',
       email: 'it@greenco.example',
+      // named as the tenant's administrator, not the platform's 超级管理员
+      nickname: '租户管理员',
     });
     const users = await list(headers, 'admin/sysuser');
     expect(users.map((row) => [row.username, row.tenantCode])).toEqual([['admin', 'greenco']]);
@@ -73,6 +75,7 @@ describe('a new tenant', () => {
       'ROLE_SYS_TOURIST',
     ]);
     expect(roles.every((row) => row.tenantCode === 'greenco')).toBe(true);
+    expect(roles.find((row) => row.roleCode === 'ROLE_ADMIN')).toMatchObject({ roleName: '租户管理员' });
     const orgs = await list(headers, 'admin/sysorg');
     expect(orgs.map((row) => [row.orgName, row.orgParent])).toEqual([['绿色科技', 0]]);
     const menus = await t.request({

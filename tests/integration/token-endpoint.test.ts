@@ -65,7 +65,7 @@ describe('POST /api/uaa/oauth/token', () => {
     const known: number[] = [];
     const unknown: number[] = [];
     // Interleaved, in alternating order, so that load from elsewhere falls on both kinds alike.
-    for (let round = 0; round < 15; round += 1) {
+    for (let round = 0; round < 24; round += 1) {
       if (round % 2 === 0) {
         known.push(await attempt('timed_user'));
         unknown.push(await attempt(`no_such_user_${round}`));
@@ -74,14 +74,19 @@ describe('POST /api/uaa/oauth/token', () => {
         known.push(await attempt('timed_user'));
       }
     }
-    const median = (values: number[]): number => {
+    // The lower quartile: load from elsewhere only ever adds time, so the fastest answers of each
+    // kind show the work the endpoint itself does. A skipped hash leaves the unknown name a few
+    // milliseconds against the hash's 50-100 ms, nearly all of the larger figure apart; half of it
+    // is the bound, as a busy machine moved the quartiles 20-30 % apart (107 and 138 ms in a run
+    // beside other suites).
+    const lowerQuartile = (values: number[]): number => {
       const sorted = [...values].sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)] ?? 0;
+      return sorted[Math.floor(sorted.length / 4)] ?? 0;
     };
-    const [knownMs, unknownMs] = [median(known), median(unknown)];
+    const [knownMs, unknownMs] = [lowerQuartile(known), lowerQuartile(unknown)];
     expect(
       Math.abs(knownMs - unknownMs),
-      `median ${knownMs.toFixed(1)} ms for an existing user, ${unknownMs.toFixed(1)} ms for an unknown one`,
-    ).toBeLessThanOrEqual(0.2 * Math.max(knownMs, unknownMs));
+      `lower quartile ${knownMs.toFixed(1)} ms for an existing user, ${unknownMs.toFixed(1)} ms for an unknown one`,
+    ).toBeLessThanOrEqual(0.5 * Math.max(knownMs, unknownMs));
   });
 });

@@ -3,7 +3,18 @@ import { migrate } from '../../src/server/lib/db/migrate.js';
 import { workflowTableSpecs } from '../../src/server/features/workflow/tables.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createUserWithRole } from '../support/users.js';
-import { bearer, bpmn, call, deploy, fixture, flow, start } from '../support/workflow.js';
+import {
+  bearer,
+  bpmn,
+  call,
+  complete,
+  deploy,
+  fixture,
+  flow,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
 
 /**
  * Workflow models and deployments: BPMN files of the three dialects deploy unchanged,
@@ -29,8 +40,11 @@ describe('deploying BPMN files of the three dialects', () => {
   it('deploys an Activiti Modeler file, dropping its task listener with a warning', async () => {
     const answer = await deploy(t, fixture('activiti-leave.bpmn20.xml'));
     expect(answer).toMatchObject({ key: 'leave', version: 1 });
+    // The people nobody of this tenant is (no post DEPT_HEAD, no user hruser) are warnings too.
     expect(answer.warnings).toEqual([
       expect.objectContaining({ field: 'apply', message: expect.stringContaining('TaskListener') }),
+      expect.objectContaining({ field: 'approve', message: expect.stringContaining('post:DEPT_HEAD') }),
+      expect.objectContaining({ field: 'hr', message: expect.stringContaining('hruser') }),
     ]);
     const [definition] = await t.sql<{ graph: { nodes: Record<string, Record<string, unknown>> } }>(
       'select graph from wf_definition where id = $1',
@@ -38,7 +52,7 @@ describe('deploying BPMN files of the three dialects', () => {
     );
     expect(definition?.graph.nodes.apply).toMatchObject({ assignee: '${applicant}', type: 'userTask' });
     expect(definition?.graph.nodes.approve).toMatchObject({
-      candidateGroups: ['ROLE_ADMIN', 'post:DEPT_HEAD'],
+      candidateGroups: ['role:ROLE_ADMIN', 'post:DEPT_HEAD'],
     });
     expect(definition?.graph.nodes.start).toMatchObject({ initiator: 'applicant' });
     expect(definition?.graph.nodes.decision).toMatchObject({ defaultFlow: 'flowShort' });
@@ -60,7 +74,59 @@ describe('deploying BPMN files of the three dialects', () => {
   it('deploys a Camunda Modeler file; its process-level listener is a warning', async () => {
     const answer = await deploy(t, fixture('camunda-approval.bpmn'));
     expect(answer).toMatchObject({ key: 'contract_review', version: 1 });
-    expect(answer.warnings.map((warning) => warning.field)).toEqual(['contract_review']);
+    expect(answer.warnings.map((warning) => warning.field)).toEqual(['contract_review', 'contract_review']);
+    // its history time to live (Camunda Modeler writes one) is ignored here: a warning too
+    expect(answer.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringContaining('camunda:historyTimeToLive'),
+      expect.stringContaining('ExecutionListener'),
+    ]);
+  });
+
+  it("starts every instance with the process's data objects as variables (Activiti and Flowable), the starter's values winning (issue 36)", async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:activiti="http://activiti.org/bpmn"
+  xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="test">
+  <process id="dataObjects" isExecutable="true">
+    <dataObject id="dText" name="text" itemSubjectRef="xsd:string"><extensionElements><activiti:value>Testing123</activiti:value></extensionElements></dataObject>
+    <dataObject id="dCount" name="count" itemSubjectRef="xsd:int"><extensionElements><activiti:value>42</activiti:value></extensionElements></dataObject>
+    <dataObject id="dFlag" name="flag" itemSubjectRef="xsd:boolean"><extensionElements><activiti:value>true</activiti:value></extensionElements></dataObject>
+    <dataObject id="dEmpty" name="empty" itemSubjectRef="xsd:datetime"><extensionElements><activiti:value></activiti:value></extensionElements></dataObject>
+    <dataObject id="dGiven" name="given" itemSubjectRef="xsd:string"><extensionElements><activiti:value>modelled</activiti:value></extensionElements></dataObject>
+    <startEvent id="s"/>
+    <sequenceFlow id="f1" sourceRef="s" targetRef="sub"/>
+    <subProcess id="sub">
+      <dataObject id="dInner" name="inner" itemSubjectRef="xsd:string"><extensionElements><activiti:value>local</activiti:value></extensionElements></dataObject>
+      <startEvent id="subStart"/>
+      <sequenceFlow id="f2" sourceRef="subStart" targetRef="task"/>
+      <userTask id="task" name="Task \${text}" activiti:assignee="admin"/>
+      <sequenceFlow id="f3" sourceRef="task" targetRef="subEnd"/>
+      <endEvent id="subEnd"/>
+    </subProcess>
+    <sequenceFlow id="f4" sourceRef="sub" targetRef="e"/>
+    <endEvent id="e"/>
+  </process>
+</definitions>`;
+    const answer = await deploy(t, xml);
+    // The value markup is read (no "unparsable content" warning); the sub-process's is named.
+    expect(answer.warnings.map((warning) => warning.field)).toEqual(['dInner']);
+    expect(answer.warnings[0]?.message).toContain('inner');
+    const instance = await start(t, t.auth, 'dataObjects', { given: 'started' });
+    const variables = await t.sql<{ name: string; value: unknown }>(
+      'select name, value from wf_variable where instance_id = $1 order by name',
+      [instance.id],
+    );
+    expect(Object.fromEntries(variables.map((row) => [row.name, row.value]))).toEqual({
+      count: 42,
+      empty: null,
+      flag: true,
+      given: 'started',
+      initiator: 'admin',
+      text: 'Testing123',
+    });
+    const [task] = await t.sql<{ name: string }>('select name from wf_task where instance_id = $1', [
+      instance.id,
+    ]);
+    expect(task?.name).toBe('Task Testing123');
   });
 
   it('counts versions per key and answers the definitions with latestOnly', async () => {
@@ -95,14 +161,21 @@ describe('refusing what cannot run', () => {
     expect(response.statusCode).toBe(400);
     const errors = response.json().errors as { field: string; message: string }[];
     expect(errors).toEqual([
-      { field: 'calc', message: expect.stringContaining('calc') },
-      { field: 'callErp', message: expect.stringContaining('Java') },
+      { field: 'calc', message: expect.stringContaining('calc (计算)') },
+      { field: 'callErp', message: expect.stringContaining('callErp (调用ERP)') },
     ]);
+    // Each refusal offers the alternative: an external task a worker completes, or the HTTP connector.
+    for (const error of errors) {
+      expect(error.message).toContain('camunda:type="external"');
+      expect(error.message).toContain('/api/activiti/externalTask');
+      expect(error.message).toContain('http-connector');
+    }
+    expect(errors[1]?.message).toContain('com.example.ErpDelegate');
     expect(await t.sql("select 1 from wf_definition where process_key = 'refused'")).toEqual([]);
     expect(await t.sql("select 1 from wf_deployment where resource_name like 'refused%'")).toEqual([]);
   });
 
-  it('names unreadable XML, a bad condition, a missing start and dead ends', async () => {
+  it('names unreadable XML, a bad condition and a missing start (a task without a flow out is an implicit end, one without a flow in is never reached)', async () => {
     const broken = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: '<definitions' });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().errors[0].field).toBe('xml');
@@ -114,7 +187,36 @@ describe('refusing what cannot run', () => {
     });
     expect(shape.statusCode).toBe(400);
     const fields = (shape.json().errors as { field: string }[]).map((error) => error.field).sort();
-    expect(fields).toEqual(['a', 'f2', 'lonely', 'lonely', 'shape'].sort());
+    expect(fields).toEqual(['f2', 'shape']);
+  });
+
+  it('deploys an element no flow leads to with a warning naming it; the instance runs past it (issue 36)', async () => {
+    // As Camunda's ProcessInstanceModificationTest.testNoCompensationCreatedOnCancellation: the
+    // three engines deploy it, and no token ever reaches it.
+    const answer = await deploy(
+      t,
+      bpmn(
+        'unreached',
+        `<startEvent id="s"/>${flow('f1', 's', 'task')}<userTask id="task" camunda:assignee="admin"/>${flow('f2', 'task', 'e')}<endEvent id="e"/>` +
+          `<userTask id="never" camunda:assignee="admin"/>${flow('f3', 'never', 'e')}` +
+          `<subProcess id="sub"><startEvent id="subStart"/>${flow('f4', 'subStart', 'subEnd')}<endEvent id="subEnd"/></subProcess>${flow('f5', 'sub', 'e')}`,
+      ),
+    );
+    expect(answer.warnings).toEqual([
+      { field: 'never', message: 'never 没有入口顺序流：流程不会到达它，它永远不会执行' },
+      { field: 'sub', message: 'sub 没有入口顺序流：流程不会到达它，它永远不会执行' },
+    ]);
+    const instance = await start(t, t.auth, 'unreached');
+    const [task, ...others] = await openTasks(t, instance.id);
+    expect(others).toEqual([]);
+    expect(task?.activity_id).toBe('task');
+    expect((await complete(t, t.auth, task?.id ?? 0)).statusCode).toBe(200);
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+    const reached = await t.sql<{ activity_id: string }>(
+      'select distinct activity_id from wf_hist_activity where instance_id = $1 order by activity_id',
+      [instance.id],
+    );
+    expect(reached.map((row) => row.activity_id)).toEqual(['e', 's', 'task']);
   });
 
   it('refuses a file where an element is lost to a duplicate id', async () => {
@@ -130,13 +232,13 @@ describe('refusing what cannot run', () => {
     );
   });
 
-  it('refuses elements of later slices (timer boundary, send task) naming them', async () => {
+  it('refuses what is not run (a compensation boundary, a send task calling Java) naming them', async () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
       xml: bpmn(
         'later',
         `<startEvent id="s"/>${flow('f1', 's', 'u')}<userTask id="u"/>${flow('f2', 'u', 'e')}<endEvent id="e"/>
-         <boundaryEvent id="timer" attachedToRef="u"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>
-         <sendTask id="send"/>`,
+         <boundaryEvent id="timer" attachedToRef="u"><compensateEventDefinition/></boundaryEvent>
+         <sendTask id="send" camunda:class="org.example.Mailer"/>`,
       ),
     });
     expect(response.statusCode).toBe(400);

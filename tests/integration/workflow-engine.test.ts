@@ -105,6 +105,7 @@ describe('exclusive gateway', () => {
       activityId: 'g',
       flowId: 'fYes',
       message: expect.stringContaining('choice'),
+      variable: 'choice',
     });
     const detail = await call(t, t.auth, 'GET', `processinstance/detail?id=${failing.id}`);
     expect(detail.statusCode).toBe(200);
@@ -177,6 +178,61 @@ describe('inclusive gateway', () => {
   it('takes the default flow when no condition holds', async () => {
     const instance = await start(t, t.auth, 'contract_review', { amount: 10, technical: false });
     await onlyTask(instance.id, 'Task_legal');
+  });
+
+  it("an Activiti flow's skip expression decides in place of its condition while skipping is enabled (issue 36)", async () => {
+    // Activiti's InclusiveGatewayTest.testSkipExpression: input 10 meets flow3's condition
+    // (input >= 2), flow2's skip expression (input == 10) and neither of flow4's.
+    const answer = await deploy(
+      t,
+      fixture(
+        'activiti/org/activiti/engine/test/bpmn/gateway/InclusiveGatewayTest.testSkipExpression.bpmn20.xml',
+      ),
+    );
+    expect(answer.warnings).toEqual([]);
+    const skipping = await start(t, t.auth, 'inclusiveGwSkipExpression', {
+      _ACTIVITI_SKIP_EXPRESSION_ENABLED: true,
+      input: 10,
+    });
+    await onlyTask(skipping.id, 'theTask1');
+    // Flowable's variable of the same meaning; a skip expression that holds, or none, on an
+    // exclusive gateway whose only other flow's condition also holds.
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" targetNamespace="test">
+  <process id="exclusiveSkip" isExecutable="true">
+    <startEvent id="s"/>
+    <sequenceFlow id="f0" sourceRef="s" targetRef="x"/>
+    <exclusiveGateway id="x"/>
+    <sequenceFlow id="f1" sourceRef="x" targetRef="a" flowable:skipExpression="\${go == 'a'}">
+      <conditionExpression xsi:type="tFormalExpression">\${false}</conditionExpression>
+    </sequenceFlow>
+    <sequenceFlow id="f2" sourceRef="x" targetRef="b">
+      <conditionExpression xsi:type="tFormalExpression">\${true}</conditionExpression>
+    </sequenceFlow>
+    <userTask id="a" flowable:assignee="admin"/>
+    <userTask id="b" flowable:assignee="admin"/>
+    <sequenceFlow id="f3" sourceRef="a" targetRef="e"/>
+    <sequenceFlow id="f4" sourceRef="b" targetRef="e"/>
+    <endEvent id="e"/>
+  </process>
+</definitions>`;
+    expect((await deploy(t, xml)).warnings).toEqual([]);
+    const flowable = await start(t, t.auth, 'exclusiveSkip', {
+      _FLOWABLE_SKIP_EXPRESSION_ENABLED: true,
+      go: 'a',
+    });
+    await onlyTask(flowable.id, 'a');
+    const skipNotHolding = await start(t, t.auth, 'exclusiveSkip', {
+      _FLOWABLE_SKIP_EXPRESSION_ENABLED: true,
+      go: 'b',
+    });
+    await onlyTask(skipNotHolding.id, 'b');
+    // Not enabled: the conditions decide, as in Camunda, which has no skip expressions.
+    const notEnabled = await start(t, t.auth, 'inclusiveGwSkipExpression', { input: 10 });
+    await onlyTask(notEnabled.id, 'theTask2');
+    const conditionOnly = await start(t, t.auth, 'exclusiveSkip', { go: 'a' });
+    await onlyTask(conditionOnly.id, 'b');
   });
 
   it('a terminate end ends every branch', async () => {

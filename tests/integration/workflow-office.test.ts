@@ -139,6 +139,68 @@ describe('processinstance/diagram', () => {
     expect(diagram.active).toEqual([]);
     expect([...diagram.flows].sort()).toEqual(['f0', 'f1', 'f2']);
   });
+
+  it('a rejected step is rejected, not completed, until it runs again (issue 40: red, not green)', async () => {
+    const instance = await start(t, alice, 'office_flow');
+    const diagramOf = async () =>
+      (await call(t, alice, 'GET', `processinstance/diagram?id=${instance.id}`)).json().data as {
+        completed: string[];
+        active: string[];
+        rejected: string[];
+      };
+    const [apply] = await openTasks(t, instance.id);
+    expect((await complete(t, alice, apply?.id ?? 0)).statusCode).toBe(200);
+    const [review] = await openTasks(t, instance.id);
+    expect((await call(t, bob, 'POST', `task/claimTask?id=${review?.id}`)).statusCode).toBe(200);
+    const rejected = await call(t, bob, 'POST', 'task/rejectTask', { id: review?.id, comment: '请补充' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const back = await diagramOf();
+    expect(back.rejected).toEqual(['review']);
+    expect(back.completed).not.toContain('review');
+    expect(back.active).toEqual(['apply']);
+    // revised and sent again: the step waits (not rejected), then completes (not rejected)
+    const [again] = await openTasks(t, instance.id);
+    expect((await complete(t, alice, again?.id ?? 0)).statusCode).toBe(200);
+    const waiting = await diagramOf();
+    expect(waiting.rejected).toEqual([]);
+    expect(waiting.active).toEqual(['review']);
+    const [second] = await openTasks(t, instance.id);
+    expect((await call(t, bob, 'POST', `task/claimTask?id=${second?.id}`)).statusCode).toBe(200);
+    expect((await complete(t, bob, second?.id ?? 0)).statusCode).toBe(200);
+    const ended = await diagramOf();
+    expect(ended.rejected).toEqual([]);
+    expect([...ended.completed].sort()).toEqual(['apply', 'e', 'review', 's']);
+  });
+
+  it('marks only the flows taken: a gateway flow not taken is not marked though its target was entered later (issue 40.7)', async () => {
+    // s → apply → gateway: big → boss → hr; small (skip) → hr; hr → e
+    await deploy(
+      t,
+      bpmn(
+        'office_skip',
+        `<startEvent id="s" camunda:initiator="starter"/>${flow('f0', 's', 'apply')}
+         <userTask id="apply" name="申请" camunda:assignee="\${starter}"/>${flow('f1', 'apply', 'g')}
+         <exclusiveGateway id="g"/>
+         ${flow('big', 'g', 'boss', '${amount > 1000}')}${flow('small', 'g', 'hr', '${amount <= 1000}')}
+         <userTask id="boss" name="总经理" camunda:assignee="\${starter}"/>${flow('f2', 'boss', 'hr')}
+         <userTask id="hr" name="人事" camunda:assignee="\${starter}"/>${flow('f3', 'hr', 'e')}
+         <endEvent id="e"/>`,
+      ),
+    );
+    const flowsOf = async (id: number): Promise<string[]> =>
+      [...(await call(t, alice, 'GET', `processinstance/diagram?id=${id}`)).json().data.flows].sort();
+    const big = await start(t, alice, 'office_skip', { amount: 5000 });
+    for (const _ of [1, 2]) {
+      const [task] = await openTasks(t, big.id);
+      expect((await complete(t, alice, task?.id ?? 0)).statusCode).toBe(200);
+    }
+    expect((await openTasks(t, big.id)).map((task) => task.activity_id)).toEqual(['hr']);
+    expect(await flowsOf(big.id)).toEqual(['big', 'f0', 'f1', 'f2']);
+    const small = await start(t, alice, 'office_skip', { amount: 10 });
+    const [apply] = await openTasks(t, small.id);
+    expect((await complete(t, alice, apply?.id ?? 0)).statusCode).toBe(200);
+    expect(await flowsOf(small.id)).toEqual(['f0', 'f1', 'small']);
+  });
 });
 
 describe('administrators: task/assignTask and processinstance/executions', () => {

@@ -71,8 +71,10 @@ describe('what the peers give', () => {
     expect(first.status).toBe('running');
     expect(first.incident).toEqual({
       activityId: 'ask',
+      activityName: 'ask',
       flowId: null,
       message: expect.stringContaining('manager'),
+      variable: 'manager',
     });
     expect(await openTasks(t, first.id)).toEqual([]);
 
@@ -130,6 +132,39 @@ describe('what the peers give', () => {
     expect(archive).toMatchObject({ activity_id: 'archive', assignee: 'admin' });
   });
 
+  it('(4) a group name is held by the role of that name or a post; what nobody can hold is a deploy warning naming the task', async () => {
+    const role = await t.request({
+      method: 'POST',
+      url: '/api/admin/sysrole/add',
+      headers: t.auth,
+      payload: { roleCode: 'ROLE_PM', roleName: 'Purchasing Managers' },
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    const buyer = await createUserWithRole(t, 'wfbuyer', 'ROLE_PM');
+    const xml = bpmn(
+      'groupNames',
+      `<startEvent id="s"/>${flow('f0', 's', 'buy')}
+       <userTask id="buy" name="buy" camunda:candidateGroups="purchasing managers, nobody-here"/>${flow('f1', 'buy', 'check')}
+       <userTask id="check" name="check" camunda:assignee="fozzie" camunda:candidateUsers="\${initiator}"/>${flow('f2', 'check', 'e')}
+       <endEvent id="e"/>`,
+    );
+    const { warnings } = await deploy(t, xml);
+    expect(warnings).toEqual([
+      { field: 'buy', message: expect.stringContaining('nobody-here') },
+      { field: 'check', message: expect.stringContaining('fozzie') },
+    ]);
+    expect(warnings[0]?.message).toContain('ROLE_NOBODY_HERE');
+    const instance = await start(t, t.auth, 'groupNames');
+    const [buy] = await openTasks(t, instance.id);
+    expect(
+      await t.sql('select group_key from wf_identity_link where task_id = $1 order by group_key', [buy?.id]),
+    ).toEqual([{ group_key: 'role:ROLE_NOBODY_HERE' }, { group_key: 'role:ROLE_PM' }]);
+    // The holder of the role named "Purchasing Managers" claims and completes the task.
+    const caller = bearer(buyer.token);
+    expect((await call(t, caller, 'POST', `task/claimTask?id=${buy?.id}`)).statusCode).toBe(200);
+    expect((await complete(t, caller, buy?.id ?? 0)).statusCode).toBe(200);
+  });
+
   it('(5) terminateAll in a sub-process ends the whole instance; the deploy warns of nothing it reads', async () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn"
@@ -181,6 +216,21 @@ describe('what the peers give', () => {
     ]);
   });
 
+  it('(5) the name of a multi-instance task reads its loop counter (Activiti "My Task ${loopCounter}")', async () => {
+    const xml = bpmn(
+      'loopNames',
+      `<startEvent id="s"/>${flow('f0', 's', 'ask')}
+       <userTask id="ask" name="My Task \${loopCounter}" camunda:assignee="\${initiator}">
+         <multiInstanceLoopCharacteristics isSequential="false"><loopCardinality>3</loopCardinality></multiInstanceLoopCharacteristics>
+       </userTask>${flow('f1', 'ask', 'e')}<endEvent id="e"/>`,
+    );
+    await deploy(t, xml);
+    const instance = await start(t, t.auth, 'loopNames');
+    expect(
+      await t.sql('select name from wf_task where instance_id = $1 order by name', [instance.id]),
+    ).toEqual([{ name: 'My Task 0' }, { name: 'My Task 1' }, { name: 'My Task 2' }]);
+  });
+
   it('(5) when no flow matches, the start is refused (400 naming the gateway) and nothing is left behind', async () => {
     const xml = bpmn(
       'noWayOn',
@@ -197,5 +247,61 @@ describe('what the peers give', () => {
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json().message).toContain('g');
     expect(await t.sql<{ n: number }>('select count(*)::int as n from wf_instance')).toEqual([{ n: before }]);
+  });
+});
+
+describe('implicit ends and pass-through activities (BPMN, as the peers run them)', () => {
+  const history = (instanceId: number): Promise<{ activity_id: string; activity_type: string }[]> =>
+    t.sql(
+      'select activity_id, activity_type from wf_hist_activity where instance_id = $1 and end_time is not null order by id',
+      [instanceId],
+    );
+
+  it('a task, a sub-process or a manual task without an outgoing flow ends its token; the instance ends with the last', async () => {
+    const xml = bpmn(
+      'implicitEnds',
+      `<startEvent id="s"/>${flow('f0', 's', 'fork')}<parallelGateway id="fork"/>
+       ${flow('f1', 'fork', 'a')}${flow('f2', 'fork', 'sub')}${flow('f3', 'fork', 'work')}
+       ${task('a')}
+       <subProcess id="sub"><startEvent id="s2"/>${flow('f4', 's2', 'inner')}${task('inner')}</subProcess>
+       <manualTask id="work" name="Sign the paper"/>`,
+    );
+    await deploy(t, xml);
+    const instance = await start(t, t.auth, 'implicitEnds');
+    expect(instance.incident).toBeNull();
+    const tasks = await openTasks(t, instance.id);
+    expect(tasks.map((row) => row.activity_id)).toEqual(['a', 'inner']);
+    expect(await history(instance.id)).toContainEqual({ activity_id: 'work', activity_type: 'manualTask' });
+    const [a, inner] = tasks;
+    expect((await complete(t, t.auth, a?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running', incident: null });
+    expect((await complete(t, t.auth, inner?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+    expect(await t.sql('select id from wf_execution where instance_id = $1', [instance.id])).toEqual([]);
+  });
+
+  it('a task right after the start that ends implicitly ends the instance at once', async () => {
+    const xml = bpmn('onlyTask', `<startEvent id="s"/>${flow('f0', 's', 'ask')}${task('ask')}`);
+    await deploy(t, xml);
+    const instance = await start(t, t.auth, 'onlyTask');
+    const [ask] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, ask?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('task and manualTask are passed at once and written to the history', async () => {
+    const xml = bpmn(
+      'passThrough',
+      `<startEvent id="s"/>${flow('f0', 's', 't')}<task id="t" name="Note it"/>${flow('f1', 't', 'm')}
+       <manualTask id="m"/>${flow('f2', 'm', 'ask')}${task('ask')}${flow('f3', 'ask', 'e')}<endEvent id="e"/>`,
+    );
+    await deploy(t, xml);
+    const instance = await start(t, t.auth, 'passThrough');
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['ask']);
+    expect(await history(instance.id)).toEqual([
+      { activity_id: 's', activity_type: 'startEvent' },
+      { activity_id: 't', activity_type: 'task' },
+      { activity_id: 'm', activity_type: 'manualTask' },
+    ]);
   });
 });

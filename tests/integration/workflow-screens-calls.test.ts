@@ -48,6 +48,21 @@ describe('model/import and model/get', () => {
     expect((await call(t, t.auth, 'GET', 'model/get?id=99999999')).statusCode).toBe(404);
   });
 
+  it('an import warns of people nobody of the tenant is, as the deploy would (issue 36)', async () => {
+    const imported = await call(t, t.auth, 'POST', 'model/import', {
+      name: '无人',
+      key: 'screens_people',
+      xml: bpmn(
+        'screens_people',
+        `<startEvent id="s"/>${flow('f0', 's', 'ask')}<userTask id="ask" name="ask" camunda:candidateGroups="nobody-here" camunda:candidateUsers="admin"/>${flow('f1', 'ask', 'e')}<endEvent id="e"/>`,
+      ),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json().data.warnings).toEqual([
+      { field: 'ask', message: expect.stringContaining('nobody-here') },
+    ]);
+  });
+
   it('a refused file leaves no model behind', async () => {
     const bad = await call(t, t.auth, 'POST', 'model/import', {
       name: '坏文件',

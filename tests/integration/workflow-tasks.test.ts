@@ -306,6 +306,37 @@ describe('delegate, resolve, regress, reject, terminate', () => {
   });
 });
 
+describe('reject back to the initiator (issue 40.13)', () => {
+  it('驳回 after the initiator filled the request returns it to them to revise; their 驳回 then ends it', async () => {
+    const instance = await start(t, alice.headers, 'review_flow');
+    const [apply] = await openTasks(t, instance.id);
+    expect((await complete(t, alice.headers, apply?.id ?? 0)).statusCode).toBe(200);
+    const [review] = await openTasks(t, instance.id);
+    expect((await call(t, bob.headers, 'POST', `task/claimTask?id=${review?.id}`)).statusCode).toBe(200);
+    const rejected = await call(t, bob.headers, 'POST', 'task/rejectTask', {
+      id: review?.id,
+      comment: '金额不对',
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().data).toMatchObject({ status: 'rejected' });
+    // the instance runs on: the initiator's first task is theirs again
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running' });
+    const [again] = await openTasks(t, instance.id);
+    expect(again).toMatchObject({ activity_id: 'apply', assignee: 'alice', status: 'assigned' });
+    // revised and sent on: the reviewers have it again
+    expect((await complete(t, alice.headers, again?.id ?? 0)).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((task) => task.activity_id)).toEqual(['review']);
+    // the initiator's own 驳回 (nothing of theirs before) ends the instance as rejected
+    const other = await start(t, alice.headers, 'review_flow');
+    const [own] = await openTasks(t, other.id);
+    expect(
+      (await call(t, alice.headers, 'POST', 'task/rejectTask', { id: own?.id, comment: '不办了' }))
+        .statusCode,
+    ).toBe(200);
+    expect(await instanceRow(t, other.id)).toMatchObject({ status: 'rejected' });
+  });
+});
+
 describe('multi-instance user tasks', () => {
   const loop = (key: string, attributes: string, completion = ''): string =>
     bpmn(
@@ -374,6 +405,22 @@ describe('multi-instance user tasks', () => {
       activityId: 'vote',
       message: expect.stringContaining('not a list'),
     });
+  });
+
+  it('an unset collection named plainly (Flowable\'s collection="elements") is an incident naming its variable; a retry that gives it goes on (issue 36)', async () => {
+    await deploy(t, loop('plainCollection', 'isSequential="false"').replace('"${voters}"', '"voters"'));
+    const instance = await start(t, alice.headers, 'plainCollection');
+    expect(instance.incident).toMatchObject({
+      activityId: 'vote',
+      variable: 'voters',
+      message: 'the collection variable voters is not set',
+    });
+    const retried = await call(t, t.auth, 'POST', 'processinstance/retry', {
+      id: instance.id,
+      variables: { voters: ['alice'] },
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.assignee)).toEqual(['alice']);
   });
 });
 

@@ -50,6 +50,22 @@ describe('boundary timer on a user task', () => {
     await deploy(t, ESCALATION);
   });
 
+  it('a boundary timer without an outgoing flow ends the token when it fires (BPMN implicit end): the instance ends', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'timeout',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}${boundary('late', 'review', 'PT1H')}
+         ${flow('f2', 'review', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'timeout');
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+    expect(await openTasks(t, instance.id)).toEqual([]);
+  });
+
   it('fires when its duration has passed by the clock: the task is canceled and the token leaves by the timer', async () => {
     const instance = await start(t, t.auth, 'escalation');
     expect(await jobsOf(instance.id)).toEqual([{ activity_id: 'late', kind: 'boundaryTimer' }]);
@@ -346,6 +362,197 @@ describe('embedded sub-process', () => {
   });
 });
 
+const taskNames = async (instanceId: number): Promise<string[]> =>
+  (await openTasks(t, instanceId)).map((open) => open.activity_id).sort();
+
+describe('boundary events on any activity and on sub-processes (issue 36)', () => {
+  it('a non-interrupting timer on a user task adds a branch; the task stays open', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remind',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}
+         <boundaryEvent id="nudge" attachedToRef="review" cancelActivity="false"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>
+         ${flow('f2', 'review', 'e')}${flow('f3', 'nudge', 'nudged')}${task('nudged')}${flow('f4', 'nudged', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'remind');
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'review']);
+    for (const open of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, open.id)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('an interrupting timer on a sub-process cancels every task inside it and leaves by the timer', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'subTimer',
+        `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+         <subProcess id="sub"><startEvent id="ss"/>${flow('c1', 'ss', 'fork')}<parallelGateway id="fork"/>
+           ${flow('c2', 'fork', 'a')}${flow('c3', 'fork', 'b')}${task('a')}${task('b')}
+           ${flow('c4', 'a', 'se')}${flow('c5', 'b', 'se2')}<endEvent id="se"/><endEvent id="se2"/></subProcess>
+         ${boundary('late', 'sub', 'PT1H')}
+         ${flow('f2', 'sub', 'e')}${flow('f3', 'late', 'escalate')}${task('escalate')}${flow('f4', 'escalate', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'subTimer');
+    expect(await taskNames(instance.id)).toEqual(['a', 'b']);
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['escalate']);
+    const canceled = await t.sql<{ activity_id: string; end_reason: string }>(
+      "select activity_id, end_reason from wf_task where instance_id = $1 and status = 'canceled' order by activity_id",
+      [instance.id],
+    );
+    expect(canceled).toEqual([
+      { activity_id: 'a', end_reason: 'boundaryTimer' },
+      { activity_id: 'b', end_reason: 'boundaryTimer' },
+    ]);
+    const [open] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, open?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('a sub-process left in time drops its timer', async () => {
+    const instance = await start(t, t.auth, 'subTimer');
+    for (const open of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, open.id)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+    expect(await jobsOf(instance.id)).toEqual([]);
+  });
+
+  it('an error end event is caught by the error boundary of its sub-process (by code); an uncaught one is an incident naming it', async () => {
+    const errors = (catching: string): string =>
+      `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+       <subProcess id="sub"><startEvent id="ss"/>${flow('c1', 'ss', 'check')}${task('check')}${flow('c2', 'check', 'fail')}
+         <endEvent id="fail" name="Check failed"><errorEventDefinition errorRef="CHECK_FAILED"/></endEvent></subProcess>
+       <boundaryEvent id="caught" attachedToRef="sub"><errorEventDefinition errorRef="${catching}"/></boundaryEvent>
+       ${flow('f2', 'sub', 'e')}${flow('f3', 'caught', 'repair')}${task('repair')}${flow('f4', 'repair', 'e')}<endEvent id="e"/>`;
+    await deploy(t, bpmn('errorCaught', errors('CHECK_FAILED')));
+    const instance = await start(t, t.auth, 'errorCaught');
+    const [check] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
+    expect(await taskNames(instance.id)).toEqual(['repair']);
+    await deploy(t, bpmn('errorUncaught', errors('OTHER')));
+    const other = await start(t, t.auth, 'errorUncaught');
+    const [first] = await openTasks(t, other.id);
+    await complete(t, t.auth, first?.id ?? 0);
+    const row = await instanceRow(t, other.id);
+    expect(row.status).not.toBe('over');
+    expect(row.incident).toMatchObject({ activityId: 'fail', activityName: 'Check failed' });
+  });
+
+  it('a timer boundary on a pass-through activity deploys and the token passes it', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'onTask',
+        `<startEvent id="s"/>${flow('f1', 's', 'note')}<task id="note"/>${boundary('late', 'note', 'PT1H')}
+         ${flow('f2', 'note', 'e')}${flow('f3', 'late', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'onTask');
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+});
+
+describe('intermediate throw and catch events (issue 36)', () => {
+  it('a none throw event is passed; a link throw jumps to the catch of the same name', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'links',
+        `<startEvent id="s"/>${flow('f1', 's', 'mark')}<intermediateThrowEvent id="mark" name="Marked"/>
+         ${flow('f2', 'mark', 'jump')}<intermediateThrowEvent id="jump"><linkEventDefinition name="ToReview"/></intermediateThrowEvent>
+         <intermediateCatchEvent id="land"><linkEventDefinition name="ToReview"/></intermediateCatchEvent>
+         ${flow('f3', 'land', 'review')}${task('review')}${flow('f4', 'review', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'links');
+    expect(await taskNames(instance.id)).toEqual(['review']);
+    const history = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_hist_activity where instance_id = $1 order by id',
+      [instance.id],
+    );
+    expect(history.map((row) => row.activity_id)).toEqual(['s', 'mark', 'jump', 'land', 'review']);
+  });
+
+  it('a timer catch event waits for its job (the clock), then the token goes on', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'pause',
+        `<startEvent id="s"/>${flow('f1', 's', 'wait')}<intermediateCatchEvent id="wait"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></intermediateCatchEvent>
+         ${flow('f2', 'wait', 'review')}${task('review')}${flow('f3', 'review', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'pause');
+    expect(await taskNames(instance.id)).toEqual([]);
+    expect(await jobsOf(instance.id)).toEqual([{ activity_id: 'wait', kind: 'boundaryTimer' }]);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['review']);
+    const [review] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, review?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('a signal throw releases the tokens of the instance waiting at a catch of that signal', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'signals',
+        `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>
+         ${flow('f2', 'fork', 'waitGo')}${flow('f3', 'fork', 'prepare')}
+         <intermediateCatchEvent id="waitGo"><signalEventDefinition signalRef="go"/></intermediateCatchEvent>
+         ${flow('f4', 'waitGo', 'after')}${task('after')}${flow('f5', 'after', 'e')}
+         ${task('prepare')}${flow('f6', 'prepare', 'sendGo')}<intermediateThrowEvent id="sendGo"><signalEventDefinition signalRef="go"/></intermediateThrowEvent>
+         ${flow('f7', 'sendGo', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ).replace('</process>', '</process><signal id="go" name="Go"/>'),
+    );
+    const instance = await start(t, t.auth, 'signals');
+    expect(await taskNames(instance.id)).toEqual(['prepare']);
+    const [prepare] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, prepare?.id ?? 0)).statusCode).toBe(200);
+    expect(await taskNames(instance.id)).toEqual(['after']);
+    const [after] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, after?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+});
+
+describe('signal boundary events (issue 36)', () => {
+  it('a signal thrown on one branch interrupts the task its boundary is attached to on another', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'stopSignal',
+        `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>
+         ${flow('f2', 'fork', 'work')}${flow('f3', 'fork', 'decide')}${task('work')}
+         <boundaryEvent id="stopped" attachedToRef="work"><signalEventDefinition signalRef="stop"/></boundaryEvent>
+         ${flow('f4', 'work', 'e')}${flow('f5', 'stopped', 'e3')}
+         ${task('decide')}${flow('f6', 'decide', 'sendStop')}<intermediateThrowEvent id="sendStop"><signalEventDefinition signalRef="stop"/></intermediateThrowEvent>
+         ${flow('f7', 'sendStop', 'e2')}<endEvent id="e"/><endEvent id="e2"/><endEvent id="e3"/>`,
+      ).replace('</process>', '</process><signal id="stop" name="Stop"/>'),
+    );
+    const instance = await start(t, t.auth, 'stopSignal');
+    expect(await taskNames(instance.id)).toEqual(['decide', 'work']);
+    const decide = (await openTasks(t, instance.id)).find((open) => open.activity_id === 'decide');
+    expect((await complete(t, t.auth, decide?.id ?? 0)).statusCode).toBe(200);
+    expect(await taskNames(instance.id)).toEqual([]);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+    const [work] = await t.sql<{ end_reason: string }>(
+      "select end_reason from wf_task where instance_id = $1 and activity_id = 'work'",
+      [instance.id],
+    );
+    expect(work?.end_reason).toBe('boundarySignal');
+  });
+});
+
 describe('deploying timers and sub-processes', () => {
   const refused = async (xml: string, field: string): Promise<void> => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
@@ -358,9 +565,9 @@ describe('deploying timers and sub-processes', () => {
       `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>${inner}${flow('f9', 'b', 'e')}`;
     await refused(
       bpmn(
-        'nonInterrupting',
+        'nonInterruptingError',
         around(
-          '<boundaryEvent id="b" attachedToRef="work" cancelActivity="false"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>',
+          '<boundaryEvent id="b" attachedToRef="work" cancelActivity="false"><errorEventDefinition/></boundaryEvent>',
         ),
       ),
       'b',
@@ -368,8 +575,8 @@ describe('deploying timers and sub-processes', () => {
     await refused(bpmn('badDuration', around(boundary('b', 'work', 'one hour'))), 'b');
     await refused(
       bpmn(
-        'messageBoundary',
-        around('<boundaryEvent id="b" attachedToRef="work"><messageEventDefinition/></boundaryEvent>'),
+        'compensationBoundary',
+        around('<boundaryEvent id="b" attachedToRef="work"><compensateEventDefinition/></boundaryEvent>'),
       ),
       'b',
     );

@@ -33,7 +33,7 @@ function bootstrapOf(nickname: string): AdminBootstrap {
       fieldRights: {},
     },
     posts: [],
-    schemas: { entities: [] },
+    schemas: { entities: [], messages: {} },
     actingRole: null,
   };
 }

@@ -65,6 +65,8 @@ export function DetailTableField(props: FieldProps) {
 
   const titles = columns.map((column) => titleOf(t, column.titleKeys, column.fallbackTitle));
   const isDisabled = props.disabled === true || props.readonly === true;
+  // shown, not edited (an approver's view of a request): no row actions to grey out
+  const isShownOnly = props.readonly === true;
   return (
     <div className="detail-table" id={id}>
       <div className="detail-table-title" id={`${id}__title`}>
@@ -83,15 +85,17 @@ export function DetailTableField(props: FieldProps) {
                 {titles[index]}
               </th>
             ))}
-            <th scope="col" className="detail-table-actions">
-              {t('detailTable.actions')}
-            </th>
+            {isShownOnly ? null : (
+              <th scope="col" className="detail-table-actions">
+                {t('detailTable.actions')}
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length + 2} className="detail-table-empty">
+              <td colSpan={columns.length + (isShownOnly ? 1 : 2)} className="detail-table-empty">
                 {t('detailTable.empty')}
               </td>
             </tr>
@@ -147,35 +151,37 @@ export function DetailTableField(props: FieldProps) {
                     </td>
                   );
                 })}
-                <td className="detail-table-actions">
-                  <Space size={2}>
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<ArrowUpOutlined />}
-                      aria-label={t('detailTable.moveUp', { n })}
-                      disabled={isDisabled || index === 0}
-                      onClick={() => move(index, -1)}
-                    />
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<ArrowDownOutlined />}
-                      aria-label={t('detailTable.moveDown', { n })}
-                      disabled={isDisabled || index === rows.length - 1}
-                      onClick={() => move(index, 1)}
-                    />
-                    <Button
-                      size="small"
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      aria-label={t('detailTable.remove', { n })}
-                      disabled={isDisabled}
-                      onClick={() => remove(index)}
-                    />
-                  </Space>
-                </td>
+                {isShownOnly ? null : (
+                  <td className="detail-table-actions">
+                    <Space size={2}>
+                      <Button
+                        size="small"
+                        type="text"
+                        icon={<ArrowUpOutlined />}
+                        aria-label={t('detailTable.moveUp', { n })}
+                        disabled={isDisabled || index === 0}
+                        onClick={() => move(index, -1)}
+                      />
+                      <Button
+                        size="small"
+                        type="text"
+                        icon={<ArrowDownOutlined />}
+                        aria-label={t('detailTable.moveDown', { n })}
+                        disabled={isDisabled || index === rows.length - 1}
+                        onClick={() => move(index, 1)}
+                      />
+                      <Button
+                        size="small"
+                        type="text"
+                        danger
+                        icon={<DeleteOutlined />}
+                        aria-label={t('detailTable.remove', { n })}
+                        disabled={isDisabled}
+                        onClick={() => remove(index)}
+                      />
+                    </Space>
+                  </td>
+                )}
               </tr>
             );
           })}
@@ -186,16 +192,18 @@ export function DetailTableField(props: FieldProps) {
           {message}
         </div>
       ))}
-      <Button
-        className="detail-table-add"
-        type="dashed"
-        icon={<PlusOutlined />}
-        disabled={isDisabled}
-        onClick={add}
-        block
-      >
-        {t('detailTable.addRow')}
-      </Button>
+      {isShownOnly ? null : (
+        <Button
+          className="detail-table-add"
+          type="dashed"
+          icon={<PlusOutlined />}
+          disabled={isDisabled}
+          onClick={add}
+          block
+        >
+          {t('detailTable.addRow')}
+        </Button>
+      )}
     </div>
   );
 }

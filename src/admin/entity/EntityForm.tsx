@@ -1,6 +1,7 @@
 import { useCreate, useOne, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
 import { generateForm } from '@rjsf/antd';
 import type CoreForm from '@rjsf/core';
+import type { FormProps } from '@rjsf/core';
 import type {
   ErrorSchema,
   FormValidation,
@@ -10,7 +11,7 @@ import type {
   UiSchema,
 } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
-import { App, Col, Modal, Row, Spin } from 'antd';
+import { Alert, App, Col, Modal, Row, Spin } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   entryOf,
@@ -33,6 +34,7 @@ import { fieldsSent, withFieldRights } from './field-rights.js';
 import { entityTitle, titleOf } from './labels.js';
 import { adminModules } from '../lib/admin-modules.js';
 import { DetailTableField } from './DetailTableField.js';
+import { useSavedByOther } from './useLiveChanges.js';
 import {
   addConditionErrors,
   designedContext,
@@ -224,6 +226,104 @@ export function extraErrorsOf(errors: HttpError['errors']): ErrorSchema<Values> 
   return Object.keys(schema).length > 0 ? (schema as ErrorSchema<Values>) : undefined;
 }
 
+/**
+ * The RJSF wiring every form of an entity shares, the entity's own create/edit form and a process's
+ * form (WfForm): the schema in the user's language, the validators the server compiled, the ui
+ * schema with the caller's field rights, a designed form's layout and conditional fields, and the
+ * server's checks (confirm fields, cross-field rules, conditionally required fields) with its
+ * messages. `props` (undefined while the validators load) go on <Form>; `kept` is what the form
+ * keeps of the values it hands over (a hidden field keeps no value: the server would refuse it).
+ */
+export function useEntityForm(entity: EntityDef, mode: FormMode, formData: Values) {
+  const t = useT();
+  const language = useLanguage();
+  const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
+  const messageFields = useMemo(() => messageFieldsOf(entity, mode, schema, t), [entity, mode, schema, t]);
+  const validator = usePrecompiledValidator(schema);
+  // The caller's field rights: hidden fields not shown nor sent, read-only ones disabled.
+  const rights = useMenus().fieldRights[entity.name];
+  const uiSchema = useMemo(
+    (): UiSchema<Values> =>
+      withFieldRights<Values>(
+        {
+          ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, mode) as UiSchema<Values>),
+          'ui:submitButtonOptions': { norender: true },
+        },
+        rights,
+      ),
+    [entity, mode, rights],
+  );
+  // A designed form (a published one): its layout, and fields shown only while a condition holds.
+  const isDesignedForm = isDesigned(entity.schema);
+  const hidden = useMemo(
+    () => (isDesignedForm ? hiddenFields(entity.schema, formData) : new Set<string>()),
+    [isDesignedForm, entity, formData],
+  );
+  const formContext = useMemo(
+    () =>
+      isDesignedForm
+        ? designedContext(entity.schema, {
+            items: entity.schema['x-ui']?.items,
+            hidden,
+            spans: new Map(formFields(entity, mode).map((field) => [field.name, field.options.span])),
+            language,
+            isNarrow: false,
+          })
+        : undefined,
+    [isDesignedForm, entity, mode, hidden, language],
+  );
+  const translate = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
+  const transformErrors = useCallback(
+    (errors: RJSFValidationError[]) => translate(visibleErrors(hidden, errors)),
+    [translate, hidden],
+  );
+  const customValidate = useCallback(
+    (values: Values | undefined, errors: FormValidation<Values>): FormValidation<Values> => {
+      const fieldErrors = errors as unknown as Record<
+        string,
+        { addError: (text: string) => void } | undefined
+      >;
+      for (const field of mismatchedConfirmations(entity, mode, values ?? {}))
+        fieldErrors[field]?.addError(t('admin.form.mismatch'));
+      // Cross-field rules (x-rules), the same the server checks: the message under each field named.
+      for (const error of ruleErrors(entity.schema, values ?? {}, (key, params) => t(key, params)))
+        fieldErrors[error.field.replace(/^\//, '')]?.addError(error.message);
+      return addConditionErrors(entity.schema, hidden, values, errors, (name) => {
+        const message = fieldMessage(
+          'required',
+          {},
+          messageFields.get(name) ?? { title: name, entry: 'input' },
+        );
+        return t(message.key, message.params);
+      });
+    },
+    [entity, mode, t, hidden, messageFields],
+  );
+  const kept = useCallback(
+    (values: Values | undefined): Values =>
+      isDesignedForm ? withoutHidden(entity.schema, values ?? {}) : (values ?? {}),
+    [isDesignedForm, entity],
+  );
+  // Built on every render, as <Form>'s props were: a module's widgets may register meanwhile.
+  const props: FormProps<Values> | undefined = validator && {
+    schema,
+    uiSchema,
+    validator,
+    widgets: adminModules.widgets(),
+    fields: FIELDS,
+    templates: isDesignedForm ? DESIGNED_TEMPLATES : TEMPLATES,
+    ...(formContext ? { formContext } : {}),
+    transformErrors,
+    customValidate,
+    showErrorList: false,
+    noHtml5Validate: true,
+    liveValidate: 'onBlur',
+    // The errors stand under their fields; without this RJSF also logs them as console errors.
+    onError: focusFirstError,
+  };
+  return { props, rights, kept };
+}
+
 export interface EntityFormProps {
   entity: EntityDef;
   mode: FormMode;
@@ -270,79 +370,22 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
   const t = useT();
   const { message } = App.useApp();
   const formRef = useRef<CoreForm<Values>>(null);
-  const schema = useMemo(() => translatedSchema(entity, mode, t), [entity, mode, t]);
-  const messageFields = useMemo(() => messageFieldsOf(entity, mode, schema, t), [entity, mode, schema, t]);
-  const validator = usePrecompiledValidator(schema);
-  // The caller's field rights: hidden fields not shown nor sent, read-only ones disabled.
-  const rights = useMenus().fieldRights[entity.name];
-  const uiSchema = useMemo(
-    (): UiSchema<Values> =>
-      withFieldRights<Values>(
-        {
-          ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, mode) as UiSchema<Values>),
-          'ui:submitButtonOptions': { norender: true },
-        },
-        rights,
-      ),
-    [entity, mode, rights],
-  );
   const initial = useMemo(() => formDataOf(entity, mode, record), [entity, mode, record]);
   // Controlled: RJSF hands the values over when a field commits (not per keystroke, see widgets.tsx).
   const [formData, setFormData] = useState<Values>(initial);
-  // A designed form (a published one): its layout, and fields shown only while a condition holds.
-  const language = useLanguage();
-  const isDesignedForm = isDesigned(entity.schema);
-  const hidden = useMemo(
-    () => (isDesignedForm ? hiddenFields(entity.schema, formData) : new Set<string>()),
-    [isDesignedForm, entity, formData],
-  );
-  const formContext = useMemo(
-    () =>
-      isDesignedForm
-        ? designedContext(entity.schema, {
-            items: entity.schema['x-ui']?.items,
-            hidden,
-            spans: new Map(formFields(entity, mode).map((field) => [field.name, field.options.span])),
-            language,
-            isNarrow: false,
-          })
-        : undefined,
-    [isDesignedForm, entity, mode, hidden, language],
-  );
-  const translate = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
-  const transformErrors = useCallback(
-    (errors: RJSFValidationError[]) => translate(visibleErrors(hidden, errors)),
-    [translate, hidden],
-  );
+  const form = useEntityForm(entity, mode, formData);
+  const { rights } = form;
   const [extraErrors, setExtraErrors] = useState<ErrorSchema<Values> | undefined>(undefined);
   const { mutateAsync: create, mutation: creating } = useCreate();
   const { mutateAsync: update, mutation: updating } = useUpdate();
-
-  const customValidate = useCallback(
-    (values: Values | undefined, errors: FormValidation<Values>): FormValidation<Values> => {
-      for (const field of mismatchedConfirmations(entity, mode, values ?? {})) {
-        const fieldErrors = (errors as unknown as Record<string, { addError: (text: string) => void }>)[
-          field
-        ];
-        fieldErrors?.addError(t('admin.form.mismatch'));
-      }
-      // Cross-field rules (x-rules), the same the server checks: the message under each field named.
-      for (const error of ruleErrors(entity.schema, values ?? {}, (key, params) => t(key, params))) {
-        const name = error.field.replace(/^\//, '');
-        (errors as unknown as Record<string, { addError: (text: string) => void } | undefined>)[
-          name
-        ]?.addError(error.message);
-      }
-      return addConditionErrors(entity.schema, hidden, values, errors, (name) => {
-        const message = fieldMessage(
-          'required',
-          {},
-          messageFields.get(name) ?? { title: name, entry: 'input' },
-        );
-        return t(message.key, message.params);
-      });
-    },
-    [entity, mode, t, hidden, messageFields],
+  // 编辑期间他人已保存: someone else saved (or deleted) the record after the version the form holds.
+  const [otherSave, setOtherSave] = useState<'updated' | 'deleted' | undefined>();
+  const recordKey = mode === 'update' && record ? record[entity.key.name] : undefined;
+  useSavedByOther(
+    entity.name,
+    recordKey === undefined || recordKey === null ? undefined : String(recordKey),
+    typeof record?.version === 'number' ? record.version : undefined,
+    setOtherSave,
   );
 
   const submit = async (formValues: Values): Promise<void> => {
@@ -388,46 +431,38 @@ function EntityFormBody({ entity, mode, record, onClose }: EntityFormProps) {
       cancelText={t('admin.common.cancel')}
       confirmLoading={creating.isPending || updating.isPending}
       // until the validators arrive the form is a spinner: a click then would be lost
-      okButtonProps={{ disabled: !validator }}
+      okButtonProps={{ disabled: !form.props }}
       onOk={() => formRef.current?.submit()}
       onCancel={() => onClose(false)}
       destroyOnHidden
       maskClosable={false}
       className="entity-form-modal"
     >
-      {validator ? (
+      {otherSave ? (
+        <Alert
+          className="entity-live-notice"
+          type="warning"
+          showIcon
+          message={t(otherSave === 'deleted' ? 'admin.live.deletedByOther' : 'admin.live.savedByOther')}
+          {...(otherSave === 'updated' ? { description: t('admin.live.savedByOtherHint') } : {})}
+          data-testid="saved-by-other"
+        />
+      ) : null}
+      {form.props ? (
         <Form
+          {...form.props}
           ref={formRef}
-          schema={schema}
-          uiSchema={uiSchema}
           formData={formData}
-          onChange={(event) =>
-            // a hidden field keeps no value: the server would refuse it
-            setFormData(
-              isDesignedForm ? withoutHidden(entity.schema, event.formData ?? {}) : (event.formData ?? {}),
-            )
-          }
-          validator={validator}
-          widgets={adminModules.widgets()}
-          fields={FIELDS}
-          templates={isDesignedForm ? DESIGNED_TEMPLATES : TEMPLATES}
-          {...(formContext ? { formContext } : {})}
-          transformErrors={transformErrors}
-          customValidate={customValidate}
+          onChange={(event) => setFormData(form.kept(event.formData))}
           extraErrors={extraErrors}
-          showErrorList={false}
-          noHtml5Validate
-          liveValidate="onBlur"
           onSubmit={(event) => void submit(event.formData ?? {})}
-          // The errors stand under their fields; without this RJSF also logs them as console errors.
-          onError={focusFirstError}
           data-testid="entity-form"
         />
       ) : (
         <Spin />
       )}
       {/* what the server sets (x-auto: an existing record's; x-computed: as the user types), read-only */}
-      {validator ? (
+      {form.props ? (
         <AutoFields entity={entity} record={mode === 'update' ? record : undefined} values={formData} />
       ) : null}
     </Modal>

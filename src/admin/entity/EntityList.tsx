@@ -1,6 +1,19 @@
 import { useTable } from '@refinedev/antd';
 import { useDeleteMany, type BaseRecord } from '@refinedev/core';
-import { App, Button, Card, Drawer, Result, Space, Spin, Table, Tag, Tooltip, type TableProps } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Drawer,
+  Result,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Tooltip,
+  type TableProps,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import {
   createContext,
@@ -20,9 +33,11 @@ import {
   hasRecycleBin,
   listColumns,
   listFilters,
+  workflowOf,
   type EntityDef,
   type ListColumn,
 } from '../../engine/index.js';
+import { ApprovalStatusTag, isApprovalStatusField, useSubmitApproval } from './approval.js';
 import { useT } from '../i18n.js';
 import type { AppRoute } from '../lib/menus.js';
 import { routeTitle } from '../i18n.js';
@@ -46,6 +61,7 @@ import { useApp } from '../store.js';
 import './entity.css';
 import { useMenus } from '../layout/MenuProvider.js';
 import { isShownField } from './field-rights.js';
+import { useLiveChanges, type LiveChanges } from './useLiveChanges.js';
 
 const EntityForm = lazy(() => import('./EntityForm.js'));
 const ImportDialog = lazy(() => import('./ImportDialog.js'));
@@ -122,8 +138,9 @@ function columnsOf(
     fixed: column.fixed,
     ellipsis: true,
     sorter: isSortable && column.isSortable,
-    render:
-      column.dict || column.ref
+    render: isApprovalStatusField(column.field)
+      ? (value: unknown) => <ApprovalStatusTag value={value} t={t} />
+      : column.dict || column.ref
         ? (value: unknown) => <LookupCell column={column} value={value} />
         : (value: unknown) => cellText(column, value, t),
   }));
@@ -284,7 +301,10 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
   const [isImporting, setImporting] = useState(false);
   const [isRecycling, setRecycling] = useState(false);
 
+  // What others added or changed since the list was loaded (the live provider's events).
+  const live = useLiveChanges(entity.name);
   const refresh = (): void => {
+    live.clear();
     void tableQuery.refetch();
     if (isTree) void tree.refetch();
   };
@@ -327,6 +347,9 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
       },
     });
   };
+  // 提交审批 (x-entity.workflow): the record's status changes, so it goes with 编辑's grant.
+  const submitApproval = useSubmitApproval({ entity, base: api.base, t, onDone: refresh });
+  const isApproved = workflowOf(entity) !== undefined;
   const actions = [...adminModules.recordActions(entity.name), HISTORY_ACTION].filter(
     (item) => !item.button || can(item.button),
   );
@@ -451,6 +474,17 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
             {t('import.button')}
           </Button>
         ) : null}
+        {isApproved && can('update') ? (
+          <Button
+            onClick={() => {
+              const record = oneSelected();
+              if (record) submitApproval(record);
+            }}
+            data-testid="entity-submit-approval"
+          >
+            {t('admin.approval.submit')}
+          </Button>
+        ) : null}
         {actions.map((item) => (
           <Button
             key={item.key}
@@ -478,6 +512,7 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
           <span className="entity-checked">{t('admin.crud.checked', { count: selectedKeys.length })}</span>
         ) : null}
       </Space>
+      <LiveNotice live={live} onRefresh={refresh} />
       <div ref={tableBox}>
         <LookupsContext.Provider value={lookups}>
           <ListTable
@@ -555,10 +590,37 @@ function ListScreen({ api, entity, route }: { api: ResourceApi; entity: EntityDe
               setImporting(false);
               if (hasImported) refresh();
             }}
+            onImported={refresh}
           />
         </Suspense>
       ) : null}
     </Card>
+  );
+}
+
+/** 「N 条新记录，刷新」: what others added or changed while the list was open, and the way to see it. */
+function LiveNotice({ live, onRefresh }: { live: LiveChanges; onRefresh: () => void }) {
+  const t = useT();
+  if (live.added === 0 && live.changed === 0 && !live.isStale) return null;
+  const parts = [
+    ...(live.added > 0 ? [t('admin.live.added', { count: live.added })] : []),
+    ...(live.changed > 0 ? [t('admin.live.changed', { count: live.changed })] : []),
+    ...(live.added === 0 && live.changed === 0 ? [t('admin.live.reload')] : []),
+  ];
+  return (
+    <Alert
+      className="entity-live-notice"
+      type="info"
+      showIcon
+      role="status"
+      message={parts.join(t('admin.live.separator'))}
+      action={
+        <Button size="small" type="link" onClick={onRefresh} data-testid="live-refresh">
+          {t('admin.live.refresh')}
+        </Button>
+      }
+      data-testid="live-notice"
+    />
   );
 }
 

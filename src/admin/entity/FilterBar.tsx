@@ -4,6 +4,7 @@ import type { ListFilter } from '../../engine/index.js';
 import { useT } from '../i18n.js';
 import type { FilterValues } from './filters.js';
 import { titleOf } from './labels.js';
+import { approvalStatusText, isApprovalStatusField } from './approval.js';
 
 import { stringOptions, useDebouncedSearch, useDictOptions, useRefOptions } from './options.js';
 
@@ -66,7 +67,11 @@ function FilterInput({ filter, title, ...control }: { filter: ListFilter; title:
           allowClear
           placeholder={choose}
           className="entity-filter-select"
-          options={(filter.enum ?? []).map((value) => ({ value: String(value), label: String(value) }))}
+          options={(filter.enum ?? []).map((value) => ({
+            value: String(value),
+            // the approval status the engine adds (x-entity.workflow) in the user's language
+            label: isApprovalStatusField(filter.field) ? approvalStatusText(t, value) : String(value),
+          }))}
         />
       );
     case 'text':

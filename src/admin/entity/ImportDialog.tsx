@@ -1,19 +1,32 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { useDataProvider, type HttpError } from '@refinedev/core';
-import { Alert, App, Button, Modal, Progress, Space, Table, Tooltip, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Modal,
+  Progress,
+  Radio,
+  Space,
+  Table,
+  Tooltip,
+  Typography,
+  Upload,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMemo, useState } from 'react';
-import type { ImportProblem, ImportResult } from '../../engine/api-types.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ImportJob, ImportMode, ImportProblem, ImportResult } from '../../engine/api-types.js';
 import { useT } from '../i18n.js';
 import type { DownloadedFile } from '../providers/data.js';
 import type { ResourceApi } from '../providers/resources.js';
 import { saveFile } from './file-api.js';
+import { useImportJob } from './import-job.js';
 
 type Stage =
   | { step: 'choose' }
   | { step: 'uploading'; percent: number; isImport: boolean }
   | { step: 'checked'; file: File; answer: ImportResult }
-  | { step: 'done'; imported: number };
+  | { step: 'job' };
 
 interface PreviewRow {
   row: number;
@@ -24,29 +37,55 @@ export interface ImportDialogProps {
   api: ResourceApi;
   title: string;
   onClose: (imported: boolean) => void;
+  /** A job this dialog followed has ended with rows stored: the list behind it reads again. */
+  onImported?: () => void;
 }
 
 /**
- * Import into a generated list: the template, a file chosen, a dry run whose rows are previewed
- * with each problem on its cell, then the import itself (all rows or none). Upload progress is
- * shown for large files; the server's check and write follow as one step.
+ * Import into a generated list: the template, the options (all rows or only the good ones;
+ * update existing records by key), a file chosen, a dry run whose rows are previewed with each
+ * problem on its cell, then the import itself as a background job whose progress (rows done of
+ * total) is polled. The dialog may be closed while the job runs: reopened, it shows the entity's
+ * latest job, running or ended, with its result (as a summary line once that result was seen).
  */
-export default function ImportDialog({ api, title, onClose }: ImportDialogProps): React.ReactElement {
+export default function ImportDialog({
+  api,
+  title,
+  onClose,
+  onImported,
+}: ImportDialogProps): React.ReactElement {
   const t = useT();
-  const { message } = App.useApp();
   const dataProvider = useDataProvider();
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
   const [failure, setFailure] = useState<string | undefined>();
+  const [mode, setMode] = useState<ImportMode>('all');
+  const [updateByKey, setUpdateByKey] = useState(false);
+  const { job, endUnseen, follow, forget } = useImportJob(api.entity?.name ?? api.name);
+  // the list behind the dialog shows the imported rows as the job ends, not only once it closes
+  // (a job followed here that ends, or one that ended while no dialog showed it)
+  const wasRunning = useRef(false);
+  const announced = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!job || announced.current === job.id) return;
+    if (job.status === 'running') wasRunning.current = true;
+    else if (job.status === 'done' && (wasRunning.current || endUnseen)) {
+      announced.current = job.id;
+      onImported?.();
+    }
+  }, [job, endUnseen, onImported]);
   const base = `/api/${api.base}`;
 
-  const send = async (file: File, dryRun: boolean): Promise<ImportResult> => {
+  const send = async (file: File, dryRun: boolean): Promise<unknown> => {
     const call = dataProvider().custom;
     if (!call) throw new Error('The data provider has no custom method');
     const form = new FormData();
     form.append('file', file, file.name);
     setStage({ step: 'uploading', percent: 0, isImport: !dryRun });
+    const query = new URLSearchParams(dryRun ? { dryRun: 'true' } : { background: 'true' });
+    if (mode === 'partial') query.set('mode', 'partial');
+    if (updateByKey) query.set('updateByKey', 'true');
     const answer = await call({
-      url: `${base}/import${dryRun ? '?dryRun=true' : ''}`,
+      url: `${base}/import?${query.toString()}`,
       method: 'post',
       payload: form,
       meta: {
@@ -62,13 +101,13 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
         },
       },
     });
-    return answer.data as unknown as ImportResult;
+    return answer.data;
   };
 
   const check = async (file: File): Promise<void> => {
     setFailure(undefined);
     try {
-      setStage({ step: 'checked', file, answer: await send(file, true) });
+      setStage({ step: 'checked', file, answer: (await send(file, true)) as ImportResult });
     } catch (error) {
       setFailure((error as HttpError).message);
       setStage({ step: 'choose' });
@@ -78,9 +117,8 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
   const run = async (file: File): Promise<void> => {
     setFailure(undefined);
     try {
-      const answer = await send(file, false);
-      setStage({ step: 'done', imported: answer.imported });
-      void message.success(t('import.imported', { count: answer.imported }));
+      follow((await send(file, false)) as ImportJob);
+      setStage({ step: 'job' });
     } catch (error) {
       setFailure((error as HttpError).message);
       setStage({ step: 'choose' });
@@ -133,43 +171,101 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
     (problem) => problem.row > 1 && !previewRows.has(problem.row),
   );
 
-  const footer =
-    stage.step === 'checked' ? (
+  const isRunning = job?.status === 'running';
+  // A job found running on opening is followed to its end here, as one started in this dialog;
+  // one that ended while the dialog was closed shows its result.
+  useEffect(() => {
+    if ((isRunning || endUnseen) && stage.step === 'choose') setStage({ step: 'job' });
+  }, [isRunning, endUnseen, stage.step]);
+  // A running job (this dialog's, or one found on opening) is shown whatever the stage.
+  const showsJob = job !== undefined && (stage.step === 'job' || isRunning);
+  const again = (): void => {
+    forget();
+    setStage({ step: 'choose' });
+  };
+  const canRun = (answer: ImportResult): boolean =>
+    answer.total > 0 &&
+    (answer.problemCount === 0 || (mode === 'partial' && answer.problems.some((p) => p.row > 1)));
+
+  const footer = showsJob ? (
+    isRunning ? (
+      <Button onClick={() => onClose(false)} data-testid="import-leave">
+        {t('admin.common.cancel')}
+      </Button>
+    ) : (
       <Space>
-        <Button onClick={() => setStage({ step: 'choose' })} data-testid="import-again">
-          {t('import.again')}
+        <Button onClick={again} data-testid="import-again">
+          {t('import.newImport')}
         </Button>
-        <Button
-          type="primary"
-          disabled={stage.answer.problemCount > 0 || stage.answer.total === 0}
-          onClick={() => void run(stage.file)}
-          data-testid="import-run"
-        >
-          {t('import.run', { total: stage.answer.total })}
+        <Button type="primary" onClick={() => onClose(job.status === 'done')} data-testid="import-close">
+          {t('admin.common.confirm')}
         </Button>
       </Space>
-    ) : stage.step === 'done' ? (
-      <Button type="primary" onClick={() => onClose(true)} data-testid="import-close">
-        {t('admin.common.confirm')}
+    )
+  ) : stage.step === 'checked' ? (
+    <Space>
+      <Button onClick={() => setStage({ step: 'choose' })} data-testid="import-again">
+        {t('import.again')}
       </Button>
-    ) : null;
+      <Button
+        type="primary"
+        disabled={!canRun(stage.answer)}
+        onClick={() => void run(stage.file)}
+        data-testid="import-run"
+      >
+        {t('import.run', { total: stage.answer.total })}
+      </Button>
+    </Space>
+  ) : null;
 
   return (
     <Modal
       open
       width={stage.step === 'checked' ? 1000 : 560}
       title={t('import.title', { entity: title })}
-      onCancel={() => onClose(stage.step === 'done')}
+      onCancel={() => onClose(showsJob && job.status === 'done')}
       footer={footer}
       destroyOnHidden
       data-testid="import-dialog"
     >
       {failure ? <Alert type="error" showIcon message={failure} style={{ marginBottom: 12 }} /> : null}
-      {stage.step === 'choose' ? (
+      {showsJob ? <JobPanel job={job} /> : null}
+      {stage.step === 'choose' && !showsJob ? (
         <Space direction="vertical" style={{ width: '100%' }}>
+          {job ? (
+            <Alert
+              type={job.status === 'done' ? 'info' : 'warning'}
+              showIcon
+              data-testid="import-last-job"
+              message={`${t('import.lastJob')}: ${jobSummary(t, job)}`}
+            />
+          ) : null}
           <Button onClick={() => void downloadTemplate()} data-testid="import-template">
             {t('import.template')}
           </Button>
+          <Space direction="vertical" size={4}>
+            <Typography.Text id="import-mode-label">{t('import.modeLabel')}</Typography.Text>
+            <Radio.Group
+              value={mode}
+              onChange={(event) => setMode(event.target.value as ImportMode)}
+              aria-labelledby="import-mode-label"
+              data-testid="import-mode"
+            >
+              <Space direction="vertical" size={0}>
+                <Radio value="all">{t('import.modeAll')}</Radio>
+                <Radio value="partial" data-testid="import-mode-partial">
+                  {t('import.modePartial')}
+                </Radio>
+              </Space>
+            </Radio.Group>
+            <Checkbox
+              checked={updateByKey}
+              onChange={(event) => setUpdateByKey(event.target.checked)}
+              data-testid="import-update-by-key"
+            >
+              {t('import.updateByKey')}
+            </Checkbox>
+          </Space>
           <Upload.Dragger
             accept=".xlsx,.csv"
             showUploadList={false}
@@ -197,7 +293,7 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
           </Typography.Text>
         </Space>
       ) : null}
-      {answer ? (
+      {answer && !showsJob ? (
         <Space direction="vertical" style={{ width: '100%' }}>
           <Alert
             type={answer.problemCount > 0 ? 'warning' : 'success'}
@@ -250,14 +346,75 @@ export default function ImportDialog({ api, title, onClose }: ImportDialogProps)
           ) : null}
         </Space>
       ) : null}
-      {stage.step === 'done' ? (
-        <Alert
-          type="success"
-          showIcon
-          message={t('import.imported', { count: stage.imported })}
-          data-testid="import-done"
+    </Modal>
+  );
+}
+
+type Translate = ReturnType<typeof useT>;
+
+/** One line about an ended job: what it imported, updated and skipped, or why it failed. */
+function jobSummary(t: Translate, job: ImportJob): string {
+  if (job.status === 'failed')
+    return t('import.jobFailed', { file: job.fileName, message: job.error?.message ?? '' });
+  if (job.status === 'running')
+    return `${job.fileName}: ${t('import.progress', { done: job.done, total: job.total })}`;
+  const result = job.result;
+  const parts = [t('import.jobDone', { file: job.fileName, count: result?.imported ?? 0 })];
+  if (result?.updated) parts.push(t('import.jobUpdated', { count: result.updated }));
+  if (result?.skipped) parts.push(t('import.jobSkipped', { count: result.skipped }));
+  return parts.join(t('import.listSeparator'));
+}
+
+/** A job followed in the dialog: its progress while it runs, then its result or its failure. */
+function JobPanel({ job }: { job: ImportJob }): React.ReactElement {
+  const t = useT();
+  if (job.status === 'running') {
+    const percent = job.total > 0 ? Math.floor((job.done / job.total) * 100) : 0;
+    return (
+      <Space direction="vertical" style={{ width: '100%' }} data-testid="import-job">
+        <Progress percent={percent} status="active" aria-labelledby="import-job-progress" />
+        <Typography.Text id="import-job-progress" data-testid="import-job-progress">
+          {job.total > 0
+            ? `${job.phase ? `${t(`import.phase.${job.phase}`)} · ` : ''}${t('import.progress', { done: job.done, total: job.total })}`
+            : t('import.counting')}
+        </Typography.Text>
+        <Typography.Text type="secondary">{t('import.background')}</Typography.Text>
+      </Space>
+    );
+  }
+  const problems: { key: string; row: string; message: string }[] =
+    job.status === 'done'
+      ? (job.result?.problems ?? []).map((problem, index) => ({
+          key: `${index}`,
+          row: `${problem.sheet ? `${problem.sheet} ` : ''}${problem.row}`,
+          message: problem.message,
+        }))
+      : (job.error?.errors ?? []).map((error, index) => ({
+          key: `${index}`,
+          row: error.field.split('/').slice(0, -1).filter(Boolean).join(' '),
+          message: error.message,
+        }));
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="import-job">
+      <Alert
+        type={job.status === 'done' ? 'success' : 'error'}
+        showIcon
+        message={jobSummary(t, job)}
+        data-testid={job.status === 'done' ? 'import-done' : 'import-failed'}
+      />
+      {problems.length > 0 ? (
+        <Table
+          size="small"
+          rowKey="key"
+          columns={[
+            { key: 'row', title: t('import.row'), dataIndex: 'row', width: 90 },
+            { key: 'message', title: t('import.problems'), dataIndex: 'message' },
+          ]}
+          dataSource={problems}
+          pagination={{ pageSize: 10, showSizeChanger: false }}
+          data-testid="import-job-problems"
         />
       ) : null}
-    </Modal>
+    </Space>
   );
 }

@@ -1,12 +1,12 @@
 import { DeleteOutlined, UndoOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Popconfirm, Space, Table, Typography } from 'antd';
+import { App, Button, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { fieldTitleKeys, type EntityDef } from '../../engine/index.js';
-import { formatDateTime } from '../../web/format.js';
 import { useT } from '../i18n.js';
 import { useApiGet, useApiWrite, withQuery } from '../lib/api.js';
 import { useSubmit } from '../lib/screen-parts.js';
 import { titleOf } from './labels.js';
+import { binColumns } from './recycle-columns.js';
 
 /** A record of the bin as <api>/recycle answers it. */
 type BinnedRecord = Record<string, unknown> & {
@@ -124,49 +124,22 @@ export default function RecycleBin({ entity, onChanged }: { entity: EntityDef; o
             title: t('admin.recycle.deletedBy'),
             render: (_value, row) => row.deletedBy ?? '—',
           },
-          {
-            key: 'deletedAt',
-            title: t('admin.recycle.deletedAt'),
-            render: (_value, row) => formatDateTime(row.deletedAt),
-          },
-          {
-            key: 'expiresAt',
-            title: t('admin.recycle.expiresAt'),
-            render: (_value, row) => formatDateTime(row.expiresAt),
-          },
-          {
-            key: 'actions',
-            title: t('admin.recycle.actions'),
-            render: (_value, row) => (
-              <Space size={4}>
-                <Button
-                  size="small"
-                  icon={<UndoOutlined />}
-                  aria-label={`${t('admin.recycle.restore')} ${nameOf(row)}`}
-                  onClick={() => void restore([String(row[keyName])])}
-                  data-testid="recycle-restore"
-                >
-                  {t('admin.recycle.restore')}
-                </Button>
-                <Popconfirm
-                  title={t('admin.recycle.purgeConfirm')}
-                  okText={t('admin.common.confirm')}
-                  cancelText={t('admin.common.cancel')}
-                  onConfirm={() => purge([String(row[keyName])])}
-                >
-                  <Button
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`${t('admin.recycle.purge')} ${nameOf(row)}`}
-                    data-testid="recycle-purge"
-                  >
-                    {t('admin.recycle.purge')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
+          ...binColumns<BinnedRecord>({
+            t,
+            keys: {
+              deletedAt: 'admin.recycle.deletedAt',
+              expiresAt: 'admin.recycle.expiresAt',
+              actions: 'admin.recycle.actions',
+              restore: 'admin.recycle.restore',
+              purge: 'admin.recycle.purge',
+              purgeConfirm: 'admin.recycle.purgeConfirm',
+            },
+            nameOf,
+            keyOf: (row) => String(row[keyName]),
+            restore,
+            purge,
+            testIds: { restore: 'recycle-restore', purge: 'recycle-purge' },
+          }),
         ]}
       />
     </div>

@@ -1,4 +1,5 @@
 import type { ListColumn } from '../../engine/index.js';
+import type { Titles } from '../../engine/types.js';
 import { DECIMAL_TEXT, groupDecimal } from '../../engine/decimal.js';
 import { formatDateTime } from '../../web/format.js';
 import type { Translate } from '../i18n.js';
@@ -15,6 +16,23 @@ export function titleOf(t: Translate, keys: readonly string[], fallback: string)
 /** An entity's title: entities.<name>.title, else the schema's title. */
 export function entityTitle(t: Translate, name: string, fallback: string): string {
   return titleOf(t, [`entities.${name}.title`], fallback);
+}
+
+/**
+ * A designed form's name in the user's language (the form list, the publish dialog, the version
+ * history, the process modeler's form picker): its title in that language (标题（简体）…, the
+ * content's x-ui.titles), else its stored name (the English title), else its code.
+ */
+export function formTitle(
+  form: { formName?: string | null | undefined; formCode?: string | null | undefined; formContent?: unknown },
+  language: keyof Titles,
+): string {
+  const content = form.formContent;
+  const titles =
+    content !== null && typeof content === 'object'
+      ? (content as { 'x-ui'?: { titles?: Titles } })['x-ui']?.titles
+      : undefined;
+  return titles?.[language] || form.formName || form.formCode || '';
 }
 
 /** Labels of a dictionary's values and of a referenced entity's records, by value. */

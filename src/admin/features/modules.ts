@@ -8,8 +8,10 @@ import forms from './forms/module.js';
 import generator from './generator/module.js';
 import monitor from './monitor/module.js';
 import notifications from './notifications/module.js';
+import oidc from './oidc/module.js';
 import rbac from './rbac/module.js';
 import sessions from './sessions/module.js';
+import webhooks from './webhooks/module.js';
 import workbench from './workbench/module.js';
 import workflow from './workflow/module.js';
 
@@ -24,6 +26,8 @@ export const FRAMEWORK_MODULES: Readonly<Record<string, AdminModule>> = {
   'ecobid:rbac': rbac,
   'ecobid:sessions': sessions,
   'ecobid:apikeys': apikeys,
+  'ecobid:webhooks': webhooks,
+  'ecobid:oidc': oidc,
   'ecobid:notifications': notifications,
   'ecobid:files': files,
   'ecobid:forms': forms,

@@ -2,6 +2,7 @@ import { Button, Result } from 'antd';
 import { Suspense, useRef, type ReactNode } from 'react';
 import { useLocation, useOutlet, type Location } from 'react-router';
 import { useT } from '../i18n.js';
+import { KeptPageShown } from '../lib/kept-page.js';
 import { findPage } from '../lib/menus.js';
 import { MenuPage } from './MenuPage.js';
 import { useApp } from '../store.js';
@@ -61,9 +62,11 @@ export function KeepAliveOutlet() {
     <>
       {[...kept.current].map(([code, at]) => (
         <div key={code} className="admin-kept-page" hidden={code !== page?.code}>
-          <Guarded>
-            <MenuPage path={at.pathname} />
-          </Guarded>
+          <KeptPageShown.Provider value={code === page?.code}>
+            <Guarded>
+              <MenuPage path={at.pathname} />
+            </Guarded>
+          </KeptPageShown.Provider>
         </div>
       ))}
       {!isCached && <Guarded key={location.pathname}>{outlet}</Guarded>}

@@ -18,6 +18,7 @@ import type { PostOption } from '../../engine/api-types.js';
 import { LANGUAGES, type Language } from '../../web/i18n.js';
 import { setActingRole } from '../../web/session.js';
 import { routeTitle, useT } from '../i18n.js';
+import { InboxBell } from '../features/notifications/InboxBell.js';
 import { breadcrumbs, findPage, flatten } from '../lib/menus.js';
 import { SIZES, type Size } from '../lib/settings.js';
 import { emptyTags } from '../lib/tags.js';
@@ -203,6 +204,7 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
 
   const groups = routes.filter((route) => route.children.length > 0);
   const isMobile = app.device === 'mobile';
+  const inbox = flatten(routes).find((route) => route.code === 'mynotification');
 
   const changeSize = (size: Size): void => {
     app.setSize(size);
@@ -247,6 +249,7 @@ export function Navbar({ onChangePassword, onShowErrorLog }: NavbarProps) {
         {!isMobile && user && <RoleSwitch user={user} />}
         {!isMobile && user && <PostSwitch user={user} />}
         <MenuSearch />
+        {inbox && <InboxBell path={inbox.path} />}
         {app.errorLog.length > 0 && (
           <Badge count={app.errorLog.length} size="small" offset={[-4, 4]}>
             <button

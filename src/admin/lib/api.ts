@@ -61,10 +61,10 @@ export interface ApiWrite {
    * `silent`: the caller shows a failure itself (a field's error in a dialog), no toast.
    */
   send: <T>(
-    method: 'post' | 'put',
+    method: 'post' | 'put' | 'delete',
     url: string,
     values?: unknown,
-    options?: { silent?: boolean },
+    options?: { silent?: boolean; timeoutMs?: number },
   ) => Promise<T>;
   isSending: boolean;
 }
@@ -74,16 +74,20 @@ export function useApiWrite(): ApiWrite {
   const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, unknown>();
   const send = useCallback(
     async <T>(
-      method: 'post' | 'put',
+      method: 'post' | 'put' | 'delete',
       url: string,
       values?: unknown,
-      options: { silent?: boolean } = {},
+      options: { silent?: boolean; timeoutMs?: number } = {},
     ): Promise<T> => {
+      const meta = {
+        ...(options.silent ? { silent: true } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      };
       const answer = await mutateAsync({
         url,
         method,
         values: values ?? {},
-        ...(options.silent ? { meta: { silent: true } } : {}),
+        ...(Object.keys(meta).length > 0 ? { meta } : {}),
       });
       return answer.data as T;
     },

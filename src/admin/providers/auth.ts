@@ -1,5 +1,12 @@
 import type { AuthProvider } from '@refinedev/core';
-import type { CurrentAuthority, CurrentUser, MenuNode, TokenAnswer } from '../../engine/api-types.js';
+import type {
+  CurrentAuthority,
+  CurrentUser,
+  EnrolledSignIn,
+  MenuNode,
+  SecondStepAnswer,
+  TokenAnswer,
+} from '../../engine/api-types.js';
 import { ApiError, apiGet, apiPost, http } from '../../web/http.js';
 import {
   getRoles,
@@ -50,7 +57,9 @@ export function rememberSignInTenant(tenantCode: string): void {
 export type SignInType = 'account' | 'mobile';
 
 export interface SignInForm {
-  type: SignInType;
+  /** 'oidc': the one-time ticket an OpenID provider's sign-in came back with (features/oidc). */
+  type: SignInType | 'oidc';
+  ticket?: string;
   username?: string;
   password?: string;
   mobile?: string;
@@ -59,6 +68,40 @@ export interface SignInForm {
   tenantCode?: string;
   /** Where to go after signing in (the redirect query). */
   redirect?: string;
+  /**
+   * The second step of a sign-in (two-factor): the challenge of the first step's answer and a code
+   * of the authenticator (or a recovery code); `enrol` confirms an enrolment required at sign-in.
+   */
+  secondStep?: { kind: SecondStepAnswer['second_step']; challengeToken: string; code: string };
+  /** Called when the credentials were right but a second step stands before the session. */
+  onSecondStep?: (step: { kind: SecondStepAnswer['second_step']; challengeToken: string }) => void;
+  /** Shows the recovery codes of an enrolment made at sign-in; resolves once they were read. */
+  onRecoveryCodes?: (codes: string[]) => Promise<void>;
+}
+
+type SignInAnswer = Partial<TokenAnswer & SecondStepAnswer & EnrolledSignIn>;
+
+const SECOND_STEP_URL = { totp: '/api/uaa/twoFactor/verify', enrol: '/api/uaa/twoFactor/confirm' } as const;
+
+/** The token request of the form: the first step (password, SMS code) or the second (two-factor). */
+async function requestSignIn(form: SignInForm): Promise<SignInAnswer> {
+  const step = form.secondStep;
+  if (step) {
+    const answer = await http.post<SignInAnswer>(SECOND_STEP_URL[step.kind], {
+      challengeToken: step.challengeToken,
+      code: step.code.trim(),
+    });
+    return answer.data;
+  }
+  if (form.type === 'oidc')
+    return (await http.post<SignInAnswer>('/api/oidc/ticket', { ticket: form.ticket ?? '' })).data;
+  const response = await http.post<SignInAnswer>('/api/uaa/oauth/token', signInBody(form), {
+    headers: {
+      Authorization: `Basic ${btoa(`${SIGN_IN.clientId}:`)}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+  });
+  return response.data;
 }
 
 /** The form-urlencoded body of POST /api/uaa/oauth/token (docs/product.md §5: trims all but the password). */
@@ -233,6 +276,16 @@ function prefetch(): Promise<CurrentAuthority> {
   return prefetched;
 }
 
+/** The provider's end-session address of a session opened through an OpenID provider, else null. */
+async function providerLogoutUrl(): Promise<string | null> {
+  try {
+    return (await apiGet<{ url: string | null }>('/api/oidc/logoutUrl', { app: 'admin' }, { silent: true }))
+      .url;
+  } catch {
+    return null;
+  }
+}
+
 /** A sign-in that worked for a user the back-office has nothing for (a portal buyer). */
 class NoBackOffice extends Error {}
 
@@ -245,14 +298,14 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
   return {
     login: async (form: SignInForm) => {
       try {
-        const response = await http.post<Partial<TokenAnswer>>('/api/uaa/oauth/token', signInBody(form), {
-          headers: {
-            Authorization: `Basic ${btoa(`${SIGN_IN.clientId}:`)}`,
-            'Content-Type': 'application/x-www-form-urlencoded',
-          },
-        });
-        const token = response.data.access_token;
-        if (!token) throw new ApiError(response.data.message || options.t('admin.auth.hasError'));
+        const answer = await requestSignIn(form);
+        if (answer.second_step && answer.challenge_token) {
+          // No session yet: the page asks for the second step (a success with nowhere to go).
+          form.onSecondStep?.({ kind: answer.second_step, challengeToken: answer.challenge_token });
+          return { success: true };
+        }
+        const token = answer.access_token;
+        if (!token) throw new ApiError(answer.message || options.t('admin.auth.hasError'));
         forgetUser();
         setToken(token);
         rememberSignInTenant((form.tenantCode ?? SIGN_IN.tenantCode).trim() || SIGN_IN.tenantCode);
@@ -272,6 +325,7 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
           throw new NoBackOffice(options.t('admin.auth.noBackOffice'));
         }
         options.onSignedIn?.();
+        if (answer.recovery_codes) await form.onRecoveryCodes?.(answer.recovery_codes);
         const redirect = form.redirect && form.redirect.startsWith('/') ? form.redirect : '/workbench';
         return { success: true, redirectTo: redirect };
       } catch (error) {
@@ -289,13 +343,15 @@ export function createAuthProvider(options: AuthOptions): AuthProvider {
 
     logout: async () => {
       const path = options.currentPath();
+      // a session opened through an OpenID provider ends there too (its end-session address)
+      const atProvider = getToken() ? await providerLogoutUrl() : null;
       if (getToken())
         await http.post('/api/uaa/oauth/logout', undefined, { silent: true }).catch(() => undefined);
       resetToken();
       forgetUser();
       options.onLogout();
       // docs/product.md §2.3: the landing after logout is /{product}?redirect={fullPath}.
-      options.leave(portalHome(`/admin${path}`));
+      options.leave(atProvider ?? portalHome(`/admin${path}`));
       return { success: true, redirectTo: undefined };
     },
 

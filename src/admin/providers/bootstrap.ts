@@ -1,5 +1,6 @@
 import type { CurrentAuthority, CurrentUser, PostOption } from '../../engine/api-types.js';
 import type { EntitySchema } from '../../engine/index.js';
+import type { Language } from '../../web/i18n.js';
 
 /**
  * What the server put in the back-office page for the signed-in user (src/server/features/web/routes.ts,
@@ -12,7 +13,11 @@ export interface AdminBootstrap {
   user: CurrentUser;
   authority: CurrentAuthority;
   posts: PostOption[];
-  schemas: { entities: { name: string; schema: EntitySchema }[] };
+  schemas: {
+    entities: { name: string; schema: EntitySchema }[];
+    /** The server modules' texts by language (modules.<name>.<key>): their rules' messages. */
+    messages?: Partial<Record<Language, Record<string, unknown>>>;
+  };
   /** The role the authority is for (the roleCode cookie's, when held), null for all held. */
   actingRole: string | null;
 }

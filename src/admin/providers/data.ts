@@ -341,6 +341,8 @@ export const dataProvider: DataProvider = {
                 silent: meta?.silent === true,
                 // uploads (a FormData payload): progress, cancel, and no time limit
                 ...(payload instanceof FormData ? { timeout: 0 } : {}),
+                // meta.timeoutMs: work the server bounds by a longer budget of its own (templates)
+                ...(typeof meta?.timeoutMs === 'number' ? { timeout: meta.timeoutMs } : {}),
                 ...(meta?.onUploadProgress
                   ? { onUploadProgress: meta.onUploadProgress as (event: AxiosProgressEvent) => void }
                   : {}),

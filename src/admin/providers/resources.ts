@@ -8,6 +8,7 @@ import {
 import { http } from '../../web/http.js';
 import { takeBootstrap } from './bootstrap.js';
 import { addSchemaTexts } from '../i18n.js';
+import { LANGUAGES, type Language } from '../../web/i18n.js';
 import { schemaTexts } from '../entity/schema-texts.js';
 
 /** Where an entity's generated API lives, and the entity itself for the generated screens. */
@@ -34,7 +35,11 @@ export interface ResourceField {
 }
 
 interface SchemasAnswer {
-  data?: { entities?: { name: string; schema: EntitySchema }[] };
+  data?: {
+    entities?: { name: string; schema: EntitySchema }[];
+    /** The server modules' texts by language (modules.<name>.<key>): their rules' messages. */
+    messages?: Partial<Record<Language, Record<string, unknown>>>;
+  };
 }
 
 export function resourceOf(entity: EntityDef): ResourceApi {
@@ -64,7 +69,11 @@ export function resourceOf(entity: EntityDef): ResourceApi {
 export function resourcesFromSchemas(answer: SchemasAnswer): Map<string, ResourceApi> {
   const table = new Map<string, ResourceApi>();
   // A published form's titles (zh / tw / en) and help, as the locale keys its screens read.
-  addSchemaTexts(schemaTexts(answer.data?.entities ?? []));
+  // and the server modules' texts (their rules' messages): modules.<name>.<key>, beside entities.*
+  const texts = schemaTexts(answer.data?.entities ?? []);
+  for (const language of LANGUAGES)
+    texts[language] = { ...texts[language], ...answer.data?.messages?.[language] };
+  addSchemaTexts(texts);
   for (const { name, schema } of answer.data?.entities ?? []) {
     try {
       table.set(name, resourceOf(buildEntity(name, schema)));

@@ -1,8 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { usePortal } from '../context.js';
 import { resetToken } from '../../web/session.js';
-import { signIn, type SignInMode, type UserType } from '../session.js';
+import { signIn, TENANT_CODE, type SecondStep, type SignInMode, type UserType } from '../session.js';
+import { SecondStepForm } from './SecondStepForm.js';
+import { SsoProviders } from './SsoProviders.js';
 import { MobileSmsFields, ModeTabs, RoleSwitch, SubmitButton } from './fields.js';
 import { AuthShell, Field, FormAlert, TextInput, type Errors } from './forms.js';
 import { collect, mobileError, smsError, usernameError } from './rules.js';
@@ -20,6 +22,7 @@ export default function Login() {
   const target = redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : home;
   const [userType, setUserType] = useState<UserType>(search.get('userType') === '2' ? 2 : 1);
   const [mode, setMode] = useState<SignInMode>('account');
+  const [step, setStep] = useState<SecondStep>();
   const form = useAuthForm<Key>({ username: '', password: '', mobile: '', smsCaptcha: '' });
   const { values, errors, set } = form;
 
@@ -36,23 +39,37 @@ export default function Login() {
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     await form.submit(validate(), async () => {
-      await signIn({ mode, userType, ...values });
-      const signedIn = await refreshUser();
-      if (!signedIn) throw new Error(t('auth.verifyFailed'));
-      if (signedIn.roles.length === 0) {
-        // docs/product.md §8: a user without roles is not signed in
-        resetToken();
-        await refreshUser();
-        throw new Error(t('auth.noRoles'));
-      }
-      void navigate(target);
+      const pending = await signIn({ mode, userType, ...values });
+      if (pending) setStep(pending);
+      else await finish();
     });
   };
+  /**
+   * The session is open (after the password, after the second step, or back from an OpenID
+   * provider with a ticket): the user, then the target.
+   */
+  const finish = useCallback(async (): Promise<void> => {
+    const signedIn = await refreshUser();
+    if (!signedIn) throw new Error(t('auth.verifyFailed'));
+    if (signedIn.roles.length === 0) {
+      // docs/product.md §8: a user without roles is not signed in
+      resetToken();
+      await refreshUser();
+      throw new Error(t('auth.noRoles'));
+    }
+    void navigate(target);
+  }, [refreshUser, t, navigate, target]);
 
   // docs/product.md §2.1: a signed-in user does not see the form again; a token still being checked
   // shows nothing yet
-  if (user && !form.isBusy) return <Navigate to={target} replace />;
+  if (user && !form.isBusy && !step) return <Navigate to={target} replace />;
   if (!isUserKnown) return null;
+  if (step)
+    return (
+      <AuthShell title={t('auth.loginTitle')}>
+        <SecondStepForm step={step} onDone={finish} />
+      </AuthShell>
+    );
 
   return (
     <AuthShell
@@ -121,6 +138,12 @@ export default function Login() {
           busyLabel={t('auth.signingIn')}
         />
       </form>
+      <SsoProviders
+        tenantCode={TENANT_CODE}
+        redirect={redirect ?? undefined}
+        userType={userType}
+        onSignedIn={finish}
+      />
     </AuthShell>
   );
 }

@@ -8,6 +8,8 @@ import { Field, FormAlert, TextInput } from '../auth/forms.js';
 import { collect, confirmError, emailError, mobileError, passwordError, smsError } from '../auth/rules.js';
 import { useAuthForm } from '../auth/useAuthForm.js';
 import { personalApi, type OwnDetail, type ProfileChange } from './api.js';
+import { OidcLinksCard } from './OidcLinks.js';
+import { TwoFactorCard } from './TwoFactor.js';
 
 type ProfileKey = 'nickname' | 'email' | 'phone' | 'address' | 'profile';
 const PROFILE_FIELDS: { key: ProfileKey; max: number; autoComplete?: string }[] = [
@@ -28,7 +30,7 @@ function renameFields(error: unknown, names: Record<string, string>): unknown {
   });
 }
 
-/** 我的账户: the profile, the mobile number (proved by an SMS code) and the password. */
+/** 我的账户: the profile, the mobile number (proved by an SMS code), the password and two-factor sign-in. */
 export function AccountSection({ user }: { user: PortalUser }) {
   const { t } = usePortal();
   const [detail, setDetail] = useState<OwnDetail>();
@@ -52,6 +54,8 @@ export function AccountSection({ user }: { user: PortalUser }) {
       <ProfileCard detail={detail} onSaved={setDetail} />
       <MobileCard detail={detail} onSaved={setDetail} />
       <PasswordCard user={user} />
+      <TwoFactorCard />
+      <OidcLinksCard />
     </>
   );
 }

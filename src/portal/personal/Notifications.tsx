@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { listenLive } from '../../web/live.js';
 import { usePortal } from '../context.js';
 import { Empty, ErrorNote, Pagination, SkeletonLines, useAsync, day } from '../ui/common.js';
 import { RichText } from '../ui/RichText.js';
@@ -6,13 +7,25 @@ import { personalApi } from './api.js';
 
 const PAGE_SIZE = 10;
 
-/** 我的消息: the notifications addressed to the user; opening one marks it read. */
+/**
+ * 我的消息: the notifications addressed to the user; opening one marks it read. No polling: a
+ * notice reaching the user's inbox arrives on the live-update stream and the list is read again.
+ */
 export function NotificationsSection() {
   const { t } = usePortal();
   const [page, setPage] = useState(1);
   const [reload, setReload] = useState(0);
   const [openId, setOpenId] = useState<number>();
   const list = useAsync(() => personalApi.notifications(page, PAGE_SIZE), [page, reload]);
+  useEffect(() => {
+    const again = (): void => setReload((count) => count + 1);
+    return listenLive({
+      message: (message) => {
+        if (message.inbox) again();
+      },
+      reset: again,
+    });
+  }, []);
   const open = async (id: number, isRead: boolean): Promise<void> => {
     setOpenId(openId === id ? undefined : id);
     if (isRead) return;

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
+import { eventOfAudit, recordEvents } from './events/index.js';
+import type { EventInput } from './events/index.js';
 import type { Actor } from './sql/toolkit.js';
 
 /**
@@ -19,7 +21,10 @@ export interface AuditEntry {
   after: Record<string, unknown> | null;
 }
 
-/** One audit row per changed record, written in the caller's transaction. */
+/**
+ * One audit row per changed record, written in the caller's transaction, and the event it tells
+ * of in the outbox (lib/events): every audited change is an event, in the same transaction.
+ */
 export async function writeAudit({
   trx,
   actor,
@@ -38,4 +43,6 @@ export async function writeAudit({
   );
   await sql`insert into sys_audit_log (tenant_code, entity, record_key, action, user_id, username, before, after)
     values ${sql.join(rows)}`.execute(trx);
+  const events = entries.map(eventOfAudit).filter((event): event is EventInput => event !== undefined);
+  await recordEvents({ trx, actor, events });
 }

@@ -63,6 +63,13 @@ export interface Config {
   dbLocalTimeZone: string;
   files: FileLimits;
   monitoring: MonitoringSettings;
+  /**
+   * Outbound webhooks (features/events): addresses (IPs or CIDR ranges) a webhook may reach
+   * although they are loopback or private (WEBHOOK_ALLOWED_ADDRESSES, comma-separated; none by
+   * default: the SSRF guard refuses them), and how often each process looks for events to
+   * dispatch and deliveries due (WEBHOOK_POLL_MS, 1000).
+   */
+  webhooks: { allowedAddresses: string[]; pollMs: number };
 }
 
 /** Metrics, request logs and query timing (services/monitor). */
@@ -288,6 +295,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     listCount,
     indexCheckSeconds: positiveInteger(env, 'INDEX_CHECK_SECONDS', 60, problems),
     dbLocalTimeZone,
+    webhooks: {
+      allowedAddresses: (env.WEBHOOK_ALLOWED_ADDRESSES ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+      pollMs: positiveInteger(env, 'WEBHOOK_POLL_MS', 1000, problems),
+    },
     files: {
       maxBytes: fileMaxMb * 1024 * 1024,
       dir: env.FILES_DIR ? resolve(cwd, env.FILES_DIR) : inData('files'),

@@ -29,5 +29,5 @@ export interface Feature {
    */
   hooks?: FastifyPluginAsync<FeatureHookOptions>;
   /** The feature's routes and background jobs, encapsulated. */
-  routes?: FastifyPluginAsync;
+  routes?: FastifyPluginAsync<FeatureHookOptions>;
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Ajv } from 'ajv';
 import {
@@ -68,6 +68,14 @@ export function readSchemaSources(dir: string): SchemaSource[] {
     }
   }
   return sources;
+}
+
+/**
+ * The entity schemas modules bring (`<module folder>/schemas/*.schema.json`: a generated module of
+ * an entity schemas/ does not have). A name schemas/ or another module already has is refused.
+ */
+function moduleSources(dirs: readonly string[]): SchemaSource[] {
+  return dirs.filter((dir) => existsSync(dir)).flatMap((dir) => readSchemaSources(dir));
 }
 
 export function createRegistry(entities: EntityDef[]): EntityRegistry {
@@ -193,11 +201,28 @@ function patchedSources(sources: SchemaSource[], patches: readonly EntitySchemaP
   return sources.map((source) => byName.get(source.name) ?? source);
 }
 
-export function loadRegistry(schemasDir: string, patches: readonly EntitySchemaPatch[] = []): EntityRegistry {
-  const sources =
-    patches.length > 0
-      ? patchedSources(readSchemaSources(schemasDir), patches)
-      : readSchemaSources(schemasDir);
+export function loadRegistry(
+  schemasDir: string,
+  patches: readonly EntitySchemaPatch[] = [],
+  moduleSchemaDirs: readonly string[] = [],
+): EntityRegistry {
+  const own = [...readSchemaSources(schemasDir), ...moduleSources(moduleSchemaDirs)];
+  const seen = new Map<string, string>();
+  const twice = own.flatMap((source) => {
+    const first = seen.get(source.name);
+    seen.set(source.name, source.file);
+    return first === undefined
+      ? []
+      : [
+          {
+            file: source.file,
+            pointer: '',
+            message: `entity "${source.name}" is already defined by ${first}`,
+          },
+        ];
+  });
+  if (twice.length > 0) throw new SchemaFileError(twice);
+  const sources = patches.length > 0 ? patchedSources(own, patches) : own;
   const overBudget = sources.flatMap((source) =>
     schemaBudgetOf(source.json).map((problem) => ({
       file: source.file,

@@ -87,10 +87,11 @@ export const ids = (maxItems = 1000, description?: string): Schema<number[]> =>
 export const SEPARATOR_KEYWORD = 'x-separator';
 
 /** Whole-number keys, repeated or comma-separated (id=1,2&id=3); empty parts are skipped. */
-export const separatedIds = (maxItems = 1000, description?: string): Schema<number[]> =>
+export const separatedIds = (maxItems = 1000, description?: string, minItems = 0): Schema<number[]> =>
   typedAs<number[]>({
     type: 'array',
     items: integer(0, MAX_KEY),
+    ...(minItems > 0 ? { minItems } : {}),
     maxItems,
     [SEPARATOR_KEYWORD]: ',',
     ...(description ? { description } : {}),

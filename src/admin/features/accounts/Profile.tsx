@@ -16,6 +16,8 @@ import { DEFAULT_AVATAR } from '../../layout/Logo.js';
 import { useApiCall } from '../../providers/api.js';
 import { forgetUser, SIGN_IN, type SysUser } from '../../providers/auth.js';
 import { errorMessage, fieldMessages } from '../../providers/data.js';
+import { TwoFactorCard } from './TwoFactorCard.js';
+import { OidcLinks } from '../oidc/OidcLinks.js';
 
 type Values = { [K in OwnProfileField]: string } & { smsCaptcha?: string };
 
@@ -197,6 +199,10 @@ export default function Profile() {
             {t('admin.navbar.changePassword')}
           </Button>
         </Card>
+        <div className="admin-profile-two-factor">
+          <TwoFactorCard />
+        </div>
+        <OidcLinks />
       </Col>
       <Col xs={24} lg={16}>
         <Card title={t('admin.profile.details')}>

@@ -31,7 +31,8 @@ import { routeTitle, useT } from '../../i18n.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../lib/api.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { PagedTable, useSubmit } from '../../lib/screen-parts.js';
-import { errorText, fieldMessages } from '../../providers/data.js';
+import { errorText } from '../../providers/data.js';
+import { showFieldErrors } from '../../lib/form-errors.js';
 
 const KEYS = '/api/admin/sysapikey';
 const PAGE_SIZE = 20;
@@ -213,20 +214,7 @@ function CreateKey({ onClose }: { onClose: (key?: string) => void }) {
       void message.success(label('created'));
       onClose(made.key);
     } catch (error) {
-      const fields = fieldMessages(error);
-      const named = FORM_FIELDS.filter((name) =>
-        Object.keys(fields).some((field) => field.split(/[./]/)[0] === name),
-      );
-      if (named.length > 0)
-        form.setFields(
-          named.map((name) => ({
-            name,
-            errors: Object.entries(fields)
-              .filter(([field]) => field.split(/[./]/)[0] === name)
-              .flatMap(([, texts]) => texts),
-          })),
-        );
-      else void message.error(errorText(error));
+      if (!showFieldErrors(form, FORM_FIELDS, error)) void message.error(errorText(error));
     }
   };
 

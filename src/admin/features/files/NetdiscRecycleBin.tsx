@@ -1,11 +1,11 @@
 import { DeleteOutlined, FileOutlined, FolderOutlined, UndoOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Popconfirm, Space, Table, Typography } from 'antd';
+import { App, Button, Flex, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { RecycledItem } from '../../../engine/api-types.js';
-import { formatDateTime } from '../../../web/format.js';
 import { useT } from '../../i18n.js';
 import { useApiGet } from '../../lib/api.js';
 import { useSubmit } from '../../lib/screen-parts.js';
+import { binColumns } from '../../entity/recycle-columns.js';
 import { formatBytes, itemKey, itemOfKey, NETDISC_API, type NetdiscWrites } from './netdisc-api.js';
 
 /**
@@ -86,48 +86,22 @@ export function NetdiscRecycleBin({
             ),
           },
           { key: 'size', title: t('netdiscUi.size'), render: (_value, row) => formatBytes(row.sizeBytes) },
-          {
-            key: 'deletedAt',
-            title: t('netdiscUi.deletedAt'),
-            render: (_value, row) => formatDateTime(row.deletedAt),
-          },
-          {
-            key: 'expiresAt',
-            title: t('netdiscUi.expiresAt'),
-            render: (_value, row) => formatDateTime(row.expiresAt),
-          },
-          {
-            key: 'actions',
-            title: t('netdiscUi.actions'),
-            render: (_value, row) => (
-              <Space size={4}>
-                <Button
-                  size="small"
-                  icon={<UndoOutlined />}
-                  aria-label={`${t('netdiscUi.restore')} ${row.name}`}
-                  onClick={() => void restore([itemKey(row)])}
-                  data-testid="netdisc-restore"
-                >
-                  {t('netdiscUi.restore')}
-                </Button>
-                <Popconfirm
-                  title={t('netdiscUi.purgeConfirm')}
-                  okText={t('admin.common.confirm')}
-                  cancelText={t('admin.common.cancel')}
-                  onConfirm={() => purge([itemKey(row)])}
-                >
-                  <Button
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`${t('netdiscUi.purge')} ${row.name}`}
-                  >
-                    {t('netdiscUi.purge')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
+          ...binColumns<RecycledItem>({
+            t,
+            keys: {
+              deletedAt: 'netdiscUi.deletedAt',
+              expiresAt: 'netdiscUi.expiresAt',
+              actions: 'netdiscUi.actions',
+              restore: 'netdiscUi.restore',
+              purge: 'netdiscUi.purge',
+              purgeConfirm: 'netdiscUi.purgeConfirm',
+            },
+            nameOf: (row) => row.name,
+            keyOf: itemKey,
+            restore,
+            purge,
+            testIds: { restore: 'netdisc-restore' },
+          }),
         ]}
       />
     </div>

@@ -3,6 +3,7 @@ import { useDataProvider } from '@refinedev/core';
 import { App, Button, Card, Empty, Flex, Form, Input, Select, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import type { GeneratedFile } from '../../../engine/api-types.js';
+import { detailFields } from '../../../engine/index.js';
 import type { DownloadedFile } from '../../providers/data.js';
 import { loadResources } from '../../providers/resources.js';
 import { routeTitle, useT } from '../../i18n.js';
@@ -17,7 +18,12 @@ interface ForwardForm {
   serviceName: string;
   packageName: string;
   templateType?: string;
+  /** Master-detail layout; sent only while a chosen entity has detail rows. */
+  detailLayout?: DetailLayout;
 }
+
+type DetailLayout = 'form' | 'inner' | 'tab';
+const DETAIL_LAYOUTS: readonly DetailLayout[] = ['form', 'inner', 'tab'];
 
 interface FileNode {
   key: string;
@@ -68,6 +74,8 @@ export default function ForwardGenerator({ route }: { route: AppRoute }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<ForwardForm>();
   const [entities, setEntities] = useState<string[]>([]);
+  /** The entities with detail (x-detail, array-of-object) fields: the layout picker is theirs. */
+  const [masterDetail, setMasterDetail] = useState<ReadonlySet<string>>(new Set());
   const [files, setFiles] = useState<GeneratedFile[]>([]);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [isDownloading, setDownloading] = useState(false);
@@ -75,13 +83,38 @@ export default function ForwardGenerator({ route }: { route: AppRoute }) {
   const provider = useDataProvider()();
 
   useEffect(() => {
-    void loadResources().then((resources) => setEntities([...resources.keys()].sort()));
+    void loadResources().then((resources) => {
+      setEntities([...resources.keys()].sort());
+      setMasterDetail(
+        new Set(
+          [...resources.values()]
+            .filter((resource) => resource.entity && detailFields(resource.entity).length > 0)
+            .map((resource) => resource.name),
+        ),
+      );
+    });
   }, []);
+  const chosen = Form.useWatch('entities', form);
+  const hasDetails = (chosen ?? []).some((name) => masterDetail.has(name));
+
+  /** The form's values as the request takes them: the layout only for a master-detail entity. */
+  const request = async (): Promise<ForwardForm> => {
+    const { detailLayout, ...values } = await form.validateFields();
+    return hasDetails && detailLayout ? { ...values, detailLayout } : values;
+  };
 
   const preview = async (): Promise<void> => {
-    const values = await form.validateFields();
+    const values = await request();
     try {
-      const answer = await send<{ files: GeneratedFile[] }>('post', '/api/generator/forward/preview', values);
+      // the server renders within its own template budget (10 s), past the client's usual 5 s
+      const answer = await send<{ files: GeneratedFile[] }>(
+        'post',
+        '/api/generator/forward/preview',
+        values,
+        {
+          timeoutMs: 30_000,
+        },
+      );
       setFiles(answer.files);
       setSelected(
         answer.files.find((file) => file.path.endsWith('service.ts'))?.path ?? answer.files[0]?.path,
@@ -92,7 +125,7 @@ export default function ForwardGenerator({ route }: { route: AppRoute }) {
   };
 
   const download = async (): Promise<void> => {
-    const values = await form.validateFields();
+    const values = await request();
     setDownloading(true);
     try {
       const answer = await provider.custom?.({
@@ -118,7 +151,7 @@ export default function ForwardGenerator({ route }: { route: AppRoute }) {
       <Form<ForwardForm>
         form={form}
         layout="inline"
-        initialValues={{ serviceName: 'app', packageName: 'app', entities: [] }}
+        initialValues={{ serviceName: 'app', packageName: 'app', entities: [], detailLayout: 'form' }}
         className="admin-screen-toolbar"
       >
         <Form.Item
@@ -171,6 +204,16 @@ export default function ForwardGenerator({ route }: { route: AppRoute }) {
             }))}
           />
         </Form.Item>
+        {hasDetails && (
+          <Form.Item name="detailLayout" label={label('detailLayout')}>
+            <Select
+              style={{ minWidth: 150 }}
+              aria-label={label('detailLayout')}
+              data-testid="forward-detail-layout"
+              options={DETAIL_LAYOUTS.map((value) => ({ value, label: label(`layouts.${value}`) }))}
+            />
+          </Form.Item>
+        )}
         <Button
           type="primary"
           icon={<EyeOutlined />}

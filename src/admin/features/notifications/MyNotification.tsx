@@ -1,5 +1,8 @@
 import { App, Badge, Button, Card, Descriptions, Flex, Input, Modal, Segmented, Select, Tag } from 'antd';
-import { useState, type Key } from 'react';
+import { useSubscription } from '@refinedev/core';
+import { useRef, useState, type Key } from 'react';
+import { INBOX_CHANNEL } from '../../providers/live.js';
+import { useRecountInbox } from './InboxBell.js';
 import { sanitizeHtml } from '../../../web/sanitize.js';
 import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
@@ -82,6 +85,16 @@ export default function MyNotification({ route }: { route: AppRoute }) {
     title: title || undefined,
   };
   const inbox = useApiGet<Inbox>(`${API.notification}/queryMyNotification`, query);
+  // No polling: a notice reaching the caller's inbox (on any server process) arrives on the live
+  // provider's inbox channel, and the list and its unread count are read again.
+  const recountBell = useRecountInbox();
+  const reload = useRef(inbox.refetch);
+  reload.current = inbox.refetch;
+  useSubscription({
+    channel: INBOX_CHANNEL,
+    types: ['created', 'reset'],
+    onLiveEvent: () => void reload.current(),
+  });
   const types = useApiGet<DictItem[]>(`${API.notification}/queryNotificationType`);
   const priorities = useApiGet<DictItem[]>(`${API.notification}/queryNotificationPriority`);
   const { send, isSending } = useApiWrite();
@@ -99,6 +112,7 @@ export default function MyNotification({ route }: { route: AppRoute }) {
         success: isQuiet ? false : t('admin.common.operateSuccess'),
         after: () => {
           setSelected([]);
+          recountBell();
           return inbox.refetch();
         },
       },

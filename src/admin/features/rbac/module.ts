@@ -66,6 +66,13 @@ export default defineAdminModule({
         width: 520,
         screen: lazy(() => import('./user/UserRoles.js')),
       },
+      {
+        key: 'twoFactor',
+        titleKey: 'admin.screens.actions.userTwoFactor',
+        button: 'update',
+        width: 520,
+        screen: lazy(() => import('./user/UserTwoFactor.js')),
+      },
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Modal, Popconfirm, Space, Typography, Upload } from 'antd';
+import { App, Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useT } from '../../i18n.js';
@@ -8,6 +8,7 @@ import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../lib/api.j
 import { useSubmit } from '../../lib/screen-parts.js';
 import { WF, type Definition, type Instance, type Row, type Task } from './api.js';
 import { CommentDialog, DefinitionDiagram, label, StatusTag, time, WfList } from './parts.js';
+import { DeploymentResources, TransferField } from './Resources.js';
 import { StartDialog } from './StartDialog.js';
 import { UserTreeSelect } from './UserTreeSelect.js';
 
@@ -49,6 +50,7 @@ export function Deployments({ route }: ScreenProps) {
   const [isDeploying, setDeploying] = useState(false);
   const [form] = Form.useForm<{ name?: string; category?: string }>();
   const [xml, setXml] = useState<{ name: string; text: string } | null>(null);
+  const [browsing, setBrowsing] = useState<Row | null>(null);
   const deploy = (): Promise<void> =>
     submit(
       async () => {
@@ -87,17 +89,24 @@ export function Deployments({ route }: ScreenProps) {
           {
             key: 'actions',
             title: label(t, 'actions'),
-            render: (_v, row) =>
-              can('delete') && (
-                <DeleteButton
-                  url={withQuery(`${WF}/deployment/delete`, { id: row.id })}
-                  after={refresh}
-                  testId="delete-deployment"
-                />
-              ),
+            render: (_v, row) => (
+              <Space size={4} wrap>
+                <Button size="small" onClick={() => setBrowsing(row)} data-testid="deployment-resources">
+                  {label(t, 'resources')}
+                </Button>
+                {can('delete') && (
+                  <DeleteButton
+                    url={withQuery(`${WF}/deployment/delete`, { id: row.id })}
+                    after={refresh}
+                    testId="delete-deployment"
+                  />
+                )}
+              </Space>
+            ),
           },
         ]}
       />
+      {browsing && <DeploymentResources deployment={browsing} onClose={() => setBrowsing(null)} />}
       <Modal
         open={isDeploying}
         title={label(t, 'deployFile')}
@@ -166,10 +175,22 @@ export function Definitions({ route }: ScreenProps) {
   const [refreshKey, refresh] = useRefresh();
   const [viewing, setViewing] = useState<Definition | null>(null);
   const [starting, setStarting] = useState<Definition | null>(null);
-  const act = (row: Definition, action: 'suspend' | 'activate') =>
-    submit(() => send('post', withQuery(`${WF}/processdefinition/${action}`, { id: row.id })), {
-      after: refresh,
-    });
+  const confirm = useConfirmSuspendDefinition();
+  const act = async (row: Definition, action: 'suspend' | 'activate') => {
+    const choice = action === 'suspend' ? await confirm(row) : { instances: false };
+    if (!choice) return;
+    await submit(
+      () =>
+        send(
+          'post',
+          withQuery(`${WF}/processdefinition/${action}`, {
+            id: row.id,
+            ...(choice.instances ? { instances: 'true' } : {}),
+          }),
+        ),
+      { after: refresh },
+    );
+  };
   return (
     <>
       <WfList<Definition>
@@ -232,19 +253,76 @@ export function Definitions({ route }: ScreenProps) {
 }
 
 /** Suspend / activate / terminate of an instance, shared by the instance list and its page. */
+/** Asks before a suspension (挂起): says what it stops; resolves to whether to go on. */
+/**
+ * 挂起 of a definition asks first, with 同时挂起运行中的流程实例 (off: the running instances go on,
+ * on: they are suspended with it); answers the choice, or null when cancelled.
+ */
+function useConfirmSuspendDefinition(): (row: Definition) => Promise<{ instances: boolean } | null> {
+  const t = useT();
+  const { modal } = App.useApp();
+  return (row) =>
+    new Promise((resolve) => {
+      const choice = { instances: false };
+      void modal.confirm({
+        title: label(t, 'suspendTitle'),
+        content: (
+          <div data-testid="suspend-definition-confirm">
+            <Typography.Paragraph>
+              {label(t, 'suspendDefinitionAsk', { name: row.name ?? row.key, version: row.version })}
+            </Typography.Paragraph>
+            <Checkbox
+              data-testid="suspend-instances"
+              onChange={(event) => {
+                choice.instances = event.target.checked;
+              }}
+            >
+              {label(t, 'suspendInstancesToo')}
+            </Checkbox>
+          </div>
+        ),
+        okText: label(t, 'suspend'),
+        cancelText: t('admin.common.cancel'),
+        onOk: () => resolve({ ...choice }),
+        onCancel: () => resolve(null),
+      });
+    });
+}
+
+export function useConfirmSuspend(): (text: string) => Promise<boolean> {
+  const t = useT();
+  const { modal } = App.useApp();
+  return (text) =>
+    new Promise((resolve) => {
+      void modal.confirm({
+        title: label(t, 'suspendTitle'),
+        content: text,
+        okText: label(t, 'suspend'),
+        cancelText: t('admin.common.cancel'),
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+}
+
 export function useInstanceActions(after: () => void) {
+  const t = useT();
   const { send } = useApiWrite();
   const submit = useSubmit();
+  const confirm = useConfirmSuspend();
   return {
-    setSuspended: (row: Instance, suspended: boolean) =>
-      submit(
+    setSuspended: async (row: Instance, suspended: boolean) => {
+      if (suspended && !(await confirm(label(t, 'suspendInstanceText', { name: row.name ?? row.id }))))
+        return;
+      await submit(
         () =>
           send(
             'post',
             withQuery(`${WF}/processinstance/${suspended ? 'suspend' : 'activate'}`, { id: row.id }),
           ),
         { after },
-      ),
+      );
+    },
     terminate: (row: Instance, comment: string) =>
       submit(() => send('post', `${WF}/processinstance/terminate`, { id: row.id, comment }), { after }),
   };
@@ -333,6 +411,7 @@ export function AllTasks({ route }: ScreenProps) {
   const submit = useSubmit();
   const [refreshKey, refresh] = useRefresh();
   const [assigning, setAssigning] = useState<Task | null>(null);
+  const [transferring, setTransferring] = useState<Task | null>(null);
   const [terminating, setTerminating] = useState<Task | null>(null);
   return (
     <>
@@ -364,6 +443,12 @@ export function AllTasks({ route }: ScreenProps) {
                 <Button size="small" onClick={() => setAssigning(row)}>
                   {label(t, 'assign')}
                 </Button>
+                {/* 转办: a delegated task waits for its delegate (the server answers 409) */}
+                {row.status !== 'delegated' && (
+                  <Button size="small" onClick={() => setTransferring(row)} data-testid="transfer-task">
+                    {label(t, 'transfer')}
+                  </Button>
+                )}
                 <Button size="small" danger onClick={() => setTerminating(row)}>
                   {label(t, 'terminate')}
                 </Button>
@@ -397,6 +482,26 @@ export function AllTasks({ route }: ScreenProps) {
         >
           <UserTreeSelect data-testid="assign-username" popupClassName="wf-user-popup" />
         </Form.Item>
+      </CommentDialog>
+      <CommentDialog
+        open={transferring !== null}
+        title={label(t, 'transfer')}
+        onDone={(values) => {
+          const row = transferring;
+          setTransferring(null);
+          if (values && row)
+            void submit(
+              () =>
+                send('post', `${WF}/task/transferTask`, {
+                  id: row.id,
+                  username: String(values.username).trim(),
+                  comment: values.comment,
+                }),
+              { success: label(t, 'done.transfer'), after: refresh },
+            );
+        }}
+      >
+        <TransferField hint="transferHintAdmin" />
       </CommentDialog>
       <CommentDialog
         open={terminating !== null}

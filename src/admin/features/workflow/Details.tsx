@@ -1,6 +1,18 @@
-import { Button, Card, Descriptions, Empty, Space, Spin, Table, Tabs } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Divider,
+  Empty,
+  Space,
+  Spin,
+  Table,
+  Tabs,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routeTitle, useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
@@ -8,7 +20,11 @@ import { useApiGet, useApiWrite } from '../../lib/api.js';
 import { tab, useSubmit } from '../../lib/screen-parts.js';
 import { idParam, WF, type InstanceDetail, type Row, type TaskDetail } from './api.js';
 import { useInstanceActions } from './Admin.js';
+import { incidentText, RetryIncident } from './Incident.js';
+import { useEntity } from '../../entity/resources.js';
 import { CommentDialog, InstanceProgress, label, StatusTag, time } from './parts.js';
+import { ApprovalRecord } from './ApprovalRecord.js';
+import { formValuesOf, WfForm } from './WfForm.js';
 
 /** The detail pages (hidden routes, opened with ?id= or ?processInstanceId=). */
 
@@ -51,11 +67,48 @@ export function InstanceFacts({ detail }: { detail: InstanceDetail }) {
       </Descriptions.Item>
       {detail.incident && (
         <Descriptions.Item label={label(t, 'incident')} span={3}>
-          {`${detail.incident.activityId}${detail.incident.flowId ? ` / ${detail.incident.flowId}` : ''}: ${detail.incident.message}`}
+          <span data-testid="wf-incident">{incidentText(t, detail.incident)}</span>
         </Descriptions.Item>
       )}
     </Descriptions>
   );
+}
+
+/**
+ * The start form's data (what the approver approves), read-only, by the same renderer as the
+ * start form (its designed layout, detail tables, field rights): nothing when the process has
+ * no start form naming an entity.
+ */
+export function StartFormView({ detail }: { detail: InstanceDetail }) {
+  const t = useT();
+  const entity = useEntity(detail.startFormKey ?? undefined);
+  const values = useMemo(
+    () => (entity ? formValuesOf(entity, detail.variables) : {}),
+    [entity, detail.variables],
+  );
+  return (
+    <>
+      {entity && (
+        <section aria-label={label(t, 'startForm')} className="wf-start-form" data-testid="wf-start-form">
+          <Divider />
+          <Typography.Title level={5}>{label(t, 'startForm')}</Typography.Title>
+          <WfForm entity={entity} formData={values} readonly />
+        </section>
+      )}
+      {/* The record the instance approves (x-entity.workflow), in its entity's form. */}
+      <ApprovalRecord
+        instanceId={detail.id}
+        businessKey={detail.businessKey}
+        stamp={detail.tasks.map((task) => `${task.id}:${task.assignee ?? ''}`).join(',')}
+      />
+    </>
+  );
+}
+
+/** The start form of an instance read by its id (task pages). */
+export function StartFormOf({ instanceId }: { instanceId: number }) {
+  const detail = useApiGet<InstanceDetail>(`${WF}/processinstance/detail`, { id: instanceId });
+  return detail.data ? <StartFormView detail={detail.data} /> : null;
 }
 
 /** An engine code (activity type, end reason) in the user's language; an unknown one as it is. */
@@ -104,6 +157,16 @@ export function ExecutionPage({ route }: ScreenProps) {
       extra={
         !instance.ended && (
           <Space>
+            {!instance.suspended && (
+              <RetryIncident
+                instance={instance}
+                onDone={() => {
+                  setKey((value) => value + 1);
+                  void detail.refetch();
+                  void executions.refetch();
+                }}
+              />
+            )}
             <Button onClick={() => void actions.setSuspended(instance, !instance.suspended)}>
               {label(t, instance.suspended ? 'activate' : 'suspend')}
             </Button>
@@ -115,6 +178,7 @@ export function ExecutionPage({ route }: ScreenProps) {
       }
     >
       <InstanceFacts detail={instance} />
+      <StartFormView detail={instance} />
       <Tabs
         items={[
           tab('progress', label(t, 'progress'), <InstanceProgress key={key} instanceId={id} />),
@@ -174,7 +238,15 @@ export function TaskFacts({ task }: { task: TaskDetail }) {
       <Descriptions.Item label={label(t, 'assignee')}>{task.assignee}</Descriptions.Item>
       <Descriptions.Item label={label(t, 'owner')}>{task.owner}</Descriptions.Item>
       <Descriptions.Item label={label(t, 'candidates')}>
-        {[...task.candidates.users, ...task.candidates.groups].join(', ')}
+        {[
+          ...task.candidates.users,
+          // roles, posts and organisations by their names (角色 编辑, not role:ROLE_EDITOR)
+          ...task.candidates.groups.map((group, index) => {
+            const kind = { role: 'roles', post: 'posts', org: 'orgs' }[group.split(':')[0] ?? ''];
+            const name = task.candidates.groupNames[index] ?? group;
+            return kind ? `${name}（${t(`workflow.modeler.pick.${kind}`)}）` : name;
+          }),
+        ].join(', ')}
       </Descriptions.Item>
       <Descriptions.Item label={label(t, 'createTime')}>{time(task.startTime)}</Descriptions.Item>
       <Descriptions.Item label={label(t, 'claimTime')}>{time(task.claimTime)}</Descriptions.Item>
@@ -184,6 +256,10 @@ export function TaskFacts({ task }: { task: TaskDetail }) {
           {task.description}
         </Descriptions.Item>
       )}
+      <Descriptions.Item label={label(t, 'businessKey')}>{task.businessKey}</Descriptions.Item>
+      <Descriptions.Item label={label(t, 'description')} span={3}>
+        {task.processDescription}
+      </Descriptions.Item>
     </Descriptions>
   );
 }
@@ -209,6 +285,7 @@ export function TaskDetailsPage({ route }: ScreenProps) {
   return (
     <Page route={route}>
       <TaskFacts task={task.data} />
+      <StartFormOf instanceId={task.data.processInstanceId} />
       <div className="wf-gap" />
       <InstanceProgress instanceId={task.data.processInstanceId} />
     </Page>
@@ -220,6 +297,8 @@ export function MyProcessDetails({ route }: ScreenProps) {
   const t = useT();
   const [search] = useSearchParams();
   const id = idParam(search);
+  // Opened from 抄送我的: to read only (the copied user takes no part in it).
+  const isCopy = search.get('from') === 'copy';
   const navigate = useNavigate();
   const detail = useApiGet<InstanceDetail>(`${WF}/processinstance/detail`, { id: id ?? 0 }, id !== undefined);
   const { send } = useApiWrite();
@@ -244,8 +323,8 @@ export function MyProcessDetails({ route }: ScreenProps) {
       route={route}
       extra={
         <Space>
-          <Button onClick={() => navigate('/myprocess')}>{label(t, 'back')}</Button>
-          {!instance.ended && (
+          <Button onClick={() => navigate(isCopy ? '/copytask' : '/myprocess')}>{label(t, 'back')}</Button>
+          {!instance.ended && !isCopy && (
             <Button danger onClick={() => setWithdrawing(true)} data-testid="withdraw">
               {label(t, 'withdraw')}
             </Button>
@@ -253,7 +332,11 @@ export function MyProcessDetails({ route }: ScreenProps) {
         </Space>
       }
     >
+      {isCopy && (
+        <Alert type="info" showIcon message={label(t, 'copyReadOnly')} data-testid="wf-copy-read-only" />
+      )}
       <InstanceFacts detail={instance} />
+      <StartFormView detail={instance} />
       <div className="wf-gap" />
       <InstanceProgress key={instance.status} instanceId={id} />
       <CommentDialog

@@ -3,10 +3,11 @@ import { Button, Card, Col, Empty, Input, Row, Space, Spin, Tag, Typography } fr
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { routeTitle, useT } from '../../i18n.js';
+import { useOnReturn } from '../../lib/kept-page.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiWrite, useCanButton, withQuery } from '../../lib/api.js';
 import { useSubmit } from '../../lib/screen-parts.js';
-import { usePage, WF, type Definition, type Instance, type Task } from './api.js';
+import { usePage, WF, type Copy, type Definition, type Instance, type Task } from './api.js';
 import { useRecountTasks } from './badges.js';
 import { label, StatusTag, time, WfList } from './parts.js';
 import { StartDialog } from './StartDialog.js';
@@ -24,9 +25,13 @@ export function StartProcess({ route }: ScreenProps) {
   const [search, setSearch] = useState('');
   const definitions = usePage<Definition>('processdefinition/query', {
     latestOnly: 'true',
+    startable: 'true',
     pageSize: ALL,
     ...(search ? { name: search } : {}),
   });
+  const { refetch } = definitions;
+  // Kept alive by the tags view: a version deployed meanwhile is offered on return.
+  useOnReturn(() => void refetch());
   const [starting, setStarting] = useState<Definition | null>(null);
   const groups = useMemo(() => {
     const byCategory = new Map<string, Definition[]>();
@@ -43,7 +48,11 @@ export function StartProcess({ route }: ScreenProps) {
         allowClear
         aria-label={label(t, 'search.name')}
         placeholder={label(t, 'search.name')}
-        onSearch={(value) => setSearch(value.trim())}
+        onSearch={(value) => {
+          // the same search again reads again (a process may have been deployed meanwhile)
+          if (value.trim() === search) void refetch();
+          setSearch(value.trim());
+        }}
         className="admin-screen-search-inline"
       />
       {definitions.isLoading ? (
@@ -149,6 +158,8 @@ const taskColumns = (t: ReturnType<typeof useT>) => [
   { key: 'id', dataIndex: 'id', title: 'ID' },
   { key: 'name', dataIndex: 'name', title: label(t, 'taskName') },
   { key: 'process', dataIndex: 'processInstanceName', title: label(t, 'processName') },
+  { key: 'description', dataIndex: 'processDescription', title: label(t, 'description'), ellipsis: true },
+  { key: 'businessKey', dataIndex: 'businessKey', title: label(t, 'businessKey') },
   { key: 'startUserId', dataIndex: 'startUserId', title: label(t, 'startUser') },
   {
     key: 'startTime',
@@ -257,6 +268,48 @@ export function FinishedTasks({ route }: ScreenProps) {
           title: label(t, 'actions'),
           render: (_v, row) => (
             <Button size="small" onClick={() => navigate(`/mytaskdetails?id=${row.id}`)}>
+              {label(t, 'view')}
+            </Button>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** 抄送我的: the instances copied to me (抄送), read-only: view opens the instance's page. */
+export function CopyTasks({ route }: ScreenProps) {
+  const t = useT();
+  const navigate = useNavigate();
+  return (
+    <WfList<Copy>
+      route={route}
+      path="task/queryCopyTask"
+      testId="wf-copy-tasks"
+      columns={[
+        { key: 'process', dataIndex: 'processInstanceName', title: label(t, 'processName') },
+        {
+          key: 'description',
+          dataIndex: 'processDescription',
+          title: label(t, 'description'),
+          ellipsis: true,
+        },
+        { key: 'businessKey', dataIndex: 'businessKey', title: label(t, 'businessKey') },
+        { key: 'startUserId', dataIndex: 'startUserId', title: label(t, 'startUser') },
+        { key: 'taskName', dataIndex: 'taskName', title: label(t, 'taskName') },
+        { key: 'copiedBy', dataIndex: 'copiedBy', title: label(t, 'copiedBy') },
+        { key: 'message', dataIndex: 'message', title: label(t, 'copyComment'), ellipsis: true },
+        { key: 'time', title: label(t, 'copyTime'), render: (_v, row) => time(row.time) },
+        { key: 'status', title: label(t, 'status'), render: (_v, row) => <StatusTag status={row.status} /> },
+        {
+          key: 'actions',
+          title: label(t, 'actions'),
+          render: (_v, row) => (
+            <Button
+              size="small"
+              onClick={() => navigate(`/myprocessdetails?id=${row.processInstanceId}&from=copy`)}
+              data-testid="open-copy"
+            >
               {label(t, 'view')}
             </Button>
           ),

@@ -1,28 +1,33 @@
 import type CoreForm from '@rjsf/core';
-import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { Spin } from 'antd';
 import { useMemo, type RefObject } from 'react';
-import { entryOf, formFields, uiSchemaOf, type EntityDef, type MessageField } from '../../../engine/index.js';
-import {
-  extraErrorsOf,
-  focusFirstError,
-  Form,
-  TEMPLATES,
-  translatedSchema,
-  translateErrors,
-  usePrecompiledValidator,
-} from '../../entity/EntityForm.js';
-import { adminModules } from '../../lib/admin-modules.js';
-import { useT } from '../../i18n.js';
+import { formFields, type EntityDef } from '../../../engine/index.js';
+import { extraErrorsOf, Form, useEntityForm } from '../../entity/EntityForm.js';
 
 type Values = Record<string, unknown>;
 
 export { extraErrorsOf };
 
+/** The values of an entity's form fields among an instance's variables (the start form's data). */
+export function formValuesOf(
+  entity: EntityDef,
+  variables: readonly { name: string; value: unknown }[],
+): Values {
+  const names = new Set(formFields(entity, 'create').map((field) => field.name));
+  return Object.fromEntries(
+    variables
+      .filter((variable) => names.has(variable.name) && variable.value !== null)
+      .map((variable) => [variable.name, variable.value]),
+  );
+}
+
 /**
  * The form a process names (formKey = an entity): the generated screens' RJSF renderer with the
- * same schema, widgets, validators and messages as the entity's own create form. The owner
- * submits it through formRef; onSubmit gets the values once they pass the checks.
+ * same schema, widgets, detail tables, designed layout, validators and messages as the entity's
+ * own create form (useEntityForm), the caller's field rights applied. The owner submits it through formRef;
+ * onSubmit gets the values once they pass the checks. `readonly`: shown, not edited (the start
+ * form's data on a task or instance page).
  */
 export function WfForm({
   entity,
@@ -31,53 +36,42 @@ export function WfForm({
   onChange,
   onSubmit,
   extraErrors,
+  readonly = false,
+  editableFields,
 }: {
   entity: EntityDef;
-  formRef: RefObject<CoreForm<Values> | null>;
+  formRef?: RefObject<CoreForm<Values> | null>;
   formData: Values;
-  onChange: (values: Values) => void;
-  onSubmit: (values: Values) => void;
+  onChange?: (values: Values) => void;
+  onSubmit?: (values: Values) => void;
   extraErrors?: ErrorSchema<Values> | undefined;
+  readonly?: boolean;
+  /** Only these fields are edited, the others shown read-only (a record under approval on its task screen). */
+  editableFields?: ReadonlySet<string>;
 }) {
-  const t = useT();
-  const schema = useMemo(() => translatedSchema(entity, 'create', t), [entity, t]);
-  const messageFields = useMemo(() => {
-    const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
-    return new Map(
-      formFields(entity, 'create').map((field): [string, MessageField] => [
-        field.name,
-        { title: String(properties[field.name]?.title ?? field.name), entry: entryOf(field.widget) },
-      ]),
-    );
-  }, [entity, schema]);
-  const validator = usePrecompiledValidator(schema);
-  const uiSchema = useMemo(
-    (): UiSchema<Values> => ({
-      ...adminModules.uiSchemaFor(entity, uiSchemaOf(entity, 'create') as UiSchema<Values>),
-      'ui:submitButtonOptions': { norender: true },
-    }),
-    [entity],
-  );
-  const transformErrors = useMemo(() => translateErrors(t, messageFields), [t, messageFields]);
-  if (!validator) return <Spin />;
+  const form = useEntityForm(entity, 'create', formData);
+  const baseUiSchema = form.props?.uiSchema;
+  // A record under approval on its task screen: only the task's fields are edited.
+  const uiSchema = useMemo((): UiSchema<Values> | undefined => {
+    if (!baseUiSchema || !editableFields) return baseUiSchema;
+    const locked: UiSchema<Values> = { ...baseUiSchema };
+    for (const field of formFields(entity, 'create'))
+      if (!editableFields.has(field.name))
+        locked[field.name] = { ...(baseUiSchema[field.name] as UiSchema | undefined), 'ui:readonly': true };
+    return locked;
+  }, [entity, baseUiSchema, editableFields]);
+  if (!form.props) return <Spin />;
   return (
     <Form
-      ref={formRef}
-      schema={schema}
+      {...form.props}
       uiSchema={uiSchema}
+      {...(formRef ? { ref: formRef } : {})}
       formData={formData}
-      onChange={(event) => onChange(event.formData ?? {})}
-      validator={validator}
-      widgets={adminModules.widgets()}
-      templates={TEMPLATES}
-      transformErrors={transformErrors}
+      readonly={readonly}
+      onChange={(event) => onChange?.(form.kept(event.formData))}
       extraErrors={extraErrors}
-      showErrorList={false}
-      noHtml5Validate
-      liveValidate="onBlur"
-      onSubmit={(event) => onSubmit(event.formData ?? {})}
-      onError={focusFirstError}
-      data-testid="wf-form"
+      onSubmit={(event) => onSubmit?.(event.formData ?? {})}
+      className={readonly ? 'wf-form-readonly' : undefined}
     />
   );
 }

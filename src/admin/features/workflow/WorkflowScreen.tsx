@@ -1,7 +1,14 @@
 import type { AppRoute } from '../../lib/menus.js';
 import { AllTasks, Definitions, Deployments, HistoricInstances, HistoricTasks, Instances } from './Admin.js';
 import { ExecutionPage, HistoryOfInstance, MyProcessDetails, TaskDetailsPage } from './Details.js';
-import { AssigneeTasks, CandidateTasks, FinishedTasks, MyProcess, StartProcess } from './Office.js';
+import {
+  AssigneeTasks,
+  CandidateTasks,
+  CopyTasks,
+  FinishedTasks,
+  MyProcess,
+  StartProcess,
+} from './Office.js';
 import { TaskHandle } from './TaskHandle.js';
 
 /**
@@ -45,6 +52,8 @@ export default function WorkflowScreen({ route }: { route: AppRoute }) {
       return <AssigneeTasks route={route} />;
     case 'oa/finishedtask':
       return <FinishedTasks route={route} />;
+    case 'oa/copytask':
+      return <CopyTasks route={route} />;
     case 'oa/mytaskdetails':
       return <TaskHandle route={route} />;
     default:

@@ -3,6 +3,7 @@ import type {
   WfActivity,
   WfComment,
   WfDefinition,
+  WfDeploymentResource,
   WfDiagram,
   WfInstance,
   WfInstanceDetail,
@@ -10,6 +11,7 @@ import type {
   WfRegressNode,
   WfTask,
   WfTaskDetail,
+  WfCopy,
 } from '../../../engine/api-types.js';
 import { useApiGet, type ApiQuery, type ApiRead } from '../../lib/api.js';
 
@@ -22,6 +24,7 @@ export type Row = Record<string, unknown> & { id: number };
 export type Definition = WfDefinition;
 export type Instance = WfInstance;
 export type Task = WfTask;
+export type Copy = WfCopy;
 /** A task a start or completion made that the caller can act on (the answer's `nextTasks`). */
 export type NextTask = WfNextTask;
 export type TaskDetail = WfTaskDetail;
@@ -30,6 +33,7 @@ export type Comment = WfComment;
 export type InstanceDetail = WfInstanceDetail;
 export type DiagramAnswer = WfDiagram;
 export type RegressNode = WfRegressNode;
+export type DeploymentResource = WfDeploymentResource;
 
 /** One page of a workflow list. */
 export function usePage<T extends Row>(path: string, query: ApiQuery, enabled = true): ApiRead<Page<T>> {

@@ -1,13 +1,13 @@
-import { useCustom } from '@refinedev/core';
+import { useCustom, useSubscription } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import type { WfOpenCounts } from '../../../engine/api-types.js';
+import { TASKS_CHANNEL } from '../../providers/live.js';
 
 /** Open tasks of the caller for the badges of the sidebar and the workbench. */
 export type OpenCounts = WfOpenCounts;
 
 const COUNTS_URL = '/api/activiti/task/countOpen';
-const REFRESH_MS = 60_000;
 
 export function useOpenTaskCounts(enabled: boolean): OpenCounts | undefined {
   const { query } = useCustom<OpenCounts>({
@@ -15,7 +15,18 @@ export function useOpenTaskCounts(enabled: boolean): OpenCounts | undefined {
     method: 'get',
     // a badge that cannot be read stays away quietly
     meta: { silent: true },
-    queryOptions: { enabled, retry: false, refetchInterval: REFRESH_MS },
+    queryOptions: { enabled, retry: false },
+  });
+  // No polling: a task of the caller created, assigned or completed (on any server process)
+  // arrives on the live provider's tasks channel, and the badge counts again.
+  const recount = useRecountTasks();
+  const latest = useRef(recount);
+  latest.current = recount;
+  useSubscription({
+    channel: TASKS_CHANNEL,
+    types: ['updated', 'reset'],
+    enabled,
+    onLiveEvent: () => latest.current(),
   });
   return enabled ? query.data?.data : undefined;
 }

@@ -21,6 +21,7 @@ import { formatDateTime } from '../../../web/format.js';
 import { routeTitle, useT, type Translate } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, type ApiQuery } from '../../lib/api.js';
+import { useOnReturn } from '../../lib/kept-page.js';
 import { PagedTable } from '../../lib/screen-parts.js';
 import { usePage, WF, type DiagramAnswer, type InstanceDetail, type Row as WfRow } from './api.js';
 
@@ -50,6 +51,7 @@ const STATUS_DOTS: Record<string, BadgeStatus> = {
   created: 'default',
   assigned: 'processing',
   delegated: 'warning',
+  waiting: 'warning',
   suspended: 'warning',
 };
 
@@ -107,6 +109,8 @@ export function WfList<T extends WfRow>({
   useEffect(() => {
     if (refreshKey > 0) void refetch();
   }, [refreshKey, refetch]);
+  // Kept alive by the tags view: read again on return (a task done on its page, a deployment).
+  useOnReturn(() => void refetch());
   return (
     <Card title={routeTitle(route)} className="admin-page" data-testid="page-title">
       <Flex gap={8} wrap className="admin-screen-toolbar">
@@ -116,6 +120,8 @@ export function WfList<T extends WfRow>({
             aria-label={label(t, `search.${searchField}`)}
             placeholder={label(t, `search.${searchField}`)}
             onSearch={(value) => {
+              // the same search again reads again (the list may have changed meanwhile)
+              if (value.trim() === search && page === 1) void refetch();
               setSearch(value.trim());
               setPage(1);
             }}
@@ -166,7 +172,13 @@ export function CommentDialog({
       okText={t('admin.common.confirm')}
       cancelText={t('admin.common.cancel')}
       confirmLoading={isBusy}
-      onOk={() => void form.validateFields().then((values: Record<string, unknown>) => onDone(values))}
+      onOk={() =>
+        // an invalid field is shown at the field: nothing thrown
+        void form.validateFields().then(
+          (values: Record<string, unknown>) => onDone(values),
+          () => undefined,
+        )
+      }
       onCancel={() => onDone(undefined)}
       destroyOnHidden
       data-testid="comment-dialog"
@@ -197,7 +209,12 @@ function SideList({ detail }: { detail: InstanceDetail }) {
       ) : (
         <Timeline
           items={steps.map((step) => ({
-            color: step.endTime ? 'green' : 'orange',
+            // as on the diagram: rejected or sent back red, done green, waiting orange
+            color: !step.endTime
+              ? 'orange'
+              : step.endReason === 'rejected' || step.endReason === 'regressed'
+                ? 'red'
+                : 'green',
             children: (
               <div data-activity={step.key}>
                 <strong>{step.name ?? step.key}</strong>
@@ -221,7 +238,11 @@ function SideList({ detail }: { detail: InstanceDetail }) {
             children: (
               <div data-testid="wf-comment">
                 <strong>{comment.username}</strong> ·{' '}
-                {t(`workflow.action.${comment.action}`, { defaultValue: comment.action })} ·{' '}
+                {comment.target && comment.action === 'transfer'
+                  ? label(t, 'transferredTo', { target: comment.target })
+                  : t(`workflow.action.${comment.action}`, { defaultValue: comment.action })}
+                {/* 加签 and 抄送 name whom: 「alice · 向前加签 bob · 理由」 */}
+                {comment.target && comment.action !== 'transfer' && ` ${comment.target}`} ·{' '}
                 <Typography.Text type="secondary">{time(comment.time)}</Typography.Text>
                 {comment.message && <div className="wf-comment">{comment.message}</div>}
               </div>

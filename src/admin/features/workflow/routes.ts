@@ -22,6 +22,7 @@ export const WORKFLOW_SCREENS: ReadonlySet<string> = new Set([
   'oa/candidatetask',
   'oa/assigneetask',
   'oa/finishedtask',
+  'oa/copytask',
   'oa/mytaskdetails',
 ]);
 

@@ -96,7 +96,10 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     if (!current) {
       const entities = tenantsEntities(app.ctx, tenantCode);
       const body = JSON.stringify(
-        ok({ entities: entities.map((entity) => ({ name: entity.name, schema: entity.schema })) }),
+        ok({
+          entities: entities.map((entity) => ({ name: entity.name, schema: entity.schema })),
+          messages: app.ctx.modules.messages(),
+        }),
       );
       current = { body, tag: etagOf(`${key}\n${body}`) };
       schemas.set(key, current);
@@ -146,6 +149,10 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
                   ['name', 'schema'],
                 ),
               ),
+              messages: anyJson({
+                description:
+                  "the server modules' texts by language, under modules.<module name> (their rules' messages name them)",
+              }),
             },
             ['entities'],
           ),

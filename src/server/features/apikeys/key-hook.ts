@@ -19,13 +19,15 @@ export function isKeyRequest(request: FastifyRequest): boolean {
 
 /**
  * What only a person's own session may do: sign-in and sign-out, the session's own registration,
- * a password change, and managing API keys (a key could otherwise make keys that outlive it).
+ * a password change, managing API keys and linking an OpenID provider (a key could otherwise make
+ * keys, or a provider sign-in, that outlive it). Two-factor checks its own routes (twofactor).
  */
 const SESSION_ONLY = [
   '/api/uaa/oauth/',
   '/api/admin/sysuser/registerNewSession',
   '/api/account/sysuserdetail/updatePassword',
   '/api/admin/sysapikey/',
+  '/api/oidc/',
 ];
 
 /** A counter key of the shared store per API key (Redis when configured, else the database). */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { EntityDef } from '../../../engine/index.js';
+import { isTimeZone, type EntityDef } from '../../../engine/index.js';
 import type { AppContext } from '../../lib/context.js';
 import { actorOf, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
@@ -18,6 +18,13 @@ export type CrudRequestOf = (
  * (features/forms/routes/published.ts) turn a request into a service call: actor, localizer and
  * the policy of the caller's roles on the entity.
  */
+/** The caller's time zone from the X-Time-Zone header, when it names a known IANA zone. */
+export function timeZoneOf(request: FastifyRequest): { timeZone?: string } {
+  const value = request.headers['x-time-zone'];
+  const zone = typeof value === 'string' ? value.trim() : '';
+  return zone !== '' && zone.length <= 64 && isTimeZone(zone) ? { timeZone: zone } : {};
+}
+
 export function crudRequestOf(ctx: AppContext): CrudRequestOf {
   return async (request, entity, mode = 'read') => {
     const l10n = localizerFor(request);
@@ -38,6 +45,7 @@ export function crudRequestOf(ctx: AppContext): CrudRequestOf {
         ...(policy.rowConditions?.length ? { visitLimit: ctx.config.listCount.scopedLimit } : {}),
       },
       modules: ctx.modules,
+      ...timeZoneOf(request),
     };
   };
 }

@@ -5,6 +5,7 @@ import { syncFormMenus } from './menus.js';
 import { formRoutes } from './routes/designer.js';
 import { formPreviewRoutes } from './routes/preview.js';
 import { onlineImportRoutes } from './routes/published-import.js';
+import { onlineRecycleRoutes } from './routes/published-recycle.js';
 import { onlineEntityRoutes } from './routes/published.js';
 import { formTableSpecs } from './tables.js';
 
@@ -17,6 +18,7 @@ async function formsRoutes(app: FastifyInstance): Promise<void> {
     const crudRequest = crudRequestOf(published.ctx);
     // One route set under /api/online/:form resolves the form's entity per request.
     onlineEntityRoutes(published, crudRequest);
+    onlineRecycleRoutes(published, crudRequest);
     await published.register(onlineImportRoutes, { crudRequest });
   });
 }

@@ -19,6 +19,11 @@ export const FORM_RECORD = object(
     publishedVersion: { type: ['integer', 'null'] },
     api: { type: ['string', 'null'], description: '/api/<api> of the live entity, while published' },
     menuId: { type: ['integer', 'null'] },
+    menuRoles: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "the role codes granted the published form's menu (the list's answer only)",
+    },
     createdAt: { type: 'string', format: 'date-time' },
     createdBy: { type: ['string', 'null'] },
     updatedAt: { type: ['string', 'null'], format: 'date-time' },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { TEMPLATE_ITEMS, TEMPLATE_TYPES } from '../../../../generators/forward.js';
+import { DETAIL_LAYOUTS } from '../../../../generators/model.js';
 import { actorOf, ok, requireAuth } from '../../lib/http.js';
 import { localizerFor } from '../../lib/i18n.js';
 import {
@@ -55,6 +56,11 @@ const FORWARD_BODY = object(
     serviceName: name('Service name: the API path /api/<serviceName>/<entity>'),
     packageName: name('Module folder of the generated files'),
     templateType: oneOf(TEMPLATE_TYPES, { description: 'Only this part (all when absent)' }),
+    detailLayout: oneOf(DETAIL_LAYOUTS, {
+      description:
+        'Master-detail layout of an entity with detail rows: rows edited in the form (form, the default), ' +
+        'expanded in the list (inner) or in tabs below the list (tab)',
+    }),
   },
   ['entities', 'serviceName', 'packageName'],
 );
@@ -376,7 +382,10 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
         response: answer(TEMPLATE),
       },
     },
-    async (request) => ok(await addTemplate({ ctx, actor: actorOf(request), input: request.body })),
+    async (request) =>
+      ok(
+        await addTemplate({ ctx, actor: actorOf(request), input: request.body, l10n: localizerFor(request) }),
+      ),
   );
 
   api.put(
@@ -395,7 +404,15 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
         response: answer(TEMPLATE),
       },
     },
-    async (request) => ok(await updateTemplate({ ctx, actor: actorOf(request), input: request.body })),
+    async (request) =>
+      ok(
+        await updateTemplate({
+          ctx,
+          actor: actorOf(request),
+          input: request.body,
+          l10n: localizerFor(request),
+        }),
+      ),
   );
 
   api.post(
@@ -432,6 +449,14 @@ export async function generatorRoutes(app: FastifyInstance): Promise<void> {
         ),
       },
     },
-    async (request) => ok(await checkTemplateText({ ctx, actor: actorOf(request), input: request.body })),
+    async (request) =>
+      ok(
+        await checkTemplateText({
+          ctx,
+          actor: actorOf(request),
+          input: request.body,
+          l10n: localizerFor(request),
+        }),
+      ),
   );
 }

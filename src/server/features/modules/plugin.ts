@@ -12,6 +12,8 @@ import {
 } from '../../lib/modules/index.js';
 import { answer } from '../../lib/route-schema.js';
 import { crudRequestOf, entityService } from '../crud/index.js';
+import { moduleJobTableSpecs, startJobPoller, type JobPoller } from './jobs.js';
+import { syncModuleMenus } from './menus.js';
 
 /**
  * The API base of the entity an endpoint sits beside. A name the schemas do not know is taken
@@ -27,7 +29,8 @@ function baseOf(app: FastifyInstance, { module, entity, name }: ModuleEndpoint):
 /**
  * The modules' custom endpoints (lib/modules), each at /api/<entity's x-entity.api>/<name> with
  * its route schemas (checked input, the OpenAPI document) and under the one permission policy
- * (URL grants; the permission hook sees these routes as any other). A handler runs in one
+ * (URL grants, or every signed-in user for `access: 'signedIn'`; the permission hook sees these
+ * routes as any other). A handler runs in one
  * transaction; its `entities` act with the caller's permissions. Then each module's setup.
  */
 async function moduleRoutes(app: FastifyInstance): Promise<void> {
@@ -38,6 +41,7 @@ async function moduleRoutes(app: FastifyInstance): Promise<void> {
     app.route({
       method: endpoint.method,
       url: `/api/${baseOf(app, item)}/${name}`,
+      ...(endpoint.access === 'signedIn' ? { config: { isSelfService: true } } : {}),
       schema: {
         tags: [entity],
         summary: schema.summary ?? `${name} (module ${module.name})`,
@@ -75,8 +79,27 @@ async function moduleRoutes(app: FastifyInstance): Promise<void> {
       },
     });
   }
+  if (ctx.modules.jobs().length > 0) {
+    // every process that listens polls; an app that only answers injected requests (tests) runs
+    // a round when told (runDueJobs)
+    let poller: JobPoller | undefined;
+    app.addHook('onListen', async () => {
+      poller ??= startJobPoller(ctx, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await poller?.stop();
+    });
+  }
   for (const module of ctx.modules.definitions) await module.setup?.(app);
 }
 
-/** Mounts what modules add beside the generated API: their endpoints, then their setup. */
-export const modulesFeature: Feature = { name: 'modules', routes: moduleRoutes };
+/**
+ * Mounts what modules add beside the generated API: their menus (at start), their endpoints, the
+ * poller of their jobs (sys_module_job), then their setup.
+ */
+export const modulesFeature: Feature = {
+  name: 'modules',
+  tables: moduleJobTableSpecs,
+  start: syncModuleMenus,
+  routes: moduleRoutes,
+};

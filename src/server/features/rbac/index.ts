@@ -17,6 +17,7 @@ export {
   type RecordAccessMode,
   type RecordPolicy,
 } from './permissions/policy.js';
+export { assertFieldsWritable, fieldRightsFor } from './permissions/field-rights.js';
 export { isWithinScope } from './permissions/row-scope.js';
 export { replaceLinks, type RoleLink } from './services/links.js';
 export { rbacModule } from './module.js';

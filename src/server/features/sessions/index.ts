@@ -2,9 +2,15 @@
 export { endSessions, rescopeUsers } from './services/changes.js';
 export { sessionsModule } from './module.js';
 export { liveRateLimit, registerRateLimit, type RouteRateLimit } from './services/guard.js';
-export { findSession, type AuthContext } from './services/session.js';
-export { currentUser } from './services/users.js';
+export { findSession, hashToken, type AuthContext } from './services/session.js';
+export { currentUser, loadUserRoles } from './services/users.js';
 export { currentRoles } from './auth-hook.js';
-export { renewSession } from './services/tokens.js';
-export { RENEWED_SESSION } from './answers.js';
+export { completeSignIn, issueExternalSignIn, renewSession, signInGuardFor } from './services/tokens.js';
+export {
+  setSignInStep,
+  type ProvenSignIn,
+  type SignInGrant,
+  type SignInStep,
+} from './services/second-step.js';
+export { TOKEN_ANSWER, tokenAnswerWith, RENEWED_SESSION } from './answers.js';
 export { openSharedState, type SharedState } from './services/shared-state.js';

@@ -24,6 +24,9 @@ export function sessionTableSpecs(registry: EntityRegistry): TableSpec[] {
         { name: 'last_seen_at', type: 'timestamptz', isNullable: false, defaultSql: 'now()' },
         { name: 'ip', type: 'text', isNullable: true },
         { name: 'user_agent', type: 'text', isNullable: true },
+        // the sign-in this session continues (refresh rotations and renewals keep it): what was
+        // opened with the sign-in (an OpenID provider's session) is found from any later session
+        { name: 'origin_id', type: 'bigint', isNullable: true },
         CREATED_AT_COLUMN,
       ],
       primaryKey: ['id'],

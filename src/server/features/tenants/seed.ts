@@ -7,12 +7,14 @@ import regions from './seed-data/regions.json' with { type: 'json' };
 import roles from './seed-data/roles.json' with { type: 'json' };
 import { insertRecords } from '../../lib/sql/insert-records.js';
 import { seedPortalContent } from '../portal/index.js';
+import { deployShippedProcesses } from '../workflow/index.js';
+import { DEFAULT_EVENT_RETENTION_DAYS, EVENT_RETENTION_PARAM } from '../events/index.js';
 import { NETDISC_PARAM_DEFAULTS } from '../files/index.js';
 import type { Db } from '../../lib/db/database.js';
 import type { EntityRegistry } from '../../lib/registry.js';
 import { column, table, type Actor } from '../../lib/sql/toolkit.js';
 import type { AppContext } from '../../lib/context.js';
-import type { I18n } from '../../lib/i18n.js';
+import { localizer, type I18n } from '../../lib/i18n.js';
 
 interface MenuNode {
   code: string;
@@ -98,7 +100,8 @@ async function insertMenus(
 }
 
 /**
- * Params every tenant has, with their default values (the netdisc's quota and recycle-bin days):
+ * Params every tenant has, with their default values (the netdisc's quota and recycle-bin days,
+ * the days events and webhook deliveries are kept):
  * added to a tenant that lacks them, under their Chinese name (the pages translate it), so an
  * administrator finds them under 参数 and 配置中心 rather than guessing their keys.
  */
@@ -118,7 +121,11 @@ export async function addTenantParams({
   const keyField = entity.fieldsByName.get('paramKey');
   if (!keyField) return;
   const tenant = entity.isTenantScoped ? sql`tenant_code = ${actor.tenantCode} and` : sql``;
-  const keys = NETDISC_PARAM_DEFAULTS.map((param) => param.key);
+  const defaults = [
+    ...NETDISC_PARAM_DEFAULTS,
+    { key: EVENT_RETENTION_PARAM, value: String(DEFAULT_EVENT_RETENTION_DAYS) },
+  ];
+  const keys = defaults.map((param) => param.key);
   const found = await sql<{ key: string }>`select ${column(keyField)} as key from ${table(entity)}
     where ${tenant} ${column(keyField)} in (${sql.join(keys)})`.execute(trx);
   const present = new Set(found.rows.map((row) => row.key));
@@ -127,15 +134,20 @@ export async function addTenantParams({
     registry,
     entity,
     actor,
-    records: NETDISC_PARAM_DEFAULTS.filter((param) => !present.has(param.key)).map((param) => ({
-      paramKey: param.key,
-      paramName: zh(`params.${param.key}`),
-      paramValue: param.value,
-    })),
+    records: defaults
+      .filter((param) => !present.has(param.key))
+      .map((param) => ({
+        paramKey: param.key,
+        paramName: zh(`params.${param.key}`),
+        paramValue: param.value,
+      })),
   });
 }
 
-/** First start: the default tenant, its administrator, roles, menus, dictionaries, regions and params. */
+/**
+ * First start: the default tenant, its administrator, roles, menus, dictionaries, regions, params
+ * and the product's processes (schemas/processes, deployed where a tenant lacks them: every start).
+ */
 export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedResult> {
   const { registry, config } = ctx;
   return ctx.db.transaction().execute(async (trx) => {
@@ -149,13 +161,15 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
       const codes = codeField
         ? await sql<{ code: string }>`select ${column(codeField)} as code from ${table(tenant)}`.execute(trx)
         : { rows: [] };
-      for (const { code } of codes.rows)
+      for (const { code } of codes.rows) {
         await addTenantParams({
           trx,
           registry,
           actor: { userId: null, username: 'system', tenantCode: code },
           zh,
         });
+        await deployShippedProcesses({ ctx, trx, tenantCode: code, l10n: localizer(i18n, SEED_LANGUAGE) });
+      }
       return { isFirstStart: false };
     }
     const actor: Actor = { userId: null, username: 'system', tenantCode: config.defaultTenant };
@@ -303,6 +317,12 @@ export async function seedDatabase(ctx: AppContext, i18n: I18n): Promise<SeedRes
       ],
     });
     await seedPortalContent({ ctx, trx, actor });
+    await deployShippedProcesses({
+      ctx,
+      trx,
+      tenantCode: config.defaultTenant,
+      l10n: localizer(i18n, SEED_LANGUAGE),
+    });
     return generatedAdminPassword ? { isFirstStart: true, generatedAdminPassword } : { isFirstStart: true };
   });
 }

@@ -1,4 +1,5 @@
 import type { Feature } from '../../lib/feature.js';
+import { syncWorkflowDicts } from './dicts.js';
 import { syncWorkflowMenus } from './menus.js';
 import { workflowRoutes } from './routes/index.js';
 import { workflowTableSpecs } from './tables.js';
@@ -7,6 +8,9 @@ import { workflowTableSpecs } from './tables.js';
 export const workflowFeature: Feature = {
   name: 'workflow',
   tables: workflowTableSpecs,
-  start: syncWorkflowMenus,
+  start: async (ctx, i18n) => {
+    await syncWorkflowMenus(ctx, i18n);
+    await syncWorkflowDicts(ctx, i18n);
+  },
   routes: workflowRoutes,
 };

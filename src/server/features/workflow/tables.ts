@@ -155,11 +155,15 @@ function tableSpecs(): TableSpec[] {
         // Steps taken in the instance's life (BUDGETS.workflow.stepsPerInstance); added with
         // its default to the rows of a database made before it.
         int('steps'),
+        // Started by a call activity: the calling instance and its token waiting there.
+        bigint('super_instance_id'),
+        bigint('super_execution_id'),
       ],
       [
         index('wf_instance', ['tenant_code', 'start_time']),
         index('wf_instance', ['definition_id']),
         index('wf_instance', ['tenant_code', 'start_username']),
+        index('wf_instance', ['super_instance_id']),
       ],
       [cascade('wf_instance', 'definition_id', 'wf_definition')],
     ),
@@ -207,6 +211,10 @@ function tableSpecs(): TableSpec[] {
         time('start_time', false),
         time('end_time'),
         int('row_version', '1'),
+        // 加签: a signer's task points at the task it was added to (which waits meanwhile, its
+        // sign_type before or after: back to its assignee, or done, when the signers are).
+        bigint('parent_task_id'),
+        text('sign_type'),
       ],
       [
         index('wf_task', ['instance_id']),
@@ -252,10 +260,27 @@ function tableSpecs(): TableSpec[] {
         text('username'),
         text('action', false),
         text('message'),
+        // whom the action gave the task to (a transfer's new assignee)
+        text('target'),
         createdAt,
       ],
       [index('wf_comment', ['instance_id'])],
       [cascade('wf_comment', 'instance_id', 'wf_instance')],
+    ),
+    // 抄送: an instance copied to a user of the tenant (by a task's assignee as they complete it),
+    // who may read it (not act on it) and finds it in 抄送我的.
+    spec(
+      'wf_copy',
+      [
+        bigint('instance_id', false),
+        bigint('task_id'),
+        text('username', false),
+        text('copied_by'),
+        text('message'),
+        createdAt,
+      ],
+      [index('wf_copy', ['tenant_code', 'username']), index('wf_copy', ['instance_id'])],
+      [cascade('wf_copy', 'instance_id', 'wf_instance')],
     ),
     spec(
       'wf_hist_activity',
@@ -306,6 +331,56 @@ function tableSpecs(): TableSpec[] {
       [index('wf_job', ['due_at'])],
       [cascade('wf_job', 'instance_id', 'wf_instance')],
     ),
+    // Messages and signals a token waits for (catch events, receive tasks, boundary events,
+    // event-based gateways): POST …/message and a thrown signal find the tokens of the tenant
+    // here by name. waits_at is where the token stands (the activity, the gateway or the catch
+    // itself), activity_id the catching element; a row whose token has moved on is void.
+    spec(
+      'wf_event_subscription',
+      [
+        bigint('instance_id', false),
+        // null: the instance itself waits (an event sub-process of the process; waits_at '').
+        bigint('execution_id'),
+        text('waits_at', false),
+        text('activity_id', false),
+        text('kind', false),
+        text('name', false),
+        createdAt,
+      ],
+      [
+        index('wf_event_subscription', ['tenant_code', 'kind', 'name']),
+        index('wf_event_subscription', ['execution_id', 'activity_id'], true),
+        index('wf_event_subscription', ['instance_id']),
+      ],
+      [cascade('wf_event_subscription', 'instance_id', 'wf_instance')],
+    ),
+    // External tasks (service tasks of camunda:type="external", and a foreign file's Java class
+    // read as one): a worker fetches and locks them by topic (FOR UPDATE SKIP LOCKED), then
+    // completes them or reports a failure; retries null = never failed, 0 = an incident. A row
+    // whose token has left its activity is void (the fetch skips it; the token's next wait there
+    // replaces it).
+    spec(
+      'wf_external_task',
+      [
+        bigint('instance_id', false),
+        bigint('execution_id', false),
+        text('process_key', false),
+        text('activity_id', false),
+        text('topic', false),
+        text('worker_id'),
+        time('lock_expires'),
+        { name: 'retries', type: 'integer', isNullable: true },
+        text('error_message'),
+        text('error_details'),
+        createdAt,
+      ],
+      [
+        index('wf_external_task', ['tenant_code', 'topic']),
+        index('wf_external_task', ['execution_id']),
+        index('wf_external_task', ['instance_id']),
+      ],
+      [cascade('wf_external_task', 'instance_id', 'wf_instance')],
+    ),
     // Timer start events: the next start of a definition (cycle: the repetitions left, R3/PT1H).
     // Only the latest version of a key has one; taken like the jobs, with SKIP LOCKED.
     spec(
@@ -321,6 +396,22 @@ function tableSpecs(): TableSpec[] {
       ],
       [index('wf_start_timer', ['due_at']), index('wf_start_timer', ['tenant_code', 'process_key'])],
       [cascade('wf_start_timer', 'definition_id', 'wf_definition')],
+    ),
+    // Completed activities a compensation may undo (services/compensation.ts), in the order they
+    // completed (id): an activity with a compensation handler, and a sub-process holding such
+    // rows. scope_id is the token of the sub-process they completed in (null: the process) while
+    // it runs; once that sub-process completed, parent_id is its own row. A row is used once.
+    spec(
+      'wf_compensation',
+      [
+        bigint('instance_id', false),
+        bigint('scope_id'),
+        bigint('parent_id'),
+        text('activity_id', false),
+        createdAt,
+      ],
+      [index('wf_compensation', ['instance_id', 'scope_id']), index('wf_compensation', ['parent_id'])],
+      [cascade('wf_compensation', 'instance_id', 'wf_instance')],
     ),
   ];
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
+import { EVENT_TYPES, type EventType, type OutboxEvent } from '../events/types.js';
 
 /**
  * The typed API of a module's server part (docs/extending.md): `src/modules/<name>/server.ts`
@@ -102,11 +103,12 @@ export interface ModuleServices {
   refuse(field: string, message: string): never;
 }
 
-export type Operation = 'add' | 'update' | 'delete';
+/** What a write does; `restore`: a record brought back from its recycle bin (x-entity.softDelete). */
+export type Operation = 'add' | 'update' | 'delete' | 'restore';
 
 /** What a write hook is given. */
 export interface HookArgs extends ModuleServices {
-  /** The entity's name (the schema file's, or online_<code> for a published designed form). */
+  /** The entity's name: the schema file's, or a published designed form's code (table online_<code>). */
   entity: string;
   operation: Operation;
   /** The write is one row of an import (an add). */
@@ -141,10 +143,15 @@ type MaybePromise<T> = T | Promise<T>;
 export interface EntityHooks {
   /** Before the schema's checks: may return the body to check instead (fill, normalise). */
   beforeValidate?: (args: HookArgs) => MaybePromise<Row | void>;
-  /** After the checks, before the write: may return the values to write instead, or refuse. */
+  /**
+   * After the checks, before the write: may return the values to write instead, or refuse. Also
+   * before a record comes back from the recycle bin (operation `restore`, `data` the record as
+   * binned): it may refuse; what it returns is not written (a restore brings the record back as it was).
+   */
   beforeChange?: (args: HookArgs) => MaybePromise<Row | void>;
   /**
-   * After the write: may write other entities through `entities`. On an add or an update the
+   * After the write (and after a restore from the recycle bin, operation `restore`, with no field
+   * in `changes`): may write other entities through `entities`. On an add or an update the
    * properties of an object it returns are added to the answer (declare them in `answerProperties`).
    */
   afterChange?: (args: HookArgs) => MaybePromise<Row | void>;
@@ -153,8 +160,9 @@ export interface EntityHooks {
   /** After a record is deleted (once per record), in the delete's transaction. */
   afterDelete?: (args: HookArgs) => MaybePromise<void>;
   /**
-   * A record about to be answered (lists, a detail read, an add's or update's answer): may
-   * return it with fields added or taken away. Exports and trees are not passed through it.
+   * A record about to be answered (lists, trees, a detail read, a recycle bin's page, an add's
+   * or update's answer): may return it with fields added or taken away (a tree keeps its key,
+   * parent and sequence). Exports are not passed through it.
    */
   afterRead?: (args: ReadArgs) => MaybePromise<Row | void>;
 }
@@ -175,6 +183,12 @@ export interface EndpointArgs extends ModuleServices {
  */
 export interface EndpointDef {
   method: EndpointMethod;
+  /**
+   * Who may call it: `granted` (the default) a caller whose roles are granted the URL, ROLE_ADMIN
+   * always; `signedIn` every signed-in user (reference data every screen reads, such as a
+   * dictionary's items: reading it grants nothing).
+   */
+  access?: 'granted' | 'signedIn';
   schema?: {
     summary?: string;
     description?: string;
@@ -206,6 +220,71 @@ export interface EntityModule {
   answerProperties?: Record<string, JsonSchema>;
 }
 
+/**
+ * A menu the module's pages open from, added at start in the default tenant when no menu has its
+ * code (a menu an administrator moved, renamed or deleted buttons of is left as it is). ROLE_ADMIN
+ * sees it and its buttons; other roles are granted it, button by button, on the role screen.
+ */
+export interface ModuleMenu {
+  /** sys_menu.menu_code: a-z first, then letters, digits, _ and -. */
+  code: string;
+  /** Its name in the default language (zh); menu_meta.titles may carry the others. */
+  name: string;
+  path: string;
+  /** The page it opens: a key of the admin part's `pages`, or entity/<name> for the generated list. */
+  component: string;
+  /** The per-action buttons (view, add, update, delete, export, import …) roles are granted one by one. */
+  buttons: readonly string[];
+  /** The menu_code of the menu it goes under; the top level when absent or not found. */
+  parent?: string;
+  sequence?: number;
+  icon?: string;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * A subscription to the event stream (lib/events): `handle` runs in one server process after the
+ * change committed (the process that dispatched the event), never inside the change's
+ * transaction. A throw is logged; the event is not handed to it again.
+ */
+export interface EventSubscription {
+  /** Event types ('record.added', 'workflow.taskAssigned', …); every type when absent. */
+  types?: readonly EventType[];
+  /** Entities the events are about; every entity when absent. */
+  entities?: readonly string[];
+  handle: (event: OutboxEvent) => MaybePromise<void>;
+}
+
+/** What a job's run is given. */
+export interface JobArgs {
+  /** The database (not a transaction: open one with inTransaction for writes that belong together). */
+  db: Db;
+  /** The name of an entity's table (schema-known identifiers only: never build one from data). */
+  tableOf(entity: string): string;
+  /** The moment the run was due and claimed. */
+  now: Date;
+  /** Aborted when the run is past its time budget (BUDGETS.jobs.runMs, at most everySeconds). */
+  signal: AbortSignal;
+  /** The server's log, naming the module and the job. */
+  log: {
+    info(details: Record<string, unknown>, message: string): void;
+    warn(details: Record<string, unknown>, message: string): void;
+  };
+}
+
+/**
+ * A periodic job (docs/extending.md "Jobs"): run every `everySeconds` by exactly one server
+ * process (a row per job in sys_module_job, claimed with FOR UPDATE SKIP LOCKED), within a time
+ * budget; a throw or a run past its budget is logged and kept as the job's last error, never thrown.
+ */
+export interface ModuleJob {
+  /** Letters, digits, _ and -; unique within the module. */
+  name: string;
+  /** Seconds between runs (a whole number, at least 1). */
+  everySeconds: number;
+  run: (args: JobArgs) => MaybePromise<void>;
+}
+
 /** A module's server part. */
 export interface ModuleDefinition {
   /** The module's name (its folder's name by convention): letters, digits and -. */
@@ -216,13 +295,21 @@ export interface ModuleDefinition {
   entities?: Record<string, EntityModule>;
   /** Texts by language (zh, tw, en), read with `t(key)` in hooks and endpoints. */
   messages?: Partial<Record<'zh' | 'tw' | 'en', Record<string, unknown>>>;
-  /** Anything else, with the app once its routes are mounted (encapsulated: routes, jobs). */
+  /** Menus of its pages, with their buttons, added at start when missing (ModuleMenu). */
+  menus?: readonly ModuleMenu[];
+  /** Events it hears after their change committed (docs/extending.md "Events"). */
+  events?: readonly EventSubscription[];
+  /** Periodic jobs, each run by one process at a time (docs/extending.md "Jobs"). */
+  jobs?: readonly ModuleJob[];
+  /** Anything else, with the app once its routes are mounted (encapsulated: routes). */
   setup?: (app: FastifyInstance) => MaybePromise<void>;
 }
 
 const MODULE_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 const ENDPOINT_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 const WIDGET_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+const MENU_CODE = /^[a-z][a-zA-Z0-9_-]{0,63}$/;
+const BUTTON_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 const HOOK_NAMES = new Set([
   'beforeValidate',
   'beforeChange',
@@ -239,6 +326,12 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     problems.push(`name must be lower-case letters, digits and -, got "${definition.name}"`);
   for (const widget of definition.widgets ?? [])
     if (!WIDGET_NAME.test(widget)) problems.push(`widget "${widget}" is not a valid name`);
+  for (const menu of definition.menus ?? []) {
+    if (!MENU_CODE.test(menu.code))
+      problems.push(`menu code "${menu.code}" must start with a-z, then letters, digits, _ and -`);
+    if (!Array.isArray(menu.buttons) || menu.buttons.some((button) => !BUTTON_NAME.test(String(button))))
+      problems.push(`menu ${menu.code}: buttons must be names of letters, digits, _ and -`);
+  }
   for (const [entity, part] of Object.entries(definition.entities ?? {})) {
     for (const hook of Object.keys(part.hooks ?? {}))
       if (!HOOK_NAMES.has(hook)) problems.push(`${entity}: unknown hook "${hook}"`);
@@ -247,7 +340,25 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
       if (!['GET', 'POST', 'PUT', 'DELETE'].includes(endpoint.method))
         problems.push(`${entity}.${name}: method must be GET, POST, PUT or DELETE`);
       if (typeof endpoint.handler !== 'function') problems.push(`${entity}.${name}: handler missing`);
+      if (endpoint.access !== undefined && !['granted', 'signedIn'].includes(endpoint.access))
+        problems.push(`${entity}.${name}: access must be granted or signedIn`);
     }
+  }
+  for (const [index, subscription] of (definition.events ?? []).entries()) {
+    if (typeof subscription.handle !== 'function') problems.push(`events[${index}]: handle missing`);
+    for (const type of subscription.types ?? [])
+      if (!(EVENT_TYPES as readonly string[]).includes(type))
+        problems.push(`events[${index}]: unknown event type "${type}"`);
+  }
+  const jobNames = new Set<string>();
+  for (const [index, job] of (definition.jobs ?? []).entries()) {
+    if (!ENDPOINT_NAME.test(String(job.name)))
+      problems.push(`jobs[${index}]: name "${job.name}" is not valid`);
+    else if (jobNames.has(job.name)) problems.push(`jobs[${index}]: a second job named "${job.name}"`);
+    jobNames.add(job.name);
+    if (!Number.isInteger(job.everySeconds) || job.everySeconds < 1)
+      problems.push(`jobs[${index}]: everySeconds must be a whole number of at least 1`);
+    if (typeof job.run !== 'function') problems.push(`jobs[${index}]: run missing`);
   }
   if (problems.length > 0)
     throw new Error(`module "${definition.name}" is not valid:\n  ${problems.join('\n  ')}`);

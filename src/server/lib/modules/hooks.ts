@@ -2,16 +2,19 @@ import { sql } from 'kysely';
 import { EntityInputError } from '../../../engine/index.js';
 import type { Db } from '../db/database.js';
 import type { EntityRegistry } from '../registry.js';
+import type { OutboxEvent } from '../events/types.js';
 import {
   FieldRefusal,
   isFieldRefusal,
   type EndpointDef,
   type EntityHooks,
+  type EventSubscription,
   type HookArgs,
   type JsonSchema,
   type ModuleDefinition,
   type ModuleServices,
   type ReadArgs,
+  type ModuleJob,
   type Row,
 } from './define.js';
 
@@ -77,6 +80,44 @@ export class ModuleSet {
       {},
       ...this.definitions.map((module) => module.entities?.[entity]?.answerProperties),
     );
+  }
+
+  /**
+   * The modules' texts (`messages`) by language, as the locales hold them: modules.<name>.<key>
+   * (the back-office reads them beside the schemas: a rule's message may name one).
+   */
+  messages(): Record<string, { modules: Record<string, unknown> }> {
+    const byLanguage: Record<string, { modules: Record<string, unknown> }> = {};
+    for (const module of this.definitions)
+      for (const [language, texts] of Object.entries(module.messages ?? {}))
+        (byLanguage[language] ??= { modules: {} }).modules[module.name] = texts;
+    return byLanguage;
+  }
+
+  /** The modules' subscriptions that hear this event, in load order, with their module's name. */
+  subscribersOf(event: OutboxEvent): { module: string; subscription: EventSubscription }[] {
+    return this.definitions.flatMap((module) =>
+      (module.events ?? [])
+        .filter(
+          (subscription) =>
+            (!subscription.types || subscription.types.includes(event.type)) &&
+            (!subscription.entities ||
+              (event.entity !== null && subscription.entities.includes(event.entity))),
+        )
+        .map((subscription) => ({ module: module.name, subscription })),
+    );
+  }
+
+  /** Every module's jobs, each with its key `<module>:<job>` (sys_module_job.job_key). */
+  jobs(): { key: string; module: string; job: ModuleJob }[] {
+    return this.definitions.flatMap((module) =>
+      (module.jobs ?? []).map((job) => ({ key: `${module.name}:${job.name}`, module: module.name, job })),
+    );
+  }
+
+  /** Whether any module subscribes to events. */
+  get hasSubscriptions(): boolean {
+    return this.definitions.some((module) => (module.events ?? []).length > 0);
   }
 
   /** Every custom widget a module registers, once each. */

@@ -12,10 +12,14 @@ export {
   type EntityHooks,
   type EntityModule,
   type EntityService,
+  type EventSubscription,
   type HookArgs,
+  type JobArgs,
   type JsonSchema,
   type ModuleActor,
   type ModuleDefinition,
+  type ModuleJob,
+  type ModuleMenu,
   type ModuleServices,
   type Operation,
   type ReadArgs,
@@ -23,6 +27,7 @@ export {
   type Refusal,
   type Row,
 } from './define.js';
+export { EVENT_TYPES, type EventType, type OutboxEvent } from '../events/types.js';
 export { discoverModules, moduleFiles, type DiscoveredModule } from './load.js';
 export {
   ModuleSet,

@@ -9,18 +9,32 @@ export interface DiscoveredModule {
   file: string;
 }
 
-/** The server parts under the module roots: `<root>/<name>/server.ts` (or .js), by root then name. */
+const serverFileIn = (folder: string): string | undefined =>
+  ['server.ts', 'server.js'].map((base) => join(folder, base)).find((path) => existsSync(path));
+
+const subfolders = (folder: string): string[] =>
+  readdirSync(folder)
+    .sort()
+    .map((name) => join(folder, name))
+    .filter((path) => statSync(path).isDirectory());
+
+/**
+ * The server parts under the module roots: `<root>/<name>/server.ts` (or .js), by root then
+ * name. A folder without one is a package of modules (the code generator writes its modules to
+ * `<root>/<package>/<entity>/`): its `<name>/server.ts` are modules too, in name order.
+ */
 export function moduleFiles(roots: readonly string[]): string[] {
   const files: string[] = [];
   for (const root of roots) {
     if (!existsSync(root) || !statSync(root).isDirectory()) continue;
-    for (const name of readdirSync(root).sort()) {
-      const folder = join(root, name);
-      if (!statSync(folder).isDirectory()) continue;
-      const file = ['server.ts', 'server.js']
-        .map((base) => join(folder, base))
-        .find((path) => existsSync(path));
+    for (const folder of subfolders(root)) {
+      const file = serverFileIn(folder);
       if (file) files.push(file);
+      else
+        for (const inner of subfolders(folder)) {
+          const innerFile = serverFileIn(inner);
+          if (innerFile) files.push(innerFile);
+        }
     }
   }
   return files;

@@ -70,14 +70,17 @@ export function readColumn(field: FieldDef, ref: RawBuilder<unknown> = column(fi
   }
 }
 
+/**
+ * The fields every read selects (selectList), each under its API name: the readable fields that
+ * have a column (a virtual computed field, x-computed and not stored, is computed on read).
+ */
+export function selectedFields(entity: EntityDef): FieldDef[] {
+  return readableFields(entity).filter((field) => !isVirtualField(field));
+}
+
 /** The select list of every read: readable fields under their API names. */
 export function selectList(entity: EntityDef): RawBuilder<unknown> {
-  // A virtual computed field (x-computed, not stored) has no column: it is computed on read.
-  return sql.join(
-    readableFields(entity)
-      .filter((field) => !isVirtualField(field))
-      .map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`),
-  );
+  return sql.join(selectedFields(entity).map((field) => sql`${readColumn(field)} as ${sql.id(field.name)}`));
 }
 
 /**
@@ -198,8 +201,9 @@ export function filterCondition(filter: Filter): Condition {
 
 /**
  * The order of a list (the engine's order terms: the sort, then the key in the direction of the
- * last term, so one index scan serves it); `tableAlias` qualifies the columns (a table in a
- * join). Empty values sort as the smallest: first ascending, last descending.
+ * last term, so one index scan serves it); `tableAlias` names the table in a join, else the
+ * columns are qualified by the table's own name. Empty values sort as the smallest: first
+ * ascending, last descending.
  */
 export function orderByClause({
   entity,
@@ -210,12 +214,21 @@ export function orderByClause({
   sort: SortTerm[];
   tableAlias?: string;
 }): RawBuilder<unknown> {
-  return orderBySql(orderTerms(entity, sort), tableAlias);
+  return orderBySql(orderTerms(entity, sort), tableAlias ?? entity.table);
 }
 
-export function orderBySql(terms: OrderTerm[], alias?: string): RawBuilder<unknown> {
+/**
+ * A column qualified by its table (or the table's alias). An ORDER BY name that is also an
+ * output column's name sorts the output column (SQL92's rule): the select list reads a bigint or
+ * numeric as text under the field's name, so a bare `order by "id"` would sort 10, 100, 9.
+ */
+export const qualifiedColumn = (qualifier: string, field: FieldDef): RawBuilder<unknown> =>
+  sql.ref(`${qualifier}.${field.column}`);
+
+/** ORDER BY of the terms, each column qualified by `qualifier` (the table's name or alias). */
+export function orderBySql(terms: OrderTerm[], qualifier: string): RawBuilder<unknown> {
   const parts = terms.map(({ field, isDescending, isNullable }) => {
-    const ref = alias === undefined ? column(field) : sql.ref(`${alias}.${field.column}`);
+    const ref = qualifiedColumn(qualifier, field);
     // A column that is never empty needs no NULLS clause, which lets any index on it serve it.
     if (!isNullable) return sql`${ref} ${isDescending ? sql`desc` : sql`asc`}`;
     return sql`${ref} ${isDescending ? sql`desc nulls last` : sql`asc nulls first`}`;

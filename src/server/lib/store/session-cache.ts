@@ -18,7 +18,20 @@ export class SessionCache {
   /** Resolves once every server process has heard every session change committed so far. */
   settle: () => Promise<void> = async () => undefined;
 
+  /** Told of every change: the user whose sessions may have ended, or null for any (live streams re-check). */
+  private readonly observers = new Set<(userId: number | null) => void>();
+
   constructor(private readonly maxAgeMs = 30_000) {}
+
+  /** Calls `observer` on every change heard from now on; answers the function that stops it. */
+  observe(observer: (userId: number | null) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  private tell(userId: number | null): void {
+    for (const observer of this.observers) observer(userId);
+  }
 
   get(tokenHash: string): AuthContext | undefined {
     if (!this.hearing) return undefined;
@@ -44,11 +57,13 @@ export class SessionCache {
     for (const [tokenHash, entry] of this.entries) {
       if (entry.auth.userId === userId) this.entries.delete(tokenHash);
     }
+    this.tell(userId);
   }
 
   clear(): void {
     this.generation += 1;
     this.entries.clear();
+    this.tell(null);
   }
 
   /** Whether changes are heard now; the cache is used only while they are. */

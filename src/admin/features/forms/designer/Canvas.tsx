@@ -26,6 +26,7 @@ import {
   type FieldNode,
   type LayoutKind,
 } from './model.js';
+import { CanvasWidget } from './CanvasWidget.js';
 import { titleIn } from './render.js';
 import { subtableColumns } from './subtable.js';
 
@@ -41,6 +42,8 @@ export interface CanvasEnv {
   t: Translate;
   language: keyof Titles;
   actions: CanvasActions;
+  /** A field's title in the designer's language, by its name (its name when none). */
+  titleOf: (name: string) => string;
 }
 
 /** The data dnd-kit carries: where a dragged or hovered thing is. */
@@ -220,17 +223,24 @@ function NodeBody({ node, env }: { node: DesignNode; env: CanvasEnv }) {
   switch (node.kind) {
     case 'field': {
       const kind = kindOf(node.schema);
-      const placeholder = node.schema['x-ui']?.placeholder;
       return (
         <div className="formdesign-field">
           <div className="formdesign-field-label">
             {node.isRequired ? <span className="formdesign-required">*</span> : null}
             {fieldLabel(node, env.language)}
             <span className="formdesign-tag">{node.name}</span>
+            {node.schema['x-dict'] ? (
+              <span className="formdesign-tag is-dict" title={env.t('formDesigner.prop.dictionary')}>
+                {node.schema['x-dict']}
+              </span>
+            ) : null}
+            {node.schema['x-ref'] ? (
+              <span className="formdesign-tag is-ref">→ {node.schema['x-ref']}</span>
+            ) : null}
             {node.visibleWhen ? (
               <span className="formdesign-tag is-condition">
                 {env.t('formDesigner.when', {
-                  field: node.visibleWhen.field,
+                  field: env.titleOf(node.visibleWhen.field),
                   value: String(node.visibleWhen.equals),
                 })}
               </span>
@@ -239,11 +249,7 @@ function NodeBody({ node, env }: { node: DesignNode; env: CanvasEnv }) {
           {kind === 'subtable' ? (
             <SubtableHead node={node} env={env} />
           ) : (
-            <div className="formdesign-control">
-              {placeholder ?? env.t(`formDesigner.kind.${kind}`)}
-              {node.schema['x-dict'] ? ` · ${node.schema['x-dict']}` : ''}
-              {node.schema['x-ref'] ? ` → ${node.schema['x-ref']}` : ''}
-            </div>
+            <CanvasWidget schema={node.schema} label={fieldLabel(node, env.language)} t={env.t} />
           )}
         </div>
       );

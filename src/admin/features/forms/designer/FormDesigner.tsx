@@ -48,6 +48,7 @@ import {
   exportText,
   locate,
   modelToSchema,
+  fieldNodes,
   moveNode,
   newField,
   newLayout,
@@ -64,6 +65,7 @@ import { PropertyPanel } from './PropertyPanel.js';
 import { titleIn } from './render.js';
 import { useDesigner } from './useDesigner.js';
 import './formdesign.css';
+import { errorText } from '../../../lib/screen-parts.js';
 
 const JsonView = lazy(() => import('./JsonView.js'));
 const DesignedForm = lazy(() => import('./DesignedForm.js'));
@@ -233,6 +235,20 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
     },
     [send, stored, setParams, message, t],
   );
+  // The autosave timer calls the save of the latest render: after a 保存 it sends the version the
+  // server answered, not the one the timer's render knew (which the server refuses with a 409).
+  const latestSave = useRef(save);
+  latestSave.current = save;
+  const autosave = useCallback((): void => {
+    // saved in the meantime (保存 clicked): nothing left to send
+    if (latest.current.model === serverModel.current) return;
+    latestSave
+      .current(true)
+      .catch(
+        (error: unknown) =>
+          void message.error(t('formDesigner.autosaveFailed', { reason: errorText(error) })),
+      );
+  }, [message, t]);
   const isFirstRender = useRef(true);
   useEffect(() => {
     if (isFirstRender.current) {
@@ -248,7 +264,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
         JSON.stringify(modelToSchema(model)),
       );
     }, 300);
-    const remote = stored ? setTimeout(() => void save(true).catch(() => undefined), AUTOSAVE_MS) : undefined;
+    const remote = stored ? setTimeout(autosave, AUTOSAVE_MS) : undefined;
     return () => {
       clearTimeout(local);
       if (remote) clearTimeout(remote);
@@ -291,7 +307,18 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
     }),
     [paletteField],
   );
-  const env: CanvasEnv = useMemo(() => ({ t, language, actions }), [t, language, actions]);
+  // The fields' titles in the designer's language, by name (a 显示条件 tag names its field by
+  // title); the same object while no name or title changes, so the canvas does not repaint.
+  const titlesSignature = JSON.stringify(
+    fieldNodes(model.items).map((node) => [
+      node.name,
+      titleIn({ title: node.schema.title ?? node.name, titles: node.schema['x-ui']?.titles }, language),
+    ]),
+  );
+  const env: CanvasEnv = useMemo(() => {
+    const titles = new Map(JSON.parse(titlesSignature) as [string, string][]);
+    return { t, language, actions, titleOf: (name: string) => titles.get(name) ?? name };
+  }, [t, language, actions, titlesSignature]);
 
   // Keyboard: Delete, Ctrl+C / Ctrl+V, arrows (selection), Alt+arrows (move), Ctrl+Z / Ctrl+Shift+Z.
   useEffect(() => {

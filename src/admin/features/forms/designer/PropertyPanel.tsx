@@ -7,11 +7,15 @@ import type {
   RecordRule,
   Titles,
   UiHints,
+  Widget,
 } from '../../../../engine/types.js';
+import type { Page, WfDefinition } from '../../../../engine/api-types.js';
 import { expressionProblem } from '../../../../engine/expressions.js';
-import type { Translate } from '../../../i18n.js';
+import { useApiGet } from '../../../lib/api.js';
+import { useLanguage, type Translate } from '../../../i18n.js';
 import { loadResources, type ResourceApi } from '../../../providers/resources.js';
 import {
+  currentWidget,
   fieldListUse,
   fieldNodes,
   kindOf,
@@ -21,14 +25,76 @@ import {
   setColumnCount,
   setColumnSpan,
   updateNode,
+  withDecimalDigits,
   withListHint,
+  widgetChoices,
   withRoot,
+  withWidget,
   type DesignFieldSchema,
   type DesignModel,
   type DesignNode,
   type FieldNode,
 } from './model.js';
 import { SubtableColumns } from './SubtableColumns.js';
+import { titleIn } from './render.js';
+
+/** A dictionary the 字典 picker offers (GET generator/form/dictionaries). */
+interface FormDictionary {
+  dictType: string;
+  dictName: string | null;
+  items: number;
+}
+
+/**
+ * 字典: one of the tenant's dictionaries with items, searched by name or code and shown as both;
+ * a code the list does not hold (typed in JSON, or removed since) is shown as unknown, for 校验 to name.
+ */
+function DictionaryPicker({
+  value,
+  onChange,
+  t,
+}: {
+  value: string | undefined;
+  onChange: (dict: string) => void;
+  t: Translate;
+}) {
+  const dictionaries = useApiGet<FormDictionary[]>('/api/generator/form/dictionaries');
+  const options = useMemo(() => {
+    const found = (dictionaries.data ?? []).map((dict) => {
+      const name = t(`dicts.${dict.dictType}._`, { defaultValue: dict.dictName ?? dict.dictType });
+      return { value: dict.dictType, label: `${name} (${dict.dictType})` };
+    });
+    return value && !dictionaries.isLoading && !found.some((option) => option.value === value)
+      ? [{ value, label: t('formDesigner.prop.unknownDict', { dict: value }) }, ...found]
+      : found;
+  }, [dictionaries.data, dictionaries.isLoading, value, t]);
+  const isUnknown =
+    value !== undefined &&
+    options[0]?.value === value &&
+    !(dictionaries.data ?? []).some((dict) => dict.dictType === value);
+  return (
+    <Item
+      id="fd-dict"
+      label={t('formDesigner.prop.dictionary')}
+      help={
+        isUnknown && !dictionaries.isLoading ? t('formDesigner.prop.unknownDict', { dict: value }) : undefined
+      }
+    >
+      <Select
+        id="fd-dict"
+        data-testid="prop-dict"
+        showSearch
+        optionFilterProp="label"
+        loading={dictionaries.isLoading}
+        placeholder={t('formDesigner.prop.dictPlaceholder')}
+        status={isUnknown ? 'error' : undefined}
+        value={value}
+        onChange={(next: string) => onChange(next)}
+        options={options}
+      />
+    </Item>
+  );
+}
 
 /**
  * A change of the design: `key` groups the keystrokes of one property into one undo step, and
@@ -179,6 +245,57 @@ function useEntities(): ResourceApi[] {
   return entities;
 }
 
+/** A money field's digits (precision, scale) and exact bounds, each bound typed as text. */
+function MoneyDigits({
+  schema,
+  onChange,
+  t,
+}: {
+  schema: DesignFieldSchema;
+  onChange: (key: string, next: DesignFieldSchema) => void;
+  t: Translate;
+}) {
+  const spec = schema['x-decimal'];
+  const bound = (key: 'minimum' | 'maximum') => (
+    <Item id={`fd-${key}`} label={t(`formDesigner.prop.${key}`)}>
+      <InputNumber<string>
+        id={`fd-${key}`}
+        stringMode
+        value={spec?.[key] ?? null}
+        onChange={(value) => onChange(key, withDecimalDigits(schema, { [key]: value ?? undefined }))}
+      />
+    </Item>
+  );
+  return (
+    <>
+      <Item id="fd-precision" label={t('formDesigner.prop.precision')}>
+        <InputNumber
+          id="fd-precision"
+          min={1}
+          max={38}
+          precision={0}
+          value={spec?.precision ?? null}
+          onChange={(value) =>
+            onChange('precision', withDecimalDigits(schema, { precision: value ?? undefined }))
+          }
+        />
+      </Item>
+      <Item id="fd-scale" label={t('formDesigner.prop.scale')}>
+        <InputNumber
+          id="fd-scale"
+          min={0}
+          max={spec?.precision ?? 38}
+          precision={0}
+          value={spec?.scale ?? null}
+          onChange={(value) => onChange('scale', withDecimalDigits(schema, { scale: value ?? 0 }))}
+        />
+      </Item>
+      {bound('minimum')}
+      {bound('maximum')}
+    </>
+  );
+}
+
 /** A default or condition value typed as the field's type asks. */
 function typedValue(
   schema: Pick<DesignFieldSchema, 'type'>,
@@ -194,7 +311,11 @@ function typedValue(
 }
 
 /** Another field a condition may name: its name, type and options. */
-type OtherField = Pick<FieldNode, 'name'> & { schema: Pick<DesignFieldSchema, 'type' | 'enum'> };
+type OtherField = Pick<FieldNode, 'name'> & {
+  schema: Pick<DesignFieldSchema, 'type' | 'enum'>;
+  /** Its title in the designer's language (显示条件 names fields by their titles). */
+  label: string;
+};
 
 const FieldProperties = memo(function FieldProperties({
   field,
@@ -251,6 +372,7 @@ const FieldProperties = memo(function FieldProperties({
   const target = entities.find((entity) => entity.name === schema['x-ref']);
   // The list's column and sorter, with the engine's defaults (a hidden column is not sortable).
   const listUse = fieldListUse(schema);
+  const widgets = widgetChoices(schema);
   return (
     <>
       <NameInput field={field} edit={edit} getModel={getModel} t={t} />
@@ -262,6 +384,17 @@ const FieldProperties = memo(function FieldProperties({
         onTitles={(value) => setUi('titles', value)}
         t={t}
       />
+      {widgets.length > 1 ? (
+        <Item id="fd-widget" label={t('formDesigner.prop.widget')}>
+          <Select
+            id="fd-widget"
+            data-testid="prop-widget"
+            value={currentWidget(schema)}
+            onChange={(widget: Widget) => patch('widget', withWidget(schema, widget))}
+            options={widgets.map((widget) => ({ value: widget, label: t(`formDesigner.widget.${widget}`) }))}
+          />
+        </Item>
+      ) : null}
       <Item id="fd-placeholder" label={t('formDesigner.prop.placeholder')}>
         <Input
           id="fd-placeholder"
@@ -338,6 +471,9 @@ const FieldProperties = memo(function FieldProperties({
           </Item>
         </>
       ) : null}
+      {kind === 'money' ? (
+        <MoneyDigits schema={schema} onChange={(key, next) => patch(key, next)} t={t} />
+      ) : null}
       {hasOptions ? (
         <>
           <Item id="fd-source" label={t('formDesigner.prop.optionSource')}>
@@ -362,14 +498,7 @@ const FieldProperties = memo(function FieldProperties({
             />
           </Item>
           {isDict ? (
-            <Item id="fd-dict" label={t('formDesigner.prop.dictionary')}>
-              <Input
-                id="fd-dict"
-                data-testid="prop-dict"
-                value={schema['x-dict'] ?? ''}
-                onChange={(event) => set('x-dict', event.target.value)}
-              />
-            </Item>
+            <DictionaryPicker value={schema['x-dict']} onChange={(dict) => set('x-dict', dict)} t={t} />
           ) : (
             <Item id="fd-options" label={t('formDesigner.prop.options')}>
               <Select
@@ -466,7 +595,10 @@ const FieldProperties = memo(function FieldProperties({
           data-testid="prop-when-field"
           placeholder={t('formDesigner.prop.always')}
           value={when?.field}
-          options={others.map((other) => ({ value: other.name, label: other.name }))}
+          options={others.map((other) => ({
+            value: other.name,
+            label: other.label && other.label !== other.name ? `${other.label}（${other.name}）` : other.name,
+          }))}
           onChange={(name: string | undefined) =>
             setNode('when', (node) => {
               if (!name) {
@@ -806,6 +938,40 @@ const FormProperties = memo(function FormProperties({
           }))}
         />
       </Item>
+      <Item
+        id="fd-form-softDelete"
+        label={t('formDesigner.prop.softDelete')}
+        help={t('formDesigner.prop.softDeleteHelp')}
+      >
+        <Switch
+          id="fd-form-softDelete"
+          checked={entity?.softDelete === true}
+          data-testid="prop-soft-delete"
+          onChange={(checked) => {
+            if (!entity) return;
+            const { softDelete: _off, ...rest } = entity;
+            edit('form.softDelete', (model) =>
+              withRoot(model, { 'x-entity': checked ? { ...rest, softDelete: true } : rest }),
+            );
+          }}
+        />
+      </Item>
+      <WorkflowProperty
+        value={entity?.workflow?.process}
+        onChange={(process) => {
+          if (!entity) return;
+          const { workflow, ...rest } = entity;
+          edit('form.workflow', (model) =>
+            withRoot(model, {
+              'x-entity': process
+                ? // the edits of the tasks stay with their process only
+                  { ...rest, workflow: workflow?.process === process ? workflow : { process } }
+                : rest,
+            }),
+          );
+        }}
+        t={t}
+      />
       <RulesProperty
         rules={(rootSchema as { 'x-rules'?: RecordRule[] })['x-rules'] ?? []}
         names={names}
@@ -816,13 +982,70 @@ const FormProperties = memo(function FormProperties({
   );
 });
 
+/**
+ * 审批流程 (x-entity.workflow.process): one of the tenant's deployed processes (the latest version
+ * of each key; every signed-in user may list them). The published list then has the approval
+ * status and 提交审批; 校验 and 发布 refuse a key the tenant has not deployed.
+ */
+function WorkflowProperty({
+  value,
+  onChange,
+  t,
+}: {
+  value: string | undefined;
+  onChange: (process: string | undefined) => void;
+  t: Translate;
+}) {
+  const definitions = useApiGet<Page<WfDefinition>>('/api/activiti/processdefinition/query', {
+    latestOnly: 'true',
+    pageSize: '1000',
+  });
+  const options = useMemo(() => {
+    const found = (definitions.data?.records ?? []).map((definition) => ({
+      value: definition.key,
+      label:
+        definition.name && definition.name !== definition.key
+          ? `${definition.name} (${definition.key})`
+          : definition.key,
+    }));
+    // a key the list does not hold (not deployed any more) is shown as it is, for 校验 to name
+    return value && !found.some((option) => option.value === value)
+      ? [{ value, label: value }, ...found]
+      : found;
+  }, [definitions.data, value]);
+  return (
+    <Item id="fd-form-workflow" label={t('formDesigner.prop.workflow')}>
+      <Select
+        id="fd-form-workflow"
+        data-testid="prop-workflow"
+        allowClear
+        showSearch
+        optionFilterProp="label"
+        loading={definitions.isLoading}
+        placeholder={t('formDesigner.prop.workflowNone')}
+        value={value}
+        onChange={(next: string | undefined) => onChange(next || undefined)}
+        options={options}
+      />
+      <Typography.Text type="secondary" className="formdesign-prop-hint">
+        {t('formDesigner.prop.workflowHelp')}
+      </Typography.Text>
+    </Item>
+  );
+}
+
 /** The fields a condition may name (not the field itself, no arrays or objects). */
 function useOtherFields(model: DesignModel): readonly OtherField[] {
+  const language = useLanguage();
   const all = fieldNodes(model.items)
     .filter((other) => other.schema.type !== 'array' && other.schema.type !== 'object')
     .map((other) => ({
       id: other.id,
       name: other.name,
+      label: titleIn(
+        { title: other.schema.title ?? other.name, titles: other.schema['x-ui']?.titles },
+        language,
+      ),
       schema: { type: other.schema.type, enum: other.schema.enum },
     }));
   // The same list while names, types and options stay: a title typed does not repaint the panel twice.

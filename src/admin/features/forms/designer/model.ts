@@ -1,10 +1,12 @@
 import type {
+  DecimalSpec,
   EntitySchema,
   FieldCondition,
   FieldSchema,
   FormUiHints,
   LayoutItem,
   Titles,
+  Widget,
 } from '../../../../engine/types.js';
 import { listUseOf, type ListUse } from '../../../../engine/list-use.js';
 
@@ -103,6 +105,7 @@ export const FIELD_KINDS = [
   'textarea',
   'number',
   'integer',
+  'money',
   'select',
   'radio',
   'checkbox',
@@ -130,6 +133,7 @@ export const ENGLISH_TITLES: Record<Exclude<FieldKind, 'other'>, string> = {
   textarea: 'Long text',
   number: 'Number',
   integer: 'Integer',
+  money: 'Amount',
   select: 'Choice',
   radio: 'Option',
   checkbox: 'Options',
@@ -151,6 +155,9 @@ export const LAYOUT_KINDS: readonly LayoutKind[] = ['grid', 'group', 'divider', 
 
 const DEFAULT_OPTIONS = ['A', 'B', 'C'];
 
+/** A new money field's digits: 18 in all, 2 after the point (numeric(18,2), as purchase budgets). */
+export const MONEY_DECIMAL = { precision: 18, scale: 2 } as const;
+
 /** The schema a palette item puts on the canvas. */
 export function paletteSchema(kind: Exclude<FieldKind, 'other'>, title: string): DesignFieldSchema {
   switch (kind) {
@@ -162,6 +169,9 @@ export function paletteSchema(kind: Exclude<FieldKind, 'other'>, title: string):
       return { type: 'number', title };
     case 'integer':
       return { type: 'integer', title };
+    case 'money':
+      // An exact decimal: numeric(p,s) in the table, text on the wire, InputNumber in stringMode.
+      return { type: 'string', title, format: 'decimal', 'x-decimal': { ...MONEY_DECIMAL } };
     case 'select':
       return { type: 'string', title, enum: [...DEFAULT_OPTIONS], 'x-ui': { widget: 'select' } };
     case 'radio':
@@ -218,6 +228,25 @@ export function paletteSchema(kind: Exclude<FieldKind, 'other'>, title: string):
   }
 }
 
+/** The digits of a money field (x-decimal): the precision at least 1 and the scale within it. */
+export function withDecimalDigits(
+  schema: DesignFieldSchema,
+  change: Partial<DecimalSpec>,
+): DesignFieldSchema {
+  const current = schema['x-decimal'] ?? { ...MONEY_DECIMAL };
+  const whole = (value: number | undefined, fallback: number): number =>
+    value === undefined || !Number.isFinite(value) ? fallback : Math.floor(value);
+  const precision = Math.max(1, whole(change.precision, current.precision));
+  const scale = Math.min(precision, Math.max(0, whole(change.scale, current.scale)));
+  const spec: DecimalSpec = { ...current, precision, scale };
+  for (const bound of ['minimum', 'maximum'] as const) {
+    const value = bound in change ? change[bound] : current[bound];
+    if (value === undefined || value === '') delete spec[bound];
+    else spec[bound] = value;
+  }
+  return { ...schema, 'x-decimal': spec };
+}
+
 /** What kind of palette item a field is (its icon, label and property set on the canvas). */
 export function kindOf(schema: DesignFieldSchema): FieldKind {
   const widget = schema['x-ui']?.widget;
@@ -230,6 +259,13 @@ export function kindOf(schema: DesignFieldSchema): FieldKind {
   if (widget === 'richtext' || widget === 'upload' || widget === 'image' || widget === 'dateRange')
     return widget;
   if (widget === 'textarea') return 'textarea';
+  if (
+    (widget === 'text' || widget === 'password') &&
+    schema.type === 'string' &&
+    !schema.enum &&
+    !schema['x-dict']
+  )
+    return 'text';
   if (schema.type === 'array') {
     if (widget === 'checkboxes' || schema.items?.enum || schema['x-dict']) return 'checkbox';
     return 'other';
@@ -240,10 +276,45 @@ export function kindOf(schema: DesignFieldSchema): FieldKind {
   if (schema.type === 'integer') return 'integer';
   if (schema.type === 'number') return 'number';
   if (schema.type === 'object') return 'other';
+  if (schema.format === 'decimal') return 'money';
   if (schema.format === 'date') return 'date';
   if (schema.format === 'date-time') return 'datetime';
   if ((schema.maxLength ?? 0) > 255) return 'textarea';
   return 'text';
+}
+
+/**
+ * The widgets a field may switch between without a change of its type (组件类型 in the property
+ * panel): plain text as a single line, a text area, rich text or a password; a choice of one as
+ * a select or radio buttons; a choice of several as checkboxes or a multiple select; files as a
+ * list or pictures. Other fields have one widget only (none offered).
+ */
+export function widgetChoices(schema: DesignFieldSchema): Widget[] {
+  if (schema['x-detail'] !== undefined || schema['x-ref'] || schema['x-computed']) return [];
+  const hasOptions = (owner: { enum?: unknown[] } | undefined): boolean =>
+    owner?.enum !== undefined || schema['x-dict'] !== undefined;
+  if (schema.type === 'array') {
+    if (hasOptions(schema.items)) return ['checkboxes', 'select'];
+    if (schema.items?.type === 'integer' && !schema.items.enum) return ['upload', 'image'];
+    return [];
+  }
+  if (hasOptions(schema)) return schema.type === 'boolean' ? [] : ['select', 'radio'];
+  if (schema.type === 'string' && !schema.format) return ['text', 'textarea', 'richtext', 'password'];
+  return [];
+}
+
+/** The widget a field shows now, among its choices (undefined: it has no choice). */
+export function currentWidget(schema: DesignFieldSchema): Widget | undefined {
+  const choices = widgetChoices(schema);
+  const hinted = schema['x-ui']?.widget;
+  if (hinted && choices.includes(hinted)) return hinted;
+  if (choices[0] === 'text' && (schema.maxLength ?? 0) > 255) return 'textarea';
+  return choices[0];
+}
+
+/** The field shown with another widget of its choices (x-ui.widget); its type and rules stay. */
+export function withWidget(schema: DesignFieldSchema, widget: Widget): DesignFieldSchema {
+  return { ...schema, 'x-ui': { ...schema['x-ui'], widget } };
 }
 
 /** A new field of a palette kind, named `<kind><n>` (the first name no field has). */
@@ -496,6 +567,8 @@ export function blankSchema(name = 'myform'): EntitySchema {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'My form',
+    // a new form is named in the designer's language too (issue 40.11)
+    'x-ui': { titles: { zh: '我的表单', tw: '我的表單' } },
     type: 'object',
     'x-entity': { api: `form/${name}`, table: `form_${name}`, key: 'id', label: 'id' },
     additionalProperties: false,

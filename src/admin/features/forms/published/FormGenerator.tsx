@@ -3,6 +3,7 @@ import {
   App,
   Button,
   Card,
+  Checkbox,
   Drawer,
   Flex,
   Form,
@@ -15,11 +16,11 @@ import {
   Tag,
   TreeSelect,
 } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Page } from '../../../../engine/api-types.js';
+import type { FormCheck, ImpactItem, Page } from '../../../../engine/api-types.js';
 import { formatDateTime } from '../../../../web/format.js';
-import { routeTitle, useT } from '../../../i18n.js';
+import { routeTitle, useLanguage, useT } from '../../../i18n.js';
 import { ICON_NAMES, MenuIcon } from '../../../layout/icons.js';
 import type { AppRoute } from '../../../lib/menus.js';
 import { useApiGet, useApiWrite, useTree, withQuery } from '../../../lib/api.js';
@@ -27,12 +28,14 @@ import { errorMessage, fieldMessages } from '../../../providers/data.js';
 import { API, menuTitle, PagedTable, roleLabel, useSubmit } from '../../../lib/screen-parts.js';
 import {
   fillPath,
+  formTitle,
   FORMS_API,
   useEntitiesChanged,
   type FormRecord,
   type FormVersion,
   type PublishAnswer,
 } from './forms-api.js';
+import { versionDiff } from './version-diff.js';
 
 const PAGE_SIZE = 10;
 
@@ -41,6 +44,7 @@ interface MenuTreeNode {
   menuCode: string;
   menuName: string;
   menuComponent?: string;
+  menuIcon?: string | null;
   children?: MenuTreeNode[];
 }
 
@@ -60,6 +64,8 @@ interface PublishValues {
   menuParent: number;
   icon?: string;
   roles: string[];
+  /** 以默认值回填现有记录 (offered when a new required rule has a default to fill the rows with). */
+  backfill?: boolean;
 }
 
 /**
@@ -69,6 +75,7 @@ interface PublishValues {
  */
 export default function FormGenerator({ route }: { route: AppRoute }) {
   const t = useT();
+  const language = useLanguage();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const [page, setPage] = useState(1);
@@ -146,7 +153,7 @@ export default function FormGenerator({ route }: { route: AppRoute }) {
         data-testid="forms-list"
         columns={[
           { key: 'formCode', dataIndex: 'formCode', title: title('formCode') },
-          { key: 'formName', dataIndex: 'formName', title: title('formName') },
+          { key: 'formName', title: title('formName'), render: (_value, row) => formTitle(row, language) },
           {
             key: 'formDescription',
             dataIndex: 'formDescription',
@@ -200,7 +207,7 @@ export default function FormGenerator({ route }: { route: AppRoute }) {
                 {row.status === 'published' ? (
                   <>
                     <Popconfirm
-                      title={title('unpublishConfirm', { name: row.formName })}
+                      title={title('unpublishConfirm', { name: formTitle(row, language) })}
                       onConfirm={() => unpublish(row)}
                       okText={t('admin.common.confirm')}
                       cancelText={t('admin.common.cancel')}
@@ -220,7 +227,7 @@ export default function FormGenerator({ route }: { route: AppRoute }) {
                   </>
                 ) : (
                   <Popconfirm
-                    title={title('deleteConfirm', { name: row.formName })}
+                    title={title('deleteConfirm', { name: formTitle(row, language) })}
                     onConfirm={() => remove(row)}
                     okText={t('admin.common.confirm')}
                     cancelText={t('admin.common.cancel')}
@@ -253,11 +260,11 @@ export default function FormGenerator({ route }: { route: AppRoute }) {
       <Drawer
         open={history !== undefined}
         onClose={() => setHistory(undefined)}
-        title={history ? title('historyOf', { name: history.formName }) : ''}
-        width={560}
+        title={history ? title('historyOf', { name: formTitle(history, language) }) : ''}
+        width={720}
         destroyOnHidden
       >
-        {history ? <VersionHistory form={history} /> : null}
+        {history ? <VersionHistory form={history} onRestored={() => forms.refetch()} /> : null}
       </Drawer>
     </Card>
   );
@@ -275,6 +282,7 @@ function PublishDialog({
   onPublish: (values: PublishValues) => Promise<void>;
 }) {
   const t = useT();
+  const language = useLanguage();
   const [values] = Form.useForm<PublishValues>();
   // A refusal: one line per problem (each impact rule names its field, rows and keys).
   const [failure, setFailure] = useState<string[] | undefined>(undefined);
@@ -304,11 +312,49 @@ function PublishDialog({
     };
     return find(menus.data ?? []);
   }, [menus.data]);
+  // 重新发布: the published menu's parent and icon (its roles come with the form's record)
+  const published = useMemo(() => {
+    const find = (
+      nodes: readonly MenuTreeNode[],
+      parent: number | undefined,
+    ): { parent: number | undefined; icon: string | undefined } | undefined => {
+      for (const node of nodes) {
+        if (node.id === form.menuId) return { parent, icon: node.menuIcon ?? undefined };
+        const found = find(node.children ?? [], node.id);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    return form.menuId === null ? undefined : find(menus.data ?? [], undefined);
+  }, [menus.data, form.menuId]);
+  const initialParent = published?.parent ?? parentOfForms;
+  // A form published before: the check says which new required fields a default can fill.
+  const { send: sendCheck } = useApiWrite();
+  const [backfillable, setBackfillable] = useState<ImpactItem[]>([]);
+  useEffect(() => {
+    if (form.publishedVersion === null) return;
+    let isCurrent = true;
+    sendCheck<FormCheck>(
+      'post',
+      `${FORMS_API}/check`,
+      { id: form.id, formContent: form.formContent },
+      { silent: true },
+    )
+      .then((answer) => {
+        const items = (answer.impact?.items ?? []).filter((item) => item.canBackfill && !item.isSafe);
+        if (isCurrent) setBackfillable(items);
+      })
+      // a content the check refuses is the publish's to name
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+    };
+  }, [sendCheck, form.id, form.formContent, form.publishedVersion]);
 
   return (
     <Modal
       open
-      title={`${title('title')}: ${form.formName}`}
+      title={`${title('title')}: ${formTitle(form, language)}`}
       okText={title('ok')}
       cancelText={t('admin.common.cancel')}
       confirmLoading={isSending}
@@ -324,8 +370,15 @@ function PublishDialog({
       <Form<PublishValues>
         form={values}
         layout="vertical"
-        initialValues={{ icon: 'form', roles: [], ...(parentOfForms ? { menuParent: parentOfForms } : {}) }}
-        key={parentOfForms ?? 'loading'}
+        // the refusal named what the last 发布 was sent with: a changed choice (the backfill box
+        // ticked, another parent) is a new attempt, so the old refusal goes
+        onValuesChange={() => setFailure(undefined)}
+        initialValues={{
+          icon: published?.icon ?? 'form',
+          roles: form.menuRoles ?? [],
+          ...(initialParent ? { menuParent: initialParent } : {}),
+        }}
+        key={initialParent ?? 'loading'}
       >
         <Form.Item
           name="menuParent"
@@ -362,6 +415,19 @@ function PublishDialog({
             }))}
           />
         </Form.Item>
+        {backfillable.length > 0 ? (
+          <Form.Item
+            name="backfill"
+            valuePropName="checked"
+            extra={t('forms.publish.backfillHelp', {
+              fields: backfillable
+                .map((item) => `${fieldTitle(form, item.field, language)}（${item.rows}）`)
+                .join('、'),
+            })}
+          >
+            <Checkbox data-testid="publish-backfill">{title('backfill')}</Checkbox>
+          </Form.Item>
+        ) : null}
         <Form.Item name="roles" label={title('roles')} extra={title('rolesHelp')}>
           <Select
             mode="multiple"
@@ -387,34 +453,162 @@ function PublishDialog({
   );
 }
 
+/** A field of the form's content (or `detail.column`) by its title in the reader's language. */
+function fieldTitle(form: FormRecord, field: string, language: string): string {
+  const content = (
+    typeof form.formContent === 'string' ? JSON.parse(form.formContent) : form.formContent
+  ) as {
+    properties?: Record<string, FieldLike>;
+  };
+  const [name = '', column] = field.split('.');
+  const owner = content.properties?.[name];
+  const target = column === undefined ? owner : owner?.items?.properties?.[column];
+  const own = target?.['x-ui']?.titles?.[language as 'zh'];
+  return own || target?.title || field;
+}
+
+interface FieldLike {
+  title?: string;
+  'x-ui'?: { titles?: { zh?: string; tw?: string; en?: string } };
+  items?: { properties?: Record<string, FieldLike> };
+}
+
 /** What a refused publish says: its field messages, one a line, else its message. */
 function failureLines(error: unknown): string[] {
   const lines = Object.values(fieldMessages(error)).flat();
   return lines.length > 0 ? lines : [errorMessage(error)];
 }
 
-function VersionHistory({ form }: { form: FormRecord }) {
+/** Where the designer keeps this browser's draft of a saved form (FormDesigner.tsx DRAFT_KEY). */
+const designerDraftKey = (id: number): string => `formDesigner.draft.${id}`;
+
+function VersionHistory({ form, onRestored }: { form: FormRecord; onRestored: () => Promise<unknown> }) {
   const t = useT();
+  const language = useLanguage();
+  const { message } = App.useApp();
   const versions = useApiGet<FormVersion[]>(`${FORMS_API}/versions`, { id: form.id });
-  const title = (key: string): string => t(`forms.list.${key}`);
-  return (
-    <Table<FormVersion>
-      size="small"
-      rowKey={(row) => `${row.version}-${row.action}-${row.createdAt}`}
-      loading={versions.isLoading}
-      dataSource={versions.data ?? []}
-      pagination={false}
-      data-testid="form-versions"
-      columns={[
-        { key: 'version', dataIndex: 'version', title: title('version') },
-        { key: 'action', title: title('action'), render: (_value, row) => title(`action_${row.action}`) },
-        { key: 'createdBy', dataIndex: 'createdBy', title: title('updatedBy') },
-        {
-          key: 'createdAt',
-          title: title('updatedAt'),
-          render: (_value, row) => formatDateTime(row.createdAt),
+  const { send } = useApiWrite();
+  const submit = useSubmit();
+  const title = (key: string, params?: Record<string, unknown>): string => t(`forms.list.${key}`, params);
+  const rows = useMemo(() => versions.data ?? [], [versions.data]);
+  // 对比: an older and a newer version row (by id), the two newest to begin with
+  const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
+  const to = rows.find((row) => row.id === picked.to) ?? rows[0];
+  // the version before the newest (a publish repeats the version it published: not that one)
+  const from =
+    rows.find((row) => row.id === picked.from) ??
+    rows.find((row) => to !== undefined && row.version < to.version) ??
+    rows[1];
+  const diff = useMemo(
+    () => (from && to ? versionDiff(from.formContent, to.formContent, language) : undefined),
+    [from, to, language],
+  );
+  const label = (row: FormVersion): string =>
+    `${title('versionN', { version: row.version })} · ${title(`action_${row.action}`)} · ${formatDateTime(row.createdAt)}`;
+  const options = rows.map((row) => ({ value: row.id, label: label(row) }));
+  const restore = (row: FormVersion): Promise<void> =>
+    submit(
+      () =>
+        send('post', `${FORMS_API}/restore`, {
+          id: form.id,
+          version: rows[0]?.version ?? form.version,
+          versionId: row.id,
+        }),
+      {
+        after: async () => {
+          // the designer opens the restored draft, not an older one this browser kept
+          window.localStorage.removeItem(designerDraftKey(form.id));
+          setPicked({});
+          await versions.refetch();
+          await onRestored();
+          void message.success(title('restored', { version: row.version }));
         },
-      ]}
-    />
+      },
+    );
+  return (
+    <>
+      <Table<FormVersion>
+        size="small"
+        rowKey="id"
+        loading={versions.isLoading}
+        dataSource={rows}
+        pagination={false}
+        data-testid="form-versions"
+        columns={[
+          { key: 'version', dataIndex: 'version', title: title('version') },
+          { key: 'action', title: title('action'), render: (_value, row) => title(`action_${row.action}`) },
+          { key: 'createdBy', dataIndex: 'createdBy', title: title('updatedBy') },
+          {
+            key: 'createdAt',
+            title: title('updatedAt'),
+            render: (_value, row) => formatDateTime(row.createdAt),
+          },
+          {
+            key: 'actions',
+            title: title('actions'),
+            render: (_value, row, index) =>
+              index === 0 ? null : (
+                <Popconfirm
+                  title={title('restoreConfirm', { version: row.version })}
+                  onConfirm={() => restore(row)}
+                  okText={t('admin.common.confirm')}
+                  cancelText={t('admin.common.cancel')}
+                >
+                  <Button type="link" size="small" data-testid="version-restore" data-version={row.version}>
+                    {title('restore')}
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+      {rows.length > 1 && from && to ? (
+        <section className="forms-version-diff" data-testid="version-diff" aria-label={title('compare')}>
+          <h4>{title('compare')}</h4>
+          <Flex gap={8} wrap align="center">
+            <Select
+              aria-label={title('compareFrom')}
+              data-testid="diff-from"
+              value={from.id}
+              options={options}
+              onChange={(id: number) => setPicked({ ...picked, from: id, to: to.id })}
+              style={{ minWidth: 220 }}
+            />
+            <span aria-hidden>→</span>
+            <Select
+              aria-label={title('compareTo')}
+              data-testid="diff-to"
+              value={to.id}
+              options={options}
+              onChange={(id: number) => setPicked({ ...picked, to: id, from: from.id })}
+              style={{ minWidth: 220 }}
+            />
+          </Flex>
+          {diff && (diff.fields.length > 0 || diff.isFormChanged) ? (
+            <ul className="forms-version-diff-list">
+              {diff.fields.map((change) => (
+                <li key={`${change.kind}-${change.field}`} data-change={change.kind}>
+                  <Tag color={change.kind === 'added' ? 'green' : change.kind === 'removed' ? 'red' : 'blue'}>
+                    {title(`diff_${change.kind}`)}
+                  </Tag>
+                  {change.title}
+                  {change.settings.length > 0
+                    ? `：${change.settings.map((setting) => t(`forms.diff.${setting}`)).join('、')}`
+                    : ''}
+                </li>
+              ))}
+              {diff.isFormChanged ? (
+                <li data-change="form">
+                  <Tag color="blue">{title('diff_changed')}</Tag>
+                  {title('diff_form')}
+                </li>
+              ) : null}
+            </ul>
+          ) : (
+            <p data-testid="diff-none">{title('diff_none')}</p>
+          )}
+        </section>
+      ) : null}
+    </>
   );
 }

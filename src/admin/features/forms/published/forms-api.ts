@@ -5,6 +5,7 @@ import { forgetResources } from '../../../providers/resources.js';
 import type { FormRecord, FormVersion, PublishAnswer } from '../../../../engine/api-types.js';
 
 export type { FormRecord, FormVersion, PublishAnswer };
+export { formTitle } from '../../../entity/labels.js';
 
 /** The designed-forms API (src/server/features/forms/routes/designer.ts). */
 export const FORMS_API = '/api/generator/form';

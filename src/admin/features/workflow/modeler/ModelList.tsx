@@ -1,11 +1,12 @@
 import { useDataProvider, type HttpError } from '@refinedev/core';
-import { App, Button, Card, Form, Input, Modal, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '../../../../web/format.js';
 import { routeTitle, useT } from '../../../i18n.js';
 import type { AppRoute } from '../../../lib/menus.js';
-import { errorText, fieldMessages } from '../../../providers/data.js';
+import { errorText } from '../../../providers/data.js';
+import { showFieldErrors } from '../../../lib/form-errors.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../../lib/api.js';
 import { saveFile } from '../../../entity/file-api.js';
 import {
@@ -17,6 +18,7 @@ import {
   type DeployAnswer,
   type ModelRecord,
 } from './model-api.js';
+import { useFormOptions, withCurrent } from './useFormOptions.js';
 
 import '../../../entity/entity.css';
 
@@ -360,7 +362,7 @@ export default function ModelList({ route }: { route: AppRoute }) {
   );
 }
 
-/** 新增 / 编辑 of a model: name, key (the BPMN process id), category, description. */
+/** 新增 / 编辑 of a model: name, key (the BPMN process id), category, description and its form (usedForm). */
 function ModelForm({
   editing,
   onClose,
@@ -371,30 +373,37 @@ function ModelForm({
   const t = useT();
   const { message } = App.useApp();
   const { send, isSending } = useApiWrite();
-  const [form] = Form.useForm<{ name: string; key: string; category?: string; description?: string }>();
+  const [form] = Form.useForm<{
+    name: string;
+    key: string;
+    category?: string;
+    description?: string;
+    usedForm?: string;
+  }>();
+  const formOptions = useFormOptions();
+  const usedForm = Form.useWatch('usedForm', form);
   const record = editing.mode === 'update' ? editing.record : undefined;
   const label = (field: string): string => t(`workflow.model.fields.${field}`);
   const save = async (): Promise<void> => {
-    const values = await form.validateFields();
+    // an invalid field is shown at the field by the form: nothing to send, nothing thrown
+    const values = await form.validateFields().catch(() => undefined);
+    if (!values) return;
     try {
       if (record)
         await send('put', `${MODEL_API}/update`, {
           ...modelInput(record),
           ...values,
+          // a cleared select is undefined: the model's form is then none
+          usedForm: values.usedForm ?? '',
           id: record.id,
           revision: record.revision,
         });
-      else await send('post', `${MODEL_API}/add`, values);
+      else await send('post', `${MODEL_API}/add`, { ...values, usedForm: values.usedForm ?? '' });
       void message.success(t('admin.crud.saved'));
       onClose(true);
     } catch (error) {
-      const fields = fieldMessages(error);
-      const known = Object.keys(fields).filter((name) =>
-        ['name', 'key', 'category', 'description'].includes(name),
-      );
-      if (known.length > 0)
-        form.setFields(known.map((name) => ({ name: name as 'name', errors: fields[name] ?? [] })));
-      else void message.error(errorText(error));
+      if (!showFieldErrors(form, ['name', 'key', 'category', 'description', 'usedForm'], error))
+        void message.error(errorText(error));
     }
   };
   return (
@@ -417,7 +426,7 @@ function ModelForm({
       <Form
         form={form}
         layout="vertical"
-        initialValues={record ? modelInput(record) : {}}
+        initialValues={record ? { ...modelInput(record), usedForm: record.usedForm ?? undefined } : {}}
         data-testid="model-form"
       >
         <Form.Item
@@ -446,6 +455,17 @@ function ModelForm({
         </Form.Item>
         <Form.Item name="description" label={label('description')} rules={[{ max: 512 }]}>
           <Input.TextArea rows={3} />
+        </Form.Item>
+        <Form.Item name="usedForm" label={label('usedForm')} extra={t('workflow.model.usedFormHint')}>
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            options={withCurrent(formOptions, usedForm)}
+            placeholder={t('workflow.model.usedFormPlaceholder')}
+            data-testid="model-used-form"
+            popupClassName="model-used-form-popup"
+          />
         </Form.Item>
       </Form>
     </Modal>

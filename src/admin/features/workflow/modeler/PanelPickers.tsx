@@ -1,14 +1,13 @@
-import { useCustom } from '@refinedev/core';
 import { Button, Input, InputNumber, Radio, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { useResources } from '../../../entity/resources.js';
 import { useT } from '../../../i18n.js';
 import { useApiGet } from '../../../lib/api.js';
 import { API } from '../../../lib/screen-parts.js';
 import { orgOptions, usePeopleTree, UserTreeSelect } from '../UserTreeSelect.js';
 import type { BpmnModeler } from './modeler.js';
-import { HOSTS_CHANGED, type PickerHost, type PickerProvider } from './panel-provider.js';
+import { useFormOptions, withCurrent } from './useFormOptions.js';
+import { HOSTS_CHANGED, processOf, type PickerHost, type PickerProvider } from './panel-provider.js';
 import {
   ANY_ONE_CONDITION,
   elementAssignee,
@@ -134,9 +133,31 @@ function PanelPicker({ host, modeler }: { host: PickerHost; modeler: BpmnModeler
     case 'assignee':
       return <AssigneePicker business={business} update={update} />;
     case 'candidateUsers':
-      return <CandidateUsersPicker business={business} update={update} />;
+      return <CandidateUsersPicker business={business} update={update} attribute="camunda:candidateUsers" />;
     case 'candidateGroups':
-      return <CandidateGroupsPicker business={business} update={update} />;
+      return (
+        <CandidateGroupsPicker business={business} update={update} attribute="camunda:candidateGroups" />
+      );
+    case 'starterUsers':
+    case 'starterGroups': {
+      // 候选发起人 are the process's (a participant's process in a collaboration)
+      const process = processOf(business) as BusinessObject;
+      const updateProcess = (properties: Record<string, unknown>): void =>
+        modeling.updateModdleProperties(element, process, properties);
+      return host.kind === 'starterUsers' ? (
+        <CandidateUsersPicker
+          business={process}
+          update={updateProcess}
+          attribute="camunda:candidateStarterUsers"
+        />
+      ) : (
+        <CandidateGroupsPicker
+          business={process}
+          update={updateProcess}
+          attribute="camunda:candidateStarterGroups"
+        />
+      );
+    }
     case 'multi':
       return <MultiPicker business={business} element={element} modeling={modeling} factory={factory} />;
     case 'formKey':
@@ -185,39 +206,6 @@ function useGroupSources() {
   return { roles, posts };
 }
 
-function useFormOptions(): { value: string; label: string }[] {
-  const resources = useResources();
-  // Designed forms (generator/form) when that service answers, else the entities' forms.
-  // silent: a server without the form designer answers 404, which is no error here
-  const { query: designed } = useCustom<{
-    records?: { formCode?: string; formName?: string; status?: string }[];
-  }>({
-    url: '/api/generator/form/query',
-    method: 'get',
-    config: { query: { pageSize: 100 } },
-    meta: { silent: true },
-    queryOptions: { retry: false, refetchOnWindowFocus: false },
-  });
-  const t = useT();
-  return useMemo(() => {
-    // a published designed form is an entity named by its code: the engine's formKey reads it
-    const options = (designed.data?.data.records ?? [])
-      .filter((form) => form.formCode)
-      .map((form) => ({
-        value: form.formCode ?? '',
-        label: `${form.formName ?? form.formCode}（${form.formCode}）`,
-      }));
-    for (const [name] of resources ?? []) {
-      if (!options.some((option) => option.value === name))
-        options.push({
-          value: name,
-          label: `${t(`entities.${name}.title`, { defaultValue: name })}（${name}）`,
-        });
-    }
-    return options;
-  }, [designed.data, resources, t]);
-}
-
 function FormKeyPicker({ business, update }: { business: BusinessObject; update: Update }) {
   const t = useT();
   const options = useFormOptions();
@@ -230,11 +218,7 @@ function FormKeyPicker({ business, update }: { business: BusinessObject; update:
         showSearch
         optionFilterProp="label"
         value={value}
-        options={
-          value && !options.some((option) => option.value === value)
-            ? [{ value, label: value }, ...options]
-            : options
-        }
+        options={withCurrent(options, value)}
         onChange={(next?: string) => update({ 'camunda:formKey': next || undefined })}
         placeholder={t('workflow.modeler.pick.formKeyHint')}
         data-testid="pick-form"
@@ -273,25 +257,54 @@ function AssigneePicker({ business, update }: { business: BusinessObject; update
   );
 }
 
-function CandidateUsersPicker({ business, update }: { business: BusinessObject; update: Update }) {
+type PeopleAttribute =
+  | 'camunda:candidateUsers'
+  | 'camunda:candidateGroups'
+  | 'camunda:candidateStarterUsers'
+  | 'camunda:candidateStarterGroups';
+
+/** A task's candidates or a process's candidate starters: the same pickers, other attributes. */
+const isStarter = (attribute: PeopleAttribute): boolean => attribute.startsWith('camunda:candidateStarter');
+
+function CandidateUsersPicker({
+  business,
+  update,
+  attribute,
+}: {
+  business: BusinessObject;
+  update: Update;
+  attribute: 'camunda:candidateUsers' | 'camunda:candidateStarterUsers';
+}) {
   const t = useT();
+  const starter = isStarter(attribute);
+  const id = starter ? 'wf-pick-starter-users' : 'wf-pick-users';
   return (
-    <Entry label={t('workflow.modeler.pick.candidateUsers')} htmlFor="wf-pick-users">
+    <Entry label={t(`workflow.modeler.pick.${starter ? 'starterUsers' : 'candidateUsers'}`)} htmlFor={id}>
       <UserTreeSelect
-        id="wf-pick-users"
+        id={id}
         multiple
-        value={splitList(text(business.get('camunda:candidateUsers')))}
-        onChange={(next) => update({ 'camunda:candidateUsers': joinList(next) || undefined })}
-        placeholder={t('workflow.modeler.pick.candidateUsersHint')}
-        data-testid="pick-candidate-users"
-        popupClassName="wf-pick-users-popup"
+        value={splitList(text(business.get(attribute)))}
+        onChange={(next) => update({ [attribute]: joinList(next) || undefined })}
+        placeholder={t(`workflow.modeler.pick.${starter ? 'starterUsersHint' : 'candidateUsersHint'}`)}
+        data-testid={starter ? 'pick-starter-users' : 'pick-candidate-users'}
+        popupClassName={starter ? 'wf-pick-starter-users-popup' : 'wf-pick-users-popup'}
       />
     </Entry>
   );
 }
 
-function CandidateGroupsPicker({ business, update }: { business: BusinessObject; update: Update }) {
+function CandidateGroupsPicker({
+  business,
+  update,
+  attribute,
+}: {
+  business: BusinessObject;
+  update: Update;
+  attribute: 'camunda:candidateGroups' | 'camunda:candidateStarterGroups';
+}) {
   const t = useT();
+  const starter = isStarter(attribute);
+  const id = starter ? 'wf-pick-starter-groups' : 'wf-pick-groups';
   const tree = usePeopleTree();
   const { roles, posts } = useGroupSources();
   const groupOptions = useMemo(
@@ -314,22 +327,22 @@ function CandidateGroupsPicker({ business, update }: { business: BusinessObject;
     ],
     [roles.data, posts.data, tree, t],
   );
-  const groups = parseGroups(text(business.get('camunda:candidateGroups'))).map(groupValue);
+  const groups = parseGroups(text(business.get(attribute))).map(groupValue);
   return (
-    <Entry label={t('workflow.modeler.pick.candidateGroups')} htmlFor="wf-pick-groups">
+    <Entry label={t(`workflow.modeler.pick.${starter ? 'starterGroups' : 'candidateGroups'}`)} htmlFor={id}>
       <Select
-        id="wf-pick-groups"
+        id={id}
         mode="multiple"
         allowClear
         optionFilterProp="label"
         value={groups}
         options={groupOptions}
         onChange={(next: string[]) =>
-          update({ 'camunda:candidateGroups': formatGroups(parseGroups(joinList(next))) || undefined })
+          update({ [attribute]: formatGroups(parseGroups(joinList(next))) || undefined })
         }
-        placeholder={t('workflow.modeler.pick.candidateGroupsHint')}
-        data-testid="pick-candidate-groups"
-        popupClassName="wf-pick-groups-popup"
+        placeholder={t(`workflow.modeler.pick.${starter ? 'starterGroupsHint' : 'candidateGroupsHint'}`)}
+        data-testid={starter ? 'pick-starter-groups' : 'pick-candidate-groups'}
+        popupClassName={starter ? 'wf-pick-starter-groups-popup' : 'wf-pick-groups-popup'}
       />
     </Entry>
   );

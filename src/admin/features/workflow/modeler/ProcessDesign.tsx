@@ -26,6 +26,27 @@ import { withDiagram } from './layout.js';
 
 import './modeler.css';
 
+/** One finding of the linter on an element (bpmnlint's report: error, warn, info or rule-error). */
+interface LintReport {
+  category?: string;
+}
+
+/** The elements with an error (the engine cannot run them) and those with only warnings. */
+interface IssueCounts {
+  errors: number;
+  warnings: number;
+}
+
+function countIssues(issues: Record<string, LintReport[]>): IssueCounts {
+  const counts: IssueCounts = { errors: 0, warnings: 0 };
+  for (const reports of Object.values(issues)) {
+    if (reports.some((report) => report.category === 'error' || report.category === 'rule-error'))
+      counts.errors += 1;
+    else if (reports.some((report) => report.category === 'warn')) counts.warnings += 1;
+  }
+  return counts;
+}
+
 interface Services {
   canvas: {
     zoom(level?: number | 'fit-viewport', center?: 'auto'): number;
@@ -41,7 +62,9 @@ interface Services {
     remove(filter: { type: string }): void;
   };
   elementRegistry: { get(id: string): unknown };
-  eventBus: { on(event: string, callback: (event: { issues?: Record<string, unknown[]> }) => void): void };
+  eventBus: {
+    on(event: string, callback: (event: { issues?: Record<string, LintReport[]> }) => void): void;
+  };
 }
 
 /** The whole diagram in view, clear of the palette on the left. */
@@ -74,7 +97,7 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
   const panelRef = useRef<HTMLDivElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const [modeler, setModeler] = useState<BpmnModeler | undefined>();
-  const [issues, setIssues] = useState(0);
+  const [issues, setIssues] = useState<IssueCounts>({ errors: 0, warnings: 0 });
   const [problems, setProblems] = useState<{ field: string; message: string }[]>([]);
   const [isDirty, setDirty] = useState(false);
   // one call for the model and its diagram (model/get), not the whole list
@@ -96,7 +119,7 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
       t: (key, options) => tRef.current(key, options),
     });
     service(created, 'eventBus').on('linting.completed', (event) => {
-      setIssues(Object.keys(event.issues ?? {}).length);
+      setIssues(countIssues(event.issues ?? {}));
     });
     service(created, 'eventBus').on('commandStack.changed', () => setDirty(true));
     setModeler(created);
@@ -280,8 +303,13 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
         {tool('zoomIn', <ZoomInOutlined />, () => zoom(1.2), 'modeler-zoom-in')}
         {tool('zoomOut', <ZoomOutOutlined />, () => zoom(1 / 1.2), 'modeler-zoom-out')}
         {tool('fit', <AimOutlined />, () => modeler && fit(modeler), 'modeler-fit')}
-        <Tag color={issues > 0 ? 'red' : 'green'} data-testid="modeler-issues">
-          {t('workflow.modeler.issues', { count: issues })}
+        <Tag
+          color={issues.errors > 0 ? 'red' : issues.warnings > 0 ? 'gold' : 'green'}
+          data-testid="modeler-issues"
+        >
+          {issues.warnings > 0
+            ? t('workflow.modeler.issuesAndWarnings', { count: issues.errors, warnings: issues.warnings })
+            : t('workflow.modeler.issues', { count: issues.errors })}
         </Tag>
         <Typography.Text type="secondary" className="wf-modeler-keys">
           {t('workflow.modeler.keys')}

@@ -11,7 +11,15 @@ import { useEffect, useRef } from '@bpmn-io/properties-panel/preact/hooks';
  */
 
 export type PickerKind =
-  'assignee' | 'candidateUsers' | 'candidateGroups' | 'multi' | 'formKey' | 'condition' | 'timer';
+  | 'assignee'
+  | 'candidateUsers'
+  | 'candidateGroups'
+  | 'multi'
+  | 'formKey'
+  | 'condition'
+  | 'timer'
+  | 'starterUsers'
+  | 'starterGroups';
 
 /** A diagram element as the panel and the pickers see it. */
 export interface PanelElement {
@@ -55,14 +63,44 @@ const REPLACED: Record<string, Partial<Record<string, PickerKind>>> = {
     candidateGroups: 'candidateGroups',
     candidateUsers: 'candidateUsers',
   },
+  // 候选发起人: only they start the process and see it in 发起流程 (the server enforces it)
+  CamundaPlatform__CandidateStarter: {
+    candidateStarterGroups: 'starterGroups',
+    candidateStarterUsers: 'starterUsers',
+  },
 };
+
+/**
+ * Settings the engine does not honour (issue 40.3): offered, they would be set and silently
+ * ignored. Their groups and entries are not shown; lint and deploy warn about them in a file
+ * that has them (the server's parse names each ignored attribute).
+ */
+const IGNORED_GROUPS = new Set([
+  'CamundaPlatform__AsynchronousContinuations',
+  'CamundaPlatform__HistoryCleanup',
+  'CamundaPlatform__Input',
+  'CamundaPlatform__Output',
+  'CamundaPlatform__JobExecution',
+  'CamundaPlatform__Tasklist',
+]);
+const IGNORED_ENTRIES = new Set(['dueDate', 'followUpDate', 'priority']);
 
 /** Form entries the engine has no use for besides the key (formRef is Camunda 7.19's). */
 const FORM_ENTRIES = new Set(['formType', 'formKey', 'formRef', 'formRefBinding', 'formRefVersion']);
 
+/** The process an element stands for (a participant's process), whose candidate starters are set. */
+export function processOf(business: PanelElement['businessObject']): PanelElement['businessObject'] {
+  const ref = business.$type === 'bpmn:Participant' ? business.get('processRef') : undefined;
+  return (ref as PanelElement['businessObject'] | undefined) ?? business;
+}
+
 const isEditedBy = (element: PanelElement, kind: PickerKind) => (): boolean => {
   const business = element.businessObject;
   switch (kind) {
+    case 'starterUsers':
+      return Boolean(processOf(business).get('camunda:candidateStarterUsers'));
+    case 'starterGroups':
+      return Boolean(processOf(business).get('camunda:candidateStarterGroups'));
     case 'assignee':
       return Boolean(business.get('camunda:assignee'));
     case 'candidateUsers':
@@ -89,7 +127,9 @@ export function placePickers(groups: PanelGroup[], element: PanelElement, host: 
     component: host,
     isEdited: isEditedBy(element, kind),
   });
-  for (const group of groups) {
+  const kept = groups.filter((group) => !IGNORED_GROUPS.has(group.id));
+  for (const group of kept) {
+    if (group.entries) group.entries = group.entries.filter((item) => !IGNORED_ENTRIES.has(item.id));
     const entries = group.entries;
     if (!entries) continue;
     const replaced = REPLACED[group.id];
@@ -115,7 +155,7 @@ export function placePickers(groups: PanelGroup[], element: PanelElement, host: 
       group.shouldOpen = true;
     }
   }
-  return groups;
+  return kept;
 }
 
 /** The Preact entry: an empty host, announced while it is mounted. */

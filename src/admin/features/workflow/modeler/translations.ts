@@ -99,6 +99,9 @@ const ROWS: readonly (readonly [string, string, string])[] = [
   ['Sub-process (collapsed)', '子流程（折叠）', '子流程（摺疊）'],
   ['Sub-process (expanded)', '子流程（展开）', '子流程（展開）'],
   ['Event sub-process', '事件子流程', '事件子流程'],
+  ['Ad-hoc sub-process', '临时子流程', '臨時子流程'],
+  ['Ad-hoc sub-process (collapsed)', '临时子流程（折叠）', '臨時子流程（摺疊）'],
+  ['Ad-hoc sub-process (expanded)', '临时子流程（展开）', '臨時子流程（展開）'],
   ['Transaction', '事务', '交易'],
   ['Exclusive gateway', '排他网关', '互斥閘道'],
   ['Parallel gateway', '并行网关', '平行閘道'],
@@ -256,6 +259,11 @@ const ROWS: readonly (readonly [string, string, string])[] = [
     'The follow up date as an EL expression (e.g. ${someDate}) or an ISO date (e.g. 2015-06-26T09:54:00).',
     '跟进日期：EL 表达式（如 ${someDate}）或 ISO 日期（如 2015-06-26T09:54:00）。',
     '跟進日期：EL 運算式（如 ${someDate}）或 ISO 日期（如 2015-06-26T09:54:00）。',
+  ],
+  [
+    'This maps to the process definition key.',
+    '即流程定义的标识（流程标识）。',
+    '即流程定義的標識（流程標識）。',
   ],
 ];
 

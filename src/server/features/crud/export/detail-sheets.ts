@@ -3,6 +3,7 @@ import {
   decimalNumberFormat,
   decimalOf,
   detailFields,
+  detailTieField,
   type EntityDef,
   type FieldDef,
   type SortTerm,
@@ -72,7 +73,7 @@ async function referenceLabels(
 export function detailSheets(ctx: DetailExportContext): DetailSheets {
   const { entity, l10n } = ctx;
   const fields = detailFields(entity);
-  const parentLabel = entity.fieldsByName.get(entity.label) ?? entity.key;
+  const parentLabel = detailTieField(entity);
   const sheets = fields.map((field): XlsxSheet => ({
     sheetName: `${entityTitle(l10n, entity)} - ${fieldTitle({ l10n, entity, field })}`,
     headers: [

@@ -1,8 +1,12 @@
 import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
 import {
+  APPROVAL_STATES,
+  APPROVAL_STATUS,
+  approvalStatusKey,
   decimalNumberFormat,
   decimalOf,
+  englishTranslate,
   EntityInputError,
   isInt64,
   isVirtualField,
@@ -10,22 +14,28 @@ import {
   type EntityDef,
   type FieldDef,
   type RawParams,
+  withVirtualFields,
+  workflowOf,
 } from '../../../../engine/index.js';
-import type { Db } from '../../../lib/db/database.js';
+import type { Db, Row } from '../../../lib/db/database.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
 import type { Localizer } from '../../../lib/i18n.js';
-import type { CrudRequest } from '../services/crud.js';
+import { dictionaryItems, dictionaryTable } from '../../../lib/dictionaries.js';
+import { readHook, type CrudRequest } from '../services/crud.js';
 import { fileNamesSelect } from '../services/file-fields.js';
 import {
   column,
   filterCondition,
   orderByClause,
   scopeCondition,
+  selectList,
   table,
   whereClause,
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { rawRowReader, type RawRowHandler } from '../../../lib/db/raw-rows.js';
+import { zoneOffset } from '../../../lib/time-zone.js';
+import { computedColumn, computedWriter } from './computed-column.js';
 import { detailSheets } from './detail-sheets.js';
 import {
   createXlsxWriter,
@@ -46,8 +56,17 @@ export interface ExportFile {
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 
-/** The display format of docs/product.md §9, YYYY-MM-DD HH:mm:ss, in the server's time zone. */
-export function formatDateTime(date: Date): string {
+/**
+ * The display format of docs/product.md §9, YYYY-MM-DD HH:mm:ss, in the given IANA time zone (the
+ * reader's, as their screen shows it), else the server's.
+ */
+export function formatDateTime(date: Date, zone?: string): string {
+  if (zone !== undefined) {
+    const seconds = Math.floor(date.getTime() / 1000);
+    if (!Number.isFinite(seconds)) return String(date);
+    const out = Buffer.alloc(40);
+    return out.toString('latin1', 0, writeDateTime(out, seconds + zoneOffset(seconds, zone)));
+  }
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
@@ -64,20 +83,10 @@ export async function dictionaryLabels({
   dictType: string;
 }): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
-  const dict = registry.get('sysdict');
-  const typeField = dict?.fieldsByName.get('dictType');
-  const valueField = dict?.fieldsByName.get('dictValue');
-  const nameField = dict?.fieldsByName.get('dictName');
-  if (!dict || !typeField || !valueField || !nameField) return labels;
-  const rows = await sql<{
-    value: string;
-    name: string;
-  }>`select ${column(valueField)} as value, ${column(nameField)} as name
-    from ${table(dict)} where ${column(typeField)} = ${dictType} and ${column(valueField)} is not null`.execute(
-    db,
-  );
-  for (const row of rows.rows)
-    labels.set(row.value, l10n.find([`dicts.${dictType}.${row.value}`]) ?? row.name);
+  const dict = dictionaryTable(registry);
+  if (!dict) return labels;
+  for (const row of await dictionaryItems({ db, dict, dictType }))
+    labels.set(row.value, l10n.find([`dicts.${dictType}.${row.value}`]) ?? row.name ?? '');
   return labels;
 }
 
@@ -180,7 +189,9 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const isFilterObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   // No body means no filters; anything else that is not an object must not turn into "export everything".
   if (!isFilterObject && body !== undefined && body !== null) {
-    throw new EntityInputError([{ field: '/', message: l10n.t('validation.type', { type: 'object' }) }]);
+    throw new EntityInputError([
+      { field: '/', message: l10n.t('validation.type', { type: l10n.t('validation.typeName.object') }) },
+    ]);
   }
   const params: RawParams = isFilterObject ? { ...(body as RawParams) } : {};
   delete params.currentPage;
@@ -200,8 +211,18 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   const visibleColumns = exportColumns(entity).filter((col) => request.policy.isVisible(col.field));
   for (const [index, listColumn] of visibleColumns.entries()) {
     const field = entity.fieldsByName.get(listColumn.field);
-    // A virtual computed field has no column for the streamed rows (TODO: compute it here too).
-    if (!field || isVirtualField(field)) continue;
+    if (!field) continue;
+    if (isVirtualField(field)) {
+      // A virtual computed field: computed from the fields its expression reads.
+      const computed = computedColumn({
+        entity,
+        field,
+        labels: { yes: l10n.t('export.yes'), no: l10n.t('export.no') },
+        displayTimestamp: (iso) => displayTimestamp(iso, request.timeZone),
+      });
+      if (computed) columns.push({ field, select: computed.select, write: computedWriter(computed) });
+      continue;
+    }
     if (field.ref) {
       // A reference shows the target's label (or the raw key when the target is gone).
       const target: EntityDef = registry.require(field.ref);
@@ -228,7 +249,10 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     }
     columns.push({ field, select: textOf(field), write: await fieldWriter(request, field) });
   }
+  // An entity with afterRead hooks: each row also carries its key, to be read as a record too.
+  const throughAfterRead = request.modules.has(entity.name, 'afterRead');
   const select = columns.map((col) => col.select);
+  if (throughAfterRead) select.push(sql`${qualified('t', entity.key)}::text`);
   const joined = sql.join(joins, sql` `);
   const order = orderByClause({ entity, sort: query.sort, tableAlias: 't' });
 
@@ -265,7 +289,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     conditions,
     sort: query.sort,
     dictionaryLabels: (dictType) => dictionaryLabels({ db: request.db, registry, l10n, dictType }),
-    formatDateTime,
+    formatDateTime: (date) => formatDateTime(date, request.timeZone),
   });
   const writer = createXlsxWriter({
     moreSheets: details.sheets,
@@ -274,11 +298,14 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     widths: columns.map((col) => Math.max(10, Math.round((col.field.schema['x-list']?.width ?? 120) / 7))),
     numberFormats: columns.map((col) => {
       const decimal = decimalOf(col.field.schema);
-      return decimal && col.write === writeNumber ? decimalNumberFormat(decimal.scale) : undefined;
+      // a decimal's number cell, stored or computed, shown at its scale
+      return decimal && (col.write === writeNumber || isVirtualField(col.field))
+        ? decimalNumberFormat(decimal.scale)
+        : undefined;
     }),
   });
   const { rows } = writer;
-  const writeRow: RawRowHandler = (src, fields) => {
+  const writeRawRow: RawRowHandler = (src, fields) => {
     rows.startRow();
     for (let index = 0; index < columns.length; index += 1) {
       const start = fields[index * 2] as number;
@@ -286,6 +313,8 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     }
     rows.endRow();
   };
+  const afterRead = throughAfterRead ? new AfterReadRows(request, columns, writeRawRow) : undefined;
+  const writeRow: RawRowHandler = afterRead ? afterRead.add : writeRawRow;
 
   /** Reads the next rows of the embedded database into the sheet; false at the end. */
   let position = 0;
@@ -302,6 +331,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
       },
       writeRow,
     );
+    await afterRead?.flush(rows);
     return position < keys.count;
   };
 
@@ -309,8 +339,26 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     if (rowStream) {
       // Rows come as the database sends them; the socket waits while deflate is behind, and
       // the statement is given up when the client went away.
-      await rowStream.read(writeRow, () => (writer.stream.destroyed ? false : (writer.backlog() ?? true)));
+      // A batch held for afterRead is written before more is read; a hook's failure gives the
+      // statement up and is what the export fails with.
+      let held: { failure: unknown } | undefined;
+      const read = rowStream.read(writeRow, () => {
+        if (writer.stream.destroyed || held) return false;
+        if (afterRead && afterRead.count >= BATCH)
+          return afterRead.flush(rows).then(
+            () => writer.backlog(),
+            (failure: unknown) => {
+              held = { failure };
+            },
+          );
+        return writer.backlog() ?? true;
+      });
+      await read.catch((error: unknown) => {
+        throw held ? held.failure : error;
+      });
+      if (held) throw held.failure;
       if (writer.stream.destroyed) return;
+      await afterRead?.flush(rows);
     }
     for (let hasMore = !rowStream; hasMore;) {
       hasMore = await readBatch();
@@ -330,7 +378,7 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
     })
     .finally(() => keys.release());
 
-  const stamp = formatDateTime(new Date()).replace(/[-: ]/g, '');
+  const stamp = formatDateTime(new Date(), request.timeZone).replace(/[-: ]/g, '');
   // named as the reader calls the list (用户管理-…, Users-…), the internal name as the ASCII fallback
   return {
     fileName: `${title.replace(/[\\/:*?"<>|]/g, '_')}-${stamp}.xlsx`,
@@ -339,12 +387,148 @@ export async function exportRecords(request: CrudRequest, body: unknown): Promis
   };
 }
 
+/**
+ * The rows of an entity with afterRead hooks, held a batch at a time: each batch is read again as
+ * records, as a list reads them (virtual computed fields computed, the caller's hidden fields
+ * left out), passed through the hooks, and then written. A cell whose field afterRead removed
+ * (or set to undefined) is left empty; one whose value afterRead changed or filled is written
+ * from that value; the others as the export writes them without hooks. A property afterRead adds
+ * that is no field of the schema has no column.
+ */
+class AfterReadRows {
+  private readonly held: { bytes: Buffer; fields: Int32Array }[] = [];
+
+  constructor(
+    private readonly request: CrudRequest,
+    private readonly columns: readonly ExportColumn[],
+    private readonly writeRaw: RawRowHandler,
+  ) {}
+
+  get count(): number {
+    return this.held.length;
+  }
+
+  /** Keeps a copy of a row (its bytes are valid only during the call); its key is the last value. */
+  readonly add: RawRowHandler = (src, fields) => {
+    const length = (this.columns.length + 1) * 2;
+    let first = src.length;
+    let last = 0;
+    for (let index = 0; index < length; index += 2) {
+      const start = fields[index] as number;
+      if (start < 0) continue;
+      first = Math.min(first, start);
+      last = Math.max(last, fields[index + 1] as number);
+    }
+    if (last < first) first = last;
+    const shifted = new Int32Array(length);
+    for (let index = 0; index < length; index += 2) {
+      const start = fields[index] as number;
+      shifted[index] = start < 0 ? -1 : start - first;
+      shifted[index + 1] = start < 0 ? -1 : (fields[index + 1] as number) - first;
+    }
+    this.held.push({ bytes: Buffer.from(src.subarray(first, last)), fields: shifted });
+  };
+
+  /** Writes the rows held, through afterRead. */
+  async flush(rows: SheetRows): Promise<void> {
+    if (this.held.length === 0) return;
+    const held = this.held.splice(0, this.held.length);
+    const { request, columns } = this;
+    const { entity } = request;
+    const keyAt = columns.length * 2;
+    const keyOf = (row: { bytes: Buffer; fields: Int32Array }): string =>
+      row.bytes.toString('utf8', row.fields[keyAt], row.fields[keyAt + 1]);
+    const keyTexts = held.map(keyOf);
+    const read = await sql<Row>`select ${selectList(entity)} from ${table(entity)}
+      where ${column(entity.key)} = any(cast(${arrayLiteral(keyTexts)} as ${sql.raw(entity.key.sqlType)}[]))`.execute(
+      request.db,
+    );
+    const records = read.rows.map((row) =>
+      request.policy.shown(withVirtualFields(entity.schema, row, englishTranslate)),
+    );
+    const shown = await readHook(request, records);
+    const byKey = new Map<string, { record: Row; shown: Row }>();
+    records.forEach((record, index) =>
+      byKey.set(String(record[entity.key.name]), { record, shown: shown[index] ?? {} }),
+    );
+    const yes = request.l10n.t('export.yes');
+    const no = request.l10n.t('export.no');
+    for (const row of held) {
+      const found = byKey.get(keyOf(row));
+      if (!found) continue; // gone since its key was read
+      const blanked = new Int32Array(row.fields);
+      const changed: [number, unknown][] = [];
+      for (const [index, col] of columns.entries()) {
+        const name = col.field.name;
+        const value = found.shown[name];
+        if (value === undefined) {
+          blanked[index * 2] = -1; // removed by afterRead: nothing of it is written
+        } else if (!sameValue(value, found.record[name])) {
+          blanked[index * 2] = -1;
+          changed.push([index, value]);
+        }
+      }
+      if (changed.length === 0) {
+        this.writeRaw(row.bytes, blanked, columns.length);
+        continue;
+      }
+      // The row's own cells, then those afterRead changed, in column order.
+      rows.startRow();
+      const cells = new Map(changed);
+      for (let index = 0; index < columns.length; index += 1) {
+        const start = blanked[index * 2] as number;
+        if (start >= 0)
+          columns[index]?.write(rows, index, row.bytes, start, blanked[index * 2 + 1] as number);
+        else if (cells.has(index)) rows.value(index, cellOf(cells.get(index), yes, no));
+      }
+      rows.endRow();
+    }
+  }
+}
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+
+/** A value afterRead gave, as a cell. */
+function cellOf(value: unknown, yes: string, no: string): CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? yes : no;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value);
+}
+
+/** Texts as a PostgreSQL array literal: one bound parameter, however many. */
+function arrayLiteral(texts: readonly string[]): string {
+  return `{${texts.map((text) => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
 /** A column's value as text: the form PostgreSQL prints, ISO 8601 for dates and times. */
 function textOf(field: FieldDef): RawBuilder<unknown> {
   const ref = qualified('t', field);
   if (!field.dict && (field.sqlType === 'timestamptz' || field.sqlType === 'date'))
     return sql`to_json(${ref})::text`;
+  if (field.schema['x-ui']?.widget === 'richtext') return plainTextOf(ref);
   return sql`${ref}::text`;
+}
+
+/**
+ * Rich text (HTML) as a reader of the sheet wants it: its text, a line per paragraph, list item
+ * or line break, the common entities read; the same SQL on PGlite and PostgreSQL.
+ */
+function plainTextOf(ref: RawBuilder<unknown>): RawBuilder<unknown> {
+  let text = sql`regexp_replace(${ref}::text, '<(br|/p|/div|/li|/h[1-6]|/tr)[^>]*>', E'\n', 'gi')`;
+  text = sql`regexp_replace(${text}, '<[^>]*>', '', 'g')`;
+  for (const [entity, char] of [
+    ['&nbsp;', ' '],
+    ['&lt;', '<'],
+    ['&gt;', '>'],
+    ['&quot;', '"'],
+    ['&#39;', "'"],
+    ['&amp;', '&'],
+  ] as const)
+    text = sql`replace(${text}, ${entity}, ${char})`;
+  return sql`btrim(${text}, E' \n')`;
 }
 
 const writeText: FieldWriter = (rows, column, src, start, end) => rows.textBytes(column, src, start, end);
@@ -390,13 +574,13 @@ function jsonWriter(map: (value: unknown) => CellValue): FieldWriter {
  * A timestamp in the server's time zone as docs/product.md §9 shows it (YYYY-MM-DD HH:mm:ss), the same as
  * formatDateTime, computed from the ISO text without a Date object per value.
  */
-function dateTimeWriter(): FieldWriter {
-  const offsets = new LocalOffsets();
+function dateTimeWriter(zone: string | undefined): FieldWriter {
+  const offsets = new LocalOffsets(zone);
   const out = Buffer.alloc(40);
   return (rows, column, src, start, end) => {
     const length = writeIsoAsDisplay(out, src, start, end, offsets);
     if (length >= 0) rows.textBytes(column, out, 0, length);
-    else rows.value(column, unusualTimestamp(src.toString('utf8', start, end)));
+    else rows.value(column, unusualTimestamp(src.toString('utf8', start, end), zone));
   };
 }
 
@@ -413,23 +597,28 @@ function writeIsoAsDisplay(
 }
 
 /** A timestamp the fast path does not read (infinity, years before 1000 BC …): as Date reads it, else as it is. */
-function unusualTimestamp(text: string): string {
+function unusualTimestamp(text: string, zone?: string): string {
   const iso = text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatDateTime(date);
+  return Number.isNaN(date.getTime()) ? iso : formatDateTime(date, zone);
 }
 
 /** The display form of a timestamp as to_json prints it, the way an export shows it. */
-export function displayTimestamp(iso: string): string {
+export function displayTimestamp(iso: string, zone?: string): string {
   const src = Buffer.from(iso, 'utf8');
   const out = Buffer.alloc(40);
-  const length = writeIsoAsDisplay(out, src, 0, src.length, sharedOffsets());
-  return length >= 0 ? out.toString('latin1', 0, length) : unusualTimestamp(iso);
+  const length = writeIsoAsDisplay(out, src, 0, src.length, sharedOffsets(zone));
+  return length >= 0 ? out.toString('latin1', 0, length) : unusualTimestamp(iso, zone);
 }
 
-/** How a plain (non-reference) value becomes a cell: dictionary labels, dates, yes/no, JSON. */
+/**
+ * How a plain (non-reference) value becomes a cell: dictionary labels, the approval status's
+ * label (草稿 / 审批中 / 已通过 / 已驳回, as the list shows it), dates, yes/no, JSON.
+ */
 async function fieldWriter(request: CrudRequest, field: FieldDef): Promise<FieldWriter> {
   const { l10n } = request;
+  if (field.name === APPROVAL_STATUS && workflowOf(request.entity))
+    return labelWriter(new Map(APPROVAL_STATES.map((state) => [state, l10n.t(approvalStatusKey(state))])));
   if (field.dict) {
     const labels = await dictionaryLabels({
       db: request.db,
@@ -453,7 +642,7 @@ async function fieldWriter(request: CrudRequest, field: FieldDef): Promise<Field
   if (decimalOf(field.schema)) return writeNumber;
   switch (field.sqlType) {
     case 'timestamptz':
-      return dateTimeWriter();
+      return dateTimeWriter(request.timeZone);
     case 'boolean':
       return labelWriter(
         new Map([
@@ -560,27 +749,44 @@ const SAMPLE_SECONDS = [0, 4, 8, 12, 16, 20].map((hour) => hour * 3600).concat(8
  */
 class LocalOffsets {
   private readonly days = new Int32Array(CACHED_DAYS).fill(UNKNOWN_DAY);
+  private readonly offsetAt: (utcSeconds: number) => number;
+
+  /** zone: an IANA time zone (the reader's); the server's own when undefined. */
+  constructor(zone?: string) {
+    this.offsetAt = zone === undefined ? localOffset : (utcSeconds) => zoneOffset(utcSeconds, zone);
+  }
 
   at(utcSeconds: number): number {
     const day = Math.floor(utcSeconds / 86_400);
     const index = day - FIRST_CACHED_DAY;
-    if (!(index >= 0 && index < CACHED_DAYS)) return localOffset(utcSeconds);
+    if (!(index >= 0 && index < CACHED_DAYS)) return this.offsetAt(utcSeconds);
     let offset = this.days[index] as number;
     if (offset === UNKNOWN_DAY) {
       const start = day * 86_400;
-      const first = localOffset(start);
-      offset = SAMPLE_SECONDS.every((at) => localOffset(start + at) === first) ? first : CHANGING_DAY;
+      const first = this.offsetAt(start);
+      offset = SAMPLE_SECONDS.every((at) => this.offsetAt(start + at) === first) ? first : CHANGING_DAY;
       this.days[index] = offset;
     }
-    return offset === CHANGING_DAY ? localOffset(utcSeconds) : offset;
+    return offset === CHANGING_DAY ? this.offsetAt(utcSeconds) : offset;
   }
 }
 
 /** One table of offsets for single values, made again when the process's time zone changes. */
 let shared: { zone: string | undefined; offsets: LocalOffsets } | undefined;
-function sharedOffsets(): LocalOffsets {
-  const zone = process.env.TZ;
-  if (!shared || shared.zone !== zone) shared = { zone, offsets: new LocalOffsets() };
+/** The tables of the readers' time zones (a handful: the zones the users' browsers are in). */
+const zoneTables = new Map<string, LocalOffsets>();
+function sharedOffsets(zone?: string): LocalOffsets {
+  if (zone !== undefined) {
+    let table = zoneTables.get(zone);
+    if (!table) {
+      if (zoneTables.size >= 64) zoneTables.clear();
+      table = new LocalOffsets(zone);
+      zoneTables.set(zone, table);
+    }
+    return table;
+  }
+  const serverZone = process.env.TZ;
+  if (!shared || shared.zone !== serverZone) shared = { zone: serverZone, offsets: new LocalOffsets() };
   return shared.offsets;
 }
 

@@ -1,5 +1,6 @@
 import {
   detailFields,
+  detailTieField,
   formFields,
   type DetailDef,
   type EntityDef,
@@ -126,6 +127,7 @@ async function readerOf(request: CrudRequest, item: FieldDef): Promise<ColumnRea
     field: item,
     yes: new Set(['true', '1', 'yes', 'y', '是', fold(l10n.t('export.yes'))]),
     no: new Set(['false', '0', 'no', 'n', '否', fold(l10n.t('export.no'))]),
+    ...(request.timeZone ? { timeZone: request.timeZone } : {}),
   };
   if (item.dict)
     reader.dictionary = await loadDictionary({
@@ -173,7 +175,7 @@ export async function readDetailSheets({
     );
   }
   if (details.length === 0) return undefined;
-  const labelField = entity.fieldsByName.get(entity.label) ?? entity.key;
+  const labelField = detailTieField(entity);
   const labelHeaders = new Set(
     [
       labelField.name,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
-import { decimalOf, detailFields, isInt64, type FieldDef } from '../../../../engine/index.js';
+import { decimalOf, detailFields, detailTieField, isInt64, type FieldDef } from '../../../../engine/index.js';
 import { column, scopeCondition, table, whereClause } from '../../../lib/sql/toolkit.js';
 import { detailColumnTitle, entityTitle, fieldTitle } from '../../../lib/titles.js';
 import type { CrudRequest } from '../services/crud.js';
@@ -145,8 +145,10 @@ export async function importTemplate(request: CrudRequest): Promise<{ fileName: 
     lists,
     fields.map((field) => ({ key: field.name, title: fieldTitle({ l10n, entity, field }), field })),
   );
-  const labelField = entity.fieldsByName.get(entity.label) ?? entity.key;
-  const exampleLabel = sheet.getRow(2).getCell(fields.indexOf(labelField) + 1).value;
+  const labelField = detailTieField(entity);
+  // the tie column's example as the first sheet's example row holds it (none when not importable)
+  const labelAt = fields.indexOf(labelField);
+  const exampleLabel = labelAt >= 0 ? sheet.getRow(2).getCell(labelAt + 1).value : undefined;
   for (const [index, field] of details.entries()) {
     const target = detailSheets[index];
     if (!target) continue;

@@ -27,6 +27,11 @@ export const IMPORT_RESULT = object(
     dryRun: { type: 'boolean' },
     total: { type: 'integer' },
     imported: { type: 'integer' },
+    updated: {
+      type: 'integer',
+      description: 'updateByKey: of the rows written, those that updated a record',
+    },
+    skipped: { type: 'integer', description: 'mode=partial: rows left out for their problems' },
     problems: { type: 'array', items: PROBLEM },
     problemCount: { type: 'integer' },
     columns: {
@@ -87,6 +92,11 @@ const tooLarge = (): AppError => new AppError('fileTooLarge', { maxMb: MAX_IMPOR
  * 415; a multipart body without its boundary, with a broken part or cut short is a 400 on /file.
  */
 export async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
+  return (await uploadedFile(request)).bytes;
+}
+
+/** The uploaded file (part "file"): its bytes and its name as sent (uploadedBytes). */
+export async function uploadedFile(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
   const l10n = localizerFor(request);
   const contentType = request.headers['content-type'];
   if (!contentType || !/^\s*multipart\/form-data\s*(;|$)/i.test(contentType))
@@ -108,7 +118,7 @@ export async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
         if (size > MAX_IMPORT_BYTES) throw tooLarge();
         pieces.push(piece);
       }
-      return Buffer.concat(pieces, size);
+      return { bytes: Buffer.concat(pieces, size), fileName: part.filename };
     }
   } catch (error) {
     if (error instanceof MultipartLimitError) throw new AppError('tooLarge');

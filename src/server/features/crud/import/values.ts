@@ -3,7 +3,9 @@ import type { EntityDef, FieldDef } from '../../../../engine/index.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
 import type { Localizer } from '../../../lib/i18n.js';
+import { dictionaryItems, dictionaryTable } from '../../../lib/dictionaries.js';
 import { column, scopeCondition, table, whereClause, type Actor } from '../../../lib/sql/toolkit.js';
+import { zonedDate } from '../../../lib/time-zone.js';
 
 /**
  * Turning a sheet's cell text into the values the API takes: dictionary labels to their values,
@@ -37,25 +39,17 @@ export async function loadDictionary({
   dictType: string;
 }): Promise<DictionaryLookup> {
   const lookup: DictionaryLookup = { labels: new Map(), values: new Map() };
-  const dict = registry.get('sysdict');
-  const typeField = dict?.fieldsByName.get('dictType');
-  const valueField = dict?.fieldsByName.get('dictValue');
-  const nameField = dict?.fieldsByName.get('dictName');
-  const sequenceField = dict?.fieldsByName.get('dictSequence');
-  if (!dict || !typeField || !valueField || !nameField) return lookup;
-  const order = sequenceField ? sql`order by ${column(sequenceField)}` : sql``;
-  const rows = await sql<{ value: string; name: string | null }>`select ${column(valueField)} as value,
-    ${column(nameField)} as name from ${table(dict)}
-    ${whereClause([sql`${column(typeField)} = ${dictType}`, sql`${column(valueField)} is not null`, ...scopeCondition(dict, actor)])}
-    ${order}`.execute(db);
-  for (const row of rows.rows) {
+  const dict = dictionaryTable(registry);
+  if (!dict) return lookup;
+  const rows = await dictionaryItems({ db, dict, dictType, actor });
+  for (const row of rows) {
     const label = l10n.find([`dicts.${dictType}.${row.value}`]) ?? row.name ?? row.value;
     lookup.labels.set(row.value, label);
     // A label never hides a value: values are registered after every label.
     if (row.name) lookup.values.set(fold(row.name), row.value);
     lookup.values.set(fold(label), row.value);
   }
-  for (const row of rows.rows) lookup.values.set(fold(row.value), row.value);
+  for (const row of rows) lookup.values.set(fold(row.value), row.value);
   return lookup;
 }
 
@@ -116,6 +110,8 @@ export interface ColumnReader {
   root?: unknown;
   yes: Set<string>;
   no: Set<string>;
+  /** The importer's time zone: wall-clock times are read in it (as the export writes them); the server's when undefined. */
+  timeZone?: string;
 }
 
 const DATE_TIME_TEXT = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
@@ -152,15 +148,22 @@ function scalar(reader: ColumnReader, text: string, type: string, format: string
       break;
   }
   if (format === 'date-time') {
-    // Wall-clock text as the export writes it, read in the server's time zone.
+    // Wall-clock text as the export writes it, read in the importer's time zone (else the server's).
+    const zone = reader.timeZone;
     const match = DATE_TIME_TEXT.exec(text);
     if (match) {
       const [, y, mo, d, h, mi, s] = match;
-      const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
+      const parts = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s ?? 0)] as const;
+      const date = zone
+        ? zonedDate(zone, ...parts)
+        : new Date(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]);
       if (!Number.isNaN(date.getTime())) return date.toISOString();
     }
     const day = DATE_TEXT.exec(text);
-    if (day) return new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).toISOString();
+    if (day) {
+      const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+      return (zone ? zonedDate(zone, year, month, date) : new Date(year, month - 1, date)).toISOString();
+    }
   }
   if (format === 'date') {
     const day = DATE_TEXT.exec(text) ?? /^(\d{4})[-/](\d{1,2})[-/](\d{1,2}) 00:00(?::00)?$/.exec(text);

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { detailFields, type EntityDef } from '../../../../engine/index.js';
 import { ok } from '../../../lib/http.js';
-import { answer, flag, object, typed } from '../../../lib/route-schema.js';
+import { object, typed } from '../../../lib/route-schema.js';
 import type { CrudRequestOf } from '../request.js';
-import { IMPORT_CHUNK_ROWS, importRecords } from '../import/import.js';
-import { readDetailSheets } from '../import/details.js';
-import { openUploadedSheet } from '../import/read.js';
+import { handleImport, IMPORT_ANSWER, IMPORT_QUERY, IMPORT_QUERY_TEXT } from '../import/handle.js';
 import { importTemplate } from '../import/template.js';
-import { acceptMultipart, IMPORT_RESULT, MAX_IMPORT_ROWS, uploadedBytes } from '../import/upload.js';
+import { acceptMultipart } from '../import/upload.js';
 import { contentDisposition } from '../../../lib/download.js';
 
 export interface ImportRoutesOptions {
@@ -19,13 +17,14 @@ const importSchema = (entity: EntityDef) => ({
   tags: [entity.name],
   summary: `Imports ${entity.title} records from an .xlsx or .csv file`,
   description:
-    'multipart/form-data with the part "file". The header row names fields by name or translated title; dictionary cells may hold labels, reference cells the target\'s label. Sub-table (x-detail) rows come from the sheets after the first, laid out as the export writes them (the master\'s label column ties a row to its master row, then #, then the columns). dryRun=true checks every row (problems {row, field, message}) and writes nothing; otherwise all rows are added in one transaction, or none: 400 listing the problems as /<row>/<field>.',
-  querystring: object({ dryRun: flag('true: check only, write nothing') }),
+    'multipart/form-data with the part "file". The header row names fields by name or translated title; dictionary cells may hold labels, reference cells the target\'s label. Sub-table (x-detail) rows come from the sheets after the first, laid out as the export writes them (the master\'s label column ties a row to its master row, then #, then the columns). dryRun=true checks every row (problems {row, field, message}) and writes nothing; otherwise all rows are added in one transaction, or none: 400 listing the problems as /<row>/<field>.' +
+    IMPORT_QUERY_TEXT,
+  querystring: IMPORT_QUERY,
   bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
     'file',
   ]),
   consumes: ['multipart/form-data'],
-  response: answer(IMPORT_RESULT),
+  response: IMPORT_ANSWER,
 });
 
 const templateSchema = (entity: EntityDef) => ({
@@ -47,21 +46,10 @@ export async function itemImportRoutes(app: FastifyInstance, options: ImportRout
     // Published forms are resolved per request under /api/online/:form (features/forms/routes/published.ts).
     if (app.ctx.registry.isRuntime(entity.name)) continue;
     const base = `/api/${entity.api}`;
-    api.post(`${base}/import`, { schema: importSchema(entity) }, async (request) => {
-      const dryRun = request.query.dryRun === 'true';
+    api.post(`${base}/import`, { schema: importSchema(entity) }, async (request) =>
       // Write access is checked before the upload is read: a caller who may not add reads nothing.
-      const crud = await options.crudRequest(request, entity, 'write');
-      const bytes = await uploadedBytes(request);
-      // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label
-      // (read before the first sheet is opened: each reading takes a thread of its own).
-      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
-      const sheet = await openUploadedSheet({
-        bytes,
-        maxRows: MAX_IMPORT_ROWS,
-        chunkRows: IMPORT_CHUNK_ROWS,
-      });
-      return ok(await importRecords({ crud, sheet, dryRun, ...(details ? { details } : {}) }));
-    });
+      ok(await handleImport(request, await options.crudRequest(request, entity, 'write'))),
+    );
     api.get(`${base}/importTemplate`, { schema: templateSchema(entity) }, async (request, reply) => {
       const file = await importTemplate(await options.crudRequest(request, entity, 'write'));
       return reply

@@ -4,20 +4,11 @@ import { ok, queryOf } from '../../../lib/http.js';
 import { localizerFor } from '../../../lib/i18n.js';
 import { answer, integer, object, typed } from '../../../lib/route-schema.js';
 import { parseDeleteKeys } from '../services/crud.js';
-import {
-  purgeExpiredRecords,
-  purgeRecords,
-  queryRecycleBin,
-  restoreRecords,
-  restoreVersion,
-} from '../services/recycle.js';
+import { purgeRecords, queryRecycleBin, restoreRecords, restoreVersion } from '../services/recycle.js';
 import { crudRequestOf } from '../request.js';
 import { entityRouteSchemasOf } from './entity-schemas.js';
 
 type Json = Record<string, unknown>;
-
-/** How often records past their tenant's recycleBinDays are purged (also when a bin is listed). */
-const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
 const TIME = { type: 'string', format: 'date-time' };
 
@@ -46,26 +37,6 @@ export async function recycleRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const crudRequest = crudRequestOf(ctx);
   const api = typed(app);
-
-  const housekeeping = async (): Promise<void> => {
-    try {
-      const purged = await purgeExpiredRecords({ db: ctx.db, registry: ctx.registry, now: new Date() });
-      if (purged > 0) app.log.info({ purged }, 'recycle bins purged');
-    } catch (error) {
-      app.log.warn({ err: error }, 'recycle bin housekeeping failed');
-    }
-  };
-  if (ctx.registry.all.some(hasRecycleBin)) {
-    let running = Promise.resolve();
-    const timer = setInterval(() => {
-      running = running.then(housekeeping);
-    }, HOUSEKEEPING_MS);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
-    });
-  }
 
   for (const entity of ctx.registry.all) {
     // A published form's entity is served by the request-time routes (forms/routes/published.ts).

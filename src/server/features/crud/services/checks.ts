@@ -4,11 +4,9 @@ import type { Db } from '../../../lib/db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import type { EntityRegistry } from '../../../lib/registry.js';
 import type { Localizer } from '../../../lib/i18n.js';
+import { dictionaryItems, dictionaryTable } from '../../../lib/dictionaries.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { column, scopeCondition, table, whereClause, type Actor } from '../../../lib/sql/toolkit.js';
-
-/** The dictionary entity and the fields the framework reads from it. */
-const DICT_ENTITY = 'sysdict';
 
 export interface CheckContext {
   trx: Db;
@@ -51,27 +49,21 @@ export async function checkDictionaries(
   values: Record<string, unknown>,
 ): Promise<FieldError[]> {
   const errors: FieldError[] = [];
-  const dictEntity = ctx.registry.get(DICT_ENTITY);
-  if (!dictEntity) return errors;
-  const typeField = dictEntity.fieldsByName.get('dictType');
-  const valueField = dictEntity.fieldsByName.get('dictValue');
-  if (!typeField || !valueField) return errors;
+  const dict = dictionaryTable(ctx.registry);
+  if (!dict) return errors;
   for (const field of ctx.entity.fields) {
     const value = values[field.name];
     if (!field.dict || value === undefined || value === null) continue;
     const wanted = (Array.isArray(value) ? value : [value]).map(String);
     if (wanted.length === 0) continue;
-    const conditions = [
-      sql`${column(typeField)} = ${field.dict}`,
-      sql`${column(valueField)} in (${sql.join(wanted)})`,
-      ...scopeCondition(dictEntity, ctx.actor),
-    ];
-    const found = await sql<{
-      value: string;
-    }>`select ${column(valueField)} as value from ${table(dictEntity)} ${whereClause(conditions)}`.execute(
-      ctx.trx,
-    );
-    const known = new Set(found.rows.map((row) => row.value));
+    const found = await dictionaryItems({
+      db: ctx.trx,
+      dict,
+      dictType: field.dict,
+      actor: ctx.actor,
+      values: wanted,
+    });
+    const known = new Set(found.map((row) => row.value));
     const missing = wanted.find((item) => !known.has(item));
     if (missing !== undefined) {
       errors.push({

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import {
+  APPROVAL_INSTANCE,
+  APPROVAL_STATUS,
   autoValues,
   checkConditionsOnUpdate,
   checkRecord,
@@ -10,11 +12,13 @@ import {
   hasRecycleBin,
   isHashedSecret,
   prepareInput,
+  typeWord,
   type CountPolicy,
   type EntityDef,
   type Page as ApiPage,
   type FieldError,
   type RawParams,
+  workflowOf,
 } from '../../../../engine/index.js';
 import { writeAudit } from '../../../lib/audit.js';
 import { hashSecret } from '../../../lib/passwords.js';
@@ -78,10 +82,21 @@ export interface CrudRequest {
   /** The modules' hooks (lib/modules): run by every write and read of the entity. */
   modules: ModuleSet;
   /**
+   * The caller's IANA time zone (the X-Time-Zone header the front-ends send): an export writes
+   * times in it, as the caller's screen shows them, and an import reads wall-clock times in it.
+   * The server's own zone when undefined.
+   */
+  timeZone?: string;
+  /**
    * Runs after an add, in its transaction (a throw undoes the add); its answer is the answer of
    * the add (a saved report adds its menu).
    */
   afterAdd?: (trx: Db, row: Row) => Promise<Row>;
+  /**
+   * An update made from the task screen of the record's approval (x-entity.workflow): while the
+   * record is under approval by `instanceId`, these fields (the open task's) may change.
+   */
+  approvalEdit?: { instanceId: number; fields: ReadonlySet<string> };
 }
 
 /**
@@ -159,6 +174,46 @@ async function assertWithinScope(request: CrudRequest, trx: Db, key: unknown): P
     throw new AppError('outsideScope', { entity: entityTitle(request.l10n, request.entity) });
 }
 
+/**
+ * A record under approval (x-entity.workflow, approvalStatus pending) is read-only: an update,
+ * a delete or an import row naming it is a 409 naming the record, unless the update comes from
+ * the task screen of its instance (request.approvalEdit) and changes only the task's fields
+ * (else a 403 naming each other field changed).
+ */
+function assertNotUnderApproval(
+  request: CrudRequest,
+  before: Row,
+  change?: { values: Record<string, unknown>; cleared: readonly string[] },
+): void {
+  const { entity, l10n } = request;
+  if (!workflowOf(entity) || before[APPROVAL_STATUS] !== 'pending') return;
+  const subject = {
+    entity: entityTitle(l10n, entity),
+    label: String(before[entity.label] ?? before[entity.key.name] ?? ''),
+  };
+  const edit = request.approvalEdit;
+  if (!change || !edit || edit.instanceId !== Number(before[APPROVAL_INSTANCE]))
+    throw new AppError('recordUnderApproval', subject);
+  const changed = [
+    ...Object.keys(change.values).filter(
+      (name) => change.values[name] !== undefined && !isStoredValue(before[name], change.values[name]),
+    ),
+    ...change.cleared.filter((name) => before[name] !== null && before[name] !== undefined),
+  ];
+  const locked = [...new Set(changed)].filter((name) => !edit.fields.has(name));
+  if (locked.length > 0)
+    throw new AppError(
+      'recordFieldLocked',
+      subject,
+      locked.map((name) => ({ field: `/${name}`, message: l10n.t('errors.recordFieldLocked', subject) })),
+    );
+}
+
+/** The record of the key in the caller's tenant and row scope, locked for the transaction (undefined: none). */
+export function lockRecord(request: CrudRequest, trx: Db, key: unknown): Promise<Row | undefined> {
+  return findOne(trx, request, key, true);
+}
+
 async function findOne(
   trx: Db,
   request: CrudRequest,
@@ -224,6 +279,21 @@ async function runChecks(
   await checkUnique({ ...ctx, values, ownKey });
 }
 
+/**
+ * The stored computed fields (x-computed) of the record as it will be written, after the modules'
+ * beforeChange and the x-auto values (a hook's budget is never stored beside the tax of the one
+ * sent; a rule may read the publish time the server sets), with the cross-field rules (x-rules)
+ * checked over it: 400 naming the fields.
+ */
+export function computedOnWrite(
+  request: Pick<CrudRequest, 'entity' | 'l10n'>,
+  record: Record<string, unknown>,
+): Record<string, unknown> {
+  const outcome = checkRecord(request.entity.schema, record, request.l10n.t);
+  if (outcome.errors.length > 0) throw new EntityInputError(outcome.errors);
+  return outcome.values;
+}
+
 /** A body as an object a hook may change (a copy). */
 const bodyObject = (body: unknown): Row =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(body as Row) } : {};
@@ -258,9 +328,10 @@ export async function addRecord(request: CrudRequest, body: unknown): Promise<Ro
     await runChecks({ ...request, trx }, checked);
     const values = await writeHook(request, trx, 'beforeChange', { ...hook, data: checked });
     const given = new Set(Object.keys(values).filter((name) => values[name] !== undefined));
-    await hashSecrets(entity, values);
     // x-auto fields (publisher, publish time): the server's values, never the client's
     Object.assign(values, autoValues(entity, { actor: actor.username, now: new Date() }));
+    Object.assign(values, computedOnWrite(request, values));
+    await hashSecrets(entity, values);
     const fields = entity.fields.filter((field) => values[field.name] !== undefined && !field.detail);
     const { columns, params } = insertRow({ entity, values, fields, actor });
     const inserted =
@@ -351,6 +422,8 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
         { field: '/version', message: request.l10n.t('errors.staleVersion') },
       ]);
     }
+    // Under approval: read-only, but for the open task's fields from its task screen.
+    assertNotUnderApproval(request, before, { values, cleared });
     // Hidden fields, and read-only ones sent changed: 403 naming them (rbac field-rights.ts).
     request.policy.assertWritable(body, await withSentDetails(request, trx, body, before));
     // Visibility conditions read against the record as it will be: a hidden field's value is
@@ -365,7 +438,12 @@ export async function updateRecord(request: CrudRequest, body: unknown): Promise
     if (outcome.errors.length > 0) throw new EntityInputError(outcome.errors);
     Object.assign(values, outcome.values);
     await runChecks({ ...request, trx }, values, key);
-    values = await writeHook(request, trx, 'beforeChange', { operation: 'update', before, data: values });
+    if (request.modules.has(entity.name, 'beforeChange')) {
+      values = await writeHook(request, trx, 'beforeChange', { operation: 'update', before, data: values });
+      const changed: Record<string, unknown> = { ...before, ...values };
+      for (const name of cleared) changed[name] = null;
+      Object.assign(values, computedOnWrite(request, changed));
+    }
     await hashSecrets(entity, values);
     // A value equal to the stored one is not written: the column keeps what it holds to the
     // byte (a timestamp's microseconds, which a JavaScript date cannot carry back).
@@ -445,7 +523,10 @@ export function parseDeleteKeys({
       ? Number.isSafeInteger(key)
       : typeof key === 'string' && key !== '' && !key.includes('\u0000');
   if (!keys.every(isKey)) {
-    errors.push({ field: pointer, message: l10n.t('validation.type', { type: entity.key.type }) });
+    errors.push({
+      field: pointer,
+      message: l10n.t('validation.type', { type: typeWord(entity.key.type, l10n.t) }),
+    });
   }
   if (keys.length > 1000)
     errors.push({ field: pointer, message: l10n.t('validation.maxItems', { limit: 1000 }) });
@@ -464,6 +545,7 @@ export async function deleteRecords(request: CrudRequest, keys: unknown[]): Prom
     const missing = keys.find((key) => !foundKeys.has(key));
     if (missing !== undefined)
       throw new AppError('notFound', { entity: entityTitle(l10n, entity), key: String(missing) });
+    for (const row of found.rows) assertNotUnderApproval(request, row);
     for (const reference of registry.referencesTo(entity)) {
       const isOwnTree = reference.from === entity && entity.tree?.parent === reference.field.name;
       const conditions = [sql`${column(reference.field)} in (${keyList})`, ...binnedLeftOut(reference.from)];

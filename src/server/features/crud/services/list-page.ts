@@ -223,7 +223,7 @@ async function readCountedPage(
       from matched ${orderBySql(terms, 'matched')} limit ${pageSize} offset ${offset}
     )
     select ${select}, (select count(*) from matched) as ${sql.id(TOTAL_COLUMN)}
-    from ${table(entity)} where ${key} in (select ${sql.ref(KEY_COLUMN)} from page) ${orderBySql(terms)}`.execute(
+    from ${table(entity)} where ${key} in (select ${sql.ref(KEY_COLUMN)} from page) ${orderBySql(terms, entity.table)}`.execute(
     db,
   );
   if (result.rows.length === 0 && offset === 0) return { rows: [], total: 0 };
@@ -254,7 +254,7 @@ export async function readListPage({
   const terms = orderTerms(entity, query.sort);
   const read = choosePageRead(query.currentPage, query.pageSize, query.cursor, query.fingerprint);
   const where = whereClause(conditions);
-  const order = orderBySql(terms);
+  const order = orderBySql(terms, entity.table);
   // The order terms as text, for the next page's cursor: text keeps a timestamp's microseconds.
   const cursorColumns = sql.join(
     terms.map((term, index) => sql`${column(term.field)}::text as ${sql.id(`${CURSOR_COLUMN}${index}`)}`),
@@ -349,6 +349,14 @@ export async function readListPage({
   // Below the threshold the count is cheap and runs plainly (a row scope's at most visitLimit
   // rows, then the estimate stands); the one asked for runs under the time limit.
   if (!query.wantsExactTotal && policy.visitLimit !== undefined) {
+    // A scope the planner expects to hold more rows than the limit is estimated without a visit
+    // (a condition on a column outside the owner index would read each row from the table).
+    if (estimate > policy.visitLimit)
+      return withCursor({
+        rows,
+        total: Math.max(estimate, rowsBefore + page.rows.length),
+        totalExact: false,
+      });
     const capped = await cappedCount(db, entity, where, policy.visitLimit);
     if (capped <= policy.visitLimit) return withCursor({ rows, total: capped, totalExact: true });
     return withCursor({

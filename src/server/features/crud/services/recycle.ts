@@ -3,6 +3,8 @@ import {
   DELETED_AT_COLUMN,
   DELETED_BY_COLUMN,
   EntityInputError,
+  englishTranslate,
+  withVirtualFields,
   hasRecycleBin,
   type EntityDef,
   type FieldError,
@@ -11,9 +13,11 @@ import type { AppContext } from '../../../lib/context.js';
 import { writeAudit } from '../../../lib/audit.js';
 import type { Db, Row } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
+import { readParam } from '../../../lib/modules/index.js';
 import { AppError } from '../../../lib/errors.js';
 import {
   column,
+  qualifiedColumn,
   selectList,
   table,
   tenantRowsCondition,
@@ -24,7 +28,7 @@ import {
 } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import { checkReferences, checkUnique } from './checks.js';
-import { addRecord, transact, updateRecord, type CrudRequest } from './crud.js';
+import { addRecord, readHook, transact, updateRecord, writeHook, type CrudRequest } from './crud.js';
 
 /**
  * The recycle bin of an entity with x-entity.softDelete: a delete (crud.ts) sets deleted_at, and
@@ -56,15 +60,14 @@ export interface RecycleBinPage {
 
 /** The tenant's recycleBinDays param: a whole number of at least 1, else the default. */
 export async function recycleDaysOf(ctx: { db: Db; registry: AppContext['registry'] }, tenantCode: string) {
-  const entity = ctx.registry.get('sysparam');
-  const key = entity?.fieldsByName.get('paramKey');
-  const value = entity?.fieldsByName.get('paramValue');
-  if (!entity || !key || !value) return DEFAULT_RECYCLE_DAYS;
-  const tenant = entity.isTenantScoped ? [sql`tenant_code = ${tenantCode}`] : [];
-  const rows = await sql<{ value: string | null }>`select ${column(value)} as value from ${table(entity)}
-    ${whereClause([...tenant, sql`${column(key)} = ${RECYCLE_DAYS_PARAM}`])}`.execute(ctx.db);
-  const days = Number((rows.rows[0]?.value ?? '').trim());
-  return rows.rows[0] && Number.isInteger(days) && days >= 1 ? days : DEFAULT_RECYCLE_DAYS;
+  const text = await readParam({
+    trx: ctx.db,
+    registry: ctx.registry,
+    tenant: tenantCode,
+    key: RECYCLE_DAYS_PARAM,
+  });
+  const days = Number(text ?? '');
+  return text !== undefined && Number.isInteger(days) && days >= 1 ? days : DEFAULT_RECYCLE_DAYS;
 }
 
 /** 404 unless the entity keeps a recycle bin (its routes exist only then; a published form's may not). */
@@ -103,16 +106,24 @@ export async function queryRecycleBin(
     sql<Row & { deletedAt: Date | string; deletedBy: string | null }>`select ${selectList(entity)},
         ${deletedAt} as "deletedAt", ${deletedBy} as "deletedBy"
       from ${table(entity)} ${where}
-      order by ${deletedAt} desc, ${column(entity.key)} desc limit ${page.pageSize} offset ${offset}`.execute(
+      order by ${deletedAt} desc, ${qualifiedColumn(entity.table, entity.key)} desc limit ${page.pageSize} offset ${offset}`.execute(
       request.db,
     ),
     sql<{ n: number }>`select count(*)::int as n from ${table(entity)} ${where}`.execute(request.db),
   ]);
+  // As a list shows them: virtual computed fields computed, through the modules' afterRead.
+  const shown = await readHook(
+    request,
+    rows.rows.map((row) => {
+      const { deletedAt: _at, deletedBy: _by, ...record } = row;
+      return request.policy.shown(withVirtualFields(entity.schema, record, englishTranslate));
+    }),
+  );
   return {
-    records: rows.rows.map((row) => {
+    records: rows.rows.map((row, index) => {
       const at = new Date(isoOf(row.deletedAt));
       return {
-        ...request.policy.shown(row),
+        ...(shown[index] ?? {}),
         deletedAt: at.toISOString(),
         deletedBy: row.deletedBy,
         expiresAt: new Date(at.getTime() + recycleDays * DAY_MS).toISOString(),
@@ -150,6 +161,7 @@ async function binnedRows(request: CrudRequest, trx: Db, keys: unknown[]): Promi
 /**
  * Brings records back from the bin, in one transaction. A unique value another record took
  * meanwhile is a 409 naming the field; a reference to a record deleted since a 400 naming it.
+ * The modules' beforeChange and afterChange run for each record (operation `restore`).
  */
 export async function restoreRecords(request: CrudRequest, keys: unknown[]): Promise<{ restored: number }> {
   assertRecycleBin(request);
@@ -161,6 +173,8 @@ export async function restoreRecords(request: CrudRequest, keys: unknown[]): Pro
       const references: FieldError[] = await checkReferences({ ...request, trx }, row);
       if (references.length > 0) throw new EntityInputError(references);
       await checkUnique({ ...request, trx, values: uniqueValues(entity, row), ownKey: key });
+      // the modules' beforeChange may refuse it (a value today's rules no longer allow)
+      await writeHook(request, trx, 'beforeChange', { operation: 'restore', before: row, data: row });
     }
     const assignments = [
       sql`${deletedAt} = null`,
@@ -183,6 +197,12 @@ export async function restoreRecords(request: CrudRequest, keys: unknown[]): Pro
         after: row,
       })),
     });
+    for (const row of restored.rows)
+      await writeHook(request, trx, 'afterChange', {
+        operation: 'restore',
+        before: binned.get(row[entity.key.name]),
+        data: row,
+      });
     return { restored: restored.rows.length };
   });
 }
@@ -220,7 +240,7 @@ const purgeEntries = (entity: EntityDef, rows: Row[]) =>
 
 /**
  * Purges what has been in a recycle bin longer than its tenant's recycleBinDays at `now`: of one
- * entity or all, of one tenant or all (the housekeeping timer, routes/recycle.ts). Audited as the
+ * entity or all, of one tenant or all (the recycle-bin job, crud/module.ts). Audited as the
  * system's. Returns how many records went.
  */
 export async function purgeExpiredRecords({

@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
 import {
   DEFAULT_TREE_LAZY_ABOVE,
+  englishTranslate,
+  withVirtualFields,
   type EntityDef,
   type RawParams,
   type TreeLevelNode,
 } from '../../../../engine/index.js';
 import { buildTree, type TreeNode } from '../../../lib/entity-tree.js';
 import type { Db, Row } from '../../../lib/db/database.js';
-import type { CrudRequest } from './crud.js';
+import { readHook, type CrudRequest } from './crud.js';
 import {
   filterCondition,
   orderByClause,
@@ -44,21 +46,45 @@ export async function queryTree(
     ...(request.policy.rowConditions ?? []),
     ...query.filters.map(filterCondition),
   ];
-  const order = orderByClause({ entity, sort: query.sort });
   const tree = entity.tree;
   const parentGiven = parentId !== undefined && parentId !== null && parentId !== '';
   if (tree && (parentGiven || !(await isSmall(request.db, entity, conditions, limitOf(lazyAbove))))) {
+    const order = orderByClause({ entity, sort: query.sort, tableAlias: 'node' });
     const rows = await treeLevel(request.db, entity, conditions, parentGiven ? parentId : tree.root, order);
-    return rows.map((row) => request.policy.shown(row));
+    const shown = await shownNodes(
+      request,
+      rows.map(({ hasChildren: _has, ...row }) => row),
+    );
+    return shown.map((row, index) => ({ ...row, hasChildren: rows[index]?.hasChildren === true }));
   }
   const result =
-    await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${whereClause(conditions)} ${order}`.execute(
+    await sql<Row>`select ${selectList(entity)} from ${table(entity)} ${whereClause(conditions)} ${orderByClause({ entity, sort: query.sort })}`.execute(
       request.db,
     );
-  return buildTree(
-    entity,
-    result.rows.map((row) => request.policy.shown(row)),
+  return buildTree(entity, await shownNodes(request, result.rows));
+}
+
+/**
+ * Nodes as a list shows its records: virtual computed fields computed, what the caller may see,
+ * through the modules' afterRead; the key, parent and sequence stay, for the tree is built on them.
+ */
+async function shownNodes(request: CrudRequest, rows: Row[]): Promise<Row[]> {
+  const { entity } = request;
+  const visible = rows.map((row) =>
+    request.policy.shown(withVirtualFields(entity.schema, row, englishTranslate)),
   );
+  const hooked = await readHook(request, visible);
+  if (hooked === visible) return visible;
+  const structure = [entity.key.name, entity.tree?.parent, entity.tree?.sequence].filter(
+    (name): name is string => name !== undefined,
+  );
+  return hooked.map((row, index) => {
+    const own = visible[index] ?? {};
+    const kept: Row = { ...row };
+    for (const name of structure)
+      if (Object.hasOwn(own, name) && !Object.hasOwn(kept, name)) kept[name] = own[name];
+    return kept;
+  });
 }
 
 /** lazyAbove as the route schema read it (a whole number within bounds), else the default. */

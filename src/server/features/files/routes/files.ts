@@ -72,7 +72,12 @@ function folderIdOf(value: unknown, request: FastifyRequest): number | undefined
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) && Number(value) > 0) return Number(value);
   throw new AppError('validation', {}, [
-    { field: '/folderId', message: localizerFor(request).t('validation.type', { type: 'integer' }) },
+    {
+      field: '/folderId',
+      message: localizerFor(request).t('validation.type', {
+        type: localizerFor(request).t('validation.typeName.integer'),
+      }),
+    },
   ]);
 }
 

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { sql, type RawBuilder } from 'kysely';
 import type { FileRecord, Page } from '../../../../engine/index.js';
 import { writeAudit } from '../../../lib/audit.js';
+import { recordEvents } from '../../../lib/events/index.js';
 import type { AuthContext } from '../../../lib/auth.js';
 import type { AppContext } from '../../../lib/context.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -257,6 +258,18 @@ export async function uploadFile({
         actor,
         entries: [
           { entity: AUDIT_ENTITY, recordKey: created.id, action: 'add', before: null, after: { ...record } },
+        ],
+      });
+      await recordEvents({
+        trx,
+        actor,
+        events: [
+          {
+            type: 'file.uploaded',
+            entity: AUDIT_ENTITY,
+            key: created.id,
+            detail: { fileUse: use, sizeBytes: stored.size, contentType: sniffedType.contentType },
+          },
         ],
       });
       return created;

@@ -5,6 +5,7 @@ import { localizerFor } from '../../../lib/i18n.js';
 import {
   answer,
   arrayOf,
+  bool,
   dictionary,
   id,
   integer,
@@ -20,9 +21,11 @@ import {
   addForm,
   checkForm,
   deleteForm,
+  formDictionaries,
   formVersions,
   publishForm,
   queryForms,
+  restoreFormVersion,
   unpublishForm,
   updateForm,
 } from '../services/forms.js';
@@ -51,6 +54,10 @@ const IMPACT = object(
           rows: { type: 'integer', description: 'rows that break it' },
           keys: { type: 'array', items: {}, description: 'the first keys of those rows' },
           isSafe: { type: 'boolean' },
+          canBackfill: {
+            type: 'boolean',
+            description: 'required: the field has a default, so a publish with backfill fills those rows',
+          },
         },
         ['field', 'rule', 'rows', 'keys', 'isSafe'],
       ),
@@ -122,19 +129,63 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
           type: 'array',
           items: object(
             {
+              id: { type: 'integer', description: 'the version row (restore names it)' },
               version: { type: 'integer' },
-              action: { type: 'string', enum: ['save', 'publish', 'unpublish'] },
+              action: { type: 'string', enum: ['save', 'publish', 'unpublish', 'restore'] },
               formContent: FORM_CONTENT_ANSWER,
               createdAt: { type: 'string', format: 'date-time' },
               createdBy: { type: ['string', 'null'] },
             },
-            ['version', 'action', 'formContent', 'createdAt', 'createdBy'],
+            ['id', 'version', 'action', 'formContent', 'createdAt', 'createdBy'],
           ),
           description: 'newest first',
         }),
       },
     },
     async (request) => ok(await formVersions(ctx, actorOf(request).tenantCode, request.query.id)),
+  );
+  api.get(
+    `${base}/dictionaries`,
+    {
+      schema: {
+        tags,
+        summary: "The tenant's dictionaries with items: what a field's 字典 may name (the designer's picker)",
+        response: answer({
+          type: 'array',
+          items: object(
+            {
+              dictType: { type: 'string' },
+              dictName: { type: ['string', 'null'], description: 'the stored name of its group row' },
+              items: { type: 'integer' },
+            },
+            ['dictType', 'dictName', 'items'],
+          ),
+          description: 'by code',
+        }),
+      },
+    },
+    async (request) => ok(await formDictionaries(ctx, actorOf(request))),
+  );
+  api.post(
+    `${base}/restore`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Restore an older version as the form's new draft (a published form stays live as published)",
+        body: object(
+          {
+            id: id('the form'),
+            version: integer(1, 1_000_000_000),
+            versionId: id('the version row to restore (GET versions: id)'),
+          },
+          ['id', 'version', 'versionId'],
+          { additionalProperties: false },
+        ),
+        response: answer(FORM_RECORD),
+      },
+    },
+    async (request) => ok(await restoreFormVersion({ ctx, ...callerOf(request), input: request.body })),
   );
   api.post(
     `${base}/add`,
@@ -203,6 +254,10 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
             formContent: CONTENT,
             id: id('a stored form: its code, and the impact on its table'),
             formCode: text(40),
+            backfill: bool({
+              description:
+                '以默认值回填现有记录: a new required rule whose field has a default is no refusal',
+            }),
           },
           ['formContent'],
           { additionalProperties: false },
@@ -228,9 +283,19 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
             id: id(),
             menuParent: MENU_PARENT,
             icon: text(64),
-            roles: arrayOf(text(64), { maxItems: 50, uniqueItems: true }),
+            roles: arrayOf(text(64), {
+              maxItems: 50,
+              uniqueItems: true,
+              description:
+                'role codes of the tenant that hold the menu, its buttons and its API from now on: exactly these, ' +
+                'a role left out loses them ([]: none); omitted: the grants stay as they are (none on a first publish)',
+            }),
+            backfill: bool({
+              description:
+                '以默认值回填现有记录: rows without a value in a field made required get its default (a field without one is still refused)',
+            }),
           },
-          ['id', 'menuParent', 'roles'],
+          ['id', 'menuParent'],
           { additionalProperties: false },
         ),
         response: answer(

@@ -1,21 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../lib/http.js';
-import { answer, flag, object, typed } from '../../../lib/route-schema.js';
+import { object, typed } from '../../../lib/route-schema.js';
 import {
-  IMPORT_CHUNK_ROWS,
-  importRecords,
+  handleImport,
+  IMPORT_ANSWER,
+  IMPORT_QUERY,
+  IMPORT_QUERY_TEXT,
   importTemplate,
-  openUploadedSheet,
-  readDetailSheets,
 } from '../../crud/index.js';
 import { contentDisposition } from '../../../lib/download.js';
-import {
-  acceptMultipart,
-  IMPORT_RESULT,
-  MAX_IMPORT_ROWS,
-  uploadedBytes,
-  type CrudRequestOf,
-} from '../../crud/index.js';
+import { acceptMultipart, type CrudRequestOf } from '../../crud/index.js';
 import { FORM_PARAMS, onlineEntityOf } from './published.js';
 
 const tags = ['online'];
@@ -39,31 +33,21 @@ export async function onlineImportRoutes(
         tags,
         summary: 'Import records of a published form from an .xlsx or .csv file',
         description:
-          'multipart/form-data with the part "file", as every entity\'s import: dryRun=true checks every row and writes nothing; otherwise all rows are added in one transaction, or none. Sub-table rows come from the sheets after the first, laid out as the export writes them (sheet "<form> - <sub-table>", the master\'s label column, #, the columns); problems name {sheet, row, field}.',
+          'multipart/form-data with the part "file", as every entity\'s import: dryRun=true checks every row and writes nothing; otherwise all rows are added in one transaction, or none. Sub-table rows come from the sheets after the first, laid out as the export writes them (sheet "<form> - <sub-table>", the master\'s label column, #, the columns); problems name {sheet, row, field}.' +
+          IMPORT_QUERY_TEXT,
         params: FORM_PARAMS,
-        querystring: object({ dryRun: flag('true: check only, write nothing') }),
+        querystring: IMPORT_QUERY,
         bodyDocument: object({ file: { type: 'string', format: 'binary', description: '.xlsx or .csv' } }, [
           'file',
         ]),
         consumes: ['multipart/form-data'],
-        response: answer(IMPORT_RESULT),
+        response: IMPORT_ANSWER,
       },
     },
     async (request) => {
       const entity = onlineEntityOf(app, request);
-      const dryRun = request.query.dryRun === 'true';
       // Write access is checked before the upload is read.
-      const crud = await options.crudRequest(request, entity, 'write');
-      const bytes = await uploadedBytes(request);
-      // Sub-table rows: the sheets after the first, keyed by the master row's label (read
-      // before the first sheet is opened: each reading takes a thread of its own).
-      const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
-      const sheet = await openUploadedSheet({
-        bytes,
-        maxRows: MAX_IMPORT_ROWS,
-        chunkRows: IMPORT_CHUNK_ROWS,
-      });
-      return ok(await importRecords({ crud, sheet, dryRun, ...(details ? { details } : {}) }));
+      return ok(await handleImport(request, await options.crudRequest(request, entity, 'write')));
     },
   );
   api.get(

@@ -47,14 +47,14 @@ const FILTER_VALUE: Schema<string | string[]> = {
   maxItems: 1000,
 };
 // The form's fields are known at run time only: its filters are checked per request (listInput).
-const listQuery = dictionary(FILTER_VALUE, {
+export const ONLINE_LIST_QUERY = dictionary(FILTER_VALUE, {
   description: 'currentPage, pageSize, sort and any filterable field (as on every generated list)',
 });
 const anyBody = dictionary(undefined, {
   description: "The record, as the form's schema (GET /api/schemas) describes it",
 });
 /** A record of a published form: its fields are the form's, known at run time only. */
-const RECORD: Json = {
+export const ONLINE_RECORD: Json = {
   type: 'object',
   additionalProperties: true,
   description: "A record of the form, its fields as the form's schema (GET /api/schemas) describes them",
@@ -74,6 +74,17 @@ export function onlineEntityOf(
   if (!entity || !app.ctx.registry.isRuntime(entity.name) || isOtherTenantsForm(app.ctx, entity, tenantCode))
     throw new AppError('routeNotFound', { path: request.url.split('?')[0] ?? '' });
   return entity;
+}
+
+/** The keys of a delete, restore or purge (?id=1&id=2): whole-number keys as the static routes' schema reads them. */
+export function onlineKeysOf(request: FastifyRequest, entity: EntityDef, raw: RawParams): unknown[] {
+  const query: RawParams = { ...raw };
+  const keys = query[entity.key.name];
+  if (entity.key.type === 'integer' && keys !== undefined)
+    query[entity.key.name] = [keys]
+      .flat()
+      .map((item) => (typeof item === 'string' && /^\s*\d{1,15}\s*$/.test(item) ? Number(item) : item));
+  return parseDeleteKeys({ entity, query, l10n: localizerFor(request) });
 }
 
 /** Schemas compiled per published entity, from the same engine function as the static routes'. */
@@ -133,8 +144,8 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         tags,
         summary: 'List of a published form',
         params,
-        querystring: listQuery,
-        response: answer(pageSchemaOf(RECORD)),
+        querystring: ONLINE_LIST_QUERY,
+        response: answer(pageSchemaOf(ONLINE_RECORD)),
       },
     },
     async (request) => {
@@ -152,7 +163,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'Add a record of a published form',
         params,
         body: anyBody,
-        response: answer(RECORD),
+        response: answer(ONLINE_RECORD),
       },
     },
     async (request) => {
@@ -169,7 +180,7 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         summary: 'Update a record of a published form',
         params,
         body: anyBody,
-        response: answer(RECORD),
+        response: answer(ONLINE_RECORD),
       },
     },
     async (request) => {
@@ -185,20 +196,13 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         tags,
         summary: 'Delete records of a published form (?id=1&id=2)',
         params,
-        querystring: listQuery,
+        querystring: ONLINE_LIST_QUERY,
         response: answer(object({ deleted: integer(0) }, ['deleted'])),
       },
     },
     async (request) => {
       const entity = entityOf(request);
-      const query: RawParams = { ...request.query };
-      const raw = query[entity.key.name];
-      // Whole-number keys as the static routes' schema reads them.
-      if (entity.key.type === 'integer' && raw !== undefined)
-        query[entity.key.name] = [raw]
-          .flat()
-          .map((item) => (typeof item === 'string' && /^\s*\d{1,15}\s*$/.test(item) ? Number(item) : item));
-      const keys = parseDeleteKeys({ entity, query, l10n: localizerFor(request) });
+      const keys = onlineKeysOf(request, entity, request.query);
       return ok(await deleteRecords(await crudRequest(request, entity, 'write'), keys));
     },
   );
@@ -230,9 +234,9 @@ export function onlineEntityRoutes(app: FastifyInstance, crudRequest: CrudReques
         tags,
         summary: 'The tree of a published tree form (querySys<Name>Tree)',
         params: object({ ...FORM, endpoint: text(80) }, ['form', 'endpoint']),
-        querystring: listQuery,
+        querystring: ONLINE_LIST_QUERY,
         response: answer(
-          arrayOf(RECORD, {
+          arrayOf(ONLINE_RECORD, {
             description: 'the whole tree (each node with children) or one level (each with hasChildren)',
           }),
         ),

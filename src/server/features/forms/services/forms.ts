@@ -1,3 +1,4 @@
+import { recordEvents } from '../../../lib/events/index.js';
 import { sql } from 'kysely';
 import {
   entityTableSpecs,
@@ -20,13 +21,17 @@ import { FORM_TABLE, FORM_VERSION_TABLE } from '../tables.js';
 import { ensureTrigram, readExistingTables } from '../../../lib/db/migrate.js';
 import { AppError } from '../../../lib/errors.js';
 import { assertSchemaBudget } from '../../../lib/schema-budget.js';
+import { detailColumnTitle, fieldTitle } from '../../../lib/titles.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { writeAudit } from '../../../lib/audit.js';
+import { dictionaryItems, dictionaryTable } from '../../../lib/dictionaries.js';
+import { column, scopeCondition, table, whereClause } from '../../../lib/sql/toolkit.js';
+import { isProcessDeployed } from '../../workflow/index.js';
 import { assertPlatformAdmin, isPlatformAdmin, namesNoOtherTenant } from '../../rbac/index.js';
 import { compileForm, normalizeContent, onlineApiOf } from './compile.js';
-import { impactOf } from './impact.js';
+import { backfillValue, impactOf } from './impact.js';
 
 /**
  * Designed forms: stored with their versions, checked by the engine, published as live entities
@@ -173,6 +178,92 @@ function refusePlatformOptions(ctx: AppContext, auth: AuthContext, l10n: Localiz
   if (errors.length > 0) assertPlatformAdmin(ctx, auth, errors);
 }
 
+/** A property's title in the reader's language (x-ui.titles), else its schema title, else its name. */
+function propertyTitle(property: Record<string, unknown>, name: string, l10n: Localizer): string {
+  const ui = isObject(property['x-ui']) ? property['x-ui'] : {};
+  const titles = isObject(ui.titles) ? ui.titles : {};
+  const own = titles[l10n.language];
+  if (typeof own === 'string' && own !== '') return own;
+  return typeof property.title === 'string' && property.title !== '' ? property.title : name;
+}
+
+/**
+ * A field's 字典 (x-dict) names a dictionary that has items: an unknown code is refused (400
+ * naming the field by its title and the code), as the designer's dictionary picker offers only
+ * known ones. Detail lines' columns too.
+ */
+async function refuseUnknownDictionaries({
+  ctx,
+  db,
+  actor,
+  l10n,
+  content,
+}: {
+  ctx: AppContext;
+  db: Db;
+  actor: Actor;
+  l10n: Localizer;
+  content: unknown;
+}): Promise<void> {
+  const used: { pointer: string; title: string; dict: string }[] = [];
+  const walk = (properties: unknown, pointer: string, prefix: string): void => {
+    if (!isObject(properties)) return;
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isObject(property)) continue;
+      const title = `${prefix}${propertyTitle(property, name, l10n)}`;
+      const dict = property['x-dict'];
+      if (typeof dict === 'string') used.push({ pointer: `${pointer}/${name}/x-dict`, title, dict });
+      const items = property.items;
+      if (property['x-detail'] !== undefined && isObject(items))
+        walk(items.properties, `${pointer}/${name}/items/properties`, `${title} / `);
+    }
+  };
+  walk(isObject(content) ? content.properties : undefined, '/formContent/properties', '');
+  if (used.length === 0) return;
+  const dict = dictionaryTable(ctx.registry);
+  if (!dict) return;
+  const known = new Map<string, boolean>();
+  const errors: FieldError[] = [];
+  for (const item of used) {
+    if (!known.has(item.dict))
+      known.set(item.dict, (await dictionaryItems({ db, dict, dictType: item.dict, actor })).length > 0);
+    if (known.get(item.dict) !== true)
+      errors.push({
+        field: item.pointer,
+        message: l10n.t('forms.problems.unknownDict', { field: item.title, dict: item.dict }),
+      });
+  }
+  if (errors.length > 0) throw new AppError('validation', {}, errors);
+}
+
+/**
+ * The approval process a form names (x-entity.workflow.process, chosen in the designer) is one
+ * the tenant has deployed: an unknown key is refused (400 naming /formContent/x-entity/workflow/process).
+ */
+async function refuseUnknownProcess({
+  db,
+  actor,
+  l10n,
+  content,
+}: {
+  db: Db;
+  actor: Actor;
+  l10n: Localizer;
+  content: unknown;
+}): Promise<void> {
+  const workflow = entityOptionsOf(content).workflow;
+  const process = isObject(workflow) ? workflow.process : undefined;
+  // another shape is the meta-schema's to refuse (compileForm), naming the field
+  if (typeof process !== 'string' || process === '') return;
+  if (await isProcessDeployed({ db, tenantCode: actor.tenantCode, key: process })) return;
+  throw new AppError('validation', {}, [
+    {
+      field: '/formContent/x-entity/workflow/process',
+      message: l10n.t('forms.problems.unknownProcess', { process }),
+    },
+  ]);
+}
+
 /** Names of PostgreSQL's catalogue and of the platform's own tables (the framework's prefixes). */
 const RESERVED_TABLE = /^(pg_|information_schema|sys_|wf_|act_|gen_)/;
 
@@ -276,7 +367,24 @@ export async function queryForms(
   );
   const rows = await sql<FormRow>`select * from ${formTable} where ${where}
     order by id desc limit ${pageSize} offset ${(currentPage - 1) * pageSize}`.execute(ctx.db);
-  return { records: rows.rows.map(recordOf), total: total.rows[0]?.n ?? 0, currentPage, pageSize };
+  const records = rows.rows.map(recordOf);
+  // A published form's menu roles: 重新发布 offers them again (with the menu's parent, from the menu tree)
+  const menuIds = records.flatMap((record) => (record.menuId === null ? [] : [record.menuId]));
+  if (menuIds.length > 0) {
+    const role = ctx.registry.require('sysrole');
+    const granted = await sql<{
+      menu_id: number | string;
+      code: string;
+    }>`select rm.menu_id, r.role_code as code
+      from sys_role_menu rm join ${sql.table(role.table)} r on r.id = rm.role_id
+      where rm.tenant_code = ${tenantCode} and r.tenant_code = ${tenantCode} and rm.menu_id in (${sql.join(menuIds)})
+      order by r.role_code`.execute(ctx.db);
+    for (const record of records)
+      record.menuRoles = granted.rows
+        .filter((row) => Number(row.menu_id) === record.menuId)
+        .map((row) => row.code);
+  }
+  return { records, total: total.rows[0]?.n ?? 0, currentPage, pageSize };
 }
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -284,20 +392,101 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\$
 export async function formVersions(ctx: AppContext, tenantCode: string, id: number): Promise<FormVersion[]> {
   await findRow(ctx.db, id, tenantCode);
   const rows = await sql<{
+    id: number | string;
     version: number;
     action: FormVersion['action'];
     form_content: unknown;
     created_at: Date | string;
     created_by: string | null;
-  }>`select version, action, form_content, created_at, created_by from ${versionTable}
+  }>`select id, version, action, form_content, created_at, created_by from ${versionTable}
     where form_id = ${id} order by id desc`.execute(ctx.db);
   return rows.rows.map((row) => ({
+    id: Number(row.id),
     version: row.version,
     action: row.action,
     formContent: contentOf(row.form_content),
     createdAt: iso(row.created_at) ?? '',
     createdBy: row.created_by,
   }));
+}
+
+/** A dictionary the designer's 字典 picker offers: its code, its stored name and its item count. */
+export interface FormDictionary {
+  dictType: string;
+  dictName: string | null;
+  items: number;
+}
+
+/**
+ * The dictionaries of the caller's tenant that have items (the ones 校验 and 发布 accept for a
+ * field's 字典), by code: the designer's picker lists them with their names.
+ */
+export async function formDictionaries(ctx: AppContext, actor: Actor): Promise<FormDictionary[]> {
+  const dict = dictionaryTable(ctx.registry);
+  if (!dict) return [];
+  const rows = await sql<{
+    type: string;
+    name: string | null;
+    items: number;
+  }>`select ${column(dict.type)} as type,
+    max(case when ${column(dict.value)} is null or ${column(dict.value)} = '' then ${column(dict.name)} end) as name,
+    count(${column(dict.value)}) filter (where ${column(dict.value)} <> '')::int as items
+    from ${table(dict.entity)} ${whereClause(scopeCondition(dict.entity, actor))}
+    group by ${column(dict.type)} order by ${column(dict.type)}`.execute(ctx.db);
+  return rows.rows
+    .filter((row) => row.items > 0)
+    .map((row) => ({ dictType: row.type, dictName: row.name, items: row.items }));
+}
+
+/**
+ * 恢复: an older version's content becomes the form's draft again, as a new version (action
+ * restore), the published form staying live as it is until it is published again. The menu a
+ * publication wrote into its content is not part of a draft and is left out.
+ */
+export async function restoreFormVersion({
+  ctx,
+  actor,
+  l10n,
+  input,
+}: FormCall & { input: { id: number; version: number; versionId: number } }): Promise<FormRecord> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findRow(trx, input.id, actor.tenantCode, true);
+    if (row.version !== input.version)
+      throw new AppError('staleVersion', {}, [
+        { field: '/version', message: l10n.t('forms.problems.staleVersion') },
+      ]);
+    const found = await sql<{ version: number; form_content: unknown }>`select version, form_content
+      from ${versionTable} where id = ${input.versionId} and form_id = ${row.id}`.execute(trx);
+    const source = found.rows[0];
+    if (!source)
+      throw new AppError('validation', {}, [
+        { field: '/versionId', message: l10n.t('forms.problems.noVersion', { id: input.versionId }) },
+      ]);
+    const content = contentOf(source.form_content);
+    if (isObject(content) && isObject(content['x-entity']) && 'menu' in content['x-entity']) {
+      const { menu: _menu, ...options } = content['x-entity'];
+      content['x-entity'] = options;
+    }
+    const updated = await sql<FormRow>`update ${formTable} set form_content = ${contentSql(content)},
+      version = version + 1, updated_at = now(), updated_by = ${actor.username}
+      where id = ${row.id} returning *`.execute(trx);
+    const next = updated.rows[0] as FormRow;
+    await addVersion(trx, actor, next, 'restore', content);
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sysform',
+          recordKey: row.id,
+          action: 'update',
+          before: { version: row.version },
+          after: { version: next.version, restoredFrom: source.version },
+        },
+      ],
+    });
+    return recordOf(next);
+  });
 }
 
 export interface FormInput {
@@ -458,6 +647,8 @@ export interface FormCheckInput {
   /** A stored form: its code, and the impact on the table of its last publication. */
   id?: number | undefined;
   formCode?: string | undefined;
+  /** 以默认值回填现有记录: a new required rule whose field has a default is no refusal. */
+  backfill?: boolean | undefined;
 }
 
 export async function checkForm({
@@ -478,12 +669,20 @@ export async function checkForm({
     content: input.formContent,
   });
   await refuseReservedTable({ ctx, db: ctx.db, auth, l10n, row, content });
+  await refuseUnknownDictionaries({ ctx, db: ctx.db, actor, l10n, content });
+  await refuseUnknownProcess({ db: ctx.db, actor, l10n, content });
   const { entity, errors } = compileForm({ registry: ctx.registry, formCode: code, content });
   if (!entity || !row) return { isValid: errors.length === 0, errors };
   const before = publishedEntityOf(ctx, row);
   if (!before) return { isValid: true, errors };
-  const impact = await impactOf({ db: ctx.db, ajv: ctx.registry.ajv, before, after: entity });
-  return { isValid: impact.isSafe, errors: impactErrors(impact, l10n), impact };
+  const impact = await impactOf({
+    db: ctx.db,
+    ajv: ctx.registry.ajv,
+    before,
+    after: entity,
+    isBackfill: input.backfill === true,
+  });
+  return { isValid: impact.isSafe, errors: impactErrors(impact, l10n, [entity, before]), impact };
 }
 
 /** The pointer of an impact item's field: a detail row's column sits under the detail's items. */
@@ -497,11 +696,40 @@ const impactPointer = (field: string): string => {
  * (locales: forms.impact.<rule>, a JSON Schema keyword without a text of its own falls back to
  * forms.impact.rule) with the field, the rule, the row count and the first keys.
  */
-export function impactErrors(impact: ImpactReport, l10n: Localizer): FieldError[] {
+/**
+ * An impact item's field as the designer titled it in the reader's language (a sub-table column
+ * after its sub-table's title), from the new form or, for a dropped field, the published one; its
+ * code when neither has it.
+ */
+function impactTitle(field: string, entities: readonly EntityDef[], l10n: Localizer): string {
+  const [name = '', column] = field.split('.');
+  for (const entity of entities) {
+    const def = entity.fieldsByName.get(name);
+    if (!def) continue;
+    const title = fieldTitle({ l10n, entity, field: def });
+    if (column === undefined) return title;
+    const columnDef = def.detail?.fields.find((candidate) => candidate.name === column);
+    if (columnDef)
+      return `${title} · ${detailColumnTitle({ l10n, entity, detailFieldName: name, column: columnDef })}`;
+  }
+  return field;
+}
+
+export function impactErrors(
+  impact: ImpactReport,
+  l10n: Localizer,
+  /** The new form's entity, then the published one: the fields' titles. */
+  entities: readonly EntityDef[] = [],
+): FieldError[] {
   return impact.items
     .filter((item) => !item.isSafe)
     .map((item) => {
-      const params = { field: item.field, rule: item.rule, rows: item.rows, keys: item.keys.join(', ') };
+      const params = {
+        field: impactTitle(item.field, entities, l10n),
+        rule: item.rule,
+        rows: item.rows,
+        keys: item.keys.join(', '),
+      };
       // A drop or a type change is refused even when no row holds a value (no keys to name then).
       const key = `forms.impact.${item.rule}${item.rows === 0 ? 'NoRows' : ''}`;
       const known = l10n.find([key]) !== undefined;
@@ -516,8 +744,17 @@ export interface PublishInput {
   /** The parent menu: its id or its code. */
   menuParent: number | string;
   icon?: string;
-  /** Role codes of the caller's tenant granted the menu, its buttons and its API. */
-  roles: string[];
+  /**
+   * Role codes of the caller's tenant that hold the menu, its buttons and its API from now on:
+   * exactly these, a role left out loses them (重新发布 with a role removed). Omitted: the grants
+   * stay as they are (none on a first publish).
+   */
+  roles?: string[];
+  /**
+   * 以默认值回填现有记录: a field made required (or added required) that has a default fills the
+   * rows without a value with it, in the publish's transaction; without a default it is still refused.
+   */
+  backfill?: boolean;
 }
 
 const menuCodeOf = (formCode: string): string => `online_${formCode}`;
@@ -532,7 +769,6 @@ export async function publishForm({
 }: FormCall & { input: PublishInput }): Promise<PublishAnswer> {
   const menu = ctx.registry.require('sysmenu');
   const role = ctx.registry.require('sysrole');
-  const url = ctx.registry.require('sysurl');
   const hasTrigram = await ensureTrigram(ctx.db);
   const { entity, impact } = await ctx.db.transaction().execute(async (trx) => {
     const row = await findRow(trx, input.id, actor.tenantCode, true);
@@ -552,14 +788,15 @@ export async function publishForm({
           message: l10n.t('forms.problems.noMenu', { menu: String(input.menuParent) }),
         },
       ]);
+    const roles = input.roles;
     const roleRows = await sql<{
       id: number;
       code: string;
     }>`select id, role_code as code from ${sql.table(role.table)}
-      where tenant_code = ${actor.tenantCode} and role_code in (${sql.join(input.roles.length > 0 ? input.roles : [''])})`.execute(
+      where tenant_code = ${actor.tenantCode} and role_code in (${sql.join(roles && roles.length > 0 ? roles : [''])})`.execute(
       trx,
     );
-    const missing = input.roles.filter((code) => !roleRows.rows.some((r) => r.code === code));
+    const missing = (roles ?? []).filter((code) => !roleRows.rows.some((r) => r.code === code));
     if (missing.length > 0)
       throw new AppError('validation', {}, [
         { field: '/roles', message: l10n.t('forms.problems.noRole', { roles: missing.join(', ') }) },
@@ -571,6 +808,8 @@ export async function publishForm({
       content: contentOf(row.form_content),
     }) as Record<string, unknown>;
     await refuseReservedTable({ ctx, db: trx, auth, l10n, row, content });
+    await refuseUnknownDictionaries({ ctx, db: trx, actor, l10n, content });
+    await refuseUnknownProcess({ db: trx, actor, l10n, content });
     const options = content['x-entity'] as Record<string, unknown>;
     options.menu = {
       parent: parentMenu.code,
@@ -584,8 +823,15 @@ export async function publishForm({
     const before = publishedEntityOf(ctx, row);
     let report: ImpactReport | undefined;
     if (before) {
-      report = await impactOf({ db: trx, ajv: ctx.registry.ajv, before, after: next });
-      if (!report.isSafe) throw new AppError('formUnsafeChange', {}, impactErrors(report, l10n));
+      report = await impactOf({
+        db: trx,
+        ajv: ctx.registry.ajv,
+        before,
+        after: next,
+        isBackfill: input.backfill === true,
+      });
+      if (!report.isSafe)
+        throw new AppError('formUnsafeChange', {}, impactErrors(report, l10n, [next, before]));
     }
     // The engine's DDL, as at start-up: create the tables (the form's, then the child table of
     // each detail field) or add what is missing, all in this transaction.
@@ -604,6 +850,8 @@ export async function publishForm({
         })),
       );
     for (const statement of plans.flatMap((plan) => plan.statements)) await sql.raw(statement).execute(trx);
+    const backfilled =
+      input.backfill === true && report ? await backfillDefaults(ctx, trx, next, report) : [];
 
     // The menu entry: a new one, or the one of the last publication shown again and moved.
     const menuCode = menuCodeOf(row.form_code);
@@ -643,32 +891,17 @@ export async function publishForm({
         where id = ${menuId}`.execute(trx);
     }
 
-    // Grants: the menu, its buttons and the API's URLs, to each chosen role of the tenant.
-    const pattern = `/api/${next.api}/**`;
-    const urlFound = await sql<{ id: number }>`select id from ${sql.table(url.table)}
-      where tenant_code = ${actor.tenantCode} and url = ${pattern}`.execute(trx);
-    let urlId = urlFound.rows[0]?.id;
-    if (urlId === undefined && roleRows.rows.length > 0) {
-      const [inserted] = await insertRecords({
+    // Grants: the menu, its buttons and the API's URLs, to exactly the chosen roles of the tenant.
+    if (roles !== undefined)
+      await setFormGrants({
         trx,
-        registry: ctx.registry,
-        entity: url,
+        ctx,
         actor,
-        records: [{ url: pattern, description: row.form_name }],
+        menuId,
+        pattern: `/api/${next.api}/**`,
+        description: row.form_name,
+        roleIds: roleRows.rows.map((granted) => Number(granted.id)),
       });
-      urlId = Number(inserted);
-    }
-    for (const granted of roleRows.rows) {
-      await sql`insert into sys_role_menu (tenant_code, role_id, menu_id) values (${actor.tenantCode}, ${granted.id}, ${menuId})
-        on conflict do nothing`.execute(trx);
-      for (const button of BUTTONS)
-        await sql`insert into sys_role_button (tenant_code, role_id, menu_id, button)
-          values (${actor.tenantCode}, ${granted.id}, ${menuId}, ${button}) on conflict do nothing`.execute(
-          trx,
-        );
-      await sql`insert into sys_role_url (tenant_code, role_id, url_id) values (${actor.tenantCode}, ${granted.id}, ${urlId ?? 0})
-        on conflict do nothing`.execute(trx);
-    }
 
     const updated = await sql<FormRow>`update ${formTable} set status = 'published',
       published_content = ${contentSql(content)}, published_version = version, menu_id = ${menuId},
@@ -683,7 +916,24 @@ export async function publishForm({
           recordKey: row.id,
           action: 'update',
           before: { status: row.status },
-          after: { status: 'published', version: row.version },
+          after: {
+            status: 'published',
+            version: row.version,
+            ...(backfilled.length > 0 ? { backfilled } : {}),
+          },
+        },
+      ],
+    });
+    await recordEvents({
+      trx,
+      actor,
+      events: [
+        {
+          type: 'form.published',
+          entity: 'sysform',
+          key: row.id,
+          version: row.version,
+          detail: { formCode: row.form_code },
         },
       ],
     });
@@ -697,6 +947,111 @@ export async function publishForm({
     menuPath: menuPathOf(entity.name),
     ...(impact ? { impact } : {}),
   };
+}
+
+/**
+ * 以默认值回填现有记录: each new required rule the impact report says a default can fill gets
+ * that default in the rows without a value (the form's table, or a detail's child table).
+ */
+async function backfillDefaults(
+  ctx: AppContext,
+  trx: Db,
+  entity: EntityDef,
+  report: ImpactReport,
+): Promise<{ field: string; rows: number }[]> {
+  const done: { field: string; rows: number }[] = [];
+  for (const item of report.items) {
+    if (item.rule !== 'required' || item.canBackfill !== true || item.rows === 0) continue;
+    const [name = '', columnName] = item.field.split('.');
+    const owner = entity.fieldsByName.get(name);
+    const detail = columnName === undefined ? undefined : owner?.detail;
+    const field = detail ? detail.fields.find((column) => column.name === columnName) : owner;
+    if (!field || (columnName !== undefined && !detail)) continue;
+    const value = backfillValue(ctx.registry.ajv, field);
+    if (value === undefined) continue;
+    const target = detail ? detail.table : entity.table;
+    const updated = await sql`update ${sql.table(target)} set ${sql.ref(field.column)} = ${value}
+      where ${sql.ref(field.column)} is null`.execute(trx);
+    done.push({ field: item.field, rows: Number(updated.numAffectedRows ?? 0) });
+  }
+  return done;
+}
+
+/**
+ * Gives the published form's menu, its buttons and its API's URL pattern to exactly `roleIds`
+ * (roles of the actor's tenant): the others of the tenant lose them. The URL pattern is added
+ * when a role needs it. A change of who holds the menu is audited as the role-menu links are.
+ */
+async function setFormGrants({
+  trx,
+  ctx,
+  actor,
+  menuId,
+  pattern,
+  description,
+  roleIds,
+}: {
+  trx: Db;
+  ctx: AppContext;
+  actor: Actor;
+  menuId: number;
+  pattern: string;
+  description: string;
+  roleIds: number[];
+}): Promise<void> {
+  const url = ctx.registry.require('sysurl');
+  const tenant = actor.tenantCode;
+  const urlFound = await sql<{ id: number }>`select id from ${sql.table(url.table)}
+    where tenant_code = ${tenant} and url = ${pattern}`.execute(trx);
+  let urlId = urlFound.rows[0]?.id;
+  if (urlId === undefined && roleIds.length > 0) {
+    const [inserted] = await insertRecords({
+      trx,
+      registry: ctx.registry,
+      entity: url,
+      actor,
+      records: [{ url: pattern, description }],
+    });
+    urlId = Number(inserted);
+  }
+  const before = await sql<{ role_id: number }>`select role_id from sys_role_menu
+    where tenant_code = ${tenant} and menu_id = ${menuId} order by role_id`.execute(trx);
+  const others = roleIds.length > 0 ? sql`and role_id not in (${sql.join(roleIds)})` : sql``;
+  await sql`delete from sys_role_menu where tenant_code = ${tenant} and menu_id = ${menuId} ${others}`.execute(
+    trx,
+  );
+  await sql`delete from sys_role_button where tenant_code = ${tenant} and menu_id = ${menuId} ${others}`.execute(
+    trx,
+  );
+  if (urlId !== undefined)
+    await sql`delete from sys_role_url where tenant_code = ${tenant} and url_id = ${urlId} ${others}`.execute(
+      trx,
+    );
+  for (const roleId of roleIds) {
+    await sql`insert into sys_role_menu (tenant_code, role_id, menu_id) values (${tenant}, ${roleId}, ${menuId})
+      on conflict do nothing`.execute(trx);
+    for (const button of BUTTONS)
+      await sql`insert into sys_role_button (tenant_code, role_id, menu_id, button)
+        values (${tenant}, ${roleId}, ${menuId}, ${button}) on conflict do nothing`.execute(trx);
+    await sql`insert into sys_role_url (tenant_code, role_id, url_id) values (${tenant}, ${roleId}, ${urlId ?? 0})
+      on conflict do nothing`.execute(trx);
+  }
+  const held = before.rows.map((granted) => Number(granted.role_id));
+  const after = [...roleIds].sort((a, b) => a - b);
+  if (held.join() !== after.join())
+    await writeAudit({
+      trx,
+      actor,
+      entries: [
+        {
+          entity: 'sys_role_menu',
+          recordKey: `menu_id=${menuId}`,
+          action: 'update',
+          before: { role_id: held },
+          after: { role_id: after },
+        },
+      ],
+    });
 }
 
 /** Hides the menu and the API; the table and its rows stay for a later publication. */

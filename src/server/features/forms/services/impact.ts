@@ -32,17 +32,49 @@ const hasValue = (row: Row, field: FieldDef): boolean =>
 /** Collects the items of one comparison; keys are given per row by the table's reader. */
 class Findings {
   readonly items: ImpactItem[] = [];
-  report(field: string, rule: string, broken: readonly Row[], keyOf: (row: Row) => unknown): void {
-    // A drop or a type change is never applied; a tighter rule is when no row breaks it.
-    const isSafe = rule === 'added' || (rule !== 'dropped' && rule !== 'type' && broken.length === 0);
+  /** Whether a required field's default fills the rows without a value (以默认值回填现有记录). */
+  constructor(readonly isBackfill: boolean) {}
+  report(
+    field: string,
+    rule: string,
+    broken: readonly Row[],
+    keyOf: (row: Row) => unknown,
+    canBackfill = false,
+  ): void {
+    // A drop or a type change is never applied; a tighter rule is when no row breaks it (or, a
+    // new required rule, when the field's default fills those rows and the publish asks for it).
+    const isSafe =
+      rule === 'added' ||
+      (rule !== 'dropped' && rule !== 'type' && (broken.length === 0 || (canBackfill && this.isBackfill)));
     const keys: unknown[] = [];
     for (const row of broken) {
       const key = keyOf(row);
       if (!keys.some((known) => String(known) === String(key))) keys.push(key);
       if (keys.length === FIRST_KEYS) break;
     }
-    this.items.push({ field, rule, rows: broken.length, keys, isSafe });
+    this.items.push({
+      field,
+      rule,
+      rows: broken.length,
+      keys,
+      isSafe,
+      ...(canBackfill ? { canBackfill } : {}),
+    });
   }
+}
+
+/** A field's rules to compile on their own: ajv's strict mode refuses a default at a schema's root (a 500 before). */
+function rulesOf(schema: FieldDef['schema']): FieldDef['schema'] {
+  const { default: _default, ...rules } = schema;
+  return rules;
+}
+
+/** A scalar default that the field's own schema accepts: it may fill the rows a new required rule finds empty. */
+export function backfillValue(ajv: Ajv, field: FieldDef): string | number | boolean | undefined {
+  const value = field.schema.default;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  if (field.detail || field.type === 'array' || field.type === 'object') return undefined;
+  return ajv.compile(boundedSchema(rulesOf(field.schema)))(value) ? value : undefined;
 }
 
 /**
@@ -60,8 +92,9 @@ function compareColumns(
   const { prefix, rows, keyOf } = scope;
   const afterFields = new Map(after.map((field) => [field.name, field]));
   const beforeFields = new Map(before.map((field) => [field.name, field]));
-  const report = (name: string, rule: string, broken: readonly Row[]): void =>
-    findings.report(`${prefix}${name}`, rule, broken, keyOf);
+  const report = (name: string, rule: string, broken: readonly Row[], canBackfill = false): void =>
+    findings.report(`${prefix}${name}`, rule, broken, keyOf, canBackfill && broken.length > 0);
+  const hasDefault = (field: FieldDef): boolean => backfillValue(ajv, field) !== undefined;
   for (const [name, field] of beforeFields) {
     const next = afterFields.get(name);
     if (!next || next.column !== field.column) {
@@ -84,7 +117,7 @@ function compareColumns(
     if (previous && previous.sqlType !== field.sqlType) continue;
     if (!previous) {
       // A new column starts empty in every existing row.
-      if (field.isRequired && !field.isReadOnly) report(name, 'required', rows);
+      if (field.isRequired && !field.isReadOnly) report(name, 'required', rows, hasDefault(field));
       else report(name, 'added', []);
       continue;
     }
@@ -93,6 +126,7 @@ function compareColumns(
         name,
         'required',
         rows.filter((row) => !hasValue(row, field)),
+        hasDefault(field),
       );
     if (field.isUnique && !previous.isUnique) {
       const seen = new Map<string, number>();
@@ -108,7 +142,7 @@ function compareColumns(
     }
     if (JSON.stringify(previous.schema) === JSON.stringify(field.schema)) continue;
     // A tighter rule: every stored value is checked against the field's new schema.
-    const validate = ajv.compile(boundedSchema(field.schema));
+    const validate = ajv.compile(boundedSchema(rulesOf(field.schema)));
     const byRule = new Map<string, Row[]>();
     for (const row of rows) {
       if (!hasValue(row, field)) continue;
@@ -150,14 +184,17 @@ export async function impactOf({
   ajv,
   before,
   after,
+  isBackfill = false,
 }: {
   db: Db;
   /** The registry's ajv (its formats and vocabulary): the rows are checked against the new schema with it. */
   ajv: Ajv;
   before: EntityDef;
   after: EntityDef;
+  /** 以默认值回填现有记录: a new required rule whose field has a default is safe (publish fills the rows). */
+  isBackfill?: boolean;
 }): Promise<ImpactReport> {
-  const findings = new Findings();
+  const findings = new Findings(isBackfill);
   const key = before.key;
   const rows = (
     await sql<Row>`select * from ${sql.table(before.table)} order by ${sql.ref(key.column)}`.execute(db)

@@ -5,6 +5,7 @@ import {
   type GeneratedFile,
   type TemplateType,
 } from '../../../../../generators/forward.js';
+import type { DetailLayout } from '../../../../../generators/model.js';
 import type { AppContext } from '../../../lib/context.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -19,6 +20,8 @@ export interface ForwardBody {
   serviceName: string;
   packageName: string;
   templateType?: TemplateType | undefined;
+  /** Master-detail layout (generators/README.md); `form` when absent. */
+  detailLayout?: DetailLayout | undefined;
 }
 
 /** The files a module of the entities would have, from the tenant's templates. */
@@ -46,7 +49,13 @@ export async function previewModule({
         entities: inputs,
         serviceName: body.serviceName,
         packageName: body.packageName,
+        // A referenced entity's schema from the registry (not another tenant's form).
+        schemaOf: (name) => {
+          const entity = ctx.registry.get(name);
+          return entity && !isOtherTenantsForm(ctx, entity, actor.tenantCode) ? entity.schema : undefined;
+        },
         ...(body.templateType ? { templateType: body.templateType } : {}),
+        ...(body.detailLayout ? { detailLayout: body.detailLayout } : {}),
       },
       await templatesFor(ctx, actor.tenantCode),
       renderInWorker,

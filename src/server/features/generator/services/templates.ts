@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
-import { checkTemplate, type TemplateProblem } from '../../../../../generators/engine.js';
+import { checkTemplate, HELPER_NAMES, type TemplateProblem } from '../../../../../generators/engine.js';
 import {
   builtInTemplates,
   GeneratorTemplateError,
@@ -13,6 +13,7 @@ import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
+import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { isOtherTenantsForm } from '../../forms/index.js';
 import { renderInWorker } from '../render/render.js';
@@ -115,11 +116,73 @@ export async function templatesFor(ctx: AppContext, tenantCode: string): Promise
   return templates;
 }
 
+/** Handlebars' token names, as a template's author writes them. */
+const TOKENS: Readonly<Record<string, string>> = {
+  CLOSE: '}}',
+  CLOSE_UNESCAPED: '}}}',
+  CLOSE_RAW_BLOCK: '}}}}',
+  OPEN: '{{',
+  OPEN_UNESCAPED: '{{{',
+  OPEN_BLOCK: '{{#',
+  OPEN_ENDBLOCK: '{{/',
+  OPEN_INVERSE: '{{^',
+  OPEN_INVERSE_CHAIN: '{{else …',
+  INVERSE: '{{else}}',
+  OPEN_PARTIAL: '{{>',
+  OPEN_SEXPR: '(',
+  CLOSE_SEXPR: ')',
+  OPEN_BLOCK_PARAMS: 'as |',
+  CLOSE_BLOCK_PARAMS: '|',
+  SEP: '.',
+  EQUALS: '=',
+};
+
+/**
+ * A Handlebars parser message ("Expecting 'ID', 'STRING', … got 'INVALID'", "if doesn't match
+ * each", "You specified knownHelpersOnly, but used the unknown helper exec") as a sentence in
+ * the reader's language (codegen.template.problem.*); its line and column stay beside it. A
+ * message of another kind stays as it is. Braces reach the texts as parameters (i18next reads
+ * {{…}} in a text as a parameter).
+ */
+export function readableProblem(problem: TemplateProblem, l10n: Localizer): TemplateProblem {
+  const say = (key: string, params: Record<string, unknown> = {}): TemplateProblem => ({
+    ...problem,
+    message: l10n.t(`codegen.template.problem.${key}`, {
+      opening: '{{',
+      closing: '}}',
+      endTag: '{{/each}}',
+      comment: '{{!-- … --}}',
+      ...params,
+    }),
+  });
+  const message = problem.message;
+  const expecting = /^Expecting (.+), got '(\w+)'$/.exec(message);
+  if (expecting) {
+    const expected = [...(expecting[1] ?? '').matchAll(/'(\w+)'/g)].map((match) => match[1] ?? '');
+    const got = expecting[2] ?? '';
+    if (got === 'EOF') return say('unclosed');
+    if (got === 'INVALID' && expected.some((token) => token.startsWith('CLOSE'))) return say('unclosedTag');
+    if (got === 'INVALID') return say('invalidName');
+    return say('unexpected', { token: TOKENS[got] ?? got });
+  }
+  const mismatch = /^(\S+) doesn't match (\S+)$/.exec(message);
+  if (mismatch)
+    return say('mismatch', { open: `{{#${mismatch[1] ?? ''}}}`, close: `{{/${mismatch[2] ?? ''}}}` });
+  const helper = /unknown helper (\S+)$/.exec(message) ?? /^Missing helper: "?([^"\s]+)"?/.exec(message);
+  if (helper)
+    return say('unknownHelper', {
+      name: helper[1] ?? '',
+      helpers: [...HELPER_NAMES, 'if', 'unless', 'each', 'with', 'lookup'].join(', '),
+    });
+  if (/^Lexical error/.test(message)) return say('lexical');
+  return problem;
+}
+
 const problemText = (problem: TemplateProblem): string =>
   problem.line === undefined ? problem.message : `${problem.line}:${problem.column ?? 1} ${problem.message}`;
 
 /** 400 naming the field: an unknown item, an item of another type, a template that does not compile. */
-function assertValid(input: TemplateInput): void {
+function assertValid(input: TemplateInput, l10n: Localizer): void {
   const item = TEMPLATE_ITEMS.find((candidate) => candidate.item === input.templateItem);
   if (!item)
     throw new AppError('validation', {}, [
@@ -134,7 +197,10 @@ function assertValid(input: TemplateInput): void {
     throw new AppError(
       'validation',
       {},
-      problems.map((problem) => ({ field: '/content', message: problemText(problem) })),
+      problems.map((problem) => ({
+        field: '/content',
+        message: problemText(readableProblem(problem, l10n)),
+      })),
     );
 }
 
@@ -147,8 +213,9 @@ export async function addTemplate({
   ctx,
   actor,
   input,
-}: TemplateCall & { input: TemplateInput }): Promise<TemplateRecord> {
-  assertValid(input);
+  l10n,
+}: TemplateCall & { input: TemplateInput; l10n: Localizer }): Promise<TemplateRecord> {
+  assertValid(input, l10n);
   return inTransaction(
     ctx.db,
     async (trx) => {
@@ -196,8 +263,12 @@ export async function updateTemplate({
   ctx,
   actor,
   input,
-}: TemplateCall & { input: TemplateInput & { id: number; version: number } }): Promise<TemplateRecord> {
-  assertValid(input);
+  l10n,
+}: TemplateCall & {
+  input: TemplateInput & { id: number; version: number };
+  l10n: Localizer;
+}): Promise<TemplateRecord> {
+  assertValid(input, l10n);
   return inTransaction(ctx.db, async (trx) => {
     const before = await lockedRow(trx, actor, input.id);
     if (Number(before.version) !== input.version) throw new AppError('staleVersion');
@@ -289,9 +360,14 @@ export async function checkTemplateText({
   ctx,
   actor,
   input,
-}: TemplateCall & { input: { content: string; sampleEntity?: string | undefined } }): Promise<TemplateCheck> {
+  l10n,
+}: TemplateCall & {
+  input: { content: string; sampleEntity?: string | undefined };
+  l10n: Localizer;
+}): Promise<TemplateCheck> {
   const problems = checkTemplate(input.content);
-  if (problems.length > 0) return { isValid: false, problems };
+  if (problems.length > 0)
+    return { isValid: false, problems: problems.map((problem) => readableProblem(problem, l10n)) };
   const name = input.sampleEntity ?? 'sysregion';
   const entity = ctx.registry.get(name);
   // Another tenant's published form is unknown here, as in the forward generator.
@@ -305,7 +381,8 @@ export async function checkTemplateText({
     const [output = ''] = await renderInWorker([{ item: 'check', source: input.content, model }]);
     return { isValid: true, problems: [], output };
   } catch (error) {
-    if (error instanceof GeneratorTemplateError) return { isValid: false, problems: [error.problem] };
+    if (error instanceof GeneratorTemplateError)
+      return { isValid: false, problems: [readableProblem(error.problem, l10n)] };
     throw error;
   }
 }

@@ -31,9 +31,16 @@ function fieldRef(entity: EntityDef, name: string): RawBuilder<unknown> {
 function mine(entity: EntityDef, auth: AuthContext): Condition[] {
   const recipients = fieldRef(entity, 'publishObject');
   return [
-    sql`tenant_code = ${auth.tenantCode}`,
+    ...current(entity, auth.tenantCode),
     sql`(${recipients} is null or jsonb_array_length(${recipients}) = 0
       or ${recipients} @> ${JSON.stringify([auth.userId])}::jsonb)`,
+  ];
+}
+
+/** The tenant's notifications that are published and within their period now, whoever they are to. */
+function current(entity: EntityDef, tenantCode: string): Condition[] {
+  return [
+    sql`tenant_code = ${tenantCode}`,
     sql`(${fieldRef(entity, 'publishTime')} is null or ${fieldRef(entity, 'publishTime')} <= now())`,
     sql`(${fieldRef(entity, 'startTime')} is null or ${fieldRef(entity, 'startTime')} <= now())`,
     sql`(${fieldRef(entity, 'endTime')} is null or ${fieldRef(entity, 'endTime')} >= now())`,
@@ -121,4 +128,30 @@ export async function markNotificationsRead({
       on conflict (notification_id, user_id) do nothing`.execute(trx);
     return Number(inserted.numAffectedRows ?? 0);
   });
+}
+
+/**
+ * Who a notification is in the inbox of, now (the live-update stream tells a session of a notice
+ * it received: features/events): `users` its recipients' ids, or null for everyone of the tenant;
+ * undefined when it is no one's now (gone, not yet published, out of its period).
+ */
+export async function noticeAudience({
+  ctx,
+  tenantCode,
+  id,
+}: {
+  ctx: AppContext;
+  tenantCode: string;
+  id: string;
+}): Promise<{ users: number[] | null } | undefined> {
+  const entity = ctx.registry.require('notification');
+  const key = Number(id);
+  if (!Number.isSafeInteger(key)) return undefined;
+  const recipients = fieldRef(entity, 'publishObject');
+  const found = await sql<{ recipients: unknown }>`select ${recipients} as recipients from ${table(entity)}
+    ${whereClause([sql`${idColumn(entity)} = ${key}`, ...current(entity, tenantCode)])}`.execute(ctx.db);
+  const row = found.rows[0];
+  if (!row) return undefined;
+  const users = Array.isArray(row.recipients) ? row.recipients.map(Number) : [];
+  return { users: users.length === 0 ? null : users };
 }

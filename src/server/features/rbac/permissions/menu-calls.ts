@@ -1,5 +1,5 @@
 import type { EntityDef } from '../../../../engine/index.js';
-import { treeEndpointName } from '../../../../engine/index.js';
+import { treeEndpointName, workflowOf } from '../../../../engine/index.js';
 import { matchesUrlPattern } from './url-pattern.js';
 
 /**
@@ -75,6 +75,7 @@ const PAGE_CALLS: Readonly<Record<string, MenuCalls>> = {
   'oa/candidatetask': { read: [] },
   'oa/assigneetask': { read: [] },
   'oa/finishedtask': { read: [] },
+  'oa/copytask': { read: [] },
   'oa/mytaskdetails': { read: [] },
   'workflow/model': {
     read: [`GET ${activiti('model/query')}`, `GET ${activiti('model/get')}`, `GET ${activiti('model/xml')}`],
@@ -114,7 +115,13 @@ const PAGE_CALLS: Readonly<Record<string, MenuCalls>> = {
     buttons: {
       suspend: [`POST ${activiti('processinstance/suspend')}`],
       activate: [`POST ${activiti('processinstance/activate')}`],
-      terminate: [`POST ${activiti('processinstance/terminate')}`],
+      // Who may end an instance may also run its incident again, and send it messages and signals.
+      terminate: [
+        `POST ${activiti('processinstance/terminate')}`,
+        `POST ${activiti('processinstance/retry')}`,
+        `POST ${activiti('processinstance/message')}`,
+        `POST ${activiti('processinstance/signal')}`,
+      ],
       delete: [`POST ${activiti('processinstance/delete')}`],
     },
   },
@@ -167,22 +174,32 @@ const PAGE_CALLS: Readonly<Record<string, MenuCalls>> = {
     read: [
       'GET /api/generator/form/query',
       'GET /api/generator/form/versions',
+      'GET /api/generator/form/dictionaries',
       'POST /api/generator/form/validator',
     ],
     buttons: {
       add: ['POST /api/generator/form/add', 'POST /api/generator/form/check'],
-      update: ['PUT /api/generator/form/update', 'POST /api/generator/form/check'],
+      update: [
+        'PUT /api/generator/form/update',
+        'POST /api/generator/form/check',
+        'POST /api/generator/form/restore',
+      ],
     },
   },
   'devtool/generatorform': {
     read: [
       'GET /api/generator/form/query',
       'GET /api/generator/form/versions',
+      'GET /api/generator/form/dictionaries',
       'POST /api/generator/form/validator',
     ],
     buttons: {
       add: ['POST /api/generator/form/add', 'POST /api/generator/form/check'],
-      update: ['PUT /api/generator/form/update', 'POST /api/generator/form/check'],
+      update: [
+        'PUT /api/generator/form/update',
+        'POST /api/generator/form/check',
+        'POST /api/generator/form/restore',
+      ],
       delete: ['POST /api/generator/form/delete'],
       generate: ['POST /api/generator/form/publish', 'POST /api/generator/form/unpublish'],
     },
@@ -268,7 +285,13 @@ export function entityCalls(
         ...files,
         ...(extra?.buttons?.add ?? []),
       ],
-      update: [`PUT ${base}/update`, ...files, ...(extra?.buttons?.update ?? [])],
+      // 提交审批 (x-entity.workflow) changes the record's status: it goes with 编辑.
+      update: [
+        `PUT ${base}/update`,
+        ...(workflowOf(entity) ? [`POST ${base}/submitApproval`] : []),
+        ...files,
+        ...(extra?.buttons?.update ?? []),
+      ],
       delete: [`POST ${base}/delete`],
       export: [`POST ${base}/export`],
     },

@@ -34,6 +34,10 @@ interface ScopeRow {
   scope: string;
   org_ids: unknown;
   condition: string | null;
+  /** The creators of the caller's organisation (scope org, entity without an organisation field). */
+  org_creators: string[] | null;
+  /** The creators of it and the organisations below it (scope orgBelow, the same entities). */
+  below_creators: string[] | null;
 }
 
 /** The caller's organisation and the ones below it, read once per request and only when needed. */
@@ -115,6 +119,33 @@ async function ofOrgs(
     where tenant_code = ${auth.tenantCode} and org_id in (${sql.join([...orgIds])}))`;
 }
 
+/**
+ * The creators of the caller's organisation (and of every organisation under it) as two columns
+ * of the statement that reads the roles' scope rows (rowScopeConditions): the caller's
+ * organisation, the tree below it and its users are read there, only for a row of scope org or
+ * orgBelow (a scalar sub-select in a case branch runs only when its branch is taken), so a list
+ * under an own-organisation scope sends the statements an unscoped list sends, no round trip more.
+ * Each column is null when not read, and holds MAX_LISTED_CREATORS + 1 names at most (more: the
+ * caller reads the organisations on their own).
+ */
+function callerOrgCreatorColumns(ctx: AppContext, auth: AuthContext, entity: EntityDef) {
+  if (orgFieldOf(entity)) return sql`, null::text[] as org_creators, null::text[] as below_creators`;
+  const user = ctx.registry.require('sysuser');
+  const org = ctx.registry.require('sysorg');
+  const own = sql`select org_id::bigint as id from ${table(user)}
+    where id = ${auth.userId} and tenant_code = ${auth.tenantCode} and org_id is not null`;
+  const creators = (orgs: ReturnType<typeof sql>) => sql`array(select username from ${table(user)}
+      where tenant_code = ${auth.tenantCode} and org_id in (${orgs})
+      limit ${MAX_LISTED_CREATORS + 1})`;
+  const below = sql`with recursive orgs(id) as (
+      ${own}
+      union select o.id::bigint from ${table(org)} o join orgs b on o.org_parent = b.id
+        where o.tenant_code = ${auth.tenantCode} and o.id <> b.id)
+    select id from orgs`;
+  return sql`, case when scope = 'org' then ${creators(own)} end as org_creators,
+    case when scope = 'orgBelow' then ${creators(below)} end as below_creators`;
+}
+
 async function variableValue(orgs: CallerOrgs, auth: AuthContext, name: ScopeVariable) {
   switch (name) {
     case 'id':
@@ -191,12 +222,15 @@ async function scopeRowCondition(
       return undefined;
     case 'self':
       return sql`created_by = ${auth.username}`;
-    case 'org': {
+    case 'org':
+    case 'orgBelow': {
+      const isBelow = row.scope === 'orgBelow';
+      const creators = isBelow ? row.below_creators : row.org_creators;
+      if (creators && creators.length <= MAX_LISTED_CREATORS) return inList(sql.ref('created_by'), creators);
+      if (isBelow) return ofOrgs(ctx, auth, entity, await orgs.andBelow());
       const own = await orgs.own();
       return await ofOrgs(ctx, auth, entity, own === null ? [] : [own]);
     }
-    case 'orgBelow':
-      return ofOrgs(ctx, auth, entity, await orgs.andBelow());
     case 'orgs': {
       const ids = Array.isArray(row.org_ids) ? row.org_ids.map(Number).filter(Number.isSafeInteger) : [];
       return ofOrgs(ctx, auth, entity, ids);
@@ -227,7 +261,9 @@ export async function rowScopeConditions({
   isAdmin: boolean;
 }): Promise<Condition[]> {
   if (isAdmin || auth.roles.length === 0 || !entity.isTenantScoped) return [];
-  const rows = await sql<ScopeRow>`select role_code, scope, org_ids, condition from sys_data_scope
+  const rows = await sql<ScopeRow>`select role_code, scope, org_ids, condition
+      ${callerOrgCreatorColumns(ctx, auth, entity)}
+    from sys_data_scope
     where tenant_code = ${auth.tenantCode} and menu_code = ${entity.name}
       and role_code in (${sql.join(auth.roles)})`.execute(ctx.db);
   // A role without a row for the entity sees all of it, and so does the caller (the union).

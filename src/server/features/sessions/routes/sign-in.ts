@@ -5,7 +5,7 @@ import { answer, object, text, typed } from '../../../lib/route-schema.js';
 import { liveRateLimit, registerRateLimit } from '../services/guard.js';
 import { revokeSession } from '../services/session.js';
 import { grantToken } from '../services/tokens.js';
-import { TOKEN_ANSWER } from '../answers.js';
+import { GRANT_ANSWER } from '../answers.js';
 import { currentUser } from '../services/users.js';
 
 const tags = ['auth'];
@@ -101,12 +101,13 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       onSend: noStore,
       schema: {
         tags,
-        summary: 'Sign in: an access and a refresh token (OAuth2 password, mobile or refresh_token grant)',
+        summary:
+          'Sign in: an access and a refresh token (OAuth2 password, mobile or refresh_token grant), or the challenge of a second step (two-factor)',
         security: [{ clientBasic: [] }],
         querystring: TOKEN_PARAMS,
         body: TOKEN_PARAMS,
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        response: { 200: TOKEN_ANSWER },
+        response: { 200: GRANT_ANSWER },
       },
     },
     async (request) =>

@@ -33,17 +33,19 @@ export interface NewSession {
   refreshSeconds: number;
   ip: string | null;
   userAgent: string | null;
+  /** The sign-in a rotated or renewed session continues (its first session's id). */
+  originId?: number | null;
 }
 
 export async function createSession(db: Db, session: NewSession): Promise<IssuedTokens> {
   const accessToken = newToken();
   const refreshToken = newToken();
   await sql`insert into sys_session (tenant_code, token_hash, refresh_hash, user_id, username, roles, client_code, scope,
-      expires_at, refresh_expires_at, ip, user_agent)
+      expires_at, refresh_expires_at, ip, user_agent, origin_id)
     values (${session.tenantCode}, ${hashToken(accessToken)}, ${hashToken(refreshToken)}, ${session.userId}, ${session.username},
       ${JSON.stringify(session.roles)}::jsonb, ${session.clientCode}, ${session.scope},
       now() + make_interval(secs => ${session.tokenSeconds}), now() + make_interval(secs => ${session.refreshSeconds}),
-      ${session.ip}, ${session.userAgent})`.execute(db);
+      ${session.ip}, ${session.userAgent}, ${session.originId ?? null})`.execute(db);
   return { accessToken, refreshToken, expiresIn: session.tokenSeconds };
 }
 

@@ -1,7 +1,8 @@
 import { ruleLimit } from '../../monitor/index.js';
 import { sql } from 'kysely';
-import type { RenewedSession, TokenAnswer } from '../../../../engine/index.js';
+import type { RenewedSession, SecondStepAnswer, TokenAnswer } from '../../../../engine/index.js';
 import { SIGN_IN_ACTION, writeAudit } from '../../../lib/audit.js';
+import { recordEvents } from '../../../lib/events/index.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -13,6 +14,7 @@ import { checkCode, consumeCode } from '../../../lib/store/codes.js';
 import { signInGuard, type SignInGuard } from './guard.js';
 import { createSession, hashToken } from './session.js';
 import { loadUserRoles } from './users.js';
+import { signInStepOf, type SignInGrant } from './second-step.js';
 
 interface ClientRow {
   client_code: string;
@@ -63,9 +65,23 @@ export interface TokenRequest {
 
 /** What every grant needs once the client is known. */
 interface Grantee extends TokenRequest {
+  hasSecondStep: boolean;
   client: ClientRow;
   guard: SignInGuard;
   userTable: ReturnType<typeof sql.table>;
+}
+
+/** A token answer, or the challenge of a second step (two-factor) when one stands before the session. */
+export type GrantAnswer = TokenAnswer | SecondStepAnswer;
+
+const isSecondStep = (answer: GrantAnswer): answer is SecondStepAnswer => 'second_step' in answer;
+
+/** The lockout of failed sign-ins (guard.ts), with the limits now in force. */
+export async function signInGuardFor(ctx: AppContext): Promise<SignInGuard> {
+  return signInGuard(ctx.store, {
+    maxFailures: await ruleLimit(ctx, 'signInFailures'),
+    lockMinutes: ctx.config.abuse.signInLockMinutes,
+  });
 }
 
 async function authenticateClient(request: TokenRequest): Promise<ClientRow> {
@@ -84,22 +100,49 @@ async function authenticateClient(request: TokenRequest): Promise<ClientRow> {
   return client;
 }
 
+/** Who a session is opened for, by which client, from where. */
+interface Issuance {
+  ctx: AppContext;
+  client: ClientRow;
+  ip: string;
+  userAgent: string | null;
+  /** False once the second step is done (or for a refresh): the session is opened at once. */
+  hasSecondStep: boolean;
+}
+
 /**
- * Opens a session of the client for a user whose credentials were just proven. A password or
+ * Opens a session of the client for a user whose credentials were just proven, unless a second
+ * step (two-factor) stands before it: then its challenge, and no session yet. A password or
  * mobile grant is a sign-in and leaves an audit entry (the workbench counts them); a refresh
  * only continues a session.
  */
 async function issue(
   trx: Db,
-  grantee: Grantee,
+  grantee: Issuance,
   tenantCode: string,
   user: SignedInUser,
   scope: string | null,
-  grant: Grant,
-): Promise<TokenAnswer> {
+  grant: Grant | ExternalGrant,
+  /** For a refresh: the sign-in the rotated session continued. */
+  originId: number | null = null,
+): Promise<GrantAnswer> {
   const { ctx, client } = grantee;
   if (user.status !== '1') throw new AppError('accountDisabled');
   const roles = await loadUserRoles({ db: trx, registry: ctx.registry, userId: user.id });
+  const step = grant !== 'refresh_token' && grantee.hasSecondStep ? signInStepOf(ctx) : undefined;
+  const challenge = await step?.begin({
+    trx,
+    ctx,
+    tenantCode,
+    userId: user.id,
+    username: user.username,
+    roles,
+    clientCode: client.client_code,
+    scope,
+    grant: grant as SignInGrant,
+    ip: grantee.ip,
+  });
+  if (challenge) return challenge;
   const tokens = await createSession(trx, {
     tenantCode,
     userId: user.id,
@@ -111,6 +154,7 @@ async function issue(
     refreshSeconds: client.refresh_seconds ?? DEFAULT_REFRESH_SECONDS,
     ip: grantee.ip,
     userAgent: grantee.userAgent,
+    originId,
   });
   if (grant !== 'refresh_token') {
     await writeAudit({
@@ -138,8 +182,31 @@ async function issue(
   };
 }
 
+/**
+ * Counts a failed sign-in; the failure that locks a known user out is the event user.locked
+ * (lib/events). A name nobody has is counted alike but tells of nothing.
+ */
+async function failed(
+  grantee: Grantee,
+  tenantCode: string,
+  user: { id: number; username: string } | undefined,
+): Promise<void> {
+  const username = user?.username ?? (grantee.params.username ?? '').trim();
+  try {
+    await grantee.guard.recordFailure(tenantCode, username);
+  } catch (error) {
+    if (user && error instanceof AppError && error.code === 'accountLocked')
+      await recordEvents({
+        trx: grantee.ctx.db,
+        actor: { userId: user.id, username: user.username, tenantCode },
+        events: [{ type: 'user.locked', entity: 'sysuser', key: user.id }],
+      });
+    throw error;
+  }
+}
+
 /** grant_type=password: user name and password (docs/product.md §5: a password is not trimmed). */
-async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
+async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<GrantAnswer> {
   const { ctx, params, guard, client } = grantee;
   const username = (params.username ?? '').trim();
   const password = params.password ?? '';
@@ -150,16 +217,20 @@ async function passwordGrant(grantee: Grantee, tenantCode: string): Promise<Toke
     where tenant_code = ${tenantCode} and username = ${username}`.execute(ctx.db);
   const user = found.rows[0];
   if (!(await verifySecretOrDummy(password, user?.password)) || !user) {
-    await guard.recordFailure(tenantCode, username);
+    await failed(grantee, tenantCode, user);
     throw new AppError('badCredentials');
   }
-  await guard.reset(tenantCode, username);
   const scope = params.scope ?? client.auth_scope;
-  return inTransaction(ctx.db, (trx) => issue(trx, grantee, tenantCode, user, scope, 'password'));
+  const answer = await inTransaction(ctx.db, (trx) =>
+    issue(trx, grantee, tenantCode, user, scope, 'password'),
+  );
+  // The failures are forgotten once the session is open: a second step still counts on them.
+  if (!isSecondStep(answer)) await guard.reset(tenantCode, username);
+  return answer;
 }
 
 /** grant_type=mobile: mobile number and the SMS code sent to it, each trimmed (docs/product.md §5). */
-async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenAnswer> {
+async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<GrantAnswer> {
   const { ctx, params, guard, t } = grantee;
   const mobile = (params.mobile ?? '').trim();
   const smsCaptcha = (params.smsCaptcha ?? '').trim();
@@ -172,7 +243,7 @@ async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenA
   const wrongCode = (): AppError =>
     new AppError('smsCodeInvalid', {}, [{ field: '/smsCaptcha', message: t('errors.smsCodeInvalid') }]);
   if (!code) {
-    if (user) await guard.recordFailure(tenantCode, user.username);
+    if (user) await failed(grantee, tenantCode, user);
     throw wrongCode();
   }
   if (!user) {
@@ -184,7 +255,7 @@ async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenA
     if (!(await consumeCode(trx, code.id))) throw wrongCode();
     return issue(trx, grantee, tenantCode, user, params.scope ?? grantee.client.auth_scope, 'mobile');
   });
-  await guard.reset(tenantCode, user.username);
+  if (!isSecondStep(answer)) await guard.reset(tenantCode, user.username);
   return answer;
 }
 
@@ -192,25 +263,33 @@ async function mobileGrant(grantee: Grantee, tenantCode: string): Promise<TokenA
  * grant_type=refresh_token: rotates the session. The old access and refresh tokens stop
  * working and a new pair is issued; a refresh token is good once, for its client only.
  */
-async function refreshGrant(grantee: Grantee): Promise<TokenAnswer> {
+async function refreshGrant(grantee: Grantee): Promise<GrantAnswer> {
   const { ctx, params, t, client } = grantee;
   const refreshToken = (params.refresh_token ?? '').trim();
   requireFields(t, { refresh_token: refreshToken });
   const invalid = (): AppError =>
     new AppError('invalidGrant', {}, [{ field: '/refresh_token', message: t('errors.invalidGrant') }]);
   return inTransaction(ctx.db, async (trx) => {
-    const revoked = await sql<{ user_id: number; tenant_code: string; scope: string | null }>`
+    const revoked = await sql<{ user_id: number; tenant_code: string; scope: string | null; origin: number }>`
       update sys_session set revoked_at = now()
       where refresh_hash = ${hashToken(refreshToken)} and client_code = ${client.client_code}
         and revoked_at is null and refresh_expires_at > now()
-      returning user_id, tenant_code, scope`.execute(trx);
+      returning user_id, tenant_code, scope, coalesce(origin_id, id) as origin`.execute(trx);
     const session = revoked.rows[0];
     if (!session) throw invalid();
     const found = await sql<SignedInUser>`select id, username, status from ${grantee.userTable}
       where id = ${session.user_id} and tenant_code = ${session.tenant_code}`.execute(trx);
     const user = found.rows[0];
     if (!user) throw invalid();
-    return issue(trx, grantee, session.tenant_code, user, session.scope, 'refresh_token');
+    return issue(
+      trx,
+      grantee,
+      session.tenant_code,
+      user,
+      session.scope,
+      'refresh_token',
+      Number(session.origin),
+    );
   });
 }
 
@@ -240,7 +319,9 @@ export async function renewSession({
     scope: string | null;
     token_seconds: number | null;
     refresh_seconds: number | null;
-  }>`select s.tenant_code, s.user_id, s.username, s.client_code, s.scope, c.token_seconds, c.refresh_seconds
+    origin: number;
+  }>`select s.tenant_code, s.user_id, s.username, s.client_code, s.scope, c.token_seconds, c.refresh_seconds,
+      coalesce(s.origin_id, s.id) as origin
     from sys_session s join ${sql.table(ctx.registry.require('appclient').table)} c on c.client_code = s.client_code
     where s.id = ${sessionId}`.execute(trx);
   const session = found.rows[0];
@@ -256,6 +337,7 @@ export async function renewSession({
     refreshSeconds: session.refresh_seconds ?? DEFAULT_REFRESH_SECONDS,
     ip,
     userAgent,
+    originId: Number(session.origin),
   });
   return {
     access_token: tokens.accessToken,
@@ -266,8 +348,59 @@ export async function renewSession({
   };
 }
 
+/** A sign-in proven elsewhere than the token endpoint (features/oidc: an OpenID provider). */
+type ExternalGrant = 'oidc';
+
+/**
+ * Opens a session of `clientCode` for a user another feature has just proven (an OpenID
+ * provider's answer), in the caller's transaction: the same session, tokens, account check and
+ * sign-in audit entry as the password grant.
+ */
+export async function issueExternalSignIn({
+  trx,
+  ctx,
+  clientCode,
+  tenantCode,
+  userId,
+  grant,
+  ip,
+  userAgent,
+}: {
+  trx: Db;
+  ctx: AppContext;
+  clientCode: string;
+  tenantCode: string;
+  userId: number;
+  grant: ExternalGrant;
+  ip: string;
+  userAgent: string | null;
+}): Promise<TokenAnswer> {
+  const clients = sql.table(ctx.registry.require('appclient').table);
+  const found = await sql<ClientRow>`select client_code, client_secret, auth_type, auth_scope, token_seconds,
+      refresh_seconds from ${clients} where client_code = ${clientCode}`.execute(trx);
+  const client = found.rows[0];
+  if (!client) throw new AppError('invalidClient');
+  const userTable = sql.table(ctx.registry.require('sysuser').table);
+  const users = await sql<SignedInUser>`select id, username, status from ${userTable}
+    where id = ${userId} and tenant_code = ${tenantCode}`.execute(trx);
+  const user = users.rows[0];
+  if (!user) throw new AppError('badCredentials');
+  // The provider proved the user, with its own second factor if it has one: no second step here
+  // (README "Two-factor sign-in": enforcement applies to the password and SMS sign-ins).
+  const answer = await issue(
+    trx,
+    { ctx, client, ip, userAgent, hasSecondStep: false },
+    tenantCode,
+    user,
+    client.auth_scope,
+    grant,
+  );
+  if (isSecondStep(answer)) throw new AppError('invalidGrant');
+  return answer;
+}
+
 /** POST /api/uaa/oauth/token: authenticates the client, then runs the grant it asks for and may use. */
-export async function grantToken(request: TokenRequest): Promise<TokenAnswer> {
+export async function grantToken(request: TokenRequest): Promise<GrantAnswer> {
   const { ctx, params, t } = request;
   const client = await authenticateClient(request);
   const grant = (params.grant_type ?? '').trim();
@@ -276,14 +409,12 @@ export async function grantToken(request: TokenRequest): Promise<TokenAnswer> {
       { field: '/grant_type', message: t('errors.unsupportedGrant', { grant }) },
     ]);
   }
-  const guard = signInGuard(ctx.store, {
-    maxFailures: await ruleLimit(ctx, 'signInFailures'),
-    lockMinutes: ctx.config.abuse.signInLockMinutes,
-  });
+  const guard = await signInGuardFor(ctx);
   const grantee: Grantee = {
     ...request,
     client,
     guard,
+    hasSecondStep: true,
     userTable: sql.table(ctx.registry.require('sysuser').table),
   };
   const tenantCode = (params.tenantCode ?? '').trim() || ctx.config.defaultTenant;
@@ -295,4 +426,51 @@ export async function grantToken(request: TokenRequest): Promise<TokenAnswer> {
     case 'refresh_token':
       return refreshGrant(grantee);
   }
+}
+
+/**
+ * Opens the session a second step (two-factor) stood before, in the caller's transaction: the
+ * sign-in of `grant`, by the client and with the scope of its first step.
+ */
+export async function completeSignIn({
+  trx,
+  ctx,
+  tenantCode,
+  userId,
+  clientCode,
+  scope,
+  grant,
+  ip,
+  userAgent,
+}: {
+  trx: Db;
+  ctx: AppContext;
+  tenantCode: string;
+  userId: number;
+  clientCode: string;
+  scope: string | null;
+  grant: SignInGrant;
+  ip: string;
+  userAgent: string | null;
+}): Promise<TokenAnswer> {
+  const clients = sql.table(ctx.registry.require('appclient').table);
+  const client = (
+    await sql<ClientRow>`select client_code, client_secret, auth_type, auth_scope, token_seconds, refresh_seconds
+      from ${clients} where client_code = ${clientCode}`.execute(trx)
+  ).rows[0];
+  const user = (
+    await sql<SignedInUser>`select id, username, status from ${sql.table(ctx.registry.require('sysuser').table)}
+      where id = ${userId} and tenant_code = ${tenantCode}`.execute(trx)
+  ).rows[0];
+  if (!client || !user) throw new AppError('invalidGrant');
+  const answer = await issue(
+    trx,
+    { ctx, client, ip, userAgent, hasSecondStep: false },
+    tenantCode,
+    user,
+    scope,
+    grant,
+  );
+  if (isSecondStep(answer)) throw new AppError('invalidGrant');
+  return answer;
 }

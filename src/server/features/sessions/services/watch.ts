@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db, NotificationHandler } from '../../../lib/db/database.js';
+import { startListener, type Listener } from '../../../lib/db/listener.js';
 import type { ParamCache } from '../../../lib/store/param-cache.js';
 import type { SessionCache } from './session.js';
 
@@ -37,7 +38,6 @@ const SYNC = 'ecobid_session_sync';
 const LISTENER_NAME = 'ecobid-session-listener';
 /** A process that has not acknowledged a barrier by then is hung or gone; its cache entries expire anyway. */
 const SETTLE_TIMEOUT_MS = 2000;
-const RECONNECT_MS = [250, 1000, 2000, 5000];
 
 export interface SessionWatch {
   close(): Promise<void>;
@@ -203,12 +203,9 @@ interface Barrier {
   done: () => void;
 }
 
-/** LISTEN on a connection of its own, reconnecting when it drops (the cache is off meanwhile). */
+/** LISTEN on a connection of its own (lib/db/listener.ts); the cache is off while it is down. */
 class PostgresListener {
-  private client: pg.Client | undefined;
-  private closed = false;
-  private reconnects = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private listener: Listener | undefined;
   private readonly barriers = new Map<string, Barrier>();
 
   constructor(
@@ -219,32 +216,20 @@ class PostgresListener {
   ) {}
 
   /** The first connection must succeed: a server that cannot listen does not start. */
-  start(): Promise<void> {
-    return this.connect();
+  async start(): Promise<void> {
+    this.listener = await startListener({
+      url: this.url,
+      channels: [CHANGES, SYNC, PARAMS],
+      applicationName: LISTENER_NAME,
+      onNotification: (channel, payload, client) => this.heard(client, channel, payload),
+      onListening: () => this.setHearing(true),
+      onLost: () => this.setHearing(false),
+    });
   }
 
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (message) => this.heard(client, message.channel, message.payload ?? ''));
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
-    await client.connect();
-    try {
-      await client.query(`listen ${CHANGES}; listen ${SYNC}; listen ${PARAMS}`);
-      // Named only once listening, so that whoever counts listeners counts only those that hear.
-      await client.query(`set application_name = '${LISTENER_NAME}'`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.reconnects = 0;
-    this.cache.setHearing(true);
-    this.params.setHearing(true);
+  private setHearing(isHearing: boolean): void {
+    this.cache.setHearing(isHearing);
+    this.params.setHearing(isHearing);
   }
 
   private heard(client: pg.Client, channel: string, payload: string): void {
@@ -266,28 +251,9 @@ class PostgresListener {
     }
   }
 
-  private lost(client: pg.Client): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    this.cache.setHearing(false);
-    this.params.setHearing(false);
-    client.end().catch(() => undefined);
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed) return;
-    const delay = RECONNECT_MS[Math.min(this.reconnects, RECONNECT_MS.length - 1)] ?? 5000;
-    this.reconnects += 1;
-    this.timer = setTimeout(() => {
-      this.connect().catch(() => this.scheduleReconnect());
-    }, delay);
-    this.timer.unref();
-  }
-
   /** Waits until every listening process has acknowledged a barrier sent now (or the timeout); never fails. */
   async settle(): Promise<void> {
-    if (!this.client) return;
+    if (!this.listener?.isListening()) return;
     const id = randomBytes(9).toString('base64url');
     let timer: NodeJS.Timeout | undefined;
     const acknowledged = new Promise<void>((resolve) => {
@@ -316,13 +282,8 @@ class PostgresListener {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    this.cache.setHearing(false);
-    this.params.setHearing(false);
+    this.setHearing(false);
     for (const barrier of this.barriers.values()) barrier.done();
-    await client?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }

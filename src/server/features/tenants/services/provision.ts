@@ -78,10 +78,12 @@ export async function provisionTenant({
     registry,
     entity: role,
     actor,
+    // The tenant's ROLE_ADMIN administers the tenant, not the platform: named so.
     records: missing.map((code) => ({
       roleCode: code,
-      roleName: zh(`roles.${code}.name`),
-      roleDescription: zh(`roles.${code}.description`),
+      roleName: code === 'ROLE_ADMIN' ? zh('seed.tenantAdminRoleName') : zh(`roles.${code}.name`),
+      roleDescription:
+        code === 'ROLE_ADMIN' ? zh('seed.tenantAdminRoleDescription') : zh(`roles.${code}.description`),
     })),
   });
   missing.forEach((code, index) => roleIds.set(code, Number(added[index])));
@@ -115,7 +117,7 @@ export async function provisionTenant({
     records: [
       {
         username: TENANT_ADMIN_USERNAME,
-        nickname: zh('seed.adminNickname'),
+        nickname: zh('seed.tenantAdminNickname'),
         password,
         email: email ?? 'admin@ecobid.example',
         countryCode: '+86',

@@ -18,7 +18,11 @@ export interface AdminBootstrap {
   user: CurrentUser;
   authority: CurrentAuthority<TreeNode>;
   posts: PostOption[];
-  schemas: { entities: { name: string; schema: EntitySchema }[] };
+  schemas: {
+    entities: { name: string; schema: EntitySchema }[];
+    /** The server modules' texts by language (modules.<name>.<key>). */
+    messages: Record<string, { modules: Record<string, unknown> }>;
+  };
   /**
    * The role the authority is for: the one the tab chose with the role switch (its "roleCode"
    * cookie, when the user holds it), else null for every role held. A tab acting in another role
@@ -76,6 +80,7 @@ export async function adminBootstrap({
         name: entity.name,
         schema: entity.schema,
       })),
+      messages: ctx.modules.messages(),
     },
     actingRole,
   };

@@ -101,6 +101,19 @@ export const DEPLOYMENT = record({
   warnings: WARNINGS,
 });
 
+export const DEPLOYMENT_RESOURCES = arrayOf(
+  record({
+    deploymentId: id(),
+    name: string('The file name (key.bpmn20.xml)'),
+    size: count('Its size in bytes (UTF-8)'),
+    xml: string('The BPMN file as it was deployed'),
+    definitions: arrayOf(record({ id: id(), key: string(), name: maybeString(), version: integer(1) }), {
+      description: 'The process definitions it defined',
+    }),
+  }),
+  { description: 'The files of the deployment' },
+);
+
 // Definitions ----------------------------------------------------------------------------------
 
 export const DEFINITION = record({
@@ -118,7 +131,11 @@ export const DEFINITION = record({
 
 export const DEFINITION_XML = record({ id: id(), resourceName: string(), xml: string() });
 
-export const DEFINITION_SUSPENDED = record({ id: id(), suspended: bool() });
+export const DEFINITION_SUSPENDED = record({
+  id: id(),
+  suspended: bool(),
+  instances: count('How many running instances were suspended (or activated) with it'),
+});
 
 // Instances and tasks --------------------------------------------------------------------------
 
@@ -137,9 +154,16 @@ const INSTANCE_PROPERTIES = {
   ended: bool(),
   status: string('running, over, rejected, terminated or withdrawn'),
   incident: nullable(
-    record(
-      { activityId: string(), flowId: maybeString(), message: string() },
-      { description: 'What stopped a token at a gateway, until someone deals with it' },
+    object(
+      {
+        activityId: string(),
+        activityName: maybeString('The name of the element where it stopped'),
+        flowId: maybeString(),
+        message: string(),
+        variable: maybeString('The unset variable an expression named, when that stopped it'),
+      },
+      ['activityId', 'flowId', 'message'],
+      { description: 'What stopped a token (an element or its flow), until someone deals with it' },
     ),
   ),
 };
@@ -149,7 +173,9 @@ export const INSTANCE = record(INSTANCE_PROPERTIES);
 const TASK_PROPERTIES = {
   id: id(),
   name: maybeString(),
-  status: string('created, assigned, delegated, completed, canceled, regressed, rejected or terminated'),
+  status: string(
+    'created, assigned, delegated, waiting (for its signers, 加签), completed, canceled, regressed, rejected or terminated',
+  ),
   assignee: maybeString(),
   owner: maybeString('Who delegated it'),
   delegationState: maybeString('pending while delegated, resolved once handed back'),
@@ -165,9 +191,29 @@ const TASK_PROPERTIES = {
   processInstanceName: maybeString(),
   startUserId: maybeString("The instance's starter"),
   suspended: bool({ description: 'Its instance is suspended: the task refuses actions' }),
+  processDescription: maybeString("Its instance's description (流程描述)"),
+  businessKey: maybeString("Its instance's business key"),
+  parentTaskId: maybeId('加签: the task this signer was added to'),
+  signType: maybeString('加签: before or after, while the task waits for its signers'),
 };
 
 export const TASK = record(TASK_PROPERTIES);
+
+/** 抄送: an instance copied to the caller. */
+export const COPY = record({
+  id: id(),
+  processInstanceId: id(),
+  processInstanceName: maybeString(),
+  processDescription: maybeString("The instance's description (流程描述)"),
+  businessKey: maybeString("The instance's business key"),
+  startUserId: maybeString("The instance's starter"),
+  status: string("The instance's status"),
+  taskId: maybeId('The task whose completion copied it'),
+  taskName: maybeString(),
+  copiedBy: maybeString('Who copied it'),
+  message: maybeString('Their comment'),
+  time: time(),
+});
 
 /**
  * The tasks the caller can act on next (start, completeTask): made by this call, still open,
@@ -184,7 +230,11 @@ export const COMPLETED = record({ ...TASK_PROPERTIES, nextTasks: NEXT_TASKS });
 
 export const TASK_DETAIL = record({
   ...TASK_PROPERTIES,
-  candidates: record({ users: names('User names'), groups: names('Groups: role:X, post:X or org:N') }),
+  candidates: record({
+    users: names('User names'),
+    groups: names('Groups: role:X, post:X or org:N'),
+    groupNames: names("Each group's role, post or organisation name (its code when it has none), in order"),
+  }),
   form: nullable(
     record({
       formKey: string(),
@@ -244,9 +294,12 @@ const COMMENT_ENTRY = record({
   taskId: maybeId(),
   username: maybeString(),
   action: string(
-    'complete, delegate, resolve, regress, reject, terminate, withdraw, assign, suspend or activate',
+    'complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend or activate',
   ),
   message: maybeString(),
+  target: maybeString(
+    'Whom the action gave the task to (transfer), added as signers (加签) or copied to (抄送)',
+  ),
   time: time(),
 });
 
@@ -256,6 +309,7 @@ export const INSTANCE_DETAIL = record({
   variables: arrayOf(VARIABLE),
   tasks: arrayOf(TASK, { description: 'Its open tasks' }),
   comments: arrayOf(COMMENT_ENTRY),
+  startFormKey: maybeString('The formKey of its start event: the start form, its data among the variables'),
 });
 
 // The screens' calls ---------------------------------------------------------------------------
@@ -272,17 +326,38 @@ export const DIAGRAM = record({
   xml: string('The BPMN file'),
   completed: names('Activities passed and finished (events, gateways, tasks done)'),
   active: names('Activities where the instance waits now (open tasks, joins, incidents)'),
+  rejected: names(
+    'Activities whose last run a rejection (驳回) or a send-back (退回) ended, not run again since',
+  ),
   flows: names('Sequence flows the instance went along'),
 });
 
 export const EXECUTION = record({
   id: id(),
   activityId: string(),
-  state: string('active, joining, incident, loop or scope'),
+  state: string(
+    'active, joining, waiting (at a timer, signal or message catch event, a receive task or an event-based gateway), incident, loop or scope',
+  ),
   parentId: maybeId(),
   createdAt: time(),
   processInstanceId: id(),
   name: string("The activity's name (its id when it has none)"),
+  waitsFor: arrayOf(
+    record({
+      kind: oneOf(['message', 'signal']),
+      name: string('The message or signal name'),
+      activityId: string('The element that catches it (catch event, receive task, boundary event)'),
+    }),
+    { description: 'The messages and signals the token waits for there' },
+  ),
+});
+
+/** What a message or signal reached (engine/api-types.ts WfCorrelated). */
+export const CORRELATED = record({
+  processInstanceIds: arrayOf(id(), { description: 'The running instances it reached' }),
+  startedInstanceIds: arrayOf(id(), {
+    description: 'The instances it started (message or signal start events)',
+  }),
 });
 
 /** An organisation with its sub-organisations and then its users (engine/api-types.ts OrgNode). */
@@ -319,3 +394,50 @@ export const ORG_USER_TREE = arrayOf(
   { anyOf: [ORG_NODE, USER_LEAF] },
   { description: 'The top organisations (and users without one), each with its children' },
 );
+
+// Approval of records (x-entity.workflow) ------------------------------------------------------
+
+const RECORD = {
+  type: 'object',
+  additionalProperties: true,
+  description: "The record as the caller's field rights show it (its entity's fields and approvalStatus)",
+};
+
+export const APPROVED_RECORD = record({
+  entity: string('The entity the record belongs to (its schema name)'),
+  key: { type: ['integer', 'string'], description: "The record's key" },
+  record: RECORD,
+  taskId: maybeId("The caller's open task of the instance, while the record is under approval"),
+  editable: names(
+    'The fields that task may edit (x-entity.workflow.edit), less those the caller may not write',
+  ),
+});
+
+export const SUBMITTED = record({ instance: STARTED, record: RECORD });
+
+export const APPROVAL_RECORD = RECORD;
+
+// External tasks ---------------------------------------------------------------------------------
+
+const EXTERNAL_TASK_PROPERTIES = {
+  id: id(),
+  topicName: string("The topic workers fetch it by (a foreign file's Java class or expression)"),
+  workerId: maybeString('The worker holding its lock'),
+  lockExpirationTime: maybeTime(
+    'When the lock ends (after a failure with retries: when it is offered again)',
+  ),
+  processInstanceId: id(),
+  processDefinitionKey: string(),
+  activityId: string('The service task of the process'),
+  retries: nullable(count('Retries left (null: it never failed)')),
+  errorMessage: maybeString(),
+  errorDetails: maybeString(),
+  suspended: bool(),
+  createTime: time(),
+};
+
+export const EXTERNAL_TASK = record(EXTERNAL_TASK_PROPERTIES);
+export const LOCKED_TASK = record({
+  ...EXTERNAL_TASK_PROPERTIES,
+  variables: object({}, [], { additionalProperties: true, description: "The instance's variables" }),
+});

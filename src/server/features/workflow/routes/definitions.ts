@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../lib/http.js';
-import { answer, flag, object, text, typed } from '../../../lib/route-schema.js';
+import { answer, flag, id, object, text, typed } from '../../../lib/route-schema.js';
 import { setDefinitionSuspended } from '../services/deploy.js';
 import { definitionXml, queryDefinitions } from '../services/queries.js';
 import { deleteDefinition } from '../services/removal.js';
 import { DEFINITION, DEFINITION_SUSPENDED, DEFINITION_XML, DELETED, pageOf } from './answers.js';
-import { actorOf, BASE, byId, PAGING, SELF, TAGS as tags } from './shared.js';
+import { actorOf, BASE, byId, candidate, flagValue, PAGING, SELF, TAGS as tags } from './shared.js';
 
 /** Process definitions (docs/product.md §2.3 /processdefinition; the start screen lists them too). */
 export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<void> {
@@ -25,17 +25,19 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
           name: text(100),
           category: text(100),
           latestOnly: flag('Only the latest version of each key'),
+          startable: flag('Only those the caller may start: their candidate starters name them (发起流程)'),
         }),
         response: answer(pageOf(DEFINITION)),
       },
     },
     async (request) => {
-      const { latestOnly, ...filters } = request.query;
+      const { latestOnly, startable, ...filters } = request.query;
       return ok(
         await queryDefinitions({
           db: ctx.db,
           actor: actorOf(request),
           params: { ...filters, latestOnly: latestOnly === 'true' },
+          ...(startable === 'true' ? { starter: await candidate(request) } : {}),
         }),
       );
     },
@@ -62,14 +64,32 @@ export async function workflowDefinitionRoutes(app: FastifyInstance): Promise<vo
         schema: {
           tags,
           summary: suspended
-            ? 'Suspends a definition: new starts get 409'
-            : 'Activates a suspended definition',
-          querystring: byId('The definition'),
+            ? 'Suspends a definition: new starts get 409; with instances=true its running instances are suspended too'
+            : 'Activates a suspended definition; with instances=true its suspended running instances too',
+          querystring: object(
+            {
+              id: id('The definition'),
+              instances: flag(
+                suspended
+                  ? 'Also suspend its running instances (同时挂起运行中的流程实例); default false'
+                  : 'Also activate its suspended running instances; default false',
+              ),
+            },
+            ['id'],
+          ),
           response: answer(DEFINITION_SUSPENDED),
         },
       },
       async (request) =>
-        ok(await setDefinitionSuspended({ ctx, actor: actorOf(request), id: request.query.id, suspended })),
+        ok(
+          await setDefinitionSuspended({
+            ctx,
+            actor: actorOf(request),
+            id: request.query.id,
+            suspended,
+            withInstances: flagValue(request.query.instances) === true,
+          }),
+        ),
     );
   }
   api.post(

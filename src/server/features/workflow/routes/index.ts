@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { startJobPoller, type JobPoller } from '../services/jobs.js';
 import { workflowDefinitionRoutes } from './definitions.js';
+import { workflowExternalTaskRoutes } from './external-tasks.js';
 import { workflowHistoryRoutes } from './history.js';
 import { workflowInstanceRoutes } from './instances.js';
 import { workflowModelRoutes } from './models.js';
 import { workflowOfficeRoutes } from './office.js';
+import { workflowRecordRoutes } from './records.js';
 import { workflowTaskRoutes } from './tasks.js';
 
 /**
@@ -29,4 +31,6 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   await app.register(workflowTaskRoutes);
   await app.register(workflowHistoryRoutes);
   await app.register(workflowOfficeRoutes);
+  await app.register(workflowRecordRoutes);
+  await app.register(workflowExternalTaskRoutes);
 }

@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok, requireAuth } from '../../../lib/http.js';
-import { answer, flag, id, object, oneOf, text, typed } from '../../../lib/route-schema.js';
-import { finishInstance, setInstanceSuspended, startInstance } from '../services/instances.js';
+import { answer, bool, flag, id, object, oneOf, text, typed } from '../../../lib/route-schema.js';
+import { finishInstance, retryIncident, setInstanceSuspended, startInstance } from '../services/instances.js';
+import { correlateMessage, throwSignalFromOutside } from '../services/events.js';
 import { instanceDetail, queryInstances } from '../services/queries.js';
 import { deleteInstance } from '../services/removal.js';
-import { DELETED, INSTANCE, INSTANCE_DETAIL, pageOf, STARTED } from './answers.js';
+import { CORRELATED, DELETED, INSTANCE, INSTANCE_DETAIL, pageOf, STARTED } from './answers.js';
 import {
   actorOf,
   BASE,
   byId,
+  candidate,
   COMMENT,
   flagValue,
   FORM_DATA,
@@ -65,8 +67,10 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
         await startInstance({
           ctx,
           actor: { ...actorOf(request), userId: auth.userId },
+          roles: auth.roles,
           l10n: localizerFor(request),
           input: request.body,
+          who: await candidate(request),
         }),
       );
     },
@@ -173,6 +177,55 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
           input: { ...request.body, status: 'terminated' },
         }),
       ),
+  );
+  api.post(
+    `${BASE}/processinstance/retry`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Runs an instance stopped in an incident again from where it stopped, after setting the variables given; 400 when it stops again (nothing written)',
+        body: object({ id: id('The instance'), variables: VARIABLES }, ['id']),
+        response: answer(INSTANCE),
+      },
+    },
+    async (request) => ok(await retryIncident({ ctx, actor: actorOf(request), input: request.body })),
+  );
+  api.post(
+    `${BASE}/processinstance/message`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Correlates a message by name (and business key or instance): the one token waiting for it goes on, or the one process with a message start event of its name starts; 404 when none waits, 409 when several do (unless all)',
+        body: object(
+          {
+            messageName: text(200, { minLength: 1 }),
+            businessKey: text(200),
+            processInstanceId: id('Only a token of this instance (no message start)'),
+            variables: VARIABLES,
+            all: bool({ description: 'Reach every waiting token and message start that matches' }),
+          },
+          ['messageName'],
+        ),
+        response: answer(CORRELATED),
+      },
+    },
+    async (request) => ok(await correlateMessage({ ctx, actor: actorOf(request), input: request.body })),
+  );
+  api.post(
+    `${BASE}/processinstance/signal`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Throws a signal in the tenant: every token waiting for it goes on and every process with a signal start event of its name starts (nobody waiting is no error)',
+        body: object({ signalName: text(200, { minLength: 1 }), variables: VARIABLES }, ['signalName']),
+        response: answer(CORRELATED),
+      },
+    },
+    async (request) =>
+      ok(await throwSignalFromOutside({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.post(
     `${BASE}/processinstance/delete`,

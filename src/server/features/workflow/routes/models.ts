@@ -25,11 +25,12 @@ import {
   saveModelXml,
   updateModel,
 } from '../services/models.js';
-import { queryDeployments } from '../services/queries.js';
+import { deploymentResources, queryDeployments } from '../services/queries.js';
 import {
   DELETED,
   DEPLOY_ANSWER,
   DEPLOYMENT,
+  DEPLOYMENT_RESOURCES,
   IMPORTED_MODEL,
   MODEL,
   MODEL_WITH_XML,
@@ -54,7 +55,10 @@ const MODEL_FIELDS = {
   orgId: optionalInteger(),
   referGroup: text(200),
   referUsers: arrayOf(text(64), { maxItems: 200 }),
-  usedForm: text(100),
+  usedForm: text(100, {
+    description:
+      "The process's form: an entity or a published designed form of the tenant (400 otherwise, empty for none); deploying the model makes it the start form unless the start event names its own",
+  }),
 };
 
 /** Models and deployments (docs/product.md §2.3 workflow: /model, /deployment). */
@@ -226,6 +230,19 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) =>
       ok(await queryDeployments({ db: ctx.db, actor: actorOf(request), params: request.query })),
+  );
+  api.get(
+    `${BASE}/deployment/resources`,
+    {
+      schema: {
+        tags,
+        summary: "A deployment's files (its BPMN file as deployed, with the definitions it made)",
+        querystring: byId('The deployment'),
+        response: answer(DEPLOYMENT_RESOURCES),
+      },
+    },
+    async (request) =>
+      ok(await deploymentResources({ db: ctx.db, actor: actorOf(request), id: request.query.id })),
   );
   api.post(
     `${BASE}/deployment/delete`,

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { localizerFor } from '../../../lib/i18n.js';
-import { ok } from '../../../lib/http.js';
-import { answer, arrayOf, flag, id, object, text, typed } from '../../../lib/route-schema.js';
+import { ok, requireAuth } from '../../../lib/http.js';
+import { answer, arrayOf, flag, id, object, oneOf, text, typed } from '../../../lib/route-schema.js';
 import { formInfo } from '../services/forms.js';
-import { queryTasks, taskById, taskCandidates, type TaskList } from '../services/queries.js';
+import { queryCopies, queryTasks, taskById, taskCandidates, type TaskList } from '../services/queries.js';
 import {
+  addSignTask,
   claimTask,
   completeTask,
   delegateTask,
@@ -12,9 +13,10 @@ import {
   regressNodes,
   regressTask,
   resolveTask,
+  transferTask,
   unclaimTask,
 } from '../services/tasks.js';
-import { COMPLETED, pageOf, REGRESS_NODE, TASK, TASK_DETAIL } from './answers.js';
+import { COMPLETED, COPY, pageOf, REGRESS_NODE, TASK, TASK_DETAIL } from './answers.js';
 import {
   actorOf,
   assertTakesPart,
@@ -23,6 +25,7 @@ import {
   candidate,
   COMMENT,
   flagValue,
+  oversees,
   FORM_DATA,
   PAGING,
   SELF,
@@ -30,7 +33,16 @@ import {
   VARIABLES,
 } from './shared.js';
 
-const TASK_FILTERS = { ...PAGING, processInstanceId: id('An instance'), name: text(100) };
+/** A list of user names (抄送, 加签). */
+const USERNAMES = (description: string, minItems = 0) =>
+  arrayOf(text(64, { minLength: 1 }), { maxItems: 50, minItems, description });
+
+const TASK_FILTERS = {
+  ...PAGING,
+  processInstanceId: id('An instance'),
+  rootProcessInstanceId: id('An instance: its tasks and those of the instances its call activities started'),
+  name: text(100),
+};
 
 /** Tasks: the personal office's lists and actions, and the administrators' list. */
 export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
@@ -64,6 +76,19 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         ),
     );
   }
+  api.get(
+    `${BASE}/task/queryCopyTask`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary: 'Instances copied to the caller (抄送我的): they may read them, not act on them',
+        querystring: object({ ...PAGING, processInstanceId: id('An instance'), name: text(100) }),
+        response: answer(pageOf(COPY)),
+      },
+    },
+    async (request) => ok(await queryCopies({ db: ctx.db, actor: actorOf(request), params: request.query })),
+  );
   api.get(
     `${BASE}/task/query`,
     {
@@ -109,7 +134,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       await assertTakesPart(request, task.processInstanceId);
       return ok({
         ...task,
-        candidates: await taskCandidates(ctx.db, taskId),
+        candidates: await taskCandidates(ctx, ctx.db, actor.tenantCode, taskId),
         form: formInfo(ctx, task.formKey),
       });
     },
@@ -155,11 +180,17 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary:
-          "Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey's entity",
-        body: object({ id: id('The task'), variables: VARIABLES, formData: FORM_DATA, comment: COMMENT }, [
-          'id',
-          'comment',
-        ]),
+          "Completes a task (its assignee only: 403; handled already: 409); the form data is checked by the formKey's entity; copyUsers (抄送) read the instance from 抄送我的",
+        body: object(
+          {
+            id: id('The task'),
+            variables: VARIABLES,
+            formData: FORM_DATA,
+            comment: COMMENT,
+            copyUsers: USERNAMES('抄送: users of the tenant the instance is copied to'),
+          },
+          ['id', 'comment'],
+        ),
         response: answer(COMPLETED),
       },
     },
@@ -168,6 +199,7 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         await completeTask({
           ctx,
           actor: actorOf(request),
+          roles: requireAuth(request).roles,
           l10n: localizerFor(request),
           input: request.body,
         }),
@@ -193,6 +225,64 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
         await delegateTask({
           ctx,
           actor: actorOf(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
+  );
+  api.post(
+    `${BASE}/task/transferTask`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          'Transfers a task (转办) to another user of the tenant, its new assignee for good (its assignee, or those who oversee workflow: 403; delegated: 409)',
+        body: object({ id: id('The task'), username: text(64, { minLength: 1 }), comment: COMMENT }, [
+          'id',
+          'username',
+          'comment',
+        ]),
+        response: answer(TASK),
+      },
+    },
+    async (request) =>
+      ok(
+        await transferTask({
+          ctx,
+          actor: actorOf(request),
+          oversees: await oversees(request),
+          l10n: localizerFor(request),
+          input: request.body,
+        }),
+      ),
+  );
+  api.post(
+    `${BASE}/task/addSignTask`,
+    {
+      config: SELF,
+      schema: {
+        tags,
+        summary:
+          "加签: adds signers to a task, before (they approve first, then the task is its assignee's again) or after (the assignee's part is done; when they have approved, the process goes on); its assignee, or those who oversee workflow: 403; done, suspended, delegated or waiting: 409",
+        body: object(
+          {
+            id: id('The task'),
+            usernames: USERNAMES('The signers: users of the tenant', 1),
+            type: oneOf(['before', 'after'], { description: '向前加签 (before) or 向后加签 (after)' }),
+            comment: COMMENT,
+          },
+          ['id', 'usernames', 'type', 'comment'],
+        ),
+        response: answer(TASK),
+      },
+    },
+    async (request) =>
+      ok(
+        await addSignTask({
+          ctx,
+          actor: actorOf(request),
+          oversees: await oversees(request),
           l10n: localizerFor(request),
           input: request.body,
         }),
@@ -245,7 +335,11 @@ export async function workflowTaskRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
   for (const [name, status, summary] of [
-    ['rejectTask', 'rejected', 'Rejects: the instance ends with status rejected'],
+    [
+      'rejectTask',
+      'rejected',
+      'Rejects: back to the initiator to revise (their first completed task), or, with none, the instance ends with status rejected',
+    ],
     ['terminateTask', 'terminated', 'Terminates: the instance ends with status terminated'],
   ] as const) {
     api.post(

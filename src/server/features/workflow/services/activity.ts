@@ -1,3 +1,4 @@
+import { eventInsert } from '../../../lib/events/index.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { WfNextTask } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
@@ -6,6 +7,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { interpolate } from './expressions.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
 import { groupKey, noticeInsert } from './people.js';
+import { stepsTakenIn } from './transaction.js';
 import { readVariables, writeVariables } from './store.js';
 
 /**
@@ -43,6 +45,16 @@ export interface Run {
   onStepBudget: 'refuse' | 'incident';
   /** Set once a budget stopped the run (an incident): nothing more runs in it. */
   isHalted?: boolean;
+  /** Variables changed in this run: its conditional events are read again (interpreter.ts). */
+  variablesChanged?: boolean;
+  /** An instance started by a call activity: where its caller waits (it goes on when this one ends). */
+  caller?: { instanceId: number; executionId: number };
+  /**
+   * A person's completion of a task: a flow condition that cannot be evaluated (an unset
+   * variable) refuses it (a 400, rolled back, the task stays open), as Flowable and Camunda do,
+   * instead of stopping the token in an incident.
+   */
+  refusesConditionErrors?: boolean;
 }
 
 /** A task made by a run. */
@@ -70,8 +82,11 @@ export function nextTasksOf(run: Run): WfNextTask[] {
 /** What stopped a token at a gateway: the instance shows it until someone deals with it. */
 export interface Incident {
   activityId: string;
+  activityName?: string;
   flowId: string | null;
   message: string;
+  /** The unset variable a condition named, when that stopped it. */
+  variable?: string;
 }
 
 export interface Step {
@@ -81,6 +96,10 @@ export interface Step {
   parentId: number | null;
   /** The token was just made at this node (its row says so already). */
   isFresh?: boolean;
+  /** One child of a multi-instance call activity's loop (it calls; the loop's token waits). */
+  isLoopChild?: boolean;
+  /** A compensation throw whose handlers have ended: it now goes on as a plain event (compensation.ts). */
+  compensated?: boolean;
 }
 
 export async function openRun({
@@ -101,6 +120,8 @@ export async function openRun({
     name: string | null;
     /** Its steps so far (none for a new instance). */
     steps?: number | undefined;
+    super_instance_id?: number | null | undefined;
+    super_execution_id?: number | null | undefined;
   };
   graph: ProcessGraph;
   actor: Actor;
@@ -120,10 +141,14 @@ export async function openRun({
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,
     created: [],
-    steps: 0,
-    stepsSaved: 0,
+    // Another run of the transaction may have taken steps before (budget.ts stepsTakenIn).
+    steps: stepsTakenIn(trx),
+    stepsSaved: stepsTakenIn(trx),
     stepsBefore: instance.steps ?? 0,
     onStepBudget,
+    ...(instance.super_instance_id && instance.super_execution_id
+      ? { caller: { instanceId: instance.super_instance_id, executionId: instance.super_execution_id } }
+      : {}),
   };
 }
 
@@ -153,6 +178,7 @@ export async function setVariables({
     values,
   });
   Object.assign(run.variables, values);
+  run.variablesChanged = true;
 }
 
 export async function historyStart({
@@ -297,6 +323,22 @@ export function taskParts({
       select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${name ?? null}, ${node.type},
         ${assignee}, task.id, now() from task${after ? sql`, ${after}` : sql``})`,
     sql`notice as (${notice})`,
+    // The recipients' open inboxes hear of it (features/events).
+    sql`notice_event as (${eventInsert({
+      actor: run.actor,
+      type: 'record.added',
+      entity: 'notification',
+      key: sql`notice.id`,
+      from: sql`notice`,
+    })})`,
+    sql`task_event as (${eventInsert({
+      actor: run.actor,
+      type: 'workflow.taskCreated',
+      entity: 'wfTask',
+      key: sql`task.id`,
+      from: sql`task`,
+      detail: { instanceId: run.instanceId, activityId: node.id, assignee },
+    })})`,
   ];
   if (links.length > 0)
     parts.push(sql`links as (insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)
@@ -345,3 +387,12 @@ export async function createTask({
   const rows = await sql<{ id: number }>`with ${sql.join(parts)} select id from task`.execute(run.trx);
   noteTask({ run, id: rows.rows[0]?.id, task });
 }
+
+/** An error or escalation thrown in a run, by its code. */
+export interface Thrown {
+  kind: 'error' | 'escalation';
+  code: string;
+}
+
+/** How a thrown event ended: caught by none, caught by an interrupting handler, or by one beside it. */
+export type ThrowOutcome = 'none' | 'interrupted' | 'beside';

@@ -7,7 +7,7 @@ declare module 'bpmn-moddle' {
   }
   export interface ParseResult {
     rootElement: ModdleElement;
-    warnings: { message: string }[];
+    warnings: { message: string; element?: ModdleElement; property?: string; value?: string }[];
     elementsById: Record<string, ModdleElement>;
   }
   export interface Moddle {

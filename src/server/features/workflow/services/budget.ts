@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Run } from './activity.js';
+import { noteStepsTaken, stepsTakenIn } from './transaction.js';
 
 /**
  * The step budgets of the interpreter (BUDGETS.workflow): every element a token runs through and
@@ -27,9 +28,20 @@ export class StepBudgetPassed extends Error {
   }
 }
 
+/**
+ * A run that let other runs of its transaction work (a broadcast) takes their steps on: its
+ * count goes on from the transaction's, and they are not saved on its own instance's row.
+ */
+export function catchUpSteps(run: Run): void {
+  const taken = Math.max(0, stepsTakenIn(run.trx) - run.steps);
+  run.steps += taken;
+  run.stepsSaved += taken;
+}
+
 /** One step of a run: throws when it is past a budget. */
 export function countStep(run: Run): void {
   run.steps += 1;
+  noteStepsTaken(run.trx, run.steps);
   const { stepsPerTransaction, stepsPerInstance } = BUDGETS.workflow;
   if (run.stepsBefore + run.steps > stepsPerInstance) throw new StepBudgetPassed('stepsPerInstance');
   if (run.steps > stepsPerTransaction) {

@@ -10,8 +10,10 @@ import { AppError, ERRORS } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { workflowNow } from './clock.js';
+import { assertTenantForm } from './forms.js';
 import type { ProcessGraph } from './graph.js';
 import { parseBpmn, scanBpmnSize, type Finding } from './parse.js';
+import { existingUsernames, groupHoldersOf, groupKey, holderOfGroup } from './people.js';
 import { rememberGraph } from './store.js';
 import { firstDue } from './timers.js';
 
@@ -20,7 +22,13 @@ import { firstDue } from './timers.js';
 export const findingsAsErrors = (findings: Finding[], l10n: Localizer): FieldError[] =>
   findings.map((finding) => ({
     field: finding.field,
-    message: l10n.t(`workflow.problems.${finding.key}`, finding.params ?? {}),
+    message: l10n.t(`workflow.problems.${finding.key}`, {
+      ...finding.params,
+      // An ignored setting is named in the reader's language beside its attribute.
+      ...(typeof finding.params?.setting === 'string'
+        ? { setting: l10n.t(`workflow.settings.${finding.params.setting}`) }
+        : {}),
+    }),
   }));
 
 /**
@@ -53,6 +61,137 @@ export async function checkedGraph(xml: string, l10n: Localizer) {
   return { graph: outcome.graph, warnings: findingsAsErrors(outcome.warnings, l10n) };
 }
 
+const isLiteral = (text: string): boolean => !text.includes('${') && !text.includes('#{');
+
+/**
+ * The people of a process's user tasks read against the tenant: each group name written in the
+ * file becomes the role, post or organisation holding it (holderOfGroup: "management" is the role
+ * ROLE_MANAGEMENT or the role named management …). A group nobody can hold stays ROLE_<NAME> (an
+ * administrator may create that role) and a user name the tenant does not have stays as it is:
+ * a warning each, naming the task, so that no assignment is lost without a word. Expressions are
+ * read when a task is made.
+ */
+export async function mapPeople({
+  ctx,
+  db,
+  tenantCode,
+  graph,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  graph: ProcessGraph;
+}): Promise<{ graph: ProcessGraph; findings: Finding[] }> {
+  const tasks = Object.values(graph.nodes).filter((node) => node.type === 'userTask');
+  // The process's candidate starters are read as a task's candidates are.
+  const starters = {
+    id: graph.key,
+    candidateUsers: graph.candidateStarterUsers,
+    candidateGroups: graph.candidateStarterGroups,
+  };
+  const groups = [...tasks, starters].flatMap((node) => (node.candidateGroups ?? []).filter(isLiteral));
+  const names = [
+    ...new Set(
+      [...tasks, { ...starters, assignee: undefined }].flatMap((node) =>
+        [node.assignee ?? '', ...(node.candidateUsers ?? [])].filter(isLiteral),
+      ),
+    ),
+  ].filter((name) => name !== '');
+  if (groups.length === 0 && names.length === 0) return { graph, findings: [] };
+  const [holders, users] = await Promise.all([
+    groups.length > 0 ? groupHoldersOf({ ctx, db, tenantCode }) : undefined,
+    existingUsernames({ ctx, db, tenantCode, usernames: names }),
+  ]);
+  const findings: Finding[] = [];
+  const nodes = { ...graph.nodes };
+  for (const node of tasks) {
+    for (const username of [node.assignee ?? '', ...(node.candidateUsers ?? [])]) {
+      if (username !== '' && isLiteral(username) && !users.has(username))
+        findings.push({ field: node.id, key: 'unknownUser', params: { id: node.id, username } });
+    }
+    if (!node.candidateGroups || !holders) continue;
+    const mapped = node.candidateGroups.map((group) => {
+      if (!isLiteral(group)) return group;
+      const holder = holderOfGroup(group, holders);
+      if (holder) return holder;
+      const fallback = groupKey(group);
+      findings.push({ field: node.id, key: 'unmappedGroup', params: { id: node.id, group, fallback } });
+      return fallback;
+    });
+    nodes[node.id] = { ...node, candidateGroups: [...new Set(mapped)] };
+  }
+  const mappedGraph: ProcessGraph = { ...graph, nodes };
+  for (const username of starters.candidateUsers ?? []) {
+    if (isLiteral(username) && !users.has(username))
+      findings.push({ field: graph.key, key: 'unknownUser', params: { id: graph.key, username } });
+  }
+  if (starters.candidateGroups && holders)
+    mappedGraph.candidateStarterGroups = [
+      ...new Set(
+        starters.candidateGroups.map((group) => {
+          const holder = isLiteral(group) ? holderOfGroup(group, holders) : undefined;
+          if (holder) return holder;
+          const fallback = groupKey(group);
+          findings.push({
+            field: graph.key,
+            key: 'unmappedGroup',
+            params: { id: graph.key, group, fallback },
+          });
+          return fallback;
+        }),
+      ),
+    ];
+  return { graph: mappedGraph, findings };
+}
+
+/**
+ * A file's problems refused (400) and its warnings, with those of its people in the tenant
+ * (mapPeople): what saving or importing a model answers, as deploying it would.
+ */
+export async function checkedModel({
+  ctx,
+  db,
+  tenantCode,
+  xml,
+  l10n,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  xml: string;
+  l10n: Localizer;
+}): Promise<{ warnings: FieldError[] }> {
+  const { graph, warnings } = await checkedGraph(xml, l10n);
+  const people = await mapPeople({ ctx, db, tenantCode, graph });
+  return { warnings: [...warnings, ...findingsAsErrors(people.findings, l10n)] };
+}
+
+/**
+ * The graph with `form` as its start event's form, unless that event names its own
+ * (camunda:formKey and its Activiti and Flowable spellings win). The form is checked again here:
+ * it may have been unpublished since the model named it (400 naming /usedForm).
+ */
+async function withStartForm({
+  ctx,
+  trx,
+  tenantCode,
+  l10n,
+  graph,
+  form,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  tenantCode: string;
+  l10n: Localizer;
+  graph: ProcessGraph;
+  form: string | undefined;
+}): Promise<ProcessGraph> {
+  const start = graph.nodes[graph.startId];
+  if (!form || !start || start.formKey) return graph;
+  await assertTenantForm({ ctx, db: trx, tenantCode, code: form, l10n });
+  return { ...graph, nodes: { ...graph.nodes, [start.id]: { ...start, formKey: form } } };
+}
+
 /** Deploys a file in the caller's transaction (model/deploy and deployment/deployXml). */
 export async function deployIn({
   ctx,
@@ -65,9 +204,26 @@ export async function deployIn({
   trx: Db;
   actor: Actor;
   l10n: Localizer;
-  input: { xml: string; name?: string | undefined; category?: string | undefined; modelId?: number };
+  input: {
+    xml: string;
+    name?: string | undefined;
+    category?: string | undefined;
+    modelId?: number;
+    /** The model's form (usedForm): the start event's form when it names none itself. */
+    startForm?: string | undefined;
+  };
 }): Promise<WfDeployAnswer> {
-  const { graph, warnings } = await checkedGraph(input.xml, l10n);
+  const checked = await checkedGraph(input.xml, l10n);
+  const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph: checked.graph });
+  const graph = await withStartForm({
+    ctx,
+    trx,
+    tenantCode: actor.tenantCode,
+    l10n,
+    graph: people.graph,
+    form: input.startForm,
+  });
+  const warnings = [...checked.warnings, ...findingsAsErrors(people.findings, l10n)];
   const resourceName = `${graph.key}.bpmn20.xml`;
   const deployment = await sql<{ id: number }>`insert into wf_deployment
       (tenant_code, name, category, resource_name, xml, model_id, deployed_by, warnings)
@@ -184,16 +340,31 @@ export async function setDefinitionSuspended({
   actor,
   id,
   suspended,
+  withInstances = false,
 }: {
   ctx: AppContext;
   actor: Actor;
   id: number;
   suspended: boolean;
-}): Promise<{ id: number; suspended: boolean }> {
+  /** Its running instances too (挂起: 同时挂起运行中的流程实例), each with a comment in its history. */
+  withInstances?: boolean;
+}): Promise<{ id: number; suspended: boolean; instances: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const rows = await sql<{ id: number }>`update wf_definition set suspended = ${suspended}
       where id = ${id} and tenant_code = ${actor.tenantCode} returning id`.execute(trx);
     if (rows.rows.length === 0) throw new AppError('notFound', { entity: 'processDefinition', key: id });
+    // One statement for all of them (however many run): the instances change and say so in their history.
+    const changed = withInstances
+      ? await sql<{ count: string }>`with changed as (update wf_instance set suspended = ${suspended},
+            row_version = row_version + 1
+          where definition_id = ${id} and tenant_code = ${actor.tenantCode} and end_time is null
+            and suspended <> ${suspended} returning id),
+        comments as (insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
+          select ${actor.tenantCode}, id, null, ${actor.username}, ${suspended ? 'suspend' : 'activate'}, ''
+          from changed)
+        select count(*) as count from changed`.execute(trx)
+      : { rows: [{ count: '0' }] };
+    const instances = Number(changed.rows[0]?.count ?? 0);
     await writeAudit({
       trx,
       actor,
@@ -203,10 +374,10 @@ export async function setDefinitionSuspended({
           recordKey: id,
           action: 'update',
           before: { suspended: !suspended },
-          after: { suspended },
+          after: { suspended, ...(withInstances ? { instances } : {}) },
         },
       ],
     });
-    return { id, suspended };
+    return { id, suspended, instances };
   });
 }

@@ -1,6 +1,7 @@
 import { compileExpression } from 'filtrex';
 import { BUDGETS } from '../../../lib/budgets.js';
 import { ExpressionError } from '../../../../engine/expressions.js';
+import { readNumber, readQuoted } from '../../../../engine/expression-text.js';
 
 /**
  * `${…}` expressions of a process (conditions, assignees, collections, completion conditions):
@@ -47,20 +48,14 @@ export function toFiltrex(body: string): string {
       out.push(' ');
       i++;
     } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      let value = '';
-      while (j < body.length && body[j] !== c) {
-        if (body[j] === '\\' && j + 1 < body.length) j++;
-        value += body[j];
-        j++;
-      }
-      if (j >= body.length) throw new ExpressionError('unterminated string');
-      out.push(quote(value));
-      i = j + 1;
+      const quoted = readQuoted(body, i);
+      if (!quoted) throw new ExpressionError('unterminated string');
+      out.push(quote(quoted.value));
+      i = quoted.end;
     } else if (/[0-9]/.test(c)) {
-      const match = /^[0-9]+(\.[0-9]+)?/.exec(body.slice(i));
-      out.push(match?.[0] ?? c);
-      i += match?.[0].length ?? 1;
+      const number = readNumber(body, i);
+      out.push(number);
+      i += number.length;
     } else if (/[A-Za-z_$]/.test(c)) {
       const identifier = peekIdentifier(i);
       if (!identifier) throw new ExpressionError(`unexpected "${c}"`);
@@ -123,7 +118,7 @@ function compile(body: string): Compiled {
       customProp: (name, _get, object) => {
         if (name in CONSTANTS) return CONSTANTS[name as keyof typeof CONSTANTS];
         const found = lookup(object as Record<string, unknown>, name);
-        if (!found.found) throw new ExpressionError(`unknown variable ${name}`);
+        if (!found.found) throw new ExpressionError(`unknown variable ${name}`, name);
         return found.value;
       },
     }) as Compiled;
@@ -166,6 +161,7 @@ export function evaluate(text: string, variables: Record<string, unknown>): unkn
     if (error instanceof ExpressionError) throw error;
     throw new ExpressionError((error as Error).message);
   }
+  if (result instanceof ExpressionError) throw result;
   if (result instanceof Error) throw new ExpressionError(result.message);
   return result;
 }

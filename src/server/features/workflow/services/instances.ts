@@ -1,3 +1,4 @@
+import { eventInsert } from '../../../lib/events/index.js';
 import { sql } from 'kysely';
 import type { WfInstance, WfStarted } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
@@ -8,8 +9,9 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
-import { nextTasksOf, openRun, type Run } from './activity.js';
-import { endInstance, startTokens } from './interpreter.js';
+import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
+import { endInstance, enterNode, startTokens } from './interpreter.js';
+import { mayStart, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
 
@@ -45,7 +47,8 @@ interface Started {
 
 /**
  * Starts an instance in the caller's transaction: the definition is found and the instance row
- * written in one statement (none when the definition is suspended), then its first token runs.
+ * and its workflow.started event written in one statement (none when the definition is
+ * suspended), then its first token runs.
  * startUser: the starting user (the initiator), or null for a timer start.
  */
 export async function startIn({
@@ -55,24 +58,48 @@ export async function startIn({
   startUser,
   input,
   checkForm,
+  onCreated,
   onStepBudget = 'refuse',
+  startEventId,
+  caller,
+  starter,
 }: {
   ctx: AppContext;
   trx: Db;
   actor: Actor;
   startUser: { userId: number | null; username: string } | null;
   input: StartInput & { formValues?: Record<string, unknown> };
-  checkForm?: (formKey: string | undefined) => Record<string, unknown>;
+  checkForm?: (formKey: string | undefined) => Promise<Record<string, unknown>>;
+  /**
+   * Runs once the instance row is written, before its first token runs (in the transaction): the
+   * approval of a record marks the record pending here (records.ts).
+   */
+  onCreated?: (instanceId: number) => Promise<void>;
   /** What passing the step budget of the transaction does (Run.onStepBudget): a timer start stops in an incident. */
   onStepBudget?: Run['onStepBudget'];
+  /** A message or signal start event to start at (else the process's start event). */
+  startEventId?: string;
+  /** A call activity starts it: the calling instance and its token waiting there. */
+  caller?: { instanceId: number; executionId: number };
+  /** A user starts it (发起流程): they must be among its candidate starters, if it names any (403). */
+  starter?: Candidate;
 }): Promise<WfStarted> {
   const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
-          start_user_id, start_username, status, start_time)
+          start_user_id, start_username, status, start_time, super_instance_id, super_execution_id)
         select ${actor.tenantCode}, d.id, d.process_key, d.name, ${input.businessKey ?? null}, ${input.description},
-          ${startUser?.userId ?? null}, ${startUser?.username ?? null}, 'running', now()
+          ${startUser?.userId ?? null}, ${startUser?.username ?? null}, 'running', now(),
+          ${caller?.instanceId ?? null}::bigint, ${caller?.executionId ?? null}::bigint
         from d where not d.suspended
-        returning id, start_time)
+        returning id, start_time),
+      started_event as (${eventInsert({
+        actor,
+        type: 'workflow.started',
+        entity: 'wfInstance',
+        key: sql`i.id`,
+        from: sql`i, d`,
+        detailOf: sql`jsonb_build_object('processKey', d.process_key, 'definitionId', d.id)`,
+      })})
     select i.id, d.id as definition_id, d.process_key, d.name, d.version, d.suspended, i.start_time
     from d left join i on true`.execute(trx);
   const started = rows.rows[0];
@@ -83,9 +110,13 @@ export async function startIn({
     });
   if (started.suspended || started.id === null)
     throw new AppError('wfDefinitionSuspended', { key: started.process_key });
+  await onCreated?.(started.id);
   const graph = await definitionGraph({ ctx, trx, definitionId: started.definition_id });
-  const start = graph.nodes[graph.startId];
-  const formValues = checkForm ? checkForm(start?.formKey) : {};
+  // (the instance row written above goes with the transaction)
+  if (starter && !mayStart(graph, starter))
+    throw new AppError('wfNotCandidateStarter', { key: started.process_key });
+  const start = graph.nodes[startEventId ?? graph.startId];
+  const formValues = checkForm ? await checkForm(start?.formKey) : {};
   const instance = {
     id: started.id,
     tenant_code: actor.tenantCode,
@@ -94,7 +125,9 @@ export async function startIn({
   };
   // A new instance has no variables yet: nothing to read.
   const run = await openRun({ ctx, trx, instance, graph, actor, variables: {}, onStepBudget });
+  if (caller) run.caller = caller;
   const values = {
+    ...graph.dataObjects,
     ...(input.variables ?? {}),
     ...formValues,
     ...(startUser
@@ -108,11 +141,12 @@ export async function startIn({
   // The variables are written by the statement that makes the first token (and task).
   await startTokens(
     run,
+    start?.id,
     variableParts(
       {
         tenantCode: actor.tenantCode,
         instanceId: started.id,
-        activityId: graph.startId,
+        activityId: start?.id ?? graph.startId,
         username: actor.username,
       },
       values,
@@ -144,11 +178,17 @@ export async function startIn({
 export async function startInstance({
   ctx,
   actor,
+  roles,
   l10n,
   input,
+  who,
 }: {
   ctx: AppContext;
   actor: Actor & { userId: number };
+  /** The caller as a candidate starter. */
+  who: Candidate;
+  /** The caller's roles: their field rights hold on the start form's entity. */
+  roles: readonly string[];
   l10n: Localizer;
   input: StartInput;
 }): Promise<WfStarted> {
@@ -159,7 +199,17 @@ export async function startInstance({
       actor,
       startUser: actor,
       input,
-      checkForm: (formKey) => checkedFormData({ ctx, l10n, formKey, formData: input.formData }),
+      starter: who,
+      checkForm: (formKey) =>
+        checkedFormData({
+          ctx,
+          l10n,
+          formKey,
+          formData: input.formData,
+          tenantCode: actor.tenantCode,
+          roles,
+          db: trx,
+        }),
     }),
   );
 }
@@ -223,6 +273,63 @@ export async function finishInstance({
       message: input.comment,
     });
     await endInstance({ run, status: input.status, reason: input.status });
+  });
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
+}
+
+/**
+ * Runs again the tokens of an instance stopped in an incident, from the element where each
+ * stopped, after setting the variables given (what the incident said was missing). A retry that
+ * stops again is refused (400, nothing written): the incident stays as it was.
+ */
+export async function retryIncident({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; variables?: Record<string, unknown> | undefined };
+}): Promise<WfInstance> {
+  await inTransaction(ctx.db, async (trx) => {
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
+    assertRunning(instance);
+    if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: input.id });
+    const stopped = await sql<{
+      id: number;
+      activity_id: string;
+      parent_id: number | null;
+    }>`update wf_execution
+      set state = 'active' where instance_id = ${input.id} and state = 'incident'
+      returning id, activity_id, parent_id`.execute(trx);
+    if (stopped.rows.length === 0) throw new AppError('wfNoIncident', { id: input.id });
+    await sql`update wf_instance set incident = null where id = ${input.id}`.execute(trx);
+    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+    const run = await openRun({ ctx, trx, instance, graph, actor });
+    run.refusesConditionErrors = true;
+    await setVariables({ run, values: input.variables ?? {} });
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: input.id,
+      taskId: null,
+      username: actor.username,
+      action: 'retry',
+      message: '',
+    });
+    for (const token of stopped.rows)
+      await enterNode({ run, executionId: token.id, nodeId: token.activity_id, parentId: token.parent_id });
+    if (run.hasIncident) {
+      const again = await sql<{
+        incident: { activityId: string; message: string; variable?: string } | null;
+      }>`
+        select incident from wf_instance where id = ${input.id}`.execute(trx);
+      const incident = again.rows[0]?.incident;
+      const node = graph.nodes[incident?.activityId ?? ''];
+      const element = node?.name?.trim() || (incident?.activityId ?? '');
+      throw incident?.variable
+        ? new AppError('wfRetryUnset', { element, variable: incident.variable })
+        : new AppError('wfRetryFailed', { element, message: incident?.message ?? '' });
+    }
   });
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

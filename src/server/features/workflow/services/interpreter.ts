@@ -1,8 +1,17 @@
+import { eventInsert } from '../../../lib/events/index.js';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import { AppError } from '../../../lib/errors.js';
-import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
-import { nodesReaching, type ProcessNode } from './graph.js';
+import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
+import {
+  eventStartOf,
+  eventWaitsAt,
+  hasEventWaits,
+  instanceWaits,
+  nodesReaching,
+  type ProcessNode,
+  type VariableMapping,
+} from './graph.js';
 import {
   asList,
   createTask,
@@ -15,10 +24,18 @@ import {
   type Incident,
   type Run,
   type Step,
+  type Thrown,
+  type ThrowOutcome,
 } from './activity.js';
 import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
-import { startLoop, tokenToLeave } from './multi-instance.js';
+import { callHttp } from './connector.js';
+import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
+import { crossInstance } from './cross-instance.js';
+import { instanceEnded } from './lifecycle.js';
+import { passLoop, startLoop, tokenToLeave } from './multi-instance.js';
+import { sendTaskMail } from './mail-task.js';
+import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
@@ -84,9 +101,13 @@ function straightTask(run: Run, node: ProcessNode): ProcessNode | undefined {
  * with the start's other writes (`with`: the variables). When the start event leads straight to
  * a plain user task, the token is made at that task and the task in the same statement.
  */
-export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = []): Promise<void> {
-  const start = run.graph.nodes[run.graph.startId];
-  if (!start) throw new Error(`no start event ${run.graph.startId}`);
+export async function startTokens(
+  run: Run,
+  startId: string = run.graph.startId,
+  withParts: RawBuilder<unknown>[] = [],
+): Promise<void> {
+  const start = run.graph.nodes[startId];
+  if (!start) throw new Error(`no start event ${startId}`);
   const token = sql`(select id from token)`;
   const straight = straightTask(run, start);
   // The task's history row is written after the start event's (ids keep the order).
@@ -108,21 +129,127 @@ export async function startTokens(run: Run, withParts: RawBuilder<unknown>[] = [
     const executionId = rows.rows[0]?.id ?? 0;
     noteTask({ run, id: rows.rows[0]?.task_id, task: made.task });
     await scheduleBoundaries(run, executionId, first);
+    await awaitInstanceEvents(run);
     return;
   }
   const rows = await sql<{ id: number }>`${PREPARED}with ${sql.join(parts)} select id from token`.execute(
     run.trx,
   );
   const step: Step = { executionId: rows.rows[0]?.id ?? 0, nodeId: start.id, parentId: null, isFresh: true };
+  await awaitInstanceEvents(run);
   const queue: Step[] = [];
   await goOn(run, step, start, queue);
   await advance(run, queue);
 }
 
-/** The boundary timers of a user task that a token now waits at: one job each, due after its duration. */
-async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNode): Promise<void> {
+/**
+ * The event sub-processes of the process itself wait from the start for as long as the instance
+ * runs: a subscription per message and signal start, a job per timer start (no token: the
+ * instance is their scope).
+ */
+async function awaitInstanceEvents(run: Run): Promise<void> {
+  const ids = run.graph.eventSubProcesses;
+  if (!ids) return;
+  const waits = instanceWaits(run.graph);
+  if (waits.length > 0)
+    await sql`insert into wf_event_subscription (tenant_code, instance_id, execution_id, waits_at, activity_id, kind, name)
+      values ${sql.join(
+        waits.map(
+          (wait) =>
+            sql`(${run.tenantCode}, ${run.instanceId}, null, '', ${wait.catchId}, ${wait.kind}, ${wait.name})`,
+        ),
+      )}`.execute(run.trx);
   const now = workflowNow(run.ctx);
-  const jobs = (node.boundaries ?? []).flatMap((id) => {
+  const jobs = ids.flatMap((id) => {
+    const start = eventStartOf(run.graph, id);
+    const due = start?.timer ? firstDue(start.timer, now) : undefined;
+    return start && due
+      ? [sql`(${run.tenantCode}, ${run.instanceId}, null, ${start.id}, 'boundaryTimer', ${due})`]
+      : [];
+  });
+  if (jobs.length > 0)
+    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+      values ${sql.join(jobs)}`.execute(run.trx);
+}
+
+/**
+ * The start event of an event sub-process fired (a message, signal or timer) in its scope: the
+ * sub-process's token (scopeId), or the instance itself (null). Interrupting: everything else in
+ * the scope ends (its tokens, tasks, timers, and the other event sub-processes' waits), and the
+ * event sub-process runs in its place. Non-interrupting: it runs beside the rest.
+ */
+export async function fireEventSubProcess({
+  run,
+  scopeId,
+  start,
+}: {
+  run: Run;
+  scopeId: number | null;
+  start: ProcessNode;
+}): Promise<void> {
+  const eventSubProcess = run.graph.nodes[start.scope ?? ''];
+  if (!eventSubProcess?.isEventSubProcess) throw new Error(`${start.id} starts no event sub-process`);
+  if (!start.isNonInterrupting) {
+    const reason = 'eventSubProcess';
+    if (scopeId !== null) {
+      await cancelInside(run, scopeId, reason);
+      const scope = run.graph.nodes[eventSubProcess.scope ?? ''];
+      const starts = (scope?.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
+      await sql`delete from wf_event_subscription where execution_id = ${scopeId} and activity_id in (${sql.join(starts)})`.execute(
+        run.trx,
+      );
+      await sql`delete from wf_job where execution_id = ${scopeId} and activity_id in (${sql.join(starts)})`.execute(
+        run.trx,
+      );
+    } else {
+      await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+            row_version = row_version + 1
+          where instance_id = ${run.instanceId} and end_time is null returning id),
+        history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
+          where instance_id = ${run.instanceId} and end_time is null),
+        jobs as (delete from wf_job where instance_id = ${run.instanceId}),
+        subscriptions as (delete from wf_event_subscription where instance_id = ${run.instanceId})
+      delete from wf_execution where instance_id = ${run.instanceId}`.execute(run.trx);
+    }
+    if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
+  }
+  const token = await newExecution(run, eventSubProcess.id, scopeId);
+  await advance(run, [token]);
+}
+
+/**
+ * The messages and signals a token now waiting at a node waits for (its catch, receive task,
+ * boundary events or event-based gateway): a subscription row each, found by name.
+ */
+async function subscribe(run: Run, executionId: number, node: ProcessNode): Promise<void> {
+  const waits = eventWaitsAt(run.graph, node.id);
+  if (waits.length === 0) return;
+  await sql`insert into wf_event_subscription (tenant_code, instance_id, execution_id, waits_at, activity_id, kind, name)
+    values ${sql.join(
+      waits.map(
+        (wait) =>
+          sql`(${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${wait.catchId}, ${wait.kind}, ${wait.name})`,
+      ),
+    )}
+    on conflict (execution_id, activity_id) do nothing`.execute(run.trx);
+}
+
+/** A token left the node it waited at: its subscriptions go. */
+async function unsubscribe(run: Run, executionId: number): Promise<void> {
+  if (!hasEventWaits(run.graph)) return;
+  await sql`delete from wf_event_subscription where execution_id = ${executionId}`.execute(run.trx);
+}
+
+/**
+ * The boundary events of an activity that a token now waits at: a job per timer, due after its
+ * duration, and a subscription per message and signal.
+ */
+async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNode): Promise<void> {
+  if (node.boundaries || node.eventSubProcesses) await subscribe(run, executionId, node);
+  const now = workflowNow(run.ctx);
+  // The timers of its boundary events and of the starts of the event sub-processes inside it.
+  const starts = (node.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
+  const jobs = [...(node.boundaries ?? []), ...starts].flatMap((id) => {
     const timer = run.graph.nodes[id]?.timer;
     const due = timer ? firstDue(timer, now) : undefined;
     return due
@@ -136,15 +263,18 @@ async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNo
 
 /** A token left a user task: its boundary timers are off. */
 async function dropBoundaries(run: Run, executionId: number, node: ProcessNode): Promise<void> {
-  if (!node.boundaries) return;
+  if (!node.boundaries && !node.eventSubProcesses) return;
   await sql`delete from wf_job where execution_id = ${executionId} and kind = 'boundaryTimer'`.execute(
     run.trx,
   );
+  await unsubscribe(run, executionId);
 }
 
 /**
- * A boundary timer fired on the token waiting at its user task (interrupting): the task (or every
- * open task of a multi-instance loop) is canceled, and the token leaves along the boundary event.
+ * A boundary event fired on the token waiting at its activity or sub-process. Interrupting: the
+ * activity is canceled (its task, every open task of a multi-instance loop, every token and timer
+ * inside a sub-process), and the token leaves along the boundary event. Non-interrupting: a new
+ * token leaves along the boundary event, the activity goes on.
  */
 export async function fireBoundary({
   run,
@@ -155,21 +285,216 @@ export async function fireBoundary({
   execution: { id: number; parent_id: number | null };
   boundary: ProcessNode;
 }): Promise<void> {
+  if (boundary.isNonInterrupting) {
+    const step = await newExecution(run, boundary.id, execution.parent_id);
+    await advance(run, [step]);
+    return;
+  }
+  const reason = boundaryReason(boundary);
+  await cancelInside(run, execution.id, reason);
   const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
-      end_reason = 'boundaryTimer', row_version = row_version + 1
-    where end_time is null and instance_id = ${run.instanceId}
-      and (execution_id = ${execution.id} or execution_id in (select id from wf_execution where parent_id = ${execution.id}))
+      end_reason = ${reason}, row_version = row_version + 1
+    where end_time is null and instance_id = ${run.instanceId} and execution_id = ${execution.id}
     returning id`.execute(run.trx);
-  if (open.rows.length > 0)
-    await sql`update wf_hist_activity set end_time = now(), end_reason = 'boundaryTimer'
-      where instance_id = ${run.instanceId} and task_id in (${sql.join(open.rows.map((row) => row.id))})
-        and end_time is null`.execute(run.trx);
-  await sql`delete from wf_execution where parent_id = ${execution.id}`.execute(run.trx);
-  await sql`update wf_execution set loop_state = null where id = ${execution.id}`.execute(run.trx);
+  await endSignersOf(
+    run,
+    open.rows.map((row) => row.id),
+    reason,
+  );
+  await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
+    where instance_id = ${run.instanceId} and end_time is null
+      and (execution_id = ${execution.id}${
+        open.rows.length > 0 ? sql` or task_id in (${sql.join(open.rows.map((row) => row.id))})` : sql``
+      })`.execute(run.trx);
+  await sql`update wf_execution set loop_state = null, state = 'active' where id = ${execution.id}`.execute(
+    run.trx,
+  );
   await sql`delete from wf_job where execution_id = ${execution.id} and kind = 'boundaryTimer'`.execute(
     run.trx,
   );
+  await unsubscribe(run, execution.id);
+  if (hasCallActivity(run)) {
+    // The process a call activity started ends when a boundary event interrupts it.
+    await sql`update wf_execution set activity_id = ${boundary.id} where id = ${execution.id}`.execute(
+      run.trx,
+    );
+    await crossInstance().endOrphanedCalls(run);
+  }
   await advance(run, [{ executionId: execution.id, nodeId: boundary.id, parentId: execution.parent_id }]);
+}
+
+/** Why a boundary event ended its activity: the end reason of the task and history rows. */
+function boundaryReason(boundary: ProcessNode): string {
+  if (boundary.errorCode !== undefined) return 'boundaryError';
+  if (boundary.escalationCode !== undefined) return 'boundaryEscalation';
+  if (boundary.signalName !== undefined) return 'boundarySignal';
+  if (boundary.messageName !== undefined) return 'boundaryMessage';
+  if (boundary.condition !== undefined) return 'boundaryConditional';
+  return 'boundaryTimer';
+}
+
+/** An error or escalation thrown: its kind and code ('' when it names none). */
+/** What catches a thrown error or escalation: a boundary event on its activity, or an event sub-process's start in its scope. */
+type Handler =
+  | { boundary: ProcessNode; execution: { id: number; parent_id: number | null } }
+  | { start: ProcessNode; scopeId: number | null };
+
+const caughtCode = (node: ProcessNode, kind: Thrown['kind']): string | undefined =>
+  kind === 'error' ? node.errorCode : node.escalationCode;
+
+/** Of the catchers, the one naming the thrown code, else one that catches any code. */
+function pickCatcher(candidates: (ProcessNode | undefined)[], thrown: Thrown): ProcessNode | undefined {
+  const catching = candidates.filter(
+    (node): node is ProcessNode => node !== undefined && caughtCode(node, thrown.kind) !== undefined,
+  );
+  const named =
+    thrown.code === '' ? undefined : catching.find((node) => caughtCode(node, thrown.kind) === thrown.code);
+  return named ?? catching.find((node) => caughtCode(node, thrown.kind) === '');
+}
+
+/**
+ * Walks up the scopes a thrown event is in (from `scopeId`, run by the token `scopeExecution`):
+ * at each, first the event sub-processes started by its kind of event (not the one it came
+ * from), then the boundary events of the sub-process; last the process's own event
+ * sub-processes. Answers the nearest handler, or none.
+ */
+async function handlerInScopes(
+  run: Run,
+  scopeId: string | undefined,
+  scopeExecution: number | null,
+  thrown: Thrown,
+): Promise<Handler | undefined> {
+  let scope = scopeId === undefined ? undefined : run.graph.nodes[scopeId];
+  let execution = scopeExecution;
+  let cameFrom: string | undefined;
+  for (;;) {
+    const eventSubProcesses = (scope ? scope.eventSubProcesses : run.graph.eventSubProcesses) ?? [];
+    const start = pickCatcher(
+      eventSubProcesses.filter((id) => id !== cameFrom).map((id) => eventStartOf(run.graph, id)),
+      thrown,
+    );
+    if (start) return { start, scopeId: scope ? execution : null };
+    if (!scope || execution === null) return undefined;
+    const parentId = await parentOf({ run, executionId: execution, node: scope });
+    const boundary = pickCatcher(
+      (scope.boundaries ?? []).map((id) => run.graph.nodes[id]),
+      thrown,
+    );
+    if (boundary) return { boundary, execution: { id: execution, parent_id: parentId } };
+    cameFrom = scope.id;
+    scope = scope.scope === undefined ? undefined : run.graph.nodes[scope.scope];
+    execution = parentId;
+  }
+}
+
+/** Fires a handler: its boundary event on its activity, or its event sub-process in its scope. */
+async function fireHandler(run: Run, handler: Handler): Promise<void> {
+  if ('boundary' in handler)
+    await fireBoundary({ run, execution: handler.execution, boundary: handler.boundary });
+  else await fireEventSubProcess({ run, scopeId: handler.scopeId, start: handler.start });
+}
+
+const interrupts = (handler: Handler): boolean =>
+  !('boundary' in handler ? handler.boundary : handler.start).isNonInterrupting;
+
+/**
+ * An error or escalation reached the token waiting at a call activity from the process it called
+ * (events.ts throwToCaller): the call activity's boundary events catch it first, then its scopes;
+ * caught by none here, it goes on to this instance's own caller. Answers how it ended.
+ */
+export async function thrownByCalled({
+  run,
+  executionId,
+  thrown,
+}: {
+  run: Run;
+  executionId: number;
+  thrown: Thrown;
+}): Promise<ThrowOutcome> {
+  const rows = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
+    from wf_execution where id = ${executionId} and state = 'waiting'`.execute(run.trx);
+  const at = rows.rows[0];
+  const node = run.graph.nodes[at?.activity_id ?? ''];
+  if (!at || node?.type !== 'callActivity') return 'none';
+  let execution = { id: executionId, parent_id: at.parent_id };
+  if (node.multi && at.parent_id !== null) {
+    // One call of a multi-instance call activity: its boundary events are on the loop's token.
+    const loop = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
+      from wf_execution where id = ${at.parent_id}`.execute(run.trx);
+    if (loop.rows[0]?.activity_id === node.id)
+      execution = { id: at.parent_id, parent_id: loop.rows[0].parent_id };
+  }
+  const boundary = pickCatcher(
+    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
+    thrown,
+  );
+  const handler: Handler | undefined = boundary
+    ? { boundary, execution }
+    : await handlerInScopes(run, node.scope, execution.parent_id, thrown);
+  if (!handler) return run.caller ? crossInstance().throwToCaller({ run, thrown }) : 'none';
+  await fireHandler(run, handler);
+  return interrupts(handler) ? 'interrupted' : 'beside';
+}
+
+/**
+ * An error end event: the error goes up the scopes it is in to the nearest handler that catches
+ * its code (an event sub-process's error start, an error boundary event of a sub-process), which
+ * interrupts that scope; from a called process, on to the call activity. Caught by none, the
+ * token stops in an incident naming the end event.
+ */
+async function throwError(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  const thrown: Thrown = { kind: 'error', code: node.errorCode ?? '' };
+  const handler = await handlerInScopes(run, node.scope, step.parentId, thrown);
+  if (handler) {
+    await historyPass({ run, step, node });
+    await fireHandler(run, handler);
+    return;
+  }
+  if (run.caller && (await throwsToCaller(run, step, node, thrown)) !== 'none') return;
+  throw new ExpressionError(
+    `the error ${node.errorCode ?? ''} thrown by ${node.name?.trim() || node.id} is caught by no boundary event`,
+  );
+}
+
+/**
+ * A throw nobody in a called instance catches goes to its caller. When a handler there
+ * interrupts the call, this instance has been ended with it (events.ts endOrphanedCalls).
+ */
+async function throwsToCaller(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  thrown: Thrown,
+): Promise<ThrowOutcome> {
+  const outcome = await crossInstance().throwToCaller({ run, thrown });
+  if (outcome === 'interrupted') {
+    await historyPass({ run, step, node });
+    run.hasEnded = true;
+  }
+  return outcome;
+}
+
+/**
+ * An escalation thrown (intermediate throw or end event) goes up the scopes it is in to the
+ * nearest handler that catches its code (an event sub-process's escalation start, an escalation
+ * boundary event of a sub-process), and from a called process on to the call activity; that
+ * handler fires (interrupting: the scope with the thrower ends; non-interrupting: a token leaves
+ * beside it). Caught by none, it is passed. Answers whether the throwing token is still there.
+ */
+async function throwEscalation(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
+  const thrown: Thrown = { kind: 'escalation', code: node.escalationCode ?? '' };
+  const handler = await handlerInScopes(run, node.scope, step.parentId, thrown);
+  if (!handler) {
+    if (!run.caller) return true;
+    return (await throwsToCaller(run, step, node, thrown)) !== 'interrupted';
+  }
+  if (interrupts(handler)) {
+    await historyPass({ run, step, node });
+    await fireHandler(run, handler);
+    return false;
+  }
+  await fireHandler(run, handler);
+  return !run.hasEnded;
 }
 
 /**
@@ -204,7 +529,8 @@ export async function taskDone({
 }): Promise<Record<string, unknown>> {
   const node = run.graph.nodes[nodeId];
   if (!node) throw new Error(`no node ${nodeId}`);
-  const isSimple = !node.multi && !node.boundaries && node.scope === undefined;
+  const isSimple =
+    !node.multi && !node.boundaries && node.scope === undefined && node.compensationHandler === undefined;
   const straight = isSimple ? straightTask(run, node) : undefined;
   const made = straight && taskPartsOrNone({ run, executionId, node: straight, moveToken: true });
   const next = made ? straight : undefined;
@@ -219,7 +545,15 @@ export async function taskDone({
   }
   const flow = isSimple && node.outgoing.length === 1 ? run.graph.flows[node.outgoing[0] ?? ''] : undefined;
   const target = flow ? run.graph.nodes[flow.target] : undefined;
-  if (target?.type === 'endEvent' && !target.isTerminate && target.scope === undefined) {
+  // (A signal, error or escalation end event throws first: the general way.)
+  if (
+    target?.type === 'endEvent' &&
+    !target.isTerminate &&
+    target.signalName === undefined &&
+    target.errorCode === undefined &&
+    target.escalationCode === undefined &&
+    target.scope === undefined
+  ) {
     // The token ends. When it was the instance's last one, the instance ends in the same
     // statement: every part below reads "another token left?" from the statement's one snapshot
     // (which still sees this token), and leaves alone the task and history row `end` writes.
@@ -234,8 +568,11 @@ export async function taskDone({
     ])}
       ${end.select(sql`${tokensLeft} as "tokensLeft"`)}`.execute(run.trx);
     const { tokensLeft: isLeft, ...answer } = rows.rows[0] ?? {};
-    if (isLeft !== true) run.hasEnded = true;
-    else await advance(run, await releasableJoins(run));
+    if (isLeft !== true) {
+      run.hasEnded = true;
+      await instanceEnded(run, 'over');
+      if (run.caller) await crossInstance().resumeCaller(run);
+    } else await advance(run, await releasableJoins(run));
     return answer;
   }
   const rows = await sql<
@@ -268,6 +605,14 @@ async function moveOn(run: Run, executionId: number, node: ProcessNode): Promise
   if (leaving === null) return;
   await dropBoundaries(run, leaving, node);
   const parentId = await parentOf({ run, executionId: leaving, node });
+  await noteCompleted(run, { executionId: leaving, nodeId: node.id, parentId }, node);
+  if (node.outgoing.length === 0) {
+    const queue: Step[] = [];
+    await implicitEnd(run, { executionId: leaving, nodeId: node.id, parentId }, node, queue);
+    // A branch that ended may be the one an inclusive join was waiting for.
+    await advance(run, queue.length > 0 || run.hasEnded ? queue : await releasableJoins(run));
+    return;
+  }
   await advance(run, await take(run, leaving, node.outgoing, parentId));
 }
 
@@ -304,8 +649,10 @@ async function take(
   return steps;
 }
 
-async function raiseIncident(run: Run, step: Step, incident: Incident): Promise<void> {
+async function raiseIncident(run: Run, step: Step, stopped: Incident): Promise<void> {
   run.hasIncident = true;
+  const name = run.graph.nodes[stopped.activityId]?.name?.trim();
+  const incident: Incident = name ? { ...stopped, activityName: name } : stopped;
   await sql`update wf_execution set state = 'incident', activity_id = ${step.nodeId} where id = ${step.executionId}`.execute(
     run.trx,
   );
@@ -332,6 +679,12 @@ async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPasse
     where id = ${run.instanceId}`.execute(run.trx);
 }
 
+/** Skip expressions apply (Activiti's variable, or Flowable's of the same meaning, is true). */
+const isSkipEnabled = (variables: Record<string, unknown>): boolean =>
+  [variables._ACTIVITI_SKIP_EXPRESSION_ENABLED, variables._FLOWABLE_SKIP_EXPRESSION_ENABLED].some(
+    (value) => value === true || value === 'true',
+  );
+
 /**
  * The flows a gateway (or an activity with conditional flows) takes: exclusive → the first whose
  * condition holds, else the default; inclusive and others → every one whose condition holds
@@ -340,17 +693,30 @@ async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPasse
  */
 function chooseFlows(run: Run, node: ProcessNode): string[] | Incident {
   const chosen: string[] = [];
+  const isSkipping = isSkipEnabled(run.variables);
   for (const flowId of node.outgoing) {
     if (flowId === node.defaultFlow) continue;
-    const condition = run.graph.flows[flowId]?.condition;
-    if (condition === undefined || node.type === 'parallelGateway') {
+    const flow = run.graph.flows[flowId];
+    const condition = flow?.condition;
+    // Activiti and Flowable: an enabled skip expression decides in place of the condition (its
+    // flow is taken when it holds, or when it is the only flow out).
+    const skipExpression = isSkipping && node.type !== 'parallelGateway' ? flow?.skipExpression : undefined;
+    const decides = skipExpression ?? condition;
+    if (skipExpression !== undefined && node.outgoing.length === 1) {
+      chosen.push(flowId);
+    } else if (decides === undefined || node.type === 'parallelGateway') {
       chosen.push(flowId);
     } else {
       try {
-        if (evaluateCondition(condition, run.variables)) chosen.push(flowId);
+        if (evaluateCondition(decides, run.variables)) chosen.push(flowId);
       } catch (error) {
         if (!(error instanceof ExpressionError)) throw error;
-        return { activityId: node.id, flowId, message: error.message };
+        return {
+          activityId: node.id,
+          flowId,
+          message: error.message,
+          ...(error.variable === undefined ? {} : { variable: error.variable }),
+        };
       }
     }
     if (node.type === 'exclusiveGateway' && chosen.length > 0) break;
@@ -441,6 +807,126 @@ export async function endInstance({
   await sql`with ${sql.join([...parts, sql`ended_tokens as (delete from wf_execution where instance_id = ${run.instanceId})`])}
     ${instance}`.execute(run.trx);
   run.hasEnded = true;
+  await instanceEnded(run, status);
+  // The processes its call activities started end with it; the caller of this one goes on.
+  if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
+  if (status === 'over' && run.caller) await crossInstance().resumeCaller(run);
+}
+
+const callingGraphs = new WeakMap<object, boolean>();
+
+/** Whether the process has a call activity (else no called instance can be left running: no query). */
+function hasCallActivity(run: Run): boolean {
+  let found = callingGraphs.get(run.graph);
+  if (found === undefined) {
+    found = Object.values(run.graph.nodes).some((node) => node.type === 'callActivity');
+    callingGraphs.set(run.graph, found);
+  }
+  return found;
+}
+
+/** The variables a call activity passes in or out: every one (all), then each mapping. */
+function mappedVariables(
+  all: boolean | undefined,
+  mappings: VariableMapping[],
+  from: Record<string, unknown>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = all ? { ...from } : {};
+  for (const mapping of mappings) {
+    if (mapping.sourceExpression !== undefined)
+      values[mapping.target] = evaluate(mapping.sourceExpression, from);
+    else if (mapping.source !== undefined && mapping.source in from)
+      values[mapping.target] = from[mapping.source];
+  }
+  return values;
+}
+
+/**
+ * A token reached a call activity: the latest version of the called process starts in the same
+ * transaction (its variables mapped in) and the token waits until it ends; one that ends at once
+ * hands its variables back at once. A called process that is not deployed is an incident naming
+ * the call activity.
+ */
+async function callProcess(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  const call = node.call;
+  if (!call) throw new Error(`call activity ${node.id} has no called element`);
+  const key = String(interpolate(call.calledElement, run.variables) ?? '');
+  const called = await crossInstance().startCalled({
+    run,
+    key,
+    executionId: step.executionId,
+    variables: mappedVariables(call.inAll, call.ins, run.variables),
+  });
+  if (!called)
+    throw new ExpressionError(
+      `${elementName(run, node)} calls the process ${key}, which is not deployed here`,
+    );
+  if (called.ended) await returnFromCall(run, step, node, called.variables, queue);
+}
+
+/** The called instance ended: its variables come back (mapped out) and the call activity's token goes on. */
+async function returnFromCall(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  calledVariables: Record<string, unknown>,
+  queue: Step[],
+): Promise<void> {
+  const call = node.call;
+  await setVariables({
+    run,
+    values: call ? mappedVariables(call.outAll, call.outs, calledVariables) : {},
+    activityId: node.id,
+  });
+  await closeScopeHistory(run, step.executionId, node);
+  let leaving = step;
+  if (node.multi) {
+    // One child of a multi-instance call activity is done: the loop goes on, or is over.
+    const started: Step[] = [];
+    const loop = await tokenToLeave({ run, executionId: step.executionId, node, started });
+    queue.push(...started);
+    if (loop === null) return;
+    if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
+    leaving = {
+      executionId: loop,
+      nodeId: node.id,
+      parentId: await parentOf({ run, executionId: loop, node }),
+    };
+    await closeScopeHistory(run, loop, node);
+  }
+  await sql`update wf_execution set state = 'active' where id = ${leaving.executionId}`.execute(run.trx);
+  await dropBoundaries(run, leaving.executionId, node);
+  await goOn(run, leaving, node, queue);
+}
+
+/**
+ * The instance a call activity started has ended (events.ts resumeCaller): the caller's token
+ * waiting there goes on with the variables mapped out. A token that has left since (a boundary
+ * event) is left alone.
+ */
+export async function calledInstanceEnded({
+  run,
+  executionId,
+  variables,
+}: {
+  run: Run;
+  executionId: number;
+  variables: Record<string, unknown>;
+}): Promise<void> {
+  const rows = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
+    from wf_execution where id = ${executionId} and state = 'waiting'`.execute(run.trx);
+  const execution = rows.rows[0];
+  const node = run.graph.nodes[execution?.activity_id ?? ''];
+  if (!execution || node?.type !== 'callActivity') return;
+  const queue: Step[] = [];
+  const step: Step = { executionId, nodeId: node.id, parentId: execution.parent_id };
+  try {
+    await returnFromCall(run, step, node, variables, queue);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    await raiseIncident(run, step, { activityId: node.id, flowId: null, message: error.message });
+  }
+  await advance(run, queue);
 }
 
 /**
@@ -470,42 +956,106 @@ function endInstanceParts(
     sql`ended_history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
       where instance_id = ${run.instanceId} and end_time is null${notTaskHistory}${only})`,
     sql`ended_jobs as (delete from wf_job where instance_id = ${run.instanceId}${only})`,
+    ...(hasEventWaits(run.graph)
+      ? [
+          sql`ended_subscriptions as (delete from wf_event_subscription
+            where instance_id = ${run.instanceId}${only})`,
+        ]
+      : []),
+    sql`ended_event as (${eventInsert({
+      actor: run.actor,
+      type: 'workflow.ended',
+      entity: 'wfInstance',
+      key: sql`id`,
+      from: sql`wf_instance where id = ${run.instanceId} and end_time is null${only}`,
+      detail: { status, reason },
+    })})`,
   ];
 }
 
 /** A sub-process whose tokens have all ended: it is done, and its token goes on after it. */
-async function leaveScope(run: Run, scopeId: number, subProcess: ProcessNode, queue: Step[]): Promise<void> {
-  await sql`update wf_hist_activity set end_time = now()
-    where instance_id = ${run.instanceId} and execution_id = ${scopeId} and activity_id = ${subProcess.id}
-      and end_time is null`.execute(run.trx);
+async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queue: Step[]): Promise<void> {
+  await closeScopeHistory(run, child, subProcess);
+  let scopeId = child;
+  if (subProcess.multi) {
+    // One child of a multi-instance sub-process is done: the loop goes on, or is over.
+    const started: Step[] = [];
+    const leaving = await tokenToLeave({ run, executionId: child, node: subProcess, started });
+    queue.push(...started);
+    if (leaving === null) return;
+    if (leaving !== child) {
+      scopeId = leaving;
+      await closeScopeHistory(run, scopeId, subProcess);
+    }
+  }
   const step = {
     executionId: scopeId,
     nodeId: subProcess.id,
     parentId: await parentOf({ run, executionId: scopeId, node: subProcess }),
   };
   await sql`update wf_execution set state = 'active' where id = ${scopeId}`.execute(run.trx);
+  await dropBoundaries(run, scopeId, subProcess);
   await goOn(run, step, subProcess, queue);
+}
+
+/** The history row of a sub-process's token (or of one child of its loop) ends. */
+async function closeScopeHistory(run: Run, scopeId: number, subProcess: ProcessNode): Promise<void> {
+  await sql`update wf_hist_activity set end_time = now()
+    where instance_id = ${run.instanceId} and execution_id = ${scopeId} and activity_id = ${subProcess.id}
+      and end_time is null`.execute(run.trx);
 }
 
 /** A terminate end inside a sub-process: every token of that sub-process ends, with its tasks and timers. */
 async function terminateScope(run: Run, scopeId: number): Promise<void> {
-  await sql`with recursive inside as (
-        select id from wf_execution where parent_id = ${scopeId}
-        union all select e.id from wf_execution e join inside on e.parent_id = inside.id),
-      tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = 'terminateEnd',
-          row_version = row_version + 1
-        where end_time is null and execution_id in (select id from inside) returning id),
-      history as (update wf_hist_activity set end_time = now(), end_reason = 'terminateEnd'
-        where end_time is null and instance_id = ${run.instanceId}
-          and (task_id in (select id from tasks) or execution_id in (select id from inside))),
-      jobs as (delete from wf_job where execution_id in (select id from inside))
-    delete from wf_execution where id in (select id from inside)`.execute(run.trx);
+  await cancelInside(run, scopeId, 'terminateEnd');
+  if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
+}
+
+/** A sub-process one of whose tokens has ended: when none is left in it, it is done. */
+async function leaveScopeIfDone(
+  run: Run,
+  scopeId: number,
+  subProcess: ProcessNode,
+  queue: Step[],
+): Promise<void> {
+  const left = await sql`select 1 from wf_execution where parent_id = ${scopeId} limit 1`.execute(run.trx);
+  if (left.rows.length === 0) await leaveScope(run, scopeId, subProcess, queue);
+}
+
+/**
+ * An activity without outgoing flow (BPMN's implicit end): its token ends as at a plain end event
+ * (no end event in the history); the instance, or its sub-process, ends with its last token.
+ */
+async function implicitEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  if (node.isForCompensation) {
+    await handlerEnded(run, step, queue);
+    return;
+  }
+  const scope = node.scope === undefined ? undefined : run.graph.nodes[node.scope];
+  if (scope && step.parentId !== null) {
+    await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
+    await leaveScopeIfDone(run, step.parentId, scope, queue);
+    return;
+  }
+  const left = await sql<{
+    left: boolean;
+  }>`with gone as (delete from wf_execution where id = ${step.executionId})
+    select exists (select 1 from wf_execution where instance_id = ${run.instanceId} and id <> ${step.executionId}) as left`.execute(
+    run.trx,
+  );
+  if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
 }
 
 /** A token reached an end event: it ends; the instance (or its sub-process) ends with its last token. */
 async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const scope = node.scope === undefined ? undefined : run.graph.nodes[node.scope];
   const isInScope = scope !== undefined && step.parentId !== null;
+  if (node.errorCode !== undefined) {
+    await throwError(run, step, node);
+    return;
+  }
+  if (node.signalName !== undefined && !(await throwSignal(run, step, node.signalName, queue))) return;
+  if (node.escalationCode !== undefined && !(await throwEscalation(run, step, node))) return;
   // The plain end of a top-level token writes its history row in the statement that removes it.
   if (isInScope || node.isTerminate) await historyPass({ run, step, node });
   if (node.isTerminateAll) {
@@ -515,10 +1065,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   if (scope && step.parentId !== null) {
     await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
     if (node.isTerminate) await terminateScope(run, step.parentId);
-    const left = await sql`select 1 from wf_execution where parent_id = ${step.parentId} limit 1`.execute(
-      run.trx,
-    );
-    if (left.rows.length === 0) await leaveScope(run, step.parentId, scope, queue);
+    await leaveScopeIfDone(run, step.parentId, scope, queue);
     return;
   }
   if (node.isTerminate) {
@@ -536,12 +1083,73 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
 }
 
+/**
+ * The HTTP connector: one request made of the input parameters, its answer (statusCode, response,
+ * headers) mapped to variables by the output parameters. No answer, a refused address or an
+ * answer of 400 or more that no output parameter reads the statusCode of: an incident.
+ */
+async function callConnector(
+  run: Run,
+  node: ProcessNode,
+  service: NonNullable<ProcessNode['service']>,
+  scope: Record<string, unknown>,
+): Promise<void> {
+  const inputs = service.inputs ?? {};
+  const textOf = (name: string): string | undefined => {
+    const raw = inputs[name];
+    if (typeof raw !== 'string') return undefined;
+    const value = interpolate(raw, scope);
+    return value === null || value === undefined ? undefined : String(value);
+  };
+  const headers: Record<string, string> = {};
+  const rawHeaders = inputs.headers;
+  if (rawHeaders && typeof rawHeaders === 'object')
+    for (const [name, text] of Object.entries(rawHeaders))
+      headers[name] = String(interpolate(text, scope) ?? '');
+  const answer = await callHttp({
+    ctx: run.ctx,
+    url: textOf('url') ?? '',
+    method: textOf('method') ?? 'GET',
+    headers,
+    payload: textOf('payload'),
+  });
+  const outputs = service.outputs ?? {};
+  const readsStatus = Object.values(outputs).some((text) => text.includes('statusCode'));
+  if (answer.statusCode >= 400 && !readsStatus)
+    throw new ExpressionError(
+      `the HTTP connector of ${elementName(run, node)} was answered ${answer.statusCode}: ${answer.response.slice(0, 200)}`,
+    );
+  const values: Record<string, unknown> = {};
+  const answerScope = { ...scope, ...answer };
+  for (const [name, text] of Object.entries(outputs)) values[name] = interpolate(text, answerScope);
+  const oversized = oversizedVariable(values);
+  if (oversized !== undefined)
+    throw new ExpressionError(
+      `the variable ${oversized} would be over ${VARIABLE_LIMIT_KB} KB (workflow.variableBytes)`,
+    );
+  await setVariables({ run, values, activityId: node.id });
+}
+
 /** A built-in service task: an inbox notice to users, or variables set. */
-async function runService(run: Run, step: Step, node: ProcessNode): Promise<void> {
+async function runService(
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  locals: Record<string, unknown> = {},
+): Promise<void> {
   const service = node.service;
   if (!service) return;
   const fields: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, run.variables);
+  const scope = { ...run.variables, ...locals };
+  for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, scope);
+  if (service.kind === 'http') {
+    await callConnector(run, node, service, scope);
+    return;
+  }
+  if (service.kind === 'mail') {
+    await sendTaskMail({ ctx: run.ctx, tenantCode: run.tenantCode, where: elementName(run, node), fields });
+    return;
+  }
   if (service.kind === 'setVariables') {
     const oversized = oversizedVariable(fields);
     if (oversized !== undefined)
@@ -592,15 +1200,86 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
         return;
       }
       if (!(error instanceof ExpressionError)) throw error;
-      await raiseIncident(run, step, { activityId: node.id, flowId: null, message: error.message });
+      await raiseIncident(run, step, {
+        activityId: node.id,
+        flowId: null,
+        message: error.message,
+        ...(error.variable === undefined ? {} : { variable: error.variable }),
+      });
     }
     if (queue.length === 0 && !run.hasEnded && !run.isHalted) queue.push(...(await releasableJoins(run)));
+  }
+  // Variables changed: conditional events whose condition now holds go on (their steps are run).
+  if (!run.hasEnded && !run.isHalted && run.variablesChanged) {
+    const met = await conditionsMet(run);
+    if (met.length > 0) {
+      await advance(run, met);
+      return;
+    }
   }
   if (!run.isHalted) await saveSteps(run);
 }
 
+const conditionalGraphs = new WeakMap<object, ProcessNode[]>();
+
+/** The conditional catch and boundary events of a process. */
+function conditionalEvents(run: Run): ProcessNode[] {
+  let found = conditionalGraphs.get(run.graph);
+  if (!found) {
+    found = Object.values(run.graph.nodes).filter((node) => node.condition !== undefined);
+    conditionalGraphs.set(run.graph, found);
+  }
+  return found;
+}
+
+/** A conditional event's condition, false when it cannot be read (an unset variable). */
+function holds(run: Run, condition: string): boolean {
+  try {
+    return evaluateCondition(condition, run.variables);
+  } catch (error) {
+    if (error instanceof ExpressionError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The variables changed: the conditional events whose condition now holds fire (a catch event's
+ * token goes on, a boundary event fires on its activity). Answers the steps to run.
+ */
+async function conditionsMet(run: Run): Promise<Step[]> {
+  run.variablesChanged = false;
+  const events = conditionalEvents(run);
+  if (events.length === 0) return [];
+  const queue: Step[] = [];
+  const waitsAt = [
+    ...new Set(events.map((node) => (node.type === 'boundaryEvent' ? (node.attachedTo ?? '') : node.id))),
+  ];
+  const tokens = await sql<{
+    id: number;
+    activity_id: string;
+    parent_id: number | null;
+    state: string;
+  }>`select id, activity_id, parent_id, state from wf_execution
+    where instance_id = ${run.instanceId} and activity_id in (${sql.join(waitsAt)})
+      and state in ('active', 'waiting', 'scope', 'loop') order by id`.execute(run.trx);
+  for (const token of tokens.rows) {
+    for (const event of events) {
+      if (!event.condition || !holds(run, event.condition)) continue;
+      if (event.type === 'boundaryEvent' && event.attachedTo === token.activity_id) {
+        await fireBoundary({ run, execution: { id: token.id, parent_id: token.parent_id }, boundary: event });
+        if (!event.isNonInterrupting) break;
+      } else if (event.id === token.activity_id && token.state === 'waiting') {
+        await caught(run, { executionId: token.id, nodeId: event.id, parentId: token.parent_id }, queue);
+        break;
+      }
+    }
+  }
+  return queue;
+}
+
 /** Runs one token at its node. */
 async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  if (isCompensationStep(node, step) && (await compensationStep(run, step, node, queue))) return;
   // A token just made at its node, or about to end, needs no move in its row.
   const state = node.type === 'subProcess' ? 'scope' : 'active';
   // A plain user task moves its token in the statement that makes the task.
@@ -625,12 +1304,76 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       break;
     case 'subProcess': {
       await historyStart({ run, step, node });
+      if (node.multi) {
+        // A multi-instance sub-process: a scope per item, each with its start token.
+        const started: Step[] = [];
+        if (!(await startLoop({ run, step, node, started }))) {
+          await closeScopeHistory(run, step.executionId, node);
+          await goOn(run, step, node, queue);
+          break;
+        }
+        await scheduleBoundaries(run, step.executionId, node);
+        queue.push(...started);
+        break;
+      }
+      await scheduleBoundaries(run, step.executionId, node);
       queue.push(await newExecution(run, node.startId ?? '', step.executionId));
       break;
     }
     case 'endEvent':
       await reachEnd(run, step, node, queue);
       break;
+    case 'intermediateThrowEvent':
+      await throwEvent(run, step, node, queue);
+      break;
+    case 'intermediateCatchEvent':
+      // After an event-based gateway, the event has come when the token enters it.
+      if (node.eventGateway !== undefined) await goOn(run, step, node, queue);
+      else if (node.timer) await waitForTimer(run, step, node);
+      else if (
+        node.signalName !== undefined ||
+        node.messageName !== undefined ||
+        node.condition !== undefined
+      ) {
+        await historyStart({ run, step, node });
+        await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+        await subscribe(run, step.executionId, node);
+        // A conditional catch whose condition holds already goes on at once.
+        if (node.condition !== undefined && holds(run, node.condition)) await caught(run, step, queue);
+      } else await goOn(run, step, node, queue);
+      break;
+    case 'receiveTask':
+      if (node.eventGateway !== undefined) {
+        await goOn(run, step, node, queue);
+        break;
+      }
+      await historyStart({ run, step, node });
+      await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+      await subscribe(run, step.executionId, node);
+      await scheduleBoundaries(run, step.executionId, node);
+      break;
+    case 'eventBasedGateway':
+      await waitAtEventGateway(run, step, node);
+      break;
+    case 'callActivity': {
+      await historyStart({ run, step, node });
+      if (node.multi && !step.isLoopChild) {
+        // A multi-instance call activity: a child token per item, each calling the process.
+        const started: Step[] = [];
+        if (!(await startLoop({ run, step, node, started }))) {
+          await closeScopeHistory(run, step.executionId, node);
+          await goOn(run, step, node, queue);
+          break;
+        }
+        await scheduleBoundaries(run, step.executionId, node);
+        queue.push(...started);
+        break;
+      }
+      await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+      if (!step.isLoopChild) await scheduleBoundaries(run, step.executionId, node);
+      await callProcess(run, step, node, queue);
+      break;
+    }
     case 'parallelGateway':
     case 'inclusiveGateway':
       if (!(await joined(run, step, node))) break;
@@ -638,21 +1381,356 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      if (node.type === 'serviceTask') await runService(run, step, node);
+      if (isExternal(node)) {
+        await waitForWorker(run, step, node);
+        break;
+      }
+      if (node.multi) await passLoop(run, node, (locals) => runService(run, step, node, locals));
+      else await runService(run, step, node);
       await goOn(run, step, node, queue);
   }
 }
 
+/** How a person knows an element: its name (or the flow's), its id only when it has none. */
+function elementName(run: Run, node: ProcessNode, flowId?: string | null): string {
+  const flow = flowId ? run.graph.flows[flowId] : undefined;
+  return node.name?.trim() || flow?.name?.trim() || node.id;
+}
+
+/** An external service task (not the catch of an event-based gateway): its token waits for a worker. */
+const isExternal = (node: ProcessNode): boolean =>
+  node.service?.kind === 'external' && node.eventGateway === undefined;
+
+/**
+ * A token reached an external service task: it waits there, and a row of wf_external_task offers
+ * the work to the workers of its topic (an earlier row of the same token is replaced). A worker's
+ * completion goes on as a caught event does (moveOnFrom).
+ */
+async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  await historyStart({ run, step, node });
+  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await sql`with gone as (delete from wf_external_task where execution_id = ${step.executionId})
+    insert into wf_external_task (tenant_code, instance_id, execution_id, process_key, activity_id, topic)
+    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${run.graph.key}, ${node.id},
+      ${node.service?.topic ?? node.id})`.execute(run.trx);
+  await scheduleBoundaries(run, step.executionId, node);
+}
+
+/** A worker's failure left no retries: the token stops in an incident naming the task and the error. */
+export async function externalTaskIncident({
+  run,
+  execution,
+  node,
+  message,
+}: {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  node: ProcessNode;
+  message: string;
+}): Promise<void> {
+  await raiseIncident(
+    run,
+    { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id },
+    { activityId: node.id, flowId: null, message },
+  );
+}
+
 /** A node a token passes at once (not a task, sub-process, end or join): its history row is written as it enters. */
 const isPassedAtOnce = (node: ProcessNode): boolean =>
-  !['userTask', 'subProcess', 'endEvent', 'parallelGateway', 'inclusiveGateway'].includes(node.type);
+  node.eventGateway !== undefined ||
+  (!isExternal(node) &&
+    ![
+      'userTask',
+      'subProcess',
+      'endEvent',
+      'parallelGateway',
+      'inclusiveGateway',
+      'receiveTask',
+      'eventBasedGateway',
+      'callActivity',
+    ].includes(node.type) &&
+    !isWaitingCatch(node));
+
+/** A timer, signal or message catch event: its token waits there (its history row is open until it goes on). */
+const isWaitingCatch = (node: ProcessNode): boolean =>
+  node.type === 'intermediateCatchEvent' &&
+  (node.timer !== undefined ||
+    node.signalName !== undefined ||
+    node.messageName !== undefined ||
+    node.condition !== undefined);
+
+/**
+ * A token reached an event-based gateway: it waits there for the first of the catch events after
+ * it (a job per timer, a subscription per message and signal).
+ */
+async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  await historyStart({ run, step, node });
+  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await subscribe(run, step.executionId, node);
+  const now = workflowNow(run.ctx);
+  const jobs: RawBuilder<unknown>[] = [];
+  for (const flowId of node.outgoing) {
+    const target = run.graph.nodes[run.graph.flows[flowId]?.target ?? ''];
+    if (!target?.timer) continue;
+    const due = firstDue(target.timer, now);
+    if (!due) throw new ExpressionError(`the timer of ${elementName(run, target)} is never due`);
+    jobs.push(
+      sql`(${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${target.id}, 'boundaryTimer', ${due})`,
+    );
+  }
+  if (jobs.length > 0)
+    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+      values ${sql.join(jobs)}`.execute(run.trx);
+}
+
+/**
+ * One catch event after an event-based gateway fired: the gateway is done (its other timers and
+ * subscriptions go) and the token passes the catch event and goes on from it.
+ */
+async function eventGatewayFired(run: Run, step: Step, queue: Step[]): Promise<void> {
+  const node = run.graph.nodes[step.nodeId];
+  if (!node?.eventGateway) throw new Error(`no event-based gateway before ${step.nodeId}`);
+  await sql`update wf_hist_activity set end_time = now()
+    where instance_id = ${run.instanceId} and execution_id = ${step.executionId}
+      and activity_id = ${node.eventGateway} and end_time is null`.execute(run.trx);
+  await sql`delete from wf_job where execution_id = ${step.executionId} and kind = 'boundaryTimer'`.execute(
+    run.trx,
+  );
+  await unsubscribe(run, step.executionId);
+  await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
+  // The catch runs as any node the token enters (a receive task after the gateway waits there).
+  queue.push({ executionId: step.executionId, nodeId: node.id, parentId: step.parentId });
+}
+
+/** A token reached a timer catch event: it waits for its job (taken by the poller as boundary timers are). */
+async function waitForTimer(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  await historyStart({ run, step, node });
+  const due = node.timer ? firstDue(node.timer, workflowNow(run.ctx)) : undefined;
+  if (!due) throw new ExpressionError(`the timer of ${elementName(run, node)} is never due`);
+  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, 'boundaryTimer', ${due})`.execute(
+    run.trx,
+  );
+}
+
+/**
+ * An intermediate throw event: none goes on; a link jumps to its catch; a signal first releases
+ * every token of the instance waiting at a catch of that signal, then goes on.
+ */
+async function throwEvent(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  if (node.linkName !== undefined) {
+    const target = Object.values(run.graph.nodes).find(
+      (other) =>
+        other.type === 'intermediateCatchEvent' &&
+        other.linkName === node.linkName &&
+        other.scope === node.scope,
+    );
+    if (!target)
+      throw new ExpressionError(`no link catch named ${node.linkName} for ${elementName(run, node)}`);
+    queue.push({ executionId: step.executionId, nodeId: target.id, parentId: step.parentId });
+    return;
+  }
+  if (node.signalName !== undefined && !(await throwSignal(run, step, node.signalName, queue))) return;
+  if (node.escalationCode !== undefined && !(await throwEscalation(run, step, node))) return;
+  await goOn(run, step, node, queue);
+}
+
+/**
+ * A signal thrown by a token (intermediate throw or end event): it fires the signal boundary
+ * events and releases the signal catches of the instance (after event-based gateways too), then
+ * reaches the other instances of the tenant waiting for it and starts the processes with a
+ * signal start event of its name (BPMN's broadcast), all in the same transaction and its step
+ * budget. Answers whether the throwing token is still there (its own signal may interrupt the
+ * activity it is in).
+ */
+async function throwSignal(run: Run, step: Step, signalName: string, queue: Step[]): Promise<boolean> {
+  await signalBoundaries(run, signalName);
+  const alive = await sql`select 1 from wf_execution where id = ${step.executionId}`.execute(run.trx);
+  if (alive.rows.length === 0 || run.hasEnded) return false;
+  const catches = Object.values(run.graph.nodes)
+    .filter(
+      (other) =>
+        other.type === 'intermediateCatchEvent' &&
+        other.signalName === signalName &&
+        other.eventGateway === undefined,
+    )
+    .map((other) => other.id);
+  if (catches.length > 0) {
+    const waiting = await sql<{
+      id: number;
+      activity_id: string;
+      parent_id: number | null;
+    }>`update wf_execution
+        set state = 'active' where instance_id = ${run.instanceId} and state = 'waiting'
+          and activity_id in (${sql.join(catches)})
+        returning id, activity_id, parent_id`.execute(run.trx);
+    for (const row of waiting.rows)
+      await caught(run, { executionId: row.id, nodeId: row.activity_id, parentId: row.parent_id }, queue);
+  }
+  for (const other of Object.values(run.graph.nodes)) {
+    if (other.signalName !== signalName || other.eventGateway === undefined) continue;
+    const waiting = await sql<{ id: number; parent_id: number | null }>`select id, parent_id from wf_execution
+      where instance_id = ${run.instanceId} and state = 'waiting' and activity_id = ${other.eventGateway}`.execute(
+      run.trx,
+    );
+    for (const row of waiting.rows)
+      await eventGatewayFired(run, { executionId: row.id, nodeId: other.id, parentId: row.parent_id }, queue);
+  }
+  await startEventSubProcesses(run, 'signal', signalName);
+  // An interrupting event sub-process may have ended the throwing token with the rest.
+  const still = await sql`select 1 from wf_execution where id = ${step.executionId}`.execute(run.trx);
+  await crossInstance().broadcastSignal({ run, signalName });
+  return still.rows.length > 0 && !run.hasEnded;
+}
+
+/** The event sub-processes of the instance that start on the signal (or message) thrown in it. */
+async function startEventSubProcesses(run: Run, kind: 'message' | 'signal', name: string): Promise<void> {
+  const starts = Object.values(run.graph.nodes)
+    .filter(
+      (node) =>
+        node.type === 'startEvent' &&
+        run.graph.nodes[node.scope ?? '']?.isEventSubProcess === true &&
+        (kind === 'signal' ? node.signalName : node.messageName) === name,
+    )
+    .map((node) => node.id);
+  if (starts.length === 0) return;
+  const rows = await sql<{
+    execution_id: number | null;
+    waits_at: string;
+    activity_id: string;
+  }>`select s.execution_id, s.waits_at, s.activity_id from wf_event_subscription s
+    where s.instance_id = ${run.instanceId} and s.activity_id in (${sql.join(starts)}) order by s.id`.execute(
+    run.trx,
+  );
+  await deliverEvent(
+    run,
+    rows.rows.map((row) => ({
+      executionId: row.execution_id,
+      parentId: null,
+      waitsAt: row.waits_at,
+      catchId: row.activity_id,
+    })),
+  );
+}
+
+/** A signal thrown in the instance fires the signal boundary events of the activities its tokens wait at. */
+async function signalBoundaries(run: Run, signalName: string): Promise<void> {
+  const boundaries = Object.values(run.graph.nodes).filter(
+    (other) => other.type === 'boundaryEvent' && other.signalName === signalName && other.attachedTo,
+  );
+  for (const boundary of boundaries) {
+    const at = await sql<{ id: number; parent_id: number | null }>`select id, parent_id from wf_execution
+      where instance_id = ${run.instanceId} and activity_id = ${boundary.attachedTo ?? ''}
+        and state in ('active', 'waiting', 'scope', 'loop')`.execute(run.trx);
+    for (const execution of at.rows) await fireBoundary({ run, execution, boundary });
+  }
+}
+
+/** A token waiting at a catch event goes on: its history row ends, its timer (if any) goes. */
+async function caught(run: Run, step: Step, queue: Step[]): Promise<void> {
+  const node = run.graph.nodes[step.nodeId];
+  if (!node) throw new Error(`no node ${step.nodeId}`);
+  if (node.eventGateway !== undefined) {
+    await eventGatewayFired(run, step, queue);
+    return;
+  }
+  await sql`update wf_hist_activity set end_time = now()
+    where instance_id = ${run.instanceId} and execution_id = ${step.executionId} and activity_id = ${node.id}
+      and end_time is null`.execute(run.trx);
+  await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
+  await unsubscribe(run, step.executionId);
+  await dropBoundaries(run, step.executionId, node);
+  await goOn(run, step, node, queue);
+}
+
+/** A subscription a message or signal has reached: the token, where it waits, and the catching element. */
+export interface Delivery {
+  /** The waiting token; null for an event sub-process of the process itself (the instance waits). */
+  executionId: number | null;
+  parentId: number | null;
+  /** Where the token stands: the catch event, receive task, activity or event-based gateway. */
+  waitsAt: string;
+  /** The catching element: the catch event, receive task or boundary event. */
+  catchId: string;
+}
+
+/**
+ * A message or signal reached a token of the run's instance: a boundary event fires, a catch
+ * event or receive task goes on, an event-based gateway takes the catch event's way. A token
+ * that has moved on since (an earlier delivery of the same call) is left alone.
+ */
+export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<void> {
+  const queue: Step[] = [];
+  for (const delivery of deliveries) {
+    if (run.hasEnded || run.isHalted) break;
+    const node = run.graph.nodes[delivery.catchId];
+    if (!node) continue;
+    if (delivery.executionId === null) {
+      if (node.type === 'startEvent') await fireEventSubProcess({ run, scopeId: null, start: node });
+      continue;
+    }
+    const executionId = delivery.executionId;
+    const at = await sql<{
+      parent_id: number | null;
+    }>`select parent_id from wf_execution where id = ${executionId}
+      and activity_id = ${delivery.waitsAt} and state in ('active', 'waiting', 'scope', 'loop')`.execute(
+      run.trx,
+    );
+    const execution = at.rows[0];
+    if (!execution) continue;
+    const step: Step = { executionId, nodeId: node.id, parentId: execution.parent_id };
+    if (node.type === 'startEvent') {
+      await fireEventSubProcess({ run, scopeId: executionId, start: node });
+      continue;
+    }
+    if (node.type === 'boundaryEvent')
+      await fireBoundary({
+        run,
+        execution: { id: executionId, parent_id: execution.parent_id },
+        boundary: node,
+      });
+    else if (node.eventGateway !== undefined) await eventGatewayFired(run, step, queue);
+    else await caught(run, step, queue);
+  }
+  await advance(run, queue);
+}
+
+/**
+ * A token waiting at a catch event or an external task goes on: the event's timer fired (jobs.ts)
+ * or a worker completed the task (external-tasks.ts).
+ */
+export async function moveOnFrom({
+  run,
+  execution,
+  node,
+}: {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  node: ProcessNode;
+}): Promise<void> {
+  const queue: Step[] = [];
+  await caught(run, { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id }, queue);
+  await advance(run, queue);
+}
 
 async function goOn(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
+  await noteCompleted(run, step, node);
+  if (node.outgoing.length === 0) {
+    await implicitEnd(run, step, node, queue);
+    return;
+  }
   const flows = chooseFlows(run, node);
   // No way on: a request (start, complete) is refused as the peers refuse it, rolled back; the
   // engine's own work (a timer) leaves the token in an incident for an administrator.
   if (!Array.isArray(flows) && flows.flowId === null && run.onStepBudget === 'refuse')
-    throw new AppError('wfNoFlow', { id: node.id });
+    throw new AppError('wfNoFlow', { id: elementName(run, node) });
+  if (!Array.isArray(flows) && run.refusesConditionErrors) {
+    const element = elementName(run, node, flows.flowId);
+    throw flows.variable === undefined
+      ? new AppError('wfConditionFailed', { element, message: flows.message })
+      : new AppError('wfConditionUnset', { element, variable: flows.variable });
+  }
   if (!Array.isArray(flows)) {
     await raiseIncident(run, step, flows);
     return;

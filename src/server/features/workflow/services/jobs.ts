@@ -5,7 +5,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { openRun } from './activity.js';
 import { workflowNow } from './clock.js';
 import { startIn } from './instances.js';
-import { fireBoundary } from './interpreter.js';
+import { fireBoundary, moveOnFrom, fireEventSubProcess } from './interpreter.js';
 import { definitionGraph, markInstanceLocked } from './store.js';
 import { nextOfCycle } from './timers.js';
 
@@ -34,6 +34,8 @@ interface BoundaryJob {
   definition_id: number;
   name: string | null;
   steps: number;
+  super_instance_id: number | null;
+  super_execution_id: number | null;
 }
 
 interface StartJob {
@@ -67,7 +69,7 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
     return await inTransaction(ctx.db, async (trx) => {
       const rows =
         await sql<BoundaryJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
-          i.definition_id, i.name, i.steps
+          i.definition_id, i.name, i.steps, i.super_instance_id, i.super_execution_id
         from wf_job j join wf_instance i on i.id = j.instance_id
         where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'boundaryTimer'
           and i.end_time is null and not i.suspended
@@ -86,25 +88,34 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       }>`select id, activity_id, parent_id from wf_execution where id = ${job.execution_id}`.execute(trx);
       const execution = executions.rows[0];
       await sql`delete from wf_job where id = ${job.id}`.execute(trx);
-      // A token that has moved on (or gone) since: the timer is void.
-      if (!boundary || !execution || execution.activity_id !== boundary.attachedTo) return 'ran';
       const instance = {
         id: job.instance_id,
         tenant_code: job.tenant_code,
         definition_id: job.definition_id,
         name: job.name,
         steps: job.steps,
+        super_instance_id: job.super_instance_id,
+        super_execution_id: job.super_execution_id,
       };
-      // Past the step budget of a transaction, the instance stops in an incident (no one to answer).
-      const run = await openRun({
-        ctx,
-        trx,
-        instance,
-        graph,
-        actor: systemActor(job.tenant_code),
-        onStepBudget: 'incident',
-      });
-      await fireBoundary({ run, execution, boundary });
+      const openJobRun = (): ReturnType<typeof openRun> =>
+        // Past the step budget of a transaction, the instance stops in an incident (no one to answer).
+        openRun({ ctx, trx, instance, graph, actor: systemActor(job.tenant_code), onStepBudget: 'incident' });
+      // The timer start of an event sub-process: its scope is the instance (no token) or a
+      // sub-process whose token must still stand there.
+      if (boundary?.type === 'startEvent') {
+        const scope = graph.nodes[graph.nodes[boundary.scope ?? '']?.scope ?? ''];
+        if (job.execution_id !== null && (!execution || execution.activity_id !== scope?.id)) return 'ran';
+        await fireEventSubProcess({ run: await openJobRun(), scopeId: job.execution_id, start: boundary });
+        return 'ran';
+      }
+      // A token that has moved on (or gone) since: the timer is void.
+      // A catch event waits at itself, or (after an event-based gateway) at the gateway.
+      const isCatch = boundary?.type === 'intermediateCatchEvent';
+      const waitsAt = isCatch ? (boundary.eventGateway ?? boundary.id) : boundary?.attachedTo;
+      if (!boundary || !execution || execution.activity_id !== waitsAt) return 'ran';
+      const run = await openJobRun();
+      if (isCatch) await moveOnFrom({ run, execution, node: boundary });
+      else await fireBoundary({ run, execution, boundary });
       return 'ran';
     });
   } catch (error) {

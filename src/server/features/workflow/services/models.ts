@@ -14,7 +14,8 @@ import type { Localizer } from '../../../lib/i18n.js';
 import { tenantIds, type Actor } from '../../../lib/sql/toolkit.js';
 import type { Db } from '../../../lib/db/database.js';
 import { assertAllFound, assertOwnReferences } from '../../rbac/index.js';
-import { checkedGraph, deployIn } from './deploy.js';
+import { checkedModel, deployIn } from './deploy.js';
+import { assertTenantForm } from './forms.js';
 import { containing, optional, pageOf, when, type Paged, type PageParams } from './paging.js';
 
 /** Process models: what the designer edits, saved as BPMN XML and deployed from there. */
@@ -82,6 +83,21 @@ async function assertModelOrg(
   });
 }
 
+/** A model's form: an empty one is none. */
+const usedFormOf = (input: ModelInput): string | null => input.usedForm || null;
+
+/** The model's organisation and form are the caller's tenant's (400 naming the field otherwise). */
+async function assertModelReferences(
+  trx: Db,
+  ctx: AppContext,
+  actor: Actor,
+  l10n: Localizer,
+  input: ModelInput,
+): Promise<void> {
+  await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
+  await assertTenantForm({ ctx, db: trx, tenantCode: actor.tenantCode, code: usedFormOf(input), l10n });
+}
+
 /** The ids among `ids` of models of the tenant: queryModelOrgUserTree's check. */
 export async function tenantModelIds({
   ctx,
@@ -109,14 +125,14 @@ export async function addModel({
   return inTransaction(
     ctx.db,
     async (trx) => {
-      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
+      await assertModelReferences(trx, ctx, actor, l10n, input);
       const rows = await sql<{
         id: number;
       }>`insert into wf_model (tenant_code, name, model_key, category, description, org_id,
           refer_group, refer_users, used_form, updated_at)
         values (${actor.tenantCode}, ${input.name}, ${input.key}, ${input.category ?? null}, ${input.description ?? null},
           ${input.orgId ?? null}, ${input.referGroup ?? null}, ${JSON.stringify(input.referUsers ?? [])}::jsonb,
-          ${input.usedForm ?? null}, now())
+          ${usedFormOf(input)}, now())
         returning id`.execute(trx);
       const id = rows.rows[0]?.id ?? 0;
       const row = await modelRow(trx, actor, id);
@@ -146,12 +162,12 @@ export async function updateModel({
     ctx.db,
     async (trx) => {
       const before = await modelRow(trx, actor, input.id);
-      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
+      await assertModelReferences(trx, ctx, actor, l10n, input);
       if (input.revision !== undefined && input.revision !== before.revision)
         throw new AppError('staleVersion');
       await sql`update wf_model set name = ${input.name}, model_key = ${input.key}, category = ${input.category ?? null},
           description = ${input.description ?? null}, org_id = ${input.orgId ?? null}, refer_group = ${input.referGroup ?? null},
-          refer_users = ${JSON.stringify(input.referUsers ?? [])}::jsonb, used_form = ${input.usedForm ?? null},
+          refer_users = ${JSON.stringify(input.referUsers ?? [])}::jsonb, used_form = ${usedFormOf(input)},
           revision = revision + 1, updated_at = now()
         where id = ${input.id}`.execute(trx);
       const after = await modelRow(trx, actor, input.id);
@@ -209,7 +225,13 @@ export async function saveModelXml({
   l10n: Localizer;
   input: { id: number; xml: string };
 }): Promise<WfSavedModel> {
-  const { warnings } = await checkedGraph(input.xml, l10n);
+  const { warnings } = await checkedModel({
+    ctx,
+    db: ctx.db,
+    tenantCode: actor.tenantCode,
+    xml: input.xml,
+    l10n,
+  });
   return inTransaction(ctx.db, async (trx) => {
     await modelRow(trx, actor, input.id);
     await sql`update wf_model set xml = ${input.xml}, revision = revision + 1, updated_at = now()
@@ -263,11 +285,17 @@ export async function importModel({
   l10n: Localizer;
   input: ModelInput & { xml: string; replace?: boolean | undefined };
 }): Promise<WfImportedModel> {
-  const { warnings } = await checkedGraph(input.xml, l10n);
+  const { warnings } = await checkedModel({
+    ctx,
+    db: ctx.db,
+    tenantCode: actor.tenantCode,
+    xml: input.xml,
+    l10n,
+  });
   return inTransaction(
     ctx.db,
     async (trx) => {
-      await assertModelOrg(trx, ctx, actor, l10n, input.orgId);
+      await assertModelReferences(trx, ctx, actor, l10n, input);
       const found = await sql<{ id: number }>`select id from wf_model
         where tenant_code = ${actor.tenantCode} and model_key = ${input.key} for update`.execute(trx);
       const existing = found.rows[0]?.id;
@@ -289,7 +317,7 @@ export async function importModel({
           description, org_id, refer_group, refer_users, used_form, xml, updated_at)
         values (${actor.tenantCode}, ${input.name}, ${input.key}, ${input.category ?? null}, ${input.description ?? null},
           ${input.orgId ?? null}, ${input.referGroup ?? null}, ${JSON.stringify(input.referUsers ?? [])}::jsonb,
-          ${input.usedForm ?? null}, ${input.xml}, now())
+          ${usedFormOf(input)}, ${input.xml}, now())
         returning id`.execute(trx);
       const id = rows.rows[0]?.id ?? 0;
       const row = await modelRow(trx, actor, id);
@@ -320,7 +348,10 @@ export async function modelXml({
   return { id, xml: row.xml };
 }
 
-/** Deploys a model's saved diagram as the next version of its process. */
+/**
+ * Deploys a model's saved diagram as the next version of its process; the model's form (usedForm)
+ * is the start form when the start event names none.
+ */
 export async function deployModel({
   ctx,
   actor,
@@ -337,7 +368,8 @@ export async function deployModel({
       xml: string | null;
       name: string;
       category: string | null;
-    }>`select xml, name, category
+      usedForm: string | null;
+    }>`select xml, name, category, used_form as "usedForm"
       from wf_model where id = ${id} and tenant_code = ${actor.tenantCode} for update`.execute(trx);
     const model = rows.rows[0];
     if (!model) throw new AppError('notFound', { entity: 'model', key: id });
@@ -352,6 +384,7 @@ export async function deployModel({
         name: model.name,
         category: model.category ?? undefined,
         modelId: id,
+        startForm: model.usedForm ?? undefined,
       },
     });
     await sql`update wf_model set deployment_id = ${answer.deploymentId}, deployed_at = now(), version = ${answer.version}

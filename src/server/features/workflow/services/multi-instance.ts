@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { createTask, historyEndTask, type Run, type Step } from './activity.js';
+import { createTask, historyEndTask, historyStart, type Run, type Step } from './activity.js';
 import { countStep } from './budget.js';
 import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import type { ProcessNode } from './graph.js';
+import { cancelInside, endSignersOf } from './scopes.js';
 
 /**
  * Multi-instance user tasks: the token that reaches the task waits there (state loop, the
@@ -11,6 +12,11 @@ import type { ProcessNode } from './graph.js';
  * nrOfInstances, nrOfActiveInstances and nrOfCompletedInstances (any-one 或签:
  * `${nrOfCompletedInstances >= 1}`); when it holds or every child is done, the open siblings
  * are canceled and the waiting token goes on.
+ *
+ * A multi-instance call activity's children each call the process (their steps are answered for
+ * the interpreter to run). A multi-instance sub-process loops the same way: each child token is a scope of its own (state
+ * scope, its loop variables in local_vars) with a start token inside; the interpreter runs those
+ * and counts a child done when its scope is left (interpreter.ts leaveScope).
  */
 
 interface LoopState {
@@ -34,6 +40,10 @@ function itemsOf(run: Run, node: ProcessNode): unknown[] {
     const value = multi.collection.includes('${')
       ? evaluate(multi.collection, run.variables)
       : run.variables[multi.collection];
+    // Unset: the incident names the variable, which a retry may then give (Flowable: "Variable
+    // 'elements' is not found").
+    if (value === undefined && !multi.collection.includes('${'))
+      throw new ExpressionError(`the collection variable ${multi.collection} is not set`, multi.collection);
     if (!Array.isArray(value)) throw new ExpressionError(`the collection ${multi.collection} is not a list`);
     return value as unknown[];
   }
@@ -51,39 +61,69 @@ async function saveState(run: Run, executionId: number, state: LoopState): Promi
   );
 }
 
+/**
+ * One child of a loop: a task (user task), or a scope with its start token (sub-process), whose
+ * start step is answered for the interpreter to run.
+ */
 async function spawnChild(
   run: Run,
   parentId: number,
   node: ProcessNode,
   state: LoopState,
   index: number,
-): Promise<void> {
+): Promise<Step | undefined> {
   // Every task of a loop is a step of the budgets (a collection may be long).
   countStep(run);
   const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
   if (node.multi?.elementVariable) locals[node.multi.elementVariable] = state.items[index];
+  const isScope = node.type === 'subProcess';
   const rows = await sql<{
     id: number;
   }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
-    values (${run.tenantCode}, ${run.instanceId}, ${node.id}, 'active', ${parentId}, ${JSON.stringify(locals)}::jsonb)
+    values (${run.tenantCode}, ${run.instanceId}, ${node.id}, ${isScope ? 'scope' : 'active'}, ${parentId}, ${JSON.stringify(locals)}::jsonb)
     returning id`.execute(run.trx);
+  const childId = rows.rows[0]?.id ?? 0;
+  // A call activity's child calls its process when the interpreter runs its step.
+  if (node.type === 'callActivity')
+    return { executionId: childId, nodeId: node.id, parentId, isFresh: true, isLoopChild: true };
+  if (isScope) {
+    await historyStart({ run, step: { executionId: childId, nodeId: node.id, parentId }, node });
+    const starts = await sql<{
+      id: number;
+    }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
+      values (${run.tenantCode}, ${run.instanceId}, ${node.startId ?? ''}, 'active', ${childId}) returning id`.execute(
+      run.trx,
+    );
+    return {
+      executionId: starts.rows[0]?.id ?? 0,
+      nodeId: node.startId ?? '',
+      parentId: childId,
+      isFresh: true,
+    };
+  }
   await createTask({
     run,
     step: { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id, parentId },
     node,
     locals,
   });
+  return undefined;
 }
 
-/** The token reached a multi-instance task: its children and their tasks. False: no items, go on. */
+/**
+ * The token reached a multi-instance task or sub-process: its children (and their tasks). False:
+ * no items, go on. `started` receives the start steps of a sub-process's children.
+ */
 export async function startLoop({
   run,
   step,
   node,
+  started = [],
 }: {
   run: Run;
   step: Step;
   node: ProcessNode;
+  started?: Step[];
 }): Promise<boolean> {
   const items = itemsOf(run, node);
   if (items.length === 0) return false;
@@ -91,7 +131,10 @@ export async function startLoop({
   const state: LoopState = { items, total: items.length, completed: 0, active: batch, next: batch };
   await sql`update wf_execution set state = 'loop' where id = ${step.executionId}`.execute(run.trx);
   await saveState(run, step.executionId, state);
-  for (let index = 0; index < batch; index++) await spawnChild(run, step.executionId, node, state, index);
+  for (let index = 0; index < batch; index++) {
+    const start = await spawnChild(run, step.executionId, node, state, index);
+    if (start) started.push(start);
+  }
   return true;
 }
 
@@ -103,10 +146,13 @@ export async function tokenToLeave({
   run,
   executionId,
   node,
+  started = [],
 }: {
   run: Run;
   executionId: number;
   node: ProcessNode;
+  /** Receives the start step of a sub-process's next child (sequential). */
+  started?: Step[];
 }): Promise<number | null> {
   const rows = await sql<{
     parent_id: number | null;
@@ -131,6 +177,13 @@ export async function tokenToLeave({
       returning id`.execute(run.trx);
     for (const task of open.rows)
       await historyEndTask({ run, taskId: task.id, reason: 'completionCondition' });
+    await endSignersOf(
+      run,
+      open.rows.map((task) => task.id),
+      'completionCondition',
+    );
+    // A sub-process's other children end with what still runs inside them.
+    if (node.type === 'subProcess') await cancelInside(run, parentId, 'completionCondition');
     await sql`delete from wf_execution where parent_id = ${parentId}`.execute(run.trx);
     await sql`update wf_execution set state = 'active', loop_state = null where id = ${parentId}`.execute(
       run.trx,
@@ -141,9 +194,33 @@ export async function tokenToLeave({
     state.active += 1;
     state.next += 1;
     await saveState(run, parentId, state);
-    await spawnChild(run, parentId, node, state, state.next - 1);
+    const start = await spawnChild(run, parentId, node, state, state.next - 1);
+    if (start) started.push(start);
     return null;
   }
   await saveState(run, parentId, state);
   return null;
+}
+
+/**
+ * A multi-instance activity that waits for nothing (task, manual task, service or send task): it
+ * runs once per item, one after another (a step each), until its completion condition holds.
+ */
+export async function passLoop(
+  run: Run,
+  node: ProcessNode,
+  each: (locals: Record<string, unknown>) => Promise<void>,
+): Promise<void> {
+  const items = itemsOf(run, node);
+  const state: LoopState = { items, total: items.length, completed: 0, active: 1, next: 0 };
+  const condition = node.multi?.completionCondition;
+  for (let index = 0; index < items.length; index++) {
+    countStep(run);
+    const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
+    if (node.multi?.elementVariable) locals[node.multi.elementVariable] = items[index];
+    await each(locals);
+    state.completed += 1;
+    if (condition !== undefined && evaluateCondition(condition, { ...run.variables, ...counts(state) }))
+      break;
+  }
 }

@@ -13,9 +13,11 @@ import { AppError } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { openRun } from './activity.js';
+import { eventWaitsAt, type ProcessGraph } from './graph.js';
 import { endInstance } from './interpreter.js';
 import { userExists, type Candidate } from './people.js';
 import { instanceById, taskById } from './queries.js';
+import { taskAssigned } from './tasks.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, lockTask, readGraph } from './store.js';
 
 /**
@@ -85,10 +87,56 @@ export async function withdrawInstance({
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
+interface HistoryStep {
+  id: number;
+  executionId: number | null;
+  activityId: string;
+  ended: boolean;
+}
+
 /**
- * An instance's BPMN file with its progress. A flow counts as taken when its source finished and
- * its target was entered no earlier: the engine keeps activities, not flows, and this is what
- * Activiti's diagram highlighter derives as well.
+ * The flows an instance went along, from its tokens' paths (the history rows in the order they
+ * were written; all rows of a transaction share one time, so times cannot tell): an activity
+ * entered right after its token left the source of one of its incoming flows took that flow;
+ * an activity a token entered first (after a fork) or a join took the flow from the source left
+ * last before it (every such source for a join). A token moved without a flow (regress, reject,
+ * retry elsewhere) marks nothing, and neither does a flow after a gateway that was not taken.
+ */
+export function takenFlows(graph: ProcessGraph, history: readonly HistoryStep[]): string[] {
+  const incoming = new Map<string, { id: string; source: string }[]>();
+  for (const [flowId, item] of Object.entries(graph.flows))
+    incoming.set(item.target, [...(incoming.get(item.target) ?? []), { id: flowId, source: item.source }]);
+  const taken = new Set<string>();
+  const lastOfToken = new Map<number, HistoryStep>();
+  /** The latest row (by order) of each activity seen so far. */
+  const lastOf = new Map<string, number>();
+  for (const step of history) {
+    const flowsIn = incoming.get(step.activityId) ?? [];
+    const previous = step.executionId === null ? undefined : lastOfToken.get(step.executionId);
+    const node = graph.nodes[step.activityId];
+    const isJoin =
+      flowsIn.length > 1 && (node?.type === 'parallelGateway' || node?.type === 'inclusiveGateway');
+    const direct = previous && flowsIn.find((item) => item.source === previous.activityId);
+    if (isJoin) {
+      for (const item of flowsIn) if (lastOf.has(item.source)) taken.add(item.id);
+    } else if (direct) taken.add(direct.id);
+    else if (!previous) {
+      let best: { id: string; order: number } | undefined;
+      for (const item of flowsIn) {
+        const order = lastOf.get(item.source);
+        if (order !== undefined && (!best || order > best.order)) best = { id: item.id, order };
+      }
+      if (best) taken.add(best.id);
+    }
+    if (step.executionId !== null) lastOfToken.set(step.executionId, step);
+    lastOf.set(step.activityId, step.id);
+  }
+  return [...taken];
+}
+
+/**
+ * An instance's BPMN file with its progress; the flows taken are read from the tokens' paths
+ * (takenFlows).
  */
 export async function instanceDiagram({
   db,
@@ -105,13 +153,9 @@ export async function instanceDiagram({
       from wf_definition d join wf_deployment p on p.id = d.deployment_id where d.id = ${instance.processDefinitionId}`.execute(
       db,
     ),
-    sql<{
-      activity_id: string;
-      start_time: Date;
-      end_time: Date | null;
-    }>`select activity_id, start_time, end_time from wf_hist_activity where instance_id = ${id} order by start_time, id`.execute(
-      db,
-    ),
+    sql<HistoryStep & { endReason: string | null }>`select id, execution_id as "executionId",
+        activity_id as "activityId", end_time is not null as "ended", end_reason as "endReason"
+      from wf_hist_activity where instance_id = ${id} order by id`.execute(db),
     sql<{
       activity_id: string;
     }>`select distinct activity_id from wf_execution where instance_id = ${id}`.execute(db),
@@ -120,38 +164,27 @@ export async function instanceDiagram({
   const row = file.rows[0];
   if (!row)
     throw new AppError('notFound', { entity: 'processDefinition', key: instance.processDefinitionId });
-  const open = new Set(history.rows.filter((item) => item.end_time === null).map((item) => item.activity_id));
+  const open = new Set(history.rows.filter((item) => !item.ended).map((item) => item.activityId));
   if (!instance.ended) for (const token of tokens.rows) open.add(token.activity_id);
-  const completed = new Set(
-    history.rows.filter((item) => item.end_time !== null).map((item) => item.activity_id),
+  const completed = new Set(history.rows.filter((item) => item.ended).map((item) => item.activityId));
+  const flows = takenFlows(graph, history.rows);
+  // a step whose last run a 驳回 or 退回 ended (as the side list reads its history), until it runs again
+  const lastReason = new Map(history.rows.map((item) => [item.activityId, item.endReason]));
+  const rejected = new Set(
+    [...lastReason]
+      .filter(
+        ([activity, reason]) => (reason === 'rejected' || reason === 'regressed') && !open.has(activity),
+      )
+      .map(([activity]) => activity),
   );
-  const firstEnd = new Map<string, number>();
-  for (const item of history.rows) {
-    if (item.end_time === null) continue;
-    const end = new Date(item.end_time).getTime();
-    if (!firstEnd.has(item.activity_id) || end < (firstEnd.get(item.activity_id) ?? end))
-      firstEnd.set(item.activity_id, end);
-  }
-  const lastStart = new Map<string, number>();
-  for (const item of history.rows)
-    lastStart.set(
-      item.activity_id,
-      Math.max(lastStart.get(item.activity_id) ?? 0, new Date(item.start_time).getTime()),
-    );
-  const flows = Object.values(graph.flows)
-    .filter((flow) => {
-      const left = firstEnd.get(flow.source);
-      const entered = lastStart.get(flow.target);
-      return left !== undefined && entered !== undefined && entered >= left;
-    })
-    .map((flow) => flow.id);
   return {
     processInstanceId: id,
     processDefinitionId: instance.processDefinitionId,
     resourceName: row.resourceName,
     xml: row.xml,
-    completed: [...completed].filter((activity) => !open.has(activity)),
+    completed: [...completed].filter((activity) => !open.has(activity) && !rejected.has(activity)),
     active: [...open],
+    rejected: [...rejected],
     flows,
   };
 }
@@ -181,6 +214,7 @@ export async function assignTask({
       where id = ${input.id}`.execute(trx);
     await sql`update wf_hist_activity set assignee = ${input.username}
       where instance_id = ${instance.id} and task_id = ${input.id} and end_time is null`.execute(trx);
+    await taskAssigned(trx, actor, input.id, input.username);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,
@@ -217,5 +251,12 @@ export async function instanceExecutions({
     ...row,
     processInstanceId: id,
     name: graph.nodes[row.activityId]?.name ?? row.activityId,
+    waitsFor: ['active', 'waiting', 'scope', 'loop'].includes(row.state)
+      ? eventWaitsAt(graph, row.activityId).map(({ kind, name, catchId }) => ({
+          kind,
+          name,
+          activityId: catchId,
+        }))
+      : [],
   }));
 }

@@ -1,16 +1,24 @@
 import { createRequire } from 'node:module';
+import { IGNORED_ATTRIBUTES, IGNORED_EXTENSIONS } from '../../../../engine/bpmn-ignored.js';
 import { BpmnModdle, type ModdleElement, type Moddle } from 'bpmn-moddle';
 import { expressionProblem } from './expressions.js';
 import { timerProblem } from './timers.js';
-import type {
-  MultiInstance,
-  TimerSpec,
-  NodeType,
-  ProcessFlow,
-  ProcessGraph,
-  ProcessNode,
-  ServiceCall,
+import { compensationShape, readCompensationMarkers } from './compensation-shape.js';
+import {
+  IMPLICIT_END_TYPES,
+  type MultiInstance,
+  type TimerSpec,
+  type NodeType,
+  type ProcessFlow,
+  type ProcessGraph,
+  type ProcessNode,
+  type ServiceCall,
+  type CallSpec,
+  type VariableMapping,
+  type Finding,
 } from './graph.js';
+
+export type { Finding } from './graph.js';
 
 /**
  * BPMN 2.0 XML → ProcessGraph. Activiti, Flowable and Camunda Modeler files all read the same:
@@ -26,12 +34,6 @@ const camunda = require('camunda-bpmn-moddle/resources/camunda.json') as { uri: 
 const DIALECT_URIS = ['http://activiti.org/bpmn', 'http://flowable.org/bpmn'];
 
 /** One finding about one element: its id (or "xml"), an i18n key under workflow.problems, params. */
-export interface Finding {
-  field: string;
-  key: string;
-  params?: Record<string, unknown>;
-}
-
 export interface ParseOutcome {
   graph?: ProcessGraph;
   problems: Finding[];
@@ -70,7 +72,7 @@ function dialectAttribute(element: ModdleElement, name: string): string | undefi
 }
 
 /** Attributes read from the dialects' namespaces beyond Camunda's model: not "ignored markup". */
-const DIALECT_ATTRIBUTES = ['terminateAll'];
+const DIALECT_ATTRIBUTES = ['terminateAll', 'inheritVariables'];
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -93,17 +95,53 @@ const NODE_TYPES: Record<string, NodeType> = {
   'bpmn:EndEvent': 'endEvent',
   'bpmn:UserTask': 'userTask',
   'bpmn:ServiceTask': 'serviceTask',
+  'bpmn:Task': 'task',
+  'bpmn:ManualTask': 'manualTask',
+  'bpmn:SendTask': 'sendTask',
+  'bpmn:ReceiveTask': 'receiveTask',
+  'bpmn:EventBasedGateway': 'eventBasedGateway',
   'bpmn:ExclusiveGateway': 'exclusiveGateway',
   'bpmn:ParallelGateway': 'parallelGateway',
   'bpmn:InclusiveGateway': 'inclusiveGateway',
   'bpmn:SubProcess': 'subProcess',
+  /** A transaction: a sub-process that a cancel end event rolls back (compensation.ts). */
+  'bpmn:Transaction': 'subProcess',
+  'bpmn:CallActivity': 'callActivity',
   'bpmn:BoundaryEvent': 'boundaryEvent',
+  'bpmn:IntermediateThrowEvent': 'intermediateThrowEvent',
+  'bpmn:IntermediateCatchEvent': 'intermediateCatchEvent',
 };
 
-const BUILT_IN_SERVICES = new Set(['notify', 'setVariables']);
+const BUILT_IN_SERVICES = new Set(['notify', 'setVariables', 'mail']);
 
-/** Listeners and other extension content that cannot run here: a warning each. */
+function ignoredSettings(element: ModdleElement, warnings: Finding[]): void {
+  const id = element.id ?? 'process';
+  const label = element.$type === 'bpmn:SequenceFlow' ? id : elementLabel(element);
+  const warn = (setting: string): void => {
+    warnings.push({
+      field: id,
+      key: 'ignoredSetting',
+      params: { id, label, setting, attribute: `camunda:${setting}` },
+    });
+  };
+  for (const name of IGNORED_ATTRIBUTES) {
+    const value: unknown = element[name];
+    if (value === true || (typeof value === 'string' && value.trim() !== '') || typeof value === 'number')
+      warn(name);
+  }
+  // "not startable in the task list" would hide it from 发起流程 in Camunda: here it is listed.
+  if (element.$type === 'bpmn:Process' && element.isStartableInTasklist === false)
+    warn('isStartableInTasklist');
+  const extensions = element.extensionElements as ModdleElement | undefined;
+  for (const value of list(extensions?.values)) {
+    const setting = IGNORED_EXTENSIONS[value.$type];
+    if (setting) warn(setting);
+  }
+}
+
+/** Listeners and other extension content that cannot run here, and settings ignored: a warning each. */
 function droppedExtensions(element: ModdleElement, warnings: Finding[]): void {
+  ignoredSettings(element, warnings);
   const extensions = element.extensionElements as ModdleElement | undefined;
   for (const value of list(extensions?.values)) {
     if (value.$type === 'camunda:ExecutionListener' || value.$type === 'camunda:TaskListener') {
@@ -162,26 +200,126 @@ function standardPeople(element: ModdleElement): { assignee?: string; users: str
   return people;
 }
 
-function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
+/** Java code a service task calls: which attribute and its text. */
+function codeOf(element: ModdleElement): { attribute: string; code: string } | undefined {
+  for (const name of ['class', 'delegateExpression', 'expression'] as const) {
+    const code = str(element[name]) ?? dialectAttribute(element, name);
+    if (code) return { attribute: name, code };
+  }
+  return undefined;
+}
+
+/** How a refusal names an element: its id, and its name in brackets when it has one. */
+function elementLabel(element: ModdleElement): string {
   const id = element.id ?? '';
-  if (str(element.class) || str(element.delegateExpression) || str(element.expression)) {
-    problems.push({ field: id, key: 'javaServiceTask', params: { id, type: 'serviceTask' } });
+  const name = str(element.name);
+  return name && name !== id ? `${id} (${name})` : id;
+}
+
+/** The value of a camunda:inputParameter / outputParameter: its text, or a map's entries (headers). */
+function parameterValue(parameter: ModdleElement): string | Record<string, string> {
+  const definition = parameter.definition as ModdleElement | undefined;
+  if (definition?.$type === 'camunda:Map') {
+    const entries: Record<string, string> = {};
+    for (const entry of list(definition.entries)) {
+      const key = str(entry.key);
+      if (key) entries[key] = str(entry.value) ?? '';
+    }
+    return entries;
+  }
+  return str(parameter.value) ?? str(definition?.value) ?? '';
+}
+
+/** The HTTP connector of a service task (camunda:connector with connectorId http-connector). */
+function connectorCall(id: string, connector: ModdleElement, problems: Finding[]): ServiceCall | undefined {
+  const connectorId = str(connector.connectorId) ?? '';
+  if (connectorId !== 'http-connector' && connectorId !== 'mail-send') {
+    problems.push({ field: id, key: 'connectorType', params: { id, type: connectorId } });
     return undefined;
   }
+  const io = connector.inputOutput as ModdleElement | undefined;
+  const inputs: Record<string, string | Record<string, string>> = {};
+  const outputs: Record<string, string> = {};
+  for (const parameter of list(io?.inputParameters)) {
+    const name = str(parameter.name);
+    if (name) inputs[name] = parameterValue(parameter);
+  }
+  for (const parameter of list(io?.outputParameters)) {
+    const name = str(parameter.name);
+    const value = parameterValue(parameter);
+    if (name && typeof value === 'string') outputs[name] = value;
+  }
+  if (connectorId === 'mail-send') {
+    const fields: Record<string, string> = {};
+    for (const [name, value] of Object.entries(inputs)) if (typeof value === 'string') fields[name] = value;
+    return mailCall(id, fields, problems);
+  }
+  if (typeof inputs.url !== 'string' || inputs.url === '') {
+    problems.push({ field: id, key: 'connectorInput', params: { id, name: 'url' } });
+    return undefined;
+  }
+  const texts = [
+    ...Object.values(inputs).flatMap((value) => (typeof value === 'string' ? [value] : Object.values(value))),
+    ...Object.values(outputs),
+  ];
+  for (const text of texts) {
+    const problem = text.includes('${') ? expressionProblem(text) : undefined;
+    if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+  }
+  return { kind: 'http', fields: {}, inputs, outputs };
+}
+
+function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
+  const id = element.id ?? '';
+  const extensions = element.extensionElements as ModdleElement | undefined;
+  const connector = list(extensions?.values).find((value) => value.$type === 'camunda:Connector');
+  if (connector) return connectorCall(id, connector, problems);
   const type = str(element.type);
+  const code = codeOf(element);
+  if (code) {
+    // Java code never runs here (issue 36): the refusal names the element and the external-task
+    // or HTTP-connector alternative.
+    problems.push({
+      field: id,
+      key: 'javaServiceTask',
+      params: { id, label: elementLabel(element), type: short(element.$type), ...code },
+    });
+    return undefined;
+  }
+  if (type === 'external') {
+    const topic = str(element.topic);
+    if (!topic) {
+      problems.push({ field: id, key: 'externalTopic', params: { id } });
+      return undefined;
+    }
+    return { kind: 'external', fields: {}, topic };
+  }
   if (!type || !BUILT_IN_SERVICES.has(type)) {
     problems.push({ field: id, key: 'serviceType', params: { id, type: type ?? '' } });
     return undefined;
   }
   const fields: Record<string, string> = {};
-  const extensions = element.extensionElements as ModdleElement | undefined;
   for (const value of list(extensions?.values)) {
     if (value.$type !== 'camunda:Field') continue;
     const name = str(value.name);
     const text = str(value.stringValue) ?? str(value.string) ?? str(value.expression) ?? '';
     if (name) fields[name] = text;
   }
+  if (type === 'mail') return mailCall(id, fields, problems);
   return { kind: type as ServiceCall['kind'], fields };
+}
+
+/** A mail task (camunda:type="mail" or the mail-send connector): it needs a recipient. */
+function mailCall(id: string, fields: Record<string, string>, problems: Finding[]): ServiceCall | undefined {
+  if (!fields.to) {
+    problems.push({ field: id, key: 'mailTo', params: { id } });
+    return undefined;
+  }
+  for (const text of Object.values(fields)) {
+    const problem = text.includes('${') ? expressionProblem(text) : undefined;
+    if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+  }
+  return { kind: 'mail', fields };
 }
 
 function multiInstanceOf(id: string, loop: ModdleElement, problems: Finding[]): MultiInstance | undefined {
@@ -221,15 +359,100 @@ function timerOf(id: string, definition: ModdleElement, problems: Finding[]): Ti
   return timer;
 }
 
+/**
+ * Error, message and signal references moddle could not resolve, by element (Activiti: an
+ * `errorRef` may name the code itself, a `messageRef` the message's name).
+ */
+const unresolvedErrorRefs = new WeakMap<ModdleElement, string>();
+const unresolvedRefs = new WeakMap<ModdleElement, string>();
+const RESOLVED_BY_NAME = new Set([
+  'bpmn:messageRef',
+  'bpmn:signalRef',
+  'bpmn:escalationRef',
+  // A compensation throw's activityRef naming no element: refused by compensation-shape.ts.
+  'bpmn:activityRef',
+]);
+
+/** The code an error event throws or catches: the error's errorCode, its id, or '' (any error). */
+function errorCodeOf(definition: ModdleElement): string {
+  const error = definition.errorRef as ModdleElement | undefined;
+  return str(error?.errorCode) ?? str(error?.id) ?? unresolvedErrorRefs.get(definition) ?? '';
+}
+
+/**
+ * The name a message event definition (or receive task) waits for or sends: its message's name,
+ * else the message's id, else the unresolved reference as written, else `fallback`.
+ */
+function messageNameOf(element: ModdleElement, fallback: string): string {
+  const message = element.messageRef as ModdleElement | undefined;
+  return str(message?.name) ?? str(message?.id) ?? unresolvedRefs.get(element) ?? fallback;
+}
+
+/** The name of a signal event definition's signal (its name, else its id, else the reference as written). */
+function signalNameOf(definition: ModdleElement, fallback: string): string {
+  const signal = definition.signalRef as ModdleElement | undefined;
+  return str(signal?.name) ?? str(signal?.id) ?? unresolvedRefs.get(definition) ?? fallback;
+}
+
+/** The condition of a conditional event definition (checked like a flow's). */
+function conditionOf(id: string, definition: ModdleElement, problems: Finding[]): string | undefined {
+  const condition = str((definition.condition as ModdleElement | undefined)?.body);
+  const problem = condition ? expressionProblem(condition) : 'no condition';
+  if (problem || !condition) {
+    problems.push({ field: id, key: 'badExpression', params: { id, reason: problem ?? '' } });
+    return undefined;
+  }
+  return condition;
+}
+
+/** The code an escalation event throws or catches: the escalation's code, else its id, else '' (any). */
+function escalationCodeOf(definition: ModdleElement): string {
+  const escalation = definition.escalationRef as ModdleElement | undefined;
+  return str(escalation?.escalationCode) ?? str(escalation?.id) ?? unresolvedRefs.get(definition) ?? '';
+}
+
+/** A throw that would call code (Camunda's and Activiti's class, delegateExpression, expression): refused. */
+function callsCode(element: ModdleElement): boolean {
+  return (
+    str(element.class) !== undefined ||
+    str(element.delegateExpression) !== undefined ||
+    str(element.expression) !== undefined ||
+    dialectAttribute(element, 'class') !== undefined ||
+    dialectAttribute(element, 'delegateExpression') !== undefined
+  );
+}
+
+/** A message throw (intermediate or end): passed as a send; one that calls code is refused. */
+function messageThrow(node: ProcessNode, definition: ModdleElement, problems: Finding[]): void {
+  const code = codeOf(definition);
+  if (code)
+    problems.push({
+      field: node.id,
+      key: 'javaServiceTask',
+      params: {
+        id: node.id,
+        label: node.name && node.name !== node.id ? `${node.id} (${node.name})` : node.id,
+        type: node.type,
+        ...code,
+      },
+    });
+  node.messageName = messageNameOf(definition, node.id);
+}
+
 function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]): ProcessNode | undefined {
   const id = element.id ?? '';
   const type = NODE_TYPES[element.$type];
-  if (!type) {
+  if (element.$type === 'bpmn:ScriptTask') {
+    // Scripts never run here (issue 36): the refusal names the element and the alternatives.
     problems.push({
       field: id,
-      key: element.$type === 'bpmn:ScriptTask' ? 'scriptTask' : 'unsupported',
-      params: { id, type: short(element.$type) },
+      key: 'scriptTask',
+      params: { id, label: elementLabel(element), language: str(element.scriptFormat) ?? '?' },
     });
+    return undefined;
+  }
+  if (!type) {
+    problems.push({ field: id, key: 'unsupported', params: { id, type: short(element.$type) } });
     return undefined;
   }
   droppedExtensions(element, warnings);
@@ -237,24 +460,48 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   const node: ProcessNode = { id, type, incoming: [], outgoing: [] };
   const name = str(element.name);
   if (name) node.name = name;
+  // A user task's name may hold expressions (`My Task ${loopCounter}`): read when its task is made.
+  const nameProblem =
+    name && type === 'userTask' && name.includes('${') ? expressionProblem(name) : undefined;
+  if (nameProblem) problems.push({ field: id, key: 'badExpression', params: { id, reason: nameProblem } });
   const documentation = str(list(element.documentation)[0]?.text);
   if (documentation) node.documentation = documentation;
   const formKey = str(element.formKey);
   if (formKey && (type === 'userTask' || type === 'startEvent')) node.formKey = formKey;
   const loop = element.loopCharacteristics as ModdleElement | undefined;
-  if (loop && (type !== 'userTask' || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics')) {
+  const isLooped = LOOPED.has(type);
+  if (loop && (!isLooped || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics')) {
     problems.push({ field: id, key: 'unsupported', params: { id, type: short(loop.$type) } });
   } else if (loop) {
     const multi = multiInstanceOf(id, loop, problems);
     if (multi) node.multi = multi;
   }
-  if (type === 'startEvent') {
+  if (readCompensationMarkers(element, node, (definition) => unresolvedRefs.get(definition))) {
+    // A compensation or cancel event: read by compensation-shape.ts.
+  } else if (type === 'startEvent') {
     const [definition] = definitions;
     if (definition?.$type === 'bpmn:TimerEventDefinition') {
       const timer = timerOf(id, definition, problems);
       if (timer) node.timer = timer;
-    } else if (definition)
+    } else if (definition?.$type === 'bpmn:MessageEventDefinition' && definitions.length === 1)
+      node.messageName = messageNameOf(definition, id);
+    else if (definition?.$type === 'bpmn:SignalEventDefinition' && definitions.length === 1)
+      node.signalName = signalNameOf(definition, id);
+    // Error and escalation starts begin event sub-processes only (readElements checks where they are).
+    else if (definition?.$type === 'bpmn:ErrorEventDefinition' && definitions.length === 1)
+      node.errorCode = errorCodeOf(definition);
+    else if (definition?.$type === 'bpmn:EscalationEventDefinition' && definitions.length === 1)
+      node.escalationCode = escalationCodeOf(definition);
+    else if (definition)
       problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
+    if (element.isInterrupting === false) node.isNonInterrupting = true;
+    // BPMN: an error start event always interrupts its scope.
+    if (node.errorCode !== undefined && node.isNonInterrupting)
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: 'non-interrupting error StartEvent' },
+      });
     const initiator = str(element.initiator);
     if (initiator) node.initiator = initiator;
   } else if (type === 'endEvent') {
@@ -262,6 +509,14 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
     if (definition?.$type === 'bpmn:TerminateEventDefinition') {
       node.isTerminate = true;
       if (dialectAttribute(definition, 'terminateAll') === 'true') node.isTerminateAll = true;
+    } else if (definition?.$type === 'bpmn:ErrorEventDefinition') {
+      node.errorCode = errorCodeOf(definition);
+    } else if (definition?.$type === 'bpmn:MessageEventDefinition' && definitions.length === 1) {
+      messageThrow(node, definition, problems);
+    } else if (definition?.$type === 'bpmn:SignalEventDefinition' && definitions.length === 1) {
+      node.signalName = signalNameOf(definition, id);
+    } else if (definition?.$type === 'bpmn:EscalationEventDefinition' && definitions.length === 1) {
+      node.escalationCode = escalationCodeOf(definition);
     } else if (definition)
       problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
   } else if (type === 'userTask') {
@@ -279,41 +534,203 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   } else if (type === 'serviceTask') {
     const service = serviceCall(element, problems);
     if (service) node.service = service;
+    if (service && node.multi && (service.kind === 'external' || service.kind === 'http'))
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: `multi-instance ${service.kind} service task` },
+      });
+  } else if (type === 'sendTask') {
+    // A send task without an implementation passes (as the peers pass it); one that calls code
+    // or names a service type is read as a service task.
+    const extensions = element.extensionElements as ModdleElement | undefined;
+    const connector = list(extensions?.values).some((value) => value.$type === 'camunda:Connector');
+    if (callsCode(element) || str(element.type) || connector) {
+      const service = serviceCall(element, problems);
+      if (service) node.service = service;
+    }
+    const message = str((element.messageRef as ModdleElement | undefined)?.name);
+    if (message) node.messageName = message;
+  } else if (type === 'receiveTask') {
+    // Without a message it waits for a message named by its id (POST …/message).
+    node.messageName = messageNameOf(element, id);
   } else if (type === 'boundaryEvent') {
     const [definition] = definitions;
-    if (definition?.$type !== 'bpmn:TimerEventDefinition' || definitions.length > 1) {
-      problems.push({
-        field: id,
-        key: 'unsupported',
-        params: { id, type: definition ? short(definition.$type) : 'BoundaryEvent' },
-      });
-    } else if (element.cancelActivity === false) {
-      problems.push({
-        field: id,
-        key: 'unsupported',
-        params: { id, type: 'non-interrupting BoundaryEvent' },
-      });
-    } else {
+    if (definition?.$type === 'bpmn:TimerEventDefinition' && definitions.length === 1) {
       const timer = timerOf(id, definition, problems);
-      if (timer?.duration === undefined && timer)
+      if (timer) node.timer = timer;
+    } else if (definition?.$type === 'bpmn:SignalEventDefinition' && definitions.length === 1) {
+      node.signalName = signalNameOf(definition, id);
+    } else if (definition?.$type === 'bpmn:MessageEventDefinition' && definitions.length === 1) {
+      node.messageName = messageNameOf(definition, id);
+    } else if (definition?.$type === 'bpmn:EscalationEventDefinition' && definitions.length === 1) {
+      node.escalationCode = escalationCodeOf(definition);
+    } else if (definition?.$type === 'bpmn:ConditionalEventDefinition' && definitions.length === 1) {
+      const condition = conditionOf(id, definition, problems);
+      if (condition) node.condition = condition;
+    } else if (definition?.$type === 'bpmn:ErrorEventDefinition' && definitions.length === 1) {
+      node.errorCode = errorCodeOf(definition);
+      if (element.cancelActivity === false)
         problems.push({
           field: id,
-          key: 'badTimer',
-          params: { id, reason: 'a boundary timer takes a duration' },
+          key: 'unsupported',
+          params: { id, type: 'non-interrupting error BoundaryEvent' },
         });
-      else if (timer) node.timer = timer;
+    } else if (!definition && eventTypes.has(id)) {
+      node.messageName = eventTypes.get(id);
+    } else {
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        // Without a definition it would wait for nothing (Flowable's custom definitions need its Java parse handlers).
+        params: {
+          id,
+          type: definition ? short(definition.$type) : 'BoundaryEvent without an event definition',
+        },
+      });
     }
+    if (element.cancelActivity === false) node.isNonInterrupting = true;
     const attachedTo = ref(element.attachedToRef);
     if (attachedTo) node.attachedTo = attachedTo;
+  } else if (type === 'intermediateThrowEvent' || type === 'intermediateCatchEvent') {
+    const [definition] = definitions;
+    const isCatch = type === 'intermediateCatchEvent';
+    if (definitions.length > 1)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: 'several event definitions' } });
+    else if (definition?.$type === 'bpmn:LinkEventDefinition') node.linkName = str(definition.name) ?? id;
+    else if (definition?.$type === 'bpmn:SignalEventDefinition') {
+      node.signalName = signalNameOf(definition, id);
+    } else if (definition?.$type === 'bpmn:MessageEventDefinition') {
+      if (isCatch) node.messageName = messageNameOf(definition, id);
+      else messageThrow(node, definition, problems);
+    } else if (definition?.$type === 'bpmn:EscalationEventDefinition' && !isCatch) {
+      node.escalationCode = escalationCodeOf(definition);
+    } else if (definition?.$type === 'bpmn:ConditionalEventDefinition' && isCatch) {
+      const condition = conditionOf(id, definition, problems);
+      if (condition) node.condition = condition;
+    } else if (definition?.$type === 'bpmn:TimerEventDefinition' && isCatch) {
+      const timer = timerOf(id, definition, problems);
+      if (timer) node.timer = timer;
+    } else if (!definition && isCatch && eventTypes.has(id)) node.messageName = eventTypes.get(id);
+    else if (definition)
+      problems.push({ field: id, key: 'unsupported', params: { id, type: short(definition.$type) } });
   } else if (type === 'subProcess') {
-    if (element.triggeredByEvent === true)
-      problems.push({ field: id, key: 'unsupported', params: { id, type: 'event SubProcess' } });
-  } else {
+    if (element.triggeredByEvent === true) node.isEventSubProcess = true;
+  } else if (type === 'callActivity') {
+    const call = callSpecOf(element, problems);
+    if (call) node.call = call;
+  } else if (type !== 'eventBasedGateway') {
     const defaultFlow = ref(element.default);
     if (defaultFlow) node.defaultFlow = defaultFlow;
   }
   return node;
 }
+
+/** A call activity's called process and variable mappings (camunda:in / out, read from activiti: and flowable: too). */
+function callSpecOf(element: ModdleElement, problems: Finding[]): CallSpec | undefined {
+  const id = element.id ?? '';
+  const calledElement = str(element.calledElement);
+  if (!calledElement) {
+    problems.push({
+      field: id,
+      key: 'unsupported',
+      params: { id, type: 'CallActivity without calledElement' },
+    });
+    return undefined;
+  }
+  const check = (text: string | undefined): void => {
+    const problem = text && text.includes('${') ? expressionProblem(text) : undefined;
+    if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+  };
+  check(calledElement);
+  const call: CallSpec = { calledElement, ins: [], outs: [] };
+  const extensions = element.extensionElements as ModdleElement | undefined;
+  for (const value of list(extensions?.values)) {
+    const isIn = value.$type === 'camunda:In';
+    if (!isIn && value.$type !== 'camunda:Out') continue;
+    if (isIn && str(value.businessKey)) {
+      call.passBusinessKey = true;
+      continue;
+    }
+    if (str(value.variables) === 'all') {
+      if (isIn) call.inAll = true;
+      else call.outAll = true;
+      continue;
+    }
+    const target = str(value.target);
+    const source = str(value.source);
+    const sourceExpression = str(value.sourceExpression);
+    if (!target || (!source && !sourceExpression)) continue;
+    check(sourceExpression);
+    const mapping: VariableMapping = { target };
+    if (source) mapping.source = source;
+    if (sourceExpression) mapping.sourceExpression = sourceExpression;
+    (isIn ? call.ins : call.outs).push(mapping);
+  }
+  // Flowable: inheritVariables="true" passes every variable in.
+  if (dialectAttribute(element, 'inheritVariables') === 'true') call.inAll = true;
+  return call;
+}
+
+/** The link catch event a link throw jumps to: the catch of the same name in the same scope. */
+export function linkCatchOf(graph: ProcessGraph, thrower: ProcessNode): ProcessNode | undefined {
+  return Object.values(graph.nodes).find(
+    (node) =>
+      node.type === 'intermediateCatchEvent' &&
+      node.linkName === thrower.linkName &&
+      node.scope === thrower.scope,
+  );
+}
+
+/**
+ * An event-based gateway leads to catch events only (message, signal, timer) or receive tasks,
+ * each reached from it alone: they note the gateway, where their token waits.
+ */
+function eventGatewayShape(graph: ProcessGraph, gateway: ProcessNode, problems: Finding[]): void {
+  for (const flowId of gateway.outgoing) {
+    const target = graph.nodes[graph.flows[flowId]?.target ?? ''];
+    if (!target) continue;
+    const isCatch =
+      (target.type === 'intermediateCatchEvent' &&
+        (target.timer !== undefined ||
+          target.messageName !== undefined ||
+          target.signalName !== undefined)) ||
+      target.type === 'receiveTask';
+    if (!isCatch || target.incoming.length !== 1)
+      problems.push({
+        field: target.id,
+        key: 'unsupported',
+        params: {
+          id: target.id,
+          type: `${target.type} after EventBasedGateway ${gateway.id}`,
+        },
+      });
+    else target.eventGateway = gateway.id;
+  }
+}
+
+/** What may be multi-instance: user tasks and sub-processes, and the activities that wait for nothing. */
+const LOOPED: ReadonlySet<NodeType> = new Set<NodeType>([
+  'userTask',
+  'subProcess',
+  'callActivity',
+  'task',
+  'manualTask',
+  'serviceTask',
+  'sendTask',
+]);
+
+/** What a boundary event may be attached to: activities and sub-processes. */
+const ATTACHABLE: ReadonlySet<NodeType> = new Set<NodeType>([
+  'userTask',
+  'serviceTask',
+  'task',
+  'manualTask',
+  'sendTask',
+  'receiveTask',
+  'subProcess',
+  'callActivity',
+]);
 
 /** Checks the graph's shape: one none or timer start, flows between known nodes, no dead ends. */
 function checkShape(
@@ -347,19 +764,55 @@ function checkShape(
     }
   }
   for (const node of Object.values(graph.nodes)) {
-    if (node.type !== 'endEvent' && node.outgoing.length === 0)
+    const isLinkThrow = node.type === 'intermediateThrowEvent' && node.linkName !== undefined;
+    const isLinkCatch = node.type === 'intermediateCatchEvent' && node.linkName !== undefined;
+    // A join without a flow out ends its merged token (as Camunda's does).
+    const isEndingJoin =
+      (node.type === 'parallelGateway' || node.type === 'inclusiveGateway') && node.incoming.length > 1;
+    if (
+      node.type !== 'endEvent' &&
+      !isLinkThrow &&
+      !isEndingJoin &&
+      !IMPLICIT_END_TYPES.has(node.type) &&
+      node.outgoing.length === 0
+    )
       problems.push({ field: node.id, key: 'noOutgoing', params: { id: node.id } });
-    if (node.type !== 'startEvent' && node.type !== 'boundaryEvent' && node.incoming.length === 0)
-      problems.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
+    if (
+      node.type !== 'startEvent' &&
+      node.type !== 'boundaryEvent' &&
+      !node.isEventSubProcess &&
+      !node.isForCompensation &&
+      !isLinkCatch &&
+      node.incoming.length === 0
+    )
+      // Never reached, so never run: Activiti, Flowable and Camunda deploy it (a token can only be
+      // moved there by hand), and so does this engine, with a warning naming it.
+      warnings.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
+    if (isLinkThrow && !linkCatchOf(graph, node))
+      problems.push({
+        field: node.id,
+        key: 'unsupported',
+        params: { id: node.id, type: `LinkEventDefinition without a catch named "${node.linkName ?? ''}"` },
+      });
     if (node.defaultFlow && !node.outgoing.includes(node.defaultFlow))
       problems.push({ field: node.id, key: 'badDefault', params: { id: node.id, flow: node.defaultFlow } });
+    if (node.type === 'eventBasedGateway') eventGatewayShape(graph, node, problems);
     if (node.type === 'boundaryEvent') {
-      const task = graph.nodes[node.attachedTo ?? ''];
-      if (!task || task.type !== 'userTask')
-        problems.push({ field: node.id, key: 'boundaryOnUserTask', params: { id: node.id } });
-      else task.boundaries = [...(task.boundaries ?? []), node.id];
+      const activity = graph.nodes[node.attachedTo ?? ''];
+      // On an element already refused (a script task, say), that refusal names the problem.
+      const isOnRefused = !activity && refused.has(node.attachedTo ?? '');
+      if (!activity || !ATTACHABLE.has(activity.type)) {
+        if (!isOnRefused)
+          problems.push({ field: node.id, key: 'boundaryOnUserTask', params: { id: node.id } });
+      } else if (!node.isCompensationBoundary && !node.isCancel)
+        activity.boundaries = [...(activity.boundaries ?? []), node.id];
     }
-    if (node.type === 'startEvent' && node.scope !== undefined && node.timer)
+    if (
+      node.type === 'startEvent' &&
+      node.scope !== undefined &&
+      node.timer &&
+      !graph.nodes[node.scope]?.isEventSubProcess
+    )
       problems.push({
         field: node.id,
         key: 'unsupported',
@@ -368,23 +821,33 @@ function checkShape(
   }
 }
 
+/**
+ * The id of a sequence flow without one (BPMN: optional): `#source->target`, the same for the same
+ * file whatever else changes around it, `#source->target~2` for a second flow between the same
+ * two elements. No XML id can be one ('#' is not a name character), so no two overwrite each
+ * other, and a message about the flow names the elements it joins.
+ */
+function unnamedFlowId(element: ModdleElement, found: { unnamedFlows: Set<string> }): string {
+  const base = `#${ref(element.sourceRef) ?? '?'}->${ref(element.targetRef) ?? '?'}`;
+  let id = base;
+  for (let count = 2; found.unnamedFlows.has(id); count++) id = `${base}~${count}`;
+  found.unnamedFlows.add(id);
+  return id;
+}
+
 /** Reads the flow elements of a process or an embedded sub-process (scope) into the graph. */
 function readElements(
   elements: ModdleElement[],
   scope: string | undefined,
   graph: ProcessGraph,
-  found: { starts: string[]; refused: Set<string>; unnamedFlows: number },
+  found: { starts: string[]; eventStarts: string[]; refused: Set<string>; unnamedFlows: Set<string> },
   problems: Finding[],
   warnings: Finding[],
 ): void {
   const starts: string[] = [];
+  const eventStarts: string[] = [];
   for (const element of elements) {
-    if (element.$type === 'bpmn:SequenceFlow' && !element.id) {
-      // A flow need not have an id (BPMN: optional): each gets one no XML id can be ('#' is not
-      // a name character), so no two overwrite each other.
-      found.unnamedFlows += 1;
-      element.id = `#flow${found.unnamedFlows}`;
-    }
+    if (element.$type === 'bpmn:SequenceFlow' && !element.id) element.id = unnamedFlowId(element, found);
     const id = element.id ?? '';
     if (element.$type === 'bpmn:SequenceFlow') {
       const flow: ProcessFlow = {
@@ -401,11 +864,28 @@ function readElements(
       if (condition && language && !/^(juel|uel|expression|el)$/i.test(language))
         problems.push({ field: id, key: 'scriptCondition', params: { id, language } });
       else if (condition) flow.condition = condition;
+      const skipExpression = str(dialectAttribute(element, 'skipExpression'));
+      if (skipExpression) {
+        const problem = expressionProblem(skipExpression);
+        if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+        else flow.skipExpression = skipExpression;
+      }
       droppedExtensions(element, warnings);
       graph.flows[id] = flow;
       continue;
     }
     if (element.$type === 'bpmn:TextAnnotation' || element.$type === 'bpmn:Association') continue;
+    // A reference to a data object (or a store) only draws it: nothing runs.
+    if (element.$type === 'bpmn:DataObjectReference' || element.$type === 'bpmn:DataStoreReference') continue;
+    if (element.$type === 'bpmn:DataObject') {
+      const value = dataObjects.get(id) ?? null;
+      const name = str(element.name) ?? id;
+      // The process's own become the instance's variables at its start (Activiti, Flowable); a
+      // sub-process's would be variables local to it, which this engine does not keep: named.
+      if (scope === undefined) graph.dataObjects = { ...graph.dataObjects, [name]: value };
+      else warnings.push({ field: id, key: 'dataObjectInSubProcess', params: { id, name, scope } });
+      continue;
+    }
     const node = nodeOf(element, problems, warnings);
     if (!node) {
       found.refused.add(id);
@@ -413,30 +893,200 @@ function readElements(
     }
     if (scope !== undefined) node.scope = scope;
     graph.nodes[id] = node;
-    if (node.type === 'startEvent') starts.push(id);
+    const isCaughtStart =
+      node.type === 'startEvent' && (node.errorCode !== undefined || node.escalationCode !== undefined);
+    if (isCaughtStart && !graph.nodes[scope ?? '']?.isEventSubProcess)
+      problems.push({
+        field: id,
+        key: 'unsupported',
+        params: { id, type: 'error or escalation StartEvent outside an event SubProcess' },
+      });
+    const isEventStart = node.messageName !== undefined || node.signalName !== undefined;
+    if (node.type === 'startEvent') (isEventStart ? eventStarts : starts).push(id);
     if (node.type === 'subProcess')
       readElements(list(element.flowElements), id, graph, found, problems, warnings);
   }
   if (scope === undefined) {
     found.starts.push(...starts);
+    found.eventStarts.push(...eventStarts);
     return;
   }
   const subProcess = graph.nodes[scope];
+  if (subProcess?.isEventSubProcess) {
+    eventSubProcessStart(graph, subProcess, [...starts, ...eventStarts], problems);
+    return;
+  }
+  for (const eventStart of eventStarts)
+    problems.push({
+      field: eventStart,
+      key: 'unsupported',
+      params: { id: eventStart, type: 'message or signal StartEvent in a SubProcess' },
+    });
   if (starts.length !== 1) problems.push({ field: scope, key: 'oneStart', params: { count: starts.length } });
   else if (subProcess) subProcess.startId = starts[0] ?? '';
 }
+
+/**
+ * An event sub-process starts at one message, signal, timer, error or escalation start event
+ * (interrupting its scope or not); it is noted on its scope (the sub-process it is in, or the
+ * process). Error and escalation starts wait for nothing: a throw inside the scope finds them.
+ */
+function eventSubProcessStart(
+  graph: ProcessGraph,
+  eventSubProcess: ProcessNode,
+  starts: string[],
+  problems: Finding[],
+): void {
+  const id = eventSubProcess.id;
+  const [startId] = starts;
+  const start = graph.nodes[startId ?? ''];
+  const isTriggered =
+    start !== undefined &&
+    (start.messageName !== undefined ||
+      start.signalName !== undefined ||
+      start.timer !== undefined ||
+      start.errorCode !== undefined ||
+      start.escalationCode !== undefined);
+  if (starts.length !== 1 || !start || !isTriggered) {
+    problems.push({
+      field: id,
+      key: 'unsupported',
+      params: {
+        id,
+        type: 'event SubProcess without one message, signal, timer, error or escalation start event',
+      },
+    });
+    return;
+  }
+  eventSubProcess.startId = start.id;
+  const scope = eventSubProcess.scope === undefined ? undefined : graph.nodes[eventSubProcess.scope];
+  if (scope) scope.eventSubProcesses = [...(scope.eventSubProcesses ?? []), id];
+  else graph.eventSubProcesses = [...(graph.eventSubProcesses ?? []), id];
+}
+
+/**
+ * Flowable's event-registry catches: a boundary or intermediate catch event without an event
+ * definition whose extensions name an `eventType`, by element id. They wait as message catches
+ * for a message of that name (POST …/processinstance/message), as Flowable's wait for an event of
+ * that type. Read from the text: Camunda's model drops the markup it does not know.
+ */
+function eventTypesOf(xml: string): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!xml.includes(':eventType>')) return found;
+  for (const element of elementsIn(xml, ['boundaryEvent', 'intermediateCatchEvent'])) {
+    const id = /\bid\s*=\s*["']([^"']+)["']/.exec(element.attributes)?.[1];
+    const type = /<([\w.-]+):eventType>\s*([^<]*?)\s*<\/\1:eventType>/.exec(element.body)?.[2];
+    if (id && type && !/eventDefinition/i.test(element.body)) found.set(id, type);
+  }
+  return found;
+}
+
+/**
+ * The elements of the given local names (any prefix) in the text, with their attributes and body,
+ * in one pass from start to end that steps over comments and CDATA (as scanBpmnSize does), so a
+ * crafted file costs its length, not its square, and markup inside a comment is not read.
+ * Elements of these names do not nest.
+ */
+function* elementsIn(
+  xml: string,
+  names: readonly string[],
+): Generator<{ name: string; attributes: string; body: string }> {
+  const wanted = new Set(names);
+  const tagName = /<(\/?)(?:[\w.-]+:)?([\w.-]+)/y;
+  let open: { name: string; attributes: string; bodyFrom: number } | undefined;
+  let at = 0;
+  while (at < xml.length) {
+    const lt = xml.indexOf('<', at);
+    if (lt < 0) return;
+    const skipped = xml.startsWith('<!--', lt) ? '-->' : xml.startsWith('<![CDATA[', lt) ? ']]>' : undefined;
+    if (skipped) {
+      const end = xml.indexOf(skipped, lt + 4);
+      if (end < 0) return;
+      at = end + skipped.length;
+      continue;
+    }
+    at = lt + 1;
+    tagName.lastIndex = lt;
+    const [, slash, name = ''] = tagName.exec(xml) ?? [];
+    if (!wanted.has(name)) continue;
+    if (slash) {
+      if (open?.name === name)
+        yield { name, attributes: open.attributes, body: xml.slice(open.bodyFrom, lt) };
+      open = undefined;
+      continue;
+    }
+    // the tag's end: the first '>' outside a quoted attribute value (a value may hold one)
+    let gt = tagName.lastIndex;
+    for (let quote = ''; gt < xml.length; gt += 1) {
+      const char = xml[gt];
+      if (quote) quote = char === quote ? '' : quote;
+      else if (char === '"' || char === "'") quote = char;
+      else if (char === '>') break;
+    }
+    if (gt >= xml.length) return;
+    at = gt + 1;
+    const isEmpty = xml[gt - 1] === '/';
+    const attributes = xml.slice(tagName.lastIndex, isEmpty ? gt - 1 : gt);
+    if (isEmpty) yield { name, attributes, body: '' };
+    else open = { name, attributes, bodyFrom: gt + 1 };
+  }
+}
+
+/** A data object's value as Activiti and Flowable read it: typed by its xsd item, none is null. */
+function dataObjectValue(type: string, text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return null;
+  const value = text.trim();
+  const kind = type.replace(/^[\w.-]+:/, '').toLowerCase();
+  if (kind === 'boolean') return value === 'true';
+  if (kind === 'int' || kind === 'long' || kind === 'double') {
+    const number = Number(value);
+    return Number.isFinite(number) ? number : value;
+  }
+  return value;
+}
+
+/**
+ * The values of the file's data objects (`<activiti:value>` in its extensions; their type from
+ * itemSubjectRef), by element id. Read from the text: Camunda's model drops the markup it does not
+ * know, and the xsd: item reference resolves to nothing.
+ */
+function dataObjectsOf(xml: string): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  if (!/<(?:[\w.-]+:)?dataObject\b/.test(xml)) return found;
+  for (const element of elementsIn(xml, ['dataObject'])) {
+    const id = /\bid\s*=\s*["']([^"']+)["']/.exec(element.attributes)?.[1];
+    const type = /\bitemSubjectRef\s*=\s*["']([^"']+)["']/.exec(element.attributes)?.[1] ?? '';
+    const text = /<([\w.-]+):value\s*>([^<]*)<\/\1:value\s*>/.exec(element.body)?.[2];
+    if (id) found.set(id, dataObjectValue(type, text));
+  }
+  return found;
+}
+
+/** The data objects of the file being read (set for the synchronous walk of parseBpmn). */
+let dataObjects = new Map<string, unknown>();
+
+/** The event-registry catches of the file being read (set for the synchronous walk of parseBpmn). */
+let eventTypes = new Map<string, string>();
 
 /** Parses a BPMN file: its graph when it has no problems, and what was found. */
 export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   const problems: Finding[] = [];
   const warnings: Finding[] = [];
   let root: ModdleElement;
+  const prefix = dialectPrefix(xml);
+  const hasCamunda = xml.includes(camunda.uri);
   try {
-    const prefix = dialectPrefix(xml);
-    const hasCamunda = xml.includes(camunda.uri);
     const parsed = await reader().fromXML(normaliseNamespaces(xml));
     root = parsed.rootElement;
     for (const warning of parsed.warnings) {
+      if (warning.property === 'bpmn:errorRef' && warning.element && warning.value) {
+        unresolvedErrorRefs.set(warning.element, warning.value);
+        continue;
+      }
+      if (RESOLVED_BY_NAME.has(warning.property ?? '') && warning.element && warning.value) {
+        unresolvedRefs.set(warning.element, warning.value);
+        continue;
+      }
       // "unparsable content <x> detected … nested error: why": both lines say what happened.
       const lines = warning.message.split('\n').map((line) => line.trim());
       const joined = [lines[0], lines.find((line) => line.startsWith('nested error'))]
@@ -447,8 +1097,18 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
       // A BPMN element lost to a duplicate id or an unknown type would change the process: refused.
       // Unknown extension markup (another tool's listeners, properties) is only ignored.
       const isLoss = /duplicate ID|unknown type <bpmn:/.test(warning.message);
+      // A data object's value and its xsd: type are read from the text (dataObjectsOf).
+      const isDataObjectMarkup =
+        warning.property === 'bpmn:itemSubjectRef' ||
+        (warning.message.includes('unrecognized element <camunda:value>') && /dataObject\b/.test(xml));
+      if (isDataObjectMarkup) continue;
       if (DIALECT_ATTRIBUTES.some((name) => warning.message.includes(`unknown attribute <camunda:${name}>`)))
         continue;
+      // A flow's skip expression is read (a task's is not: it stays named as ignored).
+      const isFlowSkip =
+        warning.message.includes('unknown attribute <camunda:skipExpression>') &&
+        (warning.element as ModdleElement | undefined)?.$type === 'bpmn:SequenceFlow';
+      if (isFlowSkip) continue;
       (isLoss ? problems : warnings).push({
         field: 'xml',
         key: isLoss ? 'unparsable' : 'ignoredMarkup',
@@ -477,11 +1137,52 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   const graph: ProcessGraph = { key, startId: '', nodes: {}, flows: {} };
   const name = str(process.name);
   if (name) graph.name = name;
-  const found = { starts: [] as string[], refused: new Set<string>(), unnamedFlows: 0 };
-  readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
-  const { starts, refused } = found;
-  checkShape(graph, starts, refused, problems, warnings);
-  graph.startId = starts[0] ?? '';
+  // Who may start it: checked at start (403) and in 发起流程's list (issue 40.3).
+  const starterUsers = csv(process.candidateStarterUsers);
+  if (starterUsers) graph.candidateStarterUsers = starterUsers;
+  const starterGroups = csv(process.candidateStarterGroups);
+  if (starterGroups) graph.candidateStarterGroups = starterGroups;
+  const found = {
+    starts: [] as string[],
+    eventStarts: [] as string[],
+    refused: new Set<string>(),
+    unnamedFlows: new Set<string>(),
+  };
+  eventTypes = eventTypesOf(xml);
+  dataObjects = dataObjectsOf(xml);
+  try {
+    readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
+  } finally {
+    eventTypes = new Map();
+    dataObjects = new Map();
+  }
+  const { starts, eventStarts, refused } = found;
+  // A process with message or signal starts only is started by the first of them (as Flowable does).
+  const initial = starts.length === 0 && eventStarts.length > 0 ? eventStarts.slice(0, 1) : starts;
+  checkShape(graph, initial, refused, problems, warnings);
+  compensationShape({ graph, process, refused, problems });
+  graph.startId = initial[0] ?? '';
+  for (const id of eventStarts) {
+    const start = graph.nodes[id];
+    if (start?.messageName !== undefined) {
+      graph.messageStarts ??= {};
+      if (graph.messageStarts[start.messageName] !== undefined)
+        problems.push({
+          field: id,
+          key: 'unsupported',
+          params: { id, type: `a second start event for the message "${start.messageName}"` },
+        });
+      graph.messageStarts[start.messageName] = id;
+    } else if (start?.signalName !== undefined) {
+      graph.signalStarts ??= {};
+      graph.signalStarts[start.signalName] ??= id;
+    }
+  }
+  // An ignored attribute of an Activiti or Flowable file is named by the file's own prefix.
+  if (prefix && !hasCamunda)
+    for (const warning of warnings)
+      if (warning.key === 'ignoredSetting' && typeof warning.params?.attribute === 'string')
+        warning.params.attribute = warning.params.attribute.replace(/^camunda:/, `${prefix}:`);
   return problems.length > 0 ? { problems, warnings } : { graph, problems, warnings };
 }
 

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { prepareInput, type EntityDef } from '../../../../engine/index.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
+import { eventInsert, recordEvents } from '../../../lib/events/index.js';
 import { insertRecords } from '../../../lib/sql/insert-records.js';
 import { insertRow, type Actor } from '../../../lib/sql/toolkit.js';
 
@@ -23,9 +24,143 @@ export function groupKey(group: string): string {
   return `role:${roleCodeOfGroup(group)}`;
 }
 
+/**
+ * Whether a user may start a process (camunda:candidateStarterUsers / candidateStarterGroups):
+ * anyone when neither is set, else a user named or holding one of the groups.
+ */
+export function mayStart(
+  graph: { candidateStarterUsers?: string[] | undefined; candidateStarterGroups?: string[] | undefined },
+  who: Candidate,
+): boolean {
+  const users = graph.candidateStarterUsers ?? [];
+  const groups = (graph.candidateStarterGroups ?? []).map(groupKey);
+  if (users.length === 0 && groups.length === 0) return true;
+  return users.includes(who.username) || groups.some((group) => who.groups.includes(group));
+}
+
 /** The role code holding a bare group name: itself when it is one, else ROLE_ and its name in capitals. */
 export function roleCodeOfGroup(group: string): string {
   return /^ROLE_/.test(group) ? group : `ROLE_${group.toUpperCase().replace(/[^A-Z0-9_]+/g, '_')}`;
+}
+
+/** The tenant's roles and posts (code and name), as a group name written in a file may name them. */
+export interface GroupHolders {
+  roles: { code: string; name: string }[];
+  posts: { code: string; name: string }[];
+  /** The organisations' ids (org:N). */
+  orgs: number[];
+}
+
+const same = (a: string, b: string): boolean =>
+  a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+
+/**
+ * The stored group of a group name written in a file (candidateGroups, potentialOwner's
+ * `group(x)` or bare name), or undefined when nobody of the tenant can hold it. "role:X",
+ * "post:X" and "org:N" name a role's code, a post's code and an organisation's id. A bare name
+ * ("management", as Activiti, Flowable and Camunda files write them) is held, in this order, by
+ * the role whose code is the name or ROLE_<NAME> (roleCodeOfGroup), the role whose name is the
+ * name, the post whose code is the name, the post whose name is the name; all compared without
+ * regard to case.
+ */
+export function holderOfGroup(group: string, holders: GroupHolders): string | undefined {
+  const [prefix, ...rest] = group.split(':');
+  const value = rest.join(':');
+  if (group.includes(':') && (GROUP_PREFIXES as readonly string[]).includes(prefix ?? '')) {
+    if (prefix === 'org') return holders.orgs.includes(Number(value)) ? group : undefined;
+    const found = (prefix === 'role' ? holders.roles : holders.posts).find((row) => same(row.code, value));
+    return found ? `${prefix}:${found.code}` : undefined;
+  }
+  const code = roleCodeOfGroup(group);
+  const role =
+    holders.roles.find((row) => same(row.code, group) || same(row.code, code)) ??
+    holders.roles.find((row) => same(row.name, group));
+  if (role) return `role:${role.code}`;
+  const post =
+    holders.posts.find((row) => same(row.code, group)) ?? holders.posts.find((row) => same(row.name, group));
+  return post ? `post:${post.code}` : undefined;
+}
+
+/** The roles, posts and organisations of a tenant (what holderOfGroup reads). */
+export async function groupHoldersOf({
+  ctx,
+  db,
+  tenantCode,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+}): Promise<GroupHolders> {
+  const roles = ctx.registry.require('sysrole');
+  const posts = ctx.registry.require('syspost');
+  const orgs = ctx.registry.require('sysorg');
+  const [roleRows, postRows, orgRows] = await Promise.all([
+    sql<{ code: string; name: string }>`select ${sql.ref(columnOf(roles, 'roleCode'))} as code,
+        ${sql.ref(columnOf(roles, 'roleName'))} as name
+      from ${sql.table(roles.table)} where tenant_code = ${tenantCode} order by id`.execute(db),
+    sql<{ code: string; name: string }>`select ${sql.ref(columnOf(posts, 'postCode'))} as code,
+        ${sql.ref(columnOf(posts, 'postName'))} as name
+      from ${sql.table(posts.table)} where tenant_code = ${tenantCode} order by id`.execute(db),
+    sql<{ id: number }>`select id from ${sql.table(orgs.table)} where tenant_code = ${tenantCode}`.execute(
+      db,
+    ),
+  ]);
+  return { roles: roleRows.rows, posts: postRows.rows, orgs: orgRows.rows.map((row) => Number(row.id)) };
+}
+
+/** Each group's role, post or organisation name in the tenant; its code (without prefix) when it has none. */
+export async function groupNamesOf({
+  ctx,
+  db,
+  tenantCode,
+  groups,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  groups: string[];
+}): Promise<string[]> {
+  if (groups.length === 0) return [];
+  const orgs = ctx.registry.require('sysorg');
+  const orgIds = groups.flatMap((group) => (/^org:\d+$/.test(group) ? [Number(group.slice(4))] : []));
+  const [holders, orgRows] = await Promise.all([
+    groupHoldersOf({ ctx, db, tenantCode }),
+    orgIds.length > 0
+      ? sql<{ id: number; name: string }>`select id, ${sql.ref(columnOf(orgs, 'orgName'))} as name
+          from ${sql.table(orgs.table)} where tenant_code = ${tenantCode} and id in (${sql.join(orgIds)})`.execute(
+          db,
+        )
+      : undefined,
+  ]);
+  const orgNames = new Map((orgRows?.rows ?? []).map((row) => [Number(row.id), row.name]));
+  return groups.map((group) => {
+    const [prefix = '', ...rest] = group.split(':');
+    const code = rest.join(':');
+    if (prefix === 'role') return holders.roles.find((role) => role.code === code)?.name ?? code;
+    if (prefix === 'post') return holders.posts.find((post) => post.code === code)?.name ?? code;
+    if (prefix === 'org') return orgNames.get(Number(code)) ?? code;
+    return group;
+  });
+}
+
+/** The user names of a tenant among some names. */
+export async function existingUsernames({
+  ctx,
+  db,
+  tenantCode,
+  usernames,
+}: {
+  ctx: AppContext;
+  db: Db;
+  tenantCode: string;
+  usernames: string[];
+}): Promise<Set<string>> {
+  if (usernames.length === 0) return new Set();
+  const users = ctx.registry.require('sysuser');
+  const column = sql.ref(columnOf(users, 'username'));
+  const rows = await sql<{ username: string }>`select ${column} as username from ${sql.table(users.table)}
+    where tenant_code = ${tenantCode} and ${column} in (${sql.join(usernames)})`.execute(db);
+  return new Set(rows.rows.map((row) => row.username));
 }
 
 const columnOf = (entity: EntityDef, field: string): string => {
@@ -151,7 +286,22 @@ export function noticeInsert({
     : userIdsQuery(ctx, actor.tenantCode, to.usernames, to.groups);
   params[at] = sql`(select jsonb_agg(r.id order by r.id) from (${recipients}) r)`;
   return sql`insert into ${sql.table(entity.table)} (${sql.join(columns)})
-    select ${sql.join(params)} where exists (select 1 from (${recipients}) r)`;
+    select ${sql.join(params)} where exists (select 1 from (${recipients}) r)
+    returning ${sql.ref(entity.key.column)} as id`;
+}
+
+/**
+ * A notice and its event (record.added of notification, so that the recipients' open inboxes
+ * hear of it: features/events), as one statement; `notice` is a noticeInsert.
+ */
+export function noticeWithEvent(actor: Actor, notice: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`with notice as (${notice}) ${eventInsert({
+    actor,
+    type: 'record.added',
+    entity: 'notification',
+    key: sql`notice.id`,
+    from: sql`notice`,
+  })}`;
 }
 
 /** Whether a user name exists in the tenant. */
@@ -188,7 +338,7 @@ export async function notifyUsers({
 }): Promise<void> {
   if (userIds.length === 0) return;
   const entity = ctx.registry.require('notification');
-  await insertRecords({
+  const keys = await insertRecords({
     trx: db,
     registry: ctx.registry,
     entity,
@@ -202,5 +352,10 @@ export async function notifyUsers({
         publishObject: userIds,
       },
     ],
+  });
+  await recordEvents({
+    trx: db,
+    actor,
+    events: keys.map((key) => ({ type: 'record.added', entity: 'notification', key })),
   });
 }

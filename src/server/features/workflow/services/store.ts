@@ -20,6 +20,9 @@ export interface InstanceRow {
   end_time: Date | null;
   /** Steps the instance has taken in its life (BUDGETS.workflow.stepsPerInstance). */
   steps: number;
+  /** An instance started by a call activity: the calling instance and the token waiting there. */
+  super_instance_id: number | null;
+  super_execution_id: number | null;
 }
 
 export interface TaskRow {
@@ -36,9 +39,14 @@ export interface TaskRow {
   form_key: string | null;
   status: string;
   end_time: Date | null;
+  /** 加签: the task a signer's task was added to. */
+  parent_task_id: number | null;
+  /** 加签: before or after, on a task that waits for its signers. */
+  sign_type: string | null;
 }
 
-const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time, steps`;
+const INSTANCE_COLUMNS = sql`id, tenant_code, definition_id, process_key, name, status, suspended, start_username, end_time, steps,
+  super_instance_id, super_execution_id`;
 
 /**
  * The instance, locked for this transaction: every change of an instance goes through here (or
@@ -74,7 +82,7 @@ export function assertRunning(instance: InstanceRow): void {
 }
 
 const TASK_COLUMNS = sql`t.id, t.tenant_code, t.instance_id, t.execution_id, t.definition_id, t.activity_id,
-  t.name, t.assignee, t.owner, t.delegation, t.form_key, t.status, t.end_time`;
+  t.name, t.assignee, t.owner, t.delegation, t.form_key, t.status, t.end_time, t.parent_task_id, t.sign_type`;
 
 type LockedTaskRow = TaskRow & { variables: Record<string, unknown> | null };
 
@@ -87,6 +95,16 @@ type LockedTaskRow = TaskRow & { variables: Record<string, unknown> | null };
  * this bump, nobody held the lock between the snapshot and now: the task and variables read are
  * what the last holder left. Otherwise (this one waited for another holder, or one committed just
  * before) they are read again, the task locked, after the lock: a second statement.
+ *
+ * The task is read by its id alone, in a materialized CTE (planned on its own), and the
+ * instances by theirs: the statement is prepared, and PostgreSQL's generic plan for it, made once
+ * per connection with the tables as they were then, must not depend on their size. With
+ * `t.tenant_code = $2` beside `t.id = $1` in the join, a plan made while wf_task was nearly empty
+ * (a new database, never analysed) read the task through wf_task_end_time_idx (tenant_code,
+ * end_time): every task of the tenant, ended ones included, filtered by id, for as long as the
+ * connection lived (no ANALYZE, no new plan); without the CTE it could start from the tenant's
+ * instances instead. The tenant is the locked instance's (a task is its instance's tenant's), and
+ * the task's is checked on the row read. Tests: workflow-lock-plan.test.ts.
  */
 export async function lockTask({
   trx,
@@ -105,14 +123,15 @@ export async function lockTask({
     : sql`null`;
   const locked = await sql<
     InstanceRow & { is_current: boolean; task: LockedTaskRow }
-  >`${PREPARED}update wf_instance i set row_version = i.row_version + 1
+  >`${PREPARED}with s as materialized (select ${TASK_COLUMNS}, ${variables} as variables from wf_task t
+      where t.id = ${id})
+    update wf_instance i set row_version = i.row_version + 1
     from (select to_jsonb(s) as task, s.instance_id, v.row_version as seen
-      from (select ${TASK_COLUMNS}, ${variables} as variables from wf_task t
-        where t.id = ${id} and t.tenant_code = ${tenantCode}) s
-      join wf_instance v on v.id = s.instance_id) t
+      from s join wf_instance v on v.id = s.instance_id) t
     where i.id = t.instance_id and i.tenant_code = ${tenantCode}
     returning i.id, i.tenant_code, i.definition_id, i.process_key, i.name, i.status, i.suspended,
-      i.start_username, i.end_time, i.steps, i.row_version = t.seen + 1 as is_current, t.task`.execute(trx);
+      i.start_username, i.end_time, i.steps, i.super_instance_id, i.super_execution_id,
+      i.row_version = t.seen + 1 as is_current, t.task`.execute(trx);
   const first = locked.rows[0];
   if (!first) throw new AppError('notFound', { entity: 'task', key: id });
   const { is_current: isCurrent, task: seenTask, ...instance } = first;
@@ -122,7 +141,9 @@ export async function lockTask({
       from wf_task t where t.id = ${id} for update`.execute(trx);
     row = rows.rows[0];
   }
-  if (!row) throw new AppError('notFound', { entity: 'task', key: id });
+  // A task is its instance's tenant's; checked on the row all the same (the caller's transaction
+  // is rolled back, the lock with it).
+  if (!row || row.tenant_code !== tenantCode) throw new AppError('notFound', { entity: 'task', key: id });
   const { variables: values, ...task } = row;
   return {
     task: { ...task, end_time: task.end_time === null ? null : new Date(task.end_time) },
@@ -288,10 +309,12 @@ export async function addComment(
     username: string;
     action: string;
     message: string;
+    /** Whom the action gave the task to (a transfer's new assignee). */
+    target?: string | null;
   },
 ): Promise<void> {
-  await sql`insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
-    values (${entry.tenantCode}, ${entry.instanceId}, ${entry.taskId}, ${entry.username}, ${entry.action}, ${entry.message})`.execute(
+  await sql`insert into wf_comment (tenant_code, instance_id, task_id, username, action, message, target)
+    values (${entry.tenantCode}, ${entry.instanceId}, ${entry.taskId}, ${entry.username}, ${entry.action}, ${entry.message}, ${entry.target ?? null})`.execute(
     trx,
   );
 }

@@ -1,3 +1,4 @@
+import { eventInsert, recordEvents } from '../../../lib/events/index.js';
 import { sql } from 'kysely';
 import type { WfCompleted, WfRegressNode, WfTask } from '../../../../engine/api-types.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
@@ -9,7 +10,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { userTasksBefore } from './graph.js';
-import { historyEndTask, nextTasksOf, openRun, setVariables } from './activity.js';
+import { historyEndTask, nextTasksOf, openRun, setVariables, type Run } from './activity.js';
 import { endInstance, enterNode, taskDone, type TaskEnd } from './interpreter.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
 import { TASK_COLUMNS, taskById } from './queries.js';
@@ -33,7 +34,7 @@ async function openTask(
   trx: Db,
   actor: Actor,
   id: number,
-  options: { withVariables?: boolean } = {},
+  options: { withVariables?: boolean; waiting?: 'allow' } = {},
 ): Promise<{ task: TaskRow; instance: InstanceRow; variables?: Record<string, unknown> }> {
   const locked = await lockTask({
     trx,
@@ -43,7 +44,63 @@ async function openTask(
   });
   if (locked.task.end_time) throw new AppError('wfTaskDone', { id });
   assertRunning(locked.instance);
+  // A task waiting for its signers (加签) takes no action until they are done.
+  if (locked.task.status === 'waiting' && options.waiting !== 'allow')
+    throw new AppError('wfTaskWaiting', { id });
   return locked;
+}
+
+/** Users of the tenant named in a list: 400 naming the first one not found (or repeated, or refused). */
+async function checkUsers({
+  ctx,
+  trx,
+  actor,
+  l10n,
+  field,
+  usernames,
+  refused = [],
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  l10n: Localizer;
+  field: string;
+  usernames: readonly string[];
+  /** Names that may not be in the list (the task's own assignee). */
+  refused?: readonly (string | null)[];
+}): Promise<string[]> {
+  const seen = new Set<string>();
+  for (const [index, raw] of usernames.entries()) {
+    const username = raw.trim();
+    if (
+      seen.has(username) ||
+      refused.includes(username) ||
+      !(await userExists({ ctx, db: trx, tenantCode: actor.tenantCode, username }))
+    )
+      throw new AppError('validation', {}, [
+        { field: `${field}/${index}`, message: l10n.t('workflow.problems.noSuchUser', { username }) },
+      ]);
+    seen.add(username);
+  }
+  return [...seen];
+}
+
+/** An inbox notice to users of the tenant, by name. */
+async function noticeUsers({
+  ctx,
+  trx,
+  actor,
+  usernames,
+  notice,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  usernames: string[];
+  notice: { title: string; content: string };
+}): Promise<void> {
+  const recipients = await userIdsOf({ ctx, db: trx, tenantCode: actor.tenantCode, usernames, groups: [] });
+  await notifyUsers({ ctx, db: trx, actor, userIds: recipients, notice });
 }
 
 function assertAssignee(task: TaskRow, actor: Actor): void {
@@ -86,6 +143,7 @@ export async function claimTask({
     await sql`update wf_task set assignee = ${actor.username}, claim_time = now(), status = 'assigned',
         row_version = row_version + 1 where id = ${id}`.execute(trx);
     await setAssignee(trx, instance.id, id, actor.username);
+    await taskAssigned(trx, actor, id, actor.username);
   });
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id });
 }
@@ -115,16 +173,21 @@ export interface CompleteInput {
   comment: string;
   variables?: Record<string, unknown> | undefined;
   formData?: Record<string, unknown> | undefined;
+  /** 抄送: users of the tenant the instance is copied to. */
+  copyUsers?: string[] | undefined;
 }
 
 export async function completeTask({
   ctx,
   actor,
+  roles,
   l10n,
   input,
 }: {
   ctx: AppContext;
   actor: Actor;
+  /** The caller's roles: their field rights hold on the task form's entity. */
+  roles: readonly string[];
   l10n: Localizer;
   input: CompleteInput;
 }): Promise<WfCompleted> {
@@ -132,11 +195,39 @@ export async function completeTask({
     const { task, instance, variables } = await openTask(trx, actor, input.id, { withVariables: true });
     assertAssignee(task, actor);
     if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
-    const formValues = checkedFormData({ ctx, l10n, formKey: task.form_key, formData: input.formData });
+    const formValues = await checkedFormData({
+      ctx,
+      l10n,
+      formKey: task.form_key,
+      formData: input.formData,
+      tenantCode: actor.tenantCode,
+      roles,
+      db: trx,
+    });
+    if (input.copyUsers && input.copyUsers.length > 0)
+      await copyInstance({
+        ctx,
+        trx,
+        actor,
+        l10n,
+        task,
+        instance,
+        usernames: await checkUsers({
+          ctx,
+          trx,
+          actor,
+          l10n,
+          field: '/copyUsers',
+          usernames: input.copyUsers,
+        }),
+        comment: input.comment,
+      });
     const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
     const run = await openRun({ ctx, trx, instance, graph, actor, variables });
+    run.refusesConditionErrors = true;
     const values = { ...(input.variables ?? {}), ...formValues };
     Object.assign(run.variables, values);
+    if (Object.keys(values).length > 0) run.variablesChanged = true;
     // The variables, the task, its history row and the comment are written by the statement that
     // also answers the task as it now is (nothing later in the run changes a completed task) and,
     // when the token just goes on to a plain task or end, moves it there too.
@@ -161,6 +252,14 @@ export async function completeTask({
         where instance_id = ${instance.id} and task_id = ${task.id} and end_time is null)`,
         sql`comment as (insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
         values (${actor.tenantCode}, ${instance.id}, ${task.id}, ${actor.username}, 'complete', ${input.comment}))`,
+        sql`done_event as (${eventInsert({
+          actor,
+          type: 'workflow.taskCompleted',
+          entity: 'wfTask',
+          key: sql`done.id`,
+          from: sql`done`,
+          detail: { instanceId: instance.id, activityId: task.activity_id },
+        })})`,
       ],
       select: (extra) =>
         sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`,
@@ -173,10 +272,209 @@ export async function completeTask({
               Record<string, unknown>
             >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(trx)
           ).rows[0] ?? {});
+    if (task.parent_task_id !== null)
+      await signerDone({ ctx, trx, run, actor, parentId: task.parent_task_id });
     // The task's columns (end.select), without the column the plain statement adds.
     const { nothing: _nothing, ...answer } = row;
     return { ...(answer as WfTask), nextTasks: nextTasksOf(run) };
   });
+}
+
+/**
+ * 抄送: the instance is copied to users of the tenant, who read it (not act on it) from 抄送我的
+ * and get an inbox notice; the history says who copied it to whom.
+ */
+async function copyInstance({
+  ctx,
+  trx,
+  actor,
+  l10n,
+  task,
+  instance,
+  usernames,
+  comment,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  l10n: Localizer;
+  task: TaskRow;
+  instance: InstanceRow;
+  usernames: string[];
+  comment: string;
+}): Promise<void> {
+  const rows = usernames.map(
+    (username) =>
+      sql`(${actor.tenantCode}, ${instance.id}, ${task.id}, ${username}, ${actor.username}, ${comment})`,
+  );
+  // The copies' notices tell their inboxes (features/events), as a transfer's does.
+  await sql`insert into wf_copy (tenant_code, instance_id, task_id, username, copied_by, message)
+    values ${sql.join(rows)}`.execute(trx);
+  await addComment(trx, {
+    tenantCode: actor.tenantCode,
+    instanceId: instance.id,
+    taskId: task.id,
+    username: actor.username,
+    action: 'copy',
+    message: comment,
+    target: usernames.join(', '),
+  });
+  await noticeUsers({
+    ctx,
+    trx,
+    actor,
+    usernames,
+    notice: {
+      title: l10n.t('workflow.notice.copied', { name: instance.name ?? instance.process_key }),
+      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+    },
+  });
+}
+
+/**
+ * A signer's task (加签) is done: when it was the last open one of its task, that task goes on:
+ * back to its assignee (signers before), or done, its token moving on (signers after).
+ */
+async function signerDone({
+  ctx,
+  trx,
+  run,
+  actor,
+  parentId,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  run: Run;
+  actor: Actor;
+  parentId: number;
+}): Promise<void> {
+  const left =
+    await sql`select 1 from wf_task where parent_task_id = ${parentId} and end_time is null limit 1`.execute(
+      trx,
+    );
+  if (left.rows.length > 0) return;
+  const parents =
+    await sql<TaskRow>`select id, tenant_code, instance_id, execution_id, definition_id, activity_id,
+      name, assignee, owner, delegation, form_key, status, end_time, parent_task_id, sign_type
+    from wf_task where id = ${parentId} and end_time is null and status = 'waiting' for update`.execute(trx);
+  const parent = parents.rows[0];
+  if (!parent) return;
+  if (parent.sign_type === 'after' && parent.execution_id !== null) {
+    const end: TaskEnd = {
+      taskId: parent.id,
+      parts: [
+        sql`done as (update wf_task set end_time = now(), status = 'completed', sign_type = null,
+          end_reason = 'completed', row_version = row_version + 1
+        where id = ${parent.id} returning *)`,
+        sql`history as (update wf_hist_activity set end_time = now(), end_reason = 'completed'
+        where instance_id = ${parent.instance_id} and task_id = ${parent.id} and end_time is null)`,
+        sql`done_event as (${eventInsert({
+          actor,
+          type: 'workflow.taskCompleted',
+          entity: 'wfTask',
+          key: sql`done.id`,
+          from: sql`done`,
+          detail: { instanceId: parent.instance_id, activityId: parent.activity_id },
+        })})`,
+      ],
+      select: (extra) => sql`select done.id, ${extra} from done`,
+    };
+    await taskDone({ run, executionId: parent.execution_id, nodeId: parent.activity_id, end });
+    return;
+  }
+  // Signers before: the task is its assignee's again.
+  await sql`update wf_task set status = 'assigned', sign_type = null, row_version = row_version + 1
+    where id = ${parent.id}`.execute(trx);
+  if (parent.assignee) {
+    await taskAssigned(trx, actor, parent.id, parent.assignee);
+    await noticeUsers({
+      ctx,
+      trx,
+      actor,
+      usernames: [parent.assignee],
+      notice: {
+        title: parent.name ?? parent.activity_id,
+        content: `${run.instanceName ?? ''} #${parent.instance_id}: ${parent.name ?? parent.activity_id}`,
+      },
+    });
+  }
+}
+
+/**
+ * 加签: the task's assignee (or one who oversees workflow) adds signers, each with a task of their
+ * own beside it; meanwhile the task waits. Signers before: when they have all approved, the task
+ * is its assignee's again. Signers after: the assignee's part is done now (their comment is the
+ * approval); when the signers have all approved, the task is done and the process goes on. The
+ * history says who added whom; the signers get an inbox notice.
+ */
+export async function addSignTask({
+  ctx,
+  actor,
+  oversees,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  oversees: boolean;
+  l10n: Localizer;
+  input: { id: number; usernames: string[]; type: 'before' | 'after'; comment: string };
+}): Promise<WfTask> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    if (!oversees) assertAssignee(task, actor);
+    if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
+    if (task.parent_task_id !== null || task.execution_id === null)
+      throw new AppError('wfTaskIsSign', { id: input.id });
+    const usernames = await checkUsers({
+      ctx,
+      trx,
+      actor,
+      l10n,
+      field: '/usernames',
+      usernames: input.usernames,
+      refused: [task.assignee, actor.username],
+    });
+    await sql`update wf_task set status = 'waiting', sign_type = ${input.type}, row_version = row_version + 1
+      where id = ${task.id}`.execute(trx);
+    const signers = await sql<{ id: number; assignee: string }>`insert into wf_task (tenant_code, instance_id,
+        execution_id, definition_id, activity_id, name, description, assignee, form_key, status, start_time,
+        claim_time, parent_task_id)
+      select t.tenant_code, t.instance_id, null, t.definition_id, t.activity_id, t.name, t.description, u.name,
+        t.form_key, 'assigned', now(), now(), t.id
+      from wf_task t, unnest(${sql.val(usernames)}::text[]) with ordinality as u(name, n)
+      where t.id = ${task.id} order by u.n returning id, assignee`.execute(trx);
+    await recordEvents({
+      trx,
+      actor,
+      events: signers.rows.map((row) => ({
+        type: 'workflow.taskCreated',
+        entity: 'wfTask',
+        key: row.id,
+        detail: { instanceId: instance.id, activityId: task.activity_id, assignee: row.assignee },
+      })),
+    });
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: input.type === 'before' ? 'addSignBefore' : 'addSignAfter',
+      message: input.comment,
+      target: usernames.join(', '),
+    });
+    await noticeUsers({
+      ctx,
+      trx,
+      actor,
+      usernames,
+      notice: {
+        title: task.name ?? task.activity_id,
+        content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+      },
+    });
+  });
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
 export async function delegateTask({
@@ -206,6 +504,7 @@ export async function delegateTask({
       trx,
     );
     await setAssignee(trx, instance.id, task.id, input.username);
+    await taskAssigned(trx, actor, task.id, input.username);
     await addComment(trx, {
       tenantCode: actor.tenantCode,
       instanceId: instance.id,
@@ -214,23 +513,91 @@ export async function delegateTask({
       action: 'delegate',
       message: input.comment,
     });
-    const recipients = await userIdsOf({
-      ctx,
-      db: trx,
+    await noticeTaskTo({ ctx, trx, actor, task, instance, username: input.username });
+  });
+  return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
+}
+
+/** The inbox notice of a task given to someone (delegated, transferred). */
+async function noticeTaskTo({
+  ctx,
+  trx,
+  actor,
+  task,
+  instance,
+  username,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  task: TaskRow;
+  instance: InstanceRow;
+  username: string;
+}): Promise<void> {
+  const recipients = await userIdsOf({
+    ctx,
+    db: trx,
+    tenantCode: actor.tenantCode,
+    usernames: [username],
+    groups: [],
+  });
+  await notifyUsers({
+    ctx,
+    db: trx,
+    actor,
+    userIds: recipients,
+    notice: {
+      title: task.name ?? task.activity_id,
+      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
+    },
+  });
+}
+
+/**
+ * 转办: the task's assignee (or one who oversees workflow) hands it to another user of the tenant,
+ * who becomes its assignee for good (unlike a delegation, nothing comes back). The comment
+ * records who transferred to whom; the new assignee gets a notice.
+ */
+export async function transferTask({
+  ctx,
+  actor,
+  oversees,
+  l10n,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  /** The caller oversees workflow: they may transfer any open task of the tenant. */
+  oversees: boolean;
+  l10n: Localizer;
+  input: { id: number; username: string; comment: string };
+}): Promise<WfTask> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { task, instance } = await openTask(trx, actor, input.id);
+    if (!oversees) assertAssignee(task, actor);
+    if (task.delegation === 'pending') throw new AppError('wfTaskDelegated', { id: input.id });
+    if (
+      input.username === task.assignee ||
+      !(await userExists({ ctx, db: trx, tenantCode: actor.tenantCode, username: input.username }))
+    )
+      throw new AppError('validation', {}, [
+        { field: '/username', message: l10n.t('workflow.problems.noSuchUser', { username: input.username }) },
+      ]);
+    await sql`update wf_task set assignee = ${input.username}, claim_time = coalesce(claim_time, now()),
+        status = 'assigned', owner = null, delegation = null, row_version = row_version + 1
+      where id = ${task.id}`.execute(trx);
+    await setAssignee(trx, instance.id, task.id, input.username);
+    await taskAssigned(trx, actor, task.id, input.username);
+    await addComment(trx, {
       tenantCode: actor.tenantCode,
-      usernames: [input.username],
-      groups: [],
+      instanceId: instance.id,
+      taskId: task.id,
+      username: actor.username,
+      action: 'transfer',
+      message: input.comment,
+      target: input.username,
     });
-    await notifyUsers({
-      ctx,
-      db: trx,
-      actor,
-      userIds: recipients,
-      notice: {
-        title: task.name ?? task.activity_id,
-        content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
-      },
-    });
+    await noticeTaskTo({ ctx, trx, actor, task, instance, username: input.username });
   });
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
@@ -308,8 +675,10 @@ export async function regressNodes({
   id: number;
 }): Promise<WfRegressNode[]> {
   return inTransaction(ctx.db, async (trx) => {
-    const { task, instance } = await openTask(trx, actor, id);
+    const { task, instance } = await openTask(trx, actor, id, { waiting: 'allow' });
     assertAssignee(task, actor);
+    // A signer's task (加签) or one waiting for its signers is not sent back.
+    if (task.parent_task_id !== null || task.status === 'waiting') return [];
     return regressNodesOf(ctx, trx, task, instance);
   });
 }
@@ -342,53 +711,88 @@ export async function regressTask({
           message: l10n.t('workflow.problems.noRegressTarget', { activityId: input.activityId }),
         },
       ]);
-    const open = await sql<{ id: number }>`update wf_task set end_time = now(),
-        status = case when id = ${task.id} then 'regressed' else 'canceled' end, end_reason = 'regressed',
-        row_version = row_version + 1
-      where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
-    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
-    const run = await openRun({ ctx, trx, instance, graph, actor });
-    for (const row of open.rows) await historyEndTask({ run, taskId: row.id, reason: 'regressed' });
-    // The sub-processes the task is in stay (with their tokens); every other token goes.
-    const scopes: string[] = [];
-    for (let scope = graph.nodes[task.activity_id]?.scope; scope; scope = graph.nodes[scope]?.scope)
-      scopes.push(scope);
-    const kept = scopes.length > 0 ? scopes : [''];
-    await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${task.execution_id}
-      and not (state = 'scope' and activity_id in (${sql.join(kept)}))`.execute(trx);
-    await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
-      where instance_id = ${instance.id} and end_time is null and activity_type = 'subProcess'
-        and activity_id not in (${sql.join(kept)})`.execute(trx);
-    await sql`delete from wf_job where instance_id = ${instance.id} and kind = 'boundaryTimer'`.execute(trx);
-    const parents = await sql<{ id: number | null }>`update wf_execution set loop_state = null,
-        parent_id = (select id from wf_execution where instance_id = ${instance.id} and state = 'scope'
-          and activity_id = ${scopes[0] ?? ''})
-      where id = ${task.execution_id} returning parent_id as id`.execute(trx);
-    const parentId = parents.rows[0]?.id ?? null;
-    await sql`update wf_instance set incident = null where id = ${instance.id}`.execute(trx);
-    await addComment(trx, {
-      tenantCode: actor.tenantCode,
-      instanceId: instance.id,
-      taskId: task.id,
-      username: actor.username,
-      action: 'regress',
-      message: input.comment,
-    });
-    await enterNode({ run, executionId: task.execution_id, nodeId: input.activityId, parentId });
-    if (target.assignee) {
-      const again = await sql<{
-        id: number;
-      }>`update wf_task set assignee = ${target.assignee}, status = 'assigned'
-        where instance_id = ${instance.id} and activity_id = ${input.activityId} and end_time is null returning id`.execute(
-        trx,
-      );
-      for (const row of again.rows) await setAssignee(trx, instance.id, row.id, target.assignee);
-    }
+    await sendBack({ ctx, trx, actor, task, instance, target, comment: input.comment, action: 'regress' });
   });
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }
 
-/** Ends the task's instance as rejected or terminated (the assignee only). */
+/**
+ * Sends the instance back to an earlier completed user task (regress, or reject back to the
+ * initiator): the open tasks end (the task with the action's status, the others canceled), the
+ * other branches' tokens are removed, and the earlier task comes again to its last assignee.
+ */
+async function sendBack({
+  ctx,
+  trx,
+  actor,
+  task,
+  instance,
+  target,
+  comment,
+  action,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  task: TaskRow;
+  instance: InstanceRow;
+  target: WfRegressNode;
+  comment: string;
+  action: 'regress' | 'reject';
+}): Promise<void> {
+  const executionId = task.execution_id;
+  if (executionId === null) throw new AppError('wfTaskDone', { id: task.id });
+  const status = action === 'regress' ? 'regressed' : 'rejected';
+  const open = await sql<{ id: number }>`update wf_task set end_time = now(),
+        status = case when id = ${task.id} then ${status} else 'canceled' end, end_reason = ${status},
+        row_version = row_version + 1
+      where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
+  const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+  const run = await openRun({ ctx, trx, instance, graph, actor });
+  for (const row of open.rows) await historyEndTask({ run, taskId: row.id, reason: status });
+  // The sub-processes the task is in stay (with their tokens); every other token goes.
+  const scopes: string[] = [];
+  for (let scope = graph.nodes[task.activity_id]?.scope; scope; scope = graph.nodes[scope]?.scope)
+    scopes.push(scope);
+  const kept = scopes.length > 0 ? scopes : [''];
+  await sql`delete from wf_execution where instance_id = ${instance.id} and id <> ${executionId}
+      and not (state = 'scope' and activity_id in (${sql.join(kept)}))`.execute(trx);
+  await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
+      where instance_id = ${instance.id} and end_time is null and activity_type = 'subProcess'
+        and activity_id not in (${sql.join(kept)})`.execute(trx);
+  await sql`delete from wf_job where instance_id = ${instance.id} and kind = 'boundaryTimer'`.execute(trx);
+  const parents = await sql<{ id: number | null }>`update wf_execution set loop_state = null,
+        parent_id = (select id from wf_execution where instance_id = ${instance.id} and state = 'scope'
+          and activity_id = ${scopes[0] ?? ''})
+      where id = ${executionId} returning parent_id as id`.execute(trx);
+  const parentId = parents.rows[0]?.id ?? null;
+  await sql`update wf_instance set incident = null where id = ${instance.id}`.execute(trx);
+  await addComment(trx, {
+    tenantCode: actor.tenantCode,
+    instanceId: instance.id,
+    taskId: task.id,
+    username: actor.username,
+    action,
+    message: comment,
+  });
+  await enterNode({ run, executionId: executionId, nodeId: target.activityId, parentId });
+  if (target.assignee) {
+    const again = await sql<{
+      id: number;
+    }>`update wf_task set assignee = ${target.assignee}, status = 'assigned'
+        where instance_id = ${instance.id} and activity_id = ${target.activityId} and end_time is null returning id`.execute(
+      trx,
+    );
+    for (const row of again.rows) await setAssignee(trx, instance.id, row.id, target.assignee);
+  }
+}
+
+/**
+ * Rejects or terminates (the assignee only). A rejection goes back to the initiator to revise
+ * when an earlier completed user task was theirs (the first of them: the one that filled the
+ * request), as Chinese BPM's 驳回 does; with none (the initiator's own task, or nobody filled
+ * anything) the instance ends as rejected, as a termination ends it as terminated.
+ */
 export async function endByTask({
   ctx,
   actor,
@@ -399,8 +803,35 @@ export async function endByTask({
   input: { id: number; comment: string; status: 'rejected' | 'terminated' };
 }): Promise<WfTask> {
   await inTransaction(ctx.db, async (trx) => {
-    const { task, instance } = await openTask(trx, actor, input.id);
-    assertAssignee(task, actor);
+    const opened = await openTask(trx, actor, input.id);
+    const { instance } = opened;
+    assertAssignee(opened.task, actor);
+    // A signer (加签) rejects or terminates the task they were added to.
+    const task =
+      opened.task.parent_task_id === null
+        ? opened.task
+        : (await lockTask({ trx, tenantCode: actor.tenantCode, id: opened.task.parent_task_id })).task;
+    if (input.status === 'rejected') {
+      const initiators = (await regressNodesOf(ctx, trx, task, instance)).filter(
+        (node) => node.assignee !== null && node.assignee === instance.start_username,
+      );
+      const first = initiators.at(-1);
+      if (first && first.activityId !== task.activity_id) {
+        await sendBack({
+          ctx,
+          trx,
+          actor,
+          task,
+          instance,
+          target: first,
+          comment: input.comment,
+          action: 'reject',
+        });
+        if (opened.task.id !== task.id)
+          await sql`update wf_task set status = 'rejected' where id = ${opened.task.id}`.execute(trx);
+        return;
+      }
+    }
     const run = await openRun({
       ctx,
       trx,
@@ -417,7 +848,18 @@ export async function endByTask({
       message: input.comment,
     });
     await endInstance({ run, status: input.status, reason: input.status });
-    await sql`update wf_task set status = ${input.status} where id = ${task.id}`.execute(trx);
+    await sql`update wf_task set status = ${input.status} where id in (${task.id}, ${opened.task.id})`.execute(
+      trx,
+    );
   });
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
+}
+
+/** The outbox event of a task given to someone (claimed, delegated, transferred, assigned). */
+export async function taskAssigned(trx: Db, actor: Actor, taskId: number, assignee: string): Promise<void> {
+  await recordEvents({
+    trx,
+    actor,
+    events: [{ type: 'workflow.taskAssigned', entity: 'wfTask', key: taskId, detail: { assignee } }],
+  });
 }

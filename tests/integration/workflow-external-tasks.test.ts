@@ -1,0 +1,460 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { outboxEnv, readJsonLines } from '../support/identity.js';
+import { createUserWithRole } from '../support/users.js';
+import { bearer, bpmn, call, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+
+/**
+ * Issue 36's external tasks over the HTTP API (Camunda's external-task pattern): a service task of
+ * camunda:type="external" waits for a worker, which fetches and locks it by topic, completes it
+ * with variables (the process goes on), reports failures with retries (0 left: an incident an
+ * administrator retries), extends its lock or gives it back. Java code and scripts stay refused,
+ * each refusal naming the element and offering the external task. The HTTP connector calls a
+ * local server started here (127.0.0.1 let through by WEBHOOK_ALLOWED_ADDRESSES as for webhooks;
+ * other private addresses refused). Run on PGlite and (TEST_DATABASE_URL) on PostgreSQL.
+ */
+let t: TestApp;
+const outbox = outboxEnv();
+let plain: { authorization: string };
+let server: Server;
+let base = '';
+/** What the local server received, last first. */
+const received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+beforeAll(async () => {
+  t = await startTestApp({ env: { WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', ...outbox.env } });
+  plain = bearer((await createUserWithRole(t, 'extplain', 'ROLE_SYS_BUYER')).token);
+  server = createServer((request, answer) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.unshift({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body,
+      });
+      if (request.url === '/fail') {
+        answer.writeHead(500, { 'content-type': 'text/plain' }).end('inventory down');
+        return;
+      }
+      answer
+        .writeHead(201, { 'content-type': 'application/json', 'x-order': 'A-7' })
+        .end(JSON.stringify({ ok: true, got: body }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 300_000);
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+afterEach(() => {
+  setWorkflowClock(t.app.ctx, undefined);
+});
+
+interface Locked {
+  id: number;
+  topicName: string;
+  workerId: string | null;
+  lockExpirationTime: string | null;
+  processInstanceId: number;
+  activityId: string;
+  retries: number | null;
+  errorMessage: string | null;
+  variables: Record<string, unknown>;
+}
+
+const post = (path: string, payload: unknown) => call(t, t.auth, 'POST', `externalTask/${path}`, payload);
+
+async function fetchTasks(workerId: string, topicName: string, maxTasks = 10): Promise<Locked[]> {
+  const response = await post('fetchAndLock', {
+    workerId,
+    maxTasks,
+    topics: [{ topicName, lockDuration: 60_000 }],
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { data: Locked[] }).data;
+}
+
+/** start → external "charge" (topic payments) → exclusive gateway on ${paid} → user task "ship" | end. */
+const PAYMENT = bpmn(
+  'extPayment',
+  `<startEvent id="s"/>${flow('f1', 's', 'charge')}
+  <serviceTask id="charge" name="Charge" camunda:type="external" camunda:topic="payments"/>
+  ${flow('f2', 'charge', 'gw')}<exclusiveGateway id="gw" default="f4"/>
+  ${flow('f3', 'gw', 'ship', '${paid == true}')}${flow('f4', 'gw', 'e')}
+  <userTask id="ship" name="Ship" camunda:assignee="admin"/>${flow('f5', 'ship', 'e')}<endEvent id="e"/>`,
+);
+
+describe('external tasks', () => {
+  it('waits for a worker, which fetches, locks and completes the task with variables', async () => {
+    await deploy(t, PAYMENT);
+    const instance = await start(t, t.auth, 'extPayment', { amount: 42 });
+    expect(instance.ended).toBe(false);
+    expect(await openTasks(t, instance.id)).toEqual([]);
+    const [task, ...more] = await fetchTasks('worker-1', 'payments');
+    expect(more).toEqual([]);
+    expect(task).toMatchObject({
+      topicName: 'payments',
+      workerId: 'worker-1',
+      processInstanceId: instance.id,
+      activityId: 'charge',
+      retries: null,
+      variables: { amount: 42 },
+    });
+    // Locked: another worker gets nothing, and may not complete it.
+    expect(await fetchTasks('worker-2', 'payments')).toEqual([]);
+    const stolen = await post('complete', { id: task?.id, workerId: 'worker-2' });
+    expect(stolen.statusCode).toBe(409);
+    expect(stolen.body).toContain('worker-2');
+    const done = await post('complete', { id: task?.id, workerId: 'worker-1', variables: { paid: true } });
+    expect(done.statusCode, done.body).toBe(200);
+    const [ship] = await openTasks(t, instance.id);
+    expect(ship?.activity_id).toBe('ship');
+    const [paid] = await t.sql<{ value: unknown }>(
+      "select value from wf_variable where instance_id = $1 and name = 'paid'",
+      [instance.id],
+    );
+    expect(paid?.value).toBe(true);
+    // Done: it is gone.
+    expect((await post('complete', { id: task?.id, workerId: 'worker-1' })).statusCode).toBe(404);
+  });
+
+  it('offers a task again when its lock expires or it is unlocked; extendLock keeps it', async () => {
+    const instance = await start(t, t.auth, 'extPayment');
+    const [task] = (await fetchTasks('worker-1', 'payments')).filter(
+      (row) => row.processInstanceId === instance.id,
+    );
+    expect(task).toBeDefined();
+    const extended = await post('extendLock', { id: task?.id, workerId: 'worker-1', newDuration: 600_000 });
+    expect(extended.statusCode, extended.body).toBe(200);
+    // 5 minutes on: the first lock (60 s) would have expired, the extended one (10 min) holds.
+    setWorkflowClock(t.app.ctx, () => new Date(Date.now() + 5 * 60_000));
+    expect((await fetchTasks('worker-2', 'payments')).map((row) => row.id)).not.toContain(task?.id);
+    // 11 minutes on: it is offered again, and the old holder may no longer complete it.
+    setWorkflowClock(t.app.ctx, () => new Date(Date.now() + 11 * 60_000));
+    const again = await fetchTasks('worker-2', 'payments');
+    expect(again.map((row) => row.id)).toContain(task?.id);
+    expect((await post('complete', { id: task?.id, workerId: 'worker-1' })).statusCode).toBe(409);
+    const unlocked = await post('unlock', { id: task?.id });
+    expect(unlocked.statusCode, unlocked.body).toBe(200);
+    expect((await fetchTasks('worker-3', 'payments')).map((row) => row.id)).toContain(task?.id);
+    const done = await post('complete', { id: task?.id, workerId: 'worker-3', variables: { paid: false } });
+    expect(done.statusCode, done.body).toBe(200);
+    // Not paid: the default flow ends the instance.
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+  });
+
+  it('keeps a failure with retries, and stops in an incident when none are left; a retry offers it anew', async () => {
+    const instance = await start(t, t.auth, 'extPayment');
+    const mine = async (worker: string) =>
+      (await fetchTasks(worker, 'payments')).find((row) => row.processInstanceId === instance.id);
+    const first = await mine('worker-1');
+    const failed = await post('failure', {
+      id: first?.id,
+      workerId: 'worker-1',
+      errorMessage: 'card declined',
+      retries: 1,
+      retryTimeout: 30_000,
+    });
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect(failed.json().data).toMatchObject({ retries: 1, errorMessage: 'card declined', workerId: null });
+    // Not before the retry timeout.
+    expect(await mine('worker-1')).toBeUndefined();
+    setWorkflowClock(t.app.ctx, () => new Date(Date.now() + 60_000));
+    const second = await mine('worker-1');
+    expect(second).toMatchObject({ id: first?.id, retries: 1, errorMessage: 'card declined' });
+    const last = await post('failure', {
+      id: second?.id,
+      workerId: 'worker-1',
+      errorMessage: 'card declined again',
+      retries: 0,
+    });
+    expect(last.statusCode, last.body).toBe(200);
+    const row = await instanceRow(t, instance.id);
+    expect(row.incident).toMatchObject({ activityId: 'charge', message: 'card declined again' });
+    expect(await mine('worker-1')).toBeUndefined();
+    // The administrator retries the incident: the task is offered again with its retries anew.
+    const retried = await call(t, t.auth, 'POST', 'processinstance/retry', { id: instance.id });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const anew = await mine('worker-1');
+    expect(anew).toMatchObject({ activityId: 'charge', retries: null });
+    const done = await post('complete', { id: anew?.id, workerId: 'worker-1', variables: { paid: false } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+  });
+
+  it('refuses Java service tasks and script tasks, naming each element and offering the external task (en, zh, tw)', async () => {
+    const xml = bpmn(
+      'extJava',
+      `<startEvent id="s"/>${flow('f1', 's', 'java')}
+      <serviceTask id="java" name="Charge card" camunda:class="org.example.ChargeCard"/>${flow('f2', 'java', 'delegate')}
+      <serviceTask id="delegate" camunda:delegateExpression="\${charger}"/>${flow('f3', 'delegate', 'expr')}
+      <serviceTask id="expr" camunda:expression="\${bean.charge(execution)}"/>${flow('f4', 'expr', 'calc')}
+      <scriptTask id="calc" name="Compute" scriptFormat="groovy"><script>x = 1</script></scriptTask>${flow('f5', 'calc', 'e')}
+      <endEvent id="e"/>`,
+    );
+    const expected: Record<string, string[]> = {
+      en: ['is refused', 'Model it as an external task'],
+      zh: ['被拒绝', '外部任务'],
+      tw: ['被拒絕', '外部任務'],
+    };
+    for (const [language, words] of Object.entries(expected)) {
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/activiti/deployment/deployXml',
+        headers: { ...t.auth, 'accept-language': language },
+        payload: { xml },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      const errors = response.json().errors as { field: string; message: string }[];
+      expect(errors.map((error) => error.field)).toEqual(['java', 'delegate', 'expr', 'calc']);
+      for (const error of errors) {
+        for (const word of words) expect(error.message).toContain(word);
+        expect(error.message).toContain('camunda:type="external"');
+        expect(error.message).toContain('/api/activiti/externalTask');
+        expect(error.message).toContain('http-connector');
+      }
+      expect(errors[0]?.message).toContain('java (Charge card)');
+      expect(errors[0]?.message).toContain('org.example.ChargeCard');
+      expect(errors[1]?.message).toContain('${charger}');
+      expect(errors[2]?.message).toContain('${bean.charge(execution)}');
+      expect(errors[3]?.message).toContain('calc (Compute)');
+      expect(errors[3]?.message).toContain('groovy');
+    }
+    expect(await t.sql("select 1 from wf_definition where process_key = 'extJava'")).toEqual([]);
+    // The alternative the refusal names deploys and runs: an external task a worker completes.
+    const external = bpmn(
+      'extJava',
+      `<startEvent id="s"/>${flow('f1', 's', 'java')}
+      <serviceTask id="java" name="Charge card" camunda:type="external" camunda:topic="charge-card"/>${flow('f2', 'java', 'e')}<endEvent id="e"/>`,
+    );
+    const deployed = await deploy(t, external);
+    expect(deployed.warnings).toEqual([]);
+    const instance = await start(t, t.auth, 'extJava');
+    const [task] = await fetchTasks('java-worker', 'charge-card');
+    expect(task).toMatchObject({ processInstanceId: instance.id, activityId: 'java' });
+    expect((await post('complete', { id: task?.id, workerId: 'java-worker' })).statusCode).toBe(200);
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+  });
+
+  it('refuses an external task without a topic, naming the element', async () => {
+    const xml = bpmn(
+      'extNoTopic',
+      `<startEvent id="s"/>${flow('f1', 's', 'x')}<serviceTask id="x" camunda:type="external"/>${flow('f2', 'x', 'e')}<endEvent id="e"/>`,
+    );
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([expect.objectContaining({ field: 'x' })]);
+  });
+
+  it('answers bad input with 400 naming the field, and callers without the grant with 403', async () => {
+    const missing = await post('fetchAndLock', {
+      maxTasks: 1,
+      topics: [{ topicName: 'a', lockDuration: 1 }],
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toContain('workerId');
+    const tooMany = await post('fetchAndLock', {
+      workerId: 'w',
+      maxTasks: 1000,
+      topics: [{ topicName: 'a', lockDuration: 1000 }],
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.body).toContain('maxTasks');
+    const longLock = await post('fetchAndLock', {
+      workerId: 'w',
+      maxTasks: 1,
+      topics: [{ topicName: 'a', lockDuration: 10 * 3_600_000 }],
+    });
+    expect(longLock.statusCode).toBe(400);
+    expect(longLock.body).toContain('lockDuration');
+    const badRetries = await post('failure', { id: 1, workerId: 'w', errorMessage: 'x', retries: -1 });
+    expect(badRetries.statusCode).toBe(400);
+    expect(badRetries.body).toContain('retries');
+    expect((await post('unlock', { id: 999_999_999 })).statusCode).toBe(404);
+    const forbidden = await call(t, plain, 'POST', 'externalTask/fetchAndLock', {
+      workerId: 'w',
+      maxTasks: 1,
+      topics: [{ topicName: 'payments', lockDuration: 1000 }],
+    });
+    expect(forbidden.statusCode).toBe(403);
+    expect((await call(t, plain, 'GET', 'externalTask/query')).statusCode).toBe(403);
+  });
+});
+
+/** start → HTTP connector "reserve" → user task "check" → end. */
+function connectorProcess(key: string, url: string, outputs: string): string {
+  return bpmn(
+    key,
+    `<startEvent id="s"/>${flow('f1', 's', 'reserve')}
+    <serviceTask id="reserve" name="Reserve stock">
+      <extensionElements><camunda:connector>
+        <camunda:connectorId>http-connector</camunda:connectorId>
+        <camunda:inputOutput>
+          <camunda:inputParameter name="url">${url}</camunda:inputParameter>
+          <camunda:inputParameter name="method">POST</camunda:inputParameter>
+          <camunda:inputParameter name="headers"><camunda:map>
+            <camunda:entry key="content-type">application/json</camunda:entry>
+            <camunda:entry key="x-order">\${orderNo}</camunda:entry>
+          </camunda:map></camunda:inputParameter>
+          <camunda:inputParameter name="payload">{"qty": \${qty}}</camunda:inputParameter>
+          ${outputs}
+        </camunda:inputOutput>
+      </camunda:connector></extensionElements>
+    </serviceTask>
+    ${flow('f2', 'reserve', 'check')}<userTask id="check" camunda:assignee="admin"/>${flow('f3', 'check', 'e')}<endEvent id="e"/>`,
+  );
+}
+
+const variablesOf = async (instanceId: number): Promise<Record<string, unknown>> =>
+  Object.fromEntries(
+    (
+      await t.sql<{ name: string; value: unknown }>(
+        'select name, value from wf_variable where instance_id = $1',
+        [instanceId],
+      )
+    ).map((row) => [row.name, row.value]),
+  );
+
+describe('the HTTP connector', () => {
+  it('calls the URL with the method, headers and payload, and maps the answer to variables', async () => {
+    await deploy(
+      t,
+      connectorProcess(
+        'extHttp',
+        `${base}/reserve`,
+        `<camunda:outputParameter name="reserveStatus">\${statusCode}</camunda:outputParameter>
+         <camunda:outputParameter name="reserveAnswer">\${response}</camunda:outputParameter>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extHttp', { orderNo: 'A-7', qty: 3 });
+    expect(instance.incident).toBeNull();
+    const [request] = received;
+    expect(request).toMatchObject({ method: 'POST', url: '/reserve', body: '{"qty": 3}' });
+    expect(request?.headers['x-order']).toBe('A-7');
+    expect(request?.headers['content-type']).toBe('application/json');
+    const variables = await variablesOf(instance.id);
+    expect(variables.reserveStatus).toBe(201);
+    expect(JSON.parse(String(variables.reserveAnswer))).toEqual({ ok: true, got: '{"qty": 3}' });
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+  });
+
+  it('stops in an incident on an error answer nobody reads, naming the status', async () => {
+    await deploy(
+      t,
+      connectorProcess(
+        'extHttpFail',
+        `${base}/fail`,
+        '<camunda:outputParameter name="answer">${response}</camunda:outputParameter>',
+      ),
+    );
+    const instance = await start(t, t.auth, 'extHttpFail', { orderNo: 'A-8', qty: 1 });
+    expect(instance.incident).toMatchObject({ activityId: 'reserve' });
+    expect(instance.incident?.message).toContain('500');
+    expect(await openTasks(t, instance.id)).toEqual([]);
+  });
+
+  it('refuses private addresses the guard does not let through: an incident, no request', async () => {
+    await deploy(t, connectorProcess('extHttpPrivate', 'http://169.254.169.254/latest/meta-data', ''));
+    const before = received.length;
+    const instance = await start(t, t.auth, 'extHttpPrivate', { orderNo: 'A-9', qty: 1 });
+    expect(instance.incident?.message).toContain('not allowed');
+    expect(received.length).toBe(before);
+  });
+
+  it('refuses a connector without a url, and another connector, naming the element', async () => {
+    const noUrl = bpmn(
+      'extHttpNoUrl',
+      `<startEvent id="s"/>${flow('f1', 's', 'x')}<serviceTask id="x"><extensionElements><camunda:connector>
+        <camunda:connectorId>http-connector</camunda:connectorId></camunda:connector></extensionElements></serviceTask>
+        ${flow('f2', 'x', 'e')}<endEvent id="e"/>`,
+    );
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: noUrl });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      expect.objectContaining({ field: 'x', message: expect.stringContaining('url') }),
+    ]);
+    const soap = noUrl.replace('http-connector', 'soap-http-connector');
+    const refused = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: soap });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('soap-http-connector');
+  });
+});
+
+describe('mail tasks through the mail outbox (issue 36)', () => {
+  const mails = (): { tenantCode: string; to: string; subject: string; text: string }[] =>
+    readJsonLines(outbox.mailOutbox);
+
+  it('sends a camunda:type="mail" task and a send task with the mail-send connector, one mail per recipient', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMail',
+        `<startEvent id="s"/>${flow('f1', 's', 'mail')}
+        <serviceTask id="mail" name="Tell the buyer" camunda:type="mail"><extensionElements>
+          <camunda:field name="to" expression="\${buyer}, audit@example.com"/>
+          <camunda:field name="subject" stringValue="Order confirmed"/>
+          <camunda:field name="text"><camunda:expression>Order \${orderNo} is confirmed</camunda:expression></camunda:field>
+        </extensionElements></serviceTask>${flow('f2', 'mail', 'send')}
+        <sendTask id="send"><extensionElements><camunda:connector><camunda:connectorId>mail-send</camunda:connectorId>
+          <camunda:inputOutput><camunda:inputParameter name="to">\${buyer}</camunda:inputParameter>
+          <camunda:inputParameter name="subject">Invoice \${orderNo}</camunda:inputParameter>
+          <camunda:inputParameter name="text">Your invoice follows.</camunda:inputParameter></camunda:inputOutput>
+        </camunda:connector></extensionElements></sendTask>${flow('f3', 'send', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const before = mails().length;
+    const instance = await start(t, t.auth, 'extMail', { buyer: 'buyer@example.com', orderNo: 'M-1' });
+    expect(instance.incident ?? null).toBeNull();
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+    expect(mails().slice(before)).toEqual([
+      expect.objectContaining({
+        to: 'buyer@example.com',
+        subject: 'Order confirmed',
+        text: 'Order M-1 is confirmed',
+      }),
+      expect.objectContaining({ to: 'audit@example.com', subject: 'Order confirmed' }),
+      expect.objectContaining({
+        to: 'buyer@example.com',
+        subject: 'Invoice M-1',
+        text: 'Your invoice follows.',
+      }),
+    ]);
+  });
+
+  it('stops in an incident naming the cause past the recipient budget or on a bad address, sending nothing', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMailMany',
+        `<startEvent id="s"/>${flow('f1', 's', 'mail')}
+        <serviceTask id="mail" camunda:type="mail"><extensionElements>
+          <camunda:field name="to" expression="\${to}"/><camunda:field name="subject" stringValue="Hi"/>
+        </extensionElements></serviceTask>${flow('f2', 'mail', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const before = mails().length;
+    const many = Array.from({ length: 21 }, (_, index) => `p${index}@example.com`).join(',');
+    const tooMany = await start(t, t.auth, 'extMailMany', { to: many });
+    expect(tooMany.incident).toMatchObject({ activityId: 'mail' });
+    expect(tooMany.incident?.message).toContain('21 recipients');
+    const bad = await start(t, t.auth, 'extMailMany', { to: 'not-an-address' });
+    expect(bad.incident?.message).toContain('not-an-address');
+    expect(mails().length).toBe(before);
+  });
+
+  it('refuses a mail task without a recipient, naming the element', async () => {
+    const xml = bpmn(
+      'extMailNoTo',
+      `<startEvent id="s"/>${flow('f1', 's', 'x')}<serviceTask id="x" camunda:type="mail"/>${flow('f2', 'x', 'e')}<endEvent id="e"/>`,
+    );
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([expect.objectContaining({ field: 'x' })]);
+  });
+});

@@ -1,0 +1,524 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
+import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import {
+  bearer,
+  bpmn,
+  call,
+  complete,
+  deploy,
+  flow,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
+
+/**
+ * Issue 36's messages and signals over the HTTP API: POST …/processinstance/message correlates by
+ * message name and business key (or instance) to one waiting token or message start (404 none,
+ * 409 several), receive tasks and message catches go on, message boundary events interrupt or
+ * not, an event-based gateway takes the first event, a signal reaches catches of other instances
+ * of the tenant (never another tenant's) and starts signal start events, and event sub-processes
+ * start on their message, signal or timer.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 300_000);
+afterAll(async () => {
+  await t?.close();
+});
+afterEach(() => {
+  setWorkflowClock(t.app.ctx, undefined);
+});
+
+const task = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}"/>`;
+/** A file with root elements (messages, signals) beside its process. */
+const withRoots = (roots: string, key: string, body: string): string =>
+  bpmn(key, body).replace('<process ', `${roots}<process `);
+
+const message = (payload: Record<string, unknown>) =>
+  call(t, t.auth, 'POST', 'processinstance/message', payload);
+const signal = (payload: Record<string, unknown>) =>
+  call(t, t.auth, 'POST', 'processinstance/signal', payload);
+
+async function startWithKey(key: string, businessKey: string): Promise<number> {
+  const response = await call(t, t.auth, 'POST', 'processinstance/start', {
+    processDefinitionKey: key,
+    description: `test of ${key}`,
+    businessKey,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { data: { id: number } }).data.id;
+}
+
+const tasksOf = async (instanceId: number): Promise<string[]> =>
+  (await openTasks(t, instanceId)).map((row) => row.activity_id);
+
+/** start → wait for "payment" (catch) → receive "shipped" (receive task) → check → end. */
+const ORDER = withRoots(
+  '<message id="mPay" name="payment"/><message id="mShip" name="shipped"/>',
+  'order_flow',
+  `<startEvent id="s"/>${flow('f1', 's', 'pay')}
+   <intermediateCatchEvent id="pay"><messageEventDefinition messageRef="mPay"/></intermediateCatchEvent>${flow('f2', 'pay', 'ship')}
+   <receiveTask id="ship" messageRef="mShip"/>${flow('f3', 'ship', 'check')}
+   ${task('check')}${flow('f4', 'check', 'e')}<endEvent id="e"/>`,
+);
+
+describe('message correlation (POST …/processinstance/message)', () => {
+  beforeAll(async () => {
+    await deploy(t, ORDER);
+  });
+
+  it('moves the one token waiting for the message of the business key; the variables sent are set', async () => {
+    const first = await startWithKey('order_flow', 'PO-1');
+    const second = await startWithKey('order_flow', 'PO-2');
+    const executions = await call(t, t.auth, 'GET', `processinstance/executions?id=${first}`);
+    expect(executions.json().data).toMatchObject([
+      {
+        activityId: 'pay',
+        state: 'waiting',
+        waitsFor: [{ kind: 'message', name: 'payment', activityId: 'pay' }],
+      },
+    ]);
+    const paid = await message({ messageName: 'payment', businessKey: 'PO-2', variables: { amount: 12 } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().data).toEqual({ processInstanceIds: [second], startedInstanceIds: [] });
+    const at = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_execution where instance_id = $1',
+      [second],
+    );
+    expect(at).toEqual([{ activity_id: 'ship' }]);
+    const [amount] = await t.sql<{ value: unknown }>(
+      "select value from wf_variable where instance_id = $1 and name = 'amount'",
+      [second],
+    );
+    expect(amount?.value).toBe(12);
+    // the first still waits; the receive task of the second takes "shipped", then the task is open
+    expect((await message({ messageName: 'shipped', processInstanceId: second })).statusCode).toBe(200);
+    expect(await tasksOf(second)).toEqual(['check']);
+    const [check] = await openTasks(t, second);
+    expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, second)).toMatchObject({ status: 'over' });
+    const history = await t.sql<{ activity_id: string; ended: boolean }>(
+      'select activity_id, end_time is not null as ended from wf_hist_activity where instance_id = $1 order by id',
+      [second],
+    );
+    expect(history.map((row) => row.activity_id)).toEqual(['s', 'pay', 'ship', 'check', 'e']);
+    expect(history.every((row) => row.ended)).toBe(true);
+    // its subscriptions are gone with it
+    const left = await t.sql('select 1 from wf_event_subscription where instance_id = $1', [second]);
+    expect(left).toEqual([]);
+    expect(await instanceRow(t, first)).toMatchObject({ status: 'running' });
+  });
+
+  it('404 when nobody waits for the message, 409 naming the count when several do; nothing moves', async () => {
+    const a = await startWithKey('order_flow', 'PO-A');
+    const b = await startWithKey('order_flow', 'PO-B');
+    const none = await message({ messageName: 'no such message' });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toContain('no such message');
+    const several = await message({ messageName: 'payment' });
+    expect(several.statusCode, several.body).toBe(409);
+    expect(several.json().message).toContain('payment');
+    for (const id of [a, b])
+      expect(await t.sql('select activity_id from wf_execution where instance_id = $1', [id])).toEqual([
+        { activity_id: 'pay' },
+      ]);
+    // all: every waiting token goes on
+    const all = await message({ messageName: 'payment', all: true });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().data.processInstanceIds).toEqual(expect.arrayContaining([a, b]));
+  });
+
+  it('a message for an instance that does not wait for it is a 404, and a missing name a 400 naming the field', async () => {
+    const id = await startWithKey('order_flow', 'PO-X');
+    expect((await message({ messageName: 'shipped', processInstanceId: id })).statusCode).toBe(404);
+    const bad = await message({ businessKey: 'PO-X' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('messageName');
+  });
+
+  it('another tenant cannot reach the instances of this one', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/admin/systenant/add',
+      headers: t.auth,
+      payload: {
+        tenantCode: 'msgother',
+        tenantName: '其他',
+        tenantEmail: 'a@msgother.example',
+        tenantTel: '010-1',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const admin = created.json().data.admin as { username: string; initialPassword: string };
+    const signedIn = await t.signIn(admin.username, admin.initialPassword, 'msgother');
+    const other = bearer(signedIn.json().access_token);
+    const id = await startWithKey('order_flow', 'PO-T');
+    const answer = await call(t, other, 'POST', 'processinstance/message', {
+      messageName: 'payment',
+      businessKey: 'PO-T',
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(await t.sql('select activity_id from wf_execution where instance_id = $1', [id])).toEqual([
+      { activity_id: 'pay' },
+    ]);
+  });
+});
+
+describe('message start events and boundary events', () => {
+  it('a message start event starts the latest version with the business key and variables', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<message id="m" name="new complaint"/>',
+        'complaint',
+        `<startEvent id="byMessage"><messageEventDefinition messageRef="m"/></startEvent>${flow('f1', 'byMessage', 'handle')}
+         ${task('handle')}${flow('f2', 'handle', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const started = await message({
+      messageName: 'new complaint',
+      businessKey: 'C-7',
+      variables: { level: 2 },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const [id] = started.json().data.startedInstanceIds as number[];
+    const [row] = await t.sql<{ business_key: string; status: string }>(
+      'select business_key, status from wf_instance where id = $1',
+      [id],
+    );
+    expect(row).toEqual({ business_key: 'C-7', status: 'running' });
+    expect(await tasksOf(id ?? 0)).toEqual(['handle']);
+  });
+
+  it('an interrupting message boundary cancels the task; a non-interrupting one adds a token beside it', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<message id="mCancel" name="cancel"/><message id="mRemind" name="remind"/>',
+        'boundaries',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}
+         <boundaryEvent id="stop" attachedToRef="work"><messageEventDefinition messageRef="mCancel"/></boundaryEvent>
+         <boundaryEvent id="nudge" attachedToRef="work" cancelActivity="false"><messageEventDefinition messageRef="mRemind"/></boundaryEvent>
+         ${flow('f2', 'work', 'e')}${flow('f3', 'stop', 'canceled')}${task('canceled')}${flow('f4', 'canceled', 'e2')}<endEvent id="e2"/>
+         ${flow('f5', 'nudge', 'reminder')}${task('reminder')}${flow('f6', 'reminder', 'e3')}<endEvent id="e3"/><endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'boundaries');
+    expect((await message({ messageName: 'remind', processInstanceId: instance.id })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['reminder', 'work']);
+    expect((await message({ messageName: 'cancel', processInstanceId: instance.id })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['canceled', 'reminder']);
+    const [work] = await t.sql<{ status: string; end_reason: string }>(
+      "select status, end_reason from wf_task where instance_id = $1 and activity_id = 'work'",
+      [instance.id],
+    );
+    expect(work).toEqual({ status: 'canceled', end_reason: 'boundaryMessage' });
+    // the boundaries went with the task: nobody waits for "cancel" any more
+    expect((await message({ messageName: 'cancel', processInstanceId: instance.id })).statusCode).toBe(404);
+  });
+});
+
+describe('event-based gateway', () => {
+  const RACE = withRoots(
+    '<message id="m" name="answer"/><signal id="sig" name="alarm"/>',
+    'race',
+    `<startEvent id="s"/>${flow('f1', 's', 'g')}<eventBasedGateway id="g"/>
+     ${flow('g1', 'g', 'answer')}<intermediateCatchEvent id="answer"><messageEventDefinition messageRef="m"/></intermediateCatchEvent>
+     ${flow('g2', 'g', 'alarm')}<intermediateCatchEvent id="alarm"><signalEventDefinition signalRef="sig"/></intermediateCatchEvent>
+     ${flow('g3', 'g', 'late')}<intermediateCatchEvent id="late"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></intermediateCatchEvent>
+     ${flow('a1', 'answer', 'answered')}${task('answered')}${flow('a2', 'answered', 'e')}
+     ${flow('a3', 'alarm', 'alarmed')}${task('alarmed')}${flow('a4', 'alarmed', 'e')}
+     ${flow('a5', 'late', 'timedOut')}${task('timedOut')}${flow('a6', 'timedOut', 'e')}<endEvent id="e"/>`,
+  );
+  beforeAll(async () => {
+    await deploy(t, RACE);
+  });
+
+  it('the message takes its way; the timer and the signal are dropped', async () => {
+    const instance = await start(t, t.auth, 'race');
+    expect((await message({ messageName: 'answer', processInstanceId: instance.id })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['answered']);
+    expect(await t.sql('select 1 from wf_job where instance_id = $1', [instance.id])).toEqual([]);
+    expect(await t.sql('select 1 from wf_event_subscription where instance_id = $1', [instance.id])).toEqual(
+      [],
+    );
+  });
+
+  it('the timer takes its way when it fires first', async () => {
+    const instance = await start(t, t.auth, 'race');
+    const at = new Date(Date.now() + 2 * 3_600_000);
+    setWorkflowClock(t.app.ctx, () => at);
+    expect(await runDueJobs(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await tasksOf(instance.id)).toEqual(['timedOut']);
+    expect((await message({ messageName: 'answer', processInstanceId: instance.id })).statusCode).toBe(404);
+  });
+
+  it('a signal thrown over the API takes the signal way in every waiting instance of the tenant', async () => {
+    const first = await start(t, t.auth, 'race');
+    const second = await start(t, t.auth, 'race');
+    const thrown = await signal({ signalName: 'alarm' });
+    expect(thrown.statusCode, thrown.body).toBe(200);
+    expect(thrown.json().data.processInstanceIds).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(await tasksOf(first.id)).toEqual(['alarmed']);
+    expect(await tasksOf(second.id)).toEqual(['alarmed']);
+  });
+});
+
+describe('signals across instances and signal starts', () => {
+  it('a signal thrown in one instance releases the catches of another instance and starts a signal start process', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<signal id="sig" name="stock low"/>',
+        'stock_waiter',
+        `<startEvent id="s"/>${flow('f1', 's', 'wait')}<intermediateCatchEvent id="wait"><signalEventDefinition signalRef="sig"/></intermediateCatchEvent>
+         ${flow('f2', 'wait', 'reorder')}${task('reorder')}${flow('f3', 'reorder', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    await deploy(
+      t,
+      withRoots(
+        '<signal id="sig" name="stock low"/>',
+        'stock_report',
+        `<startEvent id="bySignal"><signalEventDefinition signalRef="sig"/></startEvent>${flow('f1', 'bySignal', 'report')}
+         ${task('report')}${flow('f2', 'report', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    await deploy(
+      t,
+      withRoots(
+        '<signal id="sig" name="stock low"/>',
+        'stock_thrower',
+        `<startEvent id="s"/>${flow('f1', 's', 'count')}${task('count')}${flow('f2', 'count', 'tell')}
+         <intermediateThrowEvent id="tell"><signalEventDefinition signalRef="sig"/></intermediateThrowEvent>${flow('f3', 'tell', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const waiter = await start(t, t.auth, 'stock_waiter');
+    const thrower = await start(t, t.auth, 'stock_thrower');
+    const before = await t.sql<{ n: number }>(
+      "select count(*)::int as n from wf_instance where process_key = 'stock_report'",
+    );
+    const [count] = await openTasks(t, thrower.id);
+    expect((await complete(t, t.auth, count?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, thrower.id)).toMatchObject({ status: 'over' });
+    expect(await tasksOf(waiter.id)).toEqual(['reorder']);
+    const after = await t.sql<{ n: number }>(
+      "select count(*)::int as n from wf_instance where process_key = 'stock_report'",
+    );
+    expect(after[0]?.n).toBe((before[0]?.n ?? 0) + 1);
+  });
+});
+
+describe('event sub-processes', () => {
+  it('a non-interrupting message event sub-process adds its task; an interrupting one ends the rest', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<message id="mInfo" name="info"/><message id="mAbort" name="abort"/>',
+        'with_events',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>
+         <subProcess id="onInfo" triggeredByEvent="true">
+           <startEvent id="infoStart" isInterrupting="false"><messageEventDefinition messageRef="mInfo"/></startEvent>
+           ${flow('i1', 'infoStart', 'read')}${task('read')}${flow('i2', 'read', 'infoEnd')}<endEvent id="infoEnd"/>
+         </subProcess>
+         <subProcess id="onAbort" triggeredByEvent="true">
+           <startEvent id="abortStart"><messageEventDefinition messageRef="mAbort"/></startEvent>
+           ${flow('a1', 'abortStart', 'cleanUp')}${task('cleanUp')}${flow('a2', 'cleanUp', 'abortEnd')}<endEvent id="abortEnd"/>
+         </subProcess>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'with_events');
+    expect(await tasksOf(instance.id)).toEqual(['work']);
+    expect((await message({ messageName: 'info', processInstanceId: instance.id })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['read', 'work']);
+    expect((await message({ messageName: 'abort', processInstanceId: instance.id })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['cleanUp']);
+    const [cleanUp] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, cleanUp?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('an instance whose tasks are done ends though its event sub-processes still wait', async () => {
+    const instance = await start(t, t.auth, 'with_events');
+    const [work] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, work?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+    expect(await t.sql('select 1 from wf_event_subscription where instance_id = $1', [instance.id])).toEqual(
+      [],
+    );
+  });
+});
+
+describe('multi-instance sub-process', () => {
+  it('runs its body once per item in parallel and goes on when every child is done', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_sub',
+        `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+         <subProcess id="sub"><multiInstanceLoopCharacteristics isSequential="false"><loopCardinality>3</loopCardinality></multiInstanceLoopCharacteristics>
+           <startEvent id="ss"/>${flow('i1', 'ss', 'inner')}${task('inner')}${flow('i2', 'inner', 'se')}<endEvent id="se"/>
+         </subProcess>${flow('f2', 'sub', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_sub');
+    expect(await tasksOf(instance.id)).toEqual(['inner', 'inner', 'inner']);
+    for (const row of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['after']);
+  });
+});
+
+describe('call activity', () => {
+  beforeAll(async () => {
+    await deploy(
+      t,
+      bpmn(
+        'called_check',
+        `<startEvent id="s"/>${flow('f1', 's', 'check')}<userTask id="check" name="check" camunda:assignee="admin"/>
+         ${flow('f2', 'check', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    await deploy(
+      t,
+      bpmn(
+        'caller',
+        `<startEvent id="s"/>${flow('f1', 's', 'call')}
+         <callActivity id="call" name="Check the order" calledElement="\${child}">
+           <extensionElements><camunda:in source="amount" target="total"/><camunda:out source="verdict" target="result"/></extensionElements>
+         </callActivity>${flow('f2', 'call', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+  });
+
+  const called = (callerId: number) =>
+    t.sql<{ id: number; status: string }>(
+      'select id, status from wf_instance where super_instance_id = $1 order by id',
+      [callerId],
+    );
+
+  it('starts the called process with the variables mapped in, and goes on with those mapped out when it ends', async () => {
+    const caller = await start(t, t.auth, 'caller', { child: 'called_check', amount: 40 });
+    const [child] = await called(caller.id);
+    expect(child?.status).toBe('running');
+    const [total] = await t.sql<{ value: unknown }>(
+      "select value from wf_variable where instance_id = $1 and name = 'total'",
+      [child?.id],
+    );
+    expect(total?.value).toBe(40);
+    // the caller's tasks with those of what it called
+    const tree = await call(t, t.auth, 'GET', `task/query?rootProcessInstanceId=${caller.id}&finished=false`);
+    expect(
+      tree.json().data.records.map((row: { taskDefinitionKey: string }) => row.taskDefinitionKey),
+    ).toEqual(['check']);
+    const [check] = await openTasks(t, child?.id ?? 0);
+    expect((await complete(t, t.auth, check?.id ?? 0, { verdict: 'fine' })).statusCode).toBe(200);
+    expect(await instanceRow(t, child?.id ?? 0)).toMatchObject({ status: 'over' });
+    expect(await tasksOf(caller.id)).toEqual(['after']);
+    const [result] = await t.sql<{ value: unknown }>(
+      "select value from wf_variable where instance_id = $1 and name = 'result'",
+      [caller.id],
+    );
+    expect(result?.value).toBe('fine');
+  });
+
+  it('a called process that is not deployed stops the caller in an incident naming the call activity', async () => {
+    const caller = await start(t, t.auth, 'caller', { child: 'nowhere', amount: 1 });
+    const [row] = await t.sql<{ incident: { activityId: string; message: string } | null }>(
+      'select incident from wf_instance where id = $1',
+      [caller.id],
+    );
+    expect(row?.incident?.activityId).toBe('call');
+    expect(row?.incident?.message).toContain('nowhere');
+  });
+
+  it('a multi-instance call activity calls once per item and goes on when every call has ended', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_caller',
+        `<startEvent id="s"/>${flow('f1', 's', 'calls')}
+         <callActivity id="calls" calledElement="called_check"><multiInstanceLoopCharacteristics isSequential="true"><loopCardinality>2</loopCardinality></multiInstanceLoopCharacteristics></callActivity>
+         ${flow('f2', 'calls', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const caller = await start(t, t.auth, 'mi_caller');
+    for (let round = 0; round < 2; round++) {
+      const running = (await called(caller.id)).filter((row) => row.status === 'running');
+      expect(running).toHaveLength(1);
+      const [check] = await openTasks(t, running[0]?.id ?? 0);
+      expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
+    }
+    expect((await called(caller.id)).map((row) => row.status)).toEqual(['over', 'over']);
+    expect(await tasksOf(caller.id)).toEqual(['after']);
+  });
+
+  it('terminating the caller terminates what it called', async () => {
+    const caller = await start(t, t.auth, 'caller', { child: 'called_check', amount: 2 });
+    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+      id: caller.id,
+      comment: 'stop',
+    });
+    expect(terminated.statusCode, terminated.body).toBe(200);
+    expect((await called(caller.id)).map((row) => row.status)).toEqual(['terminated']);
+  });
+});
+
+describe('escalations', () => {
+  it('an escalation end event inside a sub-process fires the boundary that catches it; one nobody catches is passed', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<escalation id="esc" escalationCode="late"/>',
+        'escalating',
+        `<startEvent id="s"/>${flow('f1', 's', 'tell')}<intermediateThrowEvent id="tell"><escalationEventDefinition escalationRef="esc"/></intermediateThrowEvent>
+         ${flow('f2', 'tell', 'sub')}
+         <subProcess id="sub"><startEvent id="ss"/>${flow('i1', 'ss', 'inner')}${task('inner')}${flow('i2', 'inner', 'se')}<endEvent id="se"><escalationEventDefinition escalationRef="esc"/></endEvent></subProcess>
+         <boundaryEvent id="caught" attachedToRef="sub"><escalationEventDefinition escalationRef="esc"/></boundaryEvent>
+         ${flow('f3', 'sub', 'e')}<endEvent id="e"/>${flow('f4', 'caught', 'handle')}${task('handle')}${flow('f5', 'handle', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'escalating');
+    expect(await tasksOf(instance.id)).toEqual(['inner']);
+    const [inner] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, inner?.id ?? 0)).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['handle']);
+  });
+
+  it('a join without a flow out ends the merged token', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'ending_join',
+        `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>${flow('f2', 'fork', 'a')}${flow('f3', 'fork', 'b')}
+         <task id="a"/><task id="b"/>${flow('f4', 'a', 'join')}${flow('f5', 'b', 'join')}<parallelGateway id="join"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'ending_join');
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+});
+
+describe('conditional events', () => {
+  it('a conditional catch waits until a task completion sets what its condition reads', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'conditional',
+        `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>${flow('f2', 'fork', 'wait')}${flow('f3', 'fork', 'decide')}
+         <intermediateCatchEvent id="wait"><conditionalEventDefinition><condition xsi:type="tFormalExpression">\${approved == true}</condition></conditionalEventDefinition></intermediateCatchEvent>
+         ${flow('f4', 'wait', 'go')}${task('go')}${flow('f5', 'go', 'e')}<endEvent id="e"/>
+         ${task('decide')}${flow('f6', 'decide', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'conditional', { approved: false });
+    expect(await tasksOf(instance.id)).toEqual(['decide']);
+    const [decide] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, decide?.id ?? 0, { approved: true })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['go']);
+  });
+});

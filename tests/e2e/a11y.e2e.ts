@@ -409,6 +409,19 @@ async function backOfficeKeyboard(browser: Browser, server: RunningServer): Prom
   await page.keyboard.press('Enter');
   const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu');
   await menu.waitFor();
+  // the menu is placed beside its button, inside the window, before it is used
+  await page.waitForFunction(() => {
+    const box = document
+      .querySelector('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu')
+      ?.getBoundingClientRect();
+    return (
+      box !== undefined &&
+      box.top >= 0 &&
+      box.left >= 0 &&
+      box.bottom <= innerHeight &&
+      box.right <= innerWidth
+    );
+  });
   await menu.getByText('修改密码').click();
   const dialog = page.locator('.ant-modal-wrap:visible');
   await dialog.waitFor();

@@ -36,7 +36,12 @@ const screenshotOpenPages = async (checkName: string): Promise<void> => {
     await page.screenshot({ path: `${screenshots}/failed-${slug}-${index + 1}.png`, timeout: 5_000 });
   if (pages.length > 0) console.log(`    screenshots: ${screenshots}/failed-${slug}-*.png`);
 };
-const ok = await runChecks(checks, screenshotOpenPages);
+const retries = Number(process.env.E2E_RETRIES ?? 0);
+const ok = await runChecks(
+  checks,
+  screenshotOpenPages,
+  Number.isInteger(retries) && retries > 0 ? retries : 0,
+);
 
 await browser.close();
 await server.stop();

@@ -255,31 +255,48 @@ export interface Check {
 
 /**
  * A minimal runner printing one line per check and the closing 'N passed, N failed' line;
- * `onFailure` runs after a failed check (the runner takes screenshots of the open pages).
+ * `onFailure` runs after a failed attempt (the runner takes screenshots of the open pages).
+ * A check that fails is run again up to `retries` times (CI sets E2E_RETRIES=1, as Playwright's
+ * own CI default does): one that then passes is counted as passed and listed as flaky at the
+ * end with its first failure, so a timing slip on a loaded machine is seen but does not fail
+ * the run, and a check that fails every time still does.
  */
 export async function runChecks(
   checks: Check[],
   onFailure: (checkName: string) => Promise<void> = async () => {},
+  retries = 0,
 ): Promise<boolean> {
   let passed = 0;
   const failures: string[] = [];
+  const flaky: string[] = [];
   for (const check of checks) {
-    const started = Date.now();
-    try {
-      await check.run();
-      passed += 1;
-      console.log(`  ✓ ${check.name} (${Date.now() - started} ms)`);
-    } catch (error) {
-      const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      failures.push(`  ✗ ${check.name}\n    ${reason.split('\n').slice(0, 12).join('\n    ')}`);
-      console.log(`  ✗ ${check.name}\n    ${reason}`);
-      await onFailure(check.name).catch((failure: unknown) =>
-        console.log(`    (no screenshot: ${String(failure)})`),
-      );
+    const firstFailures: string[] = [];
+    for (let attempt = 0; attempt <= retries; attempt += 1) {
+      const started = Date.now();
+      const label = attempt === 0 ? check.name : `${check.name} (attempt ${attempt + 1})`;
+      try {
+        await check.run();
+        passed += 1;
+        console.log(`  ✓ ${label} (${Date.now() - started} ms)`);
+        if (attempt > 0) flaky.push(`  ~ ${check.name}\n    first: ${firstFailures[0]}`);
+        break;
+      } catch (error) {
+        const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        const short = reason.split('\n').slice(0, 12).join('\n    ');
+        firstFailures.push(short);
+        console.log(`  ✗ ${label}\n    ${reason}`);
+        await onFailure(label).catch((failure: unknown) =>
+          console.log(`    (no screenshot: ${String(failure)})`),
+        );
+        if (attempt === retries)
+          failures.push(`  ✗ ${check.name}\n    ${firstFailures.join('\n    then: ')}`);
+      }
     }
   }
-  console.log(`\n${passed} passed, ${failures.length} failed`);
-  // The failures again at the end, where a CI log's tail shows them.
+  const flakyNote = flaky.length > 0 ? ` (${flaky.length} of them on a retry)` : '';
+  console.log(`\n${passed} passed${flakyNote}, ${failures.length} failed`);
+  // The flaky and failed checks again at the end, where a CI log's tail shows them.
+  if (flaky.length > 0) console.log(`\nPassed on a retry:\n${flaky.join('\n')}`);
   if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`);
   return failures.length === 0;
 }

@@ -77,6 +77,8 @@ const NOT_RESOURCES: Record<string, string> = {
   activityId: 'a BPMN element of the task’s own process (the task is the resource)',
   clientId: 'the client’s identifier at an OpenID provider (a setting of the provider, no record here)',
   workerId: 'the name an external-task worker gives itself (no record)',
+  errorCode:
+    'the BPMN error code a worker reports at its external task (boundary events catch it by name; no record)',
 };
 
 /**

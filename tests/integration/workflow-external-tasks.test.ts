@@ -90,6 +90,29 @@ const PAYMENT = bpmn(
   <userTask id="ship" name="Ship" camunda:assignee="admin"/>${flow('f5', 'ship', 'e')}<endEvent id="e"/>`,
 );
 
+/**
+ * start → external "check" (topic refunds) → end; its error boundary event (code REJECTED) leads to
+ * the user task "review". Its camunda:errorEventDefinition throws REJECTED when the worker
+ * completes it with an approvedAmount over 100.
+ */
+const REFUND = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="test">
+  <error id="rejected" errorCode="REJECTED"/>
+  <process id="extRefund" name="extRefund" isExecutable="true">
+    <startEvent id="s"/>${flow('f1', 's', 'check')}
+    <serviceTask id="check" name="Check refund" camunda:type="external" camunda:topic="refunds">
+      <extensionElements>
+        <camunda:errorEventDefinition id="tooLarge" errorRef="rejected" expression="\${approvedAmount > 100}"/>
+      </extensionElements>
+    </serviceTask>
+    ${flow('f2', 'check', 'e')}<endEvent id="e"/>
+    <boundaryEvent id="onRejected" attachedToRef="check"><errorEventDefinition errorRef="rejected"/></boundaryEvent>
+    ${flow('f3', 'onRejected', 'review')}<userTask id="review" camunda:assignee="admin"/>${flow('f4', 'review', 'e2')}
+    <endEvent id="e2"/>
+  </process>
+</definitions>`;
+
 describe('external tasks', () => {
   it('waits for a worker, which fetches, locks and completes the task with variables', async () => {
     await deploy(t, PAYMENT);
@@ -186,6 +209,85 @@ describe('external tasks', () => {
     const done = await post('complete', { id: anew?.id, workerId: 'worker-1', variables: { paid: false } });
     expect(done.statusCode, done.body).toBe(200);
     expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+  });
+
+  it("throws a worker's BPMN error at the task: its error boundary event catches it; an uncaught one is an incident", async () => {
+    await deploy(t, REFUND);
+    const caught = await start(t, t.auth, 'extRefund', { amount: 5 });
+    const [task] = (await fetchTasks('worker-1', 'refunds')).filter(
+      (row) => row.processInstanceId === caught.id,
+    );
+    const missing = await post('bpmnError', { id: task?.id, workerId: 'worker-1' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors).toEqual([expect.objectContaining({ field: '/errorCode' })]);
+    const stolen = await post('bpmnError', { id: task?.id, workerId: 'worker-2', errorCode: 'REJECTED' });
+    expect(stolen.statusCode).toBe(409);
+    const thrown = await post('bpmnError', {
+      id: task?.id,
+      workerId: 'worker-1',
+      errorCode: 'REJECTED',
+      errorMessage: 'card reported stolen',
+      variables: { reason: 'fraud' },
+    });
+    expect(thrown.statusCode, thrown.body).toBe(200);
+    expect((await openTasks(t, caught.id)).map((open) => open.activity_id)).toEqual(['review']);
+    expect(await variablesOf(caught.id)).toMatchObject({ amount: 5, reason: 'fraud' });
+    const listed = await call(t, t.auth, 'GET', `externalTask/query?processInstanceId=${caught.id}`);
+    expect(listed.json().data.total).toBe(0);
+    const [history] = await t.sql<{ end_reason: string }>(
+      "select end_reason from wf_hist_activity where instance_id = $1 and activity_id = 'check'",
+      [caught.id],
+    );
+    expect(history?.end_reason).toBe('boundaryError');
+
+    // A code no boundary event catches: the token stops in an incident naming it; nothing goes on.
+    const uncaught = await start(t, t.auth, 'extRefund', { amount: 5 });
+    const [other] = (await fetchTasks('worker-1', 'refunds')).filter(
+      (row) => row.processInstanceId === uncaught.id,
+    );
+    const unknown = await post('bpmnError', { id: other?.id, workerId: 'worker-1', errorCode: 'TIMEOUT' });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    const row = await instanceRow(t, uncaught.id);
+    expect(row.end_time).toBeNull();
+    expect(row.incident).toMatchObject({ activityId: 'check', message: expect.stringContaining('TIMEOUT') });
+    expect(await openTasks(t, uncaught.id)).toEqual([]);
+    expect(await fetchTasks('worker-1', 'refunds')).toEqual([]);
+  });
+
+  it('throws the error of a camunda:errorEventDefinition whose expression holds when the task is completed', async () => {
+    await deploy(t, REFUND);
+    const large = await start(t, t.auth, 'extRefund', { amount: 500 });
+    const small = await start(t, t.auth, 'extRefund', { amount: 5 });
+    const locked = await fetchTasks('worker-1', 'refunds');
+    const taskOf = (id: number) => locked.find((row) => row.processInstanceId === id)?.id;
+    // The rule reads the variables the worker completes with: a refund over 100 is rejected.
+    for (const [instance, variables] of [
+      [large, { approvedAmount: 500 }],
+      [small, { approvedAmount: 5 }],
+    ] as const) {
+      const done = await post('complete', { id: taskOf(instance.id), workerId: 'worker-1', variables });
+      expect(done.statusCode, done.body).toBe(200);
+    }
+    expect((await openTasks(t, large.id)).map((open) => open.activity_id)).toEqual(['review']);
+    expect((await instanceRow(t, small.id)).end_time).not.toBeNull();
+    // A rule that cannot be evaluated refuses the completion, naming the task; nothing changes.
+    const unset = await start(t, t.auth, 'extRefund', { amount: 5 });
+    const [task] = (await fetchTasks('worker-1', 'refunds')).filter(
+      (row) => row.processInstanceId === unset.id,
+    );
+    const refused = await post('complete', { id: task?.id, workerId: 'worker-1', variables: { other: 1 } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('Check refund');
+    expect(await variablesOf(unset.id)).not.toHaveProperty('other');
+    expect((await instanceRow(t, unset.id)).end_time).toBeNull();
+  });
+
+  it('refuses a camunda:errorEventDefinition without an expression, naming the task', async () => {
+    const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: REFUND.replace(' expression="${approvedAmount > 100}"', ''),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([expect.objectContaining({ field: 'check' })]);
   });
 
   it('refuses Java service tasks and script tasks, naming each element and offering the external task (en, zh, tw)', async () => {

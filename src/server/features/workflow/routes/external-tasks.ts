@@ -8,6 +8,7 @@ import {
   failExternalTask,
   fetchAndLock,
   queryExternalTasks,
+  reportExternalError,
   unlockExternalTask,
 } from '../services/external-tasks.js';
 import { EXTERNAL_TASK, LOCKED_TASK, pageOf } from './answers.js';
@@ -17,8 +18,8 @@ const WORKER_ID = text(64, { minLength: 1, description: 'The name the worker giv
 const LOCK_MS = (description: string) => integer(1, BUDGET.lockMs, { description });
 
 /**
- * The external-task API for workers (Camunda's fetchAndLock / complete / failure / extendLock /
- * unlock, under /api/activiti/externalTask). Granted by URL as every administrators' call (a
+ * The external-task API for workers (Camunda's fetchAndLock / complete / failure / bpmnError /
+ * extendLock / unlock, under /api/activiti/externalTask). Granted by URL as every administrators' call (a
  * worker signs in with a user or an API key whose role is granted these URLs); every task is
  * looked up in the caller's tenant.
  */
@@ -95,6 +96,31 @@ export async function workflowExternalTaskRoutes(app: FastifyInstance): Promise<
       },
     },
     async (request) => ok(await failExternalTask({ ctx, actor: actorOf(request), input: request.body })),
+  );
+  api.post(
+    `${BASE}/externalTask/bpmnError`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Reports a business error at a task the worker holds: thrown there, the task's error boundary event (or its scopes' handlers) catches it; caught by none: an incident",
+        body: object(
+          {
+            id: id('The external task'),
+            workerId: WORKER_ID,
+            errorCode: text(255, { minLength: 1, description: 'The error code boundary events catch' }),
+            errorMessage: text(2000),
+            variables: VARIABLES,
+          },
+          ['id', 'workerId', 'errorCode'],
+        ),
+        response: answer(object({ id: id() }, ['id'])),
+      },
+    },
+    async (request) => {
+      await reportExternalError({ ctx, actor: actorOf(request), input: request.body });
+      return ok({ id: request.body.id });
+    },
   );
   api.post(
     `${BASE}/externalTask/extendLock`,

@@ -4,9 +4,11 @@ import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
-import { openRun, setVariables } from './activity.js';
+import { openRun, setVariables, type Run } from './activity.js';
 import { workflowNow } from './clock.js';
-import { moveOnFrom, externalTaskIncident } from './interpreter.js';
+import { evaluateCondition, ExpressionError } from './expressions.js';
+import type { ProcessNode } from './graph.js';
+import { errorAtTask, moveOnFrom, externalTaskIncident } from './interpreter.js';
 import { definitionGraph, lockInstance, readVariables } from './store.js';
 
 /**
@@ -15,8 +17,8 @@ import { definitionGraph, lockInstance, readVariables } from './store.js';
  * and a row in wf_external_task. A worker fetches and locks open tasks of its topics for a while
  * (FOR UPDATE SKIP LOCKED: two workers never get the same task), then completes one with
  * variables (the token goes on), reports a failure (retries left: it is offered again after the
- * retry timeout; none left: the instance stops in an incident an administrator retries), extends
- * its lock, or gives it back. Every call is one transaction of the caller's tenant.
+ * retry timeout; none left: the instance stops in an incident an administrator retries), reports
+ * a BPMN error (the task's error boundary event catches it), extends its lock, or gives it back. Every call is one transaction of the caller's tenant.
  */
 
 export const EXTERNAL_BUDGETS = {
@@ -172,7 +174,7 @@ async function onInstance(
   trx: Db,
   actor: Actor,
   row: Row,
-  work: (run: Awaited<ReturnType<typeof openRun>>) => Promise<void>,
+  work: (run: Run) => Promise<void>,
 ): Promise<void> {
   const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: Number(row.instance_id) });
   if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: instance.id });
@@ -194,15 +196,95 @@ export async function completeExternalTask({
   await inTransaction(ctx.db, async (trx) => {
     const row = await heldTask(ctx, trx, actor, input.id, input.workerId);
     await onInstance(ctx, trx, actor, row, async (run) => {
-      await sql`delete from wf_external_task where id = ${row.id}`.execute(trx);
       const node = run.graph.nodes[row.activity_id];
       if (!node) throw new AppError('wfExternalGone', { id: input.id });
       await setVariables({ run, values: input.variables ?? {}, activityId: node.id });
-      await moveOnFrom({
-        run,
-        execution: { id: Number(row.execution_id), parent_id: row.parent_id },
-        node,
-      });
+      const thrown = (node.service?.errorRules ?? []).find((rule) => ruleHolds(node, rule, run.variables));
+      if (thrown) {
+        await throwAtTask({ run, row, node, code: thrown.code, message: undefined });
+        return;
+      }
+      await sql`delete from wf_external_task where id = ${row.id}`.execute(trx);
+      await moveOnFrom({ run, execution: executionOf(row), node });
+    });
+  });
+}
+
+const executionOf = (row: Row): { id: number; parent_id: number | null } => ({
+  id: Number(row.execution_id),
+  parent_id: row.parent_id,
+});
+
+/** Whether an error rule of the task holds; one that cannot be evaluated refuses the completion. */
+function ruleHolds(
+  node: ProcessNode,
+  rule: { expression: string },
+  variables: Record<string, unknown>,
+): boolean {
+  try {
+    return evaluateCondition(rule.expression, variables);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    throw new AppError('wfConditionFailed', {
+      element: node.name?.trim() || node.id,
+      message: error.message,
+    });
+  }
+}
+
+/**
+ * A BPMN error at the task (errorAtTask): caught, the task's row goes; caught by none, the task
+ * stays without retries and the token stops in an incident naming the error.
+ */
+async function throwAtTask({
+  run,
+  row,
+  node,
+  code,
+  message,
+}: {
+  run: Run;
+  row: Row;
+  node: ProcessNode;
+  code: string;
+  message: string | undefined;
+}): Promise<void> {
+  if (await errorAtTask({ run, execution: executionOf(row), node, code })) {
+    await sql`delete from wf_external_task where id = ${row.id}`.execute(run.trx);
+    return;
+  }
+  const reason = `the error ${code}${message ? ` (${message})` : ''} reported at ${node.name?.trim() || node.id} is caught by no boundary event`;
+  await sql`update wf_external_task set retries = 0, error_message = ${reason}, worker_id = null,
+      lock_expires = null where id = ${row.id}`.execute(run.trx);
+  await externalTaskIncident({ run, execution: executionOf(row), node, message: reason });
+}
+
+/**
+ * The worker reports a business error (Camunda's handleBpmnError): its variables are set and the
+ * error is thrown at the task, for its error boundary events or its scopes' handlers to catch.
+ */
+export async function reportExternalError({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: {
+    id: number;
+    workerId: string;
+    errorCode: string;
+    errorMessage?: string | undefined;
+    variables?: Record<string, unknown> | undefined;
+  };
+}): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await heldTask(ctx, trx, actor, input.id, input.workerId);
+    await onInstance(ctx, trx, actor, row, async (run) => {
+      const node = run.graph.nodes[row.activity_id];
+      if (!node) throw new AppError('wfExternalGone', { id: input.id });
+      await setVariables({ run, values: input.variables ?? {}, activityId: node.id });
+      await throwAtTask({ run, row, node, code: input.errorCode, message: input.errorMessage });
     });
   });
 }

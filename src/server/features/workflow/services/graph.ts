@@ -40,6 +40,11 @@ export interface ServiceCall {
   fields: Record<string, string>;
   /** external: the topic workers fetch it by. */
   topic?: string;
+  /**
+   * external: its camunda:errorEventDefinitions. When the worker completes the task, the first
+   * whose expression holds over the variables throws its error (code) instead of going on.
+   */
+  errorRules?: { code: string; expression: string }[];
   /** http: the connector's input parameters url, method, payload (texts may hold `${…}`) and headers. */
   inputs?: Record<string, string | Record<string, string>>;
   /** http: output parameter name → text or expression over statusCode, response and headers. */

@@ -437,6 +437,41 @@ export async function thrownByCalled({
 }
 
 /**
+ * A BPMN error reported at the external task a token waits at (a worker's bpmnError, or a
+ * camunda:errorEventDefinition of the task that held on completion): the task's error boundary
+ * events catch it first, then its scopes, then this instance's caller. Answers whether it was
+ * caught; caught by none, the caller leaves the task in an incident.
+ */
+export async function errorAtTask({
+  run,
+  execution,
+  node,
+  code,
+}: {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  node: ProcessNode;
+  code: string;
+}): Promise<boolean> {
+  const thrown: Thrown = { kind: 'error', code };
+  const boundary = pickCatcher(
+    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
+    thrown,
+  );
+  const handler: Handler | undefined = boundary
+    ? { boundary, execution }
+    : await handlerInScopes(run, node.scope, execution.parent_id, thrown);
+  if (handler) {
+    await fireHandler(run, handler);
+    return true;
+  }
+  if (!run.caller) return false;
+  const outcome = await crossInstance().throwToCaller({ run, thrown });
+  if (outcome === 'interrupted') run.hasEnded = true;
+  return outcome !== 'none';
+}
+
+/**
  * An error end event: the error goes up the scopes it is in to the nearest handler that catches
  * its code (an event sub-process's error start, an error boundary event of a sub-process), which
  * interrupts that scope; from a called process, on to the call activity. Caught by none, the

@@ -269,6 +269,30 @@ function connectorCall(id: string, connector: ModdleElement, problems: Finding[]
   return { kind: 'http', fields: {}, inputs, outputs };
 }
 
+/**
+ * An external task's camunda:errorEventDefinitions (Camunda 7.13+): the error each throws (its
+ * errorRef's code) and the expression that decides, on completion, whether it does.
+ */
+function externalErrorRules(
+  id: string,
+  extensions: ModdleElement | undefined,
+  problems: Finding[],
+): { code: string; expression: string }[] {
+  const rules: { code: string; expression: string }[] = [];
+  for (const value of list(extensions?.values)) {
+    if (value.$type !== 'camunda:ErrorEventDefinition') continue;
+    const expression = str(value.expression) ?? '';
+    const problem = expression.includes('${') ? expressionProblem(expression) : 'no ${…} expression';
+    if (problem) {
+      problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+      continue;
+    }
+    const error = value.errorRef as ModdleElement | undefined;
+    rules.push({ code: str(error?.errorCode) ?? '', expression });
+  }
+  return rules;
+}
+
 function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
   const id = element.id ?? '';
   const extensions = element.extensionElements as ModdleElement | undefined;
@@ -292,7 +316,8 @@ function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall |
       problems.push({ field: id, key: 'externalTopic', params: { id } });
       return undefined;
     }
-    return { kind: 'external', fields: {}, topic };
+    const errorRules = externalErrorRules(id, extensions, problems);
+    return { kind: 'external', fields: {}, topic, ...(errorRules.length > 0 ? { errorRules } : {}) };
   }
   if (!type || !BUILT_IN_SERVICES.has(type)) {
     problems.push({ field: id, key: 'serviceType', params: { id, type: type ?? '' } });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
-import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
+import { runDueCalls, runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { call } from '../support/workflow.js';
 
@@ -46,7 +46,7 @@ interface OpenExpectation {
 interface Expectation extends OpenExpectation {
   /** The open tasks once the stand-in worker has completed the first external task. */
   afterExternal?: OpenExpectation;
-  /** The instance ends within the start. */
+  /** The instance ends within the start (and the connector and mail calls it made). */
   endsOnStart?: boolean;
   /** Completing every task (without variables) ends the instance. */
   endsAfterTasks?: boolean;
@@ -254,6 +254,8 @@ async function runOne(entry: CorpusFile): Promise<Result> {
   }
   if (expectation.startFails) check('start refused', false);
   const instanceId = (started.json() as { data: { id: number } }).data.id;
+  // The connector and mail calls the start made run after it committed, at once: with the start.
+  await runDueCalls(t.app.ctx);
   const first = await openTasksOf(instanceId);
   const afterStart = await instanceOf(instanceId);
   checkOpen(check, 'after the start', first, expectation);
@@ -285,6 +287,7 @@ async function runOne(entry: CorpusFile): Promise<Result> {
       }
       const external = await completeExternal(instanceId);
       if (external) {
+        await runDueCalls(t.app.ctx);
         result.externalDone += 1;
         if (result.externalDone === 1 && expectation.afterExternal)
           checkOpen(
@@ -313,6 +316,7 @@ async function runOne(entry: CorpusFile): Promise<Result> {
       result.reassigned += 1;
     }
     const completed = await send('POST', 'task/completeTask', { id: task.id, comment: 'corpus' });
+    await runDueCalls(t.app.ctx);
     if (completed.statusCode !== 200) {
       result.run = 'taskRefused';
       result.runReason = `complete ${task.taskDefinitionKey}: ${problemsOf(completed)

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
+import { runDueCalls } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { outboxEnv, readJsonLines } from '../support/identity.js';
 import { createUserWithRole } from '../support/users.js';
@@ -21,6 +22,8 @@ const outbox = outboxEnv();
 let plain: { authorization: string };
 let server: Server;
 let base = '';
+/** Answers of /hold the local server keeps back until the test sends them. */
+const held: (() => void)[] = [];
 /** What the local server received, last first. */
 const received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
 beforeAll(async () => {
@@ -36,6 +39,11 @@ beforeAll(async () => {
         headers: request.headers,
         body,
       });
+      if (request.url === '/hold') {
+        // answered only when the test lets it (release)
+        held.push(() => answer.writeHead(201, { 'content-type': 'text/plain' }).end('held'));
+        return;
+      }
       if (request.url === '/fail') {
         answer.writeHead(500, { 'content-type': 'text/plain' }).end('inventory down');
         return;
@@ -67,6 +75,9 @@ interface Locked {
   errorMessage: string | null;
   variables: Record<string, unknown>;
 }
+
+/** Makes the due connector and mail calls, as a server process's poller does after a start: how many. */
+const runCalls = (): Promise<number> => runDueCalls(t.app.ctx);
 
 const post = (path: string, payload: unknown) => call(t, t.auth, 'POST', `externalTask/${path}`, payload);
 
@@ -434,8 +445,12 @@ describe('the HTTP connector', () => {
          <camunda:outputParameter name="reserveAnswer">\${response}</camunda:outputParameter>`,
       ),
     );
+    const before = received.length;
     const instance = await start(t, t.auth, 'extHttp', { orderNo: 'A-7', qty: 3 });
+    // The start answers before the call: the token waits at the connector, nobody was called yet.
     expect(instance.incident).toBeNull();
+    expect(received.length).toBe(before);
+    expect(await runCalls()).toBe(1);
     const [request] = received;
     expect(request).toMatchObject({ method: 'POST', url: '/reserve', body: '{"qty": 3}' });
     expect(request?.headers['x-order']).toBe('A-7');
@@ -444,6 +459,87 @@ describe('the HTTP connector', () => {
     expect(variables.reserveStatus).toBe(201);
     expect(JSON.parse(String(variables.reserveAnswer))).toEqual({ ok: true, got: '{"qty": 3}' });
     expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+  });
+
+  it('calls with no transaction open: other requests are answered while the endpoint keeps its answer', async () => {
+    await deploy(
+      t,
+      connectorProcess(
+        'extHttpHeld',
+        `${base}/hold`,
+        '<camunda:outputParameter name="heldStatus">${statusCode}</camunda:outputParameter>',
+      ),
+    );
+    const instance = await start(t, t.auth, 'extHttpHeld', { orderNo: 'H-1', qty: 1 });
+    const calls = runCalls();
+    for (let waited = 0; held.length === 0 && waited < 200; waited += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(received[0]?.url).toBe('/hold');
+    // The endpoint has not answered: the database still serves others (on PGlite one connection
+    // serves every request, so a call made inside the step's transaction would stop this one).
+    const meanwhile = await call(t, t.auth, 'GET', `externalTask/query?processInstanceId=${instance.id}`);
+    expect(meanwhile.statusCode).toBe(200);
+    expect((await instanceRow(t, instance.id)).incident).toBeNull();
+    expect(await openTasks(t, instance.id)).toEqual([]);
+    held.shift()?.();
+    expect(await calls).toBe(1);
+    expect((await variablesOf(instance.id)).heldStatus).toBe(201);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+  });
+
+  it('drops an answer its instance no longer waits for: terminated, or suspended (called again once active)', async () => {
+    await deploy(
+      t,
+      connectorProcess(
+        'extHttpGone',
+        `${base}/hold`,
+        '<camunda:outputParameter name="heldStatus">${statusCode}</camunda:outputParameter>',
+      ),
+    );
+    const whileOut = async (instanceId: number, meanwhile: () => Promise<void>): Promise<void> => {
+      const calls = runCalls();
+      for (let waited = 0; held.length === 0 && waited < 200; waited += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(received[0]?.url).toBe('/hold');
+      await meanwhile();
+      held.shift()?.();
+      await calls;
+      expect(await variablesOf(instanceId)).not.toHaveProperty('heldStatus');
+    };
+    const callJobs = async (instanceId: number): Promise<number> =>
+      (
+        await t.sql<{ count: number }>(
+          "select count(*)::int as count from wf_job where instance_id = $1 and kind = 'serviceCall'",
+          [instanceId],
+        )
+      )[0]?.count ?? -1;
+
+    const ended = await start(t, t.auth, 'extHttpGone', { orderNo: 'G-1', qty: 1 });
+    await whileOut(ended.id, async () => {
+      const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+        id: ended.id,
+        comment: 'no longer needed',
+      });
+      expect(terminated.statusCode, terminated.body).toBe(200);
+    });
+    expect(await callJobs(ended.id)).toBe(0);
+
+    const paused = await start(t, t.auth, 'extHttpGone', { orderNo: 'G-2', qty: 1 });
+    await whileOut(paused.id, async () => {
+      const suspended = await call(t, t.auth, 'POST', `processinstance/suspend?id=${paused.id}`);
+      expect(suspended.statusCode, suspended.body).toBe(200);
+    });
+    expect(await callJobs(paused.id)).toBe(1);
+    expect(await runCalls()).toBe(0);
+    const activated = await call(t, t.auth, 'POST', `processinstance/activate?id=${paused.id}`);
+    expect(activated.statusCode, activated.body).toBe(200);
+    const again = runCalls();
+    for (let waited = 0; held.length === 0 && waited < 200; waited += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    held.shift()?.();
+    expect(await again).toBe(1);
+    expect((await variablesOf(paused.id)).heldStatus).toBe(201);
+    expect(await callJobs(paused.id)).toBe(0);
   });
 
   it('stops in an incident on an error answer nobody reads, naming the status', async () => {
@@ -456,8 +552,12 @@ describe('the HTTP connector', () => {
       ),
     );
     const instance = await start(t, t.auth, 'extHttpFail', { orderNo: 'A-8', qty: 1 });
-    expect(instance.incident).toMatchObject({ activityId: 'reserve' });
-    expect(instance.incident?.message).toContain('500');
+    await runCalls();
+    const { incident } = (await instanceRow(t, instance.id)) as {
+      incident: { activityId: string; message: string };
+    };
+    expect(incident).toMatchObject({ activityId: 'reserve' });
+    expect(incident.message).toContain('500');
     expect(await openTasks(t, instance.id)).toEqual([]);
   });
 
@@ -465,7 +565,10 @@ describe('the HTTP connector', () => {
     await deploy(t, connectorProcess('extHttpPrivate', 'http://169.254.169.254/latest/meta-data', ''));
     const before = received.length;
     const instance = await start(t, t.auth, 'extHttpPrivate', { orderNo: 'A-9', qty: 1 });
-    expect(instance.incident?.message).toContain('not allowed');
+    await runCalls();
+    expect((await instanceRow(t, instance.id)).incident).toMatchObject({
+      message: expect.stringContaining('not allowed'),
+    });
     expect(received.length).toBe(before);
   });
 
@@ -513,6 +616,9 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
     const before = mails().length;
     const instance = await start(t, t.auth, 'extMail', { buyer: 'buyer@example.com', orderNo: 'M-1' });
     expect(instance.incident ?? null).toBeNull();
+    // Each mail goes out after the step that reached it committed: the mail task's, then the send task's.
+    expect(mails().length).toBe(before);
+    expect(await runCalls()).toBe(2);
     expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
     expect(mails().slice(before)).toEqual([
       expect.objectContaining({
@@ -543,10 +649,15 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
     const before = mails().length;
     const many = Array.from({ length: 21 }, (_, index) => `p${index}@example.com`).join(',');
     const tooMany = await start(t, t.auth, 'extMailMany', { to: many });
-    expect(tooMany.incident).toMatchObject({ activityId: 'mail' });
-    expect(tooMany.incident?.message).toContain('21 recipients');
     const bad = await start(t, t.auth, 'extMailMany', { to: 'not-an-address' });
-    expect(bad.incident?.message).toContain('not-an-address');
+    expect(await runCalls()).toBe(2);
+    expect((await instanceRow(t, tooMany.id)).incident).toMatchObject({
+      activityId: 'mail',
+      message: expect.stringContaining('21 recipients'),
+    });
+    expect((await instanceRow(t, bad.id)).incident).toMatchObject({
+      message: expect.stringContaining('not-an-address'),
+    });
     expect(mails().length).toBe(before);
   });
 
@@ -558,5 +669,33 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual([expect.objectContaining({ field: 'x' })]);
+  });
+});
+
+// Last in this file: once the app listens, its own poller makes the calls (the tests above make
+// them themselves, runCalls, so that they know when).
+describe('the job poller of a listening server', () => {
+  it('makes a connector call as the start commits, with no one running jobs', async () => {
+    await deploy(
+      t,
+      connectorProcess(
+        'extHttpPolled',
+        `${base}/reserve`,
+        '<camunda:outputParameter name="reserveStatus">${statusCode}</camunda:outputParameter>',
+      ),
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const instance = await start(t, t.auth, 'extHttpPolled', { orderNo: 'P-1', qty: 2 });
+    const answered = Date.now();
+    let open: string[] = [];
+    for (let waited = 0; open.length === 0 && waited < 400; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      open = (await openTasks(t, instance.id)).map((row) => row.activity_id);
+    }
+    console.log(
+      `job poller: the connector's task went on ${Date.now() - answered} ms after the start answered`,
+    );
+    expect(open).toEqual(['check']);
+    expect((await variablesOf(instance.id)).reserveStatus).toBe(201);
   });
 });

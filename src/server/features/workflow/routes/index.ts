@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FeatureHookOptions } from '../../../lib/feature.js';
 import { startJobPoller, type JobPoller } from '../services/jobs.js';
 import { workflowDefinitionRoutes } from './definitions.js';
 import { workflowExternalTaskRoutes } from './external-tasks.js';
@@ -15,12 +16,17 @@ import { workflowTaskRoutes } from './tasks.js';
  * every admin call; the personal-office calls (start, my tasks and their actions) are
  * self-service, checked per task and instance by the services.
  */
-export async function workflowRoutes(app: FastifyInstance): Promise<void> {
-  // Timer jobs (boundary timers, timer starts) are polled by every server process once it listens
-  // (an app that only answers injected requests, as in tests, runs due jobs when told: runDueJobs).
+export async function workflowRoutes(app: FastifyInstance, { database }: FeatureHookOptions): Promise<void> {
+  // Jobs (boundary timers, timer starts, connector and mail calls) are polled by every server
+  // process once it listens (an app that only answers injected requests, as in tests, runs due
+  // jobs when told: runDueJobs).
   let poller: JobPoller | undefined;
   app.addHook('onListen', async () => {
-    poller ??= startJobPoller(app.ctx, (error) => app.log.warn({ err: error }, 'workflow jobs failed'));
+    poller ??= await startJobPoller({
+      ctx: app.ctx,
+      database,
+      onError: (error) => app.log.warn({ err: error }, 'workflow jobs failed'),
+    });
   });
   app.addHook('onClose', async () => {
     await poller?.stop();

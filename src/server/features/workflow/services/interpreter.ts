@@ -29,12 +29,13 @@ import {
 } from './activity.js';
 import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
-import { callHttp } from './connector.js';
+import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
 import { crossInstance } from './cross-instance.js';
 import { instanceEnded } from './lifecycle.js';
 import { passLoop, startLoop, tokenToLeave } from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
+import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
@@ -1118,54 +1119,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
 }
 
-/**
- * The HTTP connector: one request made of the input parameters, its answer (statusCode, response,
- * headers) mapped to variables by the output parameters. No answer, a refused address or an
- * answer of 400 or more that no output parameter reads the statusCode of: an incident.
- */
-async function callConnector(
-  run: Run,
-  node: ProcessNode,
-  service: NonNullable<ProcessNode['service']>,
-  scope: Record<string, unknown>,
-): Promise<void> {
-  const inputs = service.inputs ?? {};
-  const textOf = (name: string): string | undefined => {
-    const raw = inputs[name];
-    if (typeof raw !== 'string') return undefined;
-    const value = interpolate(raw, scope);
-    return value === null || value === undefined ? undefined : String(value);
-  };
-  const headers: Record<string, string> = {};
-  const rawHeaders = inputs.headers;
-  if (rawHeaders && typeof rawHeaders === 'object')
-    for (const [name, text] of Object.entries(rawHeaders))
-      headers[name] = String(interpolate(text, scope) ?? '');
-  const answer = await callHttp({
-    ctx: run.ctx,
-    url: textOf('url') ?? '',
-    method: textOf('method') ?? 'GET',
-    headers,
-    payload: textOf('payload'),
-  });
-  const outputs = service.outputs ?? {};
-  const readsStatus = Object.values(outputs).some((text) => text.includes('statusCode'));
-  if (answer.statusCode >= 400 && !readsStatus)
-    throw new ExpressionError(
-      `the HTTP connector of ${elementName(run, node)} was answered ${answer.statusCode}: ${answer.response.slice(0, 200)}`,
-    );
-  const values: Record<string, unknown> = {};
-  const answerScope = { ...scope, ...answer };
-  for (const [name, text] of Object.entries(outputs)) values[name] = interpolate(text, answerScope);
-  const oversized = oversizedVariable(values);
-  if (oversized !== undefined)
-    throw new ExpressionError(
-      `the variable ${oversized} would be over ${VARIABLE_LIMIT_KB} KB (workflow.variableBytes)`,
-    );
-  await setVariables({ run, values, activityId: node.id });
-}
-
-/** A built-in service task: an inbox notice to users, or variables set. */
+/** A built-in service task: an inbox notice to users, variables set, or a multi-instance mail task's mail. */
 async function runService(
   run: Run,
   step: Step,
@@ -1177,11 +1131,10 @@ async function runService(
   const fields: Record<string, unknown> = {};
   const scope = { ...run.variables, ...locals };
   for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, scope);
-  if (service.kind === 'http') {
-    await callConnector(run, node, service, scope);
-    return;
-  }
+  if (service.kind === 'http')
+    throw new ExpressionError(`the HTTP connector of ${elementName(run, node)} runs only after its step`);
   if (service.kind === 'mail') {
+    // Only a multi-instance mail task sends within its step (the others: waitForCall).
     await sendTaskMail({ ctx: run.ctx, tenantCode: run.tenantCode, where: elementName(run, node), fields });
     return;
   }
@@ -1420,6 +1373,10 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         await waitForWorker(run, step, node);
         break;
       }
+      if (isCalledAfterCommit(node)) {
+        await waitForCall(run, step, node);
+        break;
+      }
       if (node.multi) await passLoop(run, node, (locals) => runService(run, step, node, locals));
       else await runService(run, step, node);
       await goOn(run, step, node, queue);
@@ -1451,6 +1408,56 @@ async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<v
   await scheduleBoundaries(run, step.executionId, node);
 }
 
+/** Tells every process's job poller that a service call is due (sent as the transaction commits). */
+export const SERVICE_CALL_CHANNEL = 'ecobid_wf_call';
+
+/**
+ * A token reached a connector or mail task: it waits there, and a job makes the call once this
+ * step's transaction has committed (service-calls.ts; an earlier job of the same token is replaced).
+ */
+async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  await historyStart({ run, step, node });
+  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await sql`with gone as (delete from wf_job where execution_id = ${step.executionId} and kind = 'serviceCall')
+    insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, 'serviceCall',
+      ${workflowNow(run.ctx)})`.execute(run.trx);
+  await sql`select pg_notify(${SERVICE_CALL_CHANNEL}, '')`.execute(run.trx);
+  await scheduleBoundaries(run, step.executionId, node);
+}
+
+/**
+ * The call of a connector or mail task was made (or failed, `error`): the connector's answer
+ * becomes variables and the token goes on; a failure, or an answer the task cannot take, stops
+ * the token in an incident naming it, which a retry calls again.
+ */
+export async function callAnswered({
+  run,
+  execution,
+  node,
+  outcome,
+}: {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  node: ProcessNode;
+  outcome: { answer: ConnectorAnswer | undefined; scope: Record<string, unknown> } | { error: string };
+}): Promise<void> {
+  const step = { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id };
+  try {
+    if ('error' in outcome) throw new ExpressionError(outcome.error);
+    if (outcome.answer) {
+      const where = elementName(run, node);
+      const values = answerVariables({ node, where, scope: outcome.scope, answer: outcome.answer });
+      await setVariables({ run, values, activityId: node.id });
+    }
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    await raiseIncident(run, step, { activityId: node.id, flowId: null, message: error.message });
+    return;
+  }
+  await moveOnFrom({ run, execution, node });
+}
+
 /** A worker's failure left no retries: the token stops in an incident naming the task and the error. */
 export async function externalTaskIncident({
   run,
@@ -1474,6 +1481,7 @@ export async function externalTaskIncident({
 const isPassedAtOnce = (node: ProcessNode): boolean =>
   node.eventGateway !== undefined ||
   (!isExternal(node) &&
+    !isCalledAfterCommit(node) &&
     ![
       'userTask',
       'subProcess',

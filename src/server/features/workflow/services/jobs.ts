@@ -1,20 +1,33 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../../lib/context.js';
+import type { DatabaseHandle, Db } from '../../../lib/db/database.js';
+import { startListener, type Listener } from '../../../lib/db/listener.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { openRun } from './activity.js';
 import { workflowNow } from './clock.js';
+import { ExpressionError } from './expressions.js';
 import { startIn } from './instances.js';
-import { fireBoundary, moveOnFrom, fireEventSubProcess } from './interpreter.js';
-import { definitionGraph, markInstanceLocked } from './store.js';
+import {
+  callAnswered,
+  fireBoundary,
+  fireEventSubProcess,
+  moveOnFrom,
+  SERVICE_CALL_CHANNEL,
+} from './interpreter.js';
+import type { ProcessNode } from './graph.js';
+import { performCall, prepareCall, type PreparedCall } from './service-calls.js';
+import { definitionGraph, lockInstance, markInstanceLocked, readVariables } from './store.js';
 import { nextOfCycle } from './timers.js';
 
 /**
- * Timer jobs: boundary timers of user tasks (wf_job) and timer start events (wf_start_timer).
- * Any server process on the database may run them: a due job is taken with FOR UPDATE SKIP
- * LOCKED, so of several pollers exactly one runs it, and each job runs in one transaction. A job
- * that fails is tried again later (after 1, 2, … minutes), at most MAX_ATTEMPTS times; its last
- * error stays on the row.
+ * Jobs: boundary timers of user tasks (wf_job), timer start events (wf_start_timer), and the
+ * calls of connector and mail tasks (wf_job kind 'serviceCall', service-calls.ts). Any server
+ * process on the database may run them: a due job is taken with FOR UPDATE SKIP LOCKED, so of
+ * several pollers exactly one runs it, and each timer runs in one transaction. A job that fails
+ * is tried again later (after 1, 2, … minutes), at most MAX_ATTEMPTS times; its last error stays
+ * on the row. A process's poller also wakes when a transaction that made a service call commits
+ * (SERVICE_CALL_CHANNEL), so the call is made at once rather than at the next poll.
  */
 
 const MAX_ATTEMPTS = 5;
@@ -125,6 +138,122 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
   }
 }
 
+interface CallJob {
+  id: number;
+  instance_id: number;
+  execution_id: number;
+  activity_id: string;
+  tenant_code: string;
+  definition_id: number;
+}
+
+/** A taken service call: what to call, or why it cannot be made. */
+type PreparedJob =
+  { node: ProcessNode; scope: Record<string, unknown>; call: PreparedCall } | { error: string };
+
+/** How long a taken service call is not offered again (its call's own budget is 10 s). */
+const CALL_LEASE_MS = 60_000;
+
+/** Whether the job's token still waits at its task (else the call is void: the token moved on). */
+async function callStillWaited(
+  trx: Db,
+  job: CallJob,
+): Promise<{ id: number; parent_id: number | null } | undefined> {
+  const rows = await sql<{ id: number; parent_id: number | null }>`select e.id, e.parent_id
+    from wf_execution e join wf_job j on j.execution_id = e.id and j.activity_id = e.activity_id
+    where j.id = ${job.id} and e.state = 'waiting'
+    for update of j`.execute(trx);
+  const row = rows.rows[0];
+  return row ? { id: Number(row.id), parent_id: row.parent_id } : undefined;
+}
+
+/**
+ * Takes one due service call: reads it from the variables and leases it (one transaction), makes
+ * it with no transaction open, then hands the answer to its token (another transaction, with the
+ * instance locked). A token that moved on meanwhile (a boundary timer, a cancellation) makes the
+ * answer void; a process that stops mid-call leaves the lease to expire, and the call is made again.
+ */
+async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
+  let taken: CallJob | undefined;
+  try {
+    const prepared = await inTransaction<PreparedJob | 'void' | undefined>(ctx.db, async (trx) => {
+      const rows =
+        await sql<CallJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
+          i.definition_id
+        from wf_job j join wf_instance i on i.id = j.instance_id
+        where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'serviceCall'
+          and i.end_time is null and not i.suspended
+        order by j.due_at, j.id limit 1
+        for update of j skip locked`.execute(trx);
+      taken = rows.rows[0];
+      if (!taken) return undefined;
+      const job = taken;
+      if (!(await callStillWaited(trx, job))) {
+        await sql`delete from wf_job where id = ${job.id}`.execute(trx);
+        return 'void' as const;
+      }
+      await sql`update wf_job set due_at = ${new Date(now.getTime() + CALL_LEASE_MS)}, attempts = attempts + 1
+        where id = ${job.id}`.execute(trx);
+      const graph = await definitionGraph({ ctx, trx, definitionId: job.definition_id });
+      const node = graph.nodes[job.activity_id];
+      const scope = await readVariables(trx, job.instance_id);
+      if (!node) return { error: `the element ${job.activity_id} is not in the process` };
+      try {
+        return { node, scope, call: prepareCall(node, scope) };
+      } catch (error) {
+        if (!(error instanceof ExpressionError)) throw error;
+        return { error: error.message };
+      }
+    });
+    const job = taken;
+    if (!job || prepared === undefined) return 'none';
+    if (prepared === 'void') return 'ran';
+    let outcome: Parameters<typeof callAnswered>[0]['outcome'];
+    if ('error' in prepared) outcome = prepared;
+    else
+      try {
+        const where = prepared.node.name?.trim() || prepared.node.id;
+        const answer = await performCall({ ctx, tenantCode: job.tenant_code, where, call: prepared.call });
+        outcome = { answer, scope: prepared.scope };
+      } catch (error) {
+        if (!(error instanceof ExpressionError)) throw error;
+        outcome = { error: error.message };
+      }
+    await inTransaction(ctx.db, async (trx) => {
+      const instances = await sql<{ id: number }>`select id from wf_instance where id = ${job.instance_id}
+        for update`.execute(trx);
+      // Deleted meanwhile: its jobs went with it.
+      if (instances.rows.length === 0) return;
+      const instance = await lockInstance({ trx, tenantCode: job.tenant_code, id: job.instance_id });
+      const execution = await callStillWaited(trx, job);
+      if (execution && instance.suspended && !instance.end_time) {
+        // Suspended meanwhile: the answer is dropped and the call made again once it is activated.
+        await sql`update wf_job set due_at = ${now} where id = ${job.id}`.execute(trx);
+        return;
+      }
+      await sql`delete from wf_job where id = ${job.id}`.execute(trx);
+      if (!execution || instance.end_time) return;
+      const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+      const node = graph.nodes[job.activity_id];
+      if (!node) return;
+      const run = await openRun({
+        ctx,
+        trx,
+        instance,
+        graph,
+        actor: systemActor(job.tenant_code),
+        onStepBudget: 'incident',
+      });
+      await callAnswered({ run, execution, node, outcome });
+    });
+    return 'ran';
+  } catch (error) {
+    if (!taken) throw error;
+    await recordFailure(ctx, 'wf_job', taken.id, error, now);
+    return 'failed';
+  }
+}
+
 /** Takes one due timer start: starts an instance (unless suspended) and schedules the next. */
 async function runOneStart(ctx: AppContext, now: Date): Promise<Outcome> {
   let taken: StartJob | undefined;
@@ -170,10 +299,24 @@ export async function runDueJobs(ctx: AppContext, limit = BATCH): Promise<number
   const now = workflowNow(ctx);
   let taken = 0;
   while (taken < limit) {
-    const outcome = (await runOneBoundary(ctx, now)) !== 'none' ? 'ran' : await runOneStart(ctx, now);
+    const outcome =
+      (await runOneBoundary(ctx, now)) !== 'none' || (await runOneServiceCall(ctx, now)) !== 'none'
+        ? 'ran'
+        : await runOneStart(ctx, now);
     if (outcome === 'none') break;
     taken += 1;
   }
+  return taken;
+}
+
+/**
+ * Runs the due service calls alone, each at the clock's time then (a call a step of another one
+ * made is due at once), until none is left or `limit` ran: the calls a request caused, as a
+ * poller makes them right after it. Answers how many were taken.
+ */
+export async function runDueCalls(ctx: AppContext, limit = BATCH): Promise<number> {
+  let taken = 0;
+  while (taken < limit && (await runOneServiceCall(ctx, workflowNow(ctx))) !== 'none') taken += 1;
   return taken;
 }
 
@@ -182,12 +325,28 @@ export interface JobPoller {
   stop(): Promise<void>;
 }
 
-/** Polls for due jobs every few seconds (every server process runs one; SKIP LOCKED shares the work). */
-export function startJobPoller(ctx: AppContext, onError: (error: unknown) => void): JobPoller {
+/**
+ * Polls for due jobs every few seconds (every server process runs one; SKIP LOCKED shares the
+ * work), and at once when a service call is made (SERVICE_CALL_CHANNEL, heard on the embedded
+ * database itself or on a PostgreSQL connection of its own).
+ */
+export async function startJobPoller({
+  ctx,
+  database,
+  onError,
+}: {
+  ctx: AppContext;
+  database: DatabaseHandle;
+  onError: (error: unknown) => void;
+}): Promise<JobPoller> {
   let running: Promise<void> = Promise.resolve();
   let isStopped = false;
+  let isQueued = false;
   const poll = (): void => {
+    if (isQueued) return;
+    isQueued = true;
     running = running.then(async () => {
+      isQueued = false;
       if (isStopped) return;
       try {
         await runDueJobs(ctx);
@@ -196,6 +355,18 @@ export function startJobPoller(ctx: AppContext, onError: (error: unknown) => voi
       }
     });
   };
+  const url = ctx.config.databaseUrl;
+  let listener: Listener | undefined;
+  if (database.kind === 'pglite' || !url) await database.listen(SERVICE_CALL_CHANNEL, poll);
+  else
+    listener = await startListener({
+      url,
+      channels: [SERVICE_CALL_CHANNEL],
+      applicationName: 'ecobid-workflow-calls',
+      onNotification: poll,
+      // Calls made while it was down are found by the next poll.
+      onListening: (isReconnect) => (isReconnect ? poll() : undefined),
+    });
   const timer = setInterval(poll, POLL_MS);
   timer.unref();
   poll();
@@ -203,6 +374,7 @@ export function startJobPoller(ctx: AppContext, onError: (error: unknown) => voi
     stop: async () => {
       isStopped = true;
       clearInterval(timer);
+      await listener?.close();
       await running;
     },
   };

@@ -8,7 +8,7 @@ import { openRun, setVariables, type Run } from './activity.js';
 import { workflowNow } from './clock.js';
 import { evaluateCondition, ExpressionError } from './expressions.js';
 import type { ProcessNode } from './graph.js';
-import { errorAtTask, moveOnFrom, externalTaskIncident } from './interpreter.js';
+import { errorAtTask, moveOnFrom, incidentAtTask } from './interpreter.js';
 import { definitionGraph, lockInstance, readVariables } from './store.js';
 
 /**
@@ -256,7 +256,7 @@ async function throwAtTask({
   const reason = `the error ${code}${message ? ` (${message})` : ''} reported at ${node.name?.trim() || node.id} is caught by no boundary event`;
   await sql`update wf_external_task set retries = 0, error_message = ${reason}, worker_id = null,
       lock_expires = null where id = ${row.id}`.execute(run.trx);
-  await externalTaskIncident({ run, execution: executionOf(row), node, message: reason });
+  await incidentAtTask({ run, execution: executionOf(row), node, message: reason });
 }
 
 /**
@@ -319,7 +319,7 @@ export async function failExternalTask({
       await onInstance(ctx, trx, actor, row, async (run) => {
         const node = run.graph.nodes[row.activity_id];
         if (!node) throw new AppError('wfExternalGone', { id: input.id });
-        await externalTaskIncident({
+        await incidentAtTask({
           run,
           execution: { id: Number(row.execution_id), parent_id: row.parent_id },
           node,

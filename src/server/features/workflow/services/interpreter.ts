@@ -1442,7 +1442,6 @@ export async function callAnswered({
   node: ProcessNode;
   outcome: { answer: ConnectorAnswer | undefined; scope: Record<string, unknown> } | { error: string };
 }): Promise<void> {
-  const step = { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id };
   try {
     if ('error' in outcome) throw new ExpressionError(outcome.error);
     if (outcome.answer) {
@@ -1452,14 +1451,17 @@ export async function callAnswered({
     }
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
-    await raiseIncident(run, step, { activityId: node.id, flowId: null, message: error.message });
+    await incidentAtTask({ run, execution, node, message: error.message });
     return;
   }
   await moveOnFrom({ run, execution, node });
 }
 
-/** A worker's failure left no retries: the token stops in an incident naming the task and the error. */
-export async function externalTaskIncident({
+/**
+ * The token waiting at a task stops in an incident naming the task and the error: a worker's
+ * failure left no retries, an error nobody catches, a call that failed.
+ */
+export async function incidentAtTask({
   run,
   execution,
   node,

@@ -10,6 +10,9 @@ import {
   type FormField,
 } from '../../src/engine/index.js';
 import { sampleString } from '../support/sample-values.js';
+import { untilStill } from './select.js';
+
+export { untilStill };
 
 /**
  * Drives the generated screens of any entity in the browser the way a member of staff does:
@@ -35,22 +38,6 @@ async function waitForMessage(page: Page, kind: 'success' | 'warning' | 'error',
 
 export const expectSuccess = (page: Page, text: RegExp | string) => waitForMessage(page, 'success', text);
 export const expectWarning = (page: Page, text: RegExp | string) => waitForMessage(page, 'warning', text);
-
-/**
- * Waits until a dialog has finished its opening animation: a click on a button of a dialog still
- * zooming in was lost on loaded machines (the button showed the click, nothing happened).
- */
-export async function untilStill(dialog: Locator): Promise<void> {
-  await dialog.waitFor();
-  for (let tries = 1; ; tries += 1) {
-    const isMoving = await dialog.evaluate((element) =>
-      element.getAnimations().some((animation) => animation.playState === 'running'),
-    );
-    if (!isMoving) return;
-    assert.ok(tries < 200, 'the dialog stops moving');
-    await dialog.page().waitForTimeout(50);
-  }
-}
 
 /**
  * The popconfirm question just opened, once it has stopped moving (see untilStill): a click on its

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 
 /**
@@ -31,11 +32,29 @@ async function openedDropdown(trigger: Locator): Promise<Locator> {
  * the option titled `title` in that select's own dropdown.
  */
 export async function chooseOption(trigger: Locator, title: string): Promise<void> {
-  const dropdown = await openedDropdown(trigger);
-  await dropdown
-    .locator('.ant-select-item-option')
-    .and(trigger.page().getByTitle(title, { exact: true }))
-    .click();
+  const page = trigger.page();
+  // a click on an option still sliding in can be lost, and a user would pick again: so is this,
+  // three times at most (a later check of what was saved fails if all three are lost)
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const dropdown = await openedDropdown(trigger);
+    const option = dropdown.locator('.ant-select-item-option').and(page.getByTitle(title, { exact: true }));
+    await option.waitFor();
+    await untilStill(dropdown);
+    await option.click();
+    if (await becomesSelected(option)) return;
+  }
+}
+
+/** Whether the option shows itself chosen within two seconds. */
+async function becomesSelected(option: Locator): Promise<boolean> {
+  for (let tries = 0; tries < 40; tries += 1) {
+    const isSelected = await option.evaluate((element) =>
+      element.classList.contains('ant-select-item-option-selected'),
+    );
+    if (isSelected) return true;
+    await option.page().waitForTimeout(50);
+  }
+  return false;
 }
 
 /** As chooseOption, for an option found by the text it shows: the first one in the select's own dropdown. */
@@ -50,5 +69,22 @@ export async function noDropdownShown(page: Page): Promise<void> {
   for (let tries = 0; (await shown.count()) > 0; tries += 1) {
     if (tries > 200) throw new Error('the select dropdowns close');
     await page.waitForTimeout(50);
+  }
+}
+
+/**
+ * Waits until an overlay (a dialog, a dropdown) has finished its opening animation: a click on a
+ * button of a dialog still zooming in, or on an option still sliding in, was lost on loaded
+ * machines (the button showed the click, nothing happened).
+ */
+export async function untilStill(dialog: Locator): Promise<void> {
+  await dialog.waitFor();
+  for (let tries = 1; ; tries += 1) {
+    const isMoving = await dialog.evaluate((element) =>
+      element.getAnimations().some((animation) => animation.playState === 'running'),
+    );
+    if (!isMoving) return;
+    assert.ok(tries < 200, 'the dialog stops moving');
+    await dialog.page().waitForTimeout(50);
   }
 }

@@ -224,7 +224,15 @@ export async function signIn(
   await page.getByPlaceholder('账号').fill(username);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/admin\/workbench$/);
+  try {
+    await page.waitForURL(/\/admin\/workbench$/, { timeout: 15_000 });
+  } catch (error) {
+    // Still on the sign-in page after 15 s: the press was lost on a busy machine (seen once in
+    // CI, the form filled and nothing sent), and a user would press again.
+    if (!page.url().includes('/admin/login')) throw error;
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/admin\/workbench$/);
+  }
 }
 
 /** A fresh browser context (see newContext) whose page has signed in as the user (see signIn). */

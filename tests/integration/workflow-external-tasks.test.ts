@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BUDGETS } from '../../src/server/lib/budgets.js';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueCalls } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -293,6 +294,25 @@ describe('external tasks', () => {
     expect((await instanceRow(t, unset.id)).end_time).toBeNull();
   });
 
+  it("reads an error rule's code as the boundary event does: the error's id when it has no errorCode", async () => {
+    const byId = REFUND.replace('extRefund', 'extRefundById').replace(
+      '<error id="rejected" errorCode="REJECTED"/>',
+      '<error id="rejected"/>',
+    );
+    await deploy(t, byId);
+    const instance = await start(t, t.auth, 'extRefundById', { amount: 500 });
+    const [task] = (await fetchTasks('worker-1', 'refunds')).filter(
+      (row) => row.processInstanceId === instance.id,
+    );
+    const done = await post('complete', {
+      id: task?.id,
+      workerId: 'worker-1',
+      variables: { approvedAmount: 500 },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await openTasks(t, instance.id)).map((open) => open.activity_id)).toEqual(['review']);
+  });
+
   it('refuses a camunda:errorEventDefinition without an expression, naming the task', async () => {
     const response = await call(t, t.auth, 'POST', 'deployment/deployXml', {
       xml: REFUND.replace(' expression="${approvedAmount > 100}"', ''),
@@ -497,13 +517,15 @@ describe('the HTTP connector', () => {
       ),
     );
     const whileOut = async (instanceId: number, meanwhile: () => Promise<void>): Promise<void> => {
+      const before = received.length;
       const calls = runCalls();
       for (let waited = 0; held.length === 0 && waited < 200; waited += 1)
         await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(received.length).toBe(before + 1);
       expect(received[0]?.url).toBe('/hold');
       await meanwhile();
       held.shift()?.();
-      await calls;
+      expect(await calls).toBe(1);
       expect(await variablesOf(instanceId)).not.toHaveProperty('heldStatus');
     };
     const callJobs = async (instanceId: number): Promise<number> =>
@@ -661,6 +683,30 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
     expect(mails().length).toBe(before);
   });
 
+  it('stops a loop through a mail task at the calls budget of an instance, in an incident naming it', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMailLoop',
+        `<startEvent id="s"/>${flow('f1', 's', 'mail')}
+        <serviceTask id="mail" name="Remind" camunda:type="mail"><extensionElements>
+          <camunda:field name="to" stringValue="loop@example.com"/><camunda:field name="subject" stringValue="Again"/>
+        </extensionElements></serviceTask>${flow('f2', 'mail', 'mail')}`,
+      ),
+    );
+    const before = mails().length;
+    const instance = await start(t, t.auth, 'extMailLoop');
+    let made = 0;
+    for (let ran = await runCalls(); ran > 0; ran = await runCalls()) made += ran;
+    const { callsPerInstance } = BUDGETS.workflow;
+    expect(made).toBe(callsPerInstance);
+    expect(mails().length - before).toBe(callsPerInstance);
+    expect((await instanceRow(t, instance.id)).incident).toMatchObject({
+      activityId: 'mail',
+      message: expect.stringContaining('workflow.callsPerInstance'),
+    });
+  });
+
   it('refuses a mail task without a recipient, naming the element', async () => {
     const xml = bpmn(
       'extMailNoTo',
@@ -692,10 +738,11 @@ describe('the job poller of a listening server', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       open = (await openTasks(t, instance.id)).map((row) => row.activity_id);
     }
-    console.log(
-      `job poller: the connector's task went on ${Date.now() - answered} ms after the start answered`,
-    );
+    const tookMs = Date.now() - answered;
+    console.log(`job poller: the connector's task went on ${tookMs} ms after the start answered`);
     expect(open).toEqual(['check']);
+    // Woken by the start's commit, not found by the next poll (every 5 s, the first at listen).
+    expect(tookMs).toBeLessThan(3_000);
     expect((await variablesOf(instance.id)).reserveStatus).toBe(201);
   });
 });

@@ -76,6 +76,11 @@ export const BUDGETS = {
      * done). Each delivery is also a step of the transaction's budget.
      */
     eventsPerCall: 100,
+    /**
+     * Connector and mail calls one instance may make in its life (each is a job of its own, so the
+     * transaction's step budget no longer stops a loop through one): past it, an incident.
+     */
+    callsPerInstance: 1_000,
   },
   /**
    * Expressions of schemas (x-computed, x-rules; engine/expressions.ts): length, nesting, steps of

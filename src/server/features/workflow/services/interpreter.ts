@@ -1,5 +1,6 @@
 import { eventInsert } from '../../../lib/events/index.js';
 import { sql, type RawBuilder } from 'kysely';
+import { BUDGETS } from '../../../lib/budgets.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import { AppError } from '../../../lib/errors.js';
 import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
@@ -310,9 +311,9 @@ export async function fireBoundary({
   await sql`update wf_execution set loop_state = null, state = 'active' where id = ${execution.id}`.execute(
     run.trx,
   );
-  await sql`delete from wf_job where execution_id = ${execution.id} and kind = 'boundaryTimer'`.execute(
-    run.trx,
-  );
+  // Its timers go, and a call its activity waited for (the answer would find the token gone).
+  await sql`delete from wf_job where execution_id = ${execution.id}
+    and kind in ('boundaryTimer', 'serviceCall')`.execute(run.trx);
   await unsubscribe(run, execution.id);
   if (hasCallActivity(run)) {
     // The process a call activity started ends when a boundary event interrupts it.
@@ -1416,6 +1417,16 @@ export const SERVICE_CALL_CHANNEL = 'ecobid_wf_call';
  * step's transaction has committed (service-calls.ts; an earlier job of the same token is replaced).
  */
 async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<void> {
+  const { callsPerInstance } = BUDGETS.workflow;
+  const callers = Object.values(run.graph.nodes)
+    .filter(isCalledAfterCommit)
+    .map((caller) => caller.id);
+  const made = await sql<{ count: number }>`select count(*)::int as count from wf_hist_activity
+    where instance_id = ${run.instanceId} and activity_id in (${sql.join(callers)})`.execute(run.trx);
+  if ((made.rows[0]?.count ?? 0) >= callsPerInstance)
+    throw new ExpressionError(
+      `${elementName(run, node)} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
+    );
   await historyStart({ run, step, node });
   await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
   await sql`with gone as (delete from wf_job where execution_id = ${step.executionId} and kind = 'serviceCall')

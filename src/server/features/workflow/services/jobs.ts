@@ -12,6 +12,7 @@ import {
   callAnswered,
   fireBoundary,
   fireEventSubProcess,
+  incidentAtTask,
   moveOnFrom,
   SERVICE_CALL_CHANNEL,
 } from './interpreter.js';
@@ -143,6 +144,7 @@ interface CallJob {
   instance_id: number;
   execution_id: number;
   activity_id: string;
+  attempts: number;
   tenant_code: string;
   definition_id: number;
 }
@@ -177,9 +179,8 @@ async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
   let taken: CallJob | undefined;
   try {
     const prepared = await inTransaction<PreparedJob | 'void' | undefined>(ctx.db, async (trx) => {
-      const rows =
-        await sql<CallJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
-          i.definition_id
+      const rows = await sql<CallJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, j.attempts,
+          i.tenant_code, i.definition_id
         from wf_job j join wf_instance i on i.id = j.instance_id
         where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'serviceCall'
           and i.end_time is null and not i.suspended
@@ -192,8 +193,9 @@ async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
         await sql`delete from wf_job where id = ${job.id}`.execute(trx);
         return 'void' as const;
       }
-      await sql`update wf_job set due_at = ${new Date(now.getTime() + CALL_LEASE_MS)}, attempts = attempts + 1
-        where id = ${job.id}`.execute(trx);
+      // Leased from the clock's time now (a batch of slow calls may have run since `now`).
+      const leaseEnds = new Date(workflowNow(ctx).getTime() + CALL_LEASE_MS);
+      await sql`update wf_job set due_at = ${leaseEnds} where id = ${job.id}`.execute(trx);
       const graph = await definitionGraph({ ctx, trx, definitionId: job.definition_id });
       const node = graph.nodes[job.activity_id];
       const scope = await readVariables(trx, job.instance_id);
@@ -228,7 +230,7 @@ async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
       const execution = await callStillWaited(trx, job);
       if (execution && instance.suspended && !instance.end_time) {
         // Suspended meanwhile: the answer is dropped and the call made again once it is activated.
-        await sql`update wf_job set due_at = ${now} where id = ${job.id}`.execute(trx);
+        await sql`update wf_job set due_at = ${workflowNow(ctx)} where id = ${job.id}`.execute(trx);
         return;
       }
       await sql`delete from wf_job where id = ${job.id}`.execute(trx);
@@ -250,8 +252,36 @@ async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
   } catch (error) {
     if (!taken) throw error;
     await recordFailure(ctx, 'wf_job', taken.id, error, now);
+    if (taken.attempts + 1 >= MAX_ATTEMPTS) await giveUpCall(ctx, taken, error);
     return 'failed';
   }
+}
+
+/**
+ * A call that failed MAX_ATTEMPTS times for a reason of the server's own (not the endpoint's or
+ * the mail's, which are incidents at once): its token stops in an incident naming the last error,
+ * which a retry clears, rather than waiting for a job no poller takes any more.
+ */
+async function giveUpCall(ctx: AppContext, job: CallJob, error: unknown): Promise<void> {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  await inTransaction(ctx.db, async (trx) => {
+    const instances = await sql<{ id: number }>`select id from wf_instance where id = ${job.instance_id}
+      and end_time is null for update`.execute(trx);
+    if (instances.rows.length === 0) return;
+    const instance = await lockInstance({ trx, tenantCode: job.tenant_code, id: job.instance_id });
+    const execution = await callStillWaited(trx, job);
+    await sql`delete from wf_job where id = ${job.id}`.execute(trx);
+    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+    const node = graph.nodes[job.activity_id];
+    if (!execution || !node) return;
+    const run = await openRun({ ctx, trx, instance, graph, actor: systemActor(job.tenant_code) });
+    await incidentAtTask({
+      run,
+      execution,
+      node,
+      message: `the call failed ${MAX_ATTEMPTS} times: ${message}`,
+    });
+  });
 }
 
 /** Takes one due timer start: starts an instance (unless suspended) and schedules the next. */

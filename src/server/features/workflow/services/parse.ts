@@ -287,8 +287,8 @@ function externalErrorRules(
       problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
       continue;
     }
-    const error = value.errorRef as ModdleElement | undefined;
-    rules.push({ code: str(error?.errorCode) ?? '', expression });
+    // The code as error events read it (its errorCode, else the error's id), so a boundary catches it.
+    rules.push({ code: errorCodeOf(value), expression });
   }
   return rules;
 }

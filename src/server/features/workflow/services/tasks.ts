@@ -760,7 +760,12 @@ async function sendBack({
   await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
       where instance_id = ${instance.id} and end_time is null and activity_type = 'subProcess'
         and activity_id not in (${sql.join(kept)})`.execute(trx);
-  await sql`delete from wf_job where instance_id = ${instance.id} and kind = 'boundaryTimer'`.execute(trx);
+  await sql`delete from wf_job where instance_id = ${instance.id}
+    and kind in ('boundaryTimer', 'serviceCall')`.execute(trx);
+  // The tokens that went may have waited at a connector or mail task: their history rows end too.
+  await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
+      where instance_id = ${instance.id} and end_time is null and task_id is null
+        and activity_type <> 'subProcess' and execution_id <> ${executionId}`.execute(trx);
   const parents = await sql<{ id: number | null }>`update wf_execution set loop_state = null,
         parent_id = (select id from wf_execution where instance_id = ${instance.id} and state = 'scope'
           and activity_id = ${scopes[0] ?? ''})

@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -705,6 +706,46 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
       activityId: 'mail',
       message: expect.stringContaining('workflow.callsPerInstance'),
     });
+  });
+
+  it('tries a call that fails for a reason of the server again, and stops in an incident at the fifth failure', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMailBroken',
+        `<startEvent id="s"/>${flow('f1', 's', 'mail')}
+        <serviceTask id="mail" camunda:type="mail"><extensionElements>
+          <camunda:field name="to" stringValue="ops@example.com"/><camunda:field name="subject" stringValue="Hi"/>
+        </extensionElements></serviceTask>${flow('f2', 'mail', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    // The outbox cannot be written: a directory stands where its file goes.
+    const kept = `${outbox.mailOutbox}.kept`;
+    if (existsSync(outbox.mailOutbox)) renameSync(outbox.mailOutbox, kept);
+    mkdirSync(outbox.mailOutbox, { recursive: true });
+    try {
+      const instance = await start(t, t.auth, 'extMailBroken');
+      for (let failure = 1; failure <= 5; failure += 1) {
+        // each failure waits longer (1, 2, … minutes) before the call is tried again
+        setWorkflowClock(t.app.ctx, () => new Date(Date.now() + failure * failure * 60_000));
+        expect(await runCalls()).toBe(1);
+        const row = await instanceRow(t, instance.id);
+        if (failure < 5) expect(row.incident).toBeNull();
+        else
+          expect(row.incident).toMatchObject({
+            activityId: 'mail',
+            message: expect.stringContaining('the call failed 5 times'),
+          });
+      }
+      const [left] = await t.sql<{ count: number }>(
+        "select count(*)::int as count from wf_job where instance_id = $1 and kind = 'serviceCall'",
+        [instance.id],
+      );
+      expect(left?.count).toBe(0);
+    } finally {
+      rmSync(outbox.mailOutbox, { recursive: true, force: true });
+      if (existsSync(kept)) renameSync(kept, outbox.mailOutbox);
+    }
   });
 
   it('refuses a mail task without a recipient, naming the element', async () => {

@@ -389,6 +389,20 @@ async function handlerInScopes(
   }
 }
 
+/** The handler of an event thrown at an activity's token: its own boundary events first, then its scopes'. */
+async function handlerAt(
+  run: Run,
+  node: ProcessNode,
+  execution: { id: number; parent_id: number | null },
+  thrown: Thrown,
+): Promise<Handler | undefined> {
+  const boundary = pickCatcher(
+    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
+    thrown,
+  );
+  return boundary ? { boundary, execution } : handlerInScopes(run, node.scope, execution.parent_id, thrown);
+}
+
 /** Fires a handler: its boundary event on its activity, or its event sub-process in its scope. */
 async function fireHandler(run: Run, handler: Handler): Promise<void> {
   if ('boundary' in handler)
@@ -426,16 +440,17 @@ export async function thrownByCalled({
     if (loop.rows[0]?.activity_id === node.id)
       execution = { id: at.parent_id, parent_id: loop.rows[0].parent_id };
   }
-  const boundary = pickCatcher(
-    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
-    thrown,
-  );
-  const handler: Handler | undefined = boundary
-    ? { boundary, execution }
-    : await handlerInScopes(run, node.scope, execution.parent_id, thrown);
+  const handler = await handlerAt(run, node, execution, thrown);
   if (!handler) return run.caller ? crossInstance().throwToCaller({ run, thrown }) : 'none';
   await fireHandler(run, handler);
   return interrupts(handler) ? 'interrupted' : 'beside';
+}
+
+/** A token waiting at a task, as a worker's call, a job or a service names it. */
+export interface WaitingAt {
+  run: Run;
+  execution: { id: number; parent_id: number | null };
+  node: ProcessNode;
 }
 
 /**
@@ -449,20 +464,9 @@ export async function errorAtTask({
   execution,
   node,
   code,
-}: {
-  run: Run;
-  execution: { id: number; parent_id: number | null };
-  node: ProcessNode;
-  code: string;
-}): Promise<boolean> {
+}: WaitingAt & { code: string }): Promise<boolean> {
   const thrown: Thrown = { kind: 'error', code };
-  const boundary = pickCatcher(
-    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
-    thrown,
-  );
-  const handler: Handler | undefined = boundary
-    ? { boundary, execution }
-    : await handlerInScopes(run, node.scope, execution.parent_id, thrown);
+  const handler = await handlerAt(run, node, execution, thrown);
   if (handler) {
     await fireHandler(run, handler);
     return true;
@@ -1447,10 +1451,7 @@ export async function callAnswered({
   execution,
   node,
   outcome,
-}: {
-  run: Run;
-  execution: { id: number; parent_id: number | null };
-  node: ProcessNode;
+}: WaitingAt & {
   outcome: { answer: ConnectorAnswer | undefined; scope: Record<string, unknown> } | { error: string };
 }): Promise<void> {
   try {
@@ -1477,12 +1478,7 @@ export async function incidentAtTask({
   execution,
   node,
   message,
-}: {
-  run: Run;
-  execution: { id: number; parent_id: number | null };
-  node: ProcessNode;
-  message: string;
-}): Promise<void> {
+}: WaitingAt & { message: string }): Promise<void> {
   await raiseIncident(
     run,
     { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id },
@@ -1756,15 +1752,7 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
  * A token waiting at a catch event or an external task goes on: the event's timer fired (jobs.ts)
  * or a worker completed the task (external-tasks.ts).
  */
-export async function moveOnFrom({
-  run,
-  execution,
-  node,
-}: {
-  run: Run;
-  execution: { id: number; parent_id: number | null };
-  node: ProcessNode;
-}): Promise<void> {
+export async function moveOnFrom({ run, execution, node }: WaitingAt): Promise<void> {
   const queue: Step[] = [];
   await caught(run, { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id }, queue);
   await advance(run, queue);

@@ -306,10 +306,7 @@ export function taskParts({
       groups: byGroup,
       ...(isCaller && run.actor.userId !== null ? { userIds: [run.actor.userId] } : {}),
     },
-    notice: {
-      title: `${name ?? node.id}`,
-      content: `${run.instanceName ?? ''} #${run.instanceId}: ${name ?? node.id}`,
-    },
+    notice: taskNotice(run.instanceName, run.instanceId, name ?? node.id),
   });
   const parts = [
     sql`task as (insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
@@ -389,6 +386,19 @@ export async function createTask({
 }
 
 /** An error or escalation thrown in a run, by its code. */
+/**
+ * The inbox notice about a task: titled by the task, saying which instance it is of
+ * ("<instance name> #<id>: <task>"); `title` replaces the task's name as the title.
+ */
+export function taskNotice(
+  instanceName: string | null | undefined,
+  instanceId: number,
+  task: string,
+  title: string = task,
+): { title: string; content: string } {
+  return { title, content: `${instanceName ?? ''} #${instanceId}: ${task}` };
+}
+
 export interface Thrown {
   kind: 'error' | 'escalation';
   code: string;

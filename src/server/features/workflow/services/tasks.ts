@@ -10,7 +10,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { userTasksBefore } from './graph.js';
-import { historyEndTask, nextTasksOf, openRun, setVariables, type Run } from './activity.js';
+import { historyEndTask, nextTasksOf, openRun, setVariables, taskNotice, type Run } from './activity.js';
 import { endInstance, enterNode, taskDone, type TaskEnd } from './interpreter.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
 import { TASK_COLUMNS, taskById } from './queries.js';
@@ -324,10 +324,12 @@ async function copyInstance({
     trx,
     actor,
     usernames,
-    notice: {
-      title: l10n.t('workflow.notice.copied', { name: instance.name ?? instance.process_key }),
-      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
-    },
+    notice: taskNotice(
+      instance.name,
+      instance.id,
+      task.name ?? task.activity_id,
+      l10n.t('workflow.notice.copied', { name: instance.name ?? instance.process_key }),
+    ),
   });
 }
 
@@ -392,10 +394,7 @@ async function signerDone({
       trx,
       actor,
       usernames: [parent.assignee],
-      notice: {
-        title: parent.name ?? parent.activity_id,
-        content: `${run.instanceName ?? ''} #${parent.instance_id}: ${parent.name ?? parent.activity_id}`,
-      },
+      notice: taskNotice(run.instanceName, parent.instance_id, parent.name ?? parent.activity_id),
     });
   }
 }
@@ -468,10 +467,7 @@ export async function addSignTask({
       trx,
       actor,
       usernames,
-      notice: {
-        title: task.name ?? task.activity_id,
-        content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
-      },
+      notice: taskNotice(instance.name, instance.id, task.name ?? task.activity_id),
     });
   });
   return taskById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
@@ -546,10 +542,7 @@ async function noticeTaskTo({
     db: trx,
     actor,
     userIds: recipients,
-    notice: {
-      title: task.name ?? task.activity_id,
-      content: `${instance.name ?? ''} #${instance.id}: ${task.name ?? task.activity_id}`,
-    },
+    notice: taskNotice(instance.name, instance.id, task.name ?? task.activity_id),
   });
 }
 

@@ -376,6 +376,57 @@ describe('external tasks', () => {
     expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
   });
 
+  it('deploys Java code and scripts as external tasks with codeAsExternalTasks: one topic per code, each named in a warning', async () => {
+    const xml = bpmn(
+      'extCode',
+      `<startEvent id="s"/>${flow('f1', 's', 'java')}
+      <serviceTask id="java" name="Charge card" camunda:class="org.example.ChargeCard"/>${flow('f2', 'java', 'delegate')}
+      <serviceTask id="delegate" camunda:delegateExpression="\${charger}"/>${flow('f3', 'delegate', 'calc')}
+      <scriptTask id="calc" name="Compute" scriptFormat="groovy"><script>x = 1</script></scriptTask>${flow('f4', 'calc', 'gw')}
+      <exclusiveGateway id="gw" default="f6"/>${flow('f5', 'gw', 'review', '\${x == 1}')}${flow('f6', 'gw', 'e')}
+      <userTask id="review" camunda:assignee="admin"/>${flow('f7', 'review', 'e')}<endEvent id="e"/>`,
+    );
+    // Refused as it is; the refusal names the option.
+    const refused = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('codeAsExternalTasks');
+    const deployed = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml,
+      codeAsExternalTasks: true,
+    });
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    const warnings = deployed.json().data.warnings as { field: string; message: string }[];
+    expect(warnings.map((warning) => warning.field)).toEqual(['java', 'delegate', 'calc']);
+    expect(warnings[0]?.message).toContain('org.example.ChargeCard');
+    expect(warnings[1]?.message).toContain('${charger}');
+    expect(warnings[2]?.message).toContain('script:groovy');
+    const instance = await start(t, t.auth, 'extCode');
+    // Each element waits for a worker of its topic, in the order of the process; nothing runs here.
+    for (const [topic, activityId, variables] of [
+      ['org.example.ChargeCard', 'java', {}],
+      ['${charger}', 'delegate', {}],
+      ['script:groovy', 'calc', { x: 1 }],
+    ] as const) {
+      expect(await fetchTasks('other', 'payments')).toEqual([]);
+      const [task] = await fetchTasks('code-worker', topic);
+      expect(task, topic).toMatchObject({ processInstanceId: instance.id, activityId });
+      const completed = await post('complete', { id: task?.id, workerId: 'code-worker', variables });
+      expect(completed.statusCode, completed.body).toBe(200);
+    }
+    // The script's worker set x, so the gateway leads to the review.
+    expect((await openTasks(t, instance.id)).map((open) => open.activity_id)).toEqual(['review']);
+    // A multi-instance one stays refused, as a multi-instance external task is.
+    const multi = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: xml.replace(
+        'scriptFormat="groovy">',
+        'scriptFormat="groovy"><multiInstanceLoopCharacteristics><loopCardinality>2</loopCardinality></multiInstanceLoopCharacteristics>',
+      ),
+      codeAsExternalTasks: true,
+    });
+    expect(multi.statusCode).toBe(400);
+    expect((multi.json().errors as { field: string }[]).map((error) => error.field)).toEqual(['calc']);
+  });
+
   it('refuses an external task without a topic, naming the element', async () => {
     const xml = bpmn(
       'extNoTopic',

@@ -44,6 +44,9 @@ const MAX_XML = 900_000;
 
 const XML = text(MAX_XML, { minLength: 1 });
 
+const CODE_AS_EXTERNAL =
+  'Deploy Java code (class, delegateExpression, expression) and script tasks as external tasks of a topic named after the code (the class, the expression, script:<language>), each named in a warning, instead of refusing the file; default false';
+
 const MODEL_FIELDS = {
   name: text(100, { minLength: 1 }),
   key: text(100, {
@@ -211,7 +214,15 @@ export async function workflowModelRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Deploys a BPMN 2.0 file (Activiti, Flowable or Camunda Modeler) directly',
-        body: object({ xml: XML, name: text(100), category: text(100) }, ['xml']),
+        body: object(
+          {
+            xml: XML,
+            name: text(100),
+            category: text(100),
+            codeAsExternalTasks: bool({ description: CODE_AS_EXTERNAL }),
+          },
+          ['xml'],
+        ),
         response: answer(DEPLOY_ANSWER),
       },
     },

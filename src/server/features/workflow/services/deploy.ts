@@ -12,7 +12,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { workflowNow } from './clock.js';
 import { assertTenantForm } from './forms.js';
 import type { ProcessGraph } from './graph.js';
-import { parseBpmn, scanBpmnSize, type Finding } from './parse.js';
+import { parseBpmn, scanBpmnSize, type Finding, type ParseOptions } from './parse.js';
 import { existingUsernames, groupHoldersOf, groupKey, holderOfGroup } from './people.js';
 import { rememberGraph } from './store.js';
 import { firstDue } from './timers.js';
@@ -54,9 +54,9 @@ function checkSize(xml: string, l10n: Localizer): void {
 }
 
 /** Parses a file and refuses it with 400 listing the problems per element (or naming its size). */
-export async function checkedGraph(xml: string, l10n: Localizer) {
+export async function checkedGraph(xml: string, l10n: Localizer, options: ParseOptions = {}) {
   checkSize(xml, l10n);
-  const outcome = await parseBpmn(xml);
+  const outcome = await parseBpmn(xml, options);
   if (!outcome.graph) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
   return { graph: outcome.graph, warnings: findingsAsErrors(outcome.warnings, l10n) };
 }
@@ -211,9 +211,13 @@ export async function deployIn({
     modelId?: number;
     /** The model's form (usedForm): the start event's form when it names none itself. */
     startForm?: string | undefined;
+    /** Java code and scripts deployed as external tasks (ParseOptions), not refused. */
+    codeAsExternalTasks?: boolean | undefined;
   };
 }): Promise<WfDeployAnswer> {
-  const checked = await checkedGraph(input.xml, l10n);
+  const checked = await checkedGraph(input.xml, l10n, {
+    codeAsExternalTasks: input.codeAsExternalTasks === true,
+  });
   const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph: checked.graph });
   const graph = await withStartForm({
     ctx,
@@ -291,7 +295,12 @@ export async function deployXml({
   ctx: AppContext;
   actor: Actor;
   l10n: Localizer;
-  input: { xml: string; name?: string | undefined; category?: string | undefined };
+  input: {
+    xml: string;
+    name?: string | undefined;
+    category?: string | undefined;
+    codeAsExternalTasks?: boolean | undefined;
+  };
 }): Promise<WfDeployAnswer> {
   return inTransaction(ctx.db, (trx) => deployIn({ ctx, trx, actor, l10n, input }));
 }

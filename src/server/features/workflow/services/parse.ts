@@ -40,6 +40,33 @@ export interface ParseOutcome {
   warnings: Finding[];
 }
 
+/** How a file is read (parseBpmn's second argument). */
+export interface ParseOptions {
+  /**
+   * Deploys Java code (a service or send task's class, delegateExpression or expression) and
+   * script tasks as external tasks, for a team that brings its Activiti, Flowable or Camunda models
+   * unchanged and moves each delegate or script into a worker: the token waits there for a worker
+   * of the topic named after the code (the class, the expression, or `script:<language>`), which
+   * fetches, completes or fails it over /api/activiti/externalTask. Nothing runs on the server
+   * either way; each such element is named in a warning. Off (the default): refused.
+   */
+  codeAsExternalTasks?: boolean;
+}
+
+/** ParseOptions.codeAsExternalTasks of the file being read (set for the synchronous walk of parseBpmn). */
+let codeAsExternal = false;
+
+/** The external task standing in for code, and the warning that says so. */
+function codeAsExternalTask(
+  element: ModdleElement,
+  code: { attribute: string; code: string; topic: string },
+  warnings: Finding[],
+): ServiceCall {
+  const id = element.id ?? '';
+  warnings.push({ field: id, key: 'codeAsExternal', params: { id, label: elementLabel(element), ...code } });
+  return { kind: 'external', fields: {}, topic: code.topic };
+}
+
 let moddle: Moddle | undefined;
 const reader = (): Moddle => (moddle ??= BpmnModdle({ camunda }));
 
@@ -293,7 +320,11 @@ function externalErrorRules(
   return rules;
 }
 
-function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall | undefined {
+function serviceCall(
+  element: ModdleElement,
+  problems: Finding[],
+  warnings: Finding[],
+): ServiceCall | undefined {
   const id = element.id ?? '';
   const extensions = element.extensionElements as ModdleElement | undefined;
   const connector = list(extensions?.values).find((value) => value.$type === 'camunda:Connector');
@@ -301,6 +332,7 @@ function serviceCall(element: ModdleElement, problems: Finding[]): ServiceCall |
   const type = str(element.type);
   const code = codeOf(element);
   if (code) {
+    if (codeAsExternal) return codeAsExternalTask(element, { ...code, topic: code.code }, warnings);
     // Java code never runs here (issue 36): the refusal names the element and the external-task
     // or HTTP-connector alternative.
     problems.push({
@@ -466,8 +498,10 @@ function messageThrow(node: ProcessNode, definition: ModdleElement, problems: Fi
 
 function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]): ProcessNode | undefined {
   const id = element.id ?? '';
-  const type = NODE_TYPES[element.$type];
-  if (element.$type === 'bpmn:ScriptTask') {
+  const isScript = element.$type === 'bpmn:ScriptTask';
+  // With codeAsExternalTasks a script task is read as a service task whose worker runs the script.
+  const type = isScript && codeAsExternal ? 'serviceTask' : NODE_TYPES[element.$type];
+  if (isScript && !codeAsExternal) {
     // Scripts never run here (issue 36): the refusal names the element and the alternatives.
     problems.push({
       field: id,
@@ -557,7 +591,14 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
     }
   } else if (type === 'serviceTask') {
-    const service = serviceCall(element, problems);
+    const language = str(element.scriptFormat) ?? '?';
+    const service = isScript
+      ? codeAsExternalTask(
+          element,
+          { attribute: 'scriptFormat', code: language, topic: `script:${language}` },
+          warnings,
+        )
+      : serviceCall(element, problems, warnings);
     if (service) node.service = service;
     if (service && node.multi && (service.kind === 'external' || service.kind === 'http'))
       problems.push({
@@ -571,7 +612,7 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
     const extensions = element.extensionElements as ModdleElement | undefined;
     const connector = list(extensions?.values).some((value) => value.$type === 'camunda:Connector');
     if (callsCode(element) || str(element.type) || connector) {
-      const service = serviceCall(element, problems);
+      const service = serviceCall(element, problems, warnings);
       if (service) node.service = service;
     }
     const message = str((element.messageRef as ModdleElement | undefined)?.name);
@@ -1094,7 +1135,7 @@ let dataObjects = new Map<string, unknown>();
 let eventTypes = new Map<string, string>();
 
 /** Parses a BPMN file: its graph when it has no problems, and what was found. */
-export async function parseBpmn(xml: string): Promise<ParseOutcome> {
+export async function parseBpmn(xml: string, options: ParseOptions = {}): Promise<ParseOutcome> {
   const problems: Finding[] = [];
   const warnings: Finding[] = [];
   let root: ModdleElement;
@@ -1175,11 +1216,13 @@ export async function parseBpmn(xml: string): Promise<ParseOutcome> {
   };
   eventTypes = eventTypesOf(xml);
   dataObjects = dataObjectsOf(xml);
+  codeAsExternal = options.codeAsExternalTasks === true;
   try {
     readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
   } finally {
     eventTypes = new Map();
     dataObjects = new Map();
+    codeAsExternal = false;
   }
   const { starts, eventStarts, refused } = found;
   // A process with message or signal starts only is started by the first of them (as Flowable does).

@@ -383,7 +383,7 @@ describe('external tasks', () => {
       <serviceTask id="java" name="Charge card" camunda:class="org.example.ChargeCard"/>${flow('f2', 'java', 'delegate')}
       <serviceTask id="delegate" camunda:delegateExpression="\${charger}"/>${flow('f3', 'delegate', 'calc')}
       <scriptTask id="calc" name="Compute" scriptFormat="groovy"><script>x = 1</script></scriptTask>${flow('f4', 'calc', 'gw')}
-      <exclusiveGateway id="gw" default="f6"/>${flow('f5', 'gw', 'review', '\${x == 1}')}${flow('f6', 'gw', 'e')}
+      <exclusiveGateway id="gw" default="f6"/>${flow('f5', 'gw', 'review', '${x == 1}')}${flow('f6', 'gw', 'e')}
       <userTask id="review" camunda:assignee="admin"/>${flow('f7', 'review', 'e')}<endEvent id="e"/>`,
     );
     // Refused as it is; the refusal names the option.

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import v8 from 'node:v8';
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection, type LogEvent } from 'kysely';
 import { preparedNames } from './prepared.js';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { forgetFreshDump, keepFreshDump, keptFreshDump } from './pglite-fresh.js';
 import { initPgliteDir } from './pglite-init.js';
 import { enablePGliteRawRows, enablePostgresRawRows } from './raw-rows.js';
 import type { Database, Db } from './types.js';
@@ -83,6 +84,30 @@ const utcTimestamp = (value: string): Date | string => {
   const date = new Date(`${value.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? value : date;
 };
+
+/**
+ * PGlite's start parameters. It starts with shared_buffers=128MB, most of a small server's memory;
+ * 16 MB serves an embedded database well and keeps the process light.
+ */
+export function pgliteStartParams(): string[] {
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [];
+  return defaults.length > 0 ? [...defaults, '-c', 'shared_buffers=16MB'] : [];
+}
+
+/** A fresh in-memory database, loaded from the data directory initdb left before (pglite-fresh.ts). */
+async function freshInMemory(options: PGliteOptions, startParams: readonly string[]): Promise<PGlite> {
+  const dump = keptFreshDump(startParams);
+  if (dump) {
+    try {
+      return await PGlite.create(undefined, { ...options, loadDataDir: dump });
+    } catch {
+      forgetFreshDump(startParams);
+    }
+  }
+  const pglite = await PGlite.create(undefined, options);
+  await keepFreshDump(pglite, startParams);
+  return pglite;
+}
 
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'isPreparing'>>,
@@ -190,19 +215,17 @@ export async function openDatabase(
   }
   const inMemory = config.dataDir === ':memory:';
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
-  // PGlite starts with shared_buffers=128MB, most of a small server's memory; 16 MB serves an
-  // embedded database well and keeps the process light.
-  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [];
   // PGlite's WebAssembly (PostgreSQL, 9 MB) runs on V8's baseline compiler only. The optimising
   // compiler recompiles PostgreSQL's hot functions at start and again under load, with working
   // memory the process keeps: 40-60 MB more resident memory, varying from run to run, and a
   // start twice as long. Statements run 10-20 % slower on the baseline code.
   v8.setFlagsFromString('--liftoff-only');
   if (!inMemory) await initPgliteDir(join(config.dataDir, 'pg'));
-  const pglite = await PGlite.create(inMemory ? undefined : join(config.dataDir, 'pg'), {
+  const startParams = pgliteStartParams();
+  const options: PGliteOptions = {
     // Trigram indexes serve the lists' "contains" filters (ILIKE '%x%') at any table size.
     extensions: { pg_trgm },
-    ...(defaults.length > 0 ? { startParams: [...defaults, '-c', 'shared_buffers=16MB'] } : {}),
+    ...(startParams.length > 0 ? { startParams } : {}),
     parsers: {
       [INT8]: int8Value,
       [NUMERIC]: toNumber,
@@ -210,7 +233,10 @@ export async function openDatabase(
       [TIMESTAMP]: utcTimestamp,
       [types.TIMESTAMPTZ]: (value: string) => new Date(value),
     },
-  });
+  };
+  const pglite = inMemory
+    ? await freshInMemory(options, startParams)
+    : await PGlite.create(join(config.dataDir, 'pg'), options);
   const observed = queryLog();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: observed.log });
   enablePGliteRawRows(db, pglite);

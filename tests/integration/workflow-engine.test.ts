@@ -235,6 +235,55 @@ describe('inclusive gateway', () => {
     await onlyTask(conditionOnly.id, 'b');
   });
 
+  it("passes a task whose skip expression holds while skip expressions are enabled (Activiti's, Flowable's); an unreadable one is an incident", async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn"
+  targetNamespace="test">
+  <process id="taskSkip" isExecutable="true">
+    <startEvent id="s"/>
+    <sequenceFlow id="f0" sourceRef="s" targetRef="review"/>
+    <userTask id="review" flowable:assignee="admin" flowable:skipExpression="\${amount < 100}"/>
+    <sequenceFlow id="f1" sourceRef="review" targetRef="mail"/>
+    <serviceTask id="mail" flowable:type="mail" flowable:skipExpression="\${quiet}">
+      <extensionElements><flowable:field name="to" stringValue="boss@example.com"/></extensionElements>
+    </serviceTask>
+    <sequenceFlow id="f2" sourceRef="mail" targetRef="sign"/>
+    <userTask id="sign" flowable:assignee="admin"/>
+    <sequenceFlow id="f3" sourceRef="sign" targetRef="e"/>
+    <endEvent id="e"/>
+  </process>
+</definitions>`;
+    // Read, not warned as ignored.
+    expect((await deploy(t, xml)).warnings).toEqual([]);
+    const small = await start(t, t.auth, 'taskSkip', {
+      _FLOWABLE_SKIP_EXPRESSION_ENABLED: true,
+      amount: 50,
+      quiet: true,
+    });
+    // No review task and no mail call: straight to sign; the history names the passed tasks.
+    await onlyTask(small.id, 'sign');
+    expect(await t.sql('select 1 from wf_job where instance_id = $1', [small.id])).toEqual([]);
+    const passed = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_hist_activity where instance_id = $1 and end_time is not null order by id',
+      [small.id],
+    );
+    expect(passed.map((row) => row.activity_id)).toEqual(['s', 'review', 'mail']);
+    // The expression does not hold, or skip expressions are not enabled: the task is made.
+    await onlyTask(
+      (await start(t, t.auth, 'taskSkip', { _ACTIVITI_SKIP_EXPRESSION_ENABLED: true, amount: 500 })).id,
+      'review',
+    );
+    await onlyTask((await start(t, t.auth, 'taskSkip', { amount: 50 })).id, 'review');
+    // Enabled, but the expression names a variable nobody set: an incident naming it.
+    const unset = await start(t, t.auth, 'taskSkip', { _FLOWABLE_SKIP_EXPRESSION_ENABLED: true });
+    expect(await openTasks(t, unset.id)).toEqual([]);
+    const [row] = await t.sql<{ incident: { activityId: string; variable?: string } }>(
+      'select incident from wf_instance where id = $1',
+      [unset.id],
+    );
+    expect(row?.incident).toMatchObject({ activityId: 'review', variable: 'amount' });
+  });
+
   it('a terminate end ends every branch', async () => {
     const xml = bpmn(
       'terminating',

@@ -425,6 +425,24 @@ describe('external tasks', () => {
     });
     expect(multi.statusCode).toBe(400);
     expect((multi.json().errors as { field: string }[]).map((error) => error.field)).toEqual(['calc']);
+    // Code too long to name a topic a worker can fetch by, and a message throw calling code: still
+    // refused with the option, and neither refusal offers it.
+    const refusedAnyway = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: bpmn(
+        'extCodeRefused',
+        `<startEvent id="s"/>${flow('f1', 's', 'long')}
+        <serviceTask id="long" camunda:expression="\${${'x'.repeat(250)}}"/>${flow('f2', 'long', 'send')}
+        <intermediateThrowEvent id="send"><messageEventDefinition camunda:class="org.example.Send"/></intermediateThrowEvent>
+        ${flow('f3', 'send', 'e')}<endEvent id="e"/>`,
+      ),
+      codeAsExternalTasks: true,
+    });
+    expect(refusedAnyway.statusCode).toBe(400);
+    const errors = refusedAnyway.json().errors as { field: string; message: string }[];
+    expect(errors.map((error) => error.field)).toEqual(['long', 'send']);
+    expect(errors[0]?.message).toContain('200');
+    expect(errors[1]?.message).toContain('org.example.Send');
+    for (const error of errors) expect(error.message).not.toContain('codeAsExternalTasks');
   });
 
   it('refuses an external task without a topic, naming the element', async () => {

@@ -1,33 +1,50 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
  * A fresh in-memory database (DATA_DIR=:memory:, as the tests and throwaway demos use) starts
  * from PostgreSQL's initdb, which takes 3–4 s of CPU in PGlite's WebAssembly on every start. The
  * data directory initdb leaves is always the same for one PGlite version and one set of start
- * parameters, so it is kept once as a tarball (PGlite's dumpDataDir) and every later fresh
- * database is loaded from it (loadDataDir, under a second): the same bytes initdb would write.
- * Kept in this process and in the system's temporary directory, named by the PGlite version and
- * the start parameters; written to a file of its own and renamed into place, so that processes
- * starting together never read half a file. A file that cannot be read or loaded is made again.
+ * parameters, so it is kept once as a tarball (PGlite's dumpDataDir, as its own clone() does) and
+ * every later fresh database is loaded from it (loadDataDir): the same bytes initdb would write.
+ * The file lives in a directory of the user's own under the system's temporary directory, named
+ * by the PGlite version and the start parameters; it is written to a file of its own and renamed
+ * into place, so that processes starting together never read half a file. A file that cannot be
+ * loaded is made again; one that cannot be written only costs the next start its initdb.
  */
 
 const require = createRequire(import.meta.url);
-let kept: { key: string; dump: Blob } | undefined;
+let version: string | undefined;
 
+/** PGlite's version, from the package.json above its entry point (the package does not export it). */
 function pgliteVersion(): string {
+  if (version !== undefined) return version;
+  version = 'unknown';
   try {
-    const manifest = JSON.parse(
-      readFileSync(require.resolve('@electric-sql/pglite/package.json'), 'utf8'),
-    ) as { version?: string };
-    return manifest.version ?? 'unknown';
+    let dir = dirname(require.resolve('@electric-sql/pglite'));
+    for (let depth = 0; depth < 5; depth += 1, dir = dirname(dir)) {
+      const manifest = join(dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+      if (parsed.name === '@electric-sql/pglite') {
+        version = parsed.version ?? 'unknown';
+        break;
+      }
+    }
   } catch {
-    return 'unknown';
+    // 'unknown': the start parameters still name the file.
   }
+  return version;
+}
+
+/** The directory of the kept files: the user's own (mode 0700), under the temporary directory. */
+function keptDir(): string {
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+  return join(tmpdir(), `ecobid-pglite-${user}`);
 }
 
 /** The file of the fresh data directory for these start parameters. */
@@ -36,17 +53,25 @@ export function freshDumpPath(startParams: readonly string[]): string {
     .update(JSON.stringify([pgliteVersion(), ...startParams]))
     .digest('hex')
     .slice(0, 16);
-  return join(tmpdir(), `ecobid-pglite-initdb-${key}.tar`);
+  return join(keptDir(), `initdb-${key}.tar`);
 }
 
-/** The fresh data directory kept earlier (this process, else the file), if any. */
-export function keptFreshDump(startParams: readonly string[]): Blob | undefined {
-  const path = freshDumpPath(startParams);
-  if (kept?.key === path) return kept.dump;
+/** Whether the directory of the kept files is the user's own, writable by nobody else. */
+function isOwnDir(): boolean {
+  if (typeof process.getuid !== 'function') return true;
   try {
-    const dump = new Blob([readFileSync(path)]);
-    kept = { key: path, dump };
-    return dump;
+    const stat = statSync(keptDir());
+    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The fresh data directory kept earlier, if any. */
+export function keptFreshDump(startParams: readonly string[]): Blob | undefined {
+  if (!isOwnDir()) return undefined;
+  try {
+    return new Blob([readFileSync(freshDumpPath(startParams))]);
   } catch {
     return undefined;
   }
@@ -55,21 +80,18 @@ export function keptFreshDump(startParams: readonly string[]): Blob | undefined 
 /** Keeps the data directory of a database that has just been made by initdb (nothing written yet). */
 export async function keepFreshDump(pglite: PGlite, startParams: readonly string[]): Promise<void> {
   const path = freshDumpPath(startParams);
-  const dump = await pglite.dumpDataDir('none');
-  kept = { key: path, dump };
   const partial = `${path}.${randomBytes(6).toString('hex')}`;
   try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const dump = await pglite.dumpDataDir('none');
     writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
     renameSync(partial, path);
   } catch {
-    // A temporary directory that cannot be written only costs the next process its initdb.
     rmSync(partial, { force: true });
   }
 }
 
 /** Forgets a kept data directory that could not be loaded (the next fresh start makes it again). */
 export function forgetFreshDump(startParams: readonly string[]): void {
-  const path = freshDumpPath(startParams);
-  if (kept?.key === path) kept = undefined;
-  rmSync(path, { force: true });
+  rmSync(freshDumpPath(startParams), { force: true });
 }

@@ -11,6 +11,7 @@ import {
   reportExternalError,
   unlockExternalTask,
 } from '../services/external-tasks.js';
+import { EXTERNAL_TOPIC_MAX } from '../services/parse.js';
 import { EXTERNAL_TASK, LOCKED_TASK, pageOf } from './answers.js';
 import { actorOf, BASE, PAGING, TAGS as tags, VARIABLES } from './shared.js';
 
@@ -39,7 +40,7 @@ export async function workflowExternalTaskRoutes(app: FastifyInstance): Promise<
             topics: arrayOf(
               object(
                 {
-                  topicName: text(200, { minLength: 1 }),
+                  topicName: text(EXTERNAL_TOPIC_MAX, { minLength: 1 }),
                   lockDuration: LOCK_MS('How long the lock holds (ms)'),
                 },
                 ['topicName', 'lockDuration'],
@@ -161,7 +162,7 @@ export async function workflowExternalTaskRoutes(app: FastifyInstance): Promise<
         summary: 'The open external tasks of the tenant, oldest first, paged',
         querystring: object({
           ...PAGING,
-          topicName: text(200),
+          topicName: text(EXTERNAL_TOPIC_MAX),
           processInstanceId: id('An instance'),
           workerId: text(64),
         }),

@@ -91,6 +91,12 @@ export interface TimerSpec {
 }
 
 export interface ProcessNode {
+  /**
+   * Activiti's and Flowable's skip expression on a user, service, script or send task: while the
+   * instance's _ACTIVITI_ (or _FLOWABLE_) SKIP_EXPRESSION_ENABLED variable is true and it holds,
+   * the token passes the task without its work (no task, no call) and leaves by its flows.
+   */
+  skipExpression?: string;
   id: string;
   type: NodeType;
   /** A node inside an embedded sub-process: the sub-process's id. */

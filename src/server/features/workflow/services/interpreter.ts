@@ -95,7 +95,9 @@ function straightTask(run: Run, node: ProcessNode): ProcessNode | undefined {
   const flow = run.graph.flows[node.outgoing[0] ?? ''];
   const target = flow ? run.graph.nodes[flow.target] : undefined;
   if (!flow || flow.condition !== undefined || !target) return undefined;
-  return target.type === 'userTask' && !target.multi && target.scope === node.scope ? target : undefined;
+  return target.type === 'userTask' && !target.multi && target.scope === node.scope && !target.skipExpression
+    ? target
+    : undefined;
 }
 
 /**
@@ -727,6 +729,25 @@ const isSkipEnabled = (variables: Record<string, unknown>): boolean =>
   );
 
 /**
+ * An activity's skip expression while skip expressions apply: true when it holds (the activity is
+ * passed without its work), the incident when it cannot be evaluated, else false.
+ */
+function skipOf(run: Run, node: ProcessNode): boolean | Incident {
+  if (node.skipExpression === undefined || !isSkipEnabled(run.variables)) return false;
+  try {
+    return evaluateCondition(node.skipExpression, run.variables);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    return {
+      activityId: node.id,
+      flowId: null,
+      message: error.message,
+      ...(error.variable === undefined ? {} : { variable: error.variable }),
+    };
+  }
+}
+
+/**
  * The flows a gateway (or an activity with conditional flows) takes: exclusive → the first whose
  * condition holds, else the default; inclusive and others → every one whose condition holds
  * (or that has none), else the default. An incident when a condition cannot be evaluated or no
@@ -1279,6 +1300,18 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   const isMovedLater = node.type === 'userTask' && !node.multi;
   const move = sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`;
   const isMoved = (!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater;
+  const skip = skipOf(run, node);
+  if (skip !== false) {
+    if (skip !== true) {
+      await raiseIncident(run, step, skip);
+      return;
+    }
+    // Passed without its work: the move and the history row are one statement.
+    const passed = historyPassInsert({ run, executionId: step.executionId, node });
+    await (step.isFresh ? passed : sql`with moved as (${move}) ${passed}`).execute(run.trx);
+    await goOn(run, step, node, queue);
+    return;
+  }
   if (!isPassedAtOnce(node)) {
     if (isMoved) await move.execute(run.trx);
   } else {

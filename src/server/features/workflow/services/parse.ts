@@ -53,6 +53,9 @@ export interface ParseOptions {
   codeAsExternalTasks?: boolean;
 }
 
+/** The longest topic a worker can fetch (externalTask/fetchAndLock's topicName). */
+export const EXTERNAL_TOPIC_MAX = 200;
+
 /** ParseOptions.codeAsExternalTasks of the file being read (set for the synchronous walk of parseBpmn). */
 let codeAsExternal = false;
 
@@ -60,9 +63,15 @@ let codeAsExternal = false;
 function codeAsExternalTask(
   element: ModdleElement,
   code: { attribute: string; code: string; topic: string },
+  problems: Finding[],
   warnings: Finding[],
-): ServiceCall {
+): ServiceCall | undefined {
   const id = element.id ?? '';
+  // A worker names the topic it fetches in at most EXTERNAL_TOPIC_MAX characters.
+  if (code.topic.length > EXTERNAL_TOPIC_MAX) {
+    problems.push({ field: id, key: 'codeTopicTooLong', params: { id, limit: EXTERNAL_TOPIC_MAX } });
+    return undefined;
+  }
   warnings.push({ field: id, key: 'codeAsExternal', params: { id, label: elementLabel(element), ...code } });
   return { kind: 'external', fields: {}, topic: code.topic };
 }
@@ -140,6 +149,15 @@ const NODE_TYPES: Record<string, NodeType> = {
 };
 
 const BUILT_IN_SERVICES = new Set(['notify', 'setVariables', 'mail']);
+
+/** The elements whose skip expression (Activiti, Flowable) is read: flows and these tasks. */
+const SKIPPABLE = new Set([
+  'bpmn:SequenceFlow',
+  'bpmn:UserTask',
+  'bpmn:ServiceTask',
+  'bpmn:ScriptTask',
+  'bpmn:SendTask',
+]);
 
 function ignoredSettings(element: ModdleElement, warnings: Finding[]): void {
   const id = element.id ?? 'process';
@@ -332,7 +350,7 @@ function serviceCall(
   const type = str(element.type);
   const code = codeOf(element);
   if (code) {
-    if (codeAsExternal) return codeAsExternalTask(element, { ...code, topic: code.code }, warnings);
+    if (codeAsExternal) return codeAsExternalTask(element, { ...code, topic: code.code }, problems, warnings);
     // Java code never runs here (issue 36): the refusal names the element and the external-task
     // or HTTP-connector alternative.
     problems.push({
@@ -485,7 +503,8 @@ function messageThrow(node: ProcessNode, definition: ModdleElement, problems: Fi
   if (code)
     problems.push({
       field: node.id,
-      key: 'javaServiceTask',
+      // Not made an external task by codeAsExternalTasks: its message names no such option.
+      key: 'javaThrowEvent',
       params: {
         id: node.id,
         label: node.name && node.name !== node.id ? `${node.id} (${node.name})` : node.id,
@@ -527,6 +546,14 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
   if (documentation) node.documentation = documentation;
   const formKey = str(element.formKey);
   if (formKey && (type === 'userTask' || type === 'startEvent')) node.formKey = formKey;
+  const skipExpression = SKIPPABLE.has(element.$type)
+    ? str(dialectAttribute(element, 'skipExpression'))
+    : undefined;
+  if (skipExpression) {
+    const problem = expressionProblem(skipExpression);
+    if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
+    else node.skipExpression = skipExpression;
+  }
   const loop = element.loopCharacteristics as ModdleElement | undefined;
   const isLooped = LOOPED.has(type);
   if (loop && (!isLooped || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics')) {
@@ -596,6 +623,7 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       ? codeAsExternalTask(
           element,
           { attribute: 'scriptFormat', code: language, topic: `script:${language}` },
+          problems,
           warnings,
         )
       : serviceCall(element, problems, warnings);
@@ -1170,11 +1198,11 @@ export async function parseBpmn(xml: string, options: ParseOptions = {}): Promis
       if (isDataObjectMarkup) continue;
       if (DIALECT_ATTRIBUTES.some((name) => warning.message.includes(`unknown attribute <camunda:${name}>`)))
         continue;
-      // A flow's skip expression is read (a task's is not: it stays named as ignored).
-      const isFlowSkip =
+      // A flow's skip expression is read, and a task's (SKIPPABLE); another element's stays named as ignored.
+      const isReadSkip =
         warning.message.includes('unknown attribute <camunda:skipExpression>') &&
-        (warning.element as ModdleElement | undefined)?.$type === 'bpmn:SequenceFlow';
-      if (isFlowSkip) continue;
+        SKIPPABLE.has((warning.element as ModdleElement | undefined)?.$type ?? '');
+      if (isReadSkip) continue;
       (isLoss ? problems : warnings).push({
         field: 'xml',
         key: isLoss ? 'unparsable' : 'ignoredMarkup',

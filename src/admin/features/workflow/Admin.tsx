@@ -48,14 +48,22 @@ export function Deployments({ route }: ScreenProps) {
   const submit = useSubmit();
   const [refreshKey, refresh] = useRefresh();
   const [isDeploying, setDeploying] = useState(false);
-  const [form] = Form.useForm<{ name?: string; category?: string }>();
+  const [form] = Form.useForm<{ name?: string; category?: string; codeAsExternalTasks?: boolean }>();
   const [xml, setXml] = useState<{ name: string; text: string } | null>(null);
   const [browsing, setBrowsing] = useState<Row | null>(null);
+  const { message } = App.useApp();
   const deploy = (): Promise<void> =>
     submit(
       async () => {
         const values = await form.validateFields();
-        await send('post', `${WF}/deployment/deployXml`, { xml: xml?.text ?? '', ...values });
+        const answer = await send<{ warnings: { field: string; message: string }[] }>(
+          'post',
+          `${WF}/deployment/deployXml`,
+          { xml: xml?.text ?? '', ...values },
+        );
+        // What was read otherwise than written (an element made an external task, a group
+        // mapped, markup ignored): each said, as the designer's deploy says it.
+        for (const warning of answer.warnings) void message.warning(warning.message);
       },
       {
         after: () => {
@@ -123,6 +131,13 @@ export function Deployments({ route }: ScreenProps) {
           </Form.Item>
           <Form.Item name="category" label={label(t, 'category')} rules={[{ max: 100 }]}>
             <Input maxLength={100} />
+          </Form.Item>
+          <Form.Item
+            name="codeAsExternalTasks"
+            valuePropName="checked"
+            extra={label(t, 'codeAsExternalTasksHelp')}
+          >
+            <Checkbox data-testid="code-as-external">{label(t, 'codeAsExternalTasks')}</Checkbox>
           </Form.Item>
         </Form>
         <Upload

@@ -152,7 +152,9 @@ describe('engine lint rule', () => {
       const refused = new Set(
         server.problems
           .filter((problem) =>
-            ['scriptTask', 'javaServiceTask', 'serviceType', 'unsupported'].includes(problem.key),
+            ['scriptTask', 'javaServiceTask', 'javaThrowEvent', 'serviceType', 'unsupported'].includes(
+              problem.key,
+            ),
           )
           .map((problem) => problem.field),
       );

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { untilStill } from './select.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
 /**
@@ -43,14 +44,14 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
             .or(dialog.getByRole('button', { name: '部署' }));
           await deploy.click();
           const refused = page.locator('.ant-message-error').filter({ hasText: 'org.example.ChargeCard' });
-          await refused.waitFor();
+          await untilStill(refused);
           assert.match(await refused.innerText(), /charge（扣款）|charge \(扣款\)/);
           await page.screenshot({ path: `${screenshots}/deploy-file-refused.png` });
 
           await dialog.getByTestId('code-as-external').check();
           await deploy.click();
           const warned = page.locator('.ant-message-warning').filter({ hasText: '外部任务' });
-          await warned.waitFor();
+          await untilStill(warned);
           assert.match(await warned.innerText(), /org\.example\.ChargeCard/);
           await page.screenshot({ path: `${screenshots}/deploy-file-external.png` });
           await dialog.waitFor({ state: 'hidden' });

@@ -329,7 +329,7 @@ describe('messages, signals and event-based gateways (issue 36)', () => {
     );
     expect(outcome.graph).toBeUndefined();
     expect(outcome.problems.map((problem) => [problem.field, problem.key])).toEqual([
-      ['tell', 'javaServiceTask'],
+      ['tell', 'javaThrowEvent'],
       ['mail', 'javaServiceTask'],
     ]);
     expect(outcome.problems[1]?.params).toEqual(

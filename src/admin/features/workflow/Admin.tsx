@@ -62,7 +62,9 @@ export function Deployments({ route }: ScreenProps) {
           { xml: xml?.text ?? '', ...values },
         );
         // What was read otherwise than written (an element made an external task, a group
-        // mapped, markup ignored): each said, as the designer's deploy says it.
+        // mapped, markup ignored): each said, as the designer's deploy says it; an earlier
+        // attempt's refusal no longer holds.
+        message.destroy();
         for (const warning of answer.warnings) void message.warning(warning.message);
       },
       {

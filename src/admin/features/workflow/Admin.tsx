@@ -2,6 +2,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { WfDeployAnswer } from '../../../engine/api-types.js';
 import { useT } from '../../i18n.js';
 import type { AppRoute } from '../../lib/menus.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../lib/api.js';
@@ -56,11 +57,10 @@ export function Deployments({ route }: ScreenProps) {
     submit(
       async () => {
         const values = await form.validateFields();
-        const answer = await send<{ warnings: { field: string; message: string }[] }>(
-          'post',
-          `${WF}/deployment/deployXml`,
-          { xml: xml?.text ?? '', ...values },
-        );
+        const answer = await send<WfDeployAnswer>('post', `${WF}/deployment/deployXml`, {
+          xml: xml?.text ?? '',
+          ...values,
+        });
         // What was read otherwise than written (an element made an external task, a group
         // mapped, markup ignored): each said, as the designer's deploy says it; an earlier
         // attempt's refusal no longer holds.

@@ -385,7 +385,6 @@ export async function createTask({
   noteTask({ run, id: rows.rows[0]?.id, task });
 }
 
-/** An error or escalation thrown in a run, by its code. */
 /**
  * The inbox notice about a task: titled by the task, saying which instance it is of
  * ("<instance name> #<id>: <task>"); `title` replaces the task's name as the title.
@@ -399,6 +398,7 @@ export function taskNotice(
   return { title, content: `${instanceName ?? ''} #${instanceId}: ${task}` };
 }
 
+/** An error or escalation thrown in a run, by its code. */
 export interface Thrown {
   kind: 'error' | 'escalation';
   code: string;

@@ -76,6 +76,13 @@ function codeAsExternalTask(
   return { kind: 'external', fields: {}, topic: code.topic };
 }
 
+/** A script task read with codeAsExternalTasks: an external task of the topic script:<language>. */
+function scriptAsExternalTask(element: ModdleElement, problems: Finding[], warnings: Finding[]) {
+  const language = str(element.scriptFormat) ?? '?';
+  const code = { attribute: 'scriptFormat', code: language, topic: `script:${language}` };
+  return codeAsExternalTask(element, code, problems, warnings);
+}
+
 let moddle: Moddle | undefined;
 const reader = (): Moddle => (moddle ??= BpmnModdle({ camunda }));
 
@@ -618,14 +625,8 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       if (problem) problems.push({ field: id, key: 'badExpression', params: { id, reason: problem } });
     }
   } else if (type === 'serviceTask') {
-    const language = str(element.scriptFormat) ?? '?';
     const service = isScript
-      ? codeAsExternalTask(
-          element,
-          { attribute: 'scriptFormat', code: language, topic: `script:${language}` },
-          problems,
-          warnings,
-        )
+      ? scriptAsExternalTask(element, problems, warnings)
       : serviceCall(element, problems, warnings);
     if (service) node.service = service;
     if (service && node.multi && (service.kind === 'external' || service.kind === 'http'))

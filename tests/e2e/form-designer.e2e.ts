@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { modelToSchema, schemaToModel } from '../../src/admin/features/forms/designer/model.js';
 import { checkEntitySchema, type EntitySchema } from '../../src/engine/index.js';
 import { expectNoAxeViolations } from './a11y.js';
@@ -394,6 +394,15 @@ export function checks({ server, browser }: E2eContext): Check[] {
     {
       name: 'autosave: a saved form saves itself a few seconds after the last change (its version goes up)',
       async run() {
+        // The saved form is loaded again once its id is in the address; on a loaded machine that
+        // answer can come right after the next change (as in CI): held here until then.
+        let answerLoad = (): void => undefined;
+        const loadHeld = new Promise<void>((resolve) => (answerLoad = resolve));
+        const holdLoad = async (route: Route): Promise<void> => {
+          await loadHeld;
+          await route.continue();
+        };
+        await page.route('**/api/generator/form/query?**', holdLoad);
         await page.getByTestId('save').click();
         await page.waitForURL(/formdesign\?id=\d+/);
         const designed = page.url();
@@ -404,7 +413,11 @@ export function checks({ server, browser }: E2eContext): Check[] {
         await canvas().click({ position: { x: 5, y: 5 } });
         await properties().getByTestId('prop-form-code').waitFor();
         await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
+        // the load's answer (the version just saved) replaces nothing: the change stays and is saved
+        answerLoad();
         await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
+        await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
+        await page.unroute('**/api/generator/form/query?**', holdLoad);
         // the list of designed forms shows the change and the new version
         await page.goto(`${server.url}/admin/formgenerator/list`);
         const row = page.getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: 'myform' });

@@ -177,8 +177,15 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
    * change and makes no new version.
    */
   const serverModel = useRef<DesignModel | undefined>(undefined);
+  /** The stored form the designer holds, for the load below (which runs on the answer only). */
+  const storedNow = useRef(stored);
+  storedNow.current = stored;
   useEffect(() => {
     if (!loadedRecord) return;
+    // The version this designer already holds (the load that follows its first save, a refetch):
+    // nothing new, and changes made while it was on its way are kept, not replaced by it.
+    const held = storedNow.current;
+    if (held && held.id === loadedRecord.id && held.version >= loadedRecord.version) return;
     setStored(loadedRecord);
     const content =
       typeof loadedRecord.formContent === 'string'

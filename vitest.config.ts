@@ -21,8 +21,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     // A worker keeps its modules from one test file to the next: importing the server afresh for
-    // every file took a third of `npm test` (841 s against 494 s, both cores). Nothing a test
-    // changes lives in a module: each test boots its own app, and its state hangs off that app.
+    // every file took a third of `npm test` (841 s against 494 s, both cores). Each test boots its
+    // own app, and an app's state hangs off its context or its database (the import jobs a
+    // process holds are kept per database); what stays in a module is shared on purpose (caches
+    // keyed by what they hold, widgets a module declares, worker pools).
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -398,26 +398,34 @@ export function checks({ server, browser }: E2eContext): Check[] {
         // answer can come right after the next change (as in CI): held here until then.
         let answerLoad = (): void => undefined;
         const loadHeld = new Promise<void>((resolve) => (answerLoad = resolve));
+        let heldLoads = 0;
         const holdLoad = async (route: Route): Promise<void> => {
+          heldLoads += 1;
           await loadHeld;
           await route.continue();
         };
         await page.route('**/api/generator/form/query?**', holdLoad);
-        await page.getByTestId('save').click();
-        await page.waitForURL(/formdesign\?id=\d+/);
-        const designed = page.url();
+        let designed = '';
         const version = page.locator('.formdesign .ant-card-extra .ant-tag');
-        await version.filter({ hasText: '版本 1' }).waitFor();
-        await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
-        // the form's 标题（简体） (its name in the zh list; a new design has 我的表单) changed, and nothing clicked after
-        await canvas().click({ position: { x: 5, y: 5 } });
-        await properties().getByTestId('prop-form-code').waitFor();
-        await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
-        // the load's answer (the version just saved) replaces nothing: the change stays and is saved
-        answerLoad();
-        await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
-        await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
-        await page.unroute('**/api/generator/form/query?**', holdLoad);
+        try {
+          await page.getByTestId('save').click();
+          await page.waitForURL(/formdesign\?id=\d+/);
+          designed = page.url();
+          await version.filter({ hasText: '版本 1' }).waitFor();
+          await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
+          // the form's 标题（简体） (its name in the zh list; a new design has 我的表单) changed, and nothing clicked after
+          await canvas().click({ position: { x: 5, y: 5 } });
+          await properties().getByTestId('prop-form-code').waitFor();
+          await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
+          assert.ok(heldLoads > 0, 'the load after the first save was held until the change');
+          // the load's answer (the version just saved) replaces nothing: the change stays and is saved
+          answerLoad();
+          await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
+          await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
+        } finally {
+          answerLoad();
+          await page.unroute('**/api/generator/form/query?**', holdLoad);
+        }
         // the list of designed forms shows the change and the new version
         await page.goto(`${server.url}/admin/formgenerator/list`);
         const row = page.getByTestId('forms-list').locator('tr.ant-table-row').filter({ hasText: 'myform' });

@@ -81,8 +81,16 @@ interface LocalJob {
   userId: number;
 }
 
-/** The jobs this process runs (and ran lately): their progress is here first, then in their rows. */
-const local = new Map<number, LocalJob>();
+/**
+ * The jobs this process runs (and ran lately), by database (an app's own: job ids are its
+ * table's): their progress is here first, then in their rows.
+ */
+const localByDatabase = new WeakMap<Db, Map<number, LocalJob>>();
+function localJobs(db: Db): Map<number, LocalJob> {
+  let jobs = localByDatabase.get(db);
+  if (!jobs) localByDatabase.set(db, (jobs = new Map()));
+  return jobs;
+}
 
 const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
 
@@ -114,7 +122,7 @@ export async function readImportJob(
   id: number,
 ): Promise<ImportJob> {
   const { actor, l10n } = request;
-  const held = local.get(id);
+  const held = localJobs(request.db).get(id);
   if (held) if (held.tenantCode === actor.tenantCode && held.userId === actor.userId) return { ...held.job };
   const found = await sql<JobRow>`select * from sys_import_job where id = ${id} and ${mine(actor)}`.execute(
     request.db,
@@ -132,7 +140,7 @@ export async function listImportJobs(
   const found = await sql<JobRow>`select * from sys_import_job where ${mine(actor)}
     order by created_at desc, id desc limit ${LISTED_JOBS}`.execute(request.db);
   return found.rows.map((row) => {
-    const held = local.get(Number(row.id));
+    const held = localJobs(request.db).get(Number(row.id));
     return held ? { ...held.job } : jobOf(row, l10n.t('import.interrupted'));
   });
 }
@@ -167,7 +175,7 @@ export async function startImportJob(input: ImportJobInput): Promise<ImportJob> 
   if (!row) throw new Error('insert into sys_import_job returned nothing');
   const job = jobOf(row, l10n.t('import.interrupted'));
   const held: LocalJob = { job, tenantCode: actor.tenantCode, userId: actor.userId ?? 0 };
-  local.set(job.id, held);
+  localJobs(db).set(job.id, held);
   void runJob(input, held);
   return { ...job };
 }
@@ -231,7 +239,7 @@ async function runJob(input: ImportJobInput, held: LocalJob): Promise<void> {
     where id = ${job.id}`
     .execute(crud.db)
     .catch((error: unknown) => input.log.error(error, `import job ${job.id}: its end was not recorded`));
-  setTimeout(() => local.delete(job.id), KEEP_FINISHED_MS).unref();
+  setTimeout(() => localJobs(crud.db).delete(job.id), KEEP_FINISHED_MS).unref();
 }
 
 /** A failure as the job shows it: the catalogue's message and the problems it names. */

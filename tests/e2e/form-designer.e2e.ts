@@ -394,36 +394,55 @@ export function checks({ server, browser }: E2eContext): Check[] {
     {
       name: 'autosave: a saved form saves itself a few seconds after the last change (its version goes up)',
       async run() {
-        // The saved form is loaded again once its id is in the address; on a loaded machine that
-        // answer can come right after the next change (as in CI): held here until then.
+        // The first 保存 of a new form adds it, and then the form is loaded again by its id. On a
+        // loaded machine (as in CI) the user's next change can come while either is on its way:
+        // both are held here until the change was made, and the change is not lost.
+        const held = { add: 0, load: 0 };
+        const until = async (holds: () => boolean, what: string): Promise<void> => {
+          for (const deadline = Date.now() + 15_000; !holds(); await page.waitForTimeout(50))
+            assert.ok(Date.now() < deadline, what);
+        };
+        let answerAdd = (): void => undefined;
+        const addHeld = new Promise<void>((resolve) => (answerAdd = resolve));
+        const holdAdd = async (route: Route): Promise<void> => {
+          held.add += 1;
+          await addHeld;
+          await route.continue();
+        };
         let answerLoad = (): void => undefined;
         const loadHeld = new Promise<void>((resolve) => (answerLoad = resolve));
-        let heldLoads = 0;
         const holdLoad = async (route: Route): Promise<void> => {
-          heldLoads += 1;
+          held.load += 1;
           await loadHeld;
           await route.continue();
         };
+        await page.route('**/api/generator/form/add', holdAdd);
         await page.route('**/api/generator/form/query?**', holdLoad);
         let designed = '';
         const version = page.locator('.formdesign .ant-card-extra .ant-tag');
         try {
+          // the form's own properties (its 标题 in each language; a new design has 我的表单)
+          await canvas().click({ position: { x: 5, y: 5 } });
+          await properties().getByTestId('prop-form-code').waitFor();
           await page.getByTestId('save').click();
+          await until(() => held.add === 1, 'the add is held');
+          // changed while the form is being added, and nothing clicked after
+          await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
+          answerAdd();
           await page.waitForURL(/formdesign\?id=\d+/);
           designed = page.url();
           await version.filter({ hasText: '版本 1' }).waitFor();
           await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
-          // the form's 标题（简体） (its name in the zh list; a new design has 我的表单) changed, and nothing clicked after
-          await canvas().click({ position: { x: 5, y: 5 } });
-          await properties().getByTestId('prop-form-code').waitFor();
-          await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
-          assert.ok(heldLoads > 0, 'the load after the first save was held until the change');
-          // the load's answer (the version just saved) replaces nothing: the change stays and is saved
+          // the load's answer (the version just saved) comes after the change and replaces
+          // nothing; no later change is needed for the change to be saved
+          await until(() => held.load > 0, 'the load after the first save is held');
           answerLoad();
           await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
           await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
         } finally {
+          answerAdd();
           answerLoad();
+          await page.unroute('**/api/generator/form/add', holdAdd);
           await page.unroute('**/api/generator/form/query?**', holdLoad);
         }
         // the list of designed forms shows the change and the new version

@@ -237,13 +237,6 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       if (!stored) {
         window.localStorage.removeItem(draftKey(null));
         setParams({ id: String(data.id) }, { replace: true });
-        // Changed while this first save was on its way (no autosave could be set for a form not
-        // yet stored): kept as the stored form's draft, and saved in a moment like a later change.
-        const current = latest.current.model;
-        if (current !== sent) {
-          window.localStorage.setItem(draftKey(String(data.id)), JSON.stringify(modelToSchema(current)));
-          setTimeout(() => latestAutosave.current(), AUTOSAVE_MS);
-        }
       }
       if (!isQuiet) void message.success(t('formDesigner.saved'));
     },
@@ -253,8 +246,7 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
   // server answered, not the one the timer's render knew (which the server refuses with a 409).
   const latestSave = useRef(save);
   latestSave.current = save;
-  /** The autosave of the latest render, for a save that sets one itself (above). */
-  const latestAutosave = useRef((): void => undefined);
+
   const autosave = useCallback((): void => {
     // saved in the meantime (保存 clicked): nothing left to send
     if (latest.current.model === serverModel.current) return;
@@ -265,7 +257,6 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
           void message.error(t('formDesigner.autosaveFailed', { reason: errorText(error) })),
       );
   }, [message, t]);
-  latestAutosave.current = autosave;
   const isFirstRender = useRef(true);
   useEffect(() => {
     if (isFirstRender.current) {
@@ -286,8 +277,10 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
       clearTimeout(local);
       if (remote) clearTimeout(remote);
     };
-    // save changes with every stored answer; the model is what triggers an autosave
-  }, [model]);
+    // A change, or the form's first save (stored at last): a change made while that save was on
+    // its way is kept as the stored form's draft and saved in a moment, as a later one is. `save`
+    // changes with every stored answer and is not what triggers an autosave.
+  }, [model, stored?.id]);
 
   /** A field from the palette: titled in English (the schema's title) and in the user's language. */
   const paletteField = useCallback(

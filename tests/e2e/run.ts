@@ -12,6 +12,16 @@ const files = readdirSync(here)
   .filter((file) => file.endsWith('.e2e.ts') && (!filter || file.includes(filter)))
   .sort();
 
+// A promise a check started and did not await yet (a waitForRequest before a click that then
+// failed) rejects later: that is told, and fails the run, but does not end it before the other checks.
+let leftBehind = 0;
+process.on('unhandledRejection', (reason) => {
+  leftBehind += 1;
+  console.log(
+    `  ✗ a promise a check left behind was rejected: ${reason instanceof Error ? reason.message : String(reason)}`,
+  );
+});
+
 const server = await startServer();
 const browser = await launchBrowser();
 const screenshots = 'test-results/e2e';
@@ -45,4 +55,4 @@ const ok = await runChecks(
 
 await browser.close();
 await server.stop();
-process.exit(ok ? 0 : 1);
+process.exit(ok && leftBehind === 0 ? 0 : 1);

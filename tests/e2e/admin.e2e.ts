@@ -35,16 +35,15 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   // open): it is let stop moving first, and clicked again while it stays open (three times).
   const menuItem = ({ name }: { name: string }) => ({
     click: async () => {
-      const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+      const openDropdown = '.ant-dropdown:not(.ant-dropdown-hidden)';
+      const open = page.locator(openDropdown);
       for (let attempt = 1; ; attempt += 1) {
         await untilStill(open.last());
         await open.getByRole('menuitem', { name }).click();
         const closed = await page
-          .waitForFunction(
-            () => document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)').length === 0,
-            undefined,
-            { timeout: 10_000 },
-          )
+          .waitForFunction((selector) => document.querySelectorAll(selector).length === 0, openDropdown, {
+            timeout: 10_000,
+          })
           .then(
             () => true,
             () => false,

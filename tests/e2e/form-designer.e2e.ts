@@ -43,6 +43,47 @@ async function replaceEditorText(page: Page, editor: Locator, text: string): Pro
 }
 
 /** Waits until an input shows a value (a controlled input follows its state a moment later). */
+/** Requests to a URL, held until answered: a timing a loaded machine can give, made every time. */
+interface HeldRequests {
+  /** Resolves once the first request came (fails after 15 s). */
+  arrived(): Promise<void>;
+  /** Lets the held requests, and any later ones, through. */
+  answer(): void;
+  /** Answers them and stops holding. */
+  stop(): Promise<void>;
+}
+
+async function holdRequests(page: Page, url: string): Promise<HeldRequests> {
+  let answer = (): void => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  let arrive = (): void => undefined;
+  const arrival = new Promise<void>((resolve) => (arrive = resolve));
+  const hold = async (route: Route): Promise<void> => {
+    arrive();
+    await answered;
+    await route.continue();
+  };
+  await page.route(url, hold);
+  return {
+    async arrived() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no request to ${url} came within 15 s`)), 15_000);
+      });
+      try {
+        await Promise.race([arrival, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    answer,
+    async stop() {
+      answer();
+      await page.unroute(url, hold);
+    },
+  };
+}
+
 async function untilValue(input: Locator, expected: string): Promise<void> {
   await input.waitFor();
   for (let tries = 1; (await input.inputValue()) !== expected; tries += 1) {
@@ -397,27 +438,8 @@ export function checks({ server, browser }: E2eContext): Check[] {
         // The first 保存 of a new form adds it, and then the form is loaded again by its id. On a
         // loaded machine (as in CI) the user's next change can come while either is on its way:
         // both are held here until the change was made, and the change is not lost.
-        const held = { add: 0, load: 0 };
-        const until = async (holds: () => boolean, what: string): Promise<void> => {
-          for (const deadline = Date.now() + 15_000; !holds(); await page.waitForTimeout(50))
-            assert.ok(Date.now() < deadline, what);
-        };
-        let answerAdd = (): void => undefined;
-        const addHeld = new Promise<void>((resolve) => (answerAdd = resolve));
-        const holdAdd = async (route: Route): Promise<void> => {
-          held.add += 1;
-          await addHeld;
-          await route.continue();
-        };
-        let answerLoad = (): void => undefined;
-        const loadHeld = new Promise<void>((resolve) => (answerLoad = resolve));
-        const holdLoad = async (route: Route): Promise<void> => {
-          held.load += 1;
-          await loadHeld;
-          await route.continue();
-        };
-        await page.route('**/api/generator/form/add', holdAdd);
-        await page.route('**/api/generator/form/query?**', holdLoad);
+        const add = await holdRequests(page, '**/api/generator/form/add');
+        const load = await holdRequests(page, '**/api/generator/form/query?**');
         let designed = '';
         const version = page.locator('.formdesign .ant-card-extra .ant-tag');
         try {
@@ -425,25 +447,23 @@ export function checks({ server, browser }: E2eContext): Check[] {
           await canvas().click({ position: { x: 5, y: 5 } });
           await properties().getByTestId('prop-form-code').waitFor();
           await page.getByTestId('save').click();
-          await until(() => held.add === 1, 'the add is held');
+          await add.arrived();
           // changed while the form is being added, and nothing clicked after
           await properties().locator('#fd-form-title-zh').fill('自动保存的表单');
-          answerAdd();
+          add.answer();
           await page.waitForURL(/formdesign\?id=\d+/);
           designed = page.url();
           await version.filter({ hasText: '版本 1' }).waitFor();
           await page.getByTestId('node-text1').getByText('草稿里的名称').waitFor();
           // the load's answer (the version just saved) comes after the change and replaces
           // nothing; no later change is needed for the change to be saved
-          await until(() => held.load > 0, 'the load after the first save is held');
-          answerLoad();
+          await load.arrived();
+          load.answer();
           await version.filter({ hasText: '版本 2' }).waitFor({ timeout: 30_000 });
           await untilValue(properties().locator('#fd-form-title-zh'), '自动保存的表单');
         } finally {
-          answerAdd();
-          answerLoad();
-          await page.unroute('**/api/generator/form/add', holdAdd);
-          await page.unroute('**/api/generator/form/query?**', holdLoad);
+          await add.stop();
+          await load.stop();
         }
         // the list of designed forms shows the change and the new version
         await page.goto(`${server.url}/admin/formgenerator/list`);

@@ -175,14 +175,15 @@ interface Waiting {
   waitsFor: { kind: 'message' | 'signal'; name: string; activityId: string }[];
 }
 
-/** The messages and signals the instance's tokens wait for, as "<kind> <name>", sorted. */
-async function awaitedEvents(instanceId: number): Promise<string[]> {
+/** The messages and signals the instance's tokens wait for, in the order of its executions. */
+async function waitsOf(instanceId: number): Promise<Waiting['waitsFor']> {
   const response = await send('GET', `processinstance/executions?id=${instanceId}`);
-  const executions = (response.json() as { data: Waiting[] }).data;
-  return executions
-    .flatMap((execution) => execution.waitsFor)
-    .map((wait) => `${wait.kind} ${wait.name}`)
-    .sort();
+  return (response.json() as { data: Waiting[] }).data.flatMap((execution) => execution.waitsFor);
+}
+
+/** The same as "<kind> <name>", sorted. */
+async function awaitedEvents(instanceId: number): Promise<string[]> {
+  return (await waitsOf(instanceId)).map((wait) => `${wait.kind} ${wait.name}`).sort();
 }
 
 /**
@@ -190,9 +191,7 @@ async function awaitedEvents(instanceId: number): Promise<string[]> {
  * correlates one (runtimeService.correlateMessage, signalEventReceived); answers whether one went.
  */
 async function sendAwaitedEvent(instanceId: number): Promise<boolean> {
-  const response = await send('GET', `processinstance/executions?id=${instanceId}`);
-  const executions = (response.json() as { data: Waiting[] }).data;
-  const wait = executions.flatMap((execution) => execution.waitsFor)[0];
+  const [wait] = await waitsOf(instanceId);
   if (!wait) return false;
   const sent =
     wait.kind === 'message'

@@ -246,7 +246,6 @@ export default function FormDesigner({ route }: { route: AppRoute }) {
   // server answered, not the one the timer's render knew (which the server refuses with a 409).
   const latestSave = useRef(save);
   latestSave.current = save;
-
   const autosave = useCallback((): void => {
     // saved in the meantime (保存 clicked): nothing left to send
     if (latest.current.model === serverModel.current) return;

@@ -11,7 +11,7 @@ import {
   actorOf,
   BASE,
   byId,
-  candidate,
+  candidateLater,
   COMMENT,
   flagValue,
   FORM_DATA,
@@ -70,7 +70,7 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
           roles: auth.roles,
           l10n: localizerFor(request),
           input: request.body,
-          who: await candidate(request),
+          who: candidateLater(request),
         }),
       );
     },

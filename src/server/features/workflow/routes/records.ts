@@ -8,7 +8,7 @@ import { crudRequestOf } from '../../crud/index.js';
 import { isOtherTenantsForm, onlineApiOf } from '../../forms/index.js';
 import { recordOfInstance, submitRecord, updateRecordOfTask } from '../services/records.js';
 import { APPROVAL_RECORD, APPROVED_RECORD, SUBMITTED } from './answers.js';
-import { actorOf, assertTakesPart, BASE, byId, candidate, SELF, TAGS as tags } from './shared.js';
+import { actorOf, assertTakesPart, BASE, byId, candidateLater, SELF, TAGS as tags } from './shared.js';
 
 /**
  * Approval of records (x-entity.workflow): <api>/submitApproval (提交审批, granted with the
@@ -50,7 +50,7 @@ export async function workflowRecordRoutes(app: FastifyInstance): Promise<void> 
             ctx,
             request: await crudRequest(request, entity, 'write'),
             user: { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode },
-            starter: await candidate(request),
+            starter: candidateLater(request),
             key,
           }),
         );
@@ -96,7 +96,7 @@ export async function workflowRecordRoutes(app: FastifyInstance): Promise<void> 
           ctx,
           request: await crudRequest(request, entity, 'write'),
           user: { userId: auth.userId, username: auth.username, tenantCode: auth.tenantCode },
-          starter: await candidate(request),
+          starter: candidateLater(request),
           key,
         }),
       );

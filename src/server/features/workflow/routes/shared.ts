@@ -3,6 +3,7 @@ import { AppError } from '../../../lib/errors.js';
 import { actorOf, requireAuth } from '../../../lib/http.js';
 import { dictionary, id, integer, object, text } from '../../../lib/route-schema.js';
 import { assertUrlGranted } from '../../rbac/index.js';
+import type { Db } from '../../../lib/db/database.js';
 import { candidateOf, type Candidate } from '../services/people.js';
 import { takesPart } from '../services/queries.js';
 
@@ -48,6 +49,15 @@ export const flagValue = (text: '' | 'true' | 'false' | undefined): boolean | un
 export function candidate(request: FastifyRequest): Promise<Candidate> {
   const auth = requireAuth(request);
   return candidateOf({ ctx: request.server.ctx, db: request.server.ctx.db, user: auth });
+}
+
+/**
+ * The caller as a candidate, read through the database handle given when asked: a service asks
+ * inside its transaction, on its own connection, and only when it needs the caller's groups.
+ */
+export function candidateLater(request: FastifyRequest): (db: Db) => Promise<Candidate> {
+  const auth = requireAuth(request);
+  return (db) => candidateOf({ ctx: request.server.ctx, db, user: auth });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
 import { endInstance, enterNode, startTokens } from './interpreter.js';
-import { mayStart, type Candidate } from './people.js';
+import { mayStart, namesStarters, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
 
@@ -81,8 +81,11 @@ export async function startIn({
   startEventId?: string;
   /** A call activity starts it: the calling instance and its token waiting there. */
   caller?: { instanceId: number; executionId: number };
-  /** A user starts it (发起流程): they must be among its candidate starters, if it names any (403). */
-  starter?: Candidate;
+  /**
+   * A user starts it (发起流程): they must be among its candidate starters, if it names any (403).
+   * Read in the transaction, and only for a process that names starters.
+   */
+  starter?: (db: Db) => Promise<Candidate>;
 }): Promise<WfStarted> {
   const rows = await sql<Started>`${PREPARED}with d as (${definitionToStart(actor.tenantCode, input)}),
       i as (insert into wf_instance (tenant_code, definition_id, process_key, name, business_key, description,
@@ -113,7 +116,7 @@ export async function startIn({
   await onCreated?.(started.id);
   const graph = await definitionGraph({ ctx, trx, definitionId: started.definition_id });
   // (the instance row written above goes with the transaction)
-  if (starter && !mayStart(graph, starter))
+  if (starter && namesStarters(graph) && !mayStart(graph, await starter(trx)))
     throw new AppError('wfNotCandidateStarter', { key: started.process_key });
   const start = graph.nodes[startEventId ?? graph.startId];
   const formValues = checkForm ? await checkForm(start?.formKey) : {};
@@ -185,8 +188,8 @@ export async function startInstance({
 }: {
   ctx: AppContext;
   actor: Actor & { userId: number };
-  /** The caller as a candidate starter. */
-  who: Candidate;
+  /** The caller as a candidate starter (read only when the process names starters). */
+  who: (db: Db) => Promise<Candidate>;
   /** The caller's roles: their field rights hold on the start form's entity. */
   roles: readonly string[];
   l10n: Localizer;

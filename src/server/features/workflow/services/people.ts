@@ -24,6 +24,14 @@ export function groupKey(group: string): string {
   return `role:${roleCodeOfGroup(group)}`;
 }
 
+/** Whether the process names candidate starters at all (else anyone of the tenant may start it). */
+export function namesStarters(graph: {
+  candidateStarterUsers?: string[] | undefined;
+  candidateStarterGroups?: string[] | undefined;
+}): boolean {
+  return (graph.candidateStarterUsers ?? []).length > 0 || (graph.candidateStarterGroups ?? []).length > 0;
+}
+
 /**
  * Whether a user may start a process (camunda:candidateStarterUsers / candidateStarterGroups):
  * anyone when neither is set, else a user named or holding one of the groups.
@@ -188,23 +196,21 @@ export async function candidateOf({
   const users = ctx.registry.require('sysuser');
   const userPosts = ctx.registry.require('sysuserpost');
   const posts = ctx.registry.require('syspost');
-  const [org, postRows] = await Promise.all([
-    sql<{
-      org_id: number | null;
-    }>`select ${sql.ref(columnOf(users, 'orgId'))} as org_id from ${sql.table(users.table)}
-      where id = ${user.userId}`.execute(db),
-    sql<{
-      code: string;
-    }>`select p.${sql.ref(columnOf(posts, 'postCode'))} as code from ${sql.table(userPosts.table)} up
-      join ${sql.table(posts.table)} p on p.id = up.${sql.ref(columnOf(userPosts, 'postId'))}
-      where up.${sql.ref(columnOf(userPosts, 'userId'))} = ${user.userId}`.execute(db),
-  ]);
-  const orgId = org.rows[0]?.org_id;
+  // One statement: the organisation and the post codes together.
+  const rows = await sql<{
+    org_id: number | null;
+    posts: string[] | null;
+  }>`select (select ${sql.ref(columnOf(users, 'orgId'))} from ${sql.table(users.table)} where id = ${user.userId}) as org_id,
+      (select array_agg(p.${sql.ref(columnOf(posts, 'postCode'))}) from ${sql.table(userPosts.table)} up
+        join ${sql.table(posts.table)} p on p.id = up.${sql.ref(columnOf(userPosts, 'postId'))}
+        where up.${sql.ref(columnOf(userPosts, 'userId'))} = ${user.userId}) as posts`.execute(db);
+  const orgId = rows.rows[0]?.org_id;
+  const postCodes = rows.rows[0]?.posts ?? [];
   return {
     username: user.username,
     groups: [
       ...user.heldRoles.map((role) => `role:${role}`),
-      ...postRows.rows.map((row) => `post:${row.code}`),
+      ...postCodes.map((code) => `post:${code}`),
       ...(orgId ? [`org:${orgId}`] : []),
     ],
   };

@@ -10,6 +10,7 @@ import {
 } from '../../../../engine/index.js';
 import type { WfStarted } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
+import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
@@ -68,8 +69,11 @@ export async function submitRecord({
   /** The caller's write request on the entity (its row scope and field rights). */
   request: CrudRequest;
   user: Actor & { userId: number };
-  /** The caller as a candidate starter: a process naming its starters lets only them submit (403). */
-  starter: Candidate;
+  /**
+   * The caller as a candidate starter: a process naming its starters lets only them submit (403).
+   * Read only when the process names starters.
+   */
+  starter: (db: Db) => Promise<Candidate>;
   key: number | string;
 }): Promise<{ instance: WfStarted; record: Row }> {
   const { entity, l10n } = request;

@@ -9,6 +9,7 @@ import type { ProcessGraph, ProcessNode } from './graph.js';
 import { groupKey, noticeInsert } from './people.js';
 import { stepsTakenIn } from './transaction.js';
 import { readVariables, writeVariables } from './store.js';
+import { sqlTokens, type TokenStore } from './tokens.js';
 
 /**
  * What the interpreter does at one node: the run of an operation (its transaction, the
@@ -23,6 +24,8 @@ export interface Run {
   definitionId: number;
   instanceName: string | null;
   graph: ProcessGraph;
+  /** The instance's tokens as the element behaviours read and change them (elements/). */
+  tokens: TokenStore;
   actor: Actor;
   variables: Record<string, unknown>;
   /** Set once the instance has ended (terminate end, last token gone). */
@@ -137,6 +140,7 @@ export async function openRun({
     definitionId: instance.definition_id,
     instanceName: instance.name,
     graph,
+    tokens: sqlTokens(trx, instance.id),
     actor,
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,

@@ -9,7 +9,6 @@ import {
   eventWaitsAt,
   hasEventWaits,
   instanceWaits,
-  nodesReaching,
   type ProcessNode,
   type VariableMapping,
 } from './graph.js';
@@ -41,6 +40,8 @@ import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
+import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
+import { skipOf } from './elements/skip.js';
 
 /**
  * The token interpreter. An instance's state is its rows: tokens (wf_execution) stand at
@@ -583,7 +584,7 @@ export async function taskDone({
     const { nextTaskId, ...answer } = rows.rows[0] ?? {};
     noteTask({ run, id: typeof nextTaskId === 'number' ? nextTaskId : Number(nextTaskId), task: made.task });
     await scheduleBoundaries(run, executionId, next);
-    await advance(run, await releasableJoins(run));
+    await advance(run, await releasableJoins({ tokens: run.tokens, graph: run.graph }));
     return answer;
   }
   const flow = isSimple && node.outgoing.length === 1 ? run.graph.flows[node.outgoing[0] ?? ''] : undefined;
@@ -615,7 +616,7 @@ export async function taskDone({
       run.hasEnded = true;
       await instanceEnded(run, 'over');
       if (run.caller) await crossInstance().resumeCaller(run);
-    } else await advance(run, await releasableJoins(run));
+    } else await advance(run, await releasableJoins({ tokens: run.tokens, graph: run.graph }));
     return answer;
   }
   const rows = await sql<
@@ -653,7 +654,12 @@ async function moveOn(run: Run, executionId: number, node: ProcessNode): Promise
     const queue: Step[] = [];
     await implicitEnd(run, { executionId: leaving, nodeId: node.id, parentId }, node, queue);
     // A branch that ended may be the one an inclusive join was waiting for.
-    await advance(run, queue.length > 0 || run.hasEnded ? queue : await releasableJoins(run));
+    await advance(
+      run,
+      queue.length > 0 || run.hasEnded
+        ? queue
+        : await releasableJoins({ tokens: run.tokens, graph: run.graph }),
+    );
     return;
   }
   await advance(run, await take(run, leaving, node.outgoing, parentId));
@@ -720,138 +726,6 @@ async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPasse
         where e.id = q.id)
     update wf_instance set incident = ${JSON.stringify(incident)}::jsonb, steps = steps + ${unsavedSteps(run)}
     where id = ${run.instanceId}`.execute(run.trx);
-}
-
-/** Skip expressions apply (Activiti's variable, or Flowable's of the same meaning, is true). */
-const isSkipEnabled = (variables: Record<string, unknown>): boolean =>
-  [variables._ACTIVITI_SKIP_EXPRESSION_ENABLED, variables._FLOWABLE_SKIP_EXPRESSION_ENABLED].some(
-    (value) => value === true || value === 'true',
-  );
-
-/**
- * An activity's skip expression while skip expressions apply: true when it holds (the activity is
- * passed without its work), the incident when it cannot be evaluated, else false.
- */
-function skipOf(run: Run, node: ProcessNode): boolean | Incident {
-  if (node.skipExpression === undefined || !isSkipEnabled(run.variables)) return false;
-  try {
-    return evaluateCondition(node.skipExpression, run.variables);
-  } catch (error) {
-    if (!(error instanceof ExpressionError)) throw error;
-    return {
-      activityId: node.id,
-      flowId: null,
-      message: error.message,
-      ...(error.variable === undefined ? {} : { variable: error.variable }),
-    };
-  }
-}
-
-/**
- * The flows a gateway (or an activity with conditional flows) takes: exclusive → the first whose
- * condition holds, else the default; inclusive and others → every one whose condition holds
- * (or that has none), else the default. An incident when a condition cannot be evaluated or no
- * flow is left.
- */
-function chooseFlows(run: Run, node: ProcessNode): string[] | Incident {
-  const chosen: string[] = [];
-  const isSkipping = isSkipEnabled(run.variables);
-  for (const flowId of node.outgoing) {
-    if (flowId === node.defaultFlow) continue;
-    const flow = run.graph.flows[flowId];
-    const condition = flow?.condition;
-    // Activiti and Flowable: an enabled skip expression decides in place of the condition (its
-    // flow is taken when it holds, or when it is the only flow out).
-    const skipExpression = isSkipping && node.type !== 'parallelGateway' ? flow?.skipExpression : undefined;
-    const decides = skipExpression ?? condition;
-    if (skipExpression !== undefined && node.outgoing.length === 1) {
-      chosen.push(flowId);
-    } else if (decides === undefined || node.type === 'parallelGateway') {
-      chosen.push(flowId);
-    } else {
-      try {
-        if (evaluateCondition(decides, run.variables)) chosen.push(flowId);
-      } catch (error) {
-        if (!(error instanceof ExpressionError)) throw error;
-        return {
-          activityId: node.id,
-          flowId,
-          message: error.message,
-          ...(error.variable === undefined ? {} : { variable: error.variable }),
-        };
-      }
-    }
-    if (node.type === 'exclusiveGateway' && chosen.length > 0) break;
-  }
-  if (chosen.length === 0 && node.defaultFlow) chosen.push(node.defaultFlow);
-  if (chosen.length === 0) return { activityId: node.id, flowId: null, message: 'no outgoing flow matches' };
-  return chosen;
-}
-
-/** A join: waits until it may go on; true when this token carries the merged branches on. */
-async function joined(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
-  if (node.incoming.length <= 1) return true;
-  await sql`update wf_execution set state = 'joining' where id = ${step.executionId}`.execute(run.trx);
-  const waiting = await sql<{ id: number }>`select id from wf_execution
-    where instance_id = ${run.instanceId} and activity_id = ${node.id} and state = 'joining' order by id`.execute(
-    run.trx,
-  );
-  if (node.type === 'parallelGateway') {
-    if (waiting.rows.length < node.incoming.length) return false;
-  } else {
-    // Inclusive: go on once no other token can still arrive here.
-    if (await mayStillArrive(run, node.id)) return false;
-  }
-  const rest = waiting.rows.map((row) => row.id).filter((id) => id !== step.executionId);
-  if (rest.length > 0) await sql`delete from wf_execution where id in (${sql.join(rest)})`.execute(run.trx);
-  await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
-  return true;
-}
-
-/**
- * Whether a token that is not yet waiting at an inclusive join may still reach it: one standing
- * at a node from which the join can be reached, or one already taken to the join and not yet run
- * (a branch of the same fork, queued in this run: it stands at the join, not yet joining).
- */
-async function mayStillArrive(run: Run, joinId: string): Promise<boolean> {
-  const reaching = nodesReaching(run.graph, joinId);
-  const others = await sql<{ activity_id: string }>`select activity_id from wf_execution
-    where instance_id = ${run.instanceId} and not (activity_id = ${joinId} and state = 'joining')`.execute(
-    run.trx,
-  );
-  return others.rows.some((row) => row.activity_id === joinId || reaching.has(row.activity_id));
-}
-
-const inclusiveJoins = new WeakMap<object, boolean>();
-
-/** Whether a process has an inclusive join at all (else no token can wait at one: no query). */
-function hasInclusiveJoin(run: Run): boolean {
-  let found = inclusiveJoins.get(run.graph);
-  if (found === undefined) {
-    found = Object.values(run.graph.nodes).some(
-      (node) => node.type === 'inclusiveGateway' && node.incoming.length > 1,
-    );
-    inclusiveJoins.set(run.graph, found);
-  }
-  return found;
-}
-
-/** Inclusive joins whose last possible branch has gone elsewhere: they go on now. */
-async function releasableJoins(run: Run): Promise<Step[]> {
-  if (!hasInclusiveJoin(run)) return [];
-  const waiting = await sql<{
-    id: number;
-    activity_id: string;
-    parent_id: number | null;
-  }>`select min(id) as id, activity_id, min(parent_id) as parent_id from wf_execution
-    where instance_id = ${run.instanceId} and state = 'joining' group by activity_id`.execute(run.trx);
-  const steps: Step[] = [];
-  for (const row of waiting.rows) {
-    if (run.graph.nodes[row.activity_id]?.type !== 'inclusiveGateway') continue;
-    if (!(await mayStillArrive(run, row.activity_id)))
-      steps.push({ executionId: row.id, nodeId: row.activity_id, parentId: row.parent_id });
-  }
-  return steps;
 }
 
 /** Ends the instance: remaining tokens and timers removed, open tasks and activities closed with the reason. */
@@ -1221,7 +1095,8 @@ async function advance(run: Run, initial: Step[]): Promise<void> {
         ...(error.variable === undefined ? {} : { variable: error.variable }),
       });
     }
-    if (queue.length === 0 && !run.hasEnded && !run.isHalted) queue.push(...(await releasableJoins(run)));
+    if (queue.length === 0 && !run.hasEnded && !run.isHalted)
+      queue.push(...(await releasableJoins({ tokens: run.tokens, graph: run.graph })));
   }
   // Variables changed: conditional events whose condition now holds go on (their steps are run).
   if (!run.hasEnded && !run.isHalted && run.variablesChanged) {
@@ -1300,7 +1175,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   const isMovedLater = node.type === 'userTask' && !node.multi;
   const move = sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`;
   const isMoved = (!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater;
-  const skip = skipOf(run, node);
+  const skip = skipOf({ node, variables: run.variables });
   if (skip !== false) {
     if (skip !== true) {
       await raiseIncident(run, step, skip);
@@ -1402,7 +1277,8 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
     }
     case 'parallelGateway':
     case 'inclusiveGateway':
-      if (!(await joined(run, step, node))) break;
+      if (!(await joined({ tokens: run.tokens, graph: run.graph, node, executionId: step.executionId })))
+        break;
       await historyPass({ run, step, node });
       await goOn(run, step, node, queue);
       break;
@@ -1797,7 +1673,7 @@ async function goOn(run: Run, step: Step, node: ProcessNode, queue: Step[]): Pro
     await implicitEnd(run, step, node, queue);
     return;
   }
-  const flows = chooseFlows(run, node);
+  const flows = chooseFlows({ graph: run.graph, node, variables: run.variables });
   // No way on: a request (start, complete) is refused as the peers refuse it, rolled back; the
   // engine's own work (a timer) leaves the token in an incident for an administrator.
   if (!Array.isArray(flows) && flows.flowId === null && run.onStepBudget === 'refuse')

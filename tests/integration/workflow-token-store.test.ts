@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlTokens, type TokenStore } from '../../src/server/features/workflow/services/tokens.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { MemoryTokens, type MemoryToken } from '../support/memory-tokens.js';
+import { bpmn, deploy, flow, start } from '../support/workflow.js';
+
+/**
+ * The element behaviours' unit tests (tests/workflow-elements) hand them tokens in memory. Here the
+ * same questions are put to the database's store (wf_execution, on the suite's database) and to the
+ * memory store, and their answers must be the same: what the unit tests prove holds in the engine.
+ */
+
+/** Adds a token to a store; answers its id. */
+type AddToken = (activityId: string, state: MemoryToken['state'], parentId: number | null) => Promise<number>;
+
+/** A script of questions and changes; answers what each question answered, ids as token numbers. */
+async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> {
+  const ids: number[] = [];
+  const numbered = (id: number): number => ids.indexOf(id) + 1;
+  const put = async (activityId: string, state: MemoryToken['state'], parentId: number | null = null) => {
+    ids.push(await add(activityId, state, parentId));
+    return ids[ids.length - 1]!;
+  };
+  const answers: unknown[] = [];
+  const scope = await put('sub', 'scope');
+  const a = await put('join', 'active', scope);
+  const b = await put('join', 'joining', scope);
+  await put('task', 'active', scope);
+  await put('other', 'joining');
+  await put('other', 'joining');
+  answers.push((await store.joiningAt('join')).map(numbered));
+  await store.markJoining(a);
+  answers.push((await store.joiningAt('join')).map(numbered));
+  answers.push((await store.standingExceptJoiningAt('join')).sort());
+  answers.push(
+    (await store.firstJoiningPerJoin())
+      .map((row) => ({
+        ...row,
+        id: numbered(row.id),
+        parentId: row.parentId === null ? null : numbered(row.parentId),
+      }))
+      .sort((x, y) => x.activityId.localeCompare(y.activityId)),
+  );
+  await store.remove([b]);
+  await store.remove([]);
+  await store.activate(a);
+  answers.push((await store.joiningAt('join')).map(numbered));
+  answers.push((await store.standingExceptJoiningAt('other')).sort());
+  answers.push((await store.firstJoiningPerJoin()).map((row) => numbered(row.id)));
+  return answers;
+}
+
+describe('the token store: the database and memory answer alike', () => {
+  let t: TestApp;
+  let instanceId: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await deploy(
+      t,
+      bpmn(
+        'token_store',
+        `<startEvent id="s"/>${flow('f', 's', 'w')}<userTask id="w"/>${flow('g', 'w', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    instanceId = (await start(t, t.auth, 'token_store')).id;
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('the same script gets the same answers', async () => {
+    // The instance's own token (at its task) is set aside so that only the script's tokens stand.
+    await t.sql('delete from wf_execution where instance_id = $1', [instanceId]);
+    const inDatabase = await transcript(
+      sqlTokens(t.app.ctx.db, instanceId),
+      async (activityId, state, parentId) => {
+        const rows = await t.sql<{ id: string }>(
+          `insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
+          values ('default', $1, $2, $3, $4) returning id`,
+          [instanceId, activityId, state, parentId],
+        );
+        return Number(rows[0]!.id);
+      },
+    );
+    const memory = new MemoryTokens();
+    const inMemory = await transcript(memory, async (activityId, state, parentId) =>
+      memory.add(activityId, state, parentId),
+    );
+    expect(inMemory).toEqual(inDatabase);
+    // And the script asks what it means to: the answers are not empty.
+    expect(inDatabase[0]).toEqual([3]);
+    expect(inDatabase[1]).toEqual([2, 3]);
+    expect(inDatabase[4]).toEqual([]);
+  });
+});

@@ -1,12 +1,19 @@
 import { sql } from 'kysely';
 import { createTask, historyEndTask, historyStart, type Run, type Step } from './activity.js';
 import { countStep } from './budget.js';
-import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import type { ProcessNode } from './graph.js';
+import {
+  childDone,
+  childLocals,
+  openLoop,
+  passLoop as passEach,
+  type LoopState,
+} from './elements/multi-instance.js';
 import { cancelInside, endSignersOf } from './scopes.js';
 
 /**
- * Multi-instance user tasks: the token that reaches the task waits there (state loop, the
+ * Multi-instance activities in the database (the semantics, what a loop runs over and when it is
+ * over, are elements/multi-instance.ts's). Multi-instance user tasks: the token that reaches the task waits there (state loop, the
  * counts in loop_state) while child tokens each carry one task, all at once (parallel:
  * countersign 会签) or one after another (sequential). The completion condition sees
  * nrOfInstances, nrOfActiveInstances and nrOfCompletedInstances (any-one 或签:
@@ -18,42 +25,6 @@ import { cancelInside, endSignersOf } from './scopes.js';
  * scope, its loop variables in local_vars) with a start token inside; the interpreter runs those
  * and counts a child done when its scope is left (interpreter.ts leaveScope).
  */
-
-interface LoopState {
-  items: unknown[];
-  total: number;
-  completed: number;
-  active: number;
-  next: number;
-}
-
-const counts = (state: LoopState): Record<string, number> => ({
-  nrOfInstances: state.total,
-  nrOfActiveInstances: state.active,
-  nrOfCompletedInstances: state.completed,
-});
-
-function itemsOf(run: Run, node: ProcessNode): unknown[] {
-  const multi = node.multi;
-  if (!multi) return [];
-  if (multi.collection) {
-    const value = multi.collection.includes('${')
-      ? evaluate(multi.collection, run.variables)
-      : run.variables[multi.collection];
-    // Unset: the incident names the variable, which a retry may then give (Flowable: "Variable
-    // 'elements' is not found").
-    if (value === undefined && !multi.collection.includes('${'))
-      throw new ExpressionError(`the collection variable ${multi.collection} is not set`, multi.collection);
-    if (!Array.isArray(value)) throw new ExpressionError(`the collection ${multi.collection} is not a list`);
-    return value as unknown[];
-  }
-  const count = Number(interpolate(multi.cardinality ?? '0', run.variables));
-  if (!Number.isInteger(count) || count < 0 || count > 1000)
-    throw new ExpressionError(
-      `the loop cardinality ${multi.cardinality ?? ''} is not a whole number up to 1000`,
-    );
-  return Array.from({ length: count }, (_, index) => index);
-}
 
 async function saveState(run: Run, executionId: number, state: LoopState): Promise<void> {
   await sql`update wf_execution set loop_state = ${JSON.stringify(state)}::jsonb where id = ${executionId}`.execute(
@@ -74,8 +45,7 @@ async function spawnChild(
 ): Promise<Step | undefined> {
   // Every task of a loop is a step of the budgets (a collection may be long).
   countStep(run);
-  const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
-  if (node.multi?.elementVariable) locals[node.multi.elementVariable] = state.items[index];
+  const locals = childLocals({ node, state, index });
   const isScope = node.type === 'subProcess';
   const rows = await sql<{
     id: number;
@@ -125,14 +95,12 @@ export async function startLoop({
   node: ProcessNode;
   started?: Step[];
 }): Promise<boolean> {
-  const items = itemsOf(run, node);
-  if (items.length === 0) return false;
-  const batch = node.multi?.isSequential ? 1 : items.length;
-  const state: LoopState = { items, total: items.length, completed: 0, active: batch, next: batch };
+  const loop = openLoop({ node, variables: run.variables });
+  if (!loop) return false;
   await sql`update wf_execution set state = 'loop' where id = ${step.executionId}`.execute(run.trx);
-  await saveState(run, step.executionId, state);
-  for (let index = 0; index < batch; index++) {
-    const start = await spawnChild(run, step.executionId, node, state, index);
+  await saveState(run, step.executionId, loop.state);
+  for (const index of loop.children) {
+    const start = await spawnChild(run, step.executionId, node, loop.state, index);
     if (start) started.push(start);
   }
   return true;
@@ -164,13 +132,8 @@ export async function tokenToLeave({
   const state = parents.rows[0]?.loop_state;
   if (!state) return executionId;
   await sql`delete from wf_execution where id = ${executionId}`.execute(run.trx);
-  state.completed += 1;
-  state.active -= 1;
-  const condition = node.multi?.completionCondition;
-  const isOver =
-    state.completed >= state.total ||
-    (condition !== undefined && evaluateCondition(condition, { ...run.variables, ...counts(state) }));
-  if (isOver) {
+  const done = childDone({ node, state, variables: run.variables });
+  if (done.isOver) {
     const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
         end_reason = 'completionCondition', row_version = row_version + 1
       where end_time is null and execution_id in (select id from wf_execution where parent_id = ${parentId})
@@ -190,15 +153,11 @@ export async function tokenToLeave({
     );
     return parentId;
   }
-  if (node.multi?.isSequential && state.next < state.total) {
-    state.active += 1;
-    state.next += 1;
-    await saveState(run, parentId, state);
-    const start = await spawnChild(run, parentId, node, state, state.next - 1);
+  await saveState(run, parentId, done.state);
+  if (done.start !== undefined) {
+    const start = await spawnChild(run, parentId, node, done.state, done.start);
     if (start) started.push(start);
-    return null;
   }
-  await saveState(run, parentId, state);
   return null;
 }
 
@@ -206,21 +165,10 @@ export async function tokenToLeave({
  * A multi-instance activity that waits for nothing (task, manual task, service or send task): it
  * runs once per item, one after another (a step each), until its completion condition holds.
  */
-export async function passLoop(
+export function passLoop(
   run: Run,
   node: ProcessNode,
   each: (locals: Record<string, unknown>) => Promise<void>,
 ): Promise<void> {
-  const items = itemsOf(run, node);
-  const state: LoopState = { items, total: items.length, completed: 0, active: 1, next: 0 };
-  const condition = node.multi?.completionCondition;
-  for (let index = 0; index < items.length; index++) {
-    countStep(run);
-    const locals: Record<string, unknown> = { loopCounter: index, ...counts(state) };
-    if (node.multi?.elementVariable) locals[node.multi.elementVariable] = items[index];
-    await each(locals);
-    state.completed += 1;
-    if (condition !== undefined && evaluateCondition(condition, { ...run.variables, ...counts(state) }))
-      break;
-  }
+  return passEach({ node, variables: run.variables, countStep: () => countStep(run), each });
 }

@@ -4,11 +4,11 @@ import type { WfNextTask } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
-import { interpolate } from './expressions.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
-import { groupKey, noticeInsert } from './people.js';
+import { noticeInsert } from './people.js';
 import { stepsTakenIn } from './transaction.js';
 import { readVariables, writeVariables } from './store.js';
+import { taskRecipients, userTaskOf } from './elements/user-task.js';
 import { sqlTokens, type TokenStore } from './tokens.js';
 
 /**
@@ -248,14 +248,6 @@ export async function historyEndTask({
     where instance_id = ${run.instanceId} and task_id = ${taskId} and end_time is null`.execute(run.trx);
 }
 
-export const asList = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value])
-    .flatMap((item) =>
-      typeof item === 'string' ? item.split(',') : item === null || item === undefined ? [] : [String(item)],
-    )
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-
 /** Where a task's token is: its id, or (in a statement that also makes it) a subquery naming it. */
 export type TokenRef = number | RawBuilder<unknown>;
 
@@ -282,20 +274,13 @@ export function taskParts({
   /** A CTE of the same statement whose history row must come first (read before this one is written). */
   after?: RawBuilder<unknown> | undefined;
 }): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
-  const value = (text: string): unknown => interpolate(text, { ...run.variables, ...locals });
-  // A name may hold expressions (`Review ${item}`), evaluated like the people's.
-  const name = node.name?.includes('${') ? String(value(node.name)) : node.name;
-  const assignee = node.assignee ? (asList(value(node.assignee))[0] ?? null) : null;
-  const users = [...new Set((node.candidateUsers ?? []).flatMap((text) => asList(value(text))))];
-  const groups = [
-    ...new Set((node.candidateGroups ?? []).flatMap((text) => asList(value(text))).map(groupKey)),
-  ];
+  const people = userTaskOf({ node, variables: { ...run.variables, ...locals } });
+  const { name, assignee, candidateUsers: users, candidateGroups: groups } = people;
   const links = [
     ...users.map((user) => sql`(${user}::text, null::text)`),
     ...groups.map((group) => sql`(null::text, ${group}::text)`),
   ];
-  const named = assignee ? [assignee] : users;
-  const byGroup = assignee ? [] : groups;
+  const { usernames: named, groups: byGroup } = taskRecipients(people);
   // The one to tell is the caller (a task of the starter, say): their id is known.
   const isCaller =
     byGroup.length === 0 &&

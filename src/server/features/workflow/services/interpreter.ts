@@ -13,7 +13,6 @@ import {
   type VariableMapping,
 } from './graph.js';
 import {
-  asList,
   createTask,
   historyPass,
   historyPassInsert,
@@ -42,6 +41,7 @@ import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
+import { asList } from './elements/user-task.js';
 
 /**
  * The token interpreter. An instance's state is its rows: tokens (wf_execution) stand at

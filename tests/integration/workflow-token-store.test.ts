@@ -29,6 +29,9 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   await put('other', 'joining');
   await put('other', 'joining');
   answers.push((await store.joiningAt('join')).map(numbered));
+  answers.push(
+    [await store.parentOf(a), await store.parentOf(scope)].map((id) => (id === null ? null : numbered(id))),
+  );
   await store.markJoining(a);
   answers.push((await store.joiningAt('join')).map(numbered));
   answers.push((await store.standingExceptJoiningAt('join')).sort());
@@ -91,7 +94,8 @@ describe('the token store: the database and memory answer alike', () => {
     expect(inMemory).toEqual(inDatabase);
     // And the script asks what it means to: the answers are not empty.
     expect(inDatabase[0]).toEqual([3]);
-    expect(inDatabase[1]).toEqual([2, 3]);
-    expect(inDatabase[4]).toEqual([]);
+    expect(inDatabase[1]).toEqual([1, null]);
+    expect(inDatabase[2]).toEqual([2, 3]);
+    expect(inDatabase[5]).toEqual([]);
   });
 });

@@ -36,6 +36,11 @@ export class MemoryTokens implements TokenStore {
     return token;
   }
 
+  async parentOf(executionId: number): Promise<number | null> {
+    this.reads += 1;
+    return this.tokens.find((token) => token.id === executionId)?.parentId ?? null;
+  }
+
   async markJoining(executionId: number): Promise<void> {
     this.token(executionId).state = 'joining';
   }

@@ -41,6 +41,7 @@ import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
+import { handlerAt, handlerInScopes, interrupts, type Handler } from './elements/errors.js';
 import { asList } from './elements/user-task.js';
 
 /**
@@ -71,10 +72,7 @@ export async function parentOf({
   node: ProcessNode | undefined;
 }): Promise<number | null> {
   if (node?.scope === undefined) return null;
-  const rows = await sql<{
-    parent_id: number | null;
-  }>`select parent_id from wf_execution where id = ${executionId}`.execute(run.trx);
-  return rows.rows[0]?.parent_id ?? null;
+  return run.tokens.parentOf(executionId);
 }
 
 /**
@@ -338,83 +336,12 @@ function boundaryReason(boundary: ProcessNode): string {
   return 'boundaryTimer';
 }
 
-/** An error or escalation thrown: its kind and code ('' when it names none). */
-/** What catches a thrown error or escalation: a boundary event on its activity, or an event sub-process's start in its scope. */
-type Handler =
-  | { boundary: ProcessNode; execution: { id: number; parent_id: number | null } }
-  | { start: ProcessNode; scopeId: number | null };
-
-const caughtCode = (node: ProcessNode, kind: Thrown['kind']): string | undefined =>
-  kind === 'error' ? node.errorCode : node.escalationCode;
-
-/** Of the catchers, the one naming the thrown code, else one that catches any code. */
-function pickCatcher(candidates: (ProcessNode | undefined)[], thrown: Thrown): ProcessNode | undefined {
-  const catching = candidates.filter(
-    (node): node is ProcessNode => node !== undefined && caughtCode(node, thrown.kind) !== undefined,
-  );
-  const named =
-    thrown.code === '' ? undefined : catching.find((node) => caughtCode(node, thrown.kind) === thrown.code);
-  return named ?? catching.find((node) => caughtCode(node, thrown.kind) === '');
-}
-
-/**
- * Walks up the scopes a thrown event is in (from `scopeId`, run by the token `scopeExecution`):
- * at each, first the event sub-processes started by its kind of event (not the one it came
- * from), then the boundary events of the sub-process; last the process's own event
- * sub-processes. Answers the nearest handler, or none.
- */
-async function handlerInScopes(
-  run: Run,
-  scopeId: string | undefined,
-  scopeExecution: number | null,
-  thrown: Thrown,
-): Promise<Handler | undefined> {
-  let scope = scopeId === undefined ? undefined : run.graph.nodes[scopeId];
-  let execution = scopeExecution;
-  let cameFrom: string | undefined;
-  for (;;) {
-    const eventSubProcesses = (scope ? scope.eventSubProcesses : run.graph.eventSubProcesses) ?? [];
-    const start = pickCatcher(
-      eventSubProcesses.filter((id) => id !== cameFrom).map((id) => eventStartOf(run.graph, id)),
-      thrown,
-    );
-    if (start) return { start, scopeId: scope ? execution : null };
-    if (!scope || execution === null) return undefined;
-    const parentId = await parentOf({ run, executionId: execution, node: scope });
-    const boundary = pickCatcher(
-      (scope.boundaries ?? []).map((id) => run.graph.nodes[id]),
-      thrown,
-    );
-    if (boundary) return { boundary, execution: { id: execution, parent_id: parentId } };
-    cameFrom = scope.id;
-    scope = scope.scope === undefined ? undefined : run.graph.nodes[scope.scope];
-    execution = parentId;
-  }
-}
-
-/** The handler of an event thrown at an activity's token: its own boundary events first, then its scopes'. */
-async function handlerAt(
-  run: Run,
-  node: ProcessNode,
-  execution: { id: number; parent_id: number | null },
-  thrown: Thrown,
-): Promise<Handler | undefined> {
-  const boundary = pickCatcher(
-    (node.boundaries ?? []).map((id) => run.graph.nodes[id]),
-    thrown,
-  );
-  return boundary ? { boundary, execution } : handlerInScopes(run, node.scope, execution.parent_id, thrown);
-}
-
 /** Fires a handler: its boundary event on its activity, or its event sub-process in its scope. */
 async function fireHandler(run: Run, handler: Handler): Promise<void> {
   if ('boundary' in handler)
     await fireBoundary({ run, execution: handler.execution, boundary: handler.boundary });
   else await fireEventSubProcess({ run, scopeId: handler.scopeId, start: handler.start });
 }
-
-const interrupts = (handler: Handler): boolean =>
-  !('boundary' in handler ? handler.boundary : handler.start).isNonInterrupting;
 
 /**
  * An error or escalation reached the token waiting at a call activity from the process it called
@@ -443,7 +370,7 @@ export async function thrownByCalled({
     if (loop.rows[0]?.activity_id === node.id)
       execution = { id: at.parent_id, parent_id: loop.rows[0].parent_id };
   }
-  const handler = await handlerAt(run, node, execution, thrown);
+  const handler = await handlerAt({ tokens: run.tokens, graph: run.graph, node, execution, thrown });
   if (!handler) return run.caller ? crossInstance().throwToCaller({ run, thrown }) : 'none';
   await fireHandler(run, handler);
   return interrupts(handler) ? 'interrupted' : 'beside';
@@ -469,7 +396,7 @@ export async function errorAtTask({
   code,
 }: WaitingAt & { code: string }): Promise<boolean> {
   const thrown: Thrown = { kind: 'error', code };
-  const handler = await handlerAt(run, node, execution, thrown);
+  const handler = await handlerAt({ tokens: run.tokens, graph: run.graph, node, execution, thrown });
   if (handler) {
     await fireHandler(run, handler);
     return true;
@@ -488,7 +415,13 @@ export async function errorAtTask({
  */
 async function throwError(run: Run, step: Step, node: ProcessNode): Promise<void> {
   const thrown: Thrown = { kind: 'error', code: node.errorCode ?? '' };
-  const handler = await handlerInScopes(run, node.scope, step.parentId, thrown);
+  const handler = await handlerInScopes({
+    tokens: run.tokens,
+    graph: run.graph,
+    scopeId: node.scope,
+    scopeExecution: step.parentId,
+    thrown,
+  });
   if (handler) {
     await historyPass({ run, step, node });
     await fireHandler(run, handler);
@@ -527,7 +460,13 @@ async function throwsToCaller(
  */
 async function throwEscalation(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
   const thrown: Thrown = { kind: 'escalation', code: node.escalationCode ?? '' };
-  const handler = await handlerInScopes(run, node.scope, step.parentId, thrown);
+  const handler = await handlerInScopes({
+    tokens: run.tokens,
+    graph: run.graph,
+    scopeId: node.scope,
+    scopeExecution: step.parentId,
+    thrown,
+  });
   if (!handler) {
     if (!run.caller) return true;
     return (await throwsToCaller(run, step, node, thrown)) !== 'interrupted';

@@ -8,6 +8,8 @@ import type { Db } from '../../../lib/db/database.js';
  * tests hand them one in memory.
  */
 export interface TokenStore {
+  /** The scope token a token runs in (null at the top of the process). */
+  parentOf(executionId: number): Promise<number | null>;
   /** The token waits at the join it stands at. */
   markJoining(executionId: number): Promise<void>;
   /** The tokens waiting at a join, oldest first. */
@@ -25,6 +27,12 @@ export interface TokenStore {
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
 export function sqlTokens(trx: Db, instanceId: number): TokenStore {
   return {
+    async parentOf(executionId) {
+      const rows = await sql<{
+        parent_id: number | null;
+      }>`select parent_id from wf_execution where id = ${executionId}`.execute(trx);
+      return rows.rows[0]?.parent_id ?? null;
+    },
     async markJoining(executionId) {
       await sql`update wf_execution set state = 'joining' where id = ${executionId}`.execute(trx);
     },

@@ -3,15 +3,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { BUDGETS } from '../../../lib/budgets.js';
 import { PREPARED } from '../../../lib/db/prepared.js';
 import { AppError } from '../../../lib/errors.js';
-import { evaluate, evaluateCondition, ExpressionError, interpolate } from './expressions.js';
-import {
-  eventStartOf,
-  eventWaitsAt,
-  hasEventWaits,
-  instanceWaits,
-  type ProcessNode,
-  type VariableMapping,
-} from './graph.js';
+import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
+import { eventStartOf, eventWaitsAt, hasEventWaits, instanceWaits, type ProcessNode } from './graph.js';
 import {
   createTask,
   historyPass,
@@ -41,6 +34,7 @@ import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import { firstDue } from './timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
+import { calledKey, variablesIn, variablesOut } from './elements/call-activity.js';
 import { handlerAt, handlerInScopes, interrupts, type Handler } from './elements/errors.js';
 import { asList } from './elements/user-task.js';
 
@@ -700,22 +694,6 @@ function hasCallActivity(run: Run): boolean {
   return found;
 }
 
-/** The variables a call activity passes in or out: every one (all), then each mapping. */
-function mappedVariables(
-  all: boolean | undefined,
-  mappings: VariableMapping[],
-  from: Record<string, unknown>,
-): Record<string, unknown> {
-  const values: Record<string, unknown> = all ? { ...from } : {};
-  for (const mapping of mappings) {
-    if (mapping.sourceExpression !== undefined)
-      values[mapping.target] = evaluate(mapping.sourceExpression, from);
-    else if (mapping.source !== undefined && mapping.source in from)
-      values[mapping.target] = from[mapping.source];
-  }
-  return values;
-}
-
 /**
  * A token reached a call activity: the latest version of the called process starts in the same
  * transaction (its variables mapped in) and the token waits until it ends; one that ends at once
@@ -725,12 +703,12 @@ function mappedVariables(
 async function callProcess(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const call = node.call;
   if (!call) throw new Error(`call activity ${node.id} has no called element`);
-  const key = String(interpolate(call.calledElement, run.variables) ?? '');
+  const key = calledKey({ call, variables: run.variables });
   const called = await crossInstance().startCalled({
     run,
     key,
     executionId: step.executionId,
-    variables: mappedVariables(call.inAll, call.ins, run.variables),
+    variables: variablesIn({ call, variables: run.variables }),
   });
   if (!called)
     throw new ExpressionError(
@@ -750,7 +728,7 @@ async function returnFromCall(
   const call = node.call;
   await setVariables({
     run,
-    values: call ? mappedVariables(call.outAll, call.outs, calledVariables) : {},
+    values: call ? variablesOut({ call, calledVariables }) : {},
     activityId: node.id,
   });
   await closeScopeHistory(run, step.executionId, node);

@@ -220,6 +220,36 @@ describe('timer start event', () => {
     ]);
   });
 
+  it('a cron cycle starts an instance at each of its times, for ever; a late poll starts one, not one per missed time', async () => {
+    // The engine's clock at a quarter past this hour: the next full hour is the first time.
+    const base = new Date();
+    base.setMinutes(15, 0, 0);
+    setWorkflowClock(t.app.ctx, () => base);
+    await deploy(t, timerStart('cronHourly', '<timeCycle>0 0 * * * ?</timeCycle>'));
+    const [timer] = await t.sql<{ due_at: Date; cycle: string }>(
+      "select due_at, cycle from wf_start_timer where process_key = 'cronHourly'",
+    );
+    const nextHour = new Date(base);
+    nextHour.setMinutes(60, 0, 0);
+    expect(new Date(timer!.due_at)).toEqual(nextHour);
+    expect(timer!.cycle).toBe('0 0 * * * ?');
+    setWorkflowClock(t.app.ctx, () => new Date(nextHour.getTime() + 60_000));
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await instancesOf('cronHourly')).toHaveLength(1);
+    // Five hours later (four times missed): one start, then due at the next full hour after now.
+    const later = nextHour.getTime() + 5 * HOUR + 60_000;
+    setWorkflowClock(t.app.ctx, () => new Date(later));
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await instancesOf('cronHourly')).toHaveLength(2);
+    const [after] = await t.sql<{ due_at: Date }>(
+      "select due_at from wf_start_timer where process_key = 'cronHourly'",
+    );
+    expect(new Date(after!.due_at)).toEqual(new Date(nextHour.getTime() + 6 * HOUR));
+    // It runs for ever: stopped here, so the later tests' clocks start no more of it.
+    await t.sql("delete from wf_start_timer where process_key = 'cronHourly'");
+  });
+
   it('starts once at its date; a new version replaces the timer of the old one', async () => {
     const at = new Date(Date.now() + 3 * HOUR).toISOString();
     const first = await deploy(t, timerStart('onDate', `<timeDate>${at}</timeDate>`));
@@ -383,6 +413,66 @@ describe('boundary events on any activity and on sub-processes (issue 36)', () =
     for (const open of await openTasks(t, instance.id))
       expect((await complete(t, t.auth, open.id)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('a non-interrupting timer with a cycle fires at each repetition while the task is open, then stops', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remindTwice',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}
+         <boundaryEvent id="nudge" attachedToRef="review" cancelActivity="false"><timerEventDefinition><timeCycle>R2/PT1H</timeCycle></timerEventDefinition></boundaryEvent>
+         ${flow('f2', 'review', 'e')}${flow('f3', 'nudge', 'nudged')}${task('nudged')}${flow('f4', 'nudged', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'remindTwice');
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'review']);
+    expect(await jobsOf(instance.id)).toEqual([{ activity_id: 'nudge', kind: 'boundaryTimer' }]);
+    clockIn(2 * HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'nudged', 'review']);
+    // R2: two repetitions, then no job is left.
+    expect(await jobsOf(instance.id)).toEqual([]);
+    clockIn(5 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'nudged', 'review']);
+  });
+
+  it('a non-interrupting timer event sub-process with a cycle starts at each repetition while the instance runs', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remindProcess',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}${flow('f2', 'review', 'e')}<endEvent id="e"/>
+         <subProcess id="reminders" triggeredByEvent="true">
+           <startEvent id="tick" isInterrupting="false"><timerEventDefinition><timeCycle>R2/PT1H</timeCycle></timerEventDefinition></startEvent>
+           ${flow('r1', 'tick', 'nudged')}${task('nudged')}${flow('r2', 'nudged', 're')}<endEvent id="re"/>
+         </subProcess>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'remindProcess');
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    clockIn(2 * HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    clockIn(5 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'nudged', 'review']);
+    expect(await jobsOf(instance.id)).toEqual([]);
+  });
+
+  it('a repeating timer stops with its task: completing the task removes the next repetition', async () => {
+    const instance = await start(t, t.auth, 'remindTwice');
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    const review = (await openTasks(t, instance.id)).find((open) => open.activity_id === 'review');
+    expect((await complete(t, t.auth, review!.id)).statusCode).toBe(200);
+    expect(await jobsOf(instance.id)).toEqual([]);
+    clockIn(3 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await taskNames(instance.id)).toEqual(['nudged']);
   });
 
   it('an interrupting timer on a sub-process cancels every task inside it and leaves by the timer', async () => {
@@ -582,8 +672,8 @@ describe('deploying timers and sub-processes', () => {
     );
     await refused(
       bpmn(
-        'cronStart',
-        `<startEvent id="s"><timerEventDefinition><timeCycle>0 0 * * * ?</timeCycle></timerEventDefinition></startEvent>${flow('f1', 's', 'e')}<endEvent id="e"/>`,
+        'cronLastDay',
+        `<startEvent id="s"><timerEventDefinition><timeCycle>0 0 12 L * ?</timeCycle></timerEventDefinition></startEvent>${flow('f1', 's', 'e')}<endEvent id="e"/>`,
       ),
       's',
     );

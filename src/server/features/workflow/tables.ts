@@ -324,6 +324,9 @@ function tableSpecs(): TableSpec[] {
         text('activity_id', false),
         text('kind', false),
         time('due_at', false),
+        // A repeating timer (a non-interrupting boundary or event sub-process start with a time
+        // cycle): the cycle it fires by next (elements/timers.ts nextOfCycle); null fires once.
+        text('cycle'),
         int('attempts'),
         text('last_error'),
         createdAt,

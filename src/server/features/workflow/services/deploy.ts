@@ -15,7 +15,7 @@ import type { ProcessGraph } from './graph.js';
 import { parseBpmn, scanBpmnSize, type Finding, type ParseOptions } from './parse.js';
 import { existingUsernames, groupHoldersOf, groupKey, holderOfGroup } from './people.js';
 import { rememberGraph } from './store.js';
-import { firstDue } from './timers.js';
+import { firstDue } from './elements/timers.js';
 
 /** Deployments and process definitions: a BPMN file becomes the next version of its key. */
 

@@ -31,7 +31,7 @@ import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
-import { firstDue } from './timers.js';
+import { firstDue, repeatingCycle } from './elements/timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
 import { calledKey, variablesIn, variablesOut } from './elements/call-activity.js';
@@ -161,11 +161,13 @@ async function awaitInstanceEvents(run: Run): Promise<void> {
     const start = eventStartOf(run.graph, id);
     const due = start?.timer ? firstDue(start.timer, now) : undefined;
     return start && due
-      ? [sql`(${run.tenantCode}, ${run.instanceId}, null, ${start.id}, 'boundaryTimer', ${due})`]
+      ? [
+          sql`(${run.tenantCode}, ${run.instanceId}, null, ${start.id}, 'boundaryTimer', ${due}, ${repeatingCycle(start)})`,
+        ]
       : [];
   });
   if (jobs.length > 0)
-    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
       values ${sql.join(jobs)}`.execute(run.trx);
 }
 
@@ -247,14 +249,16 @@ async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNo
   // The timers of its boundary events and of the starts of the event sub-processes inside it.
   const starts = (node.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
   const jobs = [...(node.boundaries ?? []), ...starts].flatMap((id) => {
-    const timer = run.graph.nodes[id]?.timer;
-    const due = timer ? firstDue(timer, now) : undefined;
-    return due
-      ? [sql`(${run.tenantCode}, ${run.instanceId}, ${executionId}, ${id}, 'boundaryTimer', ${due})`]
+    const timed = run.graph.nodes[id];
+    const due = timed?.timer ? firstDue(timed.timer, now) : undefined;
+    return timed && due
+      ? [
+          sql`(${run.tenantCode}, ${run.instanceId}, ${executionId}, ${id}, 'boundaryTimer', ${due}, ${repeatingCycle(timed)})`,
+        ]
       : [];
   });
   if (jobs.length === 0) return;
-  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
+  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
     values ${sql.join(jobs)}`.execute(run.trx);
 }
 

@@ -19,7 +19,7 @@ import {
 import type { ProcessNode } from './graph.js';
 import { performCall, prepareCall, type PreparedCall } from './service-calls.js';
 import { definitionGraph, lockInstance, markInstanceLocked, readVariables } from './store.js';
-import { nextOfCycle } from './timers.js';
+import { nextOfCycle } from './elements/timers.js';
 
 /**
  * Jobs: boundary timers of user tasks (wf_job), timer start events (wf_start_timer), and the
@@ -44,6 +44,8 @@ interface BoundaryJob {
   instance_id: number;
   execution_id: number | null;
   activity_id: string;
+  due_at: Date;
+  cycle: string | null;
   tenant_code: string;
   definition_id: number;
   name: string | null;
@@ -76,13 +78,43 @@ async function recordFailure(
     where id = ${id}`.execute(ctx.db);
 }
 
+/**
+ * A repeating timer that fired (its job had a cycle) is due again at the cycle's next time, while
+ * what it is attached to still waits: the token at `waitsAt`, or the instance itself (an event
+ * sub-process of the process, no token). A cycle that is over sets no job.
+ */
+async function repeatTimer({
+  trx,
+  job,
+  now,
+  waitsAt,
+}: {
+  trx: Db;
+  job: BoundaryJob;
+  now: Date;
+  waitsAt: string | undefined;
+}): Promise<void> {
+  if (!job.cycle) return;
+  const next = nextOfCycle(job.cycle, new Date(job.due_at), now);
+  if (!next) return;
+  if (job.execution_id !== null) {
+    const token = await sql<{
+      activity_id: string;
+    }>`select activity_id from wf_execution where id = ${job.execution_id}`.execute(trx);
+    if (token.rows[0]?.activity_id !== waitsAt) return;
+  }
+  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
+    values (${job.tenant_code}, ${job.instance_id}, ${job.execution_id}, ${job.activity_id}, 'boundaryTimer',
+      ${next.due}, ${next.cycle})`.execute(trx);
+}
+
 /** Takes one due boundary timer (its instance locked with it, never waiting) and fires it. */
 async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
   let taken: BoundaryJob | undefined;
   try {
     return await inTransaction(ctx.db, async (trx) => {
       const rows =
-        await sql<BoundaryJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, i.tenant_code,
+        await sql<BoundaryJob>`select j.id, j.instance_id, j.execution_id, j.activity_id, j.due_at, j.cycle, i.tenant_code,
           i.definition_id, i.name, i.steps, i.super_instance_id, i.super_execution_id
         from wf_job j join wf_instance i on i.id = j.instance_id
         where j.due_at <= ${now} and j.attempts < ${MAX_ATTEMPTS} and j.kind = 'boundaryTimer'
@@ -119,7 +151,9 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       if (boundary?.type === 'startEvent') {
         const scope = graph.nodes[graph.nodes[boundary.scope ?? '']?.scope ?? ''];
         if (job.execution_id !== null && (!execution || execution.activity_id !== scope?.id)) return 'ran';
-        await fireEventSubProcess({ run: await openJobRun(), scopeId: job.execution_id, start: boundary });
+        const run = await openJobRun();
+        await fireEventSubProcess({ run, scopeId: job.execution_id, start: boundary });
+        if (!run.hasEnded) await repeatTimer({ trx, job, now, waitsAt: scope?.id });
         return 'ran';
       }
       // A token that has moved on (or gone) since: the timer is void.
@@ -130,6 +164,7 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       const run = await openJobRun();
       if (isCatch) await moveOnFrom({ run, execution, node: boundary });
       else await fireBoundary({ run, execution, boundary });
+      if (!run.hasEnded) await repeatTimer({ trx, job, now, waitsAt });
       return 'ran';
     });
   } catch (error) {
@@ -307,7 +342,7 @@ async function runOneStart(ctx: AppContext, now: Date): Promise<Outcome> {
           input: { processDefinitionId: job.definition_id, description: '' },
           onStepBudget: 'incident',
         });
-      const next = job.cycle ? nextOfCycle(job.cycle, new Date(job.due_at)) : undefined;
+      const next = job.cycle ? nextOfCycle(job.cycle, new Date(job.due_at), now) : undefined;
       if (next)
         await sql`update wf_start_timer set due_at = ${next.due}, cycle = ${next.cycle}, attempts = 0, last_error = null
           where id = ${job.id}`.execute(trx);

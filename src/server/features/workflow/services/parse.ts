@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { IGNORED_ATTRIBUTES, IGNORED_EXTENSIONS } from '../../../../engine/bpmn-ignored.js';
 import { BpmnModdle, type ModdleElement, type Moddle } from 'bpmn-moddle';
 import { expressionProblem } from './expressions.js';
-import { timerProblem } from './timers.js';
+import { timerProblem } from './elements/timers.js';
 import { compensationShape, readCompensationMarkers } from './compensation-shape.js';
 import {
   IMPLICIT_END_TYPES,

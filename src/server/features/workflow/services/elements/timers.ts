@@ -1,9 +1,11 @@
-import type { TimerSpec } from './graph.js';
+import type { ProcessNode, TimerSpec } from '../graph.js';
+import { cronProblem, nextCronTime, parseCron } from './cron.js';
 
 /**
- * ISO-8601 timers of BPMN timer events: durations (PT5M, P1DT2H, P2W), dates
- * (2026-12-01T08:00:00Z) and repeating intervals (R3/PT1H, R/2026-12-01T08:00:00Z/P1D). Cron
- * expressions are not supported (a deployment naming one is refused).
+ * Timer semantics of BPMN timer events: ISO-8601 durations (PT5M, P1DT2H, P2W), dates
+ * (2026-12-01T08:00:00Z) and repeating intervals (R3/PT1H, R/2026-12-01T08:00:00Z/P1D), and
+ * cron expressions in a time cycle as Activiti, Flowable and Camunda read them (Quartz's:
+ * `0 0 9 ? * MON-FRI`, elements/cron.ts), which repeat for ever.
  */
 
 interface Duration {
@@ -74,8 +76,13 @@ export function timerProblem(timer: TimerSpec): string | undefined {
     return parseDuration(timer.duration) ? undefined : `"${timer.duration}" is not an ISO-8601 duration`;
   if (timer.date !== undefined)
     return parseDate(timer.date) ? undefined : `"${timer.date}" is not an ISO-8601 date and time`;
-  if (timer.cycle !== undefined)
-    return parseCycle(timer.cycle) ? undefined : `"${timer.cycle}" is not an ISO-8601 repeating interval`;
+  if (timer.cycle !== undefined) {
+    if (parseCycle(timer.cycle)) return undefined;
+    const cron = cronProblem(timer.cycle);
+    return cron === undefined
+      ? undefined
+      : `"${timer.cycle}" is neither an ISO-8601 repeating interval nor a cron expression (${cron})`;
+  }
   return 'the timer has no duration, date or cycle';
 }
 
@@ -86,7 +93,10 @@ export function firstDue(timer: TimerSpec, now: Date): Date | undefined {
     return duration ? addDuration(now, duration) : undefined;
   }
   if (timer.date !== undefined) return parseDate(timer.date);
-  const cycle = timer.cycle === undefined ? undefined : parseCycle(timer.cycle);
+  if (timer.cycle === undefined) return undefined;
+  const cron = parseCron(timer.cycle);
+  if (cron) return nextCronTime(cron, now);
+  const cycle = parseCycle(timer.cycle);
   if (!cycle || cycle.repeats === 0) return undefined;
   if (!cycle.start) return addDuration(now, cycle.every);
   return cycle.start;
@@ -94,9 +104,20 @@ export function firstDue(timer: TimerSpec, now: Date): Date | undefined {
 
 /**
  * A cycle after one firing: the cycle text for the rest (one repetition fewer) and when it is
- * next due, or undefined when it is over.
+ * next due, or undefined when it is over. A cron expression stays as it is and is next due at its
+ * first time after the firing, or after `now` when the firing was late (a server that was down
+ * fires a missed cron time once, not once for every time it missed).
  */
-export function nextOfCycle(cycleText: string, firedAt: Date): { cycle: string; due: Date } | undefined {
+export function nextOfCycle(
+  cycleText: string,
+  firedAt: Date,
+  now: Date = firedAt,
+): { cycle: string; due: Date } | undefined {
+  const cron = parseCron(cycleText);
+  if (cron) {
+    const due = nextCronTime(cron, firedAt.getTime() > now.getTime() ? firedAt : now);
+    return due ? { cycle: cycleText, due } : undefined;
+  }
   const cycle = parseCycle(cycleText);
   if (!cycle) return undefined;
   const left = cycle.repeats === null ? null : cycle.repeats - 1;
@@ -105,4 +126,12 @@ export function nextOfCycle(cycleText: string, firedAt: Date): { cycle: string; 
     cycle: `R${left === null ? '' : String(left)}/${cycleText.split('/').slice(-1)[0] ?? ''}`,
     due: addDuration(firedAt, cycle.every),
   };
+}
+
+/**
+ * The cycle a timer fires by again after it fired: a time cycle on a non-interrupting boundary
+ * event or event sub-process start (what it interrupts would be gone); null for any other timer.
+ */
+export function repeatingCycle(node: ProcessNode): string | null {
+  return node.timer?.cycle !== undefined && node.isNonInterrupting ? node.timer.cycle : null;
 }

@@ -5,20 +5,12 @@ import {
   variablesOut,
 } from '../../src/server/features/workflow/services/elements/call-activity.js';
 import type { CallSpec } from '../../src/server/features/workflow/services/graph.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
-import { bpmn, flow } from '../support/workflow.js';
+import { nodeBetween } from '../support/element-graph.js';
 
 /** Call-activity semantics without a database: the called process and the variables passed. */
 
 async function callOf(callActivity: string): Promise<CallSpec> {
-  const outcome = await parseBpmn(
-    bpmn(
-      'calls',
-      `<startEvent id="s"/>${flow('f0', 's', 'call')}${callActivity}${flow('f1', 'call', 'e')}<endEvent id="e"/>`,
-    ),
-  );
-  expect(outcome.problems).toEqual([]);
-  const call = outcome.graph!.nodes.call!.call;
+  const call = (await nodeBetween(callActivity, 'call')).call;
   if (!call) throw new Error('no call');
   return call;
 }

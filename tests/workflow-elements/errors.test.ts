@@ -5,7 +5,7 @@ import {
   interrupts,
 } from '../../src/server/features/workflow/services/elements/errors.js';
 import type { ProcessGraph } from '../../src/server/features/workflow/services/graph.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
+import { graphOf as graphWith } from '../support/element-graph.js';
 import { MemoryTokens } from '../support/memory-tokens.js';
 import { flow } from '../support/workflow.js';
 
@@ -13,15 +13,7 @@ import { flow } from '../support/workflow.js';
 
 const ERRORS = `<error id="errA" errorCode="A"/><error id="errB" errorCode="B"/><escalation id="escA" escalationCode="A"/>`;
 
-async function graphOf(body: string): Promise<ProcessGraph> {
-  const outcome = await parseBpmn(`<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="test">
-  ${ERRORS}<process id="errors" isExecutable="true">${body}</process>
-</definitions>`);
-  expect(outcome.problems).toEqual([]);
-  if (!outcome.graph) throw new Error('no graph');
-  return outcome.graph;
-}
+const graphOf = (body: string): Promise<ProcessGraph> => graphWith(body, { beside: ERRORS });
 
 /** A boundary error event on `attachedTo`, catching `ref` (any error without one), with a way out. */
 const errorBoundary = (id: string, attachedTo: string, ref?: string): string =>
@@ -66,37 +58,24 @@ describe('catching a thrown error or escalation', () => {
     const work = { id: tokens.add('work', 'active', subToken), parent_id: subToken };
     const thrownA = { kind: 'error' as const, code: 'A' };
 
-    const withInner = await outer(true);
-    expect(
-      await handlerAt({
-        tokens,
-        graph: withInner,
-        node: withInner.nodes.work!,
-        execution: work,
-        thrown: thrownA,
-      }),
-    ).toMatchObject({ start: { id: 'inner_esp_start' }, scopeId: subToken });
+    const caughtIn = async (graph: ProcessGraph, thrown = thrownA) =>
+      handlerAt({ tokens, graph, node: graph.nodes.work!, execution: work, thrown });
 
+    expect(await caughtIn(await outer(true))).toMatchObject({
+      start: { id: 'inner_esp_start' },
+      scopeId: subToken,
+    });
     const withoutInner = await outer(false);
-    expect(
-      await handlerAt({
-        tokens,
-        graph: withoutInner,
-        node: withoutInner.nodes.work!,
-        execution: work,
-        thrown: thrownA,
-      }),
-    ).toMatchObject({ boundary: { id: 'onSub' }, execution: { id: subToken, parent_id: null } });
+    expect(await caughtIn(withoutInner)).toMatchObject({
+      boundary: { id: 'onSub' },
+      execution: { id: subToken, parent_id: null },
+    });
 
     // Code B: the sub-process's boundary names A, so the process's catch-all event sub-process takes it.
-    const caughtB = await handlerAt({
-      tokens,
-      graph: withoutInner,
-      node: withoutInner.nodes.work!,
-      execution: work,
-      thrown: { kind: 'error', code: 'B' },
+    expect(await caughtIn(withoutInner, { kind: 'error', code: 'B' })).toMatchObject({
+      start: { id: 'process_esp_start' },
+      scopeId: null,
     });
-    expect(caughtB).toMatchObject({ start: { id: 'process_esp_start' }, scopeId: null });
   });
 
   it('from a sub-process in a sub-process, the outer one’s boundary catches it, on the outer token', async () => {

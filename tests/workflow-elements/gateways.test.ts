@@ -4,19 +4,11 @@ import {
   joined,
   releasableJoins,
 } from '../../src/server/features/workflow/services/elements/gateways.js';
-import type { ProcessGraph } from '../../src/server/features/workflow/services/graph.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
 import { MemoryTokens } from '../support/memory-tokens.js';
-import { bpmn, flow } from '../support/workflow.js';
+import { graphOf } from '../support/element-graph.js';
+import { flow } from '../support/workflow.js';
 
 /** The gateways' semantics, without a database: the graph of a real file, the tokens in memory. */
-
-async function graphOf(body: string): Promise<ProcessGraph> {
-  const outcome = await parseBpmn(bpmn('gateways', body));
-  expect(outcome.problems).toEqual([]);
-  if (!outcome.graph) throw new Error('no graph');
-  return outcome.graph;
-}
 
 const task = (id: string): string => `<userTask id="${id}" name="${id}"/>`;
 

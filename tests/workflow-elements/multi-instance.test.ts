@@ -8,24 +8,16 @@ import {
   type LoopState,
 } from '../../src/server/features/workflow/services/elements/multi-instance.js';
 import type { ProcessNode } from '../../src/server/features/workflow/services/graph.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
-import { bpmn, flow } from '../support/workflow.js';
+import { nodeBetween } from '../support/element-graph.js';
 
 /** Multi-instance semantics without a database: the node of a real file, the loop state in hand. */
 
 /** A user task `sign` with the given loop characteristics (attributes and children). */
-async function signTask(attributes: string, children = ''): Promise<ProcessNode> {
-  const outcome = await parseBpmn(
-    bpmn(
-      'loops',
-      `<startEvent id="s"/>${flow('f0', 's', 'sign')}
-      <userTask id="sign" name="sign"><multiInstanceLoopCharacteristics ${attributes}>${children}</multiInstanceLoopCharacteristics></userTask>
-      ${flow('f1', 'sign', 'e')}<endEvent id="e"/>`,
-    ),
+const signTask = (attributes: string, children = ''): Promise<ProcessNode> =>
+  nodeBetween(
+    `<userTask id="sign" name="sign"><multiInstanceLoopCharacteristics ${attributes}>${children}</multiInstanceLoopCharacteristics></userTask>`,
+    'sign',
   );
-  expect(outcome.problems).toEqual([]);
-  return outcome.graph!.nodes.sign!;
-}
 
 const ANY_ONE = '<completionCondition>${nrOfCompletedInstances >= 1}</completionCondition>';
 

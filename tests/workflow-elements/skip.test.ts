@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { skipOf } from '../../src/server/features/workflow/services/elements/skip.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
-import { bpmn, flow } from '../support/workflow.js';
+import type { ProcessNode } from '../../src/server/features/workflow/services/graph.js';
+import { nodeBetween } from '../support/element-graph.js';
 
 /** Skip expressions (Activiti, Flowable) on an activity, without a database. */
 
-const FILE = bpmn(
-  'skipping',
-  `<startEvent id="s"/>${flow('f0', 's', 'review')}
-  <userTask id="review" name="review" activiti:skipExpression="\${skipReview}" xmlns:activiti="http://activiti.org/bpmn"/>
-  ${flow('f1', 'review', 'e')}<endEvent id="e"/>`,
-);
-
-async function reviewNode() {
-  const outcome = await parseBpmn(FILE);
-  expect(outcome.problems).toEqual([]);
-  return outcome.graph!.nodes.review!;
-}
+const reviewNode = (): Promise<ProcessNode> =>
+  nodeBetween(
+    '<userTask id="review" name="review" activiti:skipExpression="${skipReview}" xmlns:activiti="http://activiti.org/bpmn"/>',
+    'review',
+  );
 
 describe('skip expressions', () => {
   it('are read only while the instance enables them', async () => {

@@ -4,21 +4,11 @@ import {
   userTaskOf,
 } from '../../src/server/features/workflow/services/elements/user-task.js';
 import type { ProcessNode } from '../../src/server/features/workflow/services/graph.js';
-import { parseBpmn } from '../../src/server/features/workflow/services/parse.js';
-import { bpmn, flow } from '../support/workflow.js';
+import { nodeBetween } from '../support/element-graph.js';
 
 /** User-task semantics without a database: the node of a real file, its name and its people. */
 
-async function taskNode(task: string): Promise<ProcessNode> {
-  const outcome = await parseBpmn(
-    bpmn(
-      'people',
-      `<startEvent id="s"/>${flow('f0', 's', 't')}${task}${flow('f1', 't', 'e')}<endEvent id="e"/>`,
-    ),
-  );
-  expect(outcome.problems).toEqual([]);
-  return outcome.graph!.nodes.t!;
-}
+const taskNode = (task: string): Promise<ProcessNode> => nodeBetween(task, 't');
 
 describe('the people of a user task', () => {
   it('an assignee expression names the first user it gives', async () => {

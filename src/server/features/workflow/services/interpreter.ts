@@ -405,6 +405,21 @@ export async function errorAtTask({
   return outcome !== 'none';
 }
 
+/** The handler of an event a throw or end event throws: its scopes' (it has no boundary events). */
+const handlerAround = (
+  run: Run,
+  step: Step,
+  node: ProcessNode,
+  thrown: Thrown,
+): Promise<Handler | undefined> =>
+  handlerInScopes({
+    tokens: run.tokens,
+    graph: run.graph,
+    scopeId: node.scope,
+    scopeExecution: step.parentId,
+    thrown,
+  });
+
 /**
  * An error end event: the error goes up the scopes it is in to the nearest handler that catches
  * its code (an event sub-process's error start, an error boundary event of a sub-process), which
@@ -413,13 +428,7 @@ export async function errorAtTask({
  */
 async function throwError(run: Run, step: Step, node: ProcessNode): Promise<void> {
   const thrown: Thrown = { kind: 'error', code: node.errorCode ?? '' };
-  const handler = await handlerInScopes({
-    tokens: run.tokens,
-    graph: run.graph,
-    scopeId: node.scope,
-    scopeExecution: step.parentId,
-    thrown,
-  });
+  const handler = await handlerAround(run, step, node, thrown);
   if (handler) {
     await historyPass({ run, step, node });
     await fireHandler(run, handler);
@@ -458,13 +467,7 @@ async function throwsToCaller(
  */
 async function throwEscalation(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
   const thrown: Thrown = { kind: 'escalation', code: node.escalationCode ?? '' };
-  const handler = await handlerInScopes({
-    tokens: run.tokens,
-    graph: run.graph,
-    scopeId: node.scope,
-    scopeExecution: step.parentId,
-    thrown,
-  });
+  const handler = await handlerAround(run, step, node, thrown);
   if (!handler) {
     if (!run.caller) return true;
     return (await throwsToCaller(run, step, node, thrown)) !== 'interrupted';

@@ -463,6 +463,133 @@ describe('boundary events on any activity and on sub-processes (issue 36)', () =
     expect(await jobsOf(instance.id)).toEqual([]);
   });
 
+  it('a repeating timer polled late fires once, then is due at its next time to come (missed ones are not made up)', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remindHourly',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}
+         <boundaryEvent id="nudge" attachedToRef="review" cancelActivity="false"><timerEventDefinition><timeCycle>R/PT1H</timeCycle></timerEventDefinition></boundaryEvent>
+         ${flow('f2', 'review', 'e')}${flow('f3', 'nudge', 'nudged')}${task('nudged')}${flow('f4', 'nudged', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'remindHourly');
+    const [first] = await t.sql<{ due_at: Date }>('select due_at from wf_job where instance_id = $1', [
+      instance.id,
+    ]);
+    const due = new Date(first!.due_at).getTime();
+    const late = due + 5 * HOUR + 60_000;
+    setWorkflowClock(t.app.ctx, () => new Date(late));
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'review']);
+    const [next] = await t.sql<{ due_at: Date; cycle: string }>(
+      'select due_at, cycle from wf_job where instance_id = $1',
+      [instance.id],
+    );
+    expect(next).toMatchObject({ cycle: 'R/PT1H' });
+    expect(new Date(next!.due_at).getTime()).toBe(due + 6 * HOUR);
+    // It repeats for ever while the task is open; terminating the instance ends it.
+    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+      id: instance.id,
+      comment: 'done',
+    });
+    expect(terminated.statusCode).toBe(200);
+    expect(await jobsOf(instance.id)).toEqual([]);
+  });
+
+  it('a cron cycle on a non-interrupting boundary fires at each of its times while the task is open', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remindCron',
+        `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}
+         <boundaryEvent id="nudge" attachedToRef="review" cancelActivity="false"><timerEventDefinition><timeCycle>0 0 * * * ?</timeCycle></timerEventDefinition></boundaryEvent>
+         ${flow('f2', 'review', 'e')}${flow('f3', 'nudge', 'nudged')}${task('nudged')}${flow('f4', 'nudged', 'e2')}<endEvent id="e"/><endEvent id="e2"/>`,
+      ),
+    );
+    const base = new Date();
+    base.setMinutes(15, 0, 0);
+    setWorkflowClock(t.app.ctx, () => base);
+    const instance = await start(t, t.auth, 'remindCron');
+    const nextHour = new Date(base);
+    nextHour.setMinutes(60, 0, 0);
+    const dueAt = async (): Promise<number[]> =>
+      (await t.sql<{ due_at: Date }>('select due_at from wf_job where instance_id = $1', [instance.id])).map(
+        (row) => new Date(row.due_at).getTime(),
+      );
+    expect(await dueAt()).toEqual([nextHour.getTime()]);
+    setWorkflowClock(t.app.ctx, () => new Date(nextHour.getTime() + 60_000));
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await dueAt()).toEqual([nextHour.getTime() + HOUR]);
+    setWorkflowClock(t.app.ctx, () => new Date(nextHour.getTime() + HOUR + 60_000));
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    expect(await taskNames(instance.id)).toEqual(['nudged', 'nudged', 'review']);
+    // Completing the task ends the cycle.
+    const review = (await openTasks(t, instance.id)).find((open) => open.activity_id === 'review');
+    expect((await complete(t, t.auth, review!.id)).statusCode).toBe(200);
+    expect(await dueAt()).toEqual([]);
+  });
+
+  it('sending a task back (regress) keeps the instance’s own repeating timer and drops the moved token’s', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'remindAcross',
+        `<startEvent id="s"/>${flow('f1', 's', 'draft')}${task('draft')}${flow('f2', 'draft', 'review')}${task('review')}
+         <boundaryEvent id="late" attachedToRef="review" cancelActivity="false"><timerEventDefinition><timeDuration>PT3H</timeDuration></timerEventDefinition></boundaryEvent>
+         ${flow('f3', 'review', 'e')}${flow('f4', 'late', 'e3')}<endEvent id="e"/><endEvent id="e3"/>
+         <subProcess id="reminders" triggeredByEvent="true">
+           <startEvent id="tick" isInterrupting="false"><timerEventDefinition><timeCycle>R/PT1H</timeCycle></timerEventDefinition></startEvent>
+           ${flow('r1', 'tick', 're')}<endEvent id="re"/>
+         </subProcess>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'remindAcross');
+    const [draft] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, draft!.id)).statusCode).toBe(200);
+    const [review] = await openTasks(t, instance.id);
+    expect((await jobsOf(instance.id)).map((job) => job.activity_id).sort()).toEqual(['late', 'tick']);
+    const back = await call(t, t.auth, 'POST', 'task/regressTask', {
+      id: review!.id,
+      activityId: 'draft',
+      comment: '退回',
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await jobsOf(instance.id)).map((job) => job.activity_id)).toEqual(['tick']);
+    const terminated = await call(t, t.auth, 'POST', 'processinstance/terminate', {
+      id: instance.id,
+      comment: 'done',
+    });
+    expect(terminated.statusCode).toBe(200);
+  });
+
+  it('a repeating timer whose firing sets off an interrupting event sub-process does not come back', async () => {
+    const xml = bpmn(
+      'remindEscalate',
+      `<startEvent id="s"/>${flow('f1', 's', 'review')}${task('review')}${flow('f2', 'review', 'e')}<endEvent id="e"/>
+       <subProcess id="reminders" triggeredByEvent="true">
+         <startEvent id="tick" isInterrupting="false"><timerEventDefinition><timeCycle>R/PT1H</timeCycle></timerEventDefinition></startEvent>
+         ${flow('r1', 'tick', 'raise')}<intermediateThrowEvent id="raise"><escalationEventDefinition escalationRef="late"/></intermediateThrowEvent>${flow('r2', 'raise', 're')}<endEvent id="re"/>
+       </subProcess>
+       <subProcess id="handler" triggeredByEvent="true">
+         <startEvent id="caught" isInterrupting="true"><escalationEventDefinition escalationRef="late"/></startEvent>
+         ${flow('h1', 'caught', 'handle')}${task('handle')}${flow('h2', 'handle', 'he')}<endEvent id="he"/>
+       </subProcess>`,
+    ).replace('<process ', '<escalation id="late" escalationCode="LATE"/><process ');
+    await deploy(t, xml);
+    const instance = await start(t, t.auth, 'remindEscalate');
+    expect((await jobsOf(instance.id)).map((job) => job.activity_id)).toEqual(['tick']);
+    clockIn(HOUR + 60_000);
+    expect(await runDueJobs(t.app.ctx)).toBe(1);
+    // The handler interrupted the instance's scope: review is gone, and so is the reminder.
+    expect(await taskNames(instance.id)).toEqual(['handle']);
+    expect(await jobsOf(instance.id)).toEqual([]);
+    clockIn(3 * HOUR);
+    expect(await runDueJobs(t.app.ctx)).toBe(0);
+    expect(await taskNames(instance.id)).toEqual(['handle']);
+  });
+
   it('a repeating timer stops with its task: completing the task removes the next repetition', async () => {
     const instance = await start(t, t.auth, 'remindTwice');
     clockIn(HOUR + 60_000);

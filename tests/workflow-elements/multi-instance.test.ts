@@ -4,7 +4,7 @@ import {
   childLocals,
   loopItems,
   openLoop,
-  passLoop,
+  runLoopInline,
   type LoopState,
 } from '../../src/server/features/workflow/services/elements/multi-instance.js';
 import type { ProcessNode } from '../../src/server/features/workflow/services/graph.js';
@@ -128,7 +128,7 @@ describe('a loop that waits for nothing (service task, plain task)', () => {
     );
     const seen: unknown[] = [];
     let counted = 0;
-    await passLoop({
+    await runLoopInline({
       node,
       variables: { items: ['a', 'b', 'c'] },
       countStep: () => {
@@ -148,7 +148,7 @@ describe('a loop that waits for nothing (service task, plain task)', () => {
     let counted = 0;
     const budget = new Error('step budget');
     await expect(
-      passLoop({
+      runLoopInline({
         node,
         variables: {},
         countStep: () => {

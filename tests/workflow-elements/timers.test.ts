@@ -51,6 +51,27 @@ describe('ISO-8601 timers', () => {
     expect(firstDue({ cycle: 'R0/PT1H' }, fired)).toBeUndefined();
   });
 
+  it('repetitions missed while nothing fired are skipped and counted, not made up one after another', () => {
+    const fired = new Date('2026-01-01T08:00:00Z');
+    const fiveHoursLater = new Date('2026-01-01T13:30:00Z');
+    expect(nextOfCycle('R/PT1H', fired, fiveHoursLater)).toEqual({
+      cycle: 'R/PT1H',
+      due: new Date('2026-01-01T14:00:00Z'),
+    });
+    expect(nextOfCycle('R10/PT1H', fired, fiveHoursLater)).toEqual({
+      cycle: 'R4/PT1H',
+      due: new Date('2026-01-01T14:00:00Z'),
+    });
+    // Every repetition left fell due meanwhile: the cycle is over.
+    expect(nextOfCycle('R3/PT1H', fired, fiveHoursLater)).toBeUndefined();
+    // Seconds missed over a year: still one step, one interval from now.
+    const aYearLater = new Date('2027-01-01T08:00:00Z');
+    expect(nextOfCycle('R/PT1S', fired, aYearLater)).toEqual({
+      cycle: 'R/PT1S',
+      due: new Date('2027-01-01T08:00:01Z'),
+    });
+  });
+
   it('what cannot run is named', () => {
     expect(timerProblem({ duration: 'one hour' })).toBe('"one hour" is not an ISO-8601 duration');
     expect(timerProblem({ date: 'tomorrow' })).toBe('"tomorrow" is not an ISO-8601 date and time');
@@ -87,6 +108,26 @@ describe('cron expressions (Quartz syntax, as Activiti, Flowable and Camunda rea
     expect(next('0 0 0 1 1 ? 2026', local(2026, 6, 1))).toBeUndefined();
   });
 
+  it('in the hour a clock set back repeats, the next time is still after the last (never in the past)', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      // 2026-11-01 06:30 UTC is 01:30 EST, the second 01:30 of that night.
+      const inRepeatedHour = new Date('2026-11-01T06:30:00Z');
+      const everyMinute = next('0 * * * * ?', inRepeatedHour)!;
+      expect(everyMinute.getTime()).toBeGreaterThan(inRepeatedHour.getTime());
+      const cycle = nextOfCycle('0 */5 * * * ?', inRepeatedHour, inRepeatedHour)!;
+      expect(cycle.due.getTime()).toBeGreaterThan(inRepeatedHour.getTime());
+      // Spring forward: 02:30 does not exist that day; the next 02:30 is the day after.
+      expect(next('0 30 2 * * ?', new Date('2026-03-08T05:00:00Z'))).toEqual(
+        new Date('2026-03-09T06:30:00Z'),
+      );
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('refuses what it does not read, naming why', () => {
     expect(cronProblem('0 0 12 L * ?')).toBe(
       'the day of the month "L" uses L, W or #, which are not supported',
@@ -102,6 +143,10 @@ describe('cron expressions (Quartz syntax, as Activiti, Flowable and Camunda rea
       'a cron expression has 6 or 7 fields (second to day of the week, and a year), not 5',
     );
     expect(cronProblem('0 0 0 30 2 ?')).toBe('it is never due in the next 10 years');
+    for (const field of ['0/15/3', '1-2-3', '*/1e1'])
+      expect(cronProblem(`0 ${field} * * * ?`)).toBe(
+        `the minute "${field}" is not a value, a range, a step or a list of them`,
+      );
     expect(cronProblem('0 0 9 ? * WED')).toBeUndefined();
   });
 

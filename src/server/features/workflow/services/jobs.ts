@@ -79,30 +79,15 @@ async function recordFailure(
 }
 
 /**
- * A repeating timer that fired (its job had a cycle) is due again at the cycle's next time, while
- * what it is attached to still waits: the token at `waitsAt`, or the instance itself (an event
- * sub-process of the process, no token). A cycle that is over sets no job.
+ * A repeating timer about to fire (its job has a cycle) is due again at the cycle's next time.
+ * The next job is set before the timer fires, in the same transaction, so that whatever the
+ * firing ends (the token leaving, an interrupting event sub-process, the instance) removes it as
+ * it removes the other timers; a cycle that is over sets none.
  */
-async function repeatTimer({
-  trx,
-  job,
-  now,
-  waitsAt,
-}: {
-  trx: Db;
-  job: BoundaryJob;
-  now: Date;
-  waitsAt: string | undefined;
-}): Promise<void> {
+async function repeatTimer({ trx, job, now }: { trx: Db; job: BoundaryJob; now: Date }): Promise<void> {
   if (!job.cycle) return;
   const next = nextOfCycle(job.cycle, new Date(job.due_at), now);
   if (!next) return;
-  if (job.execution_id !== null) {
-    const token = await sql<{
-      activity_id: string;
-    }>`select activity_id from wf_execution where id = ${job.execution_id}`.execute(trx);
-    if (token.rows[0]?.activity_id !== waitsAt) return;
-  }
   await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
     values (${job.tenant_code}, ${job.instance_id}, ${job.execution_id}, ${job.activity_id}, 'boundaryTimer',
       ${next.due}, ${next.cycle})`.execute(trx);
@@ -151,9 +136,8 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       if (boundary?.type === 'startEvent') {
         const scope = graph.nodes[graph.nodes[boundary.scope ?? '']?.scope ?? ''];
         if (job.execution_id !== null && (!execution || execution.activity_id !== scope?.id)) return 'ran';
-        const run = await openJobRun();
-        await fireEventSubProcess({ run, scopeId: job.execution_id, start: boundary });
-        if (!run.hasEnded) await repeatTimer({ trx, job, now, waitsAt: scope?.id });
+        await repeatTimer({ trx, job, now });
+        await fireEventSubProcess({ run: await openJobRun(), scopeId: job.execution_id, start: boundary });
         return 'ran';
       }
       // A token that has moved on (or gone) since: the timer is void.
@@ -161,10 +145,10 @@ async function runOneBoundary(ctx: AppContext, now: Date): Promise<Outcome> {
       const isCatch = boundary?.type === 'intermediateCatchEvent';
       const waitsAt = isCatch ? (boundary.eventGateway ?? boundary.id) : boundary?.attachedTo;
       if (!boundary || !execution || execution.activity_id !== waitsAt) return 'ran';
+      await repeatTimer({ trx, job, now });
       const run = await openJobRun();
       if (isCatch) await moveOnFrom({ run, execution, node: boundary });
       else await fireBoundary({ run, execution, boundary });
-      if (!run.hasEnded) await repeatTimer({ trx, job, now, waitsAt });
       return 'ran';
     });
   } catch (error) {

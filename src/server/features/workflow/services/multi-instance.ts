@@ -6,7 +6,7 @@ import {
   childDone,
   childLocals,
   openLoop,
-  passLoop as passEach,
+  runLoopInline,
   type LoopState,
 } from './elements/multi-instance.js';
 import { cancelInside, endSignersOf } from './scopes.js';
@@ -170,5 +170,5 @@ export function passLoop(
   node: ProcessNode,
   each: (locals: Record<string, unknown>) => Promise<void>,
 ): Promise<void> {
-  return passEach({ node, variables: run.variables, countStep: () => countStep(run), each });
+  return runLoopInline({ node, variables: run.variables, countStep: () => countStep(run), each });
 }

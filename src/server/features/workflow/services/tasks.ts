@@ -753,8 +753,13 @@ async function sendBack({
   await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
       where instance_id = ${instance.id} and end_time is null and activity_type = 'subProcess'
         and activity_id not in (${sql.join(kept)})`.execute(trx);
-  await sql`delete from wf_job where instance_id = ${instance.id}
-    and kind in ('boundaryTimer', 'serviceCall')`.execute(trx);
+  // The timers and calls of the tokens that went, and of the one that moves; the instance's own
+  // event sub-process timers and those of the sub-processes that stay are kept.
+  await sql`delete from wf_job where instance_id = ${instance.id} and kind in ('boundaryTimer', 'serviceCall')
+    and (execution_id = ${executionId}
+      or (execution_id is not null and not exists (select 1 from wf_execution e where e.id = wf_job.execution_id)))`.execute(
+    trx,
+  );
   // The tokens that went may have waited at a connector or mail task: their history rows end too.
   await sql`update wf_hist_activity set end_time = now(), end_reason = 'regressed'
       where instance_id = ${instance.id} and end_time is null and task_id is null

@@ -42,8 +42,13 @@ export function mappedVariables({
 }
 
 /** The variables the called instance starts with. */
-export const variablesIn = ({ call, variables }: { call: CallSpec; variables: Record<string, unknown> }) =>
-  mappedVariables({ all: call.inAll, mappings: call.ins, from: variables });
+export const variablesIn = ({
+  call,
+  variables,
+}: {
+  call: CallSpec;
+  variables: Record<string, unknown>;
+}): Record<string, unknown> => mappedVariables({ all: call.inAll, mappings: call.ins, from: variables });
 
 /** The variables the caller takes back from the called instance when it ends. */
 export const variablesOut = ({

@@ -45,7 +45,7 @@ const HORIZON_YEARS = 10;
 class CronError extends Error {}
 
 function valueOf(text: string, field: FieldSpec): number {
-  const named = field.names?.indexOf(text.toUpperCase() as never) ?? -1;
+  const named = field.names?.indexOf(text.toUpperCase()) ?? -1;
   const value = named >= 0 ? named + field.min : /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(value) || value < field.min || value > field.max)
     throw new CronError(`the ${field.name} "${text}" is not from ${field.min} to ${field.max}`);
@@ -55,12 +55,15 @@ function valueOf(text: string, field: FieldSpec): number {
 /** The values a field allows; undefined for any (`*` or `?`). */
 function parseField(text: string, field: FieldSpec): Set<number> | undefined {
   if (text === '*' || text === '?') return undefined;
-  if (
-    /[LW#]/i.test(
-      text.replace(/[A-Z]{3}/gi, (name) => (field.names?.includes(name.toUpperCase() as never) ? '' : name)),
-    )
-  )
+  const withoutNames = text.replace(/[A-Z]{3}/gi, (name) =>
+    field.names?.includes(name.toUpperCase()) ? '' : name,
+  );
+  if (/[LW#]/i.test(withoutNames))
     throw new CronError(`the ${field.name} "${text}" uses L, W or #, which are not supported`);
+  // Each part of a list: *, a value or a range, with at most one step.
+  for (const part of text.split(','))
+    if (!/^(\*|[A-Z0-9]+(-[A-Z0-9]+)?)(\/\d+)?$/i.test(part))
+      throw new CronError(`the ${field.name} "${text}" is not a value, a range, a step or a list of them`);
   const values = new Set<number>();
   for (const part of text.split(',')) {
     const [range = '', stepText] = part.split('/');
@@ -134,14 +137,24 @@ export function cronProblem(text: string, now: Date = new Date()): string | unde
 
 /**
  * The first time after `after` (to the second, the server's local time) that the cron allows;
- * undefined when there is none within HORIZON_YEARS. Each miss skips its whole unit (a month, a
- * day, an hour, a minute), so the search is a few thousand steps at most.
+ * undefined when there is none within HORIZON_YEARS. Always later than `after`: in the hour a
+ * clock set back repeats, a local time names the earlier of its two instants, so a search from
+ * inside the repeated hour that lands before `after` starts again once that hour has passed (its
+ * times are not fired twice).
  */
 export function nextCronTime(cron: Cron, after: Date): Date | undefined {
-  const at = new Date(after.getTime());
-  at.setMilliseconds(0);
-  at.setSeconds(at.getSeconds() + 1);
-  const lastYear = after.getFullYear() + HORIZON_YEARS;
+  const found = searchFrom(cron, new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000));
+  if (!found || found.getTime() > after.getTime()) return found;
+  return searchFrom(cron, new Date(Math.floor(after.getTime() / 1000) * 1000 + 3_600_000));
+}
+
+/**
+ * The first time at or after `from` that the cron allows, by local time. Each miss skips its whole
+ * unit (a month, a day, an hour, a minute), so the search is a few thousand steps at most.
+ */
+function searchFrom(cron: Cron, from: Date): Date | undefined {
+  const at = new Date(from.getTime());
+  const lastYear = from.getFullYear() + HORIZON_YEARS;
   while (at.getFullYear() <= lastYear) {
     if (cron.years && !cron.years.has(at.getFullYear())) {
       at.setFullYear(at.getFullYear() + 1, 0, 1);

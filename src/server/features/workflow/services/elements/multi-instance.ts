@@ -134,7 +134,7 @@ export function childDone({
  * runs once per item, one after another, until its completion condition holds. `each` runs one
  * child with its locals; `countStep` counts it against the step budgets before it runs.
  */
-export async function passLoop({
+export async function runLoopInline({
   node,
   variables,
   countStep,

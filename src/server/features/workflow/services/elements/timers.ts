@@ -104,9 +104,9 @@ export function firstDue(timer: TimerSpec, now: Date): Date | undefined {
 
 /**
  * A cycle after one firing: the cycle text for the rest (one repetition fewer) and when it is
- * next due, or undefined when it is over. A cron expression stays as it is and is next due at its
- * first time after the firing, or after `now` when the firing was late (a server that was down
- * fires a missed cron time once, not once for every time it missed).
+ * next due, or undefined when it is over. The next time is after `now`: a firing that was late (a
+ * server that was down) is followed by the next time to come, not by every time it missed; a
+ * repeating interval counts the missed ones as gone. A cron expression stays as it is.
  */
 export function nextOfCycle(
   cycleText: string,
@@ -120,13 +120,24 @@ export function nextOfCycle(
   }
   const cycle = parseCycle(cycleText);
   if (!cycle) return undefined;
-  const left = cycle.repeats === null ? null : cycle.repeats - 1;
+  let left = cycle.repeats === null ? null : cycle.repeats - 1;
+  let due = addDuration(firedAt, cycle.every);
+  // Repetitions that fell due while nothing fired (a server that was down, an instance that was
+  // suspended) are skipped and counted, not made up one after another.
+  for (let skipped = 0; due.getTime() <= now.getTime() && skipped < MAX_SKIPPED; skipped++) {
+    if (left !== null) left -= 1;
+    due = addDuration(due, cycle.every);
+  }
+  if (due.getTime() <= now.getTime()) due = addDuration(now, cycle.every);
   if (left !== null && left <= 0) return undefined;
   return {
     cycle: `R${left === null ? '' : String(left)}/${cycleText.split('/').slice(-1)[0] ?? ''}`,
-    due: addDuration(firedAt, cycle.every),
+    due,
   };
 }
+
+/** Most missed repetitions counted one by one (past them the next is one interval from now). */
+const MAX_SKIPPED = 10_000;
 
 /**
  * The cycle a timer fires by again after it fired: a time cycle on a non-interrupting boundary

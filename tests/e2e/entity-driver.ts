@@ -10,7 +10,7 @@ import {
   type FormField,
 } from '../../src/engine/index.js';
 import { sampleString } from '../support/sample-values.js';
-import { untilStill } from './select.js';
+import { clickUntilClosed, untilStill } from './select.js';
 
 export { untilStill };
 
@@ -259,7 +259,7 @@ export async function deleteChecked(page: Page, question: RegExp): Promise<void>
   // the click's own waits finish
   const deleted = expectSuccess(page, /删除成功|Delete successfully/);
   deleted.catch(() => undefined); // awaited below; a failed click must not leave it unhandled
-  await confirm.locator('.ant-btn-primary').click();
+  await clickUntilClosed(confirm, confirm.locator('.ant-btn-primary'));
   await deleted;
 }
 

@@ -88,3 +88,25 @@ export async function untilStill(dialog: Locator): Promise<void> {
     await dialog.page().waitForTimeout(50);
   }
 }
+
+/**
+ * Clicks a dialog's button until the dialog closes. On a loaded machine a click on a confirm
+ * dialog that had stopped moving was still lost once (the dialog stayed, its button idle). A click
+ * the dialog took shows: it closes, or its button loads (antd ignores clicks while it does). Only a
+ * lost click is given again, at most three times in all.
+ */
+export async function clickUntilClosed(dialog: Locator, button: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await button.click();
+    const isClosed = await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (isClosed) return;
+    if (await button.evaluate((element) => element.classList.contains('ant-btn-loading'))) {
+      await dialog.waitFor({ state: 'hidden' });
+      return;
+    }
+    assert.ok(attempt < 3, 'the dialog takes the click');
+  }
+}

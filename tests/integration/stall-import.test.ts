@@ -93,3 +93,34 @@ describe('stall: zip bombs posted to an import (finding 4 of issue 31)', () => {
     }, 120_000);
   }
 });
+
+describe('stall: zip bombs posted to an import for real (no dry run)', () => {
+  // These two pass the shared strings and are found only while the rows are read. Posted for
+  // real, the import writes in a transaction: the bomb must still end with its 413 within the
+  // reading's budget, the pings stay answered, and nothing is left written.
+  for (const bomb of bombs.filter(
+    (item) => item.name === 'a sheet of 513 MB' || item.name === '10 M cells',
+  )) {
+    it(`${bomb.name}: pings answer within ${PING_BUDGET_MS} ms, the bomb ends with its 413, no row is written`, async () => {
+      const form = fileUpload('bomb.xlsx', bomb.file(), {
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      });
+      const count = async (): Promise<number> =>
+        Number((await t.sql<{ n: string }>('select count(*) as n from portal_purchase'))[0]?.n ?? 0);
+      const before = await count();
+      const measure = await measureStall(t, () =>
+        t.request({
+          method: 'POST',
+          url: '/api/notification/purchase/import',
+          headers: { ...t.auth, ...form.headers },
+          payload: form.payload,
+        }),
+      );
+      console.log(stallReport(`import for real, ${bomb.name}`, bomb.budget, measure));
+      expect(measure.hostile.status, measure.hostile.body.slice(0, 300)).toBe(413);
+      expect(measure.hostile.ms).toBeLessThan(BUDGETS.import.parseMs);
+      expect(measure.worstPingMs).toBeLessThan(PING_BUDGET_MS);
+      expect(await count()).toBe(before);
+    }, 120_000);
+  }
+});

@@ -1,4 +1,4 @@
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TestApp } from './app.js';
 
 /**
@@ -29,7 +29,16 @@ const PING = { method: 'GET', url: '/api/notification/home/params' } as const;
 export async function measureStall(
   t: TestApp,
   hostile: () => Promise<LightMyRequestResponse>,
-  { everyMs = 100, firstPingAfterMs = 50 }: { everyMs?: number; firstPingAfterMs?: number } = {},
+  {
+    everyMs = 100,
+    firstPingAfterMs = 50,
+    ping = PING,
+  }: {
+    everyMs?: number;
+    firstPingAfterMs?: number;
+    /** The simple request (PING by default: public params, which may come from a cache). */
+    ping?: InjectOptions;
+  } = {},
 ): Promise<StallMeasure> {
   const started = performance.now();
   let answer: { status: number; ms: number; body: string } | undefined;
@@ -40,8 +49,8 @@ export async function measureStall(
   let due = started + firstPingAfterMs;
   do {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    const ping = await t.request(PING);
-    if (ping.statusCode !== 200) throw new Error(`the ping failed: ${ping.statusCode} ${ping.body}`);
+    const pinged = await t.request(ping);
+    if (pinged.statusCode !== 200) throw new Error(`the ping failed: ${pinged.statusCode} ${pinged.body}`);
     const answered = performance.now();
     pings.push(answered - due);
     due = answered + everyMs;

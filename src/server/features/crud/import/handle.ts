@@ -48,8 +48,11 @@ export async function handleImport(
   // Sub-table (x-detail) rows: the sheets after the first, keyed by the master row's label
   // (read before the first sheet is opened: each reading takes a thread of its own).
   const details = await readDetailSheets({ crud, bytes, maxRows: MAX_IMPORT_ROWS });
-  // Passwords are hashed before the import's transaction opens (secrets.ts).
-  const hashed = dryRun ? undefined : (await hashFileSecrets({ crud, bytes })).hashed;
+  // Passwords are hashed before the import's transaction opens (secrets.ts). On PGlite the file is
+  // read through before it as well: a transaction there holds the only connection, which must not
+  // wait while a file past its budgets is read (PostgreSQL's other connections do not wait).
+  const readThrough = request.server.ctx.dbKind === 'pglite';
+  const hashed = dryRun ? undefined : (await hashFileSecrets({ crud, bytes, readThrough })).hashed;
   const sheet = await openUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, chunkRows: IMPORT_CHUNK_ROWS });
   return importRecords({
     crud,

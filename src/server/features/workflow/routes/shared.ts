@@ -47,8 +47,7 @@ export const flagValue = (text: '' | 'true' | 'false' | undefined): boolean | un
 
 /** The caller as a candidate (user name and groups). */
 export function candidate(request: FastifyRequest): Promise<Candidate> {
-  const auth = requireAuth(request);
-  return candidateOf({ ctx: request.server.ctx, db: request.server.ctx.db, user: auth });
+  return candidateLater(request)(request.server.ctx.db);
 }
 
 /**

@@ -30,7 +30,7 @@ import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
-import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
+import { insertTimerJobs, oversizedVariable, VARIABLE_LIMIT_KB, type TimerJob } from './store.js';
 import { firstDue, repeatingCycle } from './elements/timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
@@ -157,18 +157,14 @@ async function awaitInstanceEvents(run: Run): Promise<void> {
         ),
       )}`.execute(run.trx);
   const now = workflowNow(run.ctx);
-  const jobs = ids.flatMap((id) => {
-    const start = eventStartOf(run.graph, id);
-    const due = start?.timer ? firstDue(start.timer, now) : undefined;
-    return start && due
-      ? [
-          sql`(${run.tenantCode}, ${run.instanceId}, null, ${start.id}, 'boundaryTimer', ${due}, ${repeatingCycle(start)})`,
-        ]
-      : [];
-  });
-  if (jobs.length > 0)
-    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
-      values ${sql.join(jobs)}`.execute(run.trx);
+  await insertTimerJobs(
+    run.trx,
+    ids.flatMap((id) => {
+      const start = eventStartOf(run.graph, id);
+      const due = start?.timer ? firstDue(start.timer, now) : undefined;
+      return start && due ? [timerJob(run, null, start, due)] : [];
+    }),
+  );
 }
 
 /**
@@ -248,19 +244,25 @@ async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNo
   const now = workflowNow(run.ctx);
   // The timers of its boundary events and of the starts of the event sub-processes inside it.
   const starts = (node.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
-  const jobs = [...(node.boundaries ?? []), ...starts].flatMap((id) => {
-    const timed = run.graph.nodes[id];
-    const due = timed?.timer ? firstDue(timed.timer, now) : undefined;
-    return timed && due
-      ? [
-          sql`(${run.tenantCode}, ${run.instanceId}, ${executionId}, ${id}, 'boundaryTimer', ${due}, ${repeatingCycle(timed)})`,
-        ]
-      : [];
-  });
-  if (jobs.length === 0) return;
-  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
-    values ${sql.join(jobs)}`.execute(run.trx);
+  await insertTimerJobs(
+    run.trx,
+    [...(node.boundaries ?? []), ...starts].flatMap((id) => {
+      const timed = run.graph.nodes[id];
+      const due = timed?.timer ? firstDue(timed.timer, now) : undefined;
+      return timed && due ? [timerJob(run, executionId, timed, due)] : [];
+    }),
+  );
 }
+
+/** The timer job of a timed node of the run's instance, due at `dueAt`. */
+const timerJob = (run: Run, executionId: number | null, node: ProcessNode, dueAt: Date): TimerJob => ({
+  tenantCode: run.tenantCode,
+  instanceId: run.instanceId,
+  executionId,
+  activityId: node.id,
+  dueAt,
+  cycle: repeatingCycle(node),
+});
 
 /** A token left a user task: its boundary timers are off. */
 async function dropBoundaries(run: Run, executionId: number, node: ProcessNode): Promise<void> {
@@ -1353,19 +1355,15 @@ async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Prom
   await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
   await subscribe(run, step.executionId, node);
   const now = workflowNow(run.ctx);
-  const jobs: RawBuilder<unknown>[] = [];
+  const jobs: TimerJob[] = [];
   for (const flowId of node.outgoing) {
     const target = run.graph.nodes[run.graph.flows[flowId]?.target ?? ''];
     if (!target?.timer) continue;
     const due = firstDue(target.timer, now);
     if (!due) throw new ExpressionError(`the timer of ${elementName(run, target)} is never due`);
-    jobs.push(
-      sql`(${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${target.id}, 'boundaryTimer', ${due})`,
-    );
+    jobs.push(timerJob(run, step.executionId, target, due));
   }
-  if (jobs.length > 0)
-    await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
-      values ${sql.join(jobs)}`.execute(run.trx);
+  await insertTimerJobs(run.trx, jobs);
 }
 
 /**
@@ -1393,10 +1391,7 @@ async function waitForTimer(run: Run, step: Step, node: ProcessNode): Promise<vo
   const due = node.timer ? firstDue(node.timer, workflowNow(run.ctx)) : undefined;
   if (!due) throw new ExpressionError(`the timer of ${elementName(run, node)} is never due`);
   await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
-  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, 'boundaryTimer', ${due})`.execute(
-    run.trx,
-  );
+  await insertTimerJobs(run.trx, [timerJob(run, step.executionId, node, due)]);
 }
 
 /**

@@ -18,7 +18,13 @@ import {
 } from './interpreter.js';
 import type { ProcessNode } from './graph.js';
 import { performCall, prepareCall, type PreparedCall } from './service-calls.js';
-import { definitionGraph, lockInstance, markInstanceLocked, readVariables } from './store.js';
+import {
+  definitionGraph,
+  insertTimerJobs,
+  lockInstance,
+  markInstanceLocked,
+  readVariables,
+} from './store.js';
 import { nextOfCycle } from './elements/timers.js';
 
 /**
@@ -88,9 +94,16 @@ async function repeatTimer({ trx, job, now }: { trx: Db; job: BoundaryJob; now: 
   if (!job.cycle) return;
   const next = nextOfCycle(job.cycle, new Date(job.due_at), now);
   if (!next) return;
-  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
-    values (${job.tenant_code}, ${job.instance_id}, ${job.execution_id}, ${job.activity_id}, 'boundaryTimer',
-      ${next.due}, ${next.cycle})`.execute(trx);
+  await insertTimerJobs(trx, [
+    {
+      tenantCode: job.tenant_code,
+      instanceId: job.instance_id,
+      executionId: job.execution_id,
+      activityId: job.activity_id,
+      dueAt: next.due,
+      cycle: next.cycle,
+    },
+  ]);
 }
 
 /** Takes one due boundary timer (its instance locked with it, never waiting) and fires it. */

@@ -40,10 +40,12 @@ export function mayStart(
   graph: { candidateStarterUsers?: string[] | undefined; candidateStarterGroups?: string[] | undefined },
   who: Candidate,
 ): boolean {
-  const users = graph.candidateStarterUsers ?? [];
+  if (!namesStarters(graph)) return true;
   const groups = (graph.candidateStarterGroups ?? []).map(groupKey);
-  if (users.length === 0 && groups.length === 0) return true;
-  return users.includes(who.username) || groups.some((group) => who.groups.includes(group));
+  return (
+    (graph.candidateStarterUsers ?? []).includes(who.username) ||
+    groups.some((group) => who.groups.includes(group))
+  );
 }
 
 /** The role code holding a bare group name: itself when it is one, else ROLE_ and its name in capitals. */

@@ -318,3 +318,26 @@ export async function addComment(
     trx,
   );
 }
+
+/** A timer job of an instance (wf_job, kind boundaryTimer): a boundary event's, a catch's or an event sub-process start's. */
+export interface TimerJob {
+  tenantCode: string;
+  instanceId: number;
+  /** The token it is attached to; null for an event sub-process of the process itself. */
+  executionId: number | null;
+  activityId: string;
+  dueAt: Date;
+  /** The cycle it repeats by (elements/timers.ts repeatingCycle); null fires once. */
+  cycle: string | null;
+}
+
+/** Sets timer jobs, in one statement. */
+export async function insertTimerJobs(trx: Db, jobs: TimerJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const rows = jobs.map(
+    (job) =>
+      sql`(${job.tenantCode}, ${job.instanceId}, ${job.executionId}::bigint, ${job.activityId}, 'boundaryTimer', ${job.dueAt}, ${job.cycle}::text)`,
+  );
+  await sql`insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at, cycle)
+    values ${sql.join(rows)}`.execute(trx);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImportBudgetError } from '../../src/server/lib/xlsx/budget.js';
-import { xlsxRowsOffThread, type XlsxSheetRow } from '../../src/server/lib/xlsx/pool.js';
+import { xlsxRowsOffThread, xlsxSurveyOffThread, type XlsxSheetRow } from '../../src/server/lib/xlsx/pool.js';
 import { xlsxOf } from '../support/hostile-xlsx.js';
 
 /** The .xlsx reading threads of the import (lib/xlsx/pool.ts): rows in batches, the time limit, reuse. */
@@ -56,5 +56,29 @@ describe('xlsxRowsOffThread', () => {
 
   it('a file that is not an .xlsx is an error naming why, not a budget', async () => {
     await expect(rowsOf(Buffer.from('PK\u0003\u0004 not a zip at all'))).rejects.toThrow(/zip/);
+  });
+
+  it('a survey hands over the first row holding a value and the count, stopping past its limit', async () => {
+    const bytes = xlsxOf({
+      sheetData: [
+        '<row r="1"><c r="A1" t="inlineStr"><is><t> </t></is></c></row>',
+        ...Array.from(
+          { length: 50 },
+          (_, index) =>
+            `<row r="${index + 2}"><c r="A${index + 2}" t="inlineStr"><is><t> v${index} </t></is></c></row>`,
+        ),
+      ],
+    });
+    expect(await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter: 1_000 })).toEqual({
+      first: ['v0'],
+      filled: 50,
+    });
+    // Stopped once past 10: the count is 11, and the thread is free for the next reading.
+    expect(await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter: 10 })).toEqual({
+      first: ['v0'],
+      filled: 11,
+    });
+    expect(await xlsxSurveyOffThread({ bytes, which: 'rest', stopAfter: 10 })).toEqual({ filled: 0 });
+    expect((await rowsOf(bytes))[1]).toEqual({ sheet: 'data', row: 2, cells: ['v0'] });
   });
 });

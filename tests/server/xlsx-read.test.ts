@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { openUploadedSheet } from '../../src/server/features/crud/import/read.js';
+import { openUploadedSheet, surveyUploadedSheet } from '../../src/server/features/crud/import/read.js';
+import { ImportBudgetError } from '../../src/server/lib/xlsx/budget.js';
 import { throughExcelJs, throughStream, type Rows } from '../support/xlsx-rows.js';
 
 /**
@@ -217,5 +218,51 @@ describe('openUploadedSheet', () => {
     ).rejects.toMatchObject({
       errors: [{ field: '/file' }],
     });
+  });
+});
+
+describe('surveyUploadedSheet', () => {
+  const padded = (): Promise<Buffer> =>
+    written((workbook) => {
+      const sheet = workbook.addWorksheet('s');
+      // A blank row before the header, blank and space-only rows among the data: none is counted.
+      sheet.addRow([]);
+      sheet.addRow([' name ', 'age']);
+      for (let index = 1; index <= 30; index += 1) {
+        sheet.addRow([`r${index}`, index]);
+        if (index % 10 === 0) sheet.addRow(['  ', '']);
+      }
+    });
+
+  it('an .xlsx: its header (trimmed) and the count of its data rows, as the import reads them', async () => {
+    const bytes = await padded();
+    expect(await surveyUploadedSheet({ bytes, maxRows: 100 })).toEqual({ header: ['name', 'age'], rows: 30 });
+    const sheet = await openUploadedSheet({ bytes, maxRows: 100, chunkRows: 1000 });
+    let rows = 0;
+    for await (const chunk of sheet.chunks) rows += chunk.length;
+    expect(rows).toBe(30);
+    // Only the header: no count.
+    expect(await surveyUploadedSheet({ bytes, maxRows: 100, headerOnly: true })).toEqual({
+      header: ['name', 'age'],
+    });
+  });
+
+  it('past maxRows the budget error of the rows; a CSV is counted the same; a broken file is a problem on /file', async () => {
+    const bytes = await padded();
+    await expect(surveyUploadedSheet({ bytes, maxRows: 29 })).rejects.toEqual(
+      new ImportBudgetError('rows', 29),
+    );
+    expect(await surveyUploadedSheet({ bytes, maxRows: 30 })).toMatchObject({ rows: 30 });
+    const csv = Buffer.from('\n name ,age\nr1,1\n , \nr2,2\n', 'utf8');
+    expect(await surveyUploadedSheet({ bytes: csv, maxRows: 10 })).toEqual({
+      header: ['name', 'age'],
+      rows: 2,
+    });
+    await expect(surveyUploadedSheet({ bytes: csv, maxRows: 1 })).rejects.toEqual(
+      new ImportBudgetError('rows', 1),
+    );
+    await expect(
+      surveyUploadedSheet({ bytes: bytes.subarray(0, bytes.length - 100), maxRows: 100 }),
+    ).rejects.toMatchObject({ errors: [{ field: '/file' }] });
   });
 });

@@ -15,7 +15,15 @@ import { ImportBudgetError, READ_BUDGETS, type ImportBudget, type ReadBudgets } 
  * the sources (tsx, tests) run worker.ts through tsx's loader.
  */
 
-/** One row of a sheet, as the worker hands it over. */
+/** What a survey of a reading's rows finds: the first row holding a value, and how many do. */
+export interface XlsxSurvey {
+  /** The cells of the first row holding a value (a cell not blank); none in an empty sheet. */
+  first?: string[];
+  /** Rows holding a value (past `stopAfter`, the reading stopped there). */
+  filled: number;
+}
+
+/** One row of a sheet, as the worker hands it over (cells trimmed). */
 export interface XlsxSheetRow {
   sheet: string;
   row: number;
@@ -23,11 +31,20 @@ export interface XlsxSheetRow {
 }
 
 export type ToWorker =
-  | { type: 'start'; job: number; bytes: Uint8Array; which: 'first' | 'rest'; budgets: ReadBudgets }
+  | {
+      type: 'start';
+      job: number;
+      bytes: Uint8Array;
+      which: 'first' | 'rest';
+      budgets: ReadBudgets;
+      /** Post only a survey of the rows (stopping once the rows holding a value pass `stopAfter`). */
+      survey?: { stopAfter: number };
+    }
   | { type: 'next'; job: number };
 
 export type SheetRowsMessage =
   | { type: 'rows'; job: number; rows: XlsxSheetRow[] }
+  | ({ type: 'survey'; job: number } & XlsxSurvey)
   | { type: 'end'; job: number }
   | { type: 'error'; job: number; message: string; budget?: ImportBudget; limit?: number };
 
@@ -52,7 +69,7 @@ function spawn(): Worker {
   const here = import.meta.url;
   const resourceLimits = {
     maxOldGenerationSizeMb: BUDGETS.import.parserHeapMb,
-    maxYoungGenerationSizeMb: 32,
+    maxYoungGenerationSizeMb: 8,
   };
   if (!here.endsWith('.ts')) {
     // The bundle: dist/server/main.js beside dist/server/xlsx-worker.js.
@@ -109,6 +126,15 @@ function release(worker: Worker, isReusable: boolean): void {
   }
 }
 
+/** What a reading in a thread asks for: the sheets to walk, and the budgets to walk them in. */
+interface Reading {
+  bytes: Uint8Array;
+  which: 'first' | 'rest';
+  budgets: ReadBudgets;
+  parseMs: number;
+  survey?: { stopAfter: number };
+}
+
 /**
  * The rows of an .xlsx, read in a worker thread: the first sheet's, or those of every sheet after
  * it, in batches. Past a budget (BUDGETS.import, or `budgets`) an ImportBudgetError; a file that
@@ -125,6 +151,42 @@ export async function* xlsxRowsOffThread({
   budgets?: ReadBudgets;
   parseMs?: number;
 }): AsyncGenerator<XlsxSheetRow[]> {
+  for await (const answer of readOffThread({ bytes, which, budgets, parseMs }))
+    if (Array.isArray(answer)) yield answer;
+}
+
+/**
+ * The first row holding a value (a cell not blank) of the first sheet, or of every sheet after it,
+ * and the number of such rows: read in a worker thread within the same budgets as the rows, of
+ * which no other crosses to this thread. The reading stops once the count passes `stopAfter`.
+ */
+export async function xlsxSurveyOffThread({
+  bytes,
+  which,
+  stopAfter,
+  budgets = READ_BUDGETS,
+  parseMs = BUDGETS.import.parseMs,
+}: {
+  bytes: Uint8Array;
+  which: 'first' | 'rest';
+  stopAfter: number;
+  budgets?: ReadBudgets;
+  parseMs?: number;
+}): Promise<XlsxSurvey> {
+  let survey: XlsxSurvey = { filled: 0 };
+  for await (const answer of readOffThread({ bytes, which, budgets, parseMs, survey: { stopAfter } }))
+    if (!Array.isArray(answer)) survey = answer;
+  return survey;
+}
+
+/** One reading in a pooled thread: its batches of rows, or its survey, as the thread posts them. */
+async function* readOffThread({
+  bytes,
+  which,
+  budgets,
+  parseMs,
+  survey,
+}: Reading): AsyncGenerator<XlsxSheetRow[] | XlsxSurvey> {
   const worker = await acquire();
   const job = (jobs += 1);
   const queue: SheetRowsMessage[] = [];
@@ -152,7 +214,10 @@ export async function* xlsxRowsOffThread({
   let isEnded = false;
   // One copy of the file for the thread, handed over (transferred) rather than copied again.
   const copy = new Uint8Array(bytes);
-  worker.postMessage({ type: 'start', job, bytes: copy, which, budgets } satisfies ToWorker, [copy.buffer]);
+  worker.postMessage(
+    { type: 'start', job, bytes: copy, which, budgets, ...(survey ? { survey } : {}) } satisfies ToWorker,
+    [copy.buffer],
+  );
   let waitedMs = 0;
   try {
     for (;;) {
@@ -172,10 +237,12 @@ export async function* xlsxRowsOffThread({
           throw new ImportBudgetError('parseMs', parseMs);
         continue;
       }
-      if (message.type === 'rows') {
-        // The thread reads the next batch while this one is used.
+      if (message.type === 'rows' || message.type === 'survey') {
+        // The thread reads the next batch (or comes to its end) while this one is used.
         worker.postMessage({ type: 'next', job } satisfies ToWorker);
-        yield message.rows;
+        yield message.type === 'rows'
+          ? message.rows
+          : { filled: message.filled, ...(message.first ? { first: message.first } : {}) };
       } else if (message.type === 'end') {
         isEnded = true;
         return;

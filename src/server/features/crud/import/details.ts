@@ -15,7 +15,7 @@ import { writeDetailRows, type DetailRow } from '../../../lib/sql/detail-rows.js
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
 import type { CrudRequest } from '../services/crud.js';
-import { asFileProblem } from './read.js';
+import { asFileProblem, isZip } from './read.js';
 import { loadDictionary, loadReferences, readCell, type ColumnReader } from './values.js';
 
 /**
@@ -103,12 +103,11 @@ async function otherSheets(
     let count = 0;
     for await (const batch of xlsxRowsOffThread({ bytes, which: 'rest' })) {
       for (const { sheet, row, cells } of batch) {
-        const trimmed = cells.map((cell) => cell.trim());
-        if (trimmed.every((cell) => cell === '')) continue;
+        if (cells.every((cell) => cell === '')) continue;
         count += 1;
         if (count > maxRows) throw new ImportBudgetError('rows', maxRows);
         const rows = sheets.get(sheet) ?? [];
-        rows.push({ row, cells: trimmed });
+        rows.push({ row, cells });
         sheets.set(sheet, rows);
       }
     }
@@ -117,9 +116,6 @@ async function otherSheets(
   }
   return sheets;
 }
-
-const isZip = (bytes: Buffer): boolean =>
-  bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 async function readerOf(request: CrudRequest, item: FieldDef): Promise<ColumnReader> {
   const { l10n } = request;

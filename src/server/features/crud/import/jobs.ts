@@ -10,7 +10,7 @@ import type { Actor } from '../../../lib/sql/toolkit.js';
 import type { CrudRequest } from '../services/crud.js';
 import { readDetailSheets } from './details.js';
 import { IMPORT_CHUNK_ROWS, importRecords } from './import.js';
-import { openUploadedSheet } from './read.js';
+import { openUploadedSheet, surveyUploadedSheet } from './read.js';
 import { hashFileSecrets } from './secrets.js';
 import { MAX_IMPORT_ROWS } from './upload.js';
 
@@ -195,14 +195,7 @@ async function runJob(input: ImportJobInput, held: LocalJob): Promise<void> {
   let persisted = 0;
   try {
     // The rows are counted first (read off the request thread), so that progress has its total.
-    const counting = await openUploadedSheet({
-      bytes,
-      maxRows: MAX_IMPORT_ROWS,
-      chunkRows: IMPORT_CHUNK_ROWS,
-    });
-    let total = 0;
-    for await (const chunk of counting.chunks) total += chunk.length;
-    job.total = total;
+    job.total = (await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS })).rows ?? 0;
     const progress = (phase: NonNullable<ImportJob['phase']>) => (rows: number) => {
       job.phase = phase;
       job.done = rows;

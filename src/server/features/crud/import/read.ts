@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { AppError } from '../../../lib/errors.js';
 import { CSV_ROW_CHARACTERS, ImportBudgetError, ReadMeter } from '../../../lib/xlsx/budget.js';
-import { xlsxRowsOffThread } from '../../../lib/xlsx/pool.js';
+import { xlsxRowsOffThread, xlsxSurveyOffThread } from '../../../lib/xlsx/pool.js';
 
 /** A zip container (every .xlsx) starts with a local file header. */
-const isZip = (bytes: Buffer): boolean =>
+export const isZip = (bytes: Buffer): boolean =>
   bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 const tooMany = (maxRows: number): ImportBudgetError => new ImportBudgetError('rows', maxRows);
@@ -41,8 +41,7 @@ export interface SheetStream {
  * second sheet holds the dropdown lists).
  */
 async function* xlsxRows(bytes: Buffer): AsyncGenerator<SheetRow> {
-  for await (const batch of xlsxRowsOffThread({ bytes, which: 'first' }))
-    for (const { cells, row } of batch) yield { cells: cells.map((cell) => cell.trim()), row };
+  for await (const batch of xlsxRowsOffThread({ bytes, which: 'first' })) yield* batch;
 }
 
 /** Characters of cell text a chunk of rows holds at most (it ends early past them). */
@@ -141,4 +140,48 @@ export async function openUploadedSheet({
       await rows.return(undefined);
     },
   };
+}
+
+/** An upload's header row, and (when read through) its data rows' count. */
+export interface SheetSurvey {
+  header: string[];
+  rows?: number;
+}
+
+/**
+ * An upload's header and the count of its data rows (rows holding a value, after the header),
+ * read within the import's budgets: an .xlsx in its reading thread, from which only the header and
+ * the count come back. `headerOnly` stops at the header (the first data row is read, `rows` not
+ * given). More than `maxRows`, or a file that cannot be read, is the same error as the import's.
+ */
+export async function surveyUploadedSheet({
+  bytes,
+  maxRows,
+  headerOnly = false,
+}: {
+  bytes: Buffer;
+  maxRows: number;
+  headerOnly?: boolean;
+}): Promise<SheetSurvey> {
+  if (bytes.length === 0) throw new AppError('fileEmpty');
+  // The header is the first row holding a value; past maxRows data rows, reading stops.
+  const stopAfter = headerOnly ? 1 : maxRows + 1;
+  let survey: { first?: string[]; filled: number } = { filled: 0 };
+  try {
+    if (isZip(bytes)) survey = await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter });
+    else
+      for await (const { cells } of csvRows(bytes)) {
+        if (cells.every((cell) => cell === '')) continue;
+        survey.first ??= cells;
+        survey.filled += 1;
+        if (survey.filled > stopAfter) break;
+      }
+  } catch (error) {
+    throw asFileProblem(error);
+  }
+  const header = survey.first ?? [];
+  if (headerOnly) return { header };
+  const rows = Math.max(0, survey.filled - 1);
+  if (rows > maxRows) throw tooMany(maxRows);
+  return { header, rows };
 }

@@ -1,7 +1,7 @@
 import { hashSecretsConcurrently } from '../../../lib/passwords.js';
 import type { CrudRequest } from '../services/crud.js';
 import { IMPORT_CHUNK_ROWS, secretColumns, type HashedSecrets } from './import.js';
-import { openUploadedSheet } from './read.js';
+import { openUploadedSheet, surveyUploadedSheet } from './read.js';
 import { MAX_IMPORT_ROWS } from './upload.js';
 
 /**
@@ -20,9 +20,9 @@ export interface HashedFile {
 /**
  * Reads the file's first sheet and hashes its secret cells; `onProgress` gets the rows done so
  * far. A file whose header names no secret column is read through only with `readThrough`, which
- * finds a file past its budgets before a transaction opens; otherwise the import reads it once,
- * in its transaction, within the same budgets (an .xlsx read twice cost 0.9 s of every 100,000
- * rows on PostgreSQL).
+ * finds a file past its budgets before a transaction opens (its rows counted, not handed over);
+ * otherwise the import reads it once, in its transaction, within the same budgets (an .xlsx read
+ * twice cost 0.9 s of every 100,000 rows on PostgreSQL).
  */
 export async function hashFileSecrets({
   crud,
@@ -36,17 +36,15 @@ export async function hashFileSecrets({
   readThrough?: boolean;
   onProgress?: (rows: number) => void;
 }): Promise<HashedFile> {
-  const sheet = await openUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, chunkRows: IMPORT_CHUNK_ROWS });
-  const columns = secretColumns(crud, sheet.header);
-  let rows = 0;
+  // Read through for its budgets, or to its header only: an .xlsx's rows stay in its reading thread.
+  const survey = await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, headerOnly: !readThrough });
+  const columns = secretColumns(crud, survey.header);
   if (columns.length === 0) {
-    if (!readThrough) {
-      await sheet.close?.();
-      return {};
-    }
-    for await (const chunk of sheet.chunks) onProgress?.((rows += chunk.length));
+    if (survey.rows !== undefined) onProgress?.(survey.rows);
     return {};
   }
+  const sheet = await openUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, chunkRows: IMPORT_CHUNK_ROWS });
+  let rows = 0;
   const hashed: HashedSecrets = new Map();
   for await (const chunk of sheet.chunks) {
     // Hashed in slices, so that progress moves while a chunk's passwords are hashed.

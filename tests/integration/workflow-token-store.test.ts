@@ -50,6 +50,58 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   answers.push((await store.joiningAt('join')).map(numbered));
   answers.push((await store.standingExceptJoiningAt('other')).sort());
   answers.push((await store.firstJoiningPerJoin()).map((row) => numbered(row.id)));
+  // The interpreter's own token writes and questions.
+  const at = (token: { activityId: string; parentId: number | null } | undefined) =>
+    token && { ...token, parentId: token.parentId === null ? null : numbered(token.parentId) };
+  const call = await put('call', 'active');
+  ids.push(await store.add('later', scope));
+  const later = ids[ids.length - 1]!;
+  await store.wait(call);
+  answers.push(at(await store.waitingAt(call)), at(await store.waitingAt(later)), at(await store.at(later)));
+  answers.push(
+    (await store.liveAt(['call', 'later', 'join', 'sub'])).map((token) => ({
+      ...at(token),
+      id: numbered(token.id),
+      state: token.state,
+    })),
+  );
+  answers.push(await store.liveAt([]));
+  answers.push(
+    (await store.wakeWaitingAt(['call', 'later'])).map((token) => ({ ...at(token), id: numbered(token.id) })),
+  );
+  answers.push(await store.wakeWaitingAt(['call']));
+  await store.moveTo(later, 'boundary');
+  await store.stopAt(call, 'broken');
+  answers.push(at(await store.at(later)), at(await store.at(call)), (await store.liveAt(['broken'])).length);
+  await store.wait(later);
+  await store.activateOutOfLoop(later);
+  answers.push(await store.waitingAt(later), await store.exists(later), await store.hasChildren(scope));
+  answers.push(await store.hasChildren(later));
+  await store.remove([later]);
+  answers.push(await store.exists(later), await store.at(later));
+  // A loop: its counts kept with its token, children with their variables, all gone when it is over.
+  const looping = await put('mi', 'active');
+  const counts = { items: ['x', 'y'], total: 2, completed: 0, active: 2, next: 2 };
+  answers.push(await store.loopOf(looping));
+  await store.openLoop(looping, counts);
+  const first = await store.add('mi', looping, { isScope: false, locals: { item: 'x' } });
+  const second = await store.add('mi', looping, { isScope: true, locals: { item: 'y' } });
+  answers.push(
+    await store.loopOf(looping),
+    (await store.liveAt(['mi'])).map((token) => [numbered(token.id) || 'child', token.state]),
+  );
+  await store.remove([first]);
+  await store.saveLoop(looping, { ...counts, completed: 1, active: 1 });
+  answers.push(await store.loopOf(looping), await store.parentOf(second).then((id) => id === looping));
+  await store.removeChildren(looping);
+  answers.push(await store.hasChildren(looping), await store.exists(second));
+  await store.activateOutOfLoop(looping);
+  answers.push(await store.loopOf(looping), (await store.liveAt(['mi']))[0]?.state);
+  // The last token of the instance: each removal says whether one is left.
+  const rest = [...ids].filter((id) => id !== later && id !== b);
+  const lefts: boolean[] = [];
+  for (const id of rest) lefts.push(await store.removeLast(id));
+  answers.push(lefts);
   return answers;
 }
 
@@ -77,7 +129,7 @@ describe('the token store: the database and memory answer alike', () => {
     // The instance's own token (at its task) is set aside so that only the script's tokens stand.
     await t.sql('delete from wf_execution where instance_id = $1', [instanceId]);
     const inDatabase = await transcript(
-      sqlTokens(t.app.ctx.db, instanceId),
+      sqlTokens(t.app.ctx.db, { tenantCode: 'default', instanceId }),
       async (activityId, state, parentId) => {
         const rows = await t.sql<{ id: string }>(
           `insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
@@ -89,7 +141,7 @@ describe('the token store: the database and memory answer alike', () => {
     );
     const memory = new MemoryTokens();
     const inMemory = await transcript(memory, async (activityId, state, parentId) =>
-      memory.add(activityId, state, parentId),
+      memory.put(activityId, state, parentId),
     );
     expect(inMemory).toEqual(inDatabase);
     // And the script asks what it means to: the answers are not empty.
@@ -97,5 +149,22 @@ describe('the token store: the database and memory answer alike', () => {
     expect(inDatabase[1]).toEqual([1, null]);
     expect(inDatabase[2]).toEqual([2, 3]);
     expect(inDatabase[5]).toEqual([]);
+    // The token added waits nowhere but stands in its scope; the one told to wait does.
+    expect(inDatabase.slice(8, 11)).toEqual([
+      { activityId: 'call', parentId: null },
+      undefined,
+      { activityId: 'later', parentId: 1 },
+    ]);
+    expect(inDatabase[13]).toEqual([{ activityId: 'call', parentId: null, id: 7 }]);
+    expect(inDatabase.at(-1)).toEqual([true, true, true, true, true, true, false]);
+    expect(inDatabase.slice(24, 27)).toEqual([
+      undefined,
+      { items: ['x', 'y'], total: 2, completed: 0, active: 2, next: 2 },
+      [
+        [9, 'loop'],
+        ['child', 'active'],
+        ['child', 'scope'],
+      ],
+    ]);
   });
 });

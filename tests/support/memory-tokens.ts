@@ -1,11 +1,16 @@
-import type { TokenStore } from '../../src/server/features/workflow/services/tokens.js';
+import type { LoopState } from '../../src/server/features/workflow/services/elements/multi-instance.js';
+import type { LiveToken, TokenAt, TokenStore } from '../../src/server/features/workflow/services/tokens.js';
 
 /** A token as the memory store holds it (a wf_execution row's part the element behaviours read). */
 export interface MemoryToken {
   id: number;
   activityId: string;
-  state: 'active' | 'joining' | 'waiting' | 'scope';
+  state: 'active' | 'joining' | 'waiting' | 'scope' | 'loop' | 'incident';
   parentId: number | null;
+  /** A loop's counts, on the token that runs it. */
+  loop?: LoopState;
+  /** A loop child's own variables. */
+  locals?: Record<string, unknown>;
 }
 
 /**
@@ -19,7 +24,7 @@ export class MemoryTokens implements TokenStore {
   private nextId = 1;
 
   /** A token standing at a node (active unless said otherwise); its id. */
-  add(activityId: string, state: MemoryToken['state'] = 'active', parentId: number | null = null): number {
+  put(activityId: string, state: MemoryToken['state'] = 'active', parentId: number | null = null): number {
     const id = this.nextId++;
     this.tokens.push({ id, activityId, state, parentId });
     return id;
@@ -78,5 +83,100 @@ export class MemoryTokens implements TokenStore {
 
   async activate(executionId: number): Promise<void> {
     this.token(executionId).state = 'active';
+  }
+
+  async wait(executionId: number): Promise<void> {
+    this.token(executionId).state = 'waiting';
+  }
+
+  async activateOutOfLoop(executionId: number): Promise<void> {
+    const token = this.token(executionId);
+    token.state = 'active';
+    delete token.loop;
+  }
+
+  async moveTo(executionId: number, nodeId: string): Promise<void> {
+    this.token(executionId).activityId = nodeId;
+  }
+
+  async stopAt(executionId: number, nodeId: string): Promise<void> {
+    Object.assign(this.token(executionId), { state: 'incident', activityId: nodeId });
+  }
+
+  async exists(executionId: number): Promise<boolean> {
+    this.reads += 1;
+    return this.tokens.some((token) => token.id === executionId);
+  }
+
+  async at(executionId: number): Promise<TokenAt | undefined> {
+    this.reads += 1;
+    const token = this.tokens.find((candidate) => candidate.id === executionId);
+    return token ? { activityId: token.activityId, parentId: token.parentId } : undefined;
+  }
+
+  async waitingAt(executionId: number): Promise<TokenAt | undefined> {
+    const token = await this.at(executionId);
+    return token && this.token(executionId).state === 'waiting' ? token : undefined;
+  }
+
+  async hasChildren(scopeId: number): Promise<boolean> {
+    this.reads += 1;
+    return this.tokens.some((token) => token.parentId === scopeId);
+  }
+
+  async add(
+    nodeId: string,
+    parentId: number | null,
+    child?: { isScope: boolean; locals: Record<string, unknown> },
+  ): Promise<number> {
+    const id = this.put(nodeId, child?.isScope === true ? 'scope' : 'active', parentId);
+    if (child) this.token(id).locals = child.locals;
+    return id;
+  }
+
+  async openLoop(executionId: number, state: LoopState): Promise<void> {
+    Object.assign(this.token(executionId), { state: 'loop', loop: state });
+  }
+
+  async saveLoop(executionId: number, state: LoopState): Promise<void> {
+    this.token(executionId).loop = state;
+  }
+
+  async loopOf(executionId: number): Promise<LoopState | undefined> {
+    this.reads += 1;
+    return this.tokens.find((token) => token.id === executionId)?.loop;
+  }
+
+  async removeChildren(scopeId: number): Promise<void> {
+    for (const token of this.tokens.filter((candidate) => candidate.parentId === scopeId))
+      this.tokens.splice(this.tokens.indexOf(token), 1);
+  }
+
+  async liveAt(nodeIds: string[]): Promise<LiveToken[]> {
+    this.reads += 1;
+    const live = (token: MemoryToken): token is MemoryToken & { state: LiveToken['state'] } =>
+      ['active', 'waiting', 'scope', 'loop'].includes(token.state);
+    return this.byId()
+      .filter((token) => nodeIds.includes(token.activityId))
+      .filter(live)
+      .map(({ id, activityId, parentId, state }) => ({ id, activityId, parentId, state }));
+  }
+
+  async wakeWaitingAt(nodeIds: string[]): Promise<(TokenAt & { id: number })[]> {
+    const woken = this.byId().filter(
+      (token) => token.state === 'waiting' && nodeIds.includes(token.activityId),
+    );
+    for (const token of woken) token.state = 'active';
+    return woken.map(({ id, activityId, parentId }) => ({ id, activityId, parentId }));
+  }
+
+  async removeLast(executionId: number): Promise<boolean> {
+    this.reads += 1;
+    await this.remove([executionId]);
+    return this.tokens.length > 0;
+  }
+
+  private byId(): MemoryToken[] {
+    return [...this.tokens].sort((a, b) => a.id - b.id);
   }
 }

@@ -32,7 +32,7 @@ describe('catching a thrown error or escalation', () => {
       ${flow('f1', 'work', 'e')}<endEvent id="e"/>${errorBoundary('any', 'work')}${errorBoundary('onA', 'work', 'errA')}`,
     );
     const tokens = new MemoryTokens();
-    const execution = { id: tokens.add('work'), parent_id: null };
+    const execution = { id: tokens.put('work'), parent_id: null };
     const node = graph.nodes.work!;
     const caughtA = await handlerAt({ tokens, graph, node, execution, thrown: { kind: 'error', code: 'A' } });
     expect(caughtA).toMatchObject({ boundary: { id: 'onA' }, execution });
@@ -54,8 +54,8 @@ describe('catching a thrown error or escalation', () => {
         ${errorBoundary('onSub', 'sub', 'errA')}${eventSubProcess('process_esp', '<errorEventDefinition/>')}`,
       );
     const tokens = new MemoryTokens();
-    const subToken = tokens.add('sub', 'scope');
-    const work = { id: tokens.add('work', 'active', subToken), parent_id: subToken };
+    const subToken = tokens.put('sub', 'scope');
+    const work = { id: tokens.put('work', 'active', subToken), parent_id: subToken };
     const thrownA = { kind: 'error' as const, code: 'A' };
 
     const caughtIn = async (graph: ProcessGraph, thrown = thrownA) =>
@@ -88,9 +88,9 @@ describe('catching a thrown error or escalation', () => {
       ${flow('f1', 'outer', 'e')}<endEvent id="e"/>${errorBoundary('onOuter', 'outer')}`,
     );
     const tokens = new MemoryTokens();
-    const outerToken = tokens.add('outer', 'scope');
-    const innerToken = tokens.add('inner', 'scope', outerToken);
-    const work = { id: tokens.add('work', 'active', innerToken), parent_id: innerToken };
+    const outerToken = tokens.put('outer', 'scope');
+    const innerToken = tokens.put('inner', 'scope', outerToken);
+    const work = { id: tokens.put('work', 'active', innerToken), parent_id: innerToken };
     const caught = await handlerAt({
       tokens,
       graph,
@@ -110,7 +110,7 @@ describe('catching a thrown error or escalation', () => {
       ${eventSubProcess('esp', '<errorEventDefinition/>')}`,
     );
     const tokens = new MemoryTokens();
-    const scope = tokens.add('esp', 'scope');
+    const scope = tokens.put('esp', 'scope');
     // Thrown in the event sub-process's own scope: the walk leaves it and finds no other catcher.
     expect(
       await handlerInScopes({
@@ -130,7 +130,7 @@ describe('catching a thrown error or escalation', () => {
       ${eventSubProcess('instead', '<errorEventDefinition errorRef="errA"/>')}`,
     );
     const tokens = new MemoryTokens();
-    const execution = { id: tokens.add('work'), parent_id: null };
+    const execution = { id: tokens.put('work'), parent_id: null };
     const node = graph.nodes.work!;
     const escalated = await handlerAt({
       tokens,

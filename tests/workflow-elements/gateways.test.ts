@@ -104,8 +104,8 @@ describe('joins', () => {
   it('a parallel join waits for a token by every incoming flow; the last one carries the branches on', async () => {
     const graph = await forkJoin('parallelGateway');
     const tokens = new MemoryTokens();
-    const first = tokens.add('join');
-    tokens.add('b');
+    const first = tokens.put('join');
+    tokens.put('b');
     expect(await joined({ tokens, graph, node: graph.nodes.join!, executionId: first })).toBe(false);
     expect(tokens.standing()).toEqual(['join:joining', 'b:active']);
     const second = tokens.tokens[1]!.id;
@@ -118,8 +118,8 @@ describe('joins', () => {
     const graph = await forkJoin('inclusiveGateway');
     const tokens = new MemoryTokens();
     // Both branches were taken to the join in one run: the second is queued, not yet joining.
-    const first = tokens.add('join');
-    const second = tokens.add('join');
+    const first = tokens.put('join');
+    const second = tokens.put('join');
     const node = graph.nodes.join!;
     expect(await joined({ tokens, graph, node, executionId: first })).toBe(false);
     expect(await joined({ tokens, graph, node, executionId: second })).toBe(true);
@@ -130,8 +130,8 @@ describe('joins', () => {
   it('an inclusive join waits while a token stands where it can still reach it', async () => {
     const graph = await forkJoin('inclusiveGateway');
     const tokens = new MemoryTokens();
-    const arrived = tokens.add('join');
-    tokens.add('b');
+    const arrived = tokens.put('join');
+    tokens.put('b');
     expect(await joined({ tokens, graph, node: graph.nodes.join!, executionId: arrived })).toBe(false);
     expect(tokens.standing()).toEqual(['join:joining', 'b:active']);
     // Nothing releases it while b can still come.
@@ -141,7 +141,7 @@ describe('joins', () => {
   it('an inclusive join whose only other branch was not taken goes on at once', async () => {
     const graph = await forkJoin('inclusiveGateway');
     const tokens = new MemoryTokens();
-    const arrived = tokens.add('join');
+    const arrived = tokens.put('join');
     expect(await joined({ tokens, graph, node: graph.nodes.join!, executionId: arrived })).toBe(true);
     expect(tokens.standing()).toEqual(['join:active']);
   });
@@ -155,8 +155,8 @@ describe('joins', () => {
       ${flow('fa', 'a', 'join')}<inclusiveGateway id="join"/>${flow('out', 'join', 'e')}<endEvent id="e"/>`,
     );
     const tokens = new MemoryTokens();
-    const waiting = tokens.add('join');
-    const other = tokens.add('b');
+    const waiting = tokens.put('join');
+    const other = tokens.put('b');
     expect(await joined({ tokens, graph, node: graph.nodes.join!, executionId: waiting })).toBe(false);
     tokens.tokens.find((token) => token.id === other)!.activityId = 'elsewhere';
     expect(await releasableJoins({ tokens, graph })).toEqual([
@@ -167,7 +167,7 @@ describe('joins', () => {
   it('a process without an inclusive join reads no tokens to find joins to release', async () => {
     const graph = await forkJoin('parallelGateway');
     const tokens = new MemoryTokens();
-    tokens.add('join', 'joining');
+    tokens.put('join', 'joining');
     expect(await releasableJoins({ tokens, graph })).toEqual([]);
     expect(tokens.reads).toBe(0);
   });
@@ -175,7 +175,7 @@ describe('joins', () => {
   it('a gateway with one incoming flow is no join: the token goes on without waiting', async () => {
     const graph = await forkJoin('parallelGateway');
     const tokens = new MemoryTokens();
-    const token = tokens.add('fork');
+    const token = tokens.put('fork');
     expect(await joined({ tokens, graph, node: graph.nodes.fork!, executionId: token })).toBe(true);
     expect(tokens.standing()).toEqual(['fork:active']);
     expect(tokens.reads).toBe(0);

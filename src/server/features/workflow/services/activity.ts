@@ -140,7 +140,7 @@ export async function openRun({
     definitionId: instance.definition_id,
     instanceName: instance.name,
     graph,
-    tokens: sqlTokens(trx, instance.id),
+    tokens: sqlTokens(trx, { tenantCode: instance.tenant_code, instanceId: instance.id }),
     actor,
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,

@@ -46,13 +46,7 @@ import { asList } from './elements/user-task.js';
  */
 
 async function newExecution(run: Run, nodeId: string, parentId: number | null): Promise<Step> {
-  const rows = await sql<{
-    id: number;
-  }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
-    values (${run.tenantCode}, ${run.instanceId}, ${nodeId}, 'active', ${parentId}) returning id`.execute(
-    run.trx,
-  );
-  return { executionId: rows.rows[0]?.id ?? 0, nodeId, parentId, isFresh: true };
+  return { executionId: await run.tokens.add(nodeId, parentId), nodeId, parentId, isFresh: true };
 }
 
 /** The parent of a token inside a sub-process (a top-level node's token has none: no query). */
@@ -309,18 +303,14 @@ export async function fireBoundary({
       and (execution_id = ${execution.id}${
         open.rows.length > 0 ? sql` or task_id in (${sql.join(open.rows.map((row) => row.id))})` : sql``
       })`.execute(run.trx);
-  await sql`update wf_execution set loop_state = null, state = 'active' where id = ${execution.id}`.execute(
-    run.trx,
-  );
+  await run.tokens.activateOutOfLoop(execution.id);
   // Its timers go, and a call its activity waited for (the answer would find the token gone).
   await sql`delete from wf_job where execution_id = ${execution.id}
     and kind in ('boundaryTimer', 'serviceCall')`.execute(run.trx);
   await unsubscribe(run, execution.id);
   if (hasCallActivity(run)) {
     // The process a call activity started ends when a boundary event interrupts it.
-    await sql`update wf_execution set activity_id = ${boundary.id} where id = ${execution.id}`.execute(
-      run.trx,
-    );
+    await run.tokens.moveTo(execution.id, boundary.id);
     await crossInstance().endOrphanedCalls(run);
   }
   await advance(run, [{ executionId: execution.id, nodeId: boundary.id, parentId: execution.parent_id }]);
@@ -357,18 +347,14 @@ export async function thrownByCalled({
   executionId: number;
   thrown: Thrown;
 }): Promise<ThrowOutcome> {
-  const rows = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
-    from wf_execution where id = ${executionId} and state = 'waiting'`.execute(run.trx);
-  const at = rows.rows[0];
-  const node = run.graph.nodes[at?.activity_id ?? ''];
+  const at = await run.tokens.waitingAt(executionId);
+  const node = run.graph.nodes[at?.activityId ?? ''];
   if (!at || node?.type !== 'callActivity') return 'none';
-  let execution = { id: executionId, parent_id: at.parent_id };
-  if (node.multi && at.parent_id !== null) {
+  let execution = { id: executionId, parent_id: at.parentId };
+  if (node.multi && at.parentId !== null) {
     // One call of a multi-instance call activity: its boundary events are on the loop's token.
-    const loop = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
-      from wf_execution where id = ${at.parent_id}`.execute(run.trx);
-    if (loop.rows[0]?.activity_id === node.id)
-      execution = { id: at.parent_id, parent_id: loop.rows[0].parent_id };
+    const loop = await run.tokens.at(at.parentId);
+    if (loop?.activityId === node.id) execution = { id: at.parentId, parent_id: loop.parentId };
   }
   const handler = await handlerAt({ tokens: run.tokens, graph: run.graph, node, execution, thrown });
   if (!handler) return run.caller ? crossInstance().throwToCaller({ run, thrown }) : 'none';
@@ -636,7 +622,7 @@ async function take(
       index === 0 ? { executionId, nodeId: target, parentId } : await newExecution(run, target, parentId),
     );
   }
-  if (flowIds.length === 0) await sql`delete from wf_execution where id = ${executionId}`.execute(run.trx);
+  if (flowIds.length === 0) await run.tokens.remove([executionId]);
   return steps;
 }
 
@@ -644,9 +630,7 @@ async function raiseIncident(run: Run, step: Step, stopped: Incident): Promise<v
   run.hasIncident = true;
   const name = run.graph.nodes[stopped.activityId]?.name?.trim();
   const incident: Incident = name ? { ...stopped, activityName: name } : stopped;
-  await sql`update wf_execution set state = 'incident', activity_id = ${step.nodeId} where id = ${step.executionId}`.execute(
-    run.trx,
-  );
+  await run.tokens.stopAt(step.executionId, step.nodeId);
   await sql`update wf_instance set incident = ${JSON.stringify(incident)}::jsonb where id = ${run.instanceId}`.execute(
     run.trx,
   );
@@ -756,7 +740,7 @@ async function returnFromCall(
     };
     await closeScopeHistory(run, loop, node);
   }
-  await sql`update wf_execution set state = 'active' where id = ${leaving.executionId}`.execute(run.trx);
+  await run.tokens.activate(leaving.executionId);
   await dropBoundaries(run, leaving.executionId, node);
   await goOn(run, leaving, node, queue);
 }
@@ -775,13 +759,11 @@ export async function calledInstanceEnded({
   executionId: number;
   variables: Record<string, unknown>;
 }): Promise<void> {
-  const rows = await sql<{ activity_id: string; parent_id: number | null }>`select activity_id, parent_id
-    from wf_execution where id = ${executionId} and state = 'waiting'`.execute(run.trx);
-  const execution = rows.rows[0];
-  const node = run.graph.nodes[execution?.activity_id ?? ''];
+  const execution = await run.tokens.waitingAt(executionId);
+  const node = run.graph.nodes[execution?.activityId ?? ''];
   if (!execution || node?.type !== 'callActivity') return;
   const queue: Step[] = [];
-  const step: Step = { executionId, nodeId: node.id, parentId: execution.parent_id };
+  const step: Step = { executionId, nodeId: node.id, parentId: execution.parentId };
   try {
     await returnFromCall(run, step, node, variables, queue);
   } catch (error) {
@@ -855,7 +837,7 @@ async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queu
     nodeId: subProcess.id,
     parentId: await parentOf({ run, executionId: scopeId, node: subProcess }),
   };
-  await sql`update wf_execution set state = 'active' where id = ${scopeId}`.execute(run.trx);
+  await run.tokens.activate(scopeId);
   await dropBoundaries(run, scopeId, subProcess);
   await goOn(run, step, subProcess, queue);
 }
@@ -880,8 +862,7 @@ async function leaveScopeIfDone(
   subProcess: ProcessNode,
   queue: Step[],
 ): Promise<void> {
-  const left = await sql`select 1 from wf_execution where parent_id = ${scopeId} limit 1`.execute(run.trx);
-  if (left.rows.length === 0) await leaveScope(run, scopeId, subProcess, queue);
+  if (!(await run.tokens.hasChildren(scopeId))) await leaveScope(run, scopeId, subProcess, queue);
 }
 
 /**
@@ -895,17 +876,12 @@ async function implicitEnd(run: Run, step: Step, node: ProcessNode, queue: Step[
   }
   const scope = node.scope === undefined ? undefined : run.graph.nodes[node.scope];
   if (scope && step.parentId !== null) {
-    await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
+    await run.tokens.remove([step.executionId]);
     await leaveScopeIfDone(run, step.parentId, scope, queue);
     return;
   }
-  const left = await sql<{
-    left: boolean;
-  }>`with gone as (delete from wf_execution where id = ${step.executionId})
-    select exists (select 1 from wf_execution where instance_id = ${run.instanceId} and id <> ${step.executionId}) as left`.execute(
-    run.trx,
-  );
-  if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
+  if (!(await run.tokens.removeLast(step.executionId)))
+    await endInstance({ run, status: 'over', reason: 'end' });
 }
 
 /** A token reached an end event: it ends; the instance (or its sub-process) ends with its last token. */
@@ -925,7 +901,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
     return;
   }
   if (scope && step.parentId !== null) {
-    await sql`delete from wf_execution where id = ${step.executionId}`.execute(run.trx);
+    await run.tokens.remove([step.executionId]);
     if (node.isTerminate) await terminateScope(run, step.parentId);
     await leaveScopeIfDone(run, step.parentId, scope, queue);
     return;
@@ -1069,22 +1045,14 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   const waitsAt = [
     ...new Set(events.map((node) => (node.type === 'boundaryEvent' ? (node.attachedTo ?? '') : node.id))),
   ];
-  const tokens = await sql<{
-    id: number;
-    activity_id: string;
-    parent_id: number | null;
-    state: string;
-  }>`select id, activity_id, parent_id, state from wf_execution
-    where instance_id = ${run.instanceId} and activity_id in (${sql.join(waitsAt)})
-      and state in ('active', 'waiting', 'scope', 'loop') order by id`.execute(run.trx);
-  for (const token of tokens.rows) {
+  for (const token of await run.tokens.liveAt(waitsAt)) {
     for (const event of events) {
       if (!event.condition || !holds(run, event.condition)) continue;
-      if (event.type === 'boundaryEvent' && event.attachedTo === token.activity_id) {
-        await fireBoundary({ run, execution: { id: token.id, parent_id: token.parent_id }, boundary: event });
+      if (event.type === 'boundaryEvent' && event.attachedTo === token.activityId) {
+        await fireBoundary({ run, execution: { id: token.id, parent_id: token.parentId }, boundary: event });
         if (!event.isNonInterrupting) break;
-      } else if (event.id === token.activity_id && token.state === 'waiting') {
-        await caught(run, { executionId: token.id, nodeId: event.id, parentId: token.parent_id }, queue);
+      } else if (event.id === token.activityId && token.state === 'waiting') {
+        await caught(run, { executionId: token.id, nodeId: event.id, parentId: token.parentId }, queue);
         break;
       }
     }
@@ -1163,7 +1131,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         node.condition !== undefined
       ) {
         await historyStart({ run, step, node });
-        await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+        await run.tokens.wait(step.executionId);
         await subscribe(run, step.executionId, node);
         // A conditional catch whose condition holds already goes on at once.
         if (node.condition !== undefined && holds(run, node.condition)) await caught(run, step, queue);
@@ -1175,7 +1143,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         break;
       }
       await historyStart({ run, step, node });
-      await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+      await run.tokens.wait(step.executionId);
       await subscribe(run, step.executionId, node);
       await scheduleBoundaries(run, step.executionId, node);
       break;
@@ -1196,7 +1164,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         queue.push(...started);
         break;
       }
-      await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+      await run.tokens.wait(step.executionId);
       if (!step.isLoopChild) await scheduleBoundaries(run, step.executionId, node);
       await callProcess(run, step, node, queue);
       break;
@@ -1240,7 +1208,7 @@ const isExternal = (node: ProcessNode): boolean =>
  */
 async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<void> {
   await historyStart({ run, step, node });
-  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.wait(step.executionId);
   await sql`with gone as (delete from wf_external_task where execution_id = ${step.executionId})
     insert into wf_external_task (tenant_code, instance_id, execution_id, process_key, activity_id, topic)
     values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${run.graph.key}, ${node.id},
@@ -1267,7 +1235,7 @@ async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<voi
       `${elementName(run, node)} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
     );
   await historyStart({ run, step, node });
-  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.wait(step.executionId);
   await sql`with gone as (delete from wf_job where execution_id = ${step.executionId} and kind = 'serviceCall')
     insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
     values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, 'serviceCall',
@@ -1352,7 +1320,7 @@ const isWaitingCatch = (node: ProcessNode): boolean =>
  */
 async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Promise<void> {
   await historyStart({ run, step, node });
-  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.wait(step.executionId);
   await subscribe(run, step.executionId, node);
   const now = workflowNow(run.ctx);
   const jobs: TimerJob[] = [];
@@ -1380,7 +1348,7 @@ async function eventGatewayFired(run: Run, step: Step, queue: Step[]): Promise<v
     run.trx,
   );
   await unsubscribe(run, step.executionId);
-  await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.activate(step.executionId);
   // The catch runs as any node the token enters (a receive task after the gateway waits there).
   queue.push({ executionId: step.executionId, nodeId: node.id, parentId: step.parentId });
 }
@@ -1390,7 +1358,7 @@ async function waitForTimer(run: Run, step: Step, node: ProcessNode): Promise<vo
   await historyStart({ run, step, node });
   const due = node.timer ? firstDue(node.timer, workflowNow(run.ctx)) : undefined;
   if (!due) throw new ExpressionError(`the timer of ${elementName(run, node)} is never due`);
-  await sql`update wf_execution set state = 'waiting' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.wait(step.executionId);
   await insertTimerJobs(run.trx, [timerJob(run, step.executionId, node, due)]);
 }
 
@@ -1426,8 +1394,7 @@ async function throwEvent(run: Run, step: Step, node: ProcessNode, queue: Step[]
  */
 async function throwSignal(run: Run, step: Step, signalName: string, queue: Step[]): Promise<boolean> {
   await signalBoundaries(run, signalName);
-  const alive = await sql`select 1 from wf_execution where id = ${step.executionId}`.execute(run.trx);
-  if (alive.rows.length === 0 || run.hasEnded) return false;
+  if (!(await run.tokens.exists(step.executionId)) || run.hasEnded) return false;
   const catches = Object.values(run.graph.nodes)
     .filter(
       (other) =>
@@ -1437,31 +1404,26 @@ async function throwSignal(run: Run, step: Step, signalName: string, queue: Step
     )
     .map((other) => other.id);
   if (catches.length > 0) {
-    const waiting = await sql<{
-      id: number;
-      activity_id: string;
-      parent_id: number | null;
-    }>`update wf_execution
-        set state = 'active' where instance_id = ${run.instanceId} and state = 'waiting'
-          and activity_id in (${sql.join(catches)})
-        returning id, activity_id, parent_id`.execute(run.trx);
-    for (const row of waiting.rows)
-      await caught(run, { executionId: row.id, nodeId: row.activity_id, parentId: row.parent_id }, queue);
+    for (const token of await run.tokens.wakeWaitingAt(catches))
+      await caught(run, { executionId: token.id, nodeId: token.activityId, parentId: token.parentId }, queue);
   }
   for (const other of Object.values(run.graph.nodes)) {
     if (other.signalName !== signalName || other.eventGateway === undefined) continue;
-    const waiting = await sql<{ id: number; parent_id: number | null }>`select id, parent_id from wf_execution
-      where instance_id = ${run.instanceId} and state = 'waiting' and activity_id = ${other.eventGateway}`.execute(
-      run.trx,
+    const waiting = (await run.tokens.liveAt([other.eventGateway])).filter(
+      (token) => token.state === 'waiting',
     );
-    for (const row of waiting.rows)
-      await eventGatewayFired(run, { executionId: row.id, nodeId: other.id, parentId: row.parent_id }, queue);
+    for (const token of waiting)
+      await eventGatewayFired(
+        run,
+        { executionId: token.id, nodeId: other.id, parentId: token.parentId },
+        queue,
+      );
   }
   await startEventSubProcesses(run, 'signal', signalName);
   // An interrupting event sub-process may have ended the throwing token with the rest.
-  const still = await sql`select 1 from wf_execution where id = ${step.executionId}`.execute(run.trx);
+  const isStill = await run.tokens.exists(step.executionId);
   await crossInstance().broadcastSignal({ run, signalName });
-  return still.rows.length > 0 && !run.hasEnded;
+  return isStill && !run.hasEnded;
 }
 
 /** The event sub-processes of the instance that start on the signal (or message) thrown in it. */
@@ -1500,10 +1462,8 @@ async function signalBoundaries(run: Run, signalName: string): Promise<void> {
     (other) => other.type === 'boundaryEvent' && other.signalName === signalName && other.attachedTo,
   );
   for (const boundary of boundaries) {
-    const at = await sql<{ id: number; parent_id: number | null }>`select id, parent_id from wf_execution
-      where instance_id = ${run.instanceId} and activity_id = ${boundary.attachedTo ?? ''}
-        and state in ('active', 'waiting', 'scope', 'loop')`.execute(run.trx);
-    for (const execution of at.rows) await fireBoundary({ run, execution, boundary });
+    for (const token of await run.tokens.liveAt([boundary.attachedTo ?? '']))
+      await fireBoundary({ run, execution: { id: token.id, parent_id: token.parentId }, boundary });
   }
 }
 
@@ -1518,7 +1478,7 @@ async function caught(run: Run, step: Step, queue: Step[]): Promise<void> {
   await sql`update wf_hist_activity set end_time = now()
     where instance_id = ${run.instanceId} and execution_id = ${step.executionId} and activity_id = ${node.id}
       and end_time is null`.execute(run.trx);
-  await sql`update wf_execution set state = 'active' where id = ${step.executionId}`.execute(run.trx);
+  await run.tokens.activate(step.executionId);
   await unsubscribe(run, step.executionId);
   await dropBoundaries(run, step.executionId, node);
   await goOn(run, step, node, queue);
@@ -1551,15 +1511,9 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
       continue;
     }
     const executionId = delivery.executionId;
-    const at = await sql<{
-      parent_id: number | null;
-    }>`select parent_id from wf_execution where id = ${executionId}
-      and activity_id = ${delivery.waitsAt} and state in ('active', 'waiting', 'scope', 'loop')`.execute(
-      run.trx,
-    );
-    const execution = at.rows[0];
+    const execution = (await run.tokens.liveAt([delivery.waitsAt])).find((token) => token.id === executionId);
     if (!execution) continue;
-    const step: Step = { executionId, nodeId: node.id, parentId: execution.parent_id };
+    const step: Step = { executionId, nodeId: node.id, parentId: execution.parentId };
     if (node.type === 'startEvent') {
       await fireEventSubProcess({ run, scopeId: executionId, start: node });
       continue;
@@ -1567,7 +1521,7 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
     if (node.type === 'boundaryEvent')
       await fireBoundary({
         run,
-        execution: { id: executionId, parent_id: execution.parent_id },
+        execution: { id: executionId, parent_id: execution.parentId },
         boundary: node,
       });
     else if (node.eventGateway !== undefined) await eventGatewayFired(run, step, queue);

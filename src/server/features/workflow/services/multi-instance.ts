@@ -26,12 +26,6 @@ import { cancelInside, endSignersOf } from './scopes.js';
  * and counts a child done when its scope is left (interpreter.ts leaveScope).
  */
 
-async function saveState(run: Run, executionId: number, state: LoopState): Promise<void> {
-  await sql`update wf_execution set loop_state = ${JSON.stringify(state)}::jsonb where id = ${executionId}`.execute(
-    run.trx,
-  );
-}
-
 /**
  * One child of a loop: a task (user task), or a scope with its start token (sub-process), whose
  * start step is answered for the interpreter to run.
@@ -47,25 +41,14 @@ async function spawnChild(
   countStep(run);
   const locals = childLocals({ node, state, index });
   const isScope = node.type === 'subProcess';
-  const rows = await sql<{
-    id: number;
-  }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
-    values (${run.tenantCode}, ${run.instanceId}, ${node.id}, ${isScope ? 'scope' : 'active'}, ${parentId}, ${JSON.stringify(locals)}::jsonb)
-    returning id`.execute(run.trx);
-  const childId = rows.rows[0]?.id ?? 0;
+  const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
   // A call activity's child calls its process when the interpreter runs its step.
   if (node.type === 'callActivity')
     return { executionId: childId, nodeId: node.id, parentId, isFresh: true, isLoopChild: true };
   if (isScope) {
     await historyStart({ run, step: { executionId: childId, nodeId: node.id, parentId }, node });
-    const starts = await sql<{
-      id: number;
-    }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
-      values (${run.tenantCode}, ${run.instanceId}, ${node.startId ?? ''}, 'active', ${childId}) returning id`.execute(
-      run.trx,
-    );
     return {
-      executionId: starts.rows[0]?.id ?? 0,
+      executionId: await run.tokens.add(node.startId ?? '', childId),
       nodeId: node.startId ?? '',
       parentId: childId,
       isFresh: true,
@@ -73,7 +56,7 @@ async function spawnChild(
   }
   await createTask({
     run,
-    step: { executionId: rows.rows[0]?.id ?? 0, nodeId: node.id, parentId },
+    step: { executionId: childId, nodeId: node.id, parentId },
     node,
     locals,
   });
@@ -97,8 +80,7 @@ export async function startLoop({
 }): Promise<boolean> {
   const loop = openLoop({ node, variables: run.variables });
   if (!loop) return false;
-  await sql`update wf_execution set state = 'loop' where id = ${step.executionId}`.execute(run.trx);
-  await saveState(run, step.executionId, loop.state);
+  await run.tokens.openLoop(step.executionId, loop.state);
   for (const index of loop.children) {
     const start = await spawnChild(run, step.executionId, node, loop.state, index);
     if (start) started.push(start);
@@ -122,16 +104,11 @@ export async function tokenToLeave({
   /** Receives the start step of a sub-process's next child (sequential). */
   started?: Step[];
 }): Promise<number | null> {
-  const rows = await sql<{
-    parent_id: number | null;
-  }>`select parent_id from wf_execution where id = ${executionId}`.execute(run.trx);
-  const parentId = rows.rows[0]?.parent_id ?? null;
+  const parentId = await run.tokens.parentOf(executionId);
   if (parentId === null) return executionId;
-  const parents = await sql<{ loop_state: LoopState | null }>`select loop_state from wf_execution
-    where id = ${parentId}`.execute(run.trx);
-  const state = parents.rows[0]?.loop_state;
+  const state = await run.tokens.loopOf(parentId);
   if (!state) return executionId;
-  await sql`delete from wf_execution where id = ${executionId}`.execute(run.trx);
+  await run.tokens.remove([executionId]);
   const done = childDone({ node, state, variables: run.variables });
   if (done.isOver) {
     const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
@@ -147,13 +124,11 @@ export async function tokenToLeave({
     );
     // A sub-process's other children end with what still runs inside them.
     if (node.type === 'subProcess') await cancelInside(run, parentId, 'completionCondition');
-    await sql`delete from wf_execution where parent_id = ${parentId}`.execute(run.trx);
-    await sql`update wf_execution set state = 'active', loop_state = null where id = ${parentId}`.execute(
-      run.trx,
-    );
+    await run.tokens.removeChildren(parentId);
+    await run.tokens.activateOutOfLoop(parentId);
     return parentId;
   }
-  await saveState(run, parentId, done.state);
+  await run.tokens.saveLoop(parentId, done.state);
   if (done.start !== undefined) {
     const start = await spawnChild(run, parentId, node, done.state, done.start);
     if (start) started.push(start);

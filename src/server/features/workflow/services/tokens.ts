@@ -1,11 +1,26 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
+import type { LoopState } from './elements/multi-instance.js';
+
+/** Where a token stands, and the scope token it runs in (null at the top of the process). */
+export interface TokenAt {
+  activityId: string;
+  parentId: number | null;
+}
+
+/** A token standing in an activity: active, waiting, a sub-process's scope, or a loop's. */
+export interface LiveToken extends TokenAt {
+  id: number;
+  state: 'active' | 'waiting' | 'scope' | 'loop';
+}
 
 /**
- * The tokens of one instance as the element behaviours see them (elements/): where each stands
- * and whether it waits at a join. The behaviours decide; a store keeps. The interpreter hands
- * them the instance's store in the database (sqlTokens, in the caller's transaction); their unit
- * tests hand them one in memory.
+ * The tokens of one instance as the element behaviours and the interpreter see them (elements/,
+ * interpreter.ts): where each stands and in which state. The behaviours decide; a store keeps.
+ * The interpreter hands them the instance's store in the database (sqlTokens, in the caller's
+ * transaction); their unit tests hand them one in memory. Writes the interpreter folds into one
+ * statement with the history rows they go with (a token moved along a flow and its history row,
+ * the last token's end and the instance's) are still its own SQL.
  */
 export interface TokenStore {
   /** The scope token a token runs in (null at the top of the process). */
@@ -20,12 +35,54 @@ export interface TokenStore {
   firstJoiningPerJoin(): Promise<{ id: number; activityId: string; parentId: number | null }[]>;
   /** Tokens merged into another are gone. */
   remove(executionIds: number[]): Promise<void>;
-  /** The token that carries merged branches on is active again. */
+  /** The token is active again (it carries merged branches on, or leaves what it waited at). */
   activate(executionId: number): Promise<void>;
+  /** The token waits at the node it stands at (a task, a catch event, a call, a scope's children). */
+  wait(executionId: number): Promise<void>;
+  /** The token is active again and its multi-instance loop, if any, forgotten (a boundary ended it). */
+  activateOutOfLoop(executionId: number): Promise<void>;
+  /** The token moves to a node (a boundary event that ended its activity), its state unchanged. */
+  moveTo(executionId: number, nodeId: string): Promise<void>;
+  /** The token stops at a node with an incident. */
+  stopAt(executionId: number, nodeId: string): Promise<void>;
+  /** Whether the token is still there (a behaviour run before may have ended it). */
+  exists(executionId: number): Promise<boolean>;
+  /** Where the token stands; none when it is gone. */
+  at(executionId: number): Promise<TokenAt | undefined>;
+  /** Where the token stands when it is waiting; none otherwise. */
+  waitingAt(executionId: number): Promise<TokenAt | undefined>;
+  /** Whether any token runs in the scope token (a sub-process with a child left). */
+  hasChildren(scopeId: number): Promise<boolean>;
+  /**
+   * A new token at a node, in a scope (or at the top): active, or the scope of a sub-process (a
+   * loop's child, with its loop variables); its id.
+   */
+  add(
+    nodeId: string,
+    parentId: number | null,
+    child?: { isScope: boolean; locals: Record<string, unknown> },
+  ): Promise<number>;
+  /** The token runs a multi-instance loop (state loop), whose counts are kept with it. */
+  openLoop(executionId: number, state: LoopState): Promise<void>;
+  /** A loop's counts after a child. */
+  saveLoop(executionId: number, state: LoopState): Promise<void>;
+  /** The loop a token runs; none when it runs none. */
+  loopOf(executionId: number): Promise<LoopState | undefined>;
+  /** Every token in the scope token goes (a loop's children, once it is over). */
+  removeChildren(scopeId: number): Promise<void>;
+  /** The tokens standing in activities at these nodes (not joining, not stopped), oldest first. */
+  liveAt(nodeIds: string[]): Promise<LiveToken[]>;
+  /** The tokens waiting at these nodes are active again (a signal caught them); those woken, oldest first. */
+  wakeWaitingAt(nodeIds: string[]): Promise<(TokenAt & { id: number })[]>;
+  /** The token ends; answers whether another token of the instance is left. */
+  removeLast(executionId: number): Promise<boolean>;
 }
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
-export function sqlTokens(trx: Db, instanceId: number): TokenStore {
+export function sqlTokens(
+  trx: Db,
+  { tenantCode, instanceId }: { tenantCode: string; instanceId: number },
+): TokenStore {
   return {
     async parentOf(executionId) {
       const rows = await sql<{
@@ -66,5 +123,110 @@ export function sqlTokens(trx: Db, instanceId: number): TokenStore {
     async activate(executionId) {
       await sql`update wf_execution set state = 'active' where id = ${executionId}`.execute(trx);
     },
+    async wait(executionId) {
+      await sql`update wf_execution set state = 'waiting' where id = ${executionId}`.execute(trx);
+    },
+    async activateOutOfLoop(executionId) {
+      await sql`update wf_execution set loop_state = null, state = 'active' where id = ${executionId}`.execute(
+        trx,
+      );
+    },
+    async moveTo(executionId, nodeId) {
+      await sql`update wf_execution set activity_id = ${nodeId} where id = ${executionId}`.execute(trx);
+    },
+    async stopAt(executionId, nodeId) {
+      await sql`update wf_execution set state = 'incident', activity_id = ${nodeId} where id = ${executionId}`.execute(
+        trx,
+      );
+    },
+    async exists(executionId) {
+      const rows = await sql`select 1 from wf_execution where id = ${executionId}`.execute(trx);
+      return rows.rows.length > 0;
+    },
+    async at(executionId) {
+      return tokenAt(
+        await sql<RowAt>`select activity_id, parent_id from wf_execution where id = ${executionId}`.execute(
+          trx,
+        ),
+      );
+    },
+    async waitingAt(executionId) {
+      return tokenAt(
+        await sql<RowAt>`select activity_id, parent_id from wf_execution
+          where id = ${executionId} and state = 'waiting'`.execute(trx),
+      );
+    },
+    async hasChildren(scopeId) {
+      const rows = await sql`select 1 from wf_execution where parent_id = ${scopeId} limit 1`.execute(trx);
+      return rows.rows.length > 0;
+    },
+    async add(nodeId, parentId, child) {
+      const state = child?.isScope === true ? 'scope' : 'active';
+      const locals = child ? JSON.stringify(child.locals) : null;
+      const rows = await sql<{
+        id: number;
+      }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id, local_vars)
+        values (${tenantCode}, ${instanceId}, ${nodeId}, ${state}, ${parentId}, ${locals}::jsonb) returning id`.execute(
+        trx,
+      );
+      return Number(rows.rows[0]?.id ?? 0);
+    },
+    async openLoop(executionId, state) {
+      await sql`update wf_execution set state = 'loop', loop_state = ${JSON.stringify(state)}::jsonb
+        where id = ${executionId}`.execute(trx);
+    },
+    async saveLoop(executionId, state) {
+      await sql`update wf_execution set loop_state = ${JSON.stringify(state)}::jsonb where id = ${executionId}`.execute(
+        trx,
+      );
+    },
+    async loopOf(executionId) {
+      const rows = await sql<{ loop_state: LoopState | null }>`select loop_state from wf_execution
+        where id = ${executionId}`.execute(trx);
+      return rows.rows[0]?.loop_state ?? undefined;
+    },
+    async removeChildren(scopeId) {
+      await sql`delete from wf_execution where parent_id = ${scopeId}`.execute(trx);
+    },
+    async liveAt(nodeIds) {
+      if (nodeIds.length === 0) return [];
+      const rows = await sql<
+        RowAt & { id: number; state: LiveToken['state'] }
+      >`select id, activity_id, parent_id, state
+        from wf_execution where instance_id = ${instanceId} and activity_id in (${sql.join(nodeIds)})
+          and state in ('active', 'waiting', 'scope', 'loop') order by id`.execute(trx);
+      return rows.rows.map((row) => ({
+        id: row.id,
+        activityId: row.activity_id,
+        parentId: row.parent_id,
+        state: row.state,
+      }));
+    },
+    async wakeWaitingAt(nodeIds) {
+      if (nodeIds.length === 0) return [];
+      const rows = await sql<RowAt & { id: number }>`update wf_execution set state = 'active'
+        where instance_id = ${instanceId} and state = 'waiting' and activity_id in (${sql.join(nodeIds)})
+        returning id, activity_id, parent_id`.execute(trx);
+      return rows.rows
+        .map((row) => ({ id: row.id, activityId: row.activity_id, parentId: row.parent_id }))
+        .sort((a, b) => a.id - b.id);
+    },
+    async removeLast(executionId) {
+      // Read in the statement that removes it, which still sees it.
+      const rows = await sql<{
+        left: boolean;
+      }>`with gone as (delete from wf_execution where id = ${executionId})
+        select exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId}) as left`.execute(
+        trx,
+      );
+      return rows.rows[0]?.left === true;
+    },
   };
 }
+
+type RowAt = { activity_id: string; parent_id: number | null };
+
+const tokenAt = ({ rows }: { rows: RowAt[] }): TokenAt | undefined => {
+  const row = rows[0];
+  return row ? { activityId: row.activity_id, parentId: row.parent_id } : undefined;
+};

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlTokens, type TokenStore } from '../../src/server/features/workflow/services/tokens.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { sqlWaits, type WaitStore } from '../../src/server/features/workflow/services/waits.js';
 import { MemoryTokens, type MemoryToken } from '../support/memory-tokens.js';
+import { MemoryWaits } from '../support/memory-waits.js';
 import { bpmn, deploy, flow, start } from '../support/workflow.js';
 
 /**
@@ -105,6 +107,63 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   return answers;
 }
 
+/** What a wait store holds: its subscriptions and jobs, in the order they were made. */
+interface WaitsHeld {
+  subscriptions: {
+    executionId: number | null;
+    waitsAt: string;
+    catchId: string;
+    kind: string;
+    name: string;
+  }[];
+  jobs: {
+    executionId: number | null;
+    activityId: string;
+    kind: string;
+    dueAt: string;
+    cycle: string | null;
+  }[];
+}
+
+/** A script of waits for tokens 1 and 2 (and the instance); answers what it read and what is held after each step. */
+async function waitsTranscript(store: WaitStore, held: () => Promise<WaitsHeld>): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  const at = new Date('2026-12-06T10:00:00Z');
+  const later = new Date('2026-12-06T11:00:00Z');
+  await store.subscribe(null, '', [{ kind: 'message', name: 'restart', catchId: 'esp_start' }]);
+  await store.subscribe(1, 'task', [
+    { kind: 'message', name: 'cancel', catchId: 'b_cancel' },
+    { kind: 'signal', name: 'alarm', catchId: 'b_alarm' },
+  ]);
+  // The same catch again: no second subscription.
+  await store.subscribe(1, 'task', [{ kind: 'message', name: 'cancel', catchId: 'b_cancel' }]);
+  await store.subscribe(2, 'sub', [{ kind: 'signal', name: 'alarm', catchId: 'inner_start' }]);
+  await store.subscribe(2, 'sub', []);
+  answers.push(
+    await store.subscribedAt(['b_alarm', 'esp_start', 'inner_start']),
+    await store.subscribedAt([]),
+  );
+  await store.addTimers([
+    { executionId: 1, activityId: 'b_timer', dueAt: at, cycle: null },
+    { executionId: 2, activityId: 'inner_timer', dueAt: later, cycle: 'R/PT1H' },
+    { executionId: null, activityId: 'esp_timer', dueAt: at, cycle: null },
+  ]);
+  await store.addTimers([]);
+  await store.callService(1, 'call', at);
+  await store.callService(1, 'call', later);
+  answers.push(await held());
+  await store.dropWaitsAt(2, ['inner_start', 'inner_timer']);
+  await store.dropWaitsAt(2, []);
+  answers.push(await held());
+  await store.dropJobs(1, ['boundaryTimer']);
+  answers.push(await held());
+  await store.dropJobs(1, ['serviceCall']);
+  await store.unsubscribe(1);
+  await store.dropJobs(1, []);
+  answers.push(await held());
+  return answers;
+}
+
 describe('the token store: the database and memory answer alike', () => {
   let t: TestApp;
   let instanceId: number;
@@ -166,5 +225,70 @@ describe('the token store: the database and memory answer alike', () => {
         ['child', 'scope'],
       ],
     ]);
+  });
+
+  it('the wait store: the same script leaves the same subscriptions and jobs', async () => {
+    const other = (await start(t, t.auth, 'token_store')).id;
+    const inDatabase = await waitsTranscript(
+      sqlWaits(t.app.ctx.db, { tenantCode: 'default', instanceId: other }),
+      async () => ({
+        subscriptions: (
+          await t.sql<{
+            execution_id: string | null;
+            waits_at: string;
+            activity_id: string;
+            kind: string;
+            name: string;
+          }>(
+            'select execution_id, waits_at, activity_id, kind, name from wf_event_subscription where instance_id = $1 order by id',
+            [other],
+          )
+        ).map((row) => ({
+          executionId: row.execution_id === null ? null : Number(row.execution_id),
+          waitsAt: row.waits_at,
+          catchId: row.activity_id,
+          kind: row.kind,
+          name: row.name,
+        })),
+        jobs: (
+          await t.sql<{
+            execution_id: string | null;
+            activity_id: string;
+            kind: string;
+            due_at: Date;
+            cycle: string | null;
+          }>(
+            'select execution_id, activity_id, kind, due_at, cycle from wf_job where instance_id = $1 order by id',
+            [other],
+          )
+        ).map((row) => ({
+          executionId: row.execution_id === null ? null : Number(row.execution_id),
+          activityId: row.activity_id,
+          kind: row.kind,
+          dueAt: new Date(row.due_at).toISOString(),
+          cycle: row.cycle,
+        })),
+      }),
+    );
+    const memory = new MemoryWaits();
+    const inMemory = await waitsTranscript(memory, async () => ({
+      subscriptions: memory.subscriptions.map((held) => ({ ...held })),
+      jobs: memory.jobs.map((job) => ({ ...job, dueAt: job.dueAt.toISOString() })),
+    }));
+    expect(inMemory).toEqual(inDatabase);
+    expect(memory.notified).toBe(2);
+    // What the script means: one subscription per catch, the later call in place of the first.
+    expect(inDatabase[0]).toEqual([
+      { executionId: null, waitsAt: '', catchId: 'esp_start' },
+      { executionId: 1, waitsAt: 'task', catchId: 'b_alarm' },
+      { executionId: 2, waitsAt: 'sub', catchId: 'inner_start' },
+    ]);
+    const after = inDatabase[3] as WaitsHeld;
+    expect(after.jobs.map((job) => `${job.activityId}:${job.dueAt.slice(11, 13)}`)).toEqual([
+      'b_timer:10',
+      'esp_timer:10',
+      'call:11',
+    ]);
+    expect((inDatabase.at(-1) as WaitsHeld).subscriptions.map((held) => held.catchId)).toEqual(['esp_start']);
   });
 });

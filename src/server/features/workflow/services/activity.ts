@@ -10,6 +10,7 @@ import { stepsTakenIn } from './transaction.js';
 import { readVariables, writeVariables } from './store.js';
 import { taskRecipients, userTaskOf } from './elements/user-task.js';
 import { sqlTokens, type TokenStore } from './tokens.js';
+import { sqlWaits, type WaitStore } from './waits.js';
 
 /**
  * What the interpreter does at one node: the run of an operation (its transaction, the
@@ -26,6 +27,8 @@ export interface Run {
   graph: ProcessGraph;
   /** The instance's tokens as the element behaviours read and change them (elements/). */
   tokens: TokenStore;
+  /** What the instance's tokens wait for besides tasks: subscriptions and timers (waits.ts). */
+  waits: WaitStore;
   actor: Actor;
   variables: Record<string, unknown>;
   /** Set once the instance has ended (terminate end, last token gone). */
@@ -141,6 +144,7 @@ export async function openRun({
     instanceName: instance.name,
     graph,
     tokens: sqlTokens(trx, { tenantCode: instance.tenant_code, instanceId: instance.id }),
+    waits: sqlWaits(trx, { tenantCode: instance.tenant_code, instanceId: instance.id }),
     actor,
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,

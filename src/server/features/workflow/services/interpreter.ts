@@ -30,7 +30,8 @@ import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
-import { insertTimerJobs, oversizedVariable, VARIABLE_LIMIT_KB, type TimerJob } from './store.js';
+import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
+import type { Timer } from './waits.js';
 import { firstDue, repeatingCycle } from './elements/timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
@@ -141,22 +142,13 @@ export async function startTokens(
 async function awaitInstanceEvents(run: Run): Promise<void> {
   const ids = run.graph.eventSubProcesses;
   if (!ids) return;
-  const waits = instanceWaits(run.graph);
-  if (waits.length > 0)
-    await sql`insert into wf_event_subscription (tenant_code, instance_id, execution_id, waits_at, activity_id, kind, name)
-      values ${sql.join(
-        waits.map(
-          (wait) =>
-            sql`(${run.tenantCode}, ${run.instanceId}, null, '', ${wait.catchId}, ${wait.kind}, ${wait.name})`,
-        ),
-      )}`.execute(run.trx);
+  await run.waits.subscribe(null, '', instanceWaits(run.graph));
   const now = workflowNow(run.ctx);
-  await insertTimerJobs(
-    run.trx,
+  await run.waits.addTimers(
     ids.flatMap((id) => {
       const start = eventStartOf(run.graph, id);
       const due = start?.timer ? firstDue(start.timer, now) : undefined;
-      return start && due ? [timerJob(run, null, start, due)] : [];
+      return start && due ? [timerJob(null, start, due)] : [];
     }),
   );
 }
@@ -184,12 +176,7 @@ export async function fireEventSubProcess({
       await cancelInside(run, scopeId, reason);
       const scope = run.graph.nodes[eventSubProcess.scope ?? ''];
       const starts = (scope?.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
-      await sql`delete from wf_event_subscription where execution_id = ${scopeId} and activity_id in (${sql.join(starts)})`.execute(
-        run.trx,
-      );
-      await sql`delete from wf_job where execution_id = ${scopeId} and activity_id in (${sql.join(starts)})`.execute(
-        run.trx,
-      );
+      await run.waits.dropWaitsAt(scopeId, starts);
     } else {
       await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
             row_version = row_version + 1
@@ -211,22 +198,13 @@ export async function fireEventSubProcess({
  * boundary events or event-based gateway): a subscription row each, found by name.
  */
 async function subscribe(run: Run, executionId: number, node: ProcessNode): Promise<void> {
-  const waits = eventWaitsAt(run.graph, node.id);
-  if (waits.length === 0) return;
-  await sql`insert into wf_event_subscription (tenant_code, instance_id, execution_id, waits_at, activity_id, kind, name)
-    values ${sql.join(
-      waits.map(
-        (wait) =>
-          sql`(${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${wait.catchId}, ${wait.kind}, ${wait.name})`,
-      ),
-    )}
-    on conflict (execution_id, activity_id) do nothing`.execute(run.trx);
+  await run.waits.subscribe(executionId, node.id, eventWaitsAt(run.graph, node.id));
 }
 
 /** A token left the node it waited at: its subscriptions go. */
 async function unsubscribe(run: Run, executionId: number): Promise<void> {
   if (!hasEventWaits(run.graph)) return;
-  await sql`delete from wf_event_subscription where execution_id = ${executionId}`.execute(run.trx);
+  await run.waits.unsubscribe(executionId);
 }
 
 /**
@@ -238,20 +216,17 @@ async function scheduleBoundaries(run: Run, executionId: number, node: ProcessNo
   const now = workflowNow(run.ctx);
   // The timers of its boundary events and of the starts of the event sub-processes inside it.
   const starts = (node.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
-  await insertTimerJobs(
-    run.trx,
+  await run.waits.addTimers(
     [...(node.boundaries ?? []), ...starts].flatMap((id) => {
       const timed = run.graph.nodes[id];
       const due = timed?.timer ? firstDue(timed.timer, now) : undefined;
-      return timed && due ? [timerJob(run, executionId, timed, due)] : [];
+      return timed && due ? [timerJob(executionId, timed, due)] : [];
     }),
   );
 }
 
-/** The timer job of a timed node of the run's instance, due at `dueAt`. */
-const timerJob = (run: Run, executionId: number | null, node: ProcessNode, dueAt: Date): TimerJob => ({
-  tenantCode: run.tenantCode,
-  instanceId: run.instanceId,
+/** The timer of a timed node, due at `dueAt`. */
+const timerJob = (executionId: number | null, node: ProcessNode, dueAt: Date): Timer => ({
   executionId,
   activityId: node.id,
   dueAt,
@@ -261,9 +236,7 @@ const timerJob = (run: Run, executionId: number | null, node: ProcessNode, dueAt
 /** A token left a user task: its boundary timers are off. */
 async function dropBoundaries(run: Run, executionId: number, node: ProcessNode): Promise<void> {
   if (!node.boundaries && !node.eventSubProcesses) return;
-  await sql`delete from wf_job where execution_id = ${executionId} and kind = 'boundaryTimer'`.execute(
-    run.trx,
-  );
+  await run.waits.dropJobs(executionId, ['boundaryTimer']);
   await unsubscribe(run, executionId);
 }
 
@@ -305,8 +278,7 @@ export async function fireBoundary({
       })`.execute(run.trx);
   await run.tokens.activateOutOfLoop(execution.id);
   // Its timers go, and a call its activity waited for (the answer would find the token gone).
-  await sql`delete from wf_job where execution_id = ${execution.id}
-    and kind in ('boundaryTimer', 'serviceCall')`.execute(run.trx);
+  await run.waits.dropJobs(execution.id, ['boundaryTimer', 'serviceCall']);
   await unsubscribe(run, execution.id);
   if (hasCallActivity(run)) {
     // The process a call activity started ends when a boundary event interrupts it.
@@ -1216,9 +1188,6 @@ async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<v
   await scheduleBoundaries(run, step.executionId, node);
 }
 
-/** Tells every process's job poller that a service call is due (sent as the transaction commits). */
-export const SERVICE_CALL_CHANNEL = 'ecobid_wf_call';
-
 /**
  * A token reached a connector or mail task: it waits there, and a job makes the call once this
  * step's transaction has committed (service-calls.ts; an earlier job of the same token is replaced).
@@ -1236,11 +1205,7 @@ async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<voi
     );
   await historyStart({ run, step, node });
   await run.tokens.wait(step.executionId);
-  await sql`with gone as (delete from wf_job where execution_id = ${step.executionId} and kind = 'serviceCall')
-    insert into wf_job (tenant_code, instance_id, execution_id, activity_id, kind, due_at)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, 'serviceCall',
-      ${workflowNow(run.ctx)})`.execute(run.trx);
-  await sql`select pg_notify(${SERVICE_CALL_CHANNEL}, '')`.execute(run.trx);
+  await run.waits.callService(step.executionId, node.id, workflowNow(run.ctx));
   await scheduleBoundaries(run, step.executionId, node);
 }
 
@@ -1323,15 +1288,15 @@ async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Prom
   await run.tokens.wait(step.executionId);
   await subscribe(run, step.executionId, node);
   const now = workflowNow(run.ctx);
-  const jobs: TimerJob[] = [];
+  const jobs: Timer[] = [];
   for (const flowId of node.outgoing) {
     const target = run.graph.nodes[run.graph.flows[flowId]?.target ?? ''];
     if (!target?.timer) continue;
     const due = firstDue(target.timer, now);
     if (!due) throw new ExpressionError(`the timer of ${elementName(run, target)} is never due`);
-    jobs.push(timerJob(run, step.executionId, target, due));
+    jobs.push(timerJob(step.executionId, target, due));
   }
-  await insertTimerJobs(run.trx, jobs);
+  await run.waits.addTimers(jobs);
 }
 
 /**
@@ -1344,9 +1309,7 @@ async function eventGatewayFired(run: Run, step: Step, queue: Step[]): Promise<v
   await sql`update wf_hist_activity set end_time = now()
     where instance_id = ${run.instanceId} and execution_id = ${step.executionId}
       and activity_id = ${node.eventGateway} and end_time is null`.execute(run.trx);
-  await sql`delete from wf_job where execution_id = ${step.executionId} and kind = 'boundaryTimer'`.execute(
-    run.trx,
-  );
+  await run.waits.dropJobs(step.executionId, ['boundaryTimer']);
   await unsubscribe(run, step.executionId);
   await run.tokens.activate(step.executionId);
   // The catch runs as any node the token enters (a receive task after the gateway waits there).
@@ -1359,7 +1322,7 @@ async function waitForTimer(run: Run, step: Step, node: ProcessNode): Promise<vo
   const due = node.timer ? firstDue(node.timer, workflowNow(run.ctx)) : undefined;
   if (!due) throw new ExpressionError(`the timer of ${elementName(run, node)} is never due`);
   await run.tokens.wait(step.executionId);
-  await insertTimerJobs(run.trx, [timerJob(run, step.executionId, node, due)]);
+  await run.waits.addTimers([timerJob(step.executionId, node, due)]);
 }
 
 /**
@@ -1437,22 +1400,9 @@ async function startEventSubProcesses(run: Run, kind: 'message' | 'signal', name
     )
     .map((node) => node.id);
   if (starts.length === 0) return;
-  const rows = await sql<{
-    execution_id: number | null;
-    waits_at: string;
-    activity_id: string;
-  }>`select s.execution_id, s.waits_at, s.activity_id from wf_event_subscription s
-    where s.instance_id = ${run.instanceId} and s.activity_id in (${sql.join(starts)}) order by s.id`.execute(
-    run.trx,
-  );
   await deliverEvent(
     run,
-    rows.rows.map((row) => ({
-      executionId: row.execution_id,
-      parentId: null,
-      waitsAt: row.waits_at,
-      catchId: row.activity_id,
-    })),
+    (await run.waits.subscribedAt(starts)).map((subscribed) => ({ ...subscribed, parentId: null })),
   );
 }
 

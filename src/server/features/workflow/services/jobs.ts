@@ -14,8 +14,8 @@ import {
   fireEventSubProcess,
   incidentAtTask,
   moveOnFrom,
-  SERVICE_CALL_CHANNEL,
 } from './interpreter.js';
+import { SERVICE_CALL_CHANNEL } from './waits.js';
 import type { ProcessNode } from './graph.js';
 import { performCall, prepareCall, type PreparedCall } from './service-calls.js';
 import {

@@ -81,6 +81,18 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   answers.push(await store.hasChildren(later));
   await store.remove([later]);
   answers.push(await store.exists(later), await store.at(later));
+  // A token that is gone: changes to it change nothing, as an update of no row.
+  await store.wait(later);
+  await store.activate(later);
+  await store.moveTo(later, 'elsewhere');
+  await store.stopAt(later, 'elsewhere');
+  await store.remove([later]);
+  answers.push(await store.liveToken(later, 'boundary'), await store.liveAt(['elsewhere']));
+  answers.push(
+    await store.liveToken(call, 'broken'),
+    await store.liveToken(a, 'call'),
+    (await store.liveToken(a, 'join'))?.state,
+  );
   // A loop: its counts kept with its token, children with their variables, all gone when it is over.
   const looping = await put('mi', 'active');
   const counts = { items: ['x', 'y'], total: 2, completed: 0, active: 2, next: 2 };
@@ -102,7 +114,7 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   // The last token of the instance: each removal says whether one is left.
   const rest = [...ids].filter((id) => id !== later && id !== b);
   const lefts: boolean[] = [];
-  for (const id of rest) lefts.push(await store.removeLast(id));
+  for (const id of rest) lefts.push(await store.removeAndAnyLeft(id));
   answers.push(lefts);
   return answers;
 }
@@ -216,7 +228,9 @@ describe('the token store: the database and memory answer alike', () => {
     ]);
     expect(inDatabase[13]).toEqual([{ activityId: 'call', parentId: null, id: 7 }]);
     expect(inDatabase.at(-1)).toEqual([true, true, true, true, true, true, false]);
-    expect(inDatabase.slice(24, 27)).toEqual([
+    // A gone token is no live token; one stopped at an incident is none either; one active at its node is.
+    expect(inDatabase.slice(24, 29)).toEqual([undefined, [], undefined, undefined, 'active']);
+    expect(inDatabase.slice(29, 32)).toEqual([
       undefined,
       { items: ['x', 'y'], total: 2, completed: 0, active: 2, next: 2 },
       [

@@ -14,7 +14,8 @@ export interface MemoryToken {
 }
 
 /**
- * An instance's tokens in memory: the TokenStore the element behaviours' unit tests hand them in
+ * One instance's tokens in memory (the database's store is scoped to its instance; this one holds
+ * no other): the TokenStore the element behaviours' unit tests hand them in
  * place of the database's (tokens.ts sqlTokens), with the same answers. `reads` counts the
  * questions asked, so a test can tell that a behaviour asked none.
  */
@@ -35,10 +36,10 @@ export class MemoryTokens implements TokenStore {
     return [...this.tokens].sort((a, b) => a.id - b.id).map((token) => `${token.activityId}:${token.state}`);
   }
 
-  private token(id: number): MemoryToken {
+  /** A change to a token; none to a token that is gone, as an update of no row in the database. */
+  private update(id: number, change: Partial<MemoryToken>): void {
     const token = this.tokens.find((candidate) => candidate.id === id);
-    if (!token) throw new Error(`no token ${id}`);
-    return token;
+    if (token) Object.assign(token, change);
   }
 
   async parentOf(executionId: number): Promise<number | null> {
@@ -47,7 +48,7 @@ export class MemoryTokens implements TokenStore {
   }
 
   async markJoining(executionId: number): Promise<void> {
-    this.token(executionId).state = 'joining';
+    this.update(executionId, { state: 'joining' });
   }
 
   async joiningAt(nodeId: string): Promise<number[]> {
@@ -78,29 +79,34 @@ export class MemoryTokens implements TokenStore {
   }
 
   async remove(executionIds: number[]): Promise<void> {
-    for (const id of executionIds) this.tokens.splice(this.tokens.indexOf(this.token(id)), 1);
+    this.tokens.splice(
+      0,
+      this.tokens.length,
+      ...this.tokens.filter((token) => !executionIds.includes(token.id)),
+    );
   }
 
   async activate(executionId: number): Promise<void> {
-    this.token(executionId).state = 'active';
+    this.update(executionId, { state: 'active' });
   }
 
   async wait(executionId: number): Promise<void> {
-    this.token(executionId).state = 'waiting';
+    this.update(executionId, { state: 'waiting' });
   }
 
   async activateOutOfLoop(executionId: number): Promise<void> {
-    const token = this.token(executionId);
+    const token = this.tokens.find((candidate) => candidate.id === executionId);
+    if (!token) return;
     token.state = 'active';
     delete token.loop;
   }
 
   async moveTo(executionId: number, nodeId: string): Promise<void> {
-    this.token(executionId).activityId = nodeId;
+    this.update(executionId, { activityId: nodeId });
   }
 
   async stopAt(executionId: number, nodeId: string): Promise<void> {
-    Object.assign(this.token(executionId), { state: 'incident', activityId: nodeId });
+    this.update(executionId, { state: 'incident', activityId: nodeId });
   }
 
   async exists(executionId: number): Promise<boolean> {
@@ -116,7 +122,8 @@ export class MemoryTokens implements TokenStore {
 
   async waitingAt(executionId: number): Promise<TokenAt | undefined> {
     const token = await this.at(executionId);
-    return token && this.token(executionId).state === 'waiting' ? token : undefined;
+    const isWaiting = this.tokens.some((held) => held.id === executionId && held.state === 'waiting');
+    return isWaiting ? token : undefined;
   }
 
   async hasChildren(scopeId: number): Promise<boolean> {
@@ -130,16 +137,16 @@ export class MemoryTokens implements TokenStore {
     child?: { isScope: boolean; locals: Record<string, unknown> },
   ): Promise<number> {
     const id = this.put(nodeId, child?.isScope === true ? 'scope' : 'active', parentId);
-    if (child) this.token(id).locals = child.locals;
+    if (child) this.update(id, { locals: child.locals });
     return id;
   }
 
   async openLoop(executionId: number, state: LoopState): Promise<void> {
-    Object.assign(this.token(executionId), { state: 'loop', loop: state });
+    this.update(executionId, { state: 'loop', loop: state });
   }
 
   async saveLoop(executionId: number, state: LoopState): Promise<void> {
-    this.token(executionId).loop = state;
+    this.update(executionId, { loop: state });
   }
 
   async loopOf(executionId: number): Promise<LoopState | undefined> {
@@ -162,6 +169,10 @@ export class MemoryTokens implements TokenStore {
       .map(({ id, activityId, parentId, state }) => ({ id, activityId, parentId, state }));
   }
 
+  async liveToken(executionId: number, nodeId: string): Promise<LiveToken | undefined> {
+    return (await this.liveAt([nodeId])).find((token) => token.id === executionId);
+  }
+
   async wakeWaitingAt(nodeIds: string[]): Promise<(TokenAt & { id: number })[]> {
     const woken = this.byId().filter(
       (token) => token.state === 'waiting' && nodeIds.includes(token.activityId),
@@ -170,7 +181,7 @@ export class MemoryTokens implements TokenStore {
     return woken.map(({ id, activityId, parentId }) => ({ id, activityId, parentId }));
   }
 
-  async removeLast(executionId: number): Promise<boolean> {
+  async removeAndAnyLeft(executionId: number): Promise<boolean> {
     this.reads += 1;
     await this.remove([executionId]);
     return this.tokens.length > 0;

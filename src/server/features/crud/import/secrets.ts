@@ -37,6 +37,8 @@ export async function hashFileSecrets({
   onProgress?: (rows: number) => void;
 }): Promise<HashedFile> {
   // Read through for its budgets, or to its header only: an .xlsx's rows stay in its reading thread.
+  // (With secret columns the hashing reads the file once more: a file of passwords is hashed at
+  // ~50 ms a row, against which a second reading is nothing; without, it is read once here.)
   const survey = await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, headerOnly: !readThrough });
   const columns = secretColumns(crud, survey.header);
   if (columns.length === 0) {

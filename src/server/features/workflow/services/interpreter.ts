@@ -852,7 +852,7 @@ async function implicitEnd(run: Run, step: Step, node: ProcessNode, queue: Step[
     await leaveScopeIfDone(run, step.parentId, scope, queue);
     return;
   }
-  if (!(await run.tokens.removeLast(step.executionId)))
+  if (!(await run.tokens.removeAndAnyLeft(step.executionId)))
     await endInstance({ run, status: 'over', reason: 'end' });
 }
 
@@ -1461,7 +1461,7 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
       continue;
     }
     const executionId = delivery.executionId;
-    const execution = (await run.tokens.liveAt([delivery.waitsAt])).find((token) => token.id === executionId);
+    const execution = await run.tokens.liveToken(executionId, delivery.waitsAt);
     if (!execution) continue;
     const step: Step = { executionId, nodeId: node.id, parentId: execution.parentId };
     if (node.type === 'startEvent') {

@@ -72,10 +72,12 @@ export interface TokenStore {
   removeChildren(scopeId: number): Promise<void>;
   /** The tokens standing in activities at these nodes (not joining, not stopped), oldest first. */
   liveAt(nodeIds: string[]): Promise<LiveToken[]>;
+  /** The token when it stands in an activity at this node; none otherwise. */
+  liveToken(executionId: number, nodeId: string): Promise<LiveToken | undefined>;
   /** The tokens waiting at these nodes are active again (a signal caught them); those woken, oldest first. */
   wakeWaitingAt(nodeIds: string[]): Promise<(TokenAt & { id: number })[]>;
   /** The token ends; answers whether another token of the instance is left. */
-  removeLast(executionId: number): Promise<boolean>;
+  removeAndAnyLeft(executionId: number): Promise<boolean>;
 }
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
@@ -202,6 +204,16 @@ export function sqlTokens(
         state: row.state,
       }));
     },
+    async liveToken(executionId, nodeId) {
+      const rows = await sql<
+        RowAt & { id: number; state: LiveToken['state'] }
+      >`select id, activity_id, parent_id, state from wf_execution
+        where id = ${executionId} and activity_id = ${nodeId} and state in ('active', 'waiting', 'scope', 'loop')`.execute(
+        trx,
+      );
+      const row = rows.rows[0];
+      return row && { id: row.id, activityId: row.activity_id, parentId: row.parent_id, state: row.state };
+    },
     async wakeWaitingAt(nodeIds) {
       if (nodeIds.length === 0) return [];
       const rows = await sql<RowAt & { id: number }>`update wf_execution set state = 'active'
@@ -211,7 +223,7 @@ export function sqlTokens(
         .map((row) => ({ id: row.id, activityId: row.activity_id, parentId: row.parent_id }))
         .sort((a, b) => a.id - b.id);
     },
-    async removeLast(executionId) {
+    async removeAndAnyLeft(executionId) {
       // Read in the statement that removes it, which still sees it.
       const rows = await sql<{
         left: boolean;

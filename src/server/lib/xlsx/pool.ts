@@ -126,33 +126,30 @@ function release(worker: Worker, isReusable: boolean): void {
   }
 }
 
-/** What a reading in a thread asks for: the sheets to walk, and the budgets to walk them in. */
-interface Reading {
+/** What a reading asks for: the file, the sheets to walk, and (BUDGETS.import unless given) its budgets. */
+export interface ReadingOf {
   bytes: Uint8Array;
   which: 'first' | 'rest';
-  budgets: ReadBudgets;
-  parseMs: number;
-  survey?: { stopAfter: number };
+  budgets?: ReadBudgets;
+  parseMs?: number;
 }
+
+/** A reading as a pooled thread takes it: only a survey of the rows, or the rows. */
+type Reading = Required<ReadingOf> & { survey?: { stopAfter: number } };
+
+const withBudgets = ({ budgets, parseMs, ...rest }: ReadingOf): Required<ReadingOf> => ({
+  ...rest,
+  budgets: budgets ?? READ_BUDGETS,
+  parseMs: parseMs ?? BUDGETS.import.parseMs,
+});
 
 /**
  * The rows of an .xlsx, read in a worker thread: the first sheet's, or those of every sheet after
  * it, in batches. Past a budget (BUDGETS.import, or `budgets`) an ImportBudgetError; a file that
  * cannot be read an XlsxReadError. Stopping the walk early stops the thread's reading.
  */
-export async function* xlsxRowsOffThread({
-  bytes,
-  which,
-  budgets = READ_BUDGETS,
-  parseMs = BUDGETS.import.parseMs,
-}: {
-  bytes: Uint8Array;
-  which: 'first' | 'rest';
-  budgets?: ReadBudgets;
-  parseMs?: number;
-}): AsyncGenerator<XlsxSheetRow[]> {
-  for await (const answer of readOffThread({ bytes, which, budgets, parseMs }))
-    if (Array.isArray(answer)) yield answer;
+export async function* xlsxRowsOffThread(reading: ReadingOf): AsyncGenerator<XlsxSheetRow[]> {
+  for await (const answer of readOffThread(withBudgets(reading))) if (Array.isArray(answer)) yield answer;
 }
 
 /**
@@ -161,20 +158,11 @@ export async function* xlsxRowsOffThread({
  * which no other crosses to this thread. The reading stops once the count passes `stopAfter`.
  */
 export async function xlsxSurveyOffThread({
-  bytes,
-  which,
   stopAfter,
-  budgets = READ_BUDGETS,
-  parseMs = BUDGETS.import.parseMs,
-}: {
-  bytes: Uint8Array;
-  which: 'first' | 'rest';
-  stopAfter: number;
-  budgets?: ReadBudgets;
-  parseMs?: number;
-}): Promise<XlsxSurvey> {
+  ...reading
+}: ReadingOf & { stopAfter: number }): Promise<XlsxSurvey> {
   let survey: XlsxSurvey = { filled: 0 };
-  for await (const answer of readOffThread({ bytes, which, budgets, parseMs, survey: { stopAfter } }))
+  for await (const answer of readOffThread({ ...withBudgets(reading), survey: { stopAfter } }))
     if (!Array.isArray(answer)) survey = answer;
   return survey;
 }

@@ -4,6 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BUDGETS } from '../budgets.js';
 import { ImportBudgetError, READ_BUDGETS, type ImportBudget, type ReadBudgets } from './budget.js';
+import type { XlsxSurvey } from './survey.js';
+
+export type { XlsxSurvey } from './survey.js';
 
 /**
  * Reads .xlsx files off the request thread: a small pool of worker threads (worker.ts), each
@@ -14,14 +17,6 @@ import { ImportBudgetError, READ_BUDGETS, type ImportBudget, type ReadBudgets } 
  * ImportBudgetError. The built server runs dist/server/xlsx-worker.js (scripts/build-server.mjs);
  * the sources (tsx, tests) run worker.ts through tsx's loader.
  */
-
-/** What a survey of a reading's rows finds: the first row holding a value, and how many do. */
-export interface XlsxSurvey {
-  /** The cells of the first row holding a value (a cell not blank); none in an empty sheet. */
-  first?: string[];
-  /** Rows holding a value (past `stopAfter`, the reading stopped there). */
-  filled: number;
-}
 
 /** One row of a sheet, as the worker hands it over (cells trimmed). */
 export interface XlsxSheetRow {

@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { ImportBudgetError, ReadMeter, type ReadBudgets } from './budget.js';
 import { openXlsx } from './read.js';
-import type { SheetRowsMessage, ToWorker, XlsxSheetRow, XlsxSurvey } from './pool.js';
+import type { SheetRowsMessage, ToWorker, XlsxSheetRow } from './pool.js';
+import { surveyRows, type XlsxSurvey } from './survey.js';
 
 /**
  * The thread that reads .xlsx files for the import (pool.ts starts it): one reading at a time,
@@ -51,21 +52,9 @@ async function* batches(rows: AsyncGenerator<XlsxSheetRow>): AsyncGenerator<Outg
   if (batch.length > 0) yield { type: 'rows', rows: batch };
 }
 
-/**
- * Only the first row holding a value and the count of such rows, read within the same budgets
- * (no other row crosses to the request thread); the reading stops once the count passes
- * `stopAfter`.
- */
+/** Only the survey of the rows (survey.ts): no other row crosses to the request thread. */
 async function* surveyed(rows: AsyncGenerator<XlsxSheetRow>, stopAfter: number): AsyncGenerator<Outgoing> {
-  let first: string[] | undefined;
-  let filled = 0;
-  for await (const { cells } of rows) {
-    if (cells.every((cell) => cell === '')) continue;
-    first ??= cells;
-    filled += 1;
-    if (filled > stopAfter) break;
-  }
-  yield { type: 'survey', filled, ...(first ? { first } : {}) };
+  yield { type: 'survey', ...(await surveyRows(rows, stopAfter)) };
 }
 
 const port = parentPort;

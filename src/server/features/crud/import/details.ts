@@ -11,6 +11,7 @@ import type { Db, Row } from '../../../lib/db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import { ImportBudgetError } from '../../../lib/xlsx/budget.js';
 import { xlsxRowsOffThread } from '../../../lib/xlsx/pool.js';
+import { isBlankRow } from '../../../lib/xlsx/survey.js';
 import { writeDetailRows, type DetailRow } from '../../../lib/sql/detail-rows.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { entityTitle, fieldTitle } from '../../../lib/titles.js';
@@ -103,7 +104,7 @@ async function otherSheets(
     let count = 0;
     for await (const batch of xlsxRowsOffThread({ bytes, which: 'rest' })) {
       for (const { sheet, row, cells } of batch) {
-        if (cells.every((cell) => cell === '')) continue;
+        if (isBlankRow(cells)) continue;
         count += 1;
         if (count > maxRows) throw new ImportBudgetError('rows', maxRows);
         const rows = sheets.get(sheet) ?? [];

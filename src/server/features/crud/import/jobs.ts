@@ -195,7 +195,7 @@ async function runJob(input: ImportJobInput, held: LocalJob): Promise<void> {
   let persisted = 0;
   try {
     // The rows are counted first (read off the request thread), so that progress has its total.
-    job.total = (await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS })).rows ?? 0;
+    job.total = (await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS })).rows;
     const progress = (phase: NonNullable<ImportJob['phase']>) => (rows: number) => {
       job.phase = phase;
       job.done = rows;

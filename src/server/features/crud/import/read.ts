@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { AppError } from '../../../lib/errors.js';
 import { CSV_ROW_CHARACTERS, ImportBudgetError, ReadMeter } from '../../../lib/xlsx/budget.js';
 import { xlsxRowsOffThread, xlsxSurveyOffThread } from '../../../lib/xlsx/pool.js';
+import { isBlankRow, surveyRows, type XlsxSurvey } from '../../../lib/xlsx/survey.js';
 
 /** A zip container (every .xlsx) starts with a local file header. */
 export const isZip = (bytes: Buffer): boolean =>
@@ -109,7 +110,7 @@ export async function openUploadedSheet({
   };
   let header: string[] = [];
   for (let item = await next(); !item.done; item = await next()) {
-    if (item.value.cells.some((cell) => cell !== '')) {
+    if (!isBlankRow(item.value.cells)) {
       header = item.value.cells;
       break;
     }
@@ -119,7 +120,7 @@ export async function openUploadedSheet({
     let count = 0;
     let characters = 0;
     for (let item = await next(); !item.done; item = await next()) {
-      if (item.value.cells.every((cell) => cell === '')) continue;
+      if (isBlankRow(item.value.cells)) continue;
       count += 1;
       if (count > maxRows) throw tooMany(maxRows);
       chunk.push(item.value);
@@ -142,46 +143,46 @@ export async function openUploadedSheet({
   };
 }
 
-/** An upload's header row, and (when read through) its data rows' count. */
+/** An upload's header row and its data rows' count. */
 export interface SheetSurvey {
   header: string[];
-  rows?: number;
+  rows: number;
 }
 
 /**
  * An upload's header and the count of its data rows (rows holding a value, after the header),
  * read within the import's budgets: an .xlsx in its reading thread, from which only the header and
- * the count come back. `headerOnly` stops at the header (the first data row is read, `rows` not
- * given). More than `maxRows`, or a file that cannot be read, is the same error as the import's.
+ * the count come back. More than `maxRows`, or a file that cannot be read, is the same error as
+ * the import's.
  */
 export async function surveyUploadedSheet({
   bytes,
   maxRows,
-  headerOnly = false,
 }: {
   bytes: Buffer;
   maxRows: number;
-  headerOnly?: boolean;
 }): Promise<SheetSurvey> {
-  if (bytes.length === 0) throw new AppError('fileEmpty');
   // The header is the first row holding a value; past maxRows data rows, reading stops.
-  const stopAfter = headerOnly ? 1 : maxRows + 1;
-  let survey: { first?: string[]; filled: number } = { filled: 0 };
+  const survey = await surveyUpload(bytes, maxRows + 1);
+  const rows = Math.max(0, survey.filled - 1);
+  if (rows > maxRows) throw tooMany(maxRows);
+  return { header: survey.first ?? [], rows };
+}
+
+/** An upload's header row alone (the reading stops at the first data row). */
+export async function uploadedHeader(bytes: Buffer): Promise<string[]> {
+  return (await surveyUpload(bytes, 1)).first ?? [];
+}
+
+async function surveyUpload(bytes: Buffer, stopAfter: number): Promise<XlsxSurvey> {
+  if (bytes.length === 0) throw new AppError('fileEmpty');
+  let survey: XlsxSurvey;
   try {
-    if (isZip(bytes)) survey = await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter });
-    else
-      for await (const { cells } of csvRows(bytes)) {
-        if (cells.every((cell) => cell === '')) continue;
-        survey.first ??= cells;
-        survey.filled += 1;
-        if (survey.filled > stopAfter) break;
-      }
+    survey = isZip(bytes)
+      ? await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter })
+      : await surveyRows(csvRows(bytes), stopAfter);
   } catch (error) {
     throw asFileProblem(error);
   }
-  const header = survey.first ?? [];
-  if (headerOnly) return { header };
-  const rows = Math.max(0, survey.filled - 1);
-  if (rows > maxRows) throw tooMany(maxRows);
-  return { header, rows };
+  return survey;
 }

@@ -1,7 +1,7 @@
 import { hashSecretsConcurrently } from '../../../lib/passwords.js';
 import type { CrudRequest } from '../services/crud.js';
 import { IMPORT_CHUNK_ROWS, secretColumns, type HashedSecrets } from './import.js';
-import { openUploadedSheet, surveyUploadedSheet } from './read.js';
+import { openUploadedSheet, surveyUploadedSheet, uploadedHeader } from './read.js';
 import { MAX_IMPORT_ROWS } from './upload.js';
 
 /**
@@ -39,10 +39,12 @@ export async function hashFileSecrets({
   // Read through for its budgets, or to its header only: an .xlsx's rows stay in its reading thread.
   // (With secret columns the hashing reads the file once more: a file of passwords is hashed at
   // ~50 ms a row, against which a second reading is nothing; without, it is read once here.)
-  const survey = await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, headerOnly: !readThrough });
+  const survey = readThrough
+    ? await surveyUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS })
+    : { header: await uploadedHeader(bytes) };
   const columns = secretColumns(crud, survey.header);
   if (columns.length === 0) {
-    if (survey.rows !== undefined) onProgress?.(survey.rows);
+    if ('rows' in survey) onProgress?.(survey.rows);
     return {};
   }
   const sheet = await openUploadedSheet({ bytes, maxRows: MAX_IMPORT_ROWS, chunkRows: IMPORT_CHUNK_ROWS });

@@ -319,16 +319,20 @@ export async function addComment(
   );
 }
 
-/** A timer job of an instance (wf_job, kind boundaryTimer): a boundary event's, a catch's or an event sub-process start's. */
-export interface TimerJob {
-  tenantCode: string;
-  instanceId: number;
+/** A timer of an instance: a boundary event's, a catch's or an event sub-process start's. */
+export interface Timer {
   /** The token it is attached to; null for an event sub-process of the process itself. */
   executionId: number | null;
   activityId: string;
   dueAt: Date;
   /** The cycle it repeats by (elements/timers.ts repeatingCycle); null fires once. */
   cycle: string | null;
+}
+
+/** A timer as its job (wf_job, kind boundaryTimer): of an instance of a tenant. */
+export interface TimerJob extends Timer {
+  tenantCode: string;
+  instanceId: number;
 }
 
 /** Sets timer jobs, in one statement. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { EventWait } from './graph.js';
-import { insertTimerJobs } from './store.js';
+import { insertTimerJobs, type Timer } from './store.js';
 
 /**
  * What an instance's tokens wait for besides their tasks: messages and signals by name (a
@@ -14,14 +14,7 @@ import { insertTimerJobs } from './store.js';
 /** Tells every process's job poller that a service call is due (sent as the transaction commits). */
 export const SERVICE_CALL_CHANNEL = 'ecobid_wf_call';
 
-/** A timer of the instance: due at a time, repeating by its cycle (elements/timers.ts) or not. */
-export interface Timer {
-  /** The token it is attached to; null for an event sub-process of the process itself. */
-  executionId: number | null;
-  activityId: string;
-  dueAt: Date;
-  cycle: string | null;
-}
+export type { Timer } from './store.js';
 
 /** A subscription as delivery reads it: who waits, where, for which catch. */
 export interface Subscribed {

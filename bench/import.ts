@@ -88,9 +88,14 @@ async function backendPids(databaseUrl: string | undefined): Promise<number[]> {
  * Waits (PostgreSQL, at most SETTLE_MS) until the earlier import's aftermath is over: its outbox
  * rows dispatched (the server marks them 200 at a time) and no autovacuum worker in the database
  * (100,000 inserted rows start one). Both run in the database's backends, whose CPU the next
- * import's figure counts.
+ * import's figure counts. `withEvents: false` once the server has stopped: nobody dispatches then,
+ * so only autovacuum is waited for.
  */
-async function settle(databaseUrl: string | undefined, log: (line: string) => void): Promise<void> {
+async function settle(
+  databaseUrl: string | undefined,
+  log: (line: string) => void,
+  { withEvents = true }: { withEvents?: boolean } = {},
+): Promise<void> {
   if (!databaseUrl) return;
   const name = new URL(databaseUrl).pathname.slice(1);
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -99,10 +104,10 @@ async function settle(databaseUrl: string | undefined, log: (line: string) => vo
   try {
     for (;;) {
       const { rows } = await client.query<{ pending: number; vacuums: number }>(
-        `select (select count(*)::int from sys_event where dispatched_at is null) as pending,
+        `select (case when $2 then (select count(*)::int from sys_event where dispatched_at is null) else 0 end) as pending,
                 (select count(*)::int from pg_stat_activity
                   where datname = $1 and backend_type = 'autovacuum worker') as vacuums`,
-        [name],
+        [name, withEvents],
       );
       const { pending = 0, vacuums = 0 } = rows[0] ?? {};
       if (pending === 0 && vacuums === 0) return;
@@ -396,8 +401,9 @@ async function measureFormat(
       await server.stop();
     }
     // The floor of this tree's table (the before tree's indexes may be others), once the import's
-    // events and autovacuum are done; it empties the table first, as the import found it.
-    await settle(env.DATABASE_URL, log);
+    // autovacuum is done (the stopped server dispatches no events); it empties the table first,
+    // as the import found it.
+    await settle(env.DATABASE_URL, log, { withEvents: false });
     const floor = await measureFloor(env, tag, count);
     log(
       `  ${kind} ${format} floor${label} (bare multi-row INSERTs, one transaction, same table and indexes): ${round(floor.rowsPerSecond)} rows/s (${floor.seconds.toFixed(1)} s, CPU ${floor.cpuSeconds.toFixed(1)} s` +

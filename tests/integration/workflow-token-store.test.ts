@@ -135,6 +135,7 @@ interface WaitsHeld {
     dueAt: string;
     cycle: string | null;
   }[];
+  offers: { executionId: number; processKey: string; activityId: string; topic: string }[];
 }
 
 /** A script of waits for tokens 1 and 2 (and the instance); answers what it read and what is held after each step. */
@@ -163,6 +164,10 @@ async function waitsTranscript(store: WaitStore, held: () => Promise<WaitsHeld>)
   await store.addTimers([]);
   await store.callService(1, 'call', at);
   await store.callService(1, 'call', later);
+  await store.offerWork(1, { processKey: 'p', activityId: 'work', topic: 'first' });
+  await store.offerWork(2, { processKey: 'p', activityId: 'other', topic: 'other' });
+  // A second offer of the token's replaces its first.
+  await store.offerWork(1, { processKey: 'p', activityId: 'work', topic: 'again' });
   answers.push(await held());
   await store.dropWaitsAt(2, ['inner_start', 'inner_timer']);
   await store.dropWaitsAt(2, []);
@@ -282,12 +287,24 @@ describe('the token store: the database and memory answer alike', () => {
           dueAt: new Date(row.due_at).toISOString(),
           cycle: row.cycle,
         })),
+        offers: (
+          await t.sql<{ execution_id: string; process_key: string; activity_id: string; topic: string }>(
+            'select execution_id, process_key, activity_id, topic from wf_external_task where instance_id = $1 order by id',
+            [other],
+          )
+        ).map((row) => ({
+          executionId: Number(row.execution_id),
+          processKey: row.process_key,
+          activityId: row.activity_id,
+          topic: row.topic,
+        })),
       }),
     );
     const memory = new MemoryWaits();
     const inMemory = await waitsTranscript(memory, async () => ({
       subscriptions: memory.subscriptions.map((held) => ({ ...held })),
       jobs: memory.jobs.map((job) => ({ ...job, dueAt: job.dueAt.toISOString() })),
+      offers: memory.offers.map((offer) => ({ ...offer })),
     }));
     expect(inMemory).toEqual(inDatabase);
     expect(memory.notified).toBe(2);
@@ -304,5 +321,9 @@ describe('the token store: the database and memory answer alike', () => {
       'call:11',
     ]);
     expect((inDatabase.at(-1) as WaitsHeld).subscriptions.map((held) => held.catchId)).toEqual(['esp_start']);
+    expect(after.offers.map((offer) => `${offer.executionId}:${offer.topic}`)).toEqual([
+      '2:other',
+      '1:again',
+    ]);
   });
 });

@@ -101,8 +101,8 @@ export class MemoryTokens implements TokenStore {
     delete token.loop;
   }
 
-  async moveTo(executionId: number, nodeId: string): Promise<void> {
-    this.update(executionId, { activityId: nodeId });
+  async moveTo(executionId: number, nodeId: string, state?: 'active' | 'scope'): Promise<void> {
+    this.update(executionId, state === undefined ? { activityId: nodeId } : { activityId: nodeId, state });
   }
 
   async stopAt(executionId: number, nodeId: string): Promise<void> {

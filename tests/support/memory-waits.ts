@@ -24,6 +24,8 @@ export class MemoryWaits implements WaitStore {
   readonly jobs: MemoryJob[] = [];
   /** Service calls announced to the job pollers. */
   notified = 0;
+  /** External tasks offered to workers, one per token. */
+  readonly offers: { executionId: number; processKey: string; activityId: string; topic: string }[] = [];
 
   async subscribe(executionId: number | null, waitsAt: string, waits: EventWait[]): Promise<void> {
     for (const { catchId, kind, name } of waits) {
@@ -67,6 +69,14 @@ export class MemoryWaits implements WaitStore {
     await this.dropJobs(executionId, ['serviceCall']);
     this.jobs.push({ executionId, activityId, kind: 'serviceCall', dueAt: at, cycle: null });
     this.notified += 1;
+  }
+
+  async offerWork(
+    executionId: number,
+    work: { processKey: string; activityId: string; topic: string },
+  ): Promise<void> {
+    this.keep(this.offers, (offer) => offer.executionId !== executionId);
+    this.offers.push({ executionId, ...work });
   }
 
   private keep<T>(items: T[], isKept: (item: T) => boolean): void {

@@ -1,14 +1,14 @@
-import { eventInsert } from '../../../lib/events/index.js';
-import { sql, type RawBuilder } from 'kysely';
 import type { WfNextTask } from '../../../../engine/api-types.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
-import { noticeInsert } from './people.js';
 import { stepsTakenIn } from './transaction.js';
 import { readVariables, writeVariables } from './store.js';
-import { taskRecipients, userTaskOf } from './elements/user-task.js';
+import { userTaskOf } from './elements/user-task.js';
+import { sqlHistory, type HistoryStore } from './history.js';
+import { sqlInstance, type InstanceStore } from './instance-store.js';
+import { sqlTasks, type TaskDraft, type TaskStore } from './task-store.js';
 import { sqlTokens, type TokenStore } from './tokens.js';
 import { sqlWaits, type WaitStore } from './waits.js';
 
@@ -29,6 +29,12 @@ export interface Run {
   tokens: TokenStore;
   /** What the instance's tokens wait for besides tasks: subscriptions and timers (waits.ts). */
   waits: WaitStore;
+  /** The history rows of the instance's activities (history.ts). */
+  history: HistoryStore;
+  /** The instance's tasks (task-store.ts). */
+  tasks: TaskStore;
+  /** The instance as a whole, and writes of several kinds of its rows at once (instance-store.ts). */
+  instance: InstanceStore;
   actor: Actor;
   variables: Record<string, unknown>;
   /** Set once the instance has ended (terminate end, last token gone). */
@@ -85,16 +91,6 @@ export function nextTasksOf(run: Run): WfNextTask[] {
     .map(({ id, name, taskDefinitionKey, assignee }) => ({ id, name, taskDefinitionKey, assignee }));
 }
 
-/** What stopped a token at a gateway: the instance shows it until someone deals with it. */
-export interface Incident {
-  activityId: string;
-  activityName?: string;
-  flowId: string | null;
-  message: string;
-  /** The unset variable a condition named, when that stopped it. */
-  variable?: string;
-}
-
 export interface Step {
   executionId: number;
   nodeId: string;
@@ -135,6 +131,14 @@ export async function openRun({
   variables?: Record<string, unknown> | undefined;
   onStepBudget?: Run['onStepBudget'];
 }): Promise<Run> {
+  const where = { tenantCode: instance.tenant_code, instanceId: instance.id };
+  const context = {
+    ctx,
+    actor,
+    ...where,
+    definitionId: instance.definition_id,
+    instanceName: instance.name,
+  };
   return {
     ctx,
     trx,
@@ -143,8 +147,11 @@ export async function openRun({
     definitionId: instance.definition_id,
     instanceName: instance.name,
     graph,
-    tokens: sqlTokens(trx, { tenantCode: instance.tenant_code, instanceId: instance.id }),
-    waits: sqlWaits(trx, { tenantCode: instance.tenant_code, instanceId: instance.id }),
+    tokens: sqlTokens(trx, where),
+    waits: sqlWaits(trx, where),
+    history: sqlHistory(trx, where),
+    tasks: sqlTasks(trx, context),
+    instance: sqlInstance(trx, { ...context, graph }),
     actor,
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,
@@ -189,176 +196,26 @@ export async function setVariables({
   run.variablesChanged = true;
 }
 
-export async function historyStart({
-  run,
-  step,
+/** A task about to be made at a user task: its name and people from the variables (and a loop child's own). */
+export const draftTask = (run: Run, node: ProcessNode, locals: Record<string, unknown> = {}): TaskDraft => ({
   node,
-  assignee = null,
-  taskId = null,
-}: {
-  run: Run;
-  step: Step;
-  node: ProcessNode;
-  assignee?: string | null;
-  taskId?: number | null;
-}): Promise<number> {
-  const rows = await sql<{ id: number }>`insert into wf_hist_activity
-      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, assignee, task_id, start_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-      ${assignee}, ${taskId}, now())
-    returning id`.execute(run.trx);
-  return rows.rows[0]?.id ?? 0;
-}
+  people: userTaskOf({ node, variables: { ...run.variables, ...locals } }),
+});
 
-/** The history row of an activity passed at once (events, gateways, service tasks), to run or to put into another statement. */
-export const historyPassInsert = ({
-  run,
-  executionId,
-  node,
-}: {
-  run: Run;
-  executionId: TokenRef;
-  node: ProcessNode;
-}): RawBuilder<unknown> =>
-  sql`insert into wf_hist_activity
-      (tenant_code, instance_id, execution_id, activity_id, activity_name, activity_type, start_time, end_time)
-    values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${node.name ?? null}, ${node.type},
-      now(), now())`;
-
-/** An activity passed at once (events, gateways, service tasks). */
-export async function historyPass({
-  run,
-  step,
-  node,
-}: {
-  run: Run;
-  step: Step;
-  node: ProcessNode;
-}): Promise<void> {
-  await historyPassInsert({ run, executionId: step.executionId, node }).execute(run.trx);
-}
-
-/** Ends the open history rows of a task's activity. */
-export async function historyEndTask({
-  run,
-  taskId,
-  reason,
-}: {
-  run: Run;
-  taskId: number;
-  reason: string | null;
-}): Promise<void> {
-  await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
-    where instance_id = ${run.instanceId} and task_id = ${taskId} and end_time is null`.execute(run.trx);
-}
-
-/** Where a task's token is: its id, or (in a statement that also makes it) a subquery naming it. */
-export type TokenRef = number | RawBuilder<unknown>;
-
-/**
- * The parts (CTEs of one statement) that create the task of a user task with its candidates and
- * history row and tell the people concerned; with moveToken, the token moves to the task too.
- * The task's id comes out of the part named `task`. Run them with runTaskParts, or put them into
- * a statement that writes more.
- */
-export function taskParts({
-  run,
-  executionId,
-  node,
-  locals = {},
-  moveToken = false,
-  after,
-}: {
-  run: Run;
-  executionId: TokenRef;
-  node: ProcessNode;
-  /** Variables of the task's token only (a multi-instance child's element and counters). */
-  locals?: Record<string, unknown>;
-  moveToken?: boolean;
-  /** A CTE of the same statement whose history row must come first (read before this one is written). */
-  after?: RawBuilder<unknown> | undefined;
-}): { parts: RawBuilder<unknown>[]; task: Omit<CreatedTask, 'id'> } {
-  const people = userTaskOf({ node, variables: { ...run.variables, ...locals } });
-  const { name, assignee, candidateUsers: users, candidateGroups: groups } = people;
-  const links = [
-    ...users.map((user) => sql`(${user}::text, null::text)`),
-    ...groups.map((group) => sql`(null::text, ${group}::text)`),
-  ];
-  const { usernames: named, groups: byGroup } = taskRecipients(people);
-  // The one to tell is the caller (a task of the starter, say): their id is known.
-  const isCaller =
-    byGroup.length === 0 &&
-    named.length === 1 &&
-    named[0] === run.actor.username &&
-    run.actor.userId !== null;
-  const notice = noticeInsert({
-    ctx: run.ctx,
-    actor: run.actor,
-    to: {
-      usernames: named,
-      groups: byGroup,
-      ...(isCaller && run.actor.userId !== null ? { userIds: [run.actor.userId] } : {}),
-    },
-    notice: taskNotice(run.instanceName, run.instanceId, name ?? node.id),
+/** Notes a task the run made. */
+export function noteTask(run: Run, id: number, { node, people }: TaskDraft): void {
+  run.created.push({
+    id,
+    name: people.name ?? node.id,
+    taskDefinitionKey: node.id,
+    assignee: people.assignee,
+    candidateUsers: people.candidateUsers,
   });
-  const parts = [
-    sql`task as (insert into wf_task (tenant_code, instance_id, execution_id, definition_id,
-        activity_id, name, description, assignee, form_key, status, start_time, claim_time)
-      values (${run.tenantCode}, ${run.instanceId}, ${executionId}, ${run.definitionId}, ${node.id},
-        ${name ?? node.id}, ${node.documentation ?? null}, ${assignee}, ${node.formKey ?? null},
-        ${assignee ? 'assigned' : 'created'}, now(), null)
-      returning id)`,
-    sql`task_history as (insert into wf_hist_activity (tenant_code, instance_id, execution_id, activity_id, activity_name,
-        activity_type, assignee, task_id, start_time)
-      select ${run.tenantCode}, ${run.instanceId}, ${executionId}, ${node.id}, ${name ?? null}, ${node.type},
-        ${assignee}, task.id, now() from task${after ? sql`, ${after}` : sql``})`,
-    sql`notice as (${notice})`,
-    // The recipients' open inboxes hear of it (features/events).
-    sql`notice_event as (${eventInsert({
-      actor: run.actor,
-      type: 'record.added',
-      entity: 'notification',
-      key: sql`notice.id`,
-      from: sql`notice`,
-    })})`,
-    sql`task_event as (${eventInsert({
-      actor: run.actor,
-      type: 'workflow.taskCreated',
-      entity: 'wfTask',
-      key: sql`task.id`,
-      from: sql`task`,
-      detail: { instanceId: run.instanceId, activityId: node.id, assignee },
-    })})`,
-  ];
-  if (links.length > 0)
-    parts.push(sql`links as (insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)
-      select ${run.tenantCode}, task.id, ${run.instanceId}, link.user_name, link.group_key
-      from task, (values ${sql.join(links)}) as link (user_name, group_key))`);
-  if (moveToken)
-    parts.push(sql`moved as (update wf_execution set activity_id = ${node.id}, state = 'active'
-      where id = ${executionId})`);
-  return {
-    parts,
-    task: { name: name ?? node.id, taskDefinitionKey: node.id, assignee, candidateUsers: users },
-  };
-}
-
-/** Notes a task the run made (from the id its statement returned). */
-export function noteTask({
-  run,
-  id,
-  task,
-}: {
-  run: Run;
-  id: number | undefined;
-  task: Omit<CreatedTask, 'id'>;
-}): void {
-  if (id !== undefined) run.created.push({ id, ...task });
 }
 
 /**
- * Creates the task of a user task, with its candidates and history row, and tells the people
- * concerned: one statement, which also moves the token to the task unless told it stands there.
+ * Makes the task of a user task, with its candidates and history row, and tells the people
+ * concerned; the token moves to the task too unless told it stands there.
  */
 export async function createTask({
   run,
@@ -373,22 +230,8 @@ export async function createTask({
   locals?: Record<string, unknown>;
   moveToken?: boolean;
 }): Promise<void> {
-  const { parts, task } = taskParts({ run, executionId: step.executionId, node, locals, moveToken });
-  const rows = await sql<{ id: number }>`with ${sql.join(parts)} select id from task`.execute(run.trx);
-  noteTask({ run, id: rows.rows[0]?.id, task });
-}
-
-/**
- * The inbox notice about a task: titled by the task, saying which instance it is of
- * ("<instance name> #<id>: <task>"); `title` replaces the task's name as the title.
- */
-export function taskNotice(
-  instanceName: string | null | undefined,
-  instanceId: number,
-  task: string,
-  title: string = task,
-): { title: string; content: string } {
-  return { title, content: `${instanceName ?? ''} #${instanceId}: ${task}` };
+  const draft = draftTask(run, node, locals);
+  noteTask(run, await run.tasks.make(step.executionId, draft, { moveToken }), draft);
 }
 
 /** An error or escalation thrown in a run, by its code. */

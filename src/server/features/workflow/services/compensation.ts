@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { historyPass, type Run, type Step } from './activity.js';
+import type { Run, Step } from './activity.js';
 import { hasCompensation, type ProcessNode } from './graph.js';
-import { cancelInside } from './scopes.js';
 
 /**
  * Compensation and transactions (BPMN 2.0 §10.7, as Camunda, Activiti and Flowable run them).
@@ -155,9 +154,9 @@ async function cancelTransaction(run: Run, step: Step, node: ProcessNode, queue:
   const scopeId = step.parentId;
   if (!transaction?.cancelBoundary || scopeId === null)
     throw new Error(`${node.id} is a cancel end event outside a transaction`);
-  await historyPass({ run, step, node });
+  await run.history.pass(step.executionId, node);
   const handlers = hasCompensation(run.graph) ? await handlersOf(run, { scopeId }) : [];
-  await cancelInside(run, scopeId, 'cancelEnd');
+  await run.instance.clearScope(scopeId, 'cancelEnd');
   if (handlers.length === 0) {
     await leaveByCancel(run, scopeId, transaction, queue);
     return;

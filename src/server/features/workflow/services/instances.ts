@@ -13,7 +13,7 @@ import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
 import { endInstance, enterNode, startTokens } from './interpreter.js';
 import { mayStart, namesStarters, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
-import { addComment, assertRunning, definitionGraph, lockInstance, variableParts } from './store.js';
+import { addComment, assertRunning, definitionGraph, lockInstance } from './store.js';
 
 /** Starting, suspending, activating and terminating process instances. */
 
@@ -141,20 +141,16 @@ export async function startIn({
       : {}),
   };
   Object.assign(run.variables, values);
-  // The variables are written by the statement that makes the first token (and task).
-  await startTokens(
+  // The variables are written with the first token (and task).
+  await startTokens({
     run,
-    start?.id,
-    variableParts(
-      {
-        tenantCode: actor.tenantCode,
-        instanceId: started.id,
-        activityId: start?.id ?? graph.startId,
-        username: actor.username,
-      },
+    startId: start?.id,
+    variables: {
       values,
-    ),
-  );
+      activityId: start?.id ?? graph.startId,
+      username: actor.username,
+    },
+  });
   const nextTasks = nextTasksOf(run);
   if (run.hasEnded || run.hasIncident)
     return { ...(await instanceById({ db: trx, tenantCode: actor.tenantCode, id: started.id })), nextTasks };

@@ -1,24 +1,19 @@
-import { eventInsert } from '../../../lib/events/index.js';
-import { sql, type RawBuilder } from 'kysely';
 import { BUDGETS } from '../../../lib/budgets.js';
-import { PREPARED } from '../../../lib/db/prepared.js';
 import { AppError } from '../../../lib/errors.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import { eventStartOf, eventWaitsAt, hasEventWaits, instanceWaits, type ProcessNode } from './graph.js';
 import {
   createTask,
-  historyPass,
-  historyPassInsert,
-  historyStart,
+  draftTask,
   noteTask,
   setVariables,
-  taskParts,
-  type Incident,
   type Run,
   type Step,
   type Thrown,
   type ThrowOutcome,
 } from './activity.js';
+import type { Incident, TaskClosing, TaskClosed, VariablesSet } from './instance-store.js';
+import type { TaskDraft } from './task-store.js';
 import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
 import type { ConnectorAnswer } from './connector.js';
@@ -28,7 +23,6 @@ import { instanceEnded } from './lifecycle.js';
 import { passLoop, startLoop, tokenToLeave } from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
-import { cancelInside, endSignersOf } from './scopes.js';
 import { groupKey, notifyUsers, userIdsOf } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import type { Timer } from './waits.js';
@@ -65,12 +59,12 @@ export async function parentOf({
 }
 
 /**
- * The parts of the task a token goes straight to, or none when its people or name cannot be
- * evaluated: the token then takes the general way (advance), where that is an incident.
+ * The task a token goes straight to, or none when its people or name cannot be evaluated: the
+ * token then takes the general way (advance), where that is an incident.
  */
-function taskPartsOrNone(options: Parameters<typeof taskParts>[0]): ReturnType<typeof taskParts> | undefined {
+function draftOrNone(run: Run, node: ProcessNode): TaskDraft | undefined {
   try {
-    return taskParts(options);
+    return draftTask(run, node);
   } catch (error) {
     if (error instanceof ExpressionError) return undefined;
     throw error;
@@ -89,45 +83,31 @@ function straightTask(run: Run, node: ProcessNode): ProcessNode | undefined {
 }
 
 /**
- * The first token of a new instance: made and passed through the start event in one statement,
- * with the start's other writes (`with`: the variables). When the start event leads straight to
- * a plain user task, the token is made at that task and the task in the same statement.
+ * The first token of a new instance, passed through the start event with the start's variables
+ * (one write of the store). When the start event leads straight to a plain user task, the token
+ * goes on to that task and the task is made in the same write.
  */
-export async function startTokens(
-  run: Run,
-  startId: string = run.graph.startId,
-  withParts: RawBuilder<unknown>[] = [],
-): Promise<void> {
+export async function startTokens({
+  run,
+  startId = run.graph.startId,
+  variables,
+}: {
+  run: Run;
+  startId?: string | undefined;
+  variables: VariablesSet;
+}): Promise<void> {
   const start = run.graph.nodes[startId];
   if (!start) throw new Error(`no start event ${startId}`);
-  const token = sql`(select id from token)`;
   const straight = straightTask(run, start);
-  // The task's history row is written after the start event's (ids keep the order).
-  const made = straight && taskPartsOrNone({ run, executionId: token, node: straight, after: sql`passed` });
-  const first = made ? straight : undefined;
-  const parts = [
-    sql`token as (insert into wf_execution (tenant_code, instance_id, activity_id, state)
-      values (${run.tenantCode}, ${run.instanceId}, ${first?.id ?? start.id}, 'active') returning id)`,
-    sql`passed as (${historyPassInsert({ run, executionId: token, node: start })} returning id)`,
-    ...withParts,
-  ];
-  if (first && made) {
-    const rows = await sql<{
-      id: number;
-      task_id: number;
-    }>`${PREPARED}with ${sql.join([...parts, ...made.parts])} select (select id from token) as id, (select id from task) as task_id`.execute(
-      run.trx,
-    );
-    const executionId = rows.rows[0]?.id ?? 0;
-    noteTask({ run, id: rows.rows[0]?.task_id, task: made.task });
-    await scheduleBoundaries(run, executionId, first);
+  const draft = straight && draftOrNone(run, straight);
+  const begun = await run.instance.begin({ start, variables, task: draft });
+  if (straight && draft && begun.taskId !== undefined) {
+    noteTask(run, begun.taskId, draft);
+    await scheduleBoundaries(run, begun.executionId, straight);
     await awaitInstanceEvents(run);
     return;
   }
-  const rows = await sql<{ id: number }>`${PREPARED}with ${sql.join(parts)} select id from token`.execute(
-    run.trx,
-  );
-  const step: Step = { executionId: rows.rows[0]?.id ?? 0, nodeId: start.id, parentId: null, isFresh: true };
+  const step: Step = { executionId: begun.executionId, nodeId: start.id, parentId: null, isFresh: true };
   await awaitInstanceEvents(run);
   const queue: Step[] = [];
   await goOn(run, step, start, queue);
@@ -173,20 +153,11 @@ export async function fireEventSubProcess({
   if (!start.isNonInterrupting) {
     const reason = 'eventSubProcess';
     if (scopeId !== null) {
-      await cancelInside(run, scopeId, reason);
+      await run.instance.clearScope(scopeId, reason);
       const scope = run.graph.nodes[eventSubProcess.scope ?? ''];
       const starts = (scope?.eventSubProcesses ?? []).map((id) => run.graph.nodes[id]?.startId ?? '');
       await run.waits.dropWaitsAt(scopeId, starts);
-    } else {
-      await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-            row_version = row_version + 1
-          where instance_id = ${run.instanceId} and end_time is null returning id),
-        history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-          where instance_id = ${run.instanceId} and end_time is null),
-        jobs as (delete from wf_job where instance_id = ${run.instanceId}),
-        subscriptions as (delete from wf_event_subscription where instance_id = ${run.instanceId})
-      delete from wf_execution where instance_id = ${run.instanceId}`.execute(run.trx);
-    }
+    } else await run.instance.clear(reason);
     if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
   }
   const token = await newExecution(run, eventSubProcess.id, scopeId);
@@ -261,21 +232,8 @@ export async function fireBoundary({
     return;
   }
   const reason = boundaryReason(boundary);
-  await cancelInside(run, execution.id, reason);
-  const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
-      end_reason = ${reason}, row_version = row_version + 1
-    where end_time is null and instance_id = ${run.instanceId} and execution_id = ${execution.id}
-    returning id`.execute(run.trx);
-  await endSignersOf(
-    run,
-    open.rows.map((row) => row.id),
-    reason,
-  );
-  await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
-    where instance_id = ${run.instanceId} and end_time is null
-      and (execution_id = ${execution.id}${
-        open.rows.length > 0 ? sql` or task_id in (${sql.join(open.rows.map((row) => row.id))})` : sql``
-      })`.execute(run.trx);
+  await run.instance.clearScope(execution.id, reason);
+  await run.tasks.cancelAt(execution.id, reason);
   await run.tokens.activateOutOfLoop(execution.id);
   // Its timers go, and a call its activity waited for (the answer would find the token gone).
   await run.waits.dropJobs(execution.id, ['boundaryTimer', 'serviceCall']);
@@ -390,7 +348,7 @@ async function throwError(run: Run, step: Step, node: ProcessNode): Promise<void
   const thrown: Thrown = { kind: 'error', code: node.errorCode ?? '' };
   const handler = await handlerAround(run, step, node, thrown);
   if (handler) {
-    await historyPass({ run, step, node });
+    await run.history.pass(step.executionId, node);
     await fireHandler(run, handler);
     return;
   }
@@ -412,7 +370,7 @@ async function throwsToCaller(
 ): Promise<ThrowOutcome> {
   const outcome = await crossInstance().throwToCaller({ run, thrown });
   if (outcome === 'interrupted') {
-    await historyPass({ run, step, node });
+    await run.history.pass(step.executionId, node);
     run.hasEnded = true;
   }
   return outcome;
@@ -433,7 +391,7 @@ async function throwEscalation(run: Run, step: Step, node: ProcessNode): Promise
     return (await throwsToCaller(run, step, node, thrown)) !== 'interrupted';
   }
   if (interrupts(handler)) {
-    await historyPass({ run, step, node });
+    await run.history.pass(step.executionId, node);
     await fireHandler(run, handler);
     return false;
   }
@@ -442,50 +400,35 @@ async function throwEscalation(run: Run, step: Step, node: ProcessNode): Promise
 }
 
 /**
- * What a task action writes first (the task closed, its history, the comment) and the row it
- * answers: parts of the statement that also moves the token on when that is one simple step.
- */
-export interface TaskEnd {
-  /** The task being ended (its row and history row are written by `parts`). */
-  taskId: number;
-  parts: RawBuilder<unknown>[];
-  /** The answer's select (its columns; more are added and taken off again). */
-  select: (extra: RawBuilder<unknown>) => RawBuilder<Record<string, unknown>>;
-}
-
-/**
- * A user task was done on a token: the token moves on along the node's flows (for a
- * multi-instance task, once its loop is over). A completion condition that cannot be evaluated
- * stops the loop's token with an incident. The task's own end (`end`) is written first; when the
- * token just goes on to a plain user task or a plain end event, both are one statement.
- * Answers the row of `end`'s select.
+ * A user task was done on a token: the task is closed (`closing`) and the token moves on along
+ * the node's flows (for a multi-instance task, once its loop is over). A completion condition
+ * that cannot be evaluated stops the loop's token with an incident. When the token just goes on
+ * to a plain user task or a plain end event, the store writes that with the closing (one write).
+ * Answers the closed task as the closing asked.
  */
 export async function taskDone({
   run,
   executionId,
   nodeId,
-  end,
+  closing,
 }: {
   run: Run;
   executionId: number;
   nodeId: string;
-  end: TaskEnd;
-}): Promise<Record<string, unknown>> {
+  closing: TaskClosing;
+}): Promise<TaskClosed['answer']> {
   const node = run.graph.nodes[nodeId];
   if (!node) throw new Error(`no node ${nodeId}`);
   const isSimple =
     !node.multi && !node.boundaries && node.scope === undefined && node.compensationHandler === undefined;
   const straight = isSimple ? straightTask(run, node) : undefined;
-  const made = straight && taskPartsOrNone({ run, executionId, node: straight, moveToken: true });
-  const next = made ? straight : undefined;
-  if (next && made) {
-    const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([...end.parts, ...made.parts])}
-      ${end.select(sql`(select id from task) as "nextTaskId"`)}`.execute(run.trx);
-    const { nextTaskId, ...answer } = rows.rows[0] ?? {};
-    noteTask({ run, id: typeof nextTaskId === 'number' ? nextTaskId : Number(nextTaskId), task: made.task });
-    await scheduleBoundaries(run, executionId, next);
+  const draft = straight && draftOrNone(run, straight);
+  if (straight && draft) {
+    const closed = await run.instance.closeTask(closing, { to: 'task', executionId, draft });
+    noteTask(run, closed.nextTaskId ?? 0, draft);
+    await scheduleBoundaries(run, executionId, straight);
     await advance(run, await releasableJoins({ tokens: run.tokens, graph: run.graph }));
-    return answer;
+    return closed.answer;
   }
   const flow = isSimple && node.outgoing.length === 1 ? run.graph.flows[node.outgoing[0] ?? ''] : undefined;
   const target = flow ? run.graph.nodes[flow.target] : undefined;
@@ -498,34 +441,18 @@ export async function taskDone({
     target.escalationCode === undefined &&
     target.scope === undefined
   ) {
-    // The token ends. When it was the instance's last one, the instance ends in the same
-    // statement: every part below reads "another token left?" from the statement's one snapshot
-    // (which still sees this token), and leaves alone the task and history row `end` writes.
-    const tokensLeft = sql`(select is_left from tokens_left)`;
-    const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([
-      ...end.parts,
-      sql`tokens_left as (select exists (select 1 from wf_execution
-        where instance_id = ${run.instanceId} and id <> ${executionId}) as is_left)`,
-      sql`gone as (delete from wf_execution where id = ${executionId})`,
-      sql`passed as (${historyPassInsert({ run, executionId, node: target })})`,
-      ...endInstanceParts(run, 'over', 'end', { taskId: end.taskId, unless: tokensLeft }),
-    ])}
-      ${end.select(sql`${tokensLeft} as "tokensLeft"`)}`.execute(run.trx);
-    const { tokensLeft: isLeft, ...answer } = rows.rows[0] ?? {};
-    if (isLeft !== true) {
+    // The token ends, and the instance with it when it was the last one.
+    const closed = await run.instance.closeTask(closing, { to: 'end', executionId, node: target });
+    if (closed.tokensLeft !== true) {
       run.hasEnded = true;
       await instanceEnded(run, 'over');
       if (run.caller) await crossInstance().resumeCaller(run);
     } else await advance(run, await releasableJoins({ tokens: run.tokens, graph: run.graph }));
-    return answer;
+    return closed.answer;
   }
-  const rows = await sql<
-    Record<string, unknown>
-  >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(run.trx);
-  const { nothing: _nothing, ...answer } = rows.rows[0] ?? {};
-  void _nothing;
+  const closed = await run.instance.closeTask(closing, { to: 'stay' });
   await moveOn(run, executionId, node);
-  return answer;
+  return closed.answer;
 }
 
 /** The general way on after a task: the loop's token, the boundary timers off, then the flows. */
@@ -603,9 +530,7 @@ async function raiseIncident(run: Run, step: Step, stopped: Incident): Promise<v
   const name = run.graph.nodes[stopped.activityId]?.name?.trim();
   const incident: Incident = name ? { ...stopped, activityName: name } : stopped;
   await run.tokens.stopAt(step.executionId, step.nodeId);
-  await sql`update wf_instance set incident = ${JSON.stringify(incident)}::jsonb where id = ${run.instanceId}`.execute(
-    run.trx,
-  );
+  await run.instance.markIncident(incident);
 }
 
 /**
@@ -619,11 +544,11 @@ async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPasse
   run.hasIncident = true;
   const tokens = [step, ...queue];
   const incident: Incident = { activityId: step.nodeId, flowId: null, message: passed.message };
-  await sql`with stopped as (update wf_execution e set activity_id = q.node, state = 'incident'
-        from unnest(${tokens.map((token) => token.executionId)}::bigint[], ${tokens.map((token) => token.nodeId)}::text[]) as q(id, node)
-        where e.id = q.id)
-    update wf_instance set incident = ${JSON.stringify(incident)}::jsonb, steps = steps + ${unsavedSteps(run)}
-    where id = ${run.instanceId}`.execute(run.trx);
+  await run.instance.halt(
+    tokens.map(({ executionId, nodeId }) => ({ executionId, nodeId })),
+    incident,
+    unsavedSteps(run),
+  );
 }
 
 /** Ends the instance: remaining tokens and timers removed, open tasks and activities closed with the reason. */
@@ -636,10 +561,7 @@ export async function endInstance({
   status: string;
   reason: string;
 }): Promise<void> {
-  // One statement: the data-modifying parts touch different rows.
-  const [instance, ...parts] = endInstanceParts(run, status, reason);
-  await sql`with ${sql.join([...parts, sql`ended_tokens as (delete from wf_execution where instance_id = ${run.instanceId})`])}
-    ${instance}`.execute(run.trx);
+  await run.instance.end(status, reason);
   run.hasEnded = true;
   await instanceEnded(run, status);
   // The processes its call activities started end with it; the caller of this one goes on.
@@ -745,50 +667,6 @@ export async function calledInstanceEnded({
   await advance(run, queue);
 }
 
-/**
- * The parts of a statement that end the instance: its open tasks canceled, its open history rows
- * closed, its jobs gone and the instance row ended (the first part, an `update`; the others are
- * named parts of a `with`). `taskId` is a task the same statement ends itself (one row is never
- * written twice by one statement); `unless` is a condition read in the statement that, when it
- * holds, leaves everything as it is. The caller removes the tokens.
- */
-function endInstanceParts(
-  run: Run,
-  status: string,
-  reason: string,
-  options: { taskId?: number; unless?: RawBuilder<unknown> } = {},
-): RawBuilder<unknown>[] {
-  const only = options.unless ? sql` and not ${options.unless}` : sql``;
-  const { taskId } = options;
-  const notTask = taskId === undefined ? sql`` : sql` and id <> ${taskId}`;
-  const notTaskHistory = taskId === undefined ? sql`` : sql` and task_id is distinct from ${taskId}`;
-  const instance = sql`update wf_instance set status = ${status}, end_time = now(), row_version = row_version + 1
-    where id = ${run.instanceId}${only}`;
-  return [
-    options.unless ? sql`ended as (${instance})` : instance,
-    sql`ended_tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-        row_version = row_version + 1
-      where instance_id = ${run.instanceId} and end_time is null${notTask}${only})`,
-    sql`ended_history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-      where instance_id = ${run.instanceId} and end_time is null${notTaskHistory}${only})`,
-    sql`ended_jobs as (delete from wf_job where instance_id = ${run.instanceId}${only})`,
-    ...(hasEventWaits(run.graph)
-      ? [
-          sql`ended_subscriptions as (delete from wf_event_subscription
-            where instance_id = ${run.instanceId}${only})`,
-        ]
-      : []),
-    sql`ended_event as (${eventInsert({
-      actor: run.actor,
-      type: 'workflow.ended',
-      entity: 'wfInstance',
-      key: sql`id`,
-      from: sql`wf_instance where id = ${run.instanceId} and end_time is null${only}`,
-      detail: { status, reason },
-    })})`,
-  ];
-}
-
 /** A sub-process whose tokens have all ended: it is done, and its token goes on after it. */
 async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queue: Step[]): Promise<void> {
   await closeScopeHistory(run, child, subProcess);
@@ -816,14 +694,12 @@ async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queu
 
 /** The history row of a sub-process's token (or of one child of its loop) ends. */
 async function closeScopeHistory(run: Run, scopeId: number, subProcess: ProcessNode): Promise<void> {
-  await sql`update wf_hist_activity set end_time = now()
-    where instance_id = ${run.instanceId} and execution_id = ${scopeId} and activity_id = ${subProcess.id}
-      and end_time is null`.execute(run.trx);
+  await run.history.endAt(scopeId, subProcess.id);
 }
 
 /** A terminate end inside a sub-process: every token of that sub-process ends, with its tasks and timers. */
 async function terminateScope(run: Run, scopeId: number): Promise<void> {
-  await cancelInside(run, scopeId, 'terminateEnd');
+  await run.instance.clearScope(scopeId, 'terminateEnd');
   if (hasCallActivity(run)) await crossInstance().endOrphanedCalls(run);
 }
 
@@ -867,7 +743,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
   if (node.signalName !== undefined && !(await throwSignal(run, step, node.signalName, queue))) return;
   if (node.escalationCode !== undefined && !(await throwEscalation(run, step, node))) return;
   // The plain end of a top-level token writes its history row in the statement that removes it.
-  if (isInScope || node.isTerminate) await historyPass({ run, step, node });
+  if (isInScope || node.isTerminate) await run.history.pass(step.executionId, node);
   if (node.isTerminateAll) {
     await endInstance({ run, status: 'over', reason: 'terminateEnd' });
     return;
@@ -882,15 +758,8 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
     await endInstance({ run, status: 'over', reason: 'terminateEnd' });
     return;
   }
-  // The token goes, and whether another is left is read in the same statement (which still sees it).
-  const left = await sql<{
-    left: boolean;
-  }>`with gone as (delete from wf_execution where id = ${step.executionId}),
-      passed as (${historyPassInsert({ run, executionId: step.executionId, node })})
-    select exists (select 1 from wf_execution where instance_id = ${run.instanceId} and id <> ${step.executionId}) as left`.execute(
-    run.trx,
-  );
-  if (left.rows[0]?.left !== true) await endInstance({ run, status: 'over', reason: 'end' });
+  if (!(await run.instance.endToken(step.executionId, node)))
+    await endInstance({ run, status: 'over', reason: 'end' });
 }
 
 /** A built-in service task: an inbox notice to users, variables set, or a multi-instance mail task's mail. */
@@ -1039,7 +908,6 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   const state = node.type === 'subProcess' ? 'scope' : 'active';
   // A plain user task moves its token in the statement that makes the task.
   const isMovedLater = node.type === 'userTask' && !node.multi;
-  const move = sql`update wf_execution set activity_id = ${node.id}, state = ${state} where id = ${step.executionId}`;
   const isMoved = (!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater;
   const skip = skipOf({ node, variables: run.variables });
   if (skip !== false) {
@@ -1047,18 +915,16 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await raiseIncident(run, step, skip);
       return;
     }
-    // Passed without its work: the move and the history row are one statement.
-    const passed = historyPassInsert({ run, executionId: step.executionId, node });
-    await (step.isFresh ? passed : sql`with moved as (${move}) ${passed}`).execute(run.trx);
+    // Passed without its work: the move and the history row are one write.
+    await run.history.pass(step.executionId, node, step.isFresh ? undefined : state);
     await goOn(run, step, node, queue);
     return;
   }
   if (!isPassedAtOnce(node)) {
-    if (isMoved) await move.execute(run.trx);
+    if (isMoved) await run.tokens.moveTo(step.executionId, node.id, state);
   } else {
-    // Passed at once: the move and the history row are one statement.
-    const passed = historyPassInsert({ run, executionId: step.executionId, node });
-    await (isMoved ? sql`with moved as (${move}) ${passed}` : passed).execute(run.trx);
+    // Passed at once: the move and the history row are one write.
+    await run.history.pass(step.executionId, node, isMoved ? state : undefined);
   }
   switch (node.type) {
     case 'userTask':
@@ -1070,7 +936,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await scheduleBoundaries(run, step.executionId, node);
       break;
     case 'subProcess': {
-      await historyStart({ run, step, node });
+      await run.history.start(step.executionId, node);
       if (node.multi) {
         // A multi-instance sub-process: a scope per item, each with its start token.
         const started: Step[] = [];
@@ -1102,7 +968,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         node.messageName !== undefined ||
         node.condition !== undefined
       ) {
-        await historyStart({ run, step, node });
+        await run.history.start(step.executionId, node);
         await run.tokens.wait(step.executionId);
         await subscribe(run, step.executionId, node);
         // A conditional catch whose condition holds already goes on at once.
@@ -1114,7 +980,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         await goOn(run, step, node, queue);
         break;
       }
-      await historyStart({ run, step, node });
+      await run.history.start(step.executionId, node);
       await run.tokens.wait(step.executionId);
       await subscribe(run, step.executionId, node);
       await scheduleBoundaries(run, step.executionId, node);
@@ -1123,7 +989,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await waitAtEventGateway(run, step, node);
       break;
     case 'callActivity': {
-      await historyStart({ run, step, node });
+      await run.history.start(step.executionId, node);
       if (node.multi && !step.isLoopChild) {
         // A multi-instance call activity: a child token per item, each calling the process.
         const started: Step[] = [];
@@ -1145,7 +1011,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
     case 'inclusiveGateway':
       if (!(await joined({ tokens: run.tokens, graph: run.graph, node, executionId: step.executionId })))
         break;
-      await historyPass({ run, step, node });
+      await run.history.pass(step.executionId, node);
       await goOn(run, step, node, queue);
       break;
     default:
@@ -1179,12 +1045,13 @@ const isExternal = (node: ProcessNode): boolean =>
  * completion goes on as a caught event does (moveOnFrom).
  */
 async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await historyStart({ run, step, node });
+  await run.history.start(step.executionId, node);
   await run.tokens.wait(step.executionId);
-  await sql`with gone as (delete from wf_external_task where execution_id = ${step.executionId})
-    insert into wf_external_task (tenant_code, instance_id, execution_id, process_key, activity_id, topic)
-    values (${run.tenantCode}, ${run.instanceId}, ${step.executionId}, ${run.graph.key}, ${node.id},
-      ${node.service?.topic ?? node.id})`.execute(run.trx);
+  await run.waits.offerWork(step.executionId, {
+    processKey: run.graph.key,
+    activityId: node.id,
+    topic: node.service?.topic ?? node.id,
+  });
   await scheduleBoundaries(run, step.executionId, node);
 }
 
@@ -1197,13 +1064,11 @@ async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<voi
   const callers = Object.values(run.graph.nodes)
     .filter(isCalledAfterCommit)
     .map((caller) => caller.id);
-  const made = await sql<{ count: number }>`select count(*)::int as count from wf_hist_activity
-    where instance_id = ${run.instanceId} and activity_id in (${sql.join(callers)})`.execute(run.trx);
-  if ((made.rows[0]?.count ?? 0) >= callsPerInstance)
+  if ((await run.history.countOf(callers)) >= callsPerInstance)
     throw new ExpressionError(
       `${elementName(run, node)} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
     );
-  await historyStart({ run, step, node });
+  await run.history.start(step.executionId, node);
   await run.tokens.wait(step.executionId);
   await run.waits.callService(step.executionId, node.id, workflowNow(run.ctx));
   await scheduleBoundaries(run, step.executionId, node);
@@ -1284,7 +1149,7 @@ const isWaitingCatch = (node: ProcessNode): boolean =>
  * it (a job per timer, a subscription per message and signal).
  */
 async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await historyStart({ run, step, node });
+  await run.history.start(step.executionId, node);
   await run.tokens.wait(step.executionId);
   await subscribe(run, step.executionId, node);
   const now = workflowNow(run.ctx);
@@ -1306,9 +1171,7 @@ async function waitAtEventGateway(run: Run, step: Step, node: ProcessNode): Prom
 async function eventGatewayFired(run: Run, step: Step, queue: Step[]): Promise<void> {
   const node = run.graph.nodes[step.nodeId];
   if (!node?.eventGateway) throw new Error(`no event-based gateway before ${step.nodeId}`);
-  await sql`update wf_hist_activity set end_time = now()
-    where instance_id = ${run.instanceId} and execution_id = ${step.executionId}
-      and activity_id = ${node.eventGateway} and end_time is null`.execute(run.trx);
+  await run.history.endAt(step.executionId, node.eventGateway);
   await run.waits.dropJobs(step.executionId, ['boundaryTimer']);
   await unsubscribe(run, step.executionId);
   await run.tokens.activate(step.executionId);
@@ -1318,7 +1181,7 @@ async function eventGatewayFired(run: Run, step: Step, queue: Step[]): Promise<v
 
 /** A token reached a timer catch event: it waits for its job (taken by the poller as boundary timers are). */
 async function waitForTimer(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await historyStart({ run, step, node });
+  await run.history.start(step.executionId, node);
   const due = node.timer ? firstDue(node.timer, workflowNow(run.ctx)) : undefined;
   if (!due) throw new ExpressionError(`the timer of ${elementName(run, node)} is never due`);
   await run.tokens.wait(step.executionId);
@@ -1425,9 +1288,7 @@ async function caught(run: Run, step: Step, queue: Step[]): Promise<void> {
     await eventGatewayFired(run, step, queue);
     return;
   }
-  await sql`update wf_hist_activity set end_time = now()
-    where instance_id = ${run.instanceId} and execution_id = ${step.executionId} and activity_id = ${node.id}
-      and end_time is null`.execute(run.trx);
+  await run.history.endAt(step.executionId, node.id);
   await run.tokens.activate(step.executionId);
   await unsubscribe(run, step.executionId);
   await dropBoundaries(run, step.executionId, node);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { createTask, historyEndTask, historyStart, type Run, type Step } from './activity.js';
+import { createTask, type Run, type Step } from './activity.js';
 import { countStep } from './budget.js';
 import type { ProcessNode } from './graph.js';
 import {
@@ -9,7 +9,6 @@ import {
   runLoopInline,
   type LoopState,
 } from './elements/multi-instance.js';
-import { cancelInside, endSignersOf } from './scopes.js';
 
 /**
  * Multi-instance activities in the database (the semantics, what a loop runs over and when it is
@@ -46,7 +45,7 @@ async function spawnChild(
   if (node.type === 'callActivity')
     return { executionId: childId, nodeId: node.id, parentId, isFresh: true, isLoopChild: true };
   if (isScope) {
-    await historyStart({ run, step: { executionId: childId, nodeId: node.id, parentId }, node });
+    await run.history.start(childId, node);
     return {
       executionId: await run.tokens.add(node.startId ?? '', childId),
       nodeId: node.startId ?? '',
@@ -115,15 +114,11 @@ export async function tokenToLeave({
         end_reason = 'completionCondition', row_version = row_version + 1
       where end_time is null and execution_id in (select id from wf_execution where parent_id = ${parentId})
       returning id`.execute(run.trx);
-    for (const task of open.rows)
-      await historyEndTask({ run, taskId: task.id, reason: 'completionCondition' });
-    await endSignersOf(
-      run,
-      open.rows.map((task) => task.id),
-      'completionCondition',
-    );
+    const ended = open.rows.map((task) => Number(task.id));
+    await run.history.endTasks(ended, 'completionCondition');
+    await run.tasks.cancelSignersOf(ended, 'completionCondition');
     // A sub-process's other children end with what still runs inside them.
-    if (node.type === 'subProcess') await cancelInside(run, parentId, 'completionCondition');
+    if (node.type === 'subProcess') await run.instance.clearScope(parentId, 'completionCondition');
     await run.tokens.removeChildren(parentId);
     await run.tokens.activateOutOfLoop(parentId);
     return parentId;

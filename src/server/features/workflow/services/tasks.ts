@@ -1,7 +1,6 @@
-import { eventInsert, recordEvents } from '../../../lib/events/index.js';
+import { recordEvents } from '../../../lib/events/index.js';
 import { sql } from 'kysely';
 import type { WfCompleted, WfRegressNode, WfTask } from '../../../../engine/api-types.js';
-import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
@@ -10,16 +9,17 @@ import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { userTasksBefore } from './graph.js';
-import { historyEndTask, nextTasksOf, openRun, setVariables, taskNotice, type Run } from './activity.js';
-import { endInstance, enterNode, taskDone, type TaskEnd } from './interpreter.js';
+import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
+import { taskNotice } from './task-store.js';
+import { endInstance, enterNode, taskDone } from './interpreter.js';
+import type { TaskClosing } from './instance-store.js';
 import { notifyUsers, userExists, userIdsOf, type Candidate } from './people.js';
-import { TASK_COLUMNS, taskById } from './queries.js';
+import { taskById } from './queries.js';
 import {
   addComment,
   assertRunning,
   definitionGraph,
   lockTask,
-  variableParts,
   type InstanceRow,
   type TaskRow,
 } from './store.js';
@@ -228,55 +228,22 @@ export async function completeTask({
     const values = { ...(input.variables ?? {}), ...formValues };
     Object.assign(run.variables, values);
     if (Object.keys(values).length > 0) run.variablesChanged = true;
-    // The variables, the task, its history row and the comment are written by the statement that
-    // also answers the task as it now is (nothing later in the run changes a completed task) and,
-    // when the token just goes on to a plain task or end, moves it there too.
-    const end: TaskEnd = {
-      taskId: task.id,
-      parts: [
-        ...variableParts(
-          {
-            tenantCode: actor.tenantCode,
-            instanceId: instance.id,
-            taskId: task.id,
-            activityId: task.activity_id,
-            username: actor.username,
-          },
-          values,
-        ),
-        sql`done as (update wf_task set end_time = now(), status = 'completed',
-          end_reason = 'completed', row_version = row_version + 1
-        where id = ${task.id} returning *)`,
-        // By the instance's index (the task's row is one of the instance's few).
-        sql`history as (update wf_hist_activity set end_time = now(), end_reason = 'completed'
-        where instance_id = ${instance.id} and task_id = ${task.id} and end_time is null)`,
-        sql`comment as (insert into wf_comment (tenant_code, instance_id, task_id, username, action, message)
-        values (${actor.tenantCode}, ${instance.id}, ${task.id}, ${actor.username}, 'complete', ${input.comment}))`,
-        sql`done_event as (${eventInsert({
-          actor,
-          type: 'workflow.taskCompleted',
-          entity: 'wfTask',
-          key: sql`done.id`,
-          from: sql`done`,
-          detail: { instanceId: instance.id, activityId: task.activity_id },
-        })})`,
-      ],
-      select: (extra) =>
-        sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`,
+    // The variables, the task, its history row and the comment are one write with the answer (the
+    // task as it now is: nothing later in the run changes a completed task) and, when the token
+    // just goes on to a plain task or end, with that move too.
+    const closing: TaskClosing = {
+      task: { id: task.id, activityId: task.activity_id },
+      variables: { values, taskId: task.id, activityId: task.activity_id, username: actor.username },
+      comment: { username: actor.username, message: input.comment },
+      answer: 'task',
     };
     const row =
       task.execution_id !== null
-        ? await taskDone({ run, executionId: task.execution_id, nodeId: task.activity_id, end })
-        : ((
-            await sql<
-              Record<string, unknown>
-            >`${PREPARED}with ${sql.join(end.parts)} ${end.select(sql`null as "nothing"`)}`.execute(trx)
-          ).rows[0] ?? {});
+        ? await taskDone({ run, executionId: task.execution_id, nodeId: task.activity_id, closing })
+        : (await run.instance.closeTask(closing, { to: 'stay' })).answer;
     if (task.parent_task_id !== null)
       await signerDone({ ctx, trx, run, actor, parentId: task.parent_task_id });
-    // The task's columns (end.select), without the column the plain statement adds.
-    const { nothing: _nothing, ...answer } = row;
-    return { ...(answer as WfTask), nextTasks: nextTasksOf(run) };
+    return { ...(row as unknown as WfTask), nextTasks: nextTasksOf(run) };
   });
 }
 
@@ -362,26 +329,12 @@ async function signerDone({
   const parent = parents.rows[0];
   if (!parent) return;
   if (parent.sign_type === 'after' && parent.execution_id !== null) {
-    const end: TaskEnd = {
-      taskId: parent.id,
-      parts: [
-        sql`done as (update wf_task set end_time = now(), status = 'completed', sign_type = null,
-          end_reason = 'completed', row_version = row_version + 1
-        where id = ${parent.id} returning *)`,
-        sql`history as (update wf_hist_activity set end_time = now(), end_reason = 'completed'
-        where instance_id = ${parent.instance_id} and task_id = ${parent.id} and end_time is null)`,
-        sql`done_event as (${eventInsert({
-          actor,
-          type: 'workflow.taskCompleted',
-          entity: 'wfTask',
-          key: sql`done.id`,
-          from: sql`done`,
-          detail: { instanceId: parent.instance_id, activityId: parent.activity_id },
-        })})`,
-      ],
-      select: (extra) => sql`select done.id, ${extra} from done`,
-    };
-    await taskDone({ run, executionId: parent.execution_id, nodeId: parent.activity_id, end });
+    await taskDone({
+      run,
+      executionId: parent.execution_id,
+      nodeId: parent.activity_id,
+      closing: { task: { id: parent.id, activityId: parent.activity_id }, endsSigning: true, answer: 'id' },
+    });
     return;
   }
   // Signers before: the task is its assignee's again.
@@ -742,7 +695,10 @@ async function sendBack({
       where instance_id = ${instance.id} and end_time is null returning id`.execute(trx);
   const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
   const run = await openRun({ ctx, trx, instance, graph, actor });
-  for (const row of open.rows) await historyEndTask({ run, taskId: row.id, reason: status });
+  await run.history.endTasks(
+    open.rows.map((row) => row.id),
+    status,
+  );
   // The sub-processes the task is in stay (with their tokens); every other token goes.
   const scopes: string[] = [];
   for (let scope = graph.nodes[task.activity_id]?.scope; scope; scope = graph.nodes[scope]?.scope)

@@ -41,8 +41,11 @@ export interface TokenStore {
   wait(executionId: number): Promise<void>;
   /** The token is active again and its multi-instance loop, if any, forgotten (a boundary ended it). */
   activateOutOfLoop(executionId: number): Promise<void>;
-  /** The token moves to a node (a boundary event that ended its activity), its state unchanged. */
-  moveTo(executionId: number, nodeId: string): Promise<void>;
+  /**
+   * The token moves to a node: into the state given (it enters an activity, or a sub-process's
+   * scope), or its state unchanged (a boundary event that ended its activity).
+   */
+  moveTo(executionId: number, nodeId: string, state?: 'active' | 'scope'): Promise<void>;
   /** The token stops at a node with an incident. */
   stopAt(executionId: number, nodeId: string): Promise<void>;
   /** Whether the token is still there (a behaviour run before may have ended it). */
@@ -133,8 +136,9 @@ export function sqlTokens(
         trx,
       );
     },
-    async moveTo(executionId, nodeId) {
-      await sql`update wf_execution set activity_id = ${nodeId} where id = ${executionId}`.execute(trx);
+    async moveTo(executionId, nodeId, state) {
+      await sql`update wf_execution set activity_id = ${nodeId}${state === undefined ? sql`` : sql`, state = ${state}`}
+        where id = ${executionId}`.execute(trx);
     },
     async stopAt(executionId, nodeId) {
       await sql`update wf_execution set state = 'incident', activity_id = ${nodeId} where id = ${executionId}`.execute(

@@ -44,6 +44,14 @@ export interface WaitStore {
   dropWaitsAt(executionId: number, catchIds: string[]): Promise<void>;
   /** The token's connector or mail task is to be called now: its one call job (a worker takes it). */
   callService(executionId: number, activityId: string, at: Date): Promise<void>;
+  /**
+   * The token's external task is offered to the workers of its topic (wf_external_task): its one
+   * offer, replacing an earlier one of the token.
+   */
+  offerWork(
+    executionId: number,
+    work: { processKey: string; activityId: string; topic: string },
+  ): Promise<void>;
 }
 
 /** The waits of one instance in wf_event_subscription and wf_job, in the caller's transaction. */
@@ -109,6 +117,13 @@ export function sqlWaits(
         trx,
       );
       await sql`select pg_notify(${SERVICE_CALL_CHANNEL}, '')`.execute(trx);
+    },
+    async offerWork(executionId, { processKey, activityId, topic }) {
+      await sql`with gone as (delete from wf_external_task where execution_id = ${executionId})
+        insert into wf_external_task (tenant_code, instance_id, execution_id, process_key, activity_id, topic)
+        values (${tenantCode}, ${instanceId}, ${executionId}, ${processKey}, ${activityId}, ${topic})`.execute(
+        trx,
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 import { evaluateCondition, ExpressionError } from '../expressions.js';
 import { nodesReaching, type ProcessGraph, type ProcessNode } from '../graph.js';
-import type { Incident, Step } from '../activity.js';
+import type { Step } from '../activity.js';
+import type { Incident } from '../instance-store.js';
 import type { TokenStore } from '../tokens.js';
 import { expressionIncident, isSkipEnabled } from './skip.js';
 

@@ -1,6 +1,6 @@
 import { evaluateCondition, ExpressionError } from '../expressions.js';
 import type { ProcessNode } from '../graph.js';
-import type { Incident } from '../activity.js';
+import type { Incident } from '../instance-store.js';
 
 /** Skip expressions apply (Activiti's variable, or Flowable's of the same meaning, is true). */
 export const isSkipEnabled = (variables: Record<string, unknown>): boolean =>

@@ -111,6 +111,22 @@ async function transcript(store: TokenStore, add: AddToken): Promise<unknown[]> 
   answers.push(await store.hasChildren(looping), await store.exists(second));
   await store.activateOutOfLoop(looping);
   answers.push(await store.loopOf(looping), (await store.liveAt(['mi']))[0]?.state);
+  // Compensation: handlers start under a token waiting for them, in order; each that ends says
+  // whether another is left beside it, and where its scope stands and in which state.
+  const thrower = await store.add('throw', null);
+  await store.moveTo(thrower, 'throw', 'compensating');
+  const handlers = await store.addAll(['undoB', 'undoA'], thrower);
+  answers.push(
+    await store.addAll([], thrower),
+    (await store.liveAt(['undoA', 'undoB'])).map((token) => [token.activityId, token.parentId === thrower]),
+    handlers.length === 2 && handlers[0]! < handlers[1]!,
+  );
+  const ended = [await store.removeFromScope(handlers[0]!), await store.removeFromScope(handlers[1]!)];
+  answers.push(
+    ended.map((left) => left && { ...left, scope: { ...left.scope, id: left.scope.id === thrower } }),
+  );
+  // A token at the top has no scope: none, and it is gone.
+  answers.push(await store.removeFromScope(thrower), await store.exists(thrower));
   // The last token of the instance: each removal says whether one is left.
   const rest = [...ids].filter((id) => id !== later && id !== b);
   const lefts: boolean[] = [];
@@ -233,6 +249,26 @@ describe('the token store: the database and memory answer alike', () => {
     ]);
     expect(inDatabase[13]).toEqual([{ activityId: 'call', parentId: null, id: 7 }]);
     expect(inDatabase.at(-1)).toEqual([true, true, true, true, true, true, false]);
+    // Compensation handlers: in the order given, under their thrower; the first to end leaves the
+    // other, the last finds its thrower compensating and alone.
+    const compensated = inDatabase.length - 7;
+    expect(inDatabase.slice(compensated, compensated + 6)).toEqual([
+      [],
+      [
+        ['undoB', true],
+        ['undoA', true],
+      ],
+      true,
+      [
+        { scope: { id: true, activityId: 'throw', parentId: null, state: 'compensating' }, othersLeft: true },
+        {
+          scope: { id: true, activityId: 'throw', parentId: null, state: 'compensating' },
+          othersLeft: false,
+        },
+      ],
+      undefined,
+      false,
+    ]);
     // A gone token is no live token; one stopped at an incident is none either; one active at its node is.
     expect(inDatabase.slice(24, 29)).toEqual([undefined, [], undefined, undefined, 'active']);
     expect(inDatabase.slice(29, 32)).toEqual([

@@ -1,11 +1,16 @@
 import type { LoopState } from '../../src/server/features/workflow/services/elements/multi-instance.js';
-import type { LiveToken, TokenAt, TokenStore } from '../../src/server/features/workflow/services/tokens.js';
+import type {
+  LiveToken,
+  MovedState,
+  TokenAt,
+  TokenStore,
+} from '../../src/server/features/workflow/services/tokens.js';
 
 /** A token as the memory store holds it (a wf_execution row's part the element behaviours read). */
 export interface MemoryToken {
   id: number;
   activityId: string;
-  state: 'active' | 'joining' | 'waiting' | 'scope' | 'loop' | 'incident';
+  state: 'active' | 'joining' | 'waiting' | 'scope' | 'loop' | 'incident' | 'compensating';
   parentId: number | null;
   /** A loop's counts, on the token that runs it. */
   loop?: LoopState;
@@ -101,7 +106,7 @@ export class MemoryTokens implements TokenStore {
     delete token.loop;
   }
 
-  async moveTo(executionId: number, nodeId: string, state?: 'active' | 'scope'): Promise<void> {
+  async moveTo(executionId: number, nodeId: string, state?: MovedState): Promise<void> {
     this.update(executionId, state === undefined ? { activityId: nodeId } : { activityId: nodeId, state });
   }
 
@@ -185,6 +190,24 @@ export class MemoryTokens implements TokenStore {
     this.reads += 1;
     await this.remove([executionId]);
     return this.tokens.length > 0;
+  }
+
+  async addAll(nodeIds: string[], parentId: number): Promise<number[]> {
+    return nodeIds.map((nodeId) => this.put(nodeId, 'active', parentId));
+  }
+
+  async removeFromScope(
+    executionId: number,
+  ): Promise<{ scope: TokenAt & { id: number; state: string }; othersLeft: boolean } | undefined> {
+    this.reads += 1;
+    const parentId = this.tokens.find((token) => token.id === executionId)?.parentId ?? null;
+    await this.remove([executionId]);
+    const scope = this.tokens.find((token) => token.id === parentId);
+    if (!scope) return undefined;
+    return {
+      scope: { id: scope.id, activityId: scope.activityId, parentId: scope.parentId, state: scope.state },
+      othersLeft: this.tokens.some((token) => token.parentId === scope.id),
+    };
   }
 
   private byId(): MemoryToken[] {

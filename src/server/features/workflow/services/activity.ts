@@ -4,8 +4,9 @@ import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
 import { stepsTakenIn } from './transaction.js';
-import { readVariables, writeVariables } from './store.js';
+import { readVariables } from './store.js';
 import { userTaskOf } from './elements/user-task.js';
+import { sqlCompensations, type CompensationStore } from './compensation-store.js';
 import { sqlHistory, type HistoryStore } from './history.js';
 import { sqlInstance, type InstanceStore } from './instance-store.js';
 import { sqlTasks, type TaskDraft, type TaskStore } from './task-store.js';
@@ -35,6 +36,8 @@ export interface Run {
   tasks: TaskStore;
   /** The instance as a whole, and writes of several kinds of its rows at once (instance-store.ts). */
   instance: InstanceStore;
+  /** What the instance can still undo (compensation-store.ts). */
+  compensations: CompensationStore;
   actor: Actor;
   variables: Record<string, unknown>;
   /** Set once the instance has ended (terminate end, last token gone). */
@@ -152,6 +155,7 @@ export async function openRun({
     history: sqlHistory(trx, where),
     tasks: sqlTasks(trx, context),
     instance: sqlInstance(trx, { ...context, graph }),
+    compensations: sqlCompensations(trx, where),
     actor,
     variables: variables ?? (await readVariables(trx, instance.id)),
     hasEnded: false,
@@ -181,17 +185,7 @@ export async function setVariables({
   activityId?: string | null;
 }): Promise<void> {
   if (Object.keys(values).length === 0) return;
-  await writeVariables({
-    trx: run.trx,
-    change: {
-      tenantCode: run.tenantCode,
-      instanceId: run.instanceId,
-      username: run.actor.username,
-      taskId,
-      activityId,
-    },
-    values,
-  });
+  await run.instance.setVariables({ values, taskId, activityId, username: run.actor.username });
   Object.assign(run.variables, values);
   run.variablesChanged = true;
 }

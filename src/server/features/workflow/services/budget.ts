@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Run } from './activity.js';
@@ -61,5 +60,5 @@ export function unsavedSteps(run: Run): number {
 export async function saveSteps(run: Run): Promise<void> {
   const steps = unsavedSteps(run);
   if (steps === 0) return;
-  await sql`update wf_instance set steps = steps + ${steps} where id = ${run.instanceId}`.execute(run.trx);
+  await run.instance.addSteps(steps);
 }

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
 import type { Run, Step } from './activity.js';
+import type { CompensableIn } from './compensation-store.js';
+import type { MovedState } from './tokens.js';
 import { hasCompensation, type ProcessNode } from './graph.js';
 
 /**
@@ -20,17 +21,12 @@ import { hasCompensation, type ProcessNode } from './graph.js';
  */
 
 /** The waiting token's state while its handlers run. */
-const COMPENSATING = 'compensating';
+const COMPENSATING = 'compensating' satisfies MovedState;
 
 /** Whether runStep hands this step to compensationStep: a compensation throw not yet done, or a cancel end. */
 export const isCompensationStep = (node: ProcessNode, step: Step): boolean =>
   (node.compensation !== undefined && !step.compensated) ||
   (node.type === 'endEvent' && node.isCancel === true);
-
-interface Row {
-  id: number;
-  activity_id: string;
-}
 
 /**
  * An activity or sub-process completed (its token leaves it): an activity with a compensation
@@ -41,25 +37,17 @@ export async function noteCompleted(run: Run, step: Step, node: ProcessNode): Pr
   if (!hasCompensation(run.graph)) return;
   const scopeId = step.parentId;
   if (node.type !== 'subProcess') {
-    if (node.compensationHandler === undefined) return;
-    await sql`insert into wf_compensation (tenant_code, instance_id, scope_id, activity_id)
-      values (${run.tenantCode}, ${run.instanceId}, ${scopeId}, ${node.id})`.execute(run.trx);
+    if (node.compensationHandler !== undefined) await run.compensations.note(scopeId, node.id);
     return;
   }
-  if (node.isForCompensation || node.isEventSubProcess) {
-    await sql`delete from wf_compensation where instance_id = ${run.instanceId} and scope_id = ${step.executionId}
-      and parent_id is null`.execute(run.trx);
-    return;
-  }
-  await sql`with inner_rows as (select id from wf_compensation
-        where instance_id = ${run.instanceId} and scope_id = ${step.executionId} and parent_id is null),
-      made as (insert into wf_compensation (tenant_code, instance_id, scope_id, activity_id)
-        select ${run.tenantCode}, ${run.instanceId}, ${scopeId}, ${node.id}
-        where ${node.compensationHandler !== undefined} or exists (select 1 from inner_rows)
-        returning id)
-    update wf_compensation set parent_id = (select id from made) where id in (select id from inner_rows)`.execute(
-    run.trx,
-  );
+  if (node.isForCompensation || node.isEventSubProcess) await run.compensations.forgetIn(step.executionId);
+  else
+    await run.compensations.gather(
+      step.executionId,
+      scopeId,
+      node.id,
+      node.compensationHandler !== undefined,
+    );
 }
 
 /**
@@ -67,46 +55,19 @@ export async function noteCompleted(run: Run, step: Step, node: ProcessNode): Pr
  * process; or under the row of a completed sub-process), newest first: each row's handler, or
  * for a sub-process without one, the handlers of what completed inside it.
  */
-async function handlersOf(
-  run: Run,
-  where: { scopeId: number | null } | { parentId: number },
-  activityRef?: string,
-): Promise<string[]> {
-  const place =
-    'parentId' in where
-      ? sql`parent_id = ${where.parentId}`
-      : sql`parent_id is null and scope_id is not distinct from ${where.scopeId}::bigint`;
-  const only = activityRef === undefined ? sql`` : sql` and activity_id = ${activityRef}`;
-  const rows = await sql<Row>`select id, activity_id from wf_compensation
-    where instance_id = ${run.instanceId} and ${place}${only} order by id desc`.execute(run.trx);
+async function handlersOf(run: Run, place: CompensableIn, activityRef?: string): Promise<string[]> {
   const handlers: string[] = [];
-  for (const row of rows.rows) {
-    const handler = run.graph.nodes[row.activity_id]?.compensationHandler;
+  for (const row of await run.compensations.rowsIn(place, activityRef)) {
+    const handler = run.graph.nodes[row.activityId]?.compensationHandler;
     if (handler !== undefined) handlers.push(handler);
-    else handlers.push(...(await handlersOf(run, { parentId: Number(row.id) })));
+    else handlers.push(...(await handlersOf(run, { parentId: row.id })));
   }
   return handlers;
 }
 
-/** The rows of a scope (with activityRef: of that activity) and every row under them go: they are used. */
-async function useRows(run: Run, scopeId: number | null, activityRef?: string): Promise<void> {
-  const only = activityRef === undefined ? sql`` : sql` and activity_id = ${activityRef}`;
-  await sql`with recursive used as (
-        select id from wf_compensation where instance_id = ${run.instanceId} and parent_id is null
-          and scope_id is not distinct from ${scopeId}::bigint${only}
-        union all select c.id from wf_compensation c join used on c.parent_id = used.id)
-    delete from wf_compensation where id in (select id from used)`.execute(run.trx);
-}
-
 /** Starts the handlers, one token each under `parentId`, newest completion first; answers their steps. */
 async function startHandlers(run: Run, parentId: number, handlers: string[]): Promise<Step[]> {
-  const rows = await sql<{
-    id: number;
-  }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
-    select ${run.tenantCode}, ${run.instanceId}, handler, 'active', ${parentId}
-    from unnest(${handlers}::text[]) with ordinality as h(handler, n) order by n
-    returning id`.execute(run.trx);
-  const ids = rows.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  const ids = await run.tokens.addAll(handlers, parentId);
   return handlers.map((handler, index) => ({
     executionId: ids[index] ?? 0,
     nodeId: handler,
@@ -135,10 +96,8 @@ export async function compensationStep(
     ? await handlersOf(run, { scopeId: step.parentId }, activityRef)
     : [];
   if (handlers.length === 0) return false;
-  await useRows(run, step.parentId, activityRef);
-  await sql`update wf_execution set activity_id = ${node.id}, state = ${COMPENSATING} where id = ${step.executionId}`.execute(
-    run.trx,
-  );
+  await run.compensations.use(step.parentId, activityRef);
+  await run.tokens.moveTo(step.executionId, node.id, COMPENSATING);
   queue.push(...(await startHandlers(run, step.executionId, handlers)));
   return true;
 }
@@ -161,7 +120,7 @@ async function cancelTransaction(run: Run, step: Step, node: ProcessNode, queue:
     await leaveByCancel(run, scopeId, transaction, queue);
     return;
   }
-  await sql`update wf_execution set state = ${COMPENSATING} where id = ${scopeId}`.execute(run.trx);
+  await run.tokens.moveTo(scopeId, transaction.id, COMPENSATING);
   queue.push(...(await startHandlers(run, scopeId, handlers)));
 }
 
@@ -172,19 +131,15 @@ async function leaveByCancel(
   transaction: ProcessNode,
   queue: Step[],
 ): Promise<void> {
-  const rows = await sql<{ parent_id: number | null }>`with history as (update wf_hist_activity
-        set end_time = now(), end_reason = 'cancelEnd'
-        where instance_id = ${run.instanceId} and execution_id = ${scopeId} and end_time is null),
-      jobs as (delete from wf_job where execution_id = ${scopeId}),
-      subscriptions as (delete from wf_event_subscription where execution_id = ${scopeId})
-    update wf_execution set state = 'active', loop_state = null where id = ${scopeId} returning parent_id`.execute(
-    run.trx,
-  );
-  const parentId = rows.rows[0]?.parent_id;
+  await run.history.endAllAt(scopeId, 'cancelEnd');
+  await run.waits.dropJobs(scopeId, ['boundaryTimer', 'serviceCall']);
+  await run.waits.unsubscribe(scopeId);
+  await run.tokens.activateOutOfLoop(scopeId);
+  const parentId = await run.tokens.parentOf(scopeId);
   queue.push({
     executionId: scopeId,
     nodeId: transaction.cancelBoundary ?? '',
-    parentId: parentId === null || parentId === undefined ? null : Number(parentId),
+    parentId,
   });
 }
 
@@ -194,21 +149,12 @@ async function leaveByCancel(
  * left through its cancel boundary event.
  */
 export async function handlerEnded(run: Run, step: Step, queue: Step[]): Promise<void> {
-  const rows = await sql<{
-    id: number;
-    activity_id: string;
-    parent_id: number | null;
-    state: string;
-    others: boolean;
-  }>`with gone as (delete from wf_execution where id = ${step.executionId} returning parent_id)
-    select e.id, e.activity_id, e.parent_id, e.state,
-      exists (select 1 from wf_execution o where o.parent_id = e.id and o.id <> ${step.executionId}) as others
-    from wf_execution e where e.id = (select parent_id from gone)`.execute(run.trx);
-  const waiting = rows.rows[0];
-  if (!waiting || waiting.others || waiting.state !== COMPENSATING) return;
-  const node = run.graph.nodes[waiting.activity_id];
+  const left = await run.tokens.removeFromScope(step.executionId);
+  if (!left || left.othersLeft || left.scope.state !== COMPENSATING) return;
+  const waiting = left.scope;
+  const node = run.graph.nodes[waiting.activityId];
   if (!node) return;
-  const waitingId = Number(waiting.id);
+  const waitingId = waiting.id;
   if (node.isTransaction) {
     await leaveByCancel(run, waitingId, node, queue);
     return;
@@ -216,7 +162,7 @@ export async function handlerEnded(run: Run, step: Step, queue: Step[]): Promise
   queue.push({
     executionId: waitingId,
     nodeId: node.id,
-    parentId: waiting.parent_id === null ? null : Number(waiting.parent_id),
+    parentId: waiting.parentId,
     compensated: true,
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { ProcessNode } from './graph.js';
+import type { MovedState } from './tokens.js';
 
 /**
  * The history of an instance's activities (wf_hist_activity) as the interpreter writes it: a row
@@ -8,9 +9,6 @@ import type { ProcessNode } from './graph.js';
  * when an activity starts and ends; a store keeps it. The engine's store is in the database
  * (sqlHistory, in the caller's transaction).
  */
-
-/** The state a token is moved into as it passes a node (a sub-process's token holds its scope). */
-export type MovedState = 'active' | 'scope';
 
 export interface HistoryStore {
   /**
@@ -22,6 +20,8 @@ export interface HistoryStore {
   start(executionId: number, node: ProcessNode): Promise<void>;
   /** The open row of a token at an activity ends (it left a sub-process, a call, a catch, an event-based gateway). */
   endAt(executionId: number, activityId: string): Promise<void>;
+  /** Every open row of a token ends, with the reason (a transaction left through its cancel boundary). */
+  endAllAt(executionId: number, reason: string): Promise<void>;
   /** The open rows of these tasks end, with the reason. */
   endTasks(taskIds: number[], reason: string | null): Promise<void>;
   /** How many times a token reached any of these activities in the instance's life. */
@@ -75,6 +75,12 @@ export function sqlHistory(trx: Db, instance: InstanceOf): HistoryStore {
       await sql`update wf_hist_activity set end_time = now()
         where instance_id = ${instanceId} and execution_id = ${executionId} and activity_id = ${activityId}
           and end_time is null`.execute(trx);
+    },
+    async endAllAt(executionId, reason) {
+      await sql`update wf_hist_activity set end_time = now(), end_reason = ${reason}
+        where instance_id = ${instanceId} and execution_id = ${executionId} and end_time is null`.execute(
+        trx,
+      );
     },
     async endTasks(taskIds, reason) {
       if (taskIds.length === 0) return;

@@ -5,7 +5,7 @@ import type { Db } from '../../../lib/db/database.js';
 import { hasCompensation, hasEventWaits, type ProcessGraph, type ProcessNode } from './graph.js';
 import { passedRow } from './history.js';
 import { TASK_COLUMNS } from './queries.js';
-import { variableParts } from './store.js';
+import { variableParts, writeVariables } from './store.js';
 import { taskParts, type TaskContext, type TaskDraft } from './task-store.js';
 
 /**
@@ -81,6 +81,10 @@ export interface InstanceStore {
   closeTask(closing: TaskClosing, then: AfterTask): Promise<TaskClosed>;
   /** A top-level token reached a plain end event: its history row, the token gone; answers whether another is left. */
   endToken(executionId: number, node: ProcessNode): Promise<boolean>;
+  /** Variables set (insert or replace), each change kept in the variables' history. */
+  setVariables(set: VariablesSet): Promise<void>;
+  /** Steps the instance took, added to its count (BUDGETS.workflow.stepsPerInstance). */
+  addSteps(steps: number): Promise<void>;
   /** The instance shows the incident that stopped one of its tokens. */
   markIncident(incident: Incident): Promise<void>;
   /** A step budget stopped the run: these tokens stop where each was headed, and the instance shows the incident with its steps. */
@@ -254,6 +258,14 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
         trx,
       );
       return rows.rows[0]?.left === true;
+    },
+
+    async setVariables({ values, ...where }) {
+      await writeVariables({ trx, change: { tenantCode, instanceId, ...where }, values });
+    },
+
+    async addSteps(steps) {
+      await sql`update wf_instance set steps = steps + ${steps} where id = ${instanceId}`.execute(trx);
     },
 
     async markIncident(incident) {

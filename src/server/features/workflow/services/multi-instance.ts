@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { createTask, type Run, type Step } from './activity.js';
 import { countStep } from './budget.js';
 import type { ProcessNode } from './graph.js';
@@ -110,13 +109,7 @@ export async function tokenToLeave({
   await run.tokens.remove([executionId]);
   const done = childDone({ node, state, variables: run.variables });
   if (done.isOver) {
-    const open = await sql<{ id: number }>`update wf_task set end_time = now(), status = 'canceled',
-        end_reason = 'completionCondition', row_version = row_version + 1
-      where end_time is null and execution_id in (select id from wf_execution where parent_id = ${parentId})
-      returning id`.execute(run.trx);
-    const ended = open.rows.map((task) => Number(task.id));
-    await run.history.endTasks(ended, 'completionCondition');
-    await run.tasks.cancelSignersOf(ended, 'completionCondition');
+    await run.tasks.cancelInLoop(parentId, 'completionCondition');
     // A sub-process's other children end with what still runs inside them.
     if (node.type === 'subProcess') await run.instance.clearScope(parentId, 'completionCondition');
     await run.tokens.removeChildren(parentId);

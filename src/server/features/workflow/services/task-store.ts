@@ -32,8 +32,11 @@ export interface TaskStore {
    * their history rows and the token's own. Answers the canceled tasks' ids (not the signers').
    */
   cancelAt(executionId: number, reason: string): Promise<number[]>;
-  /** The signers' tasks (加签) of these tasks are canceled with the reason. */
-  cancelSignersOf(taskIds: number[], reason: string): Promise<void>;
+  /**
+   * The open tasks of a multi-instance loop's children (the tokens under the loop's token) are
+   * canceled with the reason, with their signers' tasks and their history rows.
+   */
+  cancelInLoop(loopId: number, reason: string): Promise<void>;
 }
 
 /** What a task is made of: where (the instance and its definition), by whom, with what notice title. */
@@ -142,6 +145,29 @@ export function taskParts(
 /** The tasks of one instance in wf_task and the rows that go with them, in the caller's transaction. */
 export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
   const { instanceId } = context;
+  /**
+   * The open tasks `which` names canceled, with their signers' tasks and their history rows (and
+   * the other open history rows `alsoHistory` names); their ids.
+   */
+  async function cancel(
+    which: RawBuilder<unknown>,
+    reason: string,
+    alsoHistory: RawBuilder<unknown> = sql``,
+  ): Promise<number[]> {
+    const rows = await sql<{
+      id: number;
+    }>`with tasks as (update wf_task set end_time = now(), status = 'canceled',
+          end_reason = ${reason}, row_version = row_version + 1
+        where end_time is null and instance_id = ${instanceId} and ${which} returning id),
+      signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+          row_version = row_version + 1
+        where end_time is null and parent_task_id in (select id from tasks)),
+      history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
+        where instance_id = ${instanceId} and end_time is null
+          and (task_id in (select id from tasks)${alsoHistory}))
+      select id from tasks`.execute(trx);
+    return rows.rows.map((row) => Number(row.id));
+  }
   return {
     async make(executionId, draft, { moveToken = false } = {}) {
       const parts = taskParts(context, { executionId, draft, moveToken });
@@ -149,25 +175,10 @@ export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
       return Number(rows.rows[0]?.id ?? 0);
     },
     async cancelAt(executionId, reason) {
-      const rows = await sql<{
-        id: number;
-      }>`with tasks as (update wf_task set end_time = now(), status = 'canceled',
-            end_reason = ${reason}, row_version = row_version + 1
-          where end_time is null and instance_id = ${instanceId} and execution_id = ${executionId} returning id),
-        signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-            row_version = row_version + 1
-          where end_time is null and parent_task_id in (select id from tasks)),
-        history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-          where instance_id = ${instanceId} and end_time is null
-            and (execution_id = ${executionId} or task_id in (select id from tasks)))
-        select id from tasks`.execute(trx);
-      return rows.rows.map((row) => Number(row.id));
+      return cancel(sql`execution_id = ${executionId}`, reason, sql` or execution_id = ${executionId}`);
     },
-    async cancelSignersOf(taskIds, reason) {
-      if (taskIds.length === 0) return;
-      await sql`update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-          row_version = row_version + 1
-        where end_time is null and parent_task_id in (${sql.join(taskIds)})`.execute(trx);
+    async cancelInLoop(loopId, reason) {
+      await cancel(sql`execution_id in (select id from wf_execution where parent_id = ${loopId})`, reason);
     },
   };
 }

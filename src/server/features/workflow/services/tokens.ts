@@ -45,7 +45,7 @@ export interface TokenStore {
    * The token moves to a node: into the state given (it enters an activity, or a sub-process's
    * scope), or its state unchanged (a boundary event that ended its activity).
    */
-  moveTo(executionId: number, nodeId: string, state?: 'active' | 'scope'): Promise<void>;
+  moveTo(executionId: number, nodeId: string, state?: MovedState): Promise<void>;
   /** The token stops at a node with an incident. */
   stopAt(executionId: number, nodeId: string): Promise<void>;
   /** Whether the token is still there (a behaviour run before may have ended it). */
@@ -81,7 +81,22 @@ export interface TokenStore {
   wakeWaitingAt(nodeIds: string[]): Promise<(TokenAt & { id: number })[]>;
   /** The token ends; answers whether another token of the instance is left. */
   removeAndAnyLeft(executionId: number): Promise<boolean>;
+  /** New tokens at these nodes, in this order, in the scope token `parentId` (compensation handlers); their ids in the same order. */
+  addAll(nodeIds: string[], parentId: number): Promise<number[]>;
+  /**
+   * The token, which runs in a scope, ends; answers that scope's token (where it stands, its
+   * state) and whether another token is left in it. None when it ran at the top or is gone.
+   */
+  removeFromScope(
+    executionId: number,
+  ): Promise<{ scope: TokenAt & { id: number; state: string }; othersLeft: boolean } | undefined>;
 }
+
+/**
+ * The state a token is moved into: it enters an activity, holds a sub-process's scope, or waits
+ * while the compensation handlers it started run (compensation.ts).
+ */
+export type MovedState = 'active' | 'scope' | 'compensating';
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
 export function sqlTokens(
@@ -236,6 +251,41 @@ export function sqlTokens(
         trx,
       );
       return rows.rows[0]?.left === true;
+    },
+    async addAll(nodeIds, parentId) {
+      if (nodeIds.length === 0) return [];
+      const rows = await sql<{
+        id: number;
+      }>`insert into wf_execution (tenant_code, instance_id, activity_id, state, parent_id)
+        select ${tenantCode}, ${instanceId}, node, 'active', ${parentId}
+        from unnest(${nodeIds}::text[]) with ordinality as n(node, position) order by position
+        returning id`.execute(trx);
+      // Ids are given in the order of the insert.
+      return rows.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    },
+    async removeFromScope(executionId) {
+      // The scope is read in the statement that removes the token, which still sees it.
+      const rows = await sql<{
+        id: number;
+        activity_id: string;
+        parent_id: number | null;
+        state: string;
+        others: boolean;
+      }>`with gone as (delete from wf_execution where id = ${executionId} returning parent_id)
+        select e.id, e.activity_id, e.parent_id, e.state,
+          exists (select 1 from wf_execution o where o.parent_id = e.id and o.id <> ${executionId}) as others
+        from wf_execution e where e.id = (select parent_id from gone)`.execute(trx);
+      const row = rows.rows[0];
+      if (!row) return undefined;
+      return {
+        scope: {
+          id: Number(row.id),
+          activityId: row.activity_id,
+          parentId: row.parent_id === null ? null : Number(row.parent_id),
+          state: row.state,
+        },
+        othersLeft: row.others,
+      };
     },
   };
 }

@@ -34,10 +34,12 @@ import { handlerAt, handlerInScopes, interrupts, type Handler } from './elements
 import { asList } from './elements/user-task.js';
 
 /**
- * The token interpreter. An instance's state is its rows: tokens (wf_execution) stand at
- * nodes, user tasks wait in wf_task, variables in wf_variable. Every call runs inside the
- * caller's transaction, after the caller has locked the instance row, so two operations on
- * one instance never interleave; nothing is kept in memory between calls.
+ * The token interpreter. An instance's state is what its stores keep (activity.ts Run: tokens,
+ * waits, history, tasks, the instance, compensations): in the engine, rows read and written in
+ * the caller's transaction after the caller has locked the instance row, so two operations on
+ * one instance never interleave; nothing is kept in memory between calls. The interpreter
+ * decides, the element modules (elements/) decide what each kind of element means, the stores
+ * keep: no SQL here.
  */
 
 async function newExecution(run: Run, nodeId: string, parentId: number | null): Promise<Step> {

@@ -18,9 +18,9 @@ export interface LiveToken extends TokenAt {
  * The tokens of one instance as the element behaviours and the interpreter see them (elements/,
  * interpreter.ts): where each stands and in which state. The behaviours decide; a store keeps.
  * The interpreter hands them the instance's store in the database (sqlTokens, in the caller's
- * transaction); their unit tests hand them one in memory. Writes the interpreter folds into one
- * statement with the history rows they go with (a token moved along a flow and its history row,
- * the last token's end and the instance's) are still its own SQL.
+ * transaction); their unit tests hand them one in memory. A token's move written with the rows
+ * that go with it (its history row, its task, the instance's end) is the other stores' one write
+ * (history.ts, task-store.ts, instance-store.ts).
  */
 export interface TokenStore {
   /** The scope token a token runs in (null at the top of the process). */

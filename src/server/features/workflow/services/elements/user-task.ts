@@ -5,7 +5,7 @@ import { groupKey } from '../people.js';
 /**
  * User-task semantics: what a task made at a node is called and who may act on it, from the node
  * and the variables (the instance's, and a multi-instance child's own). Writing it (wf_task, its
- * candidates, history and notice) is activity.ts's.
+ * candidates, history and notice) is the TaskStore's (task-store.ts).
  */
 
 /** A list of names as an expression or a variable may give them: an array, or text with commas. */

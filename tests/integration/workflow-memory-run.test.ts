@@ -23,6 +23,8 @@ const ADMIN = { userId: 1, username: 'admin', tenantCode: 'default' };
 interface Script {
   name: string;
   body: string;
+  /** Beside the process in the definitions (errors). */
+  beside?: string;
   variables?: Record<string, unknown>;
   completions: { task: string; variables?: Record<string, unknown> }[];
 }
@@ -32,6 +34,14 @@ const task = (id: string, extra = ''): string =>
 const timer = (id: string, on: string): string =>
   `<boundaryEvent id="${id}" attachedToRef="${on}"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>`;
 
+/** The file of a script's process. */
+const fileOf = (key: string, script: Script): string =>
+  script.beside
+    ? bpmn(key, script.body).replace('<process ', `${script.beside}<process `)
+    : bpmn(key, script.body);
+
+const OOPS = '<error id="oops" errorCode="OOPS"/>';
+
 const SCRIPTS: Script[] = [
   {
     name: 'two tasks in a row, the second named by an expression, and the end',
@@ -39,6 +49,14 @@ const SCRIPTS: Script[] = [
       <userTask id="b" name="Review \${item}" camunda:assignee="admin"/>${flow('f3', 'b', 'e')}<endEvent id="e"/>`,
     variables: { item: 'pump' },
     completions: [{ task: 'a', variables: { approved: true } }, { task: 'b' }],
+  },
+  {
+    name: 'a task for candidate users and a group waits for one of them',
+    body: `<startEvent id="s"/>${flow('f1', 's', 'a')}${task('a')}${flow('f2', 'a', 'c')}
+      <userTask id="c" name="c" camunda:candidateUsers="ann, \${buyer}" camunda:candidateGroups="management"/>
+      ${flow('f3', 'c', 'e')}<endEvent id="e"/>`,
+    variables: { buyer: 'bob' },
+    completions: [{ task: 'a' }],
   },
   {
     name: 'an exclusive gateway takes the flow whose condition holds',
@@ -100,12 +118,72 @@ const SCRIPTS: Script[] = [
       ${flow('f3', 'g', 'b')}<userTask id="b" name="b" camunda:assignee="\${manager}"/>${flow('f4', 'b', 'e')}<endEvent id="e"/>`,
     completions: [{ task: 'a' }],
   },
+  {
+    name: "a multi-instance task's completion condition cancels the items left",
+    body: `<startEvent id="s"/>${flow('f1', 's', 'review')}
+      <userTask id="review" name="Review \${reviewer}" camunda:assignee="admin">
+        <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${reviewers}" camunda:elementVariable="reviewer">
+          <completionCondition>\${nrOfCompletedInstances >= 2}</completionCondition>
+        </multiInstanceLoopCharacteristics>
+      </userTask>${flow('f2', 'review', 'e')}<endEvent id="e"/>`,
+    variables: { reviewers: ['ann', 'bob', 'cy'] },
+    completions: [{ task: 'review' }, { task: 'review' }],
+  },
+  {
+    name: 'an error end event in a sub-process is caught by its boundary event, which ends the rest of it',
+    beside: OOPS,
+    body: `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+      <subProcess id="sub"><startEvent id="ss"/>${flow('g1', 'ss', 'fork')}<parallelGateway id="fork"/>
+        ${flow('g2', 'fork', 'x')}${flow('g3', 'fork', 'y')}${task('x')}${task('y')}
+        ${flow('g4', 'x', 'fail')}<endEvent id="fail"><errorEventDefinition errorRef="oops"/></endEvent>
+        ${flow('g5', 'y', 'se')}<endEvent id="se"/></subProcess>
+      <boundaryEvent id="caught" attachedToRef="sub"><errorEventDefinition errorRef="oops"/></boundaryEvent>
+      ${flow('f2', 'caught', 'handled')}${task('handled')}${flow('f3', 'handled', 'e2')}<endEvent id="e2"/>
+      ${flow('f4', 'sub', 'e')}<endEvent id="e"/>`,
+    completions: [{ task: 'x' }, { task: 'handled' }],
+  },
+  {
+    name: "an error caught by the process's event sub-process ends everything else",
+    beside: OOPS,
+    body: `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>
+      ${flow('f2', 'fork', 'a')}${flow('f3', 'fork', 'b')}${task('a')}${task('b')}
+      ${flow('f4', 'a', 'fail')}<endEvent id="fail"><errorEventDefinition errorRef="oops"/></endEvent>
+      ${flow('f5', 'b', 'e')}<endEvent id="e"/>
+      <subProcess id="onError" triggeredByEvent="true"><startEvent id="errorStart"><errorEventDefinition errorRef="oops"/></startEvent>
+        ${flow('h1', 'errorStart', 'recover')}${task('recover')}${flow('h2', 'recover', 'he')}<endEvent id="he"/></subProcess>`,
+    completions: [{ task: 'a' }, { task: 'recover' }],
+  },
+  {
+    name: 'a compensation throw runs the handler of the completed task, then goes on',
+    body: `<startEvent id="s"/>${flow('f1', 's', 'a')}${task('a')}
+      <boundaryEvent id="onA" attachedToRef="a"><compensateEventDefinition/></boundaryEvent>
+      <userTask id="undoA" name="undo a" camunda:assignee="admin" isForCompensation="true"/>
+      <association id="toUndo" associationDirection="One" sourceRef="onA" targetRef="undoA"/>
+      ${flow('f2', 'a', 'b')}${task('b')}${flow('f3', 'b', 'throw')}
+      <intermediateThrowEvent id="throw"><compensateEventDefinition/></intermediateThrowEvent>
+      ${flow('f4', 'throw', 'e')}<endEvent id="e"/>`,
+    completions: [{ task: 'a' }, { task: 'b' }, { task: 'undoA' }],
+  },
+  {
+    name: 'a terminate end inside a sub-process ends only that sub-process',
+    body: `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+      <subProcess id="sub"><startEvent id="ss"/>${flow('g1', 'ss', 'fork')}<parallelGateway id="fork"/>
+        ${flow('g2', 'fork', 'x')}${flow('g3', 'fork', 'y')}${task('x')}${task('y')}
+        ${flow('g4', 'x', 'stop')}<endEvent id="stop"><terminateEventDefinition/></endEvent>
+        ${flow('g5', 'y', 'se')}<endEvent id="se"/></subProcess>
+      ${flow('f2', 'sub', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+    completions: [{ task: 'x' }],
+  },
 ];
 
 /** What an instance left, as both runs are compared. */
 interface Left {
   history: string[];
   tasks: string[];
+  /** Each task's candidate users and groups. */
+  candidates: string[];
+  /** The comments of the tasks' completions. */
+  comments: string[];
   tokens: string[];
   timers: string[];
   variables: string[];
@@ -126,7 +204,7 @@ describe('an instance runs the same on the database and in memory', () => {
 
   /** The process through the HTTP API: deployed, started, its tasks completed; what its rows say. */
   async function inDatabase(key: string, script: Script): Promise<Left> {
-    await deploy(t, bpmn(key, script.body));
+    await deploy(t, fileOf(key, script));
     const instanceId = (await start(t, t.auth, key, script.variables ?? {})).id;
     for (const step of script.completions) {
       const [open] = await t.sql<{ id: string }>(
@@ -153,8 +231,16 @@ describe('an instance runs the same on the database and in memory', () => {
       status: string;
       end_reason: string | null;
       assignee: string | null;
+      candidates: string | null;
     }>(
-      'select name, activity_id, status, end_reason, assignee from wf_task where instance_id = $1 order by id',
+      `select name, activity_id, status, end_reason, assignee,
+          (select string_agg(coalesce(l.user_name, l.group_key), ',' order by l.id) from wf_identity_link l
+            where l.task_id = t.id) as candidates
+        from wf_task t where instance_id = $1 order by id`,
+      [instanceId],
+    );
+    const comments = await t.sql<{ username: string; action: string; message: string }>(
+      'select username, action, message from wf_comment where instance_id = $1 order by id',
       [instanceId],
     );
     const tokens = await t.sql<{ activity_id: string; state: string }>(
@@ -178,6 +264,8 @@ describe('an instance runs the same on the database and in memory', () => {
       tasks: tasks.map((row) =>
         taskText(row.activity_id, row.name, row.status, row.end_reason, row.assignee),
       ),
+      candidates: tasks.map((row) => `${row.activity_id}: ${row.candidates ?? ''}`),
+      comments: comments.map((row) => `${row.username} ${row.action}: ${row.message}`),
       tokens: tokens.map((row) => `${row.activity_id}:${row.state}`),
       timers: timers.map((row) => `${row.activity_id}:${row.kind}`),
       variables: variables.map((row) => `${row.name}=${JSON.stringify(row.value)}`),
@@ -188,7 +276,7 @@ describe('an instance runs the same on the database and in memory', () => {
 
   /** The same process through the interpreter on memory stores, one run per request as the API makes. */
   async function inMemory(key: string, script: Script): Promise<Left> {
-    const parsed = await parseBpmn(bpmn(key, script.body));
+    const parsed = await parseBpmn(fileOf(key, script));
     expect(parsed.problems).toEqual([]);
     const graph = parsed.graph!;
     const memory = memoryRun(graph, { actor: ADMIN });
@@ -233,6 +321,10 @@ describe('an instance runs the same on the database and in memory', () => {
       tasks: memory.tasks.rows.map((row) =>
         taskText(row.activityId, row.name, row.status, row.endReason, row.assignee),
       ),
+      candidates: memory.tasks.rows.map(
+        (row) => `${row.activityId}: ${[...row.candidateUsers, ...row.candidateGroups].join(',')}`,
+      ),
+      comments: instance.comments.map((row) => `${row.username} complete: ${row.message}`),
       tokens: memory.tokens.standing(),
       timers: memory.waits.jobs.map((job) => `${job.activityId}:${job.kind}`),
       variables: Object.keys(instance.variables)
@@ -267,34 +359,58 @@ describe('an instance runs the same on the database and in memory', () => {
     );
     expect(ends.map(({ status }) => status)).toEqual([
       'over',
-      'over',
-      'over',
       'running',
       'over',
       'over',
       'running',
+      'over',
+      'over',
+      'running',
+      'over',
+      'running',
+      'over',
+      'over',
+      'over',
       'over',
       'running',
     ]);
+    // The completion condition canceled the third review.
+    expect(ends[10]!.left.tasks[2]).toBe('review "Review cy" canceled:completionCondition admin');
+    // The caught error canceled y with its sub-process; the boundary's path ran.
+    expect(ends[11]!.left.tasks).toEqual([
+      'x "x" completed:completed admin',
+      'y "y" canceled:boundaryError admin',
+      'handled "handled" completed:completed admin',
+    ]);
+    // The event sub-process canceled b.
+    expect(ends[12]!.left.tasks).toContain('b "b" canceled:eventSubProcess admin');
+    // The handler of a ran after b, and the instance went on to its end.
+    expect(ends[13]!.left.tasks.map((text) => text.split(' ')[0])).toEqual(['a', 'b', 'undoA']);
+    // Only the sub-process ended: y canceled, the task after it open.
+    expect(ends[14]!.left.tasks).toContain('y "y" canceled:terminateEnd admin');
+    expect(ends[14]!.open).toEqual(['after "after" assigned admin']);
+    // The candidates' task: for the users named (one by an expression) and the role the group names, no assignee.
+    expect(ends[1]!.left.candidates[1]).toBe('c: ann,bob,role:ROLE_MANAGEMENT');
+    expect(ends[1]!.open).toEqual(['c "c" created -']);
     // Two tasks in a row: the second's name from its expression.
     expect(ends[0]!.left.tasks[1]).toBe('b "Review pump" completed:completed admin');
     // The exclusive gateway took `big`; the inclusive join made one task after it, not two.
-    expect(ends[1]!.left.history).toContain('big task ended:completed');
-    expect(ends[3]!.open).toEqual(['after "after" assigned admin']);
+    expect(ends[2]!.left.history).toContain('big task ended:completed');
+    expect(ends[4]!.open).toEqual(['after "after" assigned admin']);
     // Three reviews, one per item, each named by its item.
-    expect(ends[5]!.left.tasks.map((text) => text.split('"')[1])).toEqual([
+    expect(ends[6]!.left.tasks.map((text) => text.split('"')[1])).toEqual([
       'Review ann',
       'Review bob',
       'Review cy',
     ]);
     // The task's timer is set while it waits, and gone once it is done (the next task has none).
-    expect(ends[6]!.left.timers).toEqual([]);
-    expect(ends[6]!.open).toEqual(['b "b" assigned admin']);
+    expect(ends[7]!.left.timers).toEqual([]);
+    expect(ends[7]!.open).toEqual(['b "b" assigned admin']);
     // The terminate end canceled the other branch's task.
-    expect(ends[7]!.left.tasks).toContain('b "b" canceled:terminateEnd admin');
+    expect(ends[8]!.left.tasks).toContain('b "b" canceled:terminateEnd admin');
     // The unset assignee: an incident naming the variable, the token stopped at the task.
-    expect(ends[8]!.left.incident).toMatch(/^b: .*manager/);
-    expect(ends[8]!.left.tokens).toEqual(['b:incident']);
+    expect(ends[9]!.left.incident).toMatch(/^b: .*manager/);
+    expect(ends[9]!.left.tokens).toEqual(['b:incident']);
   });
 });
 

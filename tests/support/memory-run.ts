@@ -19,6 +19,8 @@ import type {
 } from '../../src/server/features/workflow/services/instance-store.js';
 import type { TaskDraft, TaskStore } from '../../src/server/features/workflow/services/task-store.js';
 import type { MovedState } from '../../src/server/features/workflow/services/tokens.js';
+import { AppError } from '../../src/server/lib/errors.js';
+import { oversizedVariable, VARIABLE_LIMIT_KB } from '../../src/server/features/workflow/services/store.js';
 import { MemoryTokens } from './memory-tokens.js';
 import { MemoryWaits } from './memory-waits.js';
 
@@ -160,10 +162,9 @@ class MemoryTasks implements TaskStore {
     return ids;
   }
 
-  async cancelAt(executionId: number, reason: string): Promise<number[]> {
-    const ids = this.cancelWhere((task) => task.executionId === executionId, reason);
+  async cancelAt(executionId: number, reason: string): Promise<void> {
+    this.cancelWhere((task) => task.executionId === executionId, reason);
     this.history.endWhere((row) => row.executionId === executionId, reason);
-    return ids;
   }
 
   async cancelInLoop(loopId: number, reason: string): Promise<void> {
@@ -241,6 +242,8 @@ class MemoryInstance implements InstanceStore {
   /** Every change of a variable, as wf_hist_detail keeps it. */
   readonly variableChanges: { name: string; value: unknown; activityId: string | null }[] = [];
   readonly comments: { taskId: number; username: string; message: string }[] = [];
+  /** Notices of notice service tasks, to whom they were addressed (users are not looked up here). */
+  readonly notices: { usernames: string[]; groups: string[]; title: string; content: string }[] = [];
 
   constructor(
     private readonly tokens: MemoryTokens,
@@ -271,10 +274,12 @@ class MemoryInstance implements InstanceStore {
     }
     this.history.endWhere((row) => row.taskId === closing.task.id, 'completed');
     if (closing.comment) this.comments.push({ taskId: closing.task.id, ...closing.comment });
-    const answer =
-      closing.answer === 'task' && task
+    // The database answers from the row it closed: nothing when there was none.
+    const answer: Record<string, unknown> = !task
+      ? {}
+      : closing.answer === 'task'
         ? { id: task.id, name: task.name, status: task.status, assignee: task.assignee }
-        : { id: closing.task.id };
+        : { id: task.id };
     if (then.to === 'task')
       return { answer, nextTaskId: await this.tasks.make(then.executionId, then.draft, { moveToken: true }) };
     if (then.to === 'end') {
@@ -291,6 +296,9 @@ class MemoryInstance implements InstanceStore {
   }
 
   async setVariables({ values, activityId }: VariablesSet): Promise<void> {
+    const oversized = oversizedVariable(values);
+    if (oversized !== undefined)
+      throw new AppError('wfVariableTooLarge', { name: oversized, limitKb: VARIABLE_LIMIT_KB });
     for (const [name, value] of Object.entries(values)) {
       if (value === undefined) continue;
       this.variables[name] = value;
@@ -300,6 +308,13 @@ class MemoryInstance implements InstanceStore {
 
   async addSteps(steps: number): Promise<void> {
     this.steps += steps;
+  }
+
+  async notify(
+    to: { usernames: string[]; groups: string[] },
+    notice: { title: string; content: string },
+  ): Promise<void> {
+    this.notices.push({ ...to, ...notice });
   }
 
   async markIncident(incident: Incident): Promise<void> {
@@ -317,7 +332,6 @@ class MemoryInstance implements InstanceStore {
   }
 
   async end(status: string, reason: string): Promise<void> {
-    if (this.status !== 'running') return;
     await this.clear(reason);
     this.status = status;
   }

@@ -209,7 +209,7 @@ export function noteTask(run: Run, id: number, { node, people }: TaskDraft): voi
 
 /**
  * Makes the task of a user task, with its candidates and history row, and tells the people
- * concerned; the token moves to the task too unless told it stands there.
+ * concerned; with moveToken, the token moves to the task in the same write.
  */
 export async function createTask({
   run,

@@ -14,7 +14,7 @@ import { hasCompensation, type ProcessNode } from './graph.js';
  *   (or only activityRef's): their handlers start, in reverse order of completion, each on a token
  *   of its own under the throwing token, which waits until the last one ends and then goes on. A
  *   completed sub-process without a handler of its own is undone by undoing what completed inside
- *   it. Each row is used once; what a canceled scope completed is never compensated (scopes.ts).
+ *   it. Each row is used once; what a canceled scope completed is never compensated (InstanceStore.clearScope).
  * - A cancel end event in a transaction ends every other token of the transaction, undoes what
  *   completed in it (as a throw without activityRef), and the transaction is left through its
  *   cancel boundary event once the handlers have ended.
@@ -120,6 +120,7 @@ async function cancelTransaction(run: Run, step: Step, node: ProcessNode, queue:
     await leaveByCancel(run, scopeId, transaction, queue);
     return;
   }
+  // (The transaction's token stands at the transaction already: only its state changes.)
   await run.tokens.moveTo(scopeId, transaction.id, COMPENSATING);
   queue.push(...(await startHandlers(run, scopeId, handlers)));
 }

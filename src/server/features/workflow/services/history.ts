@@ -49,7 +49,7 @@ export const passedRow = (
       now(), now())`;
 
 /** The move of a token to a node (the part of a statement that also writes the node's history). */
-export const tokenMove = (executionId: number, nodeId: string, state: MovedState): RawBuilder<unknown> =>
+const tokenMove = (executionId: number, nodeId: string, state: MovedState): RawBuilder<unknown> =>
   sql`update wf_execution set activity_id = ${nodeId}, state = ${state} where id = ${executionId}`;
 
 /** The history of one instance in wf_hist_activity, in the caller's transaction. */

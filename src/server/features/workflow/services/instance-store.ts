@@ -4,6 +4,7 @@ import { PREPARED } from '../../../lib/db/prepared.js';
 import type { Db } from '../../../lib/db/database.js';
 import { hasCompensation, hasEventWaits, type ProcessGraph, type ProcessNode } from './graph.js';
 import { passedRow } from './history.js';
+import { notifyUsers, userIdsOf } from './people.js';
 import { TASK_COLUMNS } from './queries.js';
 import { variableParts, writeVariables } from './store.js';
 import { taskParts, type TaskContext, type TaskDraft } from './task-store.js';
@@ -85,6 +86,11 @@ export interface InstanceStore {
   setVariables(set: VariablesSet): Promise<void>;
   /** Steps the instance took, added to its count (BUDGETS.workflow.stepsPerInstance). */
   addSteps(steps: number): Promise<void>;
+  /** An inbox notice to users named directly or through groups (a notice service task). */
+  notify(
+    to: { usernames: string[]; groups: string[] },
+    notice: { title: string; content: string },
+  ): Promise<void>;
   /** The instance shows the incident that stopped one of its tokens. */
   markIncident(incident: Incident): Promise<void>;
   /** A step budget stopped the run: these tokens stop where each was headed, and the instance shows the incident with its steps. */
@@ -219,7 +225,9 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
         ])}
           ${answerOf(closing, sql`(select id from task) as "nextTaskId"`)}`.execute(trx);
         const { nextTaskId, ...answer } = rows.rows[0] ?? {};
-        return { answer, nextTaskId: Number(nextTaskId) };
+        return nextTaskId === undefined || nextTaskId === null
+          ? { answer }
+          : { answer, nextTaskId: Number(nextTaskId) };
       }
       if (then.to === 'end') {
         // The token ends. When it was the instance's last one, the instance ends in the same
@@ -266,6 +274,12 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
 
     async addSteps(steps) {
       await sql`update wf_instance set steps = steps + ${steps} where id = ${instanceId}`.execute(trx);
+    },
+
+    async notify({ usernames, groups }, notice) {
+      const { ctx } = context;
+      const userIds = await userIdsOf({ ctx, db: trx, tenantCode, usernames, groups });
+      await notifyUsers({ ctx, db: trx, actor, userIds, notice });
     },
 
     async markIncident(incident) {

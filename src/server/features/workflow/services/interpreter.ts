@@ -23,7 +23,7 @@ import { instanceEnded } from './lifecycle.js';
 import { passLoop, startLoop, tokenToLeave } from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
-import { groupKey, notifyUsers, userIdsOf } from './people.js';
+import { groupKey } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import type { Timer } from './waits.js';
 import { firstDue, repeatingCycle } from './elements/timers.js';
@@ -427,7 +427,7 @@ export async function taskDone({
   const draft = straight && draftOrNone(run, straight);
   if (straight && draft) {
     const closed = await run.instance.closeTask(closing, { to: 'task', executionId, draft });
-    noteTask(run, closed.nextTaskId ?? 0, draft);
+    if (closed.nextTaskId !== undefined) noteTask(run, closed.nextTaskId, draft);
     await scheduleBoundaries(run, executionId, straight);
     await advance(run, await releasableJoins({ tokens: run.tokens, graph: run.graph }));
     return closed.answer;
@@ -537,8 +537,8 @@ async function raiseIncident(run: Run, step: Step, stopped: Incident): Promise<v
 
 /**
  * A step budget stopped the run: the token of the step stops in an incident naming the budget,
- * and so do the tokens still waiting to run (each where it was headed); the instance row gets
- * the incident and its steps in the same statement. Nothing more runs in this run; the caller's
+ * and so do the tokens still waiting to run (each where it was headed); the instance gets the
+ * incident and its steps in the same write. Nothing more runs in this run; the caller's
  * transaction ends as it is.
  */
 async function halt(run: Run, step: Step, queue: Step[], passed: StepBudgetPassed): Promise<void> {
@@ -792,25 +792,13 @@ async function runService(
     await setVariables({ run, values: fields, activityId: node.id });
     return;
   }
-  const usernames = asList(fields.to);
-  const groups = asList(fields.groups).map(groupKey);
-  const recipients = await userIdsOf({
-    ctx: run.ctx,
-    db: run.trx,
-    tenantCode: run.tenantCode,
-    usernames,
-    groups,
-  });
-  await notifyUsers({
-    ctx: run.ctx,
-    db: run.trx,
-    actor: run.actor,
-    userIds: recipients,
-    notice: {
+  await run.instance.notify(
+    { usernames: asList(fields.to), groups: asList(fields.groups).map(groupKey) },
+    {
       title: String(fields.title ?? node.name ?? node.id),
       content: String(fields.content ?? fields.title ?? node.name ?? node.id),
     },
-  });
+  );
   void step;
 }
 

@@ -29,9 +29,9 @@ export interface TaskStore {
   make(executionId: number, draft: TaskDraft, options?: { moveToken?: boolean }): Promise<number>;
   /**
    * A token's open tasks are canceled with the reason, with the tasks of their signers (加签),
-   * their history rows and the token's own. Answers the canceled tasks' ids (not the signers').
+   * their history rows and the token's own.
    */
-  cancelAt(executionId: number, reason: string): Promise<number[]>;
+  cancelAt(executionId: number, reason: string): Promise<void>;
   /**
    * The open tasks of a multi-instance loop's children (the tokens under the loop's token) are
    * canceled with the reason, with their signers' tasks and their history rows.
@@ -147,16 +147,14 @@ export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
   const { instanceId } = context;
   /**
    * The open tasks `which` names canceled, with their signers' tasks and their history rows (and
-   * the other open history rows `alsoHistory` names); their ids.
+   * the other open history rows `alsoHistory` names).
    */
   async function cancel(
     which: RawBuilder<unknown>,
     reason: string,
     alsoHistory: RawBuilder<unknown> = sql``,
-  ): Promise<number[]> {
-    const rows = await sql<{
-      id: number;
-    }>`with tasks as (update wf_task set end_time = now(), status = 'canceled',
+  ): Promise<void> {
+    await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled',
           end_reason = ${reason}, row_version = row_version + 1
         where end_time is null and instance_id = ${instanceId} and ${which} returning id),
       signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
@@ -165,8 +163,7 @@ export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
       history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
         where instance_id = ${instanceId} and end_time is null
           and (task_id in (select id from tasks)${alsoHistory}))
-      select id from tasks`.execute(trx);
-    return rows.rows.map((row) => Number(row.id));
+      select 1`.execute(trx);
   }
   return {
     async make(executionId, draft, { moveToken = false } = {}) {
@@ -175,7 +172,7 @@ export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
       return Number(rows.rows[0]?.id ?? 0);
     },
     async cancelAt(executionId, reason) {
-      return cancel(sql`execution_id = ${executionId}`, reason, sql` or execution_id = ${executionId}`);
+      await cancel(sql`execution_id = ${executionId}`, reason, sql` or execution_id = ${executionId}`);
     },
     async cancelInLoop(loopId, reason) {
       await cancel(sql`execution_id in (select id from wf_execution where parent_id = ${loopId})`, reason);

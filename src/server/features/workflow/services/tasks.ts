@@ -243,7 +243,7 @@ export async function completeTask({
         : (await run.instance.closeTask(closing, { to: 'stay' })).answer;
     if (task.parent_task_id !== null)
       await signerDone({ ctx, trx, run, actor, parentId: task.parent_task_id });
-    return { ...(row as unknown as WfTask), nextTasks: nextTasksOf(run) };
+    return { ...(row as WfTask), nextTasks: nextTasksOf(run) };
   });
 }
 

@@ -7,7 +7,7 @@ import { passedRow } from './history.js';
 import { notifyUsers, userIdsOf } from './people.js';
 import { TASK_COLUMNS } from './queries.js';
 import { variableParts, writeVariables } from './store.js';
-import { taskParts, type TaskContext, type TaskDraft } from './task-store.js';
+import { eventPart, taskParts, type TaskContext, type TaskDraft } from './task-store.js';
 
 /**
  * What changes an instance as a whole, or several of its kinds of rows at once: its first token,
@@ -177,14 +177,12 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
               values (${tenantCode}, ${instanceId}, ${task.id}, ${closing.comment.username}, 'complete', ${closing.comment.message}))`,
           ]
         : []),
-      sql`done_event as (${eventInsert({
+      eventPart('done_event', 'done', {
         actor,
         type: 'workflow.taskCompleted',
         entity: 'wfTask',
-        key: sql`done.id`,
-        from: sql`done`,
         detail: { instanceId, activityId: task.activityId },
-      })})`,
+      }),
     ];
   }
 

@@ -1,4 +1,4 @@
-import { eventInsert } from '../../../lib/events/index.js';
+import { eventInsert, type EventInput, type EventType } from '../../../lib/events/index.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
@@ -63,6 +63,17 @@ export function taskNotice(
 }
 
 /**
+ * The part (CTE) `name` of a statement that records an event of each row another part (`of`)
+ * wrote, keyed by its id: what features/events tells the open inboxes and screens.
+ */
+export const eventPart = (
+  name: string,
+  of: string,
+  event: { actor: Actor; type: EventType; entity: string; detail?: EventInput['detail'] },
+): RawBuilder<unknown> =>
+  sql`${sql.id(name)} as (${eventInsert({ ...event, key: sql.ref(`${of}.id`), from: sql.id(of) })})`;
+
+/**
  * The parts (CTEs of one statement) that make a task with its candidates and history row and
  * tell the people concerned; with moveToken, the token moves to the task too. The task's id
  * comes out of the part named `task`. For statements that write more (instance-store.ts).
@@ -116,21 +127,13 @@ export function taskParts(
         ${assignee}, task.id, now() from task${after ? sql`, ${after}` : sql``})`,
     sql`notice as (${notice})`,
     // The recipients' open inboxes hear of it (features/events).
-    sql`notice_event as (${eventInsert({
-      actor,
-      type: 'record.added',
-      entity: 'notification',
-      key: sql`notice.id`,
-      from: sql`notice`,
-    })})`,
-    sql`task_event as (${eventInsert({
+    eventPart('notice_event', 'notice', { actor, type: 'record.added', entity: 'notification' }),
+    eventPart('task_event', 'task', {
       actor,
       type: 'workflow.taskCreated',
       entity: 'wfTask',
-      key: sql`task.id`,
-      from: sql`task`,
       detail: { instanceId, activityId: node.id, assignee },
-    })})`,
+    }),
   ];
   if (links.length > 0)
     parts.push(sql`links as (insert into wf_identity_link (tenant_code, task_id, instance_id, user_name, group_key)

@@ -58,6 +58,22 @@ export interface MemoryTask {
   parentTaskId: number | null;
 }
 
+/** The ids of the items under `roots` (children by parentId, their children, and so on), as a recursive query finds them. */
+function below(roots: Set<number>, items: readonly { id: number; parentId: number | null }[]): Set<number> {
+  const found = new Set<number>();
+  const isUnder = (parentId: number | null): boolean =>
+    parentId !== null && (roots.has(parentId) || found.has(parentId));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const item of items)
+      if (isUnder(item.parentId) && !found.has(item.id)) {
+        found.add(item.id);
+        grew = true;
+      }
+  }
+  return found;
+}
+
 /** A task open while nothing has ended it. */
 const isOpen = (task: MemoryTask): boolean => task.endReason === null && task.status !== 'completed';
 
@@ -217,14 +233,7 @@ class MemoryCompensations implements CompensationStore {
         .filter((row) => activityRef === undefined || row.activityId === activityRef)
         .map((row) => row.id),
     );
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const row of this.rows)
-        if (row.parentId !== null && used.has(row.parentId) && !used.has(row.id)) {
-          used.add(row.id);
-          grew = true;
-        }
-    }
+    for (const id of below(used, this.rows)) used.add(id);
     this.drop((row) => used.has(row.id));
   }
 
@@ -345,19 +354,7 @@ class MemoryInstance implements InstanceStore {
   }
 
   async clearScope(scopeId: number, reason: string): Promise<void> {
-    const inside = new Set<number>();
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const token of this.tokens.tokens)
-        if (
-          token.parentId !== null &&
-          (token.parentId === scopeId || inside.has(token.parentId)) &&
-          !inside.has(token.id)
-        ) {
-          inside.add(token.id);
-          grew = true;
-        }
-    }
+    const inside = below(new Set([scopeId]), this.tokens.tokens);
     this.compensations.drop(
       (row) => row.scopeId === scopeId || (row.scopeId !== null && inside.has(row.scopeId)),
     );

@@ -3,6 +3,7 @@ import type {
   LiveToken,
   MovedState,
   TokenAt,
+  TokenState,
   TokenStore,
 } from '../../src/server/features/workflow/services/tokens.js';
 
@@ -10,7 +11,7 @@ import type {
 export interface MemoryToken {
   id: number;
   activityId: string;
-  state: 'active' | 'joining' | 'waiting' | 'scope' | 'loop' | 'incident' | 'compensating';
+  state: TokenState;
   parentId: number | null;
   /** A loop's counts, on the token that runs it. */
   loop?: LoopState;
@@ -198,7 +199,7 @@ export class MemoryTokens implements TokenStore {
 
   async removeFromScope(
     executionId: number,
-  ): Promise<{ scope: TokenAt & { id: number; state: string }; othersLeft: boolean } | undefined> {
+  ): Promise<{ scope: TokenAt & { id: number; state: TokenState }; othersLeft: boolean } | undefined> {
     this.reads += 1;
     const parentId = this.tokens.find((token) => token.id === executionId)?.parentId ?? null;
     await this.remove([executionId]);

@@ -1,7 +1,7 @@
 import type { EventWait } from '../../src/server/features/workflow/services/graph.js';
+import type { Timer } from '../../src/server/features/workflow/services/store.js';
 import type {
   Subscribed,
-  Timer,
   TokenJobKind,
   WaitStore,
 } from '../../src/server/features/workflow/services/waits.js';

@@ -4,9 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BUDGETS } from '../budgets.js';
 import { ImportBudgetError, READ_BUDGETS, type ImportBudget, type ReadBudgets } from './budget.js';
-import type { XlsxSurvey } from './survey.js';
-
-export type { XlsxSurvey } from './survey.js';
+import type { RowSurvey } from './survey.js';
 
 /**
  * Reads .xlsx files off the request thread: a small pool of worker threads (worker.ts), each
@@ -39,7 +37,7 @@ export type ToWorker =
 
 export type SheetRowsMessage =
   | { type: 'rows'; job: number; rows: XlsxSheetRow[] }
-  | ({ type: 'survey'; job: number } & XlsxSurvey)
+  | ({ type: 'survey'; job: number } & RowSurvey)
   | { type: 'end'; job: number }
   | { type: 'error'; job: number; message: string; budget?: ImportBudget; limit?: number };
 
@@ -155,8 +153,8 @@ export async function* xlsxRowsOffThread(reading: ReadingOf): AsyncGenerator<Xls
 export async function xlsxSurveyOffThread({
   stopAfter,
   ...reading
-}: ReadingOf & { stopAfter: number }): Promise<XlsxSurvey> {
-  let survey: XlsxSurvey = { filled: 0 };
+}: ReadingOf & { stopAfter: number }): Promise<RowSurvey> {
+  let survey: RowSurvey = { filled: 0 };
   for await (const answer of readOffThread({ ...withBudgets(reading), survey: { stopAfter } }))
     if (!Array.isArray(answer)) survey = answer;
   return survey;
@@ -169,7 +167,7 @@ async function* readOffThread({
   budgets,
   parseMs,
   survey,
-}: Reading): AsyncGenerator<XlsxSheetRow[] | XlsxSurvey> {
+}: Reading): AsyncGenerator<XlsxSheetRow[] | RowSurvey> {
   const worker = await acquire();
   const job = (jobs += 1);
   const queue: SheetRowsMessage[] = [];

@@ -5,7 +5,7 @@
  */
 
 /** What a survey finds: the first row holding a value, and how many do. */
-export interface XlsxSurvey {
+export interface RowSurvey {
   /** The cells of the first row holding a value (a cell not blank); none in an empty sheet. */
   first?: string[];
   /** Rows holding a value (past `stopAfter`, the reading stopped there). */
@@ -19,7 +19,7 @@ export const isBlankRow = (cells: readonly string[]): boolean => cells.every((ce
 export async function surveyRows(
   rows: AsyncIterable<{ cells: string[] }>,
   stopAfter: number,
-): Promise<XlsxSurvey> {
+): Promise<RowSurvey> {
   let first: string[] | undefined;
   let filled = 0;
   for await (const { cells } of rows) {

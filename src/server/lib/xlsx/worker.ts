@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { ImportBudgetError, ReadMeter, type ReadBudgets } from './budget.js';
 import { openXlsx } from './read.js';
 import type { SheetRowsMessage, ToWorker, XlsxSheetRow } from './pool.js';
-import { surveyRows, type XlsxSurvey } from './survey.js';
+import { surveyRows, type RowSurvey } from './survey.js';
 
 /**
  * The thread that reads .xlsx files for the import (pool.ts starts it): one reading at a time,
@@ -17,7 +17,7 @@ const BATCH_ROWS = 1_000;
 const BATCH_CHARACTERS = 1024 * 1024;
 
 /** What a reading posts, before the job is named on it. */
-type Outgoing = { type: 'rows'; rows: XlsxSheetRow[] } | ({ type: 'survey' } & XlsxSurvey);
+type Outgoing = { type: 'rows'; rows: XlsxSheetRow[] } | ({ type: 'survey' } & RowSurvey);
 
 /**
  * The sheets a reading walks: only the first sheet holds the records; the sheets after it hold

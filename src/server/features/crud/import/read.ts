@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import { AppError } from '../../../lib/errors.js';
 import { CSV_ROW_CHARACTERS, ImportBudgetError, ReadMeter } from '../../../lib/xlsx/budget.js';
 import { xlsxRowsOffThread, xlsxSurveyOffThread } from '../../../lib/xlsx/pool.js';
-import { isBlankRow, surveyRows, type XlsxSurvey } from '../../../lib/xlsx/survey.js';
+import { isBlankRow, surveyRows, type RowSurvey } from '../../../lib/xlsx/survey.js';
 
 /** A zip container (every .xlsx) starts with a local file header. */
 export const isZip = (bytes: Buffer): boolean =>
@@ -174,9 +174,9 @@ export async function uploadedHeader(bytes: Buffer): Promise<string[]> {
   return (await surveyUpload(bytes, 1)).first ?? [];
 }
 
-async function surveyUpload(bytes: Buffer, stopAfter: number): Promise<XlsxSurvey> {
+async function surveyUpload(bytes: Buffer, stopAfter: number): Promise<RowSurvey> {
   if (bytes.length === 0) throw new AppError('fileEmpty');
-  let survey: XlsxSurvey;
+  let survey: RowSurvey;
   try {
     survey = isZip(bytes)
       ? await xlsxSurveyOffThread({ bytes, which: 'first', stopAfter })

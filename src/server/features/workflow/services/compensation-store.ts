@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
-import type { InstanceOf } from './history.js';
+import type { InstanceOf } from './store.js';
 
 /**
  * What an instance can still undo (wf_compensation): a row per completed activity with a

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { ProcessNode } from './graph.js';
+import type { InstanceOf } from './store.js';
 import type { MovedState } from './tokens.js';
 
 /**
@@ -30,12 +31,6 @@ export interface HistoryStore {
 
 /** Where a token is: its id, or (in a statement that also makes it) a subquery naming it. */
 export type TokenRef = number | RawBuilder<unknown>;
-
-/** Whose history: the instance of a tenant. */
-export interface InstanceOf {
-  tenantCode: string;
-  instanceId: number;
-}
 
 /** The insert of an activity's passed row, to run or to put into a statement that writes more. */
 export const passedRow = (

@@ -7,7 +7,8 @@ import { passedRow } from './history.js';
 import { notifyUsers, userIdsOf } from './people.js';
 import { TASK_COLUMNS } from './queries.js';
 import { variableParts, writeVariables } from './store.js';
-import { eventPart, taskParts, type TaskContext, type TaskDraft } from './task-store.js';
+import { canceledParts, eventPart, taskParts, type TaskContext, type TaskDraft } from './task-store.js';
+import { anotherToken } from './tokens.js';
 
 /**
  * What changes an instance as a whole, or several of its kinds of rows at once: its first token,
@@ -118,25 +119,18 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
     variableParts({ tenantCode, instanceId, ...set }, set.values);
 
   /**
-   * The parts of a statement that end the instance: its open tasks canceled, its open history
-   * rows closed, its jobs and subscriptions gone and the instance row ended (the first part, an
-   * `update`; the others are named parts of a `with`). `taskId` is a task the same statement
-   * ends itself (one row is never written twice by one statement); `unless` is a condition read
-   * in the statement that, when it holds, leaves everything as it is. Tokens are the caller's.
+   * The parts of a statement that stop everything of the instance: its open tasks canceled and
+   * open history rows closed with the reason, its jobs and subscriptions gone. `taskId` is a task
+   * the same statement closes itself (one row is never written twice by one statement); `only`
+   * is a condition the whole statement's writes hold to. Tokens are the caller's.
    */
-  function endParts(
-    status: string,
+  function stopParts(
     reason: string,
-    options: { taskId?: number; unless?: RawBuilder<unknown> } = {},
+    { taskId, only = sql`` }: { taskId?: number; only?: RawBuilder<unknown> } = {},
   ): RawBuilder<unknown>[] {
-    const only = options.unless ? sql` and not ${options.unless}` : sql``;
-    const { taskId } = options;
     const notTask = taskId === undefined ? sql`` : sql` and id <> ${taskId}`;
     const notTaskHistory = taskId === undefined ? sql`` : sql` and task_id is distinct from ${taskId}`;
-    const instance = sql`update wf_instance set status = ${status}, end_time = now(), row_version = row_version + 1
-      where id = ${instanceId}${only}`;
     return [
-      options.unless ? sql`ended as (${instance})` : instance,
       sql`ended_tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
           row_version = row_version + 1
         where instance_id = ${instanceId} and end_time is null${notTask}${only})`,
@@ -149,6 +143,24 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
               where instance_id = ${instanceId}${only})`,
           ]
         : []),
+    ];
+  }
+
+  /**
+   * The parts of a statement that end the instance: everything stopped (stopParts), the instance
+   * row ended (`ended`) and its event. `unless` is a condition read in the statement that, when
+   * it holds, leaves everything as it is.
+   */
+  function endParts(
+    status: string,
+    reason: string,
+    options: { taskId?: number; unless?: RawBuilder<unknown> } = {},
+  ): RawBuilder<unknown>[] {
+    const only = options.unless ? sql` and not ${options.unless}` : sql``;
+    return [
+      sql`ended as (update wf_instance set status = ${status}, end_time = now(), row_version = row_version + 1
+        where id = ${instanceId}${only})`,
+      ...stopParts(reason, { ...(options.taskId === undefined ? {} : { taskId: options.taskId }), only }),
       sql`ended_event as (${eventInsert({
         actor,
         type: 'workflow.ended',
@@ -159,6 +171,12 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
       })})`,
     ];
   }
+
+  /** The parts that end a token at an end event: it goes, and the end event's history row is written. */
+  const tokenEndParts = (executionId: number, node: ProcessNode): RawBuilder<unknown>[] => [
+    sql`gone as (delete from wf_execution where id = ${executionId})`,
+    sql`passed as (${passedRow(context, executionId, node)})`,
+  ];
 
   /** The parts that close a task as completed (the task `done`, its history, comment, event and variables). */
   function closingParts(closing: TaskClosing): RawBuilder<unknown>[] {
@@ -186,11 +204,13 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
     ];
   }
 
-  /** The closed task as answered, with the columns `extra` adds (taken off again). */
-  const answerOf = (closing: TaskClosing, extra: RawBuilder<unknown>): RawBuilder<unknown> =>
-    closing.answer === 'task'
-      ? sql`select ${TASK_COLUMNS}, ${extra} from done t join wf_instance i on i.id = t.instance_id`
-      : sql`select done.id, ${extra} from done`;
+  /** The closed task as answered, with the column `extra` adds (taken off again). */
+  const answerOf = (closing: TaskClosing, extra?: RawBuilder<unknown>): RawBuilder<unknown> => {
+    const more = extra ? sql`, ${extra}` : sql``;
+    return closing.answer === 'task'
+      ? sql`select ${TASK_COLUMNS}${more} from done t join wf_instance i on i.id = t.instance_id`
+      : sql`select done.id${more} from done`;
+  };
 
   return {
     async begin({ start, variables, task }) {
@@ -235,34 +255,23 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
         const tokensLeft = sql`(select is_left from tokens_left)`;
         const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join([
           ...parts,
-          sql`tokens_left as (select exists (select 1 from wf_execution
-            where instance_id = ${instanceId} and id <> ${then.executionId}) as is_left)`,
-          sql`gone as (delete from wf_execution where id = ${then.executionId})`,
-          sql`passed as (${passedRow(context, then.executionId, then.node)})`,
+          sql`tokens_left as (select ${anotherToken(instanceId, then.executionId)} as is_left)`,
+          ...tokenEndParts(then.executionId, then.node),
           ...endParts('over', 'end', { taskId: closing.task.id, unless: tokensLeft }),
         ])}
           ${answerOf(closing, sql`${tokensLeft} as "tokensLeft"`)}`.execute(trx);
         const { tokensLeft: isLeft, ...answer } = rows.rows[0] ?? {};
         return { answer, tokensLeft: isLeft === true };
       }
-      const rows = await sql<Record<string, unknown>>`${PREPARED}with ${sql.join(parts)} ${answerOf(
-        closing,
-        sql`null as "nothing"`,
-      )}`.execute(trx);
-      const { nothing: _nothing, ...answer } = rows.rows[0] ?? {};
-      void _nothing;
-      return { answer };
+      const rows = await sql<
+        Record<string, unknown>
+      >`${PREPARED}with ${sql.join(parts)} ${answerOf(closing)}`.execute(trx);
+      return { answer: rows.rows[0] ?? {} };
     },
 
     async endToken(executionId, node) {
-      // The token goes, and whether another is left is read in the same statement (which still sees it).
-      const rows = await sql<{
-        left: boolean;
-      }>`with gone as (delete from wf_execution where id = ${executionId}),
-          passed as (${passedRow(context, executionId, node)})
-        select exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId}) as left`.execute(
-        trx,
-      );
+      const rows = await sql<{ left: boolean }>`with ${sql.join(tokenEndParts(executionId, node))}
+        select ${anotherToken(instanceId, executionId)} as left`.execute(trx);
       return rows.rows[0]?.left === true;
     },
 
@@ -296,20 +305,14 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
 
     async end(status, reason) {
       // One statement: the data-modifying parts touch different rows.
-      const [instance, ...parts] = endParts(status, reason);
-      await sql`with ${sql.join([...parts, sql`ended_tokens as (delete from wf_execution where instance_id = ${instanceId})`])}
-        ${instance}`.execute(trx);
+      await sql`with ${sql.join(endParts(status, reason))}
+        delete from wf_execution where instance_id = ${instanceId}`.execute(trx);
     },
 
     async clear(reason) {
-      await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-            row_version = row_version + 1
-          where instance_id = ${instanceId} and end_time is null returning id),
-        history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-          where instance_id = ${instanceId} and end_time is null),
-        jobs as (delete from wf_job where instance_id = ${instanceId}),
-        subscriptions as (delete from wf_event_subscription where instance_id = ${instanceId})
-      delete from wf_execution where instance_id = ${instanceId}`.execute(trx);
+      await sql`with ${sql.join(stopParts(reason))} delete from wf_execution where instance_id = ${instanceId}`.execute(
+        trx,
+      );
     },
 
     async clearScope(scopeId, reason) {
@@ -317,21 +320,14 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
         ? sql`compensations as (delete from wf_compensation where instance_id = ${instanceId}
               and (scope_id = ${scopeId} or scope_id in (select id from inside))),`
         : sql``;
+      const inside = sql`execution_id in (select id from inside)`;
       await sql`with recursive inside as (
             select id from wf_execution where parent_id = ${scopeId}
             union all select e.id from wf_execution e join inside on e.parent_id = inside.id),
           ${compensations}
-          tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-              row_version = row_version + 1
-            where end_time is null and execution_id in (select id from inside) returning id),
-          signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-              row_version = row_version + 1
-            where end_time is null and parent_task_id in (select id from tasks)),
-          history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-            where end_time is null and instance_id = ${instanceId}
-              and (task_id in (select id from tasks) or execution_id in (select id from inside))),
-          jobs as (delete from wf_job where execution_id in (select id from inside)),
-          subscriptions as (delete from wf_event_subscription where execution_id in (select id from inside))
+          ${sql.join(canceledParts(instanceId, { tokens: inside, reason, alsoHistory: inside }))},
+          jobs as (delete from wf_job where ${inside}),
+          subscriptions as (delete from wf_event_subscription where ${inside})
         delete from wf_execution where id in (select id from inside)`.execute(trx);
     },
   };

@@ -25,7 +25,7 @@ import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { groupKey } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
-import type { Timer } from './waits.js';
+import type { Timer } from './store.js';
 import { firstDue, repeatingCycle } from './elements/timers.js';
 import { chooseFlows, joined, releasableJoins } from './elements/gateways.js';
 import { skipOf } from './elements/skip.js';
@@ -620,7 +620,7 @@ async function returnFromCall(
     values: call ? variablesOut({ call, calledVariables }) : {},
     activityId: node.id,
   });
-  await closeScopeHistory(run, step.executionId, node);
+  await run.history.endAt(step.executionId, node.id);
   let leaving = step;
   if (node.multi) {
     // One child of a multi-instance call activity is done: the loop goes on, or is over.
@@ -634,7 +634,7 @@ async function returnFromCall(
       nodeId: node.id,
       parentId: await parentOf({ run, executionId: loop, node }),
     };
-    await closeScopeHistory(run, loop, node);
+    await run.history.endAt(loop, node.id);
   }
   await run.tokens.activate(leaving.executionId);
   await dropBoundaries(run, leaving.executionId, node);
@@ -671,7 +671,7 @@ export async function calledInstanceEnded({
 
 /** A sub-process whose tokens have all ended: it is done, and its token goes on after it. */
 async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queue: Step[]): Promise<void> {
-  await closeScopeHistory(run, child, subProcess);
+  await run.history.endAt(child, subProcess.id);
   let scopeId = child;
   if (subProcess.multi) {
     // One child of a multi-instance sub-process is done: the loop goes on, or is over.
@@ -681,7 +681,7 @@ async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queu
     if (leaving === null) return;
     if (leaving !== child) {
       scopeId = leaving;
-      await closeScopeHistory(run, scopeId, subProcess);
+      await run.history.endAt(scopeId, subProcess.id);
     }
   }
   const step = {
@@ -692,11 +692,6 @@ async function leaveScope(run: Run, child: number, subProcess: ProcessNode, queu
   await run.tokens.activate(scopeId);
   await dropBoundaries(run, scopeId, subProcess);
   await goOn(run, step, subProcess, queue);
-}
-
-/** The history row of a sub-process's token (or of one child of its loop) ends. */
-async function closeScopeHistory(run: Run, scopeId: number, subProcess: ProcessNode): Promise<void> {
-  await run.history.endAt(scopeId, subProcess.id);
 }
 
 /** A terminate end inside a sub-process: every token of that sub-process ends, with its tasks and timers. */
@@ -931,7 +926,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         // A multi-instance sub-process: a scope per item, each with its start token.
         const started: Step[] = [];
         if (!(await startLoop({ run, step, node, started }))) {
-          await closeScopeHistory(run, step.executionId, node);
+          await run.history.endAt(step.executionId, node.id);
           await goOn(run, step, node, queue);
           break;
         }
@@ -984,7 +979,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         // A multi-instance call activity: a child token per item, each calling the process.
         const started: Step[] = [];
         if (!(await startLoop({ run, step, node, started }))) {
-          await closeScopeHistory(run, step.executionId, node);
+          await run.history.endAt(step.executionId, node.id);
           await goOn(run, step, node, queue);
           break;
         }

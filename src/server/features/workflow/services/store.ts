@@ -8,6 +8,12 @@ import type { ProcessGraph } from './graph.js';
 
 /** Row access shared by the workflow services: locked reads, variables and history rows. */
 
+/** Whose rows a store of the workflow keeps: one instance of a tenant. */
+export interface InstanceOf {
+  tenantCode: string;
+  instanceId: number;
+}
+
 export interface InstanceRow {
   id: number;
   tenant_code: string;

@@ -5,6 +5,7 @@ import type { Db } from '../../../lib/db/database.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import type { ProcessNode } from './graph.js';
 import type { TokenRef } from './history.js';
+import type { InstanceOf } from './store.js';
 import { noticeInsert } from './people.js';
 import { taskRecipients, type TaskPeople } from './elements/user-task.js';
 
@@ -40,11 +41,9 @@ export interface TaskStore {
 }
 
 /** What a task is made of: where (the instance and its definition), by whom, with what notice title. */
-export interface TaskContext {
+export interface TaskContext extends InstanceOf {
   ctx: AppContext;
   actor: Actor;
-  tenantCode: string;
-  instanceId: number;
   definitionId: number;
   instanceName: string | null;
 }
@@ -145,29 +144,35 @@ export function taskParts(
   return parts;
 }
 
+/**
+ * The parts (CTEs `tasks`, `signers`, `history`) of a statement that cancel the open tasks of the
+ * tokens `tokens` names, with their signers' tasks (加签) and the tasks' history rows, and the
+ * other open history rows `alsoHistory` names.
+ */
+export function canceledParts(
+  instanceId: number,
+  {
+    tokens,
+    reason,
+    alsoHistory,
+  }: { tokens: RawBuilder<unknown>; reason: string; alsoHistory?: RawBuilder<unknown> },
+): RawBuilder<unknown>[] {
+  return [
+    sql`tasks as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+        row_version = row_version + 1
+      where end_time is null and instance_id = ${instanceId} and ${tokens} returning id)`,
+    sql`signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
+        row_version = row_version + 1
+      where end_time is null and parent_task_id in (select id from tasks))`,
+    sql`history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
+      where instance_id = ${instanceId} and end_time is null
+        and (task_id in (select id from tasks)${alsoHistory ? sql` or ${alsoHistory}` : sql``}))`,
+  ];
+}
+
 /** The tasks of one instance in wf_task and the rows that go with them, in the caller's transaction. */
 export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
   const { instanceId } = context;
-  /**
-   * The open tasks `which` names canceled, with their signers' tasks and their history rows (and
-   * the other open history rows `alsoHistory` names).
-   */
-  async function cancel(
-    which: RawBuilder<unknown>,
-    reason: string,
-    alsoHistory: RawBuilder<unknown> = sql``,
-  ): Promise<void> {
-    await sql`with tasks as (update wf_task set end_time = now(), status = 'canceled',
-          end_reason = ${reason}, row_version = row_version + 1
-        where end_time is null and instance_id = ${instanceId} and ${which} returning id),
-      signers as (update wf_task set end_time = now(), status = 'canceled', end_reason = ${reason},
-          row_version = row_version + 1
-        where end_time is null and parent_task_id in (select id from tasks)),
-      history as (update wf_hist_activity set end_time = now(), end_reason = ${reason}
-        where instance_id = ${instanceId} and end_time is null
-          and (task_id in (select id from tasks)${alsoHistory}))
-      select 1`.execute(trx);
-  }
   return {
     async make(executionId, draft, { moveToken = false } = {}) {
       const parts = taskParts(context, { executionId, draft, moveToken });
@@ -175,10 +180,19 @@ export function sqlTasks(trx: Db, context: TaskContext): TaskStore {
       return Number(rows.rows[0]?.id ?? 0);
     },
     async cancelAt(executionId, reason) {
-      await cancel(sql`execution_id = ${executionId}`, reason, sql` or execution_id = ${executionId}`);
+      const parts = canceledParts(instanceId, {
+        tokens: sql`execution_id = ${executionId}`,
+        reason,
+        alsoHistory: sql`execution_id = ${executionId}`,
+      });
+      await sql`with ${sql.join(parts)} select 1`.execute(trx);
     },
     async cancelInLoop(loopId, reason) {
-      await cancel(sql`execution_id in (select id from wf_execution where parent_id = ${loopId})`, reason);
+      const parts = canceledParts(instanceId, {
+        tokens: sql`execution_id in (select id from wf_execution where parent_id = ${loopId})`,
+        reason,
+      });
+      await sql`with ${sql.join(parts)} select 1`.execute(trx);
     },
   };
 }

@@ -1,6 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { LoopState } from './elements/multi-instance.js';
+import type { InstanceOf } from './store.js';
+
+/**
+ * The states of a token (wf_execution.state): in an activity, waiting at it, holding a
+ * sub-process's scope, running a loop, waiting at a join, stopped at an incident, or waiting for
+ * the compensation handlers it started.
+ */
+export type TokenState = 'active' | 'waiting' | 'scope' | 'loop' | 'joining' | 'incident' | 'compensating';
 
 /** Where a token stands, and the scope token it runs in (null at the top of the process). */
 export interface TokenAt {
@@ -11,7 +19,7 @@ export interface TokenAt {
 /** A token standing in an activity: active, waiting, a sub-process's scope, or a loop's. */
 export interface LiveToken extends TokenAt {
   id: number;
-  state: 'active' | 'waiting' | 'scope' | 'loop';
+  state: Extract<TokenState, 'active' | 'waiting' | 'scope' | 'loop'>;
 }
 
 /**
@@ -89,20 +97,24 @@ export interface TokenStore {
    */
   removeFromScope(
     executionId: number,
-  ): Promise<{ scope: TokenAt & { id: number; state: string }; othersLeft: boolean } | undefined>;
+  ): Promise<{ scope: TokenAt & { id: number; state: TokenState }; othersLeft: boolean } | undefined>;
 }
 
 /**
  * The state a token is moved into: it enters an activity, holds a sub-process's scope, or waits
  * while the compensation handlers it started run (compensation.ts).
  */
-export type MovedState = 'active' | 'scope' | 'compensating';
+export type MovedState = Extract<TokenState, 'active' | 'scope' | 'compensating'>;
+
+/**
+ * Whether a token of the instance other than this one stands: read in the statement that removes
+ * this one, which still sees it.
+ */
+export const anotherToken = (instanceId: number, executionId: number): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId})`;
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
-export function sqlTokens(
-  trx: Db,
-  { tenantCode, instanceId }: { tenantCode: string; instanceId: number },
-): TokenStore {
+export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): TokenStore {
   return {
     async parentOf(executionId) {
       const rows = await sql<{
@@ -247,9 +259,7 @@ export function sqlTokens(
       const rows = await sql<{
         left: boolean;
       }>`with gone as (delete from wf_execution where id = ${executionId})
-        select exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId}) as left`.execute(
-        trx,
-      );
+        select ${anotherToken(instanceId, executionId)} as left`.execute(trx);
       return rows.rows[0]?.left === true;
     },
     async addAll(nodeIds, parentId) {
@@ -269,7 +279,7 @@ export function sqlTokens(
         id: number;
         activity_id: string;
         parent_id: number | null;
-        state: string;
+        state: TokenState;
         others: boolean;
       }>`with gone as (delete from wf_execution where id = ${executionId} returning parent_id)
         select e.id, e.activity_id, e.parent_id, e.state,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { EventWait } from './graph.js';
-import { insertTimerJobs, type Timer } from './store.js';
+import { insertTimerJobs, type InstanceOf, type Timer } from './store.js';
 
 /**
  * What an instance's tokens wait for besides their tasks: messages and signals by name (a
@@ -13,8 +13,6 @@ import { insertTimerJobs, type Timer } from './store.js';
 
 /** Tells every process's job poller that a service call is due (sent as the transaction commits). */
 export const SERVICE_CALL_CHANNEL = 'ecobid_wf_call';
-
-export type { Timer } from './store.js';
 
 /** A subscription as delivery reads it: who waits, where, for which catch. */
 export interface Subscribed {
@@ -55,10 +53,7 @@ export interface WaitStore {
 }
 
 /** The waits of one instance in wf_event_subscription and wf_job, in the caller's transaction. */
-export function sqlWaits(
-  trx: Db,
-  { tenantCode, instanceId }: { tenantCode: string; instanceId: number },
-): WaitStore {
+export function sqlWaits(trx: Db, { tenantCode, instanceId }: InstanceOf): WaitStore {
   return {
     async subscribe(executionId, waitsAt, waits) {
       if (waits.length === 0) return;

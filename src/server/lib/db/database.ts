@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection, type LogEvent } from 'kysely';
+import { deferBegin } from './deferred-begin.js';
 import { preparedNames } from './prepared.js';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -136,14 +137,17 @@ export async function openDatabase(
     const pool = new pg.Pool({ ...connection, max: 10 });
     // Statements marked PREPARED go as named prepared statements (lib/db/prepared.ts).
     const preparedName = preparedNames(config.isPreparing === false ? 0 : undefined);
+    // A transaction's `begin` goes out with its first statement (deferred-begin.ts).
+    const deferred = new WeakMap<pg.PoolClient, () => void>();
     pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const [text, values] = args;
-        const name = args.length === 2 && typeof text === 'string' ? preparedName(text) : undefined;
-        return name === undefined ? query(...args) : query({ name, text, values });
-      };
+      const { query, reset } = deferBegin(
+        client.query.bind(client) as (...args: unknown[]) => unknown,
+        preparedName,
+      );
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = query;
+      deferred.set(client, reset);
     });
+    pool.on('release', (_error: Error | undefined, client: pg.PoolClient) => deferred.get(client)?.());
     // An idle connection the database server ends (restart, failover, an administrator's command)
     // is dropped from the pool and replaced on the next query; it must not bring the process down.
     pool.on('error', () => undefined);

@@ -775,9 +775,12 @@ export type WfImportedModel = WfSavedModel & {
 /** What a deployment made (model/deploy, deployment/deployXml). */
 export type WfDeployAnswer = {
   deploymentId: number;
+  /** The file's first executable process (the one a model stands for). */
   processDefinitionId: number;
   key: string;
   version: number;
+  /** Every executable process of the file, each the next version of its key, in the file's order. */
+  definitions: { processDefinitionId: number; key: string; version: number }[];
   warnings: FieldError[];
 };
 

@@ -392,3 +392,84 @@ describe('tables updated in place', () => {
     expect((await migrate(t.app.ctx.db, workflowTableSpecs())).applied).toEqual([]);
   });
 });
+
+/** A file of several processes: the order process calls the shipping process of the same file. */
+const SEVERAL = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="test">
+  <process id="several_order" name="Order" isExecutable="true">
+    <startEvent id="s"/>${flow('o1', 's', 'ship')}
+    <callActivity id="ship" calledElement="several_shipping"/>${flow('o2', 'ship', 'confirm')}
+    <userTask id="confirm" name="Confirm" camunda:assignee="\${initiator}"/>${flow('o3', 'confirm', 'e')}
+    <endEvent id="e"/>
+  </process>
+  <process id="several_shipping" name="Shipping" isExecutable="true">
+    <startEvent id="ss"/>${flow('p1', 'ss', 'pack')}
+    <userTask id="pack" name="Pack" camunda:assignee="admin"/>${flow('p2', 'pack', 'se')}
+    <endEvent id="se"/>
+  </process>
+  <process id="several_sketch" name="Sketch" isExecutable="false">
+    <startEvent id="ks"/>
+  </process>
+</definitions>`;
+
+describe('files of several processes (issue 36)', () => {
+  it('deploys each executable process as a definition of its own, and one calls the other', async () => {
+    const answer = await deploy(t, SEVERAL);
+    expect(answer).toMatchObject({
+      key: 'several_order',
+      version: 1,
+      definitions: [
+        { key: 'several_order', version: 1, processDefinitionId: answer.processDefinitionId },
+        { key: 'several_shipping', version: 1 },
+      ],
+    });
+    const definitions = await t.sql<{ process_key: string; deployment_id: number }>(
+      "select process_key, deployment_id from wf_definition where process_key like 'several%' order by id",
+    );
+    expect(definitions).toEqual([
+      { process_key: 'several_order', deployment_id: answer.deploymentId },
+      { process_key: 'several_shipping', deployment_id: answer.deploymentId },
+    ]);
+    const order = await start(t, t.auth, 'several_order');
+    const [child] = await t.sql<{ id: number }>('select id from wf_instance where super_instance_id = $1', [
+      order.id,
+    ]);
+    const [pack] = await openTasks(t, child?.id ?? 0);
+    expect(pack?.activity_id).toBe('pack');
+    expect((await complete(t, t.auth, pack?.id ?? 0)).statusCode).toBe(200);
+    const [confirm] = await openTasks(t, order.id);
+    expect(confirm?.activity_id).toBe('confirm');
+    expect((await complete(t, t.auth, confirm?.id ?? 0)).statusCode).toBe(200);
+    expect((await instanceRow(t, order.id)).status).toBe('over');
+    // The second process starts on its own too; the diagram-only one is no definition.
+    expect((await start(t, t.auth, 'several_shipping')).status).toBe('running');
+    const sketch = await call(t, t.auth, 'POST', 'processinstance/start', {
+      processDefinitionKey: 'several_sketch',
+      description: 'a diagram',
+    });
+    expect(sketch.statusCode).toBe(404);
+  });
+
+  it('keeps a diagram of non-executable processes as a model, and refuses to deploy it saying why', async () => {
+    const diagram = SEVERAL.replaceAll('isExecutable="true"', 'isExecutable="false"');
+    const refused = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: diagram });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([
+      { field: 'xml', message: expect.stringContaining('isExecutable="false"') },
+    ]);
+    const added = await call(t, t.auth, 'POST', 'model/add', { name: 'Sketch', key: 'several_order' });
+    expect(added.statusCode, added.body).toBe(200);
+    const model = added.json().data as { id: number };
+    const saved = await call(t, t.auth, 'PUT', 'model/saveXml', { id: model.id, xml: diagram });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data.warnings).toEqual([
+      { field: 'xml', message: expect.stringContaining('只能保存为模型') },
+    ]);
+    const deployed = await call(t, t.auth, 'POST', `model/deploy?id=${model.id}`);
+    expect(deployed.statusCode).toBe(400);
+    expect(deployed.json().errors).toEqual([
+      { field: 'xml', message: expect.stringContaining('isExecutable="false"') },
+    ]);
+  });
+});

@@ -88,6 +88,7 @@ export const DEPLOY_ANSWER = record({
   processDefinitionId: id(),
   key: string(),
   version: integer(1),
+  definitions: arrayOf(record({ processDefinitionId: id(), key: string(), version: integer(1) })),
   warnings: WARNINGS,
 });
 

@@ -53,12 +53,16 @@ function checkSize(xml: string, l10n: Localizer): void {
   ]);
 }
 
-/** Parses a file and refuses it with 400 listing the problems per element (or naming its size). */
+/**
+ * Parses a file and refuses it with 400 listing the problems per element (or naming its size).
+ * Answers its executable processes' graphs, the first being the one a model stands for.
+ */
 export async function checkedGraph(xml: string, l10n: Localizer, options: ParseOptions = {}) {
   checkSize(xml, l10n);
   const outcome = await parseBpmn(xml, options);
-  if (!outcome.graph) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
-  return { graph: outcome.graph, warnings: findingsAsErrors(outcome.warnings, l10n) };
+  if (!outcome.graph || !outcome.graphs)
+    throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
+  return { graph: outcome.graph, graphs: outcome.graphs, warnings: findingsAsErrors(outcome.warnings, l10n) };
 }
 
 const isLiteral = (text: string): boolean => !text.includes('${') && !text.includes('#{');
@@ -161,9 +165,15 @@ export async function checkedModel({
   xml: string;
   l10n: Localizer;
 }): Promise<{ warnings: FieldError[] }> {
-  const { graph, warnings } = await checkedGraph(xml, l10n);
-  const people = await mapPeople({ ctx, db, tenantCode, graph });
-  return { warnings: [...warnings, ...findingsAsErrors(people.findings, l10n)] };
+  checkSize(xml, l10n);
+  const outcome = await parseBpmn(xml);
+  // A diagram of non-executable processes is kept as a model, with a word that it deploys nothing.
+  if (outcome.isDiagramOnly)
+    return { warnings: findingsAsErrors([...outcome.warnings, ...outcome.problems], l10n) };
+  const { graphs, warnings } = await checkedGraph(xml, l10n);
+  const findings: Finding[] = [];
+  for (const graph of graphs) findings.push(...(await mapPeople({ ctx, db, tenantCode, graph })).findings);
+  return { warnings: [...warnings, ...findingsAsErrors(findings, l10n)] };
 }
 
 /**
@@ -218,23 +228,61 @@ export async function deployIn({
   const checked = await checkedGraph(input.xml, l10n, {
     codeAsExternalTasks: input.codeAsExternalTasks === true,
   });
-  const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph: checked.graph });
-  const graph = await withStartForm({
-    ctx,
-    trx,
-    tenantCode: actor.tenantCode,
-    l10n,
-    graph: people.graph,
-    form: input.startForm,
-  });
-  const warnings = [...checked.warnings, ...findingsAsErrors(people.findings, l10n)];
-  const resourceName = `${graph.key}.bpmn20.xml`;
+  // The people of every process read against the tenant; the model's form is its first process's.
+  const findings: Finding[] = [];
+  const graphs: ProcessGraph[] = [];
+  for (const [index, parsed] of checked.graphs.entries()) {
+    const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph: parsed });
+    findings.push(...people.findings);
+    graphs.push(
+      index === 0
+        ? await withStartForm({
+            ctx,
+            trx,
+            tenantCode: actor.tenantCode,
+            l10n,
+            graph: people.graph,
+            form: input.startForm,
+          })
+        : people.graph,
+    );
+  }
+  const [main = checked.graph] = graphs;
+  const warnings = [...checked.warnings, ...findingsAsErrors(findings, l10n)];
+  const resourceName = `${main.key}.bpmn20.xml`;
   const deployment = await sql<{ id: number }>`insert into wf_deployment
       (tenant_code, name, category, resource_name, xml, model_id, deployed_by, warnings)
-    values (${actor.tenantCode}, ${input.name ?? graph.name ?? graph.key}, ${input.category ?? null}, ${resourceName},
+    values (${actor.tenantCode}, ${input.name ?? main.name ?? main.key}, ${input.category ?? null}, ${resourceName},
       ${input.xml}, ${input.modelId ?? null}, ${actor.username}, ${JSON.stringify(warnings)}::jsonb)
     returning id`.execute(trx);
   const deploymentId = deployment.rows[0]?.id ?? 0;
+  const definitions: WfDeployAnswer['definitions'] = [];
+  for (const graph of graphs)
+    definitions.push(
+      await defineProcess({ ctx, trx, actor, deploymentId, resourceName, graph, category: input.category }),
+    );
+  const [first = { processDefinitionId: 0, key: main.key, version: 0 }] = definitions;
+  return { deploymentId, ...first, definitions, warnings };
+}
+
+/** One process of a deployment made the next version of its key's definition. */
+async function defineProcess({
+  ctx,
+  trx,
+  actor,
+  deploymentId,
+  resourceName,
+  graph,
+  category,
+}: {
+  ctx: AppContext;
+  trx: Db;
+  actor: Actor;
+  deploymentId: number;
+  resourceName: string;
+  graph: ProcessGraph;
+  category: string | undefined;
+}): Promise<WfDeployAnswer['definitions'][number]> {
   // The key's versions are counted under a per-tenant-and-key lock, so two deployments at once
   // get versions n and n+1.
   await sql`select pg_advisory_xact_lock(hashtext(${`wf:${actor.tenantCode}:${graph.key}`}))`.execute(trx);
@@ -243,7 +291,7 @@ export async function deployIn({
   const version = (latest.rows[0]?.version ?? 0) + 1;
   const definition = await sql<{ id: number }>`insert into wf_definition
       (tenant_code, deployment_id, process_key, name, category, version, resource_name, graph)
-    values (${actor.tenantCode}, ${deploymentId}, ${graph.key}, ${graph.name ?? graph.key}, ${input.category ?? null},
+    values (${actor.tenantCode}, ${deploymentId}, ${graph.key}, ${graph.name ?? graph.key}, ${category ?? null},
       ${version}, ${resourceName}, ${JSON.stringify(graph)}::jsonb)
     returning id`.execute(trx);
   const processDefinitionId = definition.rows[0]?.id ?? 0;
@@ -262,7 +310,7 @@ export async function deployIn({
       },
     ],
   });
-  return { deploymentId, processDefinitionId, key: graph.key, version, warnings };
+  return { processDefinitionId, key: graph.key, version };
 }
 
 /**

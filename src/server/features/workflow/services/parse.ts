@@ -35,7 +35,12 @@ const DIALECT_URIS = ['http://activiti.org/bpmn', 'http://flowable.org/bpmn'];
 
 /** One finding about one element: its id (or "xml"), an i18n key under workflow.problems, params. */
 export interface ParseOutcome {
+  /** The file's first executable process (the one a model stands for). */
   graph?: ProcessGraph;
+  /** Every executable process of the file, in its order: each deploys as a definition of its own. */
+  graphs?: ProcessGraph[];
+  /** The file holds processes but none executable (isExecutable="false"): a diagram, kept as a model. */
+  isDiagramOnly?: boolean;
   problems: Finding[];
   warnings: Finding[];
 }
@@ -1220,11 +1225,37 @@ export async function parseBpmn(xml: string, options: ParseOptions = {}): Promis
   }
   const processes = list(root.rootElements).filter((element) => element.$type === 'bpmn:Process');
   const executable = processes.filter((element) => element.isExecutable !== false);
-  if (executable.length !== 1) {
-    problems.push({ field: 'xml', key: 'oneProcess', params: { count: executable.length } });
-    return { problems, warnings };
+  if (executable.length === 0) {
+    // Every process marked isExecutable="false" (a diagram of how work is done): a model only.
+    const isDiagramOnly = processes.length > 0;
+    problems.push({ field: 'xml', key: isDiagramOnly ? 'diagramOnly' : 'noProcess' });
+    return { problems, warnings, ...(isDiagramOnly ? { isDiagramOnly } : {}) };
   }
-  const [process] = executable as [ModdleElement];
+  // Each executable process is a definition of its own (as Activiti, Flowable and Camunda deploy
+  // them); a call activity may call another process of the same file by its id.
+  const graphs = executable.map((process) => processGraph({ xml, process, options, problems, warnings }));
+  // An ignored attribute of an Activiti or Flowable file is named by the file's own prefix.
+  if (prefix && !hasCamunda)
+    for (const warning of warnings)
+      if (warning.key === 'ignoredSetting' && typeof warning.params?.attribute === 'string')
+        warning.params.attribute = warning.params.attribute.replace(/^camunda:/, `${prefix}:`);
+  return problems.length > 0 ? { problems, warnings } : { graph: graphs[0], graphs, problems, warnings };
+}
+
+/** One executable process of a file read into its graph; its problems and warnings are added. */
+function processGraph({
+  xml,
+  process,
+  options,
+  problems,
+  warnings,
+}: {
+  xml: string;
+  process: ModdleElement;
+  options: ParseOptions;
+  problems: Finding[];
+  warnings: Finding[];
+}): ProcessGraph {
   const key = str(process.id) ?? '';
   if (!/^[A-Za-z_][\w.-]{0,99}$/.test(key))
     problems.push({ field: key || 'process', key: 'badKey', params: { key } });
@@ -1275,12 +1306,7 @@ export async function parseBpmn(xml: string, options: ParseOptions = {}): Promis
       graph.signalStarts[start.signalName] ??= id;
     }
   }
-  // An ignored attribute of an Activiti or Flowable file is named by the file's own prefix.
-  if (prefix && !hasCamunda)
-    for (const warning of warnings)
-      if (warning.key === 'ignoredSetting' && typeof warning.params?.attribute === 'string')
-        warning.params.attribute = warning.params.attribute.replace(/^camunda:/, `${prefix}:`);
-  return problems.length > 0 ? { problems, warnings } : { graph, problems, warnings };
+  return graph;
 }
 
 /** How large a BPMN file is, as far as its pre-scan read before stopping. */

@@ -100,6 +100,17 @@ const SCRIPTS: Script[] = [
     completions: [{ task: 'review' }, { task: 'review' }, { task: 'review' }],
   },
   {
+    name: 'a sequential multi-instance task over a collection named the BPMN way (loopDataInputRef, inputDataItem)',
+    body: `<startEvent id="s"/>${flow('f1', 's', 'review')}
+      <userTask id="review" name="Review \${reviewer}" camunda:assignee="admin">
+        <multiInstanceLoopCharacteristics isSequential="true">
+          <loopDataInputRef>reviewers</loopDataInputRef><inputDataItem name="reviewer"/>
+        </multiInstanceLoopCharacteristics>
+      </userTask>${flow('f2', 'review', 'e')}<endEvent id="e"/>`,
+    variables: { reviewers: ['ann', 'bob'] },
+    completions: [{ task: 'review' }, { task: 'review' }],
+  },
+  {
     name: 'a timer on a task is set while it waits and goes when it is done',
     body: `<startEvent id="s"/>${flow('f1', 's', 'a')}${task('a')}${timer('late', 'a')}${flow('f2', 'a', 'b')}
       ${flow('f9', 'late', 'lateEnd')}<endEvent id="lateEnd"/>${task('b')}${flow('f3', 'b', 'e')}<endEvent id="e"/>`,
@@ -365,6 +376,7 @@ describe('an instance runs the same on the database and in memory', () => {
       'running',
       'over',
       'over',
+      'over',
       'running',
       'over',
       'running',
@@ -375,23 +387,28 @@ describe('an instance runs the same on the database and in memory', () => {
       'running',
     ]);
     // The completion condition canceled the third review.
-    expect(ends[10]!.left.tasks[2]).toBe('review "Review cy" canceled:completionCondition admin');
+    expect(ends[11]!.left.tasks[2]).toBe('review "Review cy" canceled:completionCondition admin');
     // The caught error canceled y with its sub-process; the boundary's path ran.
-    expect(ends[11]!.left.tasks).toEqual([
+    expect(ends[12]!.left.tasks).toEqual([
       'x "x" completed:completed admin',
       'y "y" canceled:boundaryError admin',
       'handled "handled" completed:completed admin',
     ]);
     // The event sub-process canceled b.
-    expect(ends[12]!.left.tasks).toContain('b "b" canceled:eventSubProcess admin');
+    expect(ends[13]!.left.tasks).toContain('b "b" canceled:eventSubProcess admin');
     // The handler of a ran after b, and the instance went on to its end.
-    expect(ends[13]!.left.tasks.map((text) => text.split(' ')[0])).toEqual(['a', 'b', 'undoA']);
+    expect(ends[14]!.left.tasks.map((text) => text.split(' ')[0])).toEqual(['a', 'b', 'undoA']);
     // Only the sub-process ended: y canceled, the task after it open.
-    expect(ends[14]!.left.tasks).toContain('y "y" canceled:terminateEnd admin');
-    expect(ends[14]!.open).toEqual(['after "after" assigned admin']);
+    expect(ends[15]!.left.tasks).toContain('y "y" canceled:terminateEnd admin');
+    expect(ends[15]!.open).toEqual(['after "after" assigned admin']);
     // The candidates' task: for the users named (one by an expression) and the role the group names, no assignee.
     expect(ends[1]!.left.candidates[1]).toBe('c: ann,bob,role:ROLE_MANAGEMENT');
     expect(ends[1]!.open).toEqual(['c "c" created -']);
+    // The loop named the BPMN way made one task per reviewer, one after the other.
+    expect(ends[7]!.left.tasks).toEqual([
+      'review "Review ann" completed:completed admin',
+      'review "Review bob" completed:completed admin',
+    ]);
     // Two tasks in a row: the second's name from its expression.
     expect(ends[0]!.left.tasks[1]).toBe('b "Review pump" completed:completed admin');
     // The exclusive gateway took `big`; the inclusive join made one task after it, not two.
@@ -404,13 +421,13 @@ describe('an instance runs the same on the database and in memory', () => {
       'Review cy',
     ]);
     // The task's timer is set while it waits, and gone once it is done (the next task has none).
-    expect(ends[7]!.left.timers).toEqual([]);
-    expect(ends[7]!.open).toEqual(['b "b" assigned admin']);
+    expect(ends[8]!.left.timers).toEqual([]);
+    expect(ends[8]!.open).toEqual(['b "b" assigned admin']);
     // The terminate end canceled the other branch's task.
-    expect(ends[8]!.left.tasks).toContain('b "b" canceled:terminateEnd admin');
+    expect(ends[9]!.left.tasks).toContain('b "b" canceled:terminateEnd admin');
     // The unset assignee: an incident naming the variable, the token stopped at the task.
-    expect(ends[9]!.left.incident).toMatch(/^b: .*manager/);
-    expect(ends[9]!.left.tokens).toEqual(['b:incident']);
+    expect(ends[10]!.left.incident).toMatch(/^b: .*manager/);
+    expect(ends[10]!.left.tokens).toEqual(['b:incident']);
   });
 });
 

@@ -411,9 +411,14 @@ function mailCall(id: string, fields: Record<string, string>, problems: Finding[
 
 function multiInstanceOf(id: string, loop: ModdleElement, problems: Finding[]): MultiInstance | undefined {
   const multi: MultiInstance = { isSequential: loop.isSequential === true };
-  const collection = str(loop.collection);
+  // The BPMN way (Activiti's and Flowable's too): loopDataInputRef names the collection, a
+  // variable or an input of the activity by its name; inputDataItem names each item's variable.
+  const dataInput = loop.loopDataInputRef as ModdleElement | undefined;
+  const item = loop.inputDataItem as ModdleElement | undefined;
+  const collection =
+    str(loop.collection) ?? str(dataInput?.name) ?? str(dataInput?.id) ?? unresolvedRefs.get(loop);
   const cardinality = str((loop.loopCardinality as ModdleElement | undefined)?.body);
-  const elementVariable = str(loop.elementVariable);
+  const elementVariable = str(loop.elementVariable) ?? str(item?.name) ?? str(item?.id);
   const completion = str((loop.completionCondition as ModdleElement | undefined)?.body);
   if (collection) multi.collection = collection;
   if (cardinality) multi.cardinality = cardinality;
@@ -458,6 +463,8 @@ const RESOLVED_BY_NAME = new Set([
   'bpmn:escalationRef',
   // A compensation throw's activityRef naming no element: refused by compensation-shape.ts.
   'bpmn:activityRef',
+  // A multi-instance loop's collection variable (multiInstanceOf).
+  'bpmn:loopDataInputRef',
 ]);
 
 /** The code an error event throws or catches: the error's errorCode, its id, or '' (any error). */

@@ -389,7 +389,7 @@ describe('call activity', () => {
         'caller',
         `<startEvent id="s"/>${flow('f1', 's', 'call')}
          <callActivity id="call" name="Check the order" calledElement="\${child}">
-           <extensionElements><camunda:in source="amount" target="total"/><camunda:out source="verdict" target="result"/></extensionElements>
+           <extensionElements><camunda:in source="amount" target="total"/><camunda:in businessKey="#{execution.processBusinessKey}"/><camunda:out source="verdict" target="result"/></extensionElements>
          </callActivity>${flow('f2', 'call', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
       ),
     );
@@ -402,9 +402,22 @@ describe('call activity', () => {
     );
 
   it('starts the called process with the variables mapped in, and goes on with those mapped out when it ends', async () => {
-    const caller = await start(t, t.auth, 'caller', { child: 'called_check', amount: 40 });
+    const started = await call(t, t.auth, 'POST', 'processinstance/start', {
+      processDefinitionKey: 'caller',
+      description: 'order ORDER-7',
+      businessKey: 'ORDER-7',
+      variables: { child: 'called_check', amount: 40 },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const caller = started.json().data as { id: number };
     const [child] = await called(caller.id);
     expect(child?.status).toBe('running');
+    // camunda:in businessKey: the called instance carries the caller's business key.
+    const [keys] = await t.sql<{ business_key: string | null }>(
+      'select business_key from wf_instance where id = $1',
+      [child?.id],
+    );
+    expect(keys?.business_key).toBe('ORDER-7');
     const [total] = await t.sql<{ value: unknown }>(
       "select value from wf_variable where instance_id = $1 and name = 'total'",
       [child?.id],

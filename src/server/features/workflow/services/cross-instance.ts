@@ -13,6 +13,8 @@ export interface CrossInstance {
     key: string;
     executionId: number;
     variables: Record<string, unknown>;
+    /** The called instance takes the caller's business key (camunda:in businessKey). */
+    withBusinessKey?: boolean;
   }): Promise<{ id: number; ended: boolean; variables: Record<string, unknown> } | undefined>;
   resumeCaller(run: Run): Promise<void>;
   throwToCaller(args: { run: Run; thrown: Thrown }): Promise<ThrowOutcome>;

@@ -365,12 +365,21 @@ export async function startCalled({
   key,
   executionId,
   variables,
+  withBusinessKey = false,
 }: {
   run: Run;
   key: string;
   executionId: number;
   variables: Record<string, unknown>;
+  withBusinessKey?: boolean;
 }): Promise<{ id: number; ended: boolean; variables: Record<string, unknown> } | undefined> {
+  const businessKey = withBusinessKey
+    ? ((
+        await sql<{
+          key: string | null;
+        }>`select business_key as key from wf_instance where id = ${run.instanceId}`.execute(run.trx)
+      ).rows[0]?.key ?? undefined)
+    : undefined;
   try {
     // The caller is running: the called instance, ending at once, does not enter it again.
     const started = await whileBusy(run.trx, run.instanceId, () =>
@@ -379,7 +388,7 @@ export async function startCalled({
         trx: run.trx,
         actor: run.actor,
         startUser: null,
-        input: { processDefinitionKey: key, description: run.instanceName ?? key, variables },
+        input: { processDefinitionKey: key, description: run.instanceName ?? key, variables, businessKey },
         onStepBudget: run.onStepBudget,
         caller: { instanceId: run.instanceId, executionId },
       }),

@@ -598,6 +598,7 @@ async function callProcess(run: Run, step: Step, node: ProcessNode, queue: Step[
     key,
     executionId: step.executionId,
     variables: variablesIn({ call, variables: run.variables }),
+    withBusinessKey: call.passBusinessKey === true,
   });
   if (!called)
     throw new ExpressionError(

@@ -535,3 +535,74 @@ describe('conditional events', () => {
     expect(await tasksOf(instance.id)).toEqual(['go']);
   });
 });
+
+describe('more kinds of events run through the API (issue 36)', () => {
+  it('a non-interrupting signal boundary adds its path and leaves the task open', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<signal id="sig" name="recall"/>',
+        'nonint_signal',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>
+         <boundaryEvent id="onRecall" attachedToRef="work" cancelActivity="false"><signalEventDefinition signalRef="sig"/></boundaryEvent>
+         ${flow('f3', 'onRecall', 'recheck')}${task('recheck')}${flow('f4', 'recheck', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'nonint_signal');
+    expect((await signal({ signalName: 'recall' })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['recheck', 'work']);
+    for (const row of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('a signal starts an interrupting event sub-process, which ends the task it interrupts', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<signal id="sig" name="halt all"/>',
+        'signal_event_sub',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>
+         <subProcess id="onHalt" triggeredByEvent="true">
+           <startEvent id="hs" isInterrupting="true"><signalEventDefinition signalRef="sig"/></startEvent>
+           ${flow('h1', 'hs', 'wrapUp')}${task('wrapUp')}${flow('h2', 'wrapUp', 'he')}<endEvent id="he"/>
+         </subProcess>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'signal_event_sub');
+    expect((await signal({ signalName: 'halt all' })).statusCode).toBe(200);
+    expect(await tasksOf(instance.id)).toEqual(['wrapUp']);
+    const [canceled] = await t.sql<{ end_reason: string }>(
+      "select end_reason from wf_task where instance_id = $1 and activity_id = 'work'",
+      [instance.id],
+    );
+    expect(canceled?.end_reason).toBe('eventSubProcess');
+    const [wrapUp] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, wrapUp?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('a message throw event and a send task without code pass on, each written to the history', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<message id="mDone" name="done"/>',
+        'message_throws',
+        `<startEvent id="s"/>${flow('f1', 's', 'tell')}
+         <intermediateThrowEvent id="tell"><messageEventDefinition messageRef="mDone"/></intermediateThrowEvent>
+         ${flow('f2', 'tell', 'send')}<sendTask id="send" messageRef="mDone"/>${flow('f3', 'send', 'check')}
+         ${task('check')}${flow('f4', 'check', 'e')}<endEvent id="e"><messageEventDefinition messageRef="mDone"/></endEvent>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'message_throws');
+    expect(await tasksOf(instance.id)).toEqual(['check']);
+    const [check] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+    const history = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_hist_activity where instance_id = $1 order by id',
+      [instance.id],
+    );
+    expect(history.map((row) => row.activity_id)).toEqual(['s', 'tell', 'send', 'check', 'e']);
+  });
+});

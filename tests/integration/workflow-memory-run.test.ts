@@ -185,6 +185,19 @@ const SCRIPTS: Script[] = [
       ${flow('f2', 'sub', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
     completions: [{ task: 'x' }],
   },
+  {
+    name: "a multi-instance sub-process over a collection: each body's task named by its item, a gateway reading it",
+    body: `<startEvent id="s"/>${flow('f1', 's', 'each')}
+      <subProcess id="each">
+        <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${parts}" camunda:elementVariable="part"/>
+        <startEvent id="ss"/>${flow('g1', 'ss', 'which')}<exclusiveGateway id="which" default="g3"/>
+        ${flow('g2', 'which', 'urgent', '${part == "pump"}')}${flow('g3', 'which', 'fit')}
+        <userTask id="urgent" name="Rush \${part}" camunda:assignee="admin"/>${flow('g4', 'urgent', 'se')}
+        <userTask id="fit" name="Fit \${part}" camunda:assignee="admin"/>${flow('g5', 'fit', 'se')}<endEvent id="se"/>
+      </subProcess>${flow('f2', 'each', 'e')}<endEvent id="e"/>`,
+    variables: { parts: ['pump', 'valve'] },
+    completions: [{ task: 'urgent' }, { task: 'fit' }],
+  },
 ];
 
 /** What an instance left, as both runs are compared. */
@@ -385,6 +398,7 @@ describe('an instance runs the same on the database and in memory', () => {
       'over',
       'over',
       'running',
+      'over',
     ]);
     // The completion condition canceled the third review.
     expect(ends[11]!.left.tasks[2]).toBe('review "Review cy" canceled:completionCondition admin');
@@ -408,6 +422,11 @@ describe('an instance runs the same on the database and in memory', () => {
     expect(ends[7]!.left.tasks).toEqual([
       'review "Review ann" completed:completed admin',
       'review "Review bob" completed:completed admin',
+    ]);
+    // Each body read its own item: its name, and the gateway's way.
+    expect(ends[16]!.left.tasks).toEqual([
+      'urgent "Rush pump" completed:completed admin',
+      'fit "Fit valve" completed:completed admin',
     ]);
     // Two tasks in a row: the second's name from its expression.
     expect(ends[0]!.left.tasks[1]).toBe('b "Review pump" completed:completed admin');

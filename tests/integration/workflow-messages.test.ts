@@ -606,3 +606,114 @@ describe('more kinds of events run through the API (issue 36)', () => {
     expect(history.map((row) => row.activity_id)).toEqual(['s', 'tell', 'send', 'check', 'e']);
   });
 });
+
+describe('loops, escalations and other dialects’ mappings through the API (issue 36)', () => {
+  const calledBy = (callerId: number) =>
+    t.sql<{ id: number }>('select id from wf_instance where super_instance_id = $1 order by id', [callerId]);
+
+  it('a parallel multi-instance sub-process over a collection runs its body once per item', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_sub_collection',
+        `<startEvent id="s"/>${flow('f1', 's', 'each')}
+         <subProcess id="each">
+           <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${parts}" camunda:elementVariable="part"/>
+           <startEvent id="ss"/>${flow('i1', 'ss', 'fit')}<userTask id="fit" name="Fit \${part}" camunda:assignee="admin"/>${flow('i2', 'fit', 'se')}<endEvent id="se"/>
+         </subProcess>${flow('f2', 'each', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_sub_collection', { parts: ['pump', 'valve'] });
+    const names = await t.sql<{ name: string }>(
+      'select name from wf_task where instance_id = $1 and end_time is null order by name',
+      [instance.id],
+    );
+    expect(names.map((row) => row.name)).toEqual(['Fit pump', 'Fit valve']);
+    for (const row of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('a multi-instance service task runs once per item, one after another, and the token goes on', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_service_task',
+        `<startEvent id="s"/>${flow('f1', 's', 'note')}
+         <serviceTask id="note" camunda:type="setVariables">
+           <extensionElements><camunda:field name="total"><camunda:expression>\${total + item}</camunda:expression></camunda:field></extensionElements>
+           <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${items}" camunda:elementVariable="item"/>
+         </serviceTask>
+         ${flow('f2', 'note', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_service_task', { items: [1, 2, 3], total: 0 });
+    expect(await tasksOf(instance.id)).toEqual(['after']);
+    // Each item added to what the one before left: 1 + 2 + 3.
+    const [total] = await t.sql<{ value: unknown }>(
+      "select value from wf_variable where instance_id = $1 and name = 'total'",
+      [instance.id],
+    );
+    expect(total?.value).toBe(6);
+  });
+
+  it('a non-interrupting escalation boundary adds its path while the sub-process goes on', async () => {
+    await deploy(
+      t,
+      withRoots(
+        '<escalation id="esc" escalationCode="slow"/>',
+        'nonint_escalation',
+        `<startEvent id="s"/>${flow('f1', 's', 'sub')}
+         <subProcess id="sub"><startEvent id="ss"/>${flow('i1', 'ss', 'warn')}
+           <intermediateThrowEvent id="warn"><escalationEventDefinition escalationRef="esc"/></intermediateThrowEvent>
+           ${flow('i2', 'warn', 'inner')}${task('inner')}${flow('i3', 'inner', 'se')}<endEvent id="se"/></subProcess>
+         <boundaryEvent id="noted" attachedToRef="sub" cancelActivity="false"><escalationEventDefinition escalationRef="esc"/></boundaryEvent>
+         ${flow('f2', 'sub', 'e')}<endEvent id="e"/>${flow('f3', 'noted', 'followUp')}${task('followUp')}${flow('f4', 'followUp', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'nonint_escalation');
+    expect(await tasksOf(instance.id)).toEqual(['followUp', 'inner']);
+    for (const row of await openTasks(t, instance.id))
+      expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
+  });
+
+  it('reads activiti:in and activiti:out of an Activiti file, and flowable:in and flowable:out of a Flowable one', async () => {
+    for (const [prefix, uri] of [
+      ['activiti', 'http://activiti.org/bpmn'],
+      ['flowable', 'http://flowable.org/bpmn'],
+    ] as const) {
+      const key = `${prefix}_mapping`;
+      await deploy(
+        t,
+        `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:${prefix}="${uri}" targetNamespace="test">
+  <process id="${key}_child" isExecutable="true">
+    <startEvent id="cs"/>${flow('c1', 'cs', 'answer')}<userTask id="answer" ${prefix}:assignee="admin"/>${flow('c2', 'answer', 'ce')}<endEvent id="ce"/>
+  </process>
+  <process id="${key}" isExecutable="true">
+    <startEvent id="s"/>${flow('f1', 's', 'ask')}
+    <callActivity id="ask" calledElement="${key}_child">
+      <extensionElements><${prefix}:in source="question" target="q"/><${prefix}:out source="reply" target="answered"/></extensionElements>
+    </callActivity>${flow('f2', 'ask', 'read')}<userTask id="read" ${prefix}:assignee="admin"/>${flow('f3', 'read', 'e')}<endEvent id="e"/>
+  </process>
+</definitions>`,
+      );
+      const caller = await start(t, t.auth, key, { question: 'how many?' });
+      const [child] = await calledBy(caller.id);
+      const [q] = await t.sql<{ value: unknown }>(
+        "select value from wf_variable where instance_id = $1 and name = 'q'",
+        [child?.id],
+      );
+      expect(q?.value, prefix).toBe('how many?');
+      const [answer] = await openTasks(t, child?.id ?? 0);
+      expect((await complete(t, t.auth, answer?.id ?? 0, { reply: 'three' })).statusCode).toBe(200);
+      const [answered] = await t.sql<{ value: unknown }>(
+        "select value from wf_variable where instance_id = $1 and name = 'answered'",
+        [caller.id],
+      );
+      expect(answered?.value, prefix).toBe('three');
+      expect(await tasksOf(caller.id)).toEqual(['read']);
+    }
+  });
+});

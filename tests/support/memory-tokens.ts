@@ -53,6 +53,18 @@ export class MemoryTokens implements TokenStore {
     return this.tokens.find((token) => token.id === executionId)?.parentId ?? null;
   }
 
+  async localsAbove(executionId: number): Promise<Record<string, unknown>> {
+    this.reads += 1;
+    const chain: Record<string, unknown>[] = [];
+    for (
+      let token = this.tokens.find((candidate) => candidate.id === executionId);
+      token;
+      token = this.tokens.find((candidate) => candidate.id === token?.parentId)
+    )
+      if (token.locals) chain.unshift(token.locals);
+    return Object.assign({}, ...chain) as Record<string, unknown>;
+  }
+
   async markJoining(executionId: number): Promise<void> {
     this.update(executionId, { state: 'joining' });
   }

@@ -1,7 +1,14 @@
 import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
-import { eventStartOf, eventWaitsAt, hasEventWaits, instanceWaits, type ProcessNode } from './graph.js';
+import {
+  eventStartOf,
+  eventWaitsAt,
+  hasEventWaits,
+  instanceWaits,
+  type ProcessGraph,
+  type ProcessNode,
+} from './graph.js';
 import {
   createTask,
   draftTask,
@@ -592,12 +599,13 @@ function hasCallActivity(run: Run): boolean {
 async function callProcess(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const call = node.call;
   if (!call) throw new Error(`call activity ${node.id} has no called element`);
-  const key = calledKey({ call, variables: run.variables });
+  const variables = await scopedVariables(run, step.executionId, node);
+  const key = calledKey({ call, variables });
   const called = await crossInstance().startCalled({
     run,
     key,
     executionId: step.executionId,
-    variables: variablesIn({ call, variables: run.variables }),
+    variables: variablesIn({ call, variables }),
     withBusinessKey: call.passBusinessKey === true,
   });
   if (!called)
@@ -887,6 +895,32 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   return queue;
 }
 
+/** Whether a node runs inside a multi-instance sub-process (at any depth). */
+function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
+  for (let id = node.scope; id !== undefined; id = graph.nodes[id]?.scope)
+    if (graph.nodes[id]?.multi) return true;
+  return false;
+}
+
+/**
+ * The variables an element reads: the instance's, and inside a multi-instance sub-process (or as
+ * a loop's call activity) the loop's item, loopCounter and counts over them, as its own locals.
+ */
+async function scopedVariables(
+  run: Run,
+  executionId: number,
+  node: ProcessNode,
+): Promise<Record<string, unknown>> {
+  const isLoopCall = node.type === 'callActivity' && node.multi !== undefined;
+  if (!isLoopCall && !isInLoopScope(run.graph, node)) return run.variables;
+  const locals = await run.tokens.localsAbove(executionId);
+  return Object.keys(locals).length === 0 ? run.variables : { ...run.variables, ...locals };
+}
+
+/** What scopedVariables added to the instance's variables (none outside a loop). */
+const localsIn = (run: Run, variables: Record<string, unknown>): Record<string, unknown> =>
+  variables === run.variables ? {} : variables;
+
 /** Runs one token at its node. */
 async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   if (isCompensationStep(node, step) && (await compensationStep(run, step, node, queue))) return;
@@ -895,7 +929,8 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   // A plain user task moves its token in the statement that makes the task.
   const isMovedLater = node.type === 'userTask' && !node.multi;
   const isMoved = (!step.isFresh || state === 'scope') && node.type !== 'endEvent' && !isMovedLater;
-  const skip = skipOf({ node, variables: run.variables });
+  const variables = await scopedVariables(run, step.executionId, node);
+  const skip = skipOf({ node, variables });
   if (skip !== false) {
     if (skip !== true) {
       await raiseIncident(run, step, skip);
@@ -914,7 +949,8 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
   }
   switch (node.type) {
     case 'userTask':
-      if (!node.multi) await createTask({ run, step, node, moveToken: !step.isFresh });
+      if (!node.multi)
+        await createTask({ run, step, node, moveToken: !step.isFresh, locals: localsIn(run, variables) });
       else if (!(await startLoop({ run, step, node }))) {
         await goOn(run, step, node, queue);
         break;
@@ -1010,7 +1046,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         break;
       }
       if (node.multi) await passLoop(run, node, (locals) => runService(run, step, node, locals));
-      else await runService(run, step, node);
+      else await runService(run, step, node, localsIn(run, variables));
       await goOn(run, step, node, queue);
   }
 }
@@ -1343,7 +1379,11 @@ async function goOn(run: Run, step: Step, node: ProcessNode, queue: Step[]): Pro
     await implicitEnd(run, step, node, queue);
     return;
   }
-  const flows = chooseFlows({ graph: run.graph, node, variables: run.variables });
+  const flows = chooseFlows({
+    graph: run.graph,
+    node,
+    variables: await scopedVariables(run, step.executionId, node),
+  });
   // No way on: a request (start, complete) is refused as the peers refuse it, rolled back; the
   // engine's own work (a timer) leaves the token in an incident for an administrator.
   if (!Array.isArray(flows) && flows.flowId === null && run.onStepBudget === 'refuse')

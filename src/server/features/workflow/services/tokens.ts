@@ -1,3 +1,4 @@
+import { BUDGETS } from '../../../lib/budgets.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
 import type { LoopState } from './elements/multi-instance.js';
@@ -33,6 +34,11 @@ export interface LiveToken extends TokenAt {
 export interface TokenStore {
   /** The scope token a token runs in (null at the top of the process). */
   parentOf(executionId: number): Promise<number | null>;
+  /**
+   * The loop variables of the token and the scopes it runs in (a multi-instance sub-process's
+   * item, loopCounter and counts, kept on its child's scope token), the nearest winning.
+   */
+  localsAbove(executionId: number): Promise<Record<string, unknown>>;
   /** The token waits at the join it stands at. */
   markJoining(executionId: number): Promise<void>;
   /** The tokens waiting at a join, oldest first. */
@@ -121,6 +127,18 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
         parent_id: number | null;
       }>`select parent_id from wf_execution where id = ${executionId}`.execute(trx);
       return rows.rows[0]?.parent_id ?? null;
+    },
+    async localsAbove(executionId) {
+      // Scopes nest no deeper than the BPMN budget's depth (budgets.ts): the walk is bounded.
+      const rows = await sql<{
+        locals: Record<string, unknown>;
+      }>`with recursive up (id, parent_id, local_vars, depth) as (
+          select id, parent_id, local_vars, 0 from wf_execution where id = ${executionId}
+          union all
+          select e.id, e.parent_id, e.local_vars, up.depth + 1 from wf_execution e join up on e.id = up.parent_id
+           where up.depth < ${BUDGETS.workflow.bpmnDepth + 1})
+        select local_vars as locals from up where local_vars is not null order by depth desc`.execute(trx);
+      return Object.assign({}, ...rows.rows.map((row) => row.locals)) as Record<string, unknown>;
     },
     async markJoining(executionId) {
       await sql`update wf_execution set state = 'joining' where id = ${executionId}`.execute(trx);

@@ -33,9 +33,14 @@ describe('transactions whose begin goes with the first statement', () => {
     await sql`delete from test_deferred_begin`.execute(app.app.ctx.db);
     for (let round = 0; round < 3; round += 1)
       await app.app.ctx.db.transaction().execute(async (trx) => {
-        await sql`${PREPARED}insert into test_deferred_begin (id, note) values (${round * 2}, ${`first ${round}`})`.execute(
+        // The first statement's own answer (not the begin's): its rows and count.
+        const first = await sql<{
+          id: number;
+        }>`${PREPARED}insert into test_deferred_begin (id, note) values (${round * 2}, ${`first ${round}`}) returning id`.execute(
           trx,
         );
+        expect(first.rows).toEqual([{ id: round * 2 }]);
+        expect(first.numAffectedRows).toBe(1n);
         await sql`insert into test_deferred_begin (id, note) values (${round * 2 + 1}, ${`second ${round}`})`.execute(
           trx,
         );
@@ -80,6 +85,23 @@ describe('transactions whose begin goes with the first statement', () => {
       }),
     ).rejects.toThrow('the service changed its mind');
     expect(await notes()).toEqual([]);
+  });
+
+  it('prepares a marked first statement again on the same connection after its preparing failed', async () => {
+    const db = app.app.ctx.db;
+    await sql`drop table if exists test_deferred_later`.execute(db);
+    await db.connection().execute(async (connection) => {
+      const count = sql<{
+        n: number;
+      }>`${PREPARED}select count(*)::int as n from test_deferred_later where id > ${0}`;
+      await expect(connection.transaction().execute((trx) => count.execute(trx))).rejects.toMatchObject({
+        code: '42P01',
+      });
+      await sql`create table test_deferred_later (id int)`.execute(connection);
+      const rows = await connection.transaction().execute((trx) => count.execute(trx));
+      expect(rows.rows).toEqual([{ n: 0 }]);
+    });
+    await sql`drop table test_deferred_later`.execute(db);
   });
 
   it('runs a first statement without parameters inside the transaction too', async () => {

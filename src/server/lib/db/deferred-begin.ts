@@ -29,12 +29,24 @@ const EMPTY = (command: string): QueryAnswer => ({ command, rowCount: null, oid:
 /** A statement that first runs `begin` in the same pipeline; the begin's answer is not its own. */
 class BeginFirst extends pg.Query {
   #isBeginAnswered = false;
+  /** The statement was prepared on this connection before (no Parse of its own goes out). */
+  #wasParsed = true;
 
   override prepare(connection: PgConnection): void {
+    this.#wasParsed = this.hasBeenParsed(connection) === true;
     connection.parse({ text: 'begin' });
     connection.bind({});
     connection.execute({});
     super.prepare(connection);
+  }
+
+  /**
+   * The begin's ParseComplete made pg note the statement's name as prepared before its own Parse
+   * was answered; when that Parse failed, the name is not prepared and must be parsed next time.
+   */
+  override handleError(error: Error, connection: PgConnection): void {
+    if (!this.#wasParsed && this.name) delete connection.parsedStatements[this.name];
+    super.handleError(error, connection);
   }
 
   override handleCommandComplete(message: unknown, connection: PgConnection): void {
@@ -51,12 +63,17 @@ interface PgConnection {
   parse(message: { text: string; name?: string }): void;
   bind(message: object): void;
   execute(message: object): void;
+  /** The named statements pg believes prepared on this connection. */
+  parsedStatements: Record<string, string>;
 }
 
 declare module 'pg' {
   interface Query {
+    name?: string;
     prepare(connection: PgConnection): void;
+    hasBeenParsed(connection: PgConnection): boolean | undefined;
     handleCommandComplete(message: unknown, connection: PgConnection): void;
+    handleError(error: Error, connection: PgConnection): void;
   }
 }
 

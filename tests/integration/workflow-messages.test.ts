@@ -439,6 +439,26 @@ describe('call activity', () => {
     expect(result?.value).toBe('fine');
   });
 
+  it('a business key written as an expression of the caller’s variables is the called instance’s', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'caller_keyed',
+        `<startEvent id="s"/>${flow('f1', 's', 'call')}
+         <callActivity id="call" calledElement="called_check">
+           <extensionElements><camunda:in businessKey="#{orderRef}"/></extensionElements>
+         </callActivity>${flow('f2', 'call', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const caller = await start(t, t.auth, 'caller_keyed', { orderRef: 'PO-9' });
+    const [child] = await called(caller.id);
+    const [keys] = await t.sql<{ business_key: string | null }>(
+      'select business_key from wf_instance where id = $1',
+      [child?.id],
+    );
+    expect(keys?.business_key).toBe('PO-9');
+  });
+
   it('a called process that is not deployed stops the caller in an incident naming the call activity', async () => {
     const caller = await start(t, t.auth, 'caller', { child: 'nowhere', amount: 1 });
     const [row] = await t.sql<{ incident: { activityId: string; message: string } | null }>(

@@ -15,6 +15,8 @@ export interface CrossInstance {
     variables: Record<string, unknown>;
     /** The called instance takes the caller's business key (camunda:in businessKey). */
     withBusinessKey?: boolean;
+    /** Or this business key (camunda:in businessKey of an expression of the caller's variables). */
+    businessKey?: string;
   }): Promise<{ id: number; ended: boolean; variables: Record<string, unknown> } | undefined>;
   resumeCaller(run: Run): Promise<void>;
   throwToCaller(args: { run: Run; thrown: Thrown }): Promise<ThrowOutcome>;

@@ -170,7 +170,9 @@ export async function checkedModel({
   // A diagram of non-executable processes is kept as a model, with a word that it deploys nothing.
   if (outcome.isDiagramOnly)
     return { warnings: findingsAsErrors([...outcome.warnings, ...outcome.problems], l10n) };
-  const { graphs, warnings } = await checkedGraph(xml, l10n);
+  const graphs = outcome.graphs;
+  if (!graphs) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
+  const warnings = findingsAsErrors(outcome.warnings, l10n);
   const findings: Finding[] = [];
   for (const graph of graphs) findings.push(...(await mapPeople({ ctx, db, tenantCode, graph })).findings);
   return { warnings: [...warnings, ...findingsAsErrors(findings, l10n)] };
@@ -256,6 +258,11 @@ export async function deployIn({
       ${input.xml}, ${input.modelId ?? null}, ${actor.username}, ${JSON.stringify(warnings)}::jsonb)
     returning id`.execute(trx);
   const deploymentId = deployment.rows[0]?.id ?? 0;
+  // Each key's versions are counted under a per-tenant-and-key lock, so two deployments at once
+  // get versions n and n+1; a file's keys are locked in one order, so that two files naming the
+  // same keys in other orders wait for each other instead of deadlocking.
+  for (const key of [...new Set(graphs.map((graph) => graph.key))].sort())
+    await sql`select pg_advisory_xact_lock(hashtext(${`wf:${actor.tenantCode}:${key}`}))`.execute(trx);
   const definitions: WfDeployAnswer['definitions'] = [];
   for (const graph of graphs)
     definitions.push(
@@ -283,9 +290,7 @@ async function defineProcess({
   graph: ProcessGraph;
   category: string | undefined;
 }): Promise<WfDeployAnswer['definitions'][number]> {
-  // The key's versions are counted under a per-tenant-and-key lock, so two deployments at once
-  // get versions n and n+1.
-  await sql`select pg_advisory_xact_lock(hashtext(${`wf:${actor.tenantCode}:${graph.key}`}))`.execute(trx);
+  // Under the key's lock (deployIn).
   const latest = await sql<{ version: number | null }>`select max(version) as version from wf_definition
     where tenant_code = ${actor.tenantCode} and process_key = ${graph.key}`.execute(trx);
   const version = (latest.rows[0]?.version ?? 0) + 1;

@@ -366,20 +366,25 @@ export async function startCalled({
   executionId,
   variables,
   withBusinessKey = false,
+  businessKey: given,
 }: {
   run: Run;
   key: string;
   executionId: number;
   variables: Record<string, unknown>;
   withBusinessKey?: boolean;
+  businessKey?: string;
 }): Promise<{ id: number; ended: boolean; variables: Record<string, unknown> } | undefined> {
-  const businessKey = withBusinessKey
-    ? ((
-        await sql<{
-          key: string | null;
-        }>`select business_key as key from wf_instance where id = ${run.instanceId}`.execute(run.trx)
-      ).rows[0]?.key ?? undefined)
-    : undefined;
+  const businessKey =
+    given !== undefined
+      ? given || undefined
+      : withBusinessKey
+        ? ((
+            await sql<{
+              key: string | null;
+            }>`select business_key as key from wf_instance where id = ${run.instanceId}`.execute(run.trx)
+          ).rows[0]?.key ?? undefined)
+        : undefined;
   try {
     // The caller is running: the called instance, ending at once, does not enter it again.
     const started = await whileBusy(run.trx, run.instanceId, () =>

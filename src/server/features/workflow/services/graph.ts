@@ -68,8 +68,10 @@ export interface CallSpec {
   /** `<out variables="all"/>`: every variable of the called instance comes back. */
   outAll?: boolean;
   outs: VariableMapping[];
-  /** The called instance gets the caller's business key. */
+  /** The called instance gets the caller's business key (camunda:in businessKey="#{execution.processBusinessKey}"). */
   passBusinessKey?: boolean;
+  /** Or the business key this text or expression makes of the caller's variables. */
+  businessKey?: string;
 }
 
 /** A multi-instance user task or sub-process: one per item (parallel) or one after another (sequential). */

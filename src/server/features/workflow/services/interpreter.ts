@@ -607,6 +607,9 @@ async function callProcess(run: Run, step: Step, node: ProcessNode, queue: Step[
     executionId: step.executionId,
     variables: variablesIn({ call, variables }),
     withBusinessKey: call.passBusinessKey === true,
+    ...(call.businessKey === undefined
+      ? {}
+      : { businessKey: String(interpolate(call.businessKey, variables) ?? '') }),
   });
   if (!called)
     throw new ExpressionError(

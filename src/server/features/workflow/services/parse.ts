@@ -755,8 +755,20 @@ function callSpecOf(element: ModdleElement, problems: Finding[]): CallSpec | und
   for (const value of list(extensions?.values)) {
     const isIn = value.$type === 'camunda:In';
     if (!isIn && value.$type !== 'camunda:Out') continue;
-    if (isIn && str(value.businessKey)) {
-      call.passBusinessKey = true;
+    const businessKey = str(value.businessKey);
+    if (isIn && businessKey) {
+      // The caller's own key (Camunda's, Activiti's and Flowable's idiom), else an expression of
+      // its variables (Camunda's #{…} read as ${…}).
+      if (
+        /\b(processBusinessKey|businessKey|getProcessBusinessKey\(\)|getBusinessKey\(\))\s*\}$/.test(
+          businessKey,
+        )
+      )
+        call.passBusinessKey = true;
+      else {
+        call.businessKey = businessKey.replace(/#\{/g, '${');
+        check(call.businessKey);
+      }
       continue;
     }
     if (str(value.variables) === 'all') {

@@ -995,6 +995,8 @@ export type WfInstanceDetail = WfInstance & {
 export type WfDiagram = {
   processInstanceId: number;
   processDefinitionId: number;
+  /** The instance's process: the diagram of the file that draws it is the one shown. */
+  processKey: string;
   resourceName: string;
   xml: string;
   /** Activities passed and finished (events, gateways, tasks done). */

@@ -22,8 +22,79 @@ const XML = `<?xml version="1.0" encoding="UTF-8"?>
   </process>
 </definitions>`;
 
+/** Two processes in one file, each drawn in a diagram of its own (as Camunda Modeler saves them). */
+const shape = (id: string, x: number, width = 36, height = 36): string =>
+  `<bpmndi:BPMNShape id="${id}_di" bpmnElement="${id}"><dc:Bounds x="${x}" y="80" width="${width}" height="${height}"/></bpmndi:BPMNShape>`;
+const edge = (id: string, from: number, to: number): string =>
+  `<bpmndi:BPMNEdge id="${id}_di" bpmnElement="${id}"><di:waypoint x="${from}" y="98"/><di:waypoint x="${to}" y="98"/></bpmndi:BPMNEdge>`;
+const TWO_PROCESSES = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC"
+  xmlns:di="http://www.omg.org/spec/DD/20100524/DI" targetNamespace="e2e">
+  <process id="e2eOrder" name="E2E 订单" isExecutable="true">
+    <startEvent id="os"/><sequenceFlow id="of1" sourceRef="os" targetRef="confirm"/>
+    <userTask id="confirm" name="确认订单" camunda:assignee="admin"/><sequenceFlow id="of2" sourceRef="confirm" targetRef="oe"/>
+    <endEvent id="oe"/>
+  </process>
+  <process id="e2eShipping" name="E2E 发货" isExecutable="true">
+    <startEvent id="ss"/><sequenceFlow id="sf1" sourceRef="ss" targetRef="pack"/>
+    <userTask id="pack" name="打包" camunda:assignee="admin"/><sequenceFlow id="sf2" sourceRef="pack" targetRef="se"/>
+    <endEvent id="se"/>
+  </process>
+  <bpmndi:BPMNDiagram id="orderDiagram"><bpmndi:BPMNPlane id="orderPlane" bpmnElement="e2eOrder">
+    ${shape('os', 100)}${shape('confirm', 200, 100, 80)}${shape('oe', 360)}${edge('of1', 136, 200)}${edge('of2', 300, 360)}
+  </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>
+  <bpmndi:BPMNDiagram id="shippingDiagram"><bpmndi:BPMNPlane id="shippingPlane" bpmnElement="e2eShipping">
+    ${shape('ss', 100)}${shape('pack', 200, 100, 80)}${shape('se', 360)}${edge('sf1', 136, 200)}${edge('sf2', 300, 360)}
+  </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>
+</definitions>`;
+
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   return [
+    {
+      name: '部署流程文件 of two processes: both deploy, and an instance of the second shows its own diagram',
+      run: async () => {
+        const { context, page } = await signedIn(browser, server, 'admin', server.adminPassword);
+        try {
+          await page.goto(`${server.url}/admin/deployment`);
+          await page.getByTestId('wf-deployments').waitFor();
+          await page.getByRole('button', { name: '部署流程文件' }).click();
+          const dialog = page.getByRole('dialog');
+          await dialog.locator('input[type=file]').setInputFiles({
+            name: 'order.bpmn',
+            mimeType: 'text/xml',
+            buffer: Buffer.from(TWO_PROCESSES),
+          });
+          await dialog.getByText('order.bpmn').waitFor();
+          await dialog
+            .getByRole('button', { name: '部 署' })
+            .or(dialog.getByRole('button', { name: '部署' }))
+            .click();
+          await dialog.waitFor({ state: 'hidden' });
+          const api = await apiClient(server.url, 'admin', server.adminPassword);
+          const definitions = await api.get<{ records: { key: string }[] }>(
+            '/api/activiti/processdefinition/query?latestOnly=true&pageSize=100',
+          );
+          const keys = definitions.records.map((definition) => definition.key);
+          assert.ok(keys.includes('e2eOrder') && keys.includes('e2eShipping'), keys.join());
+          const started = await api.post<{ id: number }>('/api/activiti/processinstance/start', {
+            processDefinitionKey: 'e2eShipping',
+            description: 'e2e 发货',
+          });
+          await page.goto(`${server.url}/admin/myprocessdetails?id=${started.id}`);
+          const pack = page.locator('[data-testid="wf-diagram"] .djs-element[data-element-id="pack"]');
+          await pack.first().waitFor();
+          assert.match((await pack.first().getAttribute('class')) ?? '', /wf-active/);
+          assert.equal(
+            await page.locator('[data-testid="wf-diagram"] .djs-element[data-element-id="confirm"]').count(),
+            0,
+          );
+          await page.screenshot({ path: `${screenshots}/deploy-two-processes-diagram.png` });
+        } finally {
+          await context.close();
+        }
+      },
+    },
     {
       name: '部署流程文件: Java code refused, then deployed as an external task a worker completes',
       run: async () => {

@@ -173,7 +173,7 @@ function XmlDialog({ definition, onClose }: { definition: Definition; onClose: (
     >
       {file.data && (
         <>
-          <DefinitionDiagram xml={file.data.xml} />
+          <DefinitionDiagram xml={file.data.xml} processKey={definition.key} />
           <Typography.Title level={5}>{label(t, 'xml')}</Typography.Title>
           <pre className="wf-xml" tabIndex={0} data-testid="wf-xml">
             {file.data.xml}

@@ -54,7 +54,31 @@ function whenShown(element: HTMLElement | null, then: () => void): ResizeObserve
   return observer;
 }
 
-export default function Diagram({ xml, progress }: { xml: string; progress?: Progress | undefined }) {
+const DI = 'http://www.omg.org/spec/BPMN/20100524/DI';
+
+/**
+ * The diagram of a file that draws the process `key` (a file of several processes has one per
+ * process); none when the file has no such diagram of its own (a collaboration): its first.
+ */
+export function diagramOf(xml: string, key: string | undefined): string | undefined {
+  if (!key) return undefined;
+  const file = new DOMParser().parseFromString(xml, 'application/xml');
+  for (const plane of Array.from(file.getElementsByTagNameNS(DI, 'BPMNPlane')))
+    if (plane.getAttribute('bpmnElement') === key)
+      return plane.parentElement?.getAttribute('id') ?? undefined;
+  return undefined;
+}
+
+export default function Diagram({
+  xml,
+  progress,
+  processKey,
+}: {
+  xml: string;
+  progress?: Progress | undefined;
+  /** Of a file of several processes, the one to show. */
+  processKey?: string | undefined;
+}) {
   const t = useT();
   const container = useRef<HTMLElement | null>(null);
   const viewer = useRef<NavigatedViewer | null>(null);
@@ -77,7 +101,7 @@ export default function Diagram({ xml, progress }: { xml: string; progress?: Pro
     let waitingToFit: ResizeObserver | undefined;
     setProblem(null);
     const draw = (): void =>
-      void instance.importXML(xml).then(
+      void instance.importXML(xml, diagramOf(xml, processKey)).then(
         () => {
           if (!isCurrent) return;
           const canvas = instance.get<Canvas>('canvas');
@@ -107,7 +131,7 @@ export default function Diagram({ xml, progress }: { xml: string; progress?: Pro
       waiting?.disconnect();
       waitingToFit?.disconnect();
     };
-  }, [xml, progress]);
+  }, [xml, progress, processKey]);
 
   const fit = (): void => {
     const canvas = viewer.current?.get<Canvas>('canvas');

@@ -265,7 +265,7 @@ export function InstanceProgress({ instanceId }: { instanceId: number }) {
     <Row gutter={16}>
       <Col xs={24} lg={16}>
         <Suspense fallback={<Spin />}>
-          <Diagram xml={diagram.data.xml} progress={diagram.data} />
+          <Diagram xml={diagram.data.xml} progress={diagram.data} processKey={diagram.data.processKey} />
         </Suspense>
       </Col>
       <Col xs={24} lg={8}>
@@ -275,11 +275,11 @@ export function InstanceProgress({ instanceId }: { instanceId: number }) {
   );
 }
 
-/** A plain diagram of a definition (no progress). */
-export function DefinitionDiagram({ xml }: { xml: string }) {
+/** A plain diagram of a definition (no progress); of a file of several processes, the one of `processKey`. */
+export function DefinitionDiagram({ xml, processKey }: { xml: string; processKey?: string | undefined }) {
   return (
     <Suspense fallback={<Spin />}>
-      <Diagram xml={xml} />
+      <Diagram xml={xml} processKey={processKey} />
     </Suspense>
   );
 }

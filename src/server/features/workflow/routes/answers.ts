@@ -323,6 +323,7 @@ export const OPEN_COUNTS = record({
 export const DIAGRAM = record({
   processInstanceId: id(),
   processDefinitionId: id(),
+  processKey: string(),
   resourceName: string(),
   xml: string('The BPMN file'),
   completed: names('Activities passed and finished (events, gateways, tasks done)'),

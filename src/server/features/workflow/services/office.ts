@@ -180,6 +180,7 @@ export async function instanceDiagram({
   return {
     processInstanceId: id,
     processDefinitionId: instance.processDefinitionId,
+    processKey: graph.key,
     resourceName: row.resourceName,
     xml: row.xml,
     completed: [...completed].filter((activity) => !open.has(activity) && !rejected.has(activity)),

@@ -727,6 +727,36 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
     ]);
   });
 
+  it('a mail task in a multi-instance sub-process writes to each body’s item', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMailLoop',
+        `<startEvent id="s"/>${flow('f1', 's', 'each')}
+        <subProcess id="each">
+          <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${buyers}" camunda:elementVariable="buyer"/>
+          <startEvent id="ss"/>${flow('g1', 'ss', 'tell')}
+          <serviceTask id="tell" name="Tell each buyer" camunda:type="mail"><extensionElements>
+            <camunda:field name="to" expression="\${buyer}"/>
+            <camunda:field name="subject" stringValue="Tender opened"/>
+          </extensionElements></serviceTask>${flow('g2', 'tell', 'se')}<endEvent id="se"/>
+        </subProcess>${flow('f2', 'each', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const before = mails().length;
+    const instance = await start(t, t.auth, 'extMailLoop', {
+      buyers: ['ann@example.com', 'bob@example.com'],
+    });
+    expect(await runCalls()).toBe(2);
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
+    expect(
+      mails()
+        .slice(before)
+        .map((mail) => mail.to)
+        .sort(),
+    ).toEqual(['ann@example.com', 'bob@example.com']);
+  });
+
   it('stops in an incident naming the cause past the recipient budget or on a bad address, sending nothing', async () => {
     await deploy(
       t,

@@ -55,14 +55,21 @@ function checkSize(xml: string, l10n: Localizer): void {
 
 /**
  * Parses a file and refuses it with 400 listing the problems per element (or naming its size).
- * Answers its executable processes' graphs, the first being the one a model stands for.
+ * Answers its executable processes' graphs, the first being the one a model stands for; a diagram
+ * of non-executable processes only is refused too, unless `keepsDiagram` (a model is saved): then
+ * no graph, and the refusal's word as a warning.
  */
-export async function checkedGraph(xml: string, l10n: Localizer, options: ParseOptions = {}) {
+export async function checkedGraph(
+  xml: string,
+  l10n: Localizer,
+  { keepsDiagram = false, ...options }: ParseOptions & { keepsDiagram?: boolean } = {},
+): Promise<{ graphs: ProcessGraph[]; warnings: FieldError[] }> {
   checkSize(xml, l10n);
   const outcome = await parseBpmn(xml, options);
-  if (!outcome.graph || !outcome.graphs)
-    throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
-  return { graph: outcome.graph, graphs: outcome.graphs, warnings: findingsAsErrors(outcome.warnings, l10n) };
+  if (keepsDiagram && outcome.isDiagramOnly)
+    return { graphs: [], warnings: findingsAsErrors([...outcome.warnings, ...outcome.problems], l10n) };
+  if (!outcome.graphs) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
+  return { graphs: outcome.graphs, warnings: findingsAsErrors(outcome.warnings, l10n) };
 }
 
 const isLiteral = (text: string): boolean => !text.includes('${') && !text.includes('#{');
@@ -165,14 +172,8 @@ export async function checkedModel({
   xml: string;
   l10n: Localizer;
 }): Promise<{ warnings: FieldError[] }> {
-  checkSize(xml, l10n);
-  const outcome = await parseBpmn(xml);
   // A diagram of non-executable processes is kept as a model, with a word that it deploys nothing.
-  if (outcome.isDiagramOnly)
-    return { warnings: findingsAsErrors([...outcome.warnings, ...outcome.problems], l10n) };
-  const graphs = outcome.graphs;
-  if (!graphs) throw new AppError('wfBadProcess', {}, findingsAsErrors(outcome.problems, l10n));
-  const warnings = findingsAsErrors(outcome.warnings, l10n);
+  const { graphs, warnings } = await checkedGraph(xml, l10n, { keepsDiagram: true });
   const findings: Finding[] = [];
   for (const graph of graphs) findings.push(...(await mapPeople({ ctx, db, tenantCode, graph })).findings);
   return { warnings: [...warnings, ...findingsAsErrors(findings, l10n)] };
@@ -232,24 +233,23 @@ export async function deployIn({
   });
   // The people of every process read against the tenant; the model's form is its first process's.
   const findings: Finding[] = [];
-  const graphs: ProcessGraph[] = [];
-  for (const [index, parsed] of checked.graphs.entries()) {
-    const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph: parsed });
+  const mapped: ProcessGraph[] = [];
+  for (const graph of checked.graphs) {
+    const people = await mapPeople({ ctx, db: trx, tenantCode: actor.tenantCode, graph });
     findings.push(...people.findings);
-    graphs.push(
-      index === 0
-        ? await withStartForm({
-            ctx,
-            trx,
-            tenantCode: actor.tenantCode,
-            l10n,
-            graph: people.graph,
-            form: input.startForm,
-          })
-        : people.graph,
-    );
+    mapped.push(people.graph);
   }
-  const [main = checked.graph] = graphs;
+  const [first, ...others] = mapped;
+  if (!first) throw new Error('a checked file has an executable process');
+  const main = await withStartForm({
+    ctx,
+    trx,
+    tenantCode: actor.tenantCode,
+    l10n,
+    graph: first,
+    form: input.startForm,
+  });
+  const graphs = [main, ...others];
   const warnings = [...checked.warnings, ...findingsAsErrors(findings, l10n)];
   const resourceName = `${main.key}.bpmn20.xml`;
   const deployment = await sql<{ id: number }>`insert into wf_deployment
@@ -268,8 +268,9 @@ export async function deployIn({
     definitions.push(
       await defineProcess({ ctx, trx, actor, deploymentId, resourceName, graph, category: input.category }),
     );
-  const [first = { processDefinitionId: 0, key: main.key, version: 0 }] = definitions;
-  return { deploymentId, ...first, definitions, warnings };
+  const [own] = definitions;
+  if (!own) throw new Error('a deployment defines its first process');
+  return { deploymentId, ...own, definitions, warnings };
 }
 
 /** One process of a deployment made the next version of its key's definition. */

@@ -1,14 +1,7 @@
 import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
-import {
-  eventStartOf,
-  eventWaitsAt,
-  hasEventWaits,
-  instanceWaits,
-  type ProcessGraph,
-  type ProcessNode,
-} from './graph.js';
+import { eventStartOf, eventWaitsAt, hasEventWaits, instanceWaits, type ProcessNode } from './graph.js';
 import {
   createTask,
   draftTask,
@@ -27,7 +20,7 @@ import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
 import { crossInstance } from './cross-instance.js';
 import { instanceEnded } from './lifecycle.js';
-import { passLoop, startLoop, tokenToLeave } from './multi-instance.js';
+import { passLoop, startLoop, tokenToLeave, variablesAt } from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { groupKey } from './people.js';
@@ -898,27 +891,13 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   return queue;
 }
 
-/** Whether a node runs inside a multi-instance sub-process (at any depth). */
-function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
-  for (let id = node.scope; id !== undefined; id = graph.nodes[id]?.scope)
-    if (graph.nodes[id]?.multi) return true;
-  return false;
-}
-
-/**
- * The variables an element reads: the instance's, and inside a multi-instance sub-process (or as
- * a loop's call activity) the loop's item, loopCounter and counts over them, as its own locals.
- */
-async function scopedVariables(
+/** The variables the element at a token reads (variablesAt: a loop's item over the instance's). */
+const scopedVariables = (
   run: Run,
   executionId: number,
   node: ProcessNode,
-): Promise<Record<string, unknown>> {
-  const isLoopCall = node.type === 'callActivity' && node.multi !== undefined;
-  if (!isLoopCall && !isInLoopScope(run.graph, node)) return run.variables;
-  const locals = await run.tokens.localsAbove(executionId);
-  return Object.keys(locals).length === 0 ? run.variables : { ...run.variables, ...locals };
-}
+): Promise<Record<string, unknown>> =>
+  variablesAt({ graph: run.graph, tokens: run.tokens, variables: run.variables, executionId, node });
 
 /** What scopedVariables added to the instance's variables (none outside a loop). */
 const localsIn = (run: Run, variables: Record<string, unknown>): Record<string, unknown> =>

@@ -27,6 +27,7 @@ import {
 } from './store.js';
 import { nextOfCycle } from './elements/timers.js';
 import { sqlTokens } from './tokens.js';
+import { variablesAt } from './multi-instance.js';
 
 /**
  * Jobs: boundary timers of user tasks (wf_job), timer start events (wf_start_timer), and the
@@ -231,15 +232,18 @@ async function runOneServiceCall(ctx: AppContext, now: Date): Promise<Outcome> {
       await sql`update wf_job set due_at = ${leaseEnds} where id = ${job.id}`.execute(trx);
       const graph = await definitionGraph({ ctx, trx, definitionId: job.definition_id });
       const node = graph.nodes[job.activity_id];
-      // Inside a loop's body, the loop's item and counts over the instance's variables.
-      const locals =
-        job.execution_id === null
-          ? {}
-          : await sqlTokens(trx, { tenantCode: job.tenant_code, instanceId: job.instance_id }).localsAbove(
-              job.execution_id,
-            );
-      const scope = { ...(await readVariables(trx, job.instance_id)), ...locals };
       if (!node) return { error: `the element ${job.activity_id} is not in the process` };
+      const variables = await readVariables(trx, job.instance_id);
+      const scope =
+        job.execution_id === null
+          ? variables
+          : await variablesAt({
+              graph,
+              tokens: sqlTokens(trx, { tenantCode: job.tenant_code, instanceId: job.instance_id }),
+              variables,
+              executionId: job.execution_id,
+              node,
+            });
       try {
         return { node, scope, call: prepareCall(node, scope) };
       } catch (error) {

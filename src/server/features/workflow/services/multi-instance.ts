@@ -1,6 +1,7 @@
 import { createTask, type Run, type Step } from './activity.js';
 import { countStep } from './budget.js';
-import type { ProcessNode } from './graph.js';
+import type { ProcessGraph, ProcessNode } from './graph.js';
+import type { TokenStore } from './tokens.js';
 import {
   childDone,
   childLocals,
@@ -134,4 +135,35 @@ export function passLoop(
   each: (locals: Record<string, unknown>) => Promise<void>,
 ): Promise<void> {
   return runLoopInline({ node, variables: run.variables, countStep: () => countStep(run), each });
+}
+
+/** Whether a node runs inside a multi-instance sub-process (at any depth). */
+function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
+  for (let id = node.scope; id !== undefined; id = graph.nodes[id]?.scope)
+    if (graph.nodes[id]?.multi) return true;
+  return false;
+}
+
+/**
+ * The variables the element at a token reads: the instance's, and inside a multi-instance
+ * sub-process (or as a loop's call activity) the loop's item, loopCounter and counts over them,
+ * kept on the loop child's token. What the interpreter and the calls made after a step read.
+ */
+export async function variablesAt({
+  graph,
+  tokens,
+  variables,
+  executionId,
+  node,
+}: {
+  graph: ProcessGraph;
+  tokens: Pick<TokenStore, 'localsAbove'>;
+  variables: Record<string, unknown>;
+  executionId: number;
+  node: ProcessNode;
+}): Promise<Record<string, unknown>> {
+  const isLoopCall = node.type === 'callActivity' && node.multi !== undefined;
+  if (!isLoopCall && !isInLoopScope(graph, node)) return variables;
+  const locals = await tokens.localsAbove(executionId);
+  return Object.keys(locals).length === 0 ? variables : { ...variables, ...locals };
 }

@@ -121,6 +121,8 @@ export const anotherToken = (instanceId: number, executionId: number): RawBuilde
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
 export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): TokenStore {
+  // A token's and its scopes' locals are written with them and never change: read once per token.
+  const localsRead = new Map<number, Record<string, unknown>>();
   return {
     async parentOf(executionId) {
       const rows = await sql<{
@@ -129,6 +131,8 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
       return rows.rows[0]?.parent_id ?? null;
     },
     async localsAbove(executionId) {
+      const known = localsRead.get(executionId);
+      if (known) return known;
       // Scopes nest no deeper than the BPMN budget's depth (budgets.ts): the walk is bounded.
       const rows = await sql<{
         locals: Record<string, unknown>;
@@ -138,7 +142,9 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
           select e.id, e.parent_id, e.local_vars, up.depth + 1 from wf_execution e join up on e.id = up.parent_id
            where up.depth < ${BUDGETS.workflow.bpmnDepth + 1})
         select local_vars as locals from up where local_vars is not null order by depth desc`.execute(trx);
-      return Object.assign({}, ...rows.rows.map((row) => row.locals)) as Record<string, unknown>;
+      const locals = Object.assign({}, ...rows.rows.map((row) => row.locals)) as Record<string, unknown>;
+      localsRead.set(executionId, locals);
+      return locals;
     },
     async markJoining(executionId) {
       await sql`update wf_execution set state = 'joining' where id = ${executionId}`.execute(trx);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
 import { untilStill } from './select.js';
 import { apiClient, signedIn, type Check, type E2eContext } from './support.js';
 
@@ -49,6 +50,19 @@ const TWO_PROCESSES = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>
 </definitions>`;
 
+/** 部署流程文件's dialog with a file chosen (not yet deployed). */
+async function chooseFile(page: Page, base: string, name: string, xml: string): Promise<Locator> {
+  await page.goto(`${base}/admin/deployment`);
+  await page.getByTestId('wf-deployments').waitFor();
+  await page.getByRole('button', { name: '部署流程文件' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles({ name, mimeType: 'text/xml', buffer: Buffer.from(xml) });
+  await dialog.getByText(name).waitFor();
+  return dialog;
+}
+
 export function checks({ server, browser, screenshots }: E2eContext): Check[] {
   return [
     {
@@ -56,16 +70,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         const { context, page } = await signedIn(browser, server, 'admin', server.adminPassword);
         try {
-          await page.goto(`${server.url}/admin/deployment`);
-          await page.getByTestId('wf-deployments').waitFor();
-          await page.getByRole('button', { name: '部署流程文件' }).click();
-          const dialog = page.getByRole('dialog');
-          await dialog.locator('input[type=file]').setInputFiles({
-            name: 'order.bpmn',
-            mimeType: 'text/xml',
-            buffer: Buffer.from(TWO_PROCESSES),
-          });
-          await dialog.getByText('order.bpmn').waitFor();
+          const dialog = await chooseFile(page, server.url, 'order.bpmn', TWO_PROCESSES);
           await dialog
             .getByRole('button', { name: '部 署' })
             .or(dialog.getByRole('button', { name: '部署' }))
@@ -100,16 +105,7 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
       run: async () => {
         const { context, page } = await signedIn(browser, server, 'admin', server.adminPassword);
         try {
-          await page.goto(`${server.url}/admin/deployment`);
-          await page.getByTestId('wf-deployments').waitFor();
-          await page.getByRole('button', { name: '部署流程文件' }).click();
-          const dialog = page.getByRole('dialog');
-          await dialog.locator('input[type=file]').setInputFiles({
-            name: 'charge.bpmn20.xml',
-            mimeType: 'text/xml',
-            buffer: Buffer.from(XML),
-          });
-          await dialog.getByText('charge.bpmn20.xml').waitFor();
+          const dialog = await chooseFile(page, server.url, 'charge.bpmn20.xml', XML);
           const deploy = dialog
             .getByRole('button', { name: '部 署' })
             .or(dialog.getByRole('button', { name: '部署' }));

@@ -675,6 +675,89 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
       [instance.id],
     );
     expect(total?.value).toBe(6);
+    // Each item is a row of the history, as each is an activity instance in the peers' engines.
+    const passed = await t.sql<{ count: number }>(
+      "select count(*)::int as count from wf_hist_activity where instance_id = $1 and activity_id = 'note'",
+      [instance.id],
+    );
+    expect(passed[0]?.count).toBe(3);
+  });
+
+  it('a multi-instance task in the body of a multi-instance sub-process runs over the outer item', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_nested_collection',
+        `<startEvent id="s"/>${flow('f1', 's', 'orders')}
+         <subProcess id="orders">
+           <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${orderList}" camunda:elementVariable="order"/>
+           <startEvent id="ss"/>${flow('i1', 'ss', 'pack')}
+           <userTask id="pack" name="Pack \${order.ref} \${line}" camunda:assignee="admin">
+             <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${order.lines}" camunda:elementVariable="line"/>
+           </userTask>${flow('i2', 'pack', 'se')}<endEvent id="se"/>
+         </subProcess>${flow('f2', 'orders', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_nested_collection', {
+      orderList: [
+        { ref: 'A', lines: ['pump', 'valve'] },
+        { ref: 'B', lines: ['hose'] },
+      ],
+    });
+    const openNames = async () =>
+      (
+        await t.sql<{ name: string }>(
+          'select name from wf_task where instance_id = $1 and end_time is null order by name',
+          [instance.id],
+        )
+      ).map((row) => row.name);
+    // Sequential inside each order: its first line now, the next once that one is done.
+    expect(await openNames()).toEqual(['Pack A pump', 'Pack B hose']);
+    const byName = async (name: string) =>
+      (
+        await t.sql<{ id: number }>(
+          'select id from wf_task where instance_id = $1 and end_time is null and name = $2',
+          [instance.id, name],
+        )
+      )[0]?.id ?? 0;
+    expect((await complete(t, t.auth, await byName('Pack A pump'))).statusCode).toBe(200);
+    expect(await openNames()).toEqual(['Pack A valve', 'Pack B hose']);
+    for (const name of ['Pack A valve', 'Pack B hose'])
+      expect((await complete(t, t.auth, await byName(name))).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('a conditional catch in the body of a multi-instance sub-process reads the body’s item', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_conditional_body',
+        `<startEvent id="s"/>${flow('f1', 's', 'each')}
+         <subProcess id="each">
+           <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${parts}" camunda:elementVariable="part"/>
+           <startEvent id="ss"/>${flow('i1', 'ss', 'ready')}
+           <intermediateCatchEvent id="ready"><conditionalEventDefinition><condition xsi:type="tFormalExpression">\${part == 'stock' || delivered}</condition></conditionalEventDefinition></intermediateCatchEvent>
+           ${flow('i2', 'ready', 'fit')}<userTask id="fit" name="Fit \${part}" camunda:assignee="admin"/>${flow('i3', 'fit', 'se')}<endEvent id="se"/>
+         </subProcess>${flow('f2', 'each', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_conditional_body', {
+      parts: ['stock', 'order'],
+      delivered: false,
+    });
+    const openNames = async () =>
+      await t.sql<{ id: number; name: string }>(
+        'select id, name from wf_task where instance_id = $1 and end_time is null order by name',
+        [instance.id],
+      );
+    // The part in stock goes on at once; the ordered one waits for its delivery.
+    const first = await openNames();
+    expect(first.map((row) => row.name)).toEqual(['Fit stock']);
+    expect((await complete(t, t.auth, first[0]?.id ?? 0, { delivered: true })).statusCode).toBe(200);
+    const second = await openNames();
+    expect(second.map((row) => row.name)).toEqual(['Fit order']);
+    expect((await complete(t, t.auth, second[0]?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
   });
 
   it('a non-interrupting escalation boundary adds its path while the sub-process goes on', async () => {

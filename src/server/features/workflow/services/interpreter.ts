@@ -20,7 +20,7 @@ import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
 import { crossInstance } from './cross-instance.js';
 import { instanceEnded } from './lifecycle.js';
-import { passLoop, startLoop, tokenToLeave, variablesAt } from './multi-instance.js';
+import { localsIn, passLoop, scopedVariables, startLoop, tokenToLeave } from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { groupKey } from './people.js';
@@ -855,9 +855,9 @@ function conditionalEvents(run: Run): ProcessNode[] {
 }
 
 /** A conditional event's condition, false when it cannot be read (an unset variable). */
-function holds(run: Run, condition: string): boolean {
+function holds(variables: Record<string, unknown>, condition: string): boolean {
   try {
-    return evaluateCondition(condition, run.variables);
+    return evaluateCondition(condition, variables);
   } catch (error) {
     if (error instanceof ExpressionError) return false;
     throw error;
@@ -878,11 +878,15 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   ];
   for (const token of await run.tokens.liveAt(waitsAt)) {
     for (const event of events) {
-      if (!event.condition || !holds(run, event.condition)) continue;
-      if (event.type === 'boundaryEvent' && event.attachedTo === token.activityId) {
+      const isBoundary = event.type === 'boundaryEvent' && event.attachedTo === token.activityId;
+      const isCatch = event.id === token.activityId && token.state === 'waiting';
+      if (!event.condition || (!isBoundary && !isCatch)) continue;
+      // Inside a loop's body the condition reads the body's item too.
+      if (!holds(await scopedVariables(run, token.id, event), event.condition)) continue;
+      if (isBoundary) {
         await fireBoundary({ run, execution: { id: token.id, parent_id: token.parentId }, boundary: event });
         if (!event.isNonInterrupting) break;
-      } else if (event.id === token.activityId && token.state === 'waiting') {
+      } else {
         await caught(run, { executionId: token.id, nodeId: event.id, parentId: token.parentId }, queue);
         break;
       }
@@ -890,18 +894,6 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   }
   return queue;
 }
-
-/** The variables the element at a token reads (variablesAt: a loop's item over the instance's). */
-const scopedVariables = (
-  run: Run,
-  executionId: number,
-  node: ProcessNode,
-): Promise<Record<string, unknown>> =>
-  variablesAt({ graph: run.graph, tokens: run.tokens, variables: run.variables, executionId, node });
-
-/** What scopedVariables added to the instance's variables (none outside a loop). */
-const localsIn = (run: Run, variables: Record<string, unknown>): Record<string, unknown> =>
-  variables === run.variables ? {} : variables;
 
 /** Runs one token at its node. */
 async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
@@ -933,7 +925,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
     case 'userTask':
       if (!node.multi)
         await createTask({ run, step, node, moveToken: !step.isFresh, locals: localsIn(run, variables) });
-      else if (!(await startLoop({ run, step, node }))) {
+      else if (!(await startLoop({ run, step, node, variables }))) {
         await goOn(run, step, node, queue);
         break;
       }
@@ -944,7 +936,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       if (node.multi) {
         // A multi-instance sub-process: a scope per item, each with its start token.
         const started: Step[] = [];
-        if (!(await startLoop({ run, step, node, started }))) {
+        if (!(await startLoop({ run, step, node, variables, started }))) {
           await run.history.endAt(step.executionId, node.id);
           await goOn(run, step, node, queue);
           break;
@@ -976,7 +968,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         await run.tokens.wait(step.executionId);
         await subscribe(run, step.executionId, node);
         // A conditional catch whose condition holds already goes on at once.
-        if (node.condition !== undefined && holds(run, node.condition)) await caught(run, step, queue);
+        if (node.condition !== undefined && holds(variables, node.condition)) await caught(run, step, queue);
       } else await goOn(run, step, node, queue);
       break;
     case 'receiveTask':
@@ -997,7 +989,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       if (node.multi && !step.isLoopChild) {
         // A multi-instance call activity: a child token per item, each calling the process.
         const started: Step[] = [];
-        if (!(await startLoop({ run, step, node, started }))) {
+        if (!(await startLoop({ run, step, node, variables, started }))) {
           await run.history.endAt(step.executionId, node.id);
           await goOn(run, step, node, queue);
           break;
@@ -1027,7 +1019,8 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         await waitForCall(run, step, node);
         break;
       }
-      if (node.multi) await passLoop(run, node, (locals) => runService(run, step, node, locals));
+      if (node.multi)
+        await passLoop({ run, step, node, variables, each: (locals) => runService(run, step, node, locals) });
       else await runService(run, step, node, localsIn(run, variables));
       await goOn(run, step, node, queue);
   }

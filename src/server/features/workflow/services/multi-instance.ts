@@ -29,17 +29,27 @@ import {
  * One child of a loop: a task (user task), or a scope with its start token (sub-process), whose
  * start step is answered for the interpreter to run.
  */
-async function spawnChild(
-  run: Run,
-  parentId: number,
-  node: ProcessNode,
-  state: LoopState,
-  index: number,
-): Promise<Step | undefined> {
+async function spawnChild({
+  run,
+  parentId,
+  node,
+  state,
+  index,
+  outer,
+}: {
+  run: Run;
+  parentId: number;
+  node: ProcessNode;
+  state: LoopState;
+  index: number;
+  /** The locals of the loops around this one (a loop in a multi-instance sub-process's body). */
+  outer: Record<string, unknown>;
+}): Promise<Step | undefined> {
   // Every task of a loop is a step of the budgets (a collection may be long).
   countStep(run);
   const locals = childLocals({ node, state, index });
   const isScope = node.type === 'subProcess';
+  // The token keeps its own locals; those of the loops around it are read from its scopes.
   const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
   // A call activity's child calls its process when the interpreter runs its step.
   if (node.type === 'callActivity')
@@ -57,10 +67,22 @@ async function spawnChild(
     run,
     step: { executionId: childId, nodeId: node.id, parentId },
     node,
-    locals,
+    locals: { ...outer, ...locals },
   });
   return undefined;
 }
+
+/** The variables the element at a token of a run reads (variablesAt: a loop's item over the instance's). */
+export const scopedVariables = (
+  run: Run,
+  executionId: number,
+  node: ProcessNode,
+): Promise<Record<string, unknown>> =>
+  variablesAt({ graph: run.graph, tokens: run.tokens, variables: run.variables, executionId, node });
+
+/** What scopedVariables added to the instance's variables (none outside a loop). */
+export const localsIn = (run: Run, variables: Record<string, unknown>): Record<string, unknown> =>
+  variables === run.variables ? {} : variables;
 
 /**
  * The token reached a multi-instance task or sub-process: its children (and their tasks). False:
@@ -70,18 +92,29 @@ export async function startLoop({
   run,
   step,
   node,
+  variables,
   started = [],
 }: {
   run: Run;
   step: Step;
   node: ProcessNode;
+  /** What the element reads (variablesAt): a loop in a loop's body runs over the outer item's. */
+  variables: Record<string, unknown>;
   started?: Step[];
 }): Promise<boolean> {
-  const loop = openLoop({ node, variables: run.variables });
+  const loop = openLoop({ node, variables });
   if (!loop) return false;
   await run.tokens.openLoop(step.executionId, loop.state);
+  const outer = localsIn(run, variables);
   for (const index of loop.children) {
-    const start = await spawnChild(run, step.executionId, node, loop.state, index);
+    const start = await spawnChild({
+      run,
+      parentId: step.executionId,
+      node,
+      state: loop.state,
+      index,
+      outer,
+    });
     if (start) started.push(start);
   }
   return true;
@@ -108,7 +141,8 @@ export async function tokenToLeave({
   const state = await run.tokens.loopOf(parentId);
   if (!state) return executionId;
   await run.tokens.remove([executionId]);
-  const done = childDone({ node, state, variables: run.variables });
+  const variables = await scopedVariables(run, parentId, node);
+  const done = childDone({ node, state, variables });
   if (done.isOver) {
     await run.tasks.cancelInLoop(parentId, 'completionCondition');
     // A sub-process's other children end with what still runs inside them.
@@ -119,7 +153,8 @@ export async function tokenToLeave({
   }
   await run.tokens.saveLoop(parentId, done.state);
   if (done.start !== undefined) {
-    const start = await spawnChild(run, parentId, node, done.state, done.start);
+    const outer = localsIn(run, variables);
+    const start = await spawnChild({ run, parentId, node, state: done.state, index: done.start, outer });
     if (start) started.push(start);
   }
   return null;
@@ -128,13 +163,33 @@ export async function tokenToLeave({
 /**
  * A multi-instance activity that waits for nothing (task, manual task, service or send task): it
  * runs once per item, one after another (a step each), until its completion condition holds.
+ * Each item is a row of the history: the first is the one the token wrote passing the activity,
+ * each further item adds its own.
  */
-export function passLoop(
-  run: Run,
-  node: ProcessNode,
-  each: (locals: Record<string, unknown>) => Promise<void>,
-): Promise<void> {
-  return runLoopInline({ node, variables: run.variables, countStep: () => countStep(run), each });
+export function passLoop({
+  run,
+  step,
+  node,
+  variables,
+  each,
+}: {
+  run: Run;
+  step: Step;
+  node: ProcessNode;
+  /** What the element reads (variablesAt): in a loop's body, the outer item's too. */
+  variables: Record<string, unknown>;
+  each: (locals: Record<string, unknown>) => Promise<void>;
+}): Promise<void> {
+  const outer = localsIn(run, variables);
+  return runLoopInline({
+    node,
+    variables,
+    countStep: () => countStep(run),
+    each: async (locals) => {
+      if (locals.loopCounter !== 0) await run.history.pass(step.executionId, node);
+      await each({ ...outer, ...locals });
+    },
+  });
 }
 
 /** Whether a node runs inside a multi-instance sub-process (at any depth). */

@@ -653,6 +653,32 @@ describe('the HTTP connector', () => {
     expect(await openTasks(t, instance.id)).toEqual([]);
   });
 
+  it('stops in an incident when its request-config socket-timeout passes without an answer; a bad one is named', async () => {
+    const timeout = (value: string) =>
+      `<camunda:inputParameter name="request-config"><camunda:map>
+         <camunda:entry key="socket-timeout">${value}</camunda:entry>
+       </camunda:map></camunda:inputParameter>`;
+    await deploy(t, connectorProcess('extHttpTimeout', `${base}/hold`, timeout('${patience}')));
+    const instance = await start(t, t.auth, 'extHttpTimeout', { orderNo: 'T-1', qty: 1, patience: 300 });
+    const began = Date.now();
+    expect(await runCalls()).toBe(1);
+    // The endpoint never answered: the call gave up after 300 ms, not the budget's 10 s.
+    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(received[0]?.url).toBe('/hold');
+    expect((await instanceRow(t, instance.id)).incident).toMatchObject({
+      activityId: 'reserve',
+      message: expect.stringContaining('nothing received for 300 ms'),
+    });
+    held.shift()?.();
+    const wrong = await start(t, t.auth, 'extHttpTimeout', { orderNo: 'T-2', qty: 1, patience: 'soon' });
+    const before = received.length;
+    await runCalls();
+    expect((await instanceRow(t, wrong.id)).incident).toMatchObject({
+      message: expect.stringContaining('request-config socket-timeout'),
+    });
+    expect(received.length).toBe(before);
+  });
+
   it('refuses private addresses the guard does not let through: an incident, no request', async () => {
     await deploy(t, connectorProcess('extHttpPrivate', 'http://169.254.169.254/latest/meta-data', ''));
     const before = received.length;

@@ -8,7 +8,8 @@ import { ExpressionError } from './expressions.js';
 /**
  * Camunda's HTTP connector (camunda:connector, connectorId http-connector) without Java: the
  * service task's input parameters url, method, headers and payload make one request, within
- * CONNECTOR_BUDGETS (time and answer size), only to addresses the address guard allows (private
+ * CONNECTOR_BUDGETS (time and answer size) and the tighter limits of its request-config
+ * (connection-timeout, socket-timeout), only to addresses the address guard allows (private
  * and loopback ones refused unless WEBHOOK_ALLOWED_ADDRESSES lets them through, checked at the
  * connection's own lookup); its answer is offered to the output parameters as statusCode,
  * response (the body's text) and headers. A failure (refused address, timeout, oversized answer,
@@ -23,6 +24,14 @@ export const CONNECTOR_BUDGETS = {
   /** Bytes of a payload sent. */
   payloadBytes: 64 * 1024,
 } as const;
+
+/** A call's own time limits (Camunda's request-config), each within CONNECTOR_BUDGETS.requestMs. */
+export interface CallLimits {
+  /** Time to connect (connection-timeout). */
+  connectMs?: number;
+  /** Longest silence of the connection once open (socket-timeout). */
+  idleMs?: number;
+}
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
@@ -50,12 +59,14 @@ export function callHttp({
   method,
   headers,
   payload,
+  limits = {},
 }: {
   ctx: AppContext;
   url: string;
   method: string;
   headers: Record<string, string>;
   payload: string | undefined;
+  limits?: CallLimits;
 }): Promise<ConnectorAnswer> {
   let target: URL;
   try {
@@ -80,10 +91,12 @@ export function callHttp({
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let isDone = false;
+    let connecting: NodeJS.Timeout | undefined;
     const fail = (why: string): void => {
       if (isDone) return;
       isDone = true;
       clearTimeout(timer);
+      clearTimeout(connecting);
       request.destroy();
       reject(
         new ExpressionError(`the HTTP connector's ${verb} ${target.origin}${target.pathname} failed: ${why}`),
@@ -116,6 +129,7 @@ export function callHttp({
           if (isDone) return;
           isDone = true;
           clearTimeout(timer);
+          clearTimeout(connecting);
           const answerHeaders: Record<string, string> = {};
           for (const [name, value] of Object.entries(answer.headers))
             if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -131,6 +145,15 @@ export function callHttp({
       () => fail(`no answer within ${CONNECTOR_BUDGETS.requestMs} ms`),
       CONNECTOR_BUDGETS.requestMs,
     );
+    const { connectMs, idleMs } = limits;
+    if (connectMs !== undefined)
+      request.on('socket', (socket) => {
+        // A socket the agent kept open is connected already.
+        if (!socket.connecting) return;
+        connecting = setTimeout(() => fail(`no connection within ${connectMs} ms`), connectMs);
+        socket.once('connect', () => clearTimeout(connecting));
+      });
+    if (idleMs !== undefined) request.setTimeout(idleMs, () => fail(`nothing received for ${idleMs} ms`));
     request.on('error', (error: NodeJS.ErrnoException) =>
       fail(error.code === 'EADDRFORBIDDEN' ? 'address not allowed' : error.message),
     );

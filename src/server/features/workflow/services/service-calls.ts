@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../lib/context.js';
-import { callHttp, type ConnectorAnswer } from './connector.js';
+import { callHttp, CONNECTOR_BUDGETS, type CallLimits, type ConnectorAnswer } from './connector.js';
 import { ExpressionError, interpolate } from './expressions.js';
 import type { ProcessNode } from './graph.js';
 import { sendTaskMail } from './mail-task.js';
@@ -22,6 +22,8 @@ export type PreparedCall =
       method: string;
       headers: Record<string, string>;
       payload: string | undefined;
+      /** Camunda's request-config: connection-timeout and socket-timeout (ms), within the budget. */
+      limits: CallLimits;
     }
   | { kind: 'mail'; fields: Record<string, unknown> };
 
@@ -57,7 +59,36 @@ export function prepareCall(node: ProcessNode, scope: Record<string, unknown>): 
     method: textOf('method') ?? 'GET',
     headers,
     payload: textOf('payload'),
+    limits: limitsOf(inputs['request-config'], scope),
   };
+}
+
+/** Camunda's request-config keys this connector honours, and the limit each sets. */
+const LIMIT_KEYS = { 'connection-timeout': 'connectMs', 'socket-timeout': 'idleMs' } as const;
+
+/**
+ * The time limits of a connector's request-config map (milliseconds, expressions allowed). A limit
+ * above the budget is held to it (CONNECTOR_BUDGETS.requestMs stays the limit of the whole call);
+ * one that is not a positive whole number is an ExpressionError naming it. Other keys are left to
+ * the defaults.
+ */
+function limitsOf(
+  config: string | Record<string, string> | undefined,
+  scope: Record<string, unknown>,
+): CallLimits {
+  const limits: CallLimits = {};
+  if (!config || typeof config !== 'object') return limits;
+  for (const [key, limit] of Object.entries(LIMIT_KEYS)) {
+    const text = config[key];
+    if (text === undefined) continue;
+    const value = Number(interpolate(text, scope));
+    if (!Number.isInteger(value) || value <= 0)
+      throw new ExpressionError(
+        `the HTTP connector's request-config ${key} "${String(text).slice(0, 100)}" is not a whole number of milliseconds`,
+      );
+    limits[limit] = Math.min(value, CONNECTOR_BUDGETS.requestMs);
+  }
+  return limits;
 }
 
 /**
@@ -80,7 +111,14 @@ export async function performCall({
     await sendTaskMail({ ctx, tenantCode, where, fields: call.fields });
     return undefined;
   }
-  return callHttp({ ctx, url: call.url, method: call.method, headers: call.headers, payload: call.payload });
+  return callHttp({
+    ctx,
+    url: call.url,
+    method: call.method,
+    headers: call.headers,
+    payload: call.payload,
+    limits: call.limits,
+  });
 }
 
 /**

@@ -727,6 +727,36 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
   });
 
+  it('the body of a multi-instance sub-process reads the loop’s counts as they are now', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'mi_counts_now',
+        `<startEvent id="s"/>${flow('f1', 's', 'each')}
+         <subProcess id="each">
+           <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${parts}" camunda:elementVariable="part"/>
+           <startEvent id="ss"/>${flow('i1', 'ss', 'fit')}<userTask id="fit" name="Fit \${part}" camunda:assignee="admin"/>
+           ${flow('i2', 'fit', 'report')}<userTask id="report" name="Report \${part}: \${nrOfCompletedInstances} of \${nrOfInstances} done" camunda:assignee="admin"/>
+           ${flow('i3', 'report', 'se')}<endEvent id="se"/>
+         </subProcess>${flow('f2', 'each', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'mi_counts_now', { parts: ['pump', 'valve'] });
+    const byName = async (name: string) =>
+      (
+        await t.sql<{ id: number }>(
+          'select id from wf_task where instance_id = $1 and end_time is null and name = $2',
+          [instance.id, name],
+        )
+      )[0]?.id ?? 0;
+    expect((await complete(t, t.auth, await byName('Fit pump'))).statusCode).toBe(200);
+    expect((await complete(t, t.auth, await byName('Report pump: 0 of 2 done'))).statusCode).toBe(200);
+    // The pump's body is done: the valve's report, made now, counts it.
+    expect((await complete(t, t.auth, await byName('Fit valve'))).statusCode).toBe(200);
+    expect((await complete(t, t.auth, await byName('Report valve: 1 of 2 done'))).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
   it('a conditional catch in the body of a multi-instance sub-process reads the body’s item', async () => {
     await deploy(
       t,

@@ -1,10 +1,12 @@
 import type { LoopState } from '../../src/server/features/workflow/services/elements/multi-instance.js';
-import type {
-  LiveToken,
-  MovedState,
-  TokenAt,
-  TokenState,
-  TokenStore,
+import {
+  mergedLocals,
+  type LiveToken,
+  type LoopCounts,
+  type MovedState,
+  type TokenAt,
+  type TokenState,
+  type TokenStore,
 } from '../../src/server/features/workflow/services/tokens.js';
 
 /** A token as the memory store holds it (a wf_execution row's part the element behaviours read). */
@@ -55,14 +57,14 @@ export class MemoryTokens implements TokenStore {
 
   async localsAbove(executionId: number): Promise<Record<string, unknown>> {
     this.reads += 1;
-    const chain: Record<string, unknown>[] = [];
+    const chain: { locals: Record<string, unknown> | null; counts: LoopCounts | null }[] = [];
     for (
       let token = this.tokens.find((candidate) => candidate.id === executionId);
       token;
       token = this.tokens.find((candidate) => candidate.id === token?.parentId)
     )
-      if (token.locals) chain.unshift(token.locals);
-    return Object.assign({}, ...chain) as Record<string, unknown>;
+      chain.unshift({ locals: token.locals ?? null, counts: token.loop ?? null });
+    return mergedLocals(chain);
   }
 
   async markJoining(executionId: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { BUDGETS } from '../../../lib/budgets.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
-import type { LoopState } from './elements/multi-instance.js';
+import { loopCounts, type LoopState } from './elements/multi-instance.js';
 import type { InstanceOf } from './store.js';
 
 /**
@@ -36,7 +36,9 @@ export interface TokenStore {
   parentOf(executionId: number): Promise<number | null>;
   /**
    * The loop variables of the token and the scopes it runs in (a multi-instance sub-process's
-   * item, loopCounter and counts, kept on its child's scope token), the nearest winning.
+   * item and loopCounter, kept on its child's scope token), the nearest winning; the counts
+   * (nrOfInstances, nrOfActiveInstances, nrOfCompletedInstances) are the nearest loop's as they
+   * are now, not as they were when the child started.
    */
   localsAbove(executionId: number): Promise<Record<string, unknown>>;
   /** The token waits at the join it stands at. */
@@ -119,9 +121,29 @@ export type MovedState = Extract<TokenState, 'active' | 'scope' | 'compensating'
 export const anotherToken = (instanceId: number, executionId: number): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId})`;
 
+/** The counts of a loop in progress (LoopState less its items). */
+export type LoopCounts = Pick<LoopState, 'total' | 'active' | 'completed'>;
+
+/**
+ * The locals of a token's chain of scopes, outermost first: the nearest value of each wins, and
+ * the counts are the nearest loop's now (loopCounts).
+ */
+export function mergedLocals(
+  chain: readonly { locals: Record<string, unknown> | null; counts: LoopCounts | null }[],
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  let nearest: LoopCounts | null = null;
+  for (const { locals, counts } of chain) {
+    Object.assign(merged, locals ?? {});
+    if (counts) nearest = counts;
+  }
+  return nearest ? { ...merged, ...loopCounts({ ...nearest, items: [], next: 0 }) } : merged;
+}
+
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
 export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): TokenStore {
-  // A token's and its scopes' locals are written with them and never change: read once per token.
+  // A token's and its scopes' locals are written with them and never change, and a loop's counts
+  // change only through this store: read once per token until a loop's counts change.
   const localsRead = new Map<number, Record<string, unknown>>();
   return {
     async parentOf(executionId) {
@@ -134,15 +156,19 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
       const known = localsRead.get(executionId);
       if (known) return known;
       // Scopes nest no deeper than the BPMN budget's depth (budgets.ts): the walk is bounded.
+      // The loop's counts alone, not its items (a collection may be long).
       const rows = await sql<{
-        locals: Record<string, unknown>;
-      }>`with recursive up (id, parent_id, local_vars, depth) as (
-          select id, parent_id, local_vars, 0 from wf_execution where id = ${executionId}
+        locals: Record<string, unknown> | null;
+        counts: LoopCounts | null;
+      }>`with recursive up (id, parent_id, local_vars, loop_state, depth) as (
+          select id, parent_id, local_vars, loop_state, 0 from wf_execution where id = ${executionId}
           union all
-          select e.id, e.parent_id, e.local_vars, up.depth + 1 from wf_execution e join up on e.id = up.parent_id
+          select e.id, e.parent_id, e.local_vars, e.loop_state, up.depth + 1 from wf_execution e join up on e.id = up.parent_id
            where up.depth < ${BUDGETS.workflow.bpmnDepth + 1})
-        select local_vars as locals from up where local_vars is not null order by depth desc`.execute(trx);
-      const locals = Object.assign({}, ...rows.rows.map((row) => row.locals)) as Record<string, unknown>;
+        select local_vars as locals, case when loop_state is null then null else jsonb_build_object(
+            'total', loop_state->'total', 'active', loop_state->'active', 'completed', loop_state->'completed') end as counts
+          from up where local_vars is not null or loop_state is not null order by depth desc`.execute(trx);
+      const locals = mergedLocals(rows.rows);
       localsRead.set(executionId, locals);
       return locals;
     },
@@ -229,10 +255,12 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
       return Number(rows.rows[0]?.id ?? 0);
     },
     async openLoop(executionId, state) {
+      localsRead.clear();
       await sql`update wf_execution set state = 'loop', loop_state = ${JSON.stringify(state)}::jsonb
         where id = ${executionId}`.execute(trx);
     },
     async saveLoop(executionId, state) {
+      localsRead.clear();
       await sql`update wf_execution set loop_state = ${JSON.stringify(state)}::jsonb where id = ${executionId}`.execute(
         trx,
       );

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+import {
+  bpmn,
+  call,
+  complete,
+  deploy,
+  flow,
+  inDialect,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
 
 /**
  * Issue 36's errors and escalations beyond the sub-process boundary: event sub-processes started
@@ -205,16 +215,32 @@ describe('throws from a called process', () => {
     expect((await instanceRow(t, caller.id)).incident).toBeNull();
   });
 
-  it('an error the caller does not catch either stays an incident in the called process', async () => {
-    await deploy(
+  const asActiviti = (xml: string): string => inDialect(xml, 'activiti');
+
+  it('an error nobody catches, in an Activiti file, stays an incident in the called process; the deploy warns', async () => {
+    const deployed = await deploy(
       t,
-      bpmn(
-        'careless_caller',
-        `<startEvent id="s"/>${flow('f1', 's', 'call')}<callActivity id="call" calledElement="throwing_child"/>
-         ${flow('f2', 'call', 'e')}<endEvent id="e"/>`,
+      asActiviti(
+        child(
+          'throwing_child_act',
+          '<endEvent id="throw"><errorEventDefinition errorRef="late"/></endEvent>',
+        ),
       ),
     );
-    const caller = await start(t, t.auth, 'careless_caller');
+    expect(deployed.warnings).toEqual([
+      expect.objectContaining({ field: 'throw', message: expect.stringContaining('LATE') }),
+    ]);
+    await deploy(
+      t,
+      asActiviti(
+        bpmn(
+          'careless_caller_act',
+          `<startEvent id="s"/>${flow('f1', 's', 'call')}<callActivity id="call" calledElement="throwing_child_act"/>
+           ${flow('f2', 'call', 'e')}<endEvent id="e"/>`,
+        ),
+      ),
+    );
+    const caller = await start(t, t.auth, 'careless_caller_act');
     const [childInstance] = await called(caller.id);
     await completeOnly(childInstance?.id ?? 0, 'childWork');
     expect(await instanceRow(t, childInstance?.id ?? 0)).toMatchObject({
@@ -222,6 +248,34 @@ describe('throws from a called process', () => {
       incident: expect.objectContaining({ activityId: 'throw' }),
     });
     expect(await instanceRow(t, caller.id)).toMatchObject({ end_time: null, incident: null });
+  });
+
+  it('an error nobody catches, in a Camunda file, ends its path like a plain end event (Camunda’s rule): the caller goes on', async () => {
+    const deployed = await deploy(
+      t,
+      child('throwing_child_cam', '<endEvent id="throw"><errorEventDefinition errorRef="late"/></endEvent>'),
+    );
+    expect(deployed.warnings).toEqual([
+      expect.objectContaining({ field: 'throw', message: expect.stringContaining('LATE') }),
+    ]);
+    await deploy(
+      t,
+      bpmn(
+        'careless_caller_cam',
+        `<startEvent id="s"/>${flow('f1', 's', 'call')}<callActivity id="call" calledElement="throwing_child_cam"/>
+         ${flow('f2', 'call', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const caller = await start(t, t.auth, 'careless_caller_cam');
+    const [childInstance] = await called(caller.id);
+    await completeOnly(childInstance?.id ?? 0, 'childWork');
+    expect(await instanceRow(t, childInstance?.id ?? 0)).toMatchObject({ status: 'over', incident: null });
+    expect(await tasksOf(caller.id)).toEqual(['after']);
+    const history = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_hist_activity where instance_id = $1 order by id',
+      [childInstance?.id ?? 0],
+    );
+    expect(history.map((row) => row.activity_id)).toEqual(['cs', 'childWork', 'throw']);
   });
 
   it("an escalation the called process throws starts the caller's escalation event sub-process", async () => {

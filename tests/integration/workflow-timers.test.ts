@@ -3,7 +3,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+import {
+  bpmn,
+  call,
+  complete,
+  deploy,
+  flow,
+  inDialect,
+  instanceRow,
+  openTasks,
+  start,
+} from '../support/workflow.js';
 
 /**
  * Issue 12's timers and sub-processes: boundary timers on user tasks fired through the
@@ -641,7 +651,7 @@ describe('boundary events on any activity and on sub-processes (issue 36)', () =
     expect(await jobsOf(instance.id)).toEqual([]);
   });
 
-  it('an error end event is caught by the error boundary of its sub-process (by code); an uncaught one is an incident naming it', async () => {
+  it('an error end event is caught by the error boundary of its sub-process (by code); an uncaught one is an incident naming it (a Flowable file) or a plain end (a Camunda file)', async () => {
     const errors = (catching: string): string =>
       `<startEvent id="s"/>${flow('f1', 's', 'sub')}
        <subProcess id="sub"><startEvent id="ss"/>${flow('c1', 'ss', 'check')}${task('check')}${flow('c2', 'check', 'fail')}
@@ -653,13 +663,20 @@ describe('boundary events on any activity and on sub-processes (issue 36)', () =
     const [check] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
     expect(await taskNames(instance.id)).toEqual(['repair']);
-    await deploy(t, bpmn('errorUncaught', errors('OTHER')));
+    await deploy(t, inDialect(bpmn('errorUncaught', errors('OTHER')), 'flowable'));
     const other = await start(t, t.auth, 'errorUncaught');
     const [first] = await openTasks(t, other.id);
     await complete(t, t.auth, first?.id ?? 0);
     const row = await instanceRow(t, other.id);
     expect(row.status).not.toBe('over');
     expect(row.incident).toMatchObject({ activityId: 'fail', activityName: 'Check failed' });
+    // Camunda: "in case no matching error boundary event is found, the execution semantics
+    // defaults to the none end event semantics": the sub-process ends and the instance goes on.
+    await deploy(t, bpmn('errorUncaughtCamunda', errors('OTHER')));
+    const ended = await start(t, t.auth, 'errorUncaughtCamunda');
+    const [inner] = await openTasks(t, ended.id);
+    expect((await complete(t, t.auth, inner?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, ended.id)).toMatchObject({ status: 'over', incident: null });
   });
 
   it('a timer boundary on a pass-through activity deploys and the token passes it', async () => {

@@ -21,6 +21,15 @@ export function bpmn(key: string, body: string): string {
 </definitions>`;
 }
 
+/** The same file written for Activiti or Flowable: that engine's namespace and prefix instead of Camunda's. */
+export const inDialect = (xml: string, dialect: 'activiti' | 'flowable'): string =>
+  xml
+    .replace(
+      'xmlns:camunda="http://camunda.org/schema/1.0/bpmn"',
+      `xmlns:${dialect}="http://${dialect}.org/bpmn"`,
+    )
+    .replaceAll('camunda:', `${dialect}:`);
+
 /** A sequence flow, with a condition when given. */
 export const flow = (id: string, source: string, target: string, condition?: string): string =>
   condition

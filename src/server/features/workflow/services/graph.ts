@@ -113,6 +113,11 @@ export interface ProcessNode {
   isTerminate?: boolean;
   /** A terminate end with terminateAll (Activiti, Flowable): inside a sub-process it ends the whole instance. */
   isTerminateAll?: boolean;
+  /**
+   * An error end event of a Camunda file: caught by nobody, it ends its path as a none end event
+   * does (Camunda's semantics); otherwise an uncaught error stops the token in an incident.
+   */
+  endsWhenUncaught?: boolean;
   /** A transaction (a sub-process a cancel end event inside it cancels; compensation.ts). */
   isTransaction?: boolean;
   /** Cancel end event (inside a transaction) and cancel boundary event (on a transaction). */

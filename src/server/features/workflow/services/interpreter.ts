@@ -343,18 +343,20 @@ const handlerAround = (
 /**
  * An error end event: the error goes up the scopes it is in to the nearest handler that catches
  * its code (an event sub-process's error start, an error boundary event of a sub-process), which
- * interrupts that scope; from a called process, on to the call activity. Caught by none, the
- * token stops in an incident naming the end event.
+ * interrupts that scope; from a called process, on to the call activity. Answers whether it was
+ * caught. Caught by none, the end event of a Camunda file ends its path as a none end does (false);
+ * any other stops the token in an incident naming the end event.
  */
-async function throwError(run: Run, step: Step, node: ProcessNode): Promise<void> {
+async function throwError(run: Run, step: Step, node: ProcessNode): Promise<boolean> {
   const thrown: Thrown = { kind: 'error', code: node.errorCode ?? '' };
   const handler = await handlerAround(run, step, node, thrown);
   if (handler) {
     await run.history.pass(step.executionId, node);
     await fireHandler(run, handler);
-    return;
+    return true;
   }
-  if (run.caller && (await throwsToCaller(run, step, node, thrown)) !== 'none') return;
+  if (run.caller && (await throwsToCaller(run, step, node, thrown)) !== 'none') return true;
+  if (node.endsWhenUncaught) return false;
   throw new ExpressionError(
     `the error ${node.errorCode ?? ''} thrown by ${node.name?.trim() || node.id} is caught by no boundary event`,
   );
@@ -738,10 +740,7 @@ async function implicitEnd(run: Run, step: Step, node: ProcessNode, queue: Step[
 async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   const scope = node.scope === undefined ? undefined : run.graph.nodes[node.scope];
   const isInScope = scope !== undefined && step.parentId !== null;
-  if (node.errorCode !== undefined) {
-    await throwError(run, step, node);
-    return;
-  }
+  if (node.errorCode !== undefined && (await throwError(run, step, node))) return;
   if (node.signalName !== undefined && !(await throwSignal(run, step, node.signalName, queue))) return;
   if (node.escalationCode !== undefined && !(await throwEscalation(run, step, node))) return;
   // The plain end of a top-level token writes its history row in the statement that removes it.

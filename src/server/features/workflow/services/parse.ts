@@ -64,6 +64,15 @@ export const EXTERNAL_TOPIC_MAX = 200;
 /** ParseOptions.codeAsExternalTasks of the file being read (set for the synchronous walk of parseBpmn). */
 let codeAsExternal = false;
 
+/**
+ * Whether the file being read is a Camunda file (its namespace bound, no Activiti or Flowable
+ * one): set for the synchronous walk of parseBpmn. Its uncaught errors end as Camunda's do.
+ */
+let isCamundaFile = false;
+
+/** Whether a file is written for Camunda: Camunda's namespace bound, neither Activiti's nor Flowable's. */
+const isCamundaXml = (xml: string): boolean => xml.includes(camunda.uri) && dialectPrefix(xml) === undefined;
+
 /** The external task standing in for code, and the warning that says so. */
 function codeAsExternalTask(
   element: ModdleElement,
@@ -616,6 +625,9 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       if (dialectAttribute(definition, 'terminateAll') === 'true') node.isTerminateAll = true;
     } else if (definition?.$type === 'bpmn:ErrorEventDefinition') {
       node.errorCode = errorCodeOf(definition);
+      // Camunda: "in case no matching error boundary event is found, the execution semantics
+      // defaults to the none end event semantics"; Activiti and Flowable fail the step instead.
+      if (isCamundaFile) node.endsWhenUncaught = true;
     } else if (definition?.$type === 'bpmn:MessageEventDefinition' && definitions.length === 1) {
       messageThrow(node, definition, problems);
     } else if (definition?.$type === 'bpmn:SignalEventDefinition' && definitions.length === 1) {
@@ -907,6 +919,12 @@ function checkShape(
       // Never reached, so never run: Activiti, Flowable and Camunda deploy it (a token can only be
       // moved there by hand), and so does this engine, with a warning naming it.
       warnings.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
+    if (node.type === 'endEvent' && node.errorCode !== undefined && !isErrorCaught(graph, node.errorCode))
+      warnings.push({
+        field: node.id,
+        key: node.endsWhenUncaught ? 'uncaughtErrorEnds' : 'uncaughtErrorStops',
+        params: { id: node.id, code: node.errorCode },
+      });
     if (isLinkThrow && !linkCatchOf(graph, node))
       problems.push({
         field: node.id,
@@ -1181,6 +1199,14 @@ function dataObjectsOf(xml: string): Map<string, unknown> {
   return found;
 }
 
+/** Whether any error boundary event or error event sub-process of the process catches the code. */
+const isErrorCaught = (graph: ProcessGraph, code: string): boolean =>
+  Object.values(graph.nodes).some(
+    (node) =>
+      (node.type === 'boundaryEvent' || node.type === 'startEvent') &&
+      (node.errorCode === code || node.errorCode === ''),
+  );
+
 /** The data objects of the file being read (set for the synchronous walk of parseBpmn). */
 let dataObjects = new Map<string, unknown>();
 
@@ -1296,12 +1322,14 @@ function processGraph({
   eventTypes = eventTypesOf(xml);
   dataObjects = dataObjectsOf(xml);
   codeAsExternal = options.codeAsExternalTasks === true;
+  isCamundaFile = isCamundaXml(xml);
   try {
     readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
   } finally {
     eventTypes = new Map();
     dataObjects = new Map();
     codeAsExternal = false;
+    isCamundaFile = false;
   }
   const { starts, eventStarts, refused } = found;
   // A process with message or signal starts only is started by the first of them (as Flowable does).

@@ -198,6 +198,32 @@ const SCRIPTS: Script[] = [
     variables: { parts: ['pump', 'valve'] },
     completions: [{ task: 'urgent' }, { task: 'fit' }],
   },
+  {
+    name: "a sequential multi-instance task over the outer item's lines in a multi-instance sub-process, a report counting the bodies done",
+    body: `<startEvent id="s"/>${flow('f1', 's', 'orders')}
+      <subProcess id="orders">
+        <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${orderList}" camunda:elementVariable="order"/>
+        <startEvent id="ss"/>${flow('n1', 'ss', 'pack')}
+        <userTask id="pack" name="Pack \${order.ref} \${line}" camunda:assignee="admin">
+          <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${order.lines}" camunda:elementVariable="line"/>
+        </userTask>${flow('n2', 'pack', 'report')}
+        <userTask id="report" name="Report \${order.ref}: \${nrOfCompletedInstances} of \${nrOfInstances}" camunda:assignee="admin"/>
+        ${flow('n3', 'report', 'se')}<endEvent id="se"/>
+      </subProcess>${flow('f2', 'orders', 'e')}<endEvent id="e"/>`,
+    variables: {
+      orderList: [
+        { ref: 'A', lines: ['pump', 'valve'] },
+        { ref: 'B', lines: ['hose'] },
+      ],
+    },
+    completions: [
+      { task: 'pack' },
+      { task: 'pack' },
+      { task: 'report' },
+      { task: 'pack' },
+      { task: 'report' },
+    ],
+  },
 ];
 
 /** What an instance left, as both runs are compared. */
@@ -399,6 +425,7 @@ describe('an instance runs the same on the database and in memory', () => {
       'over',
       'running',
       'over',
+      'over',
     ]);
     // The completion condition canceled the third review.
     expect(ends[11]!.left.tasks[2]).toBe('review "Review cy" canceled:completionCondition admin');
@@ -427,6 +454,14 @@ describe('an instance runs the same on the database and in memory', () => {
     expect(ends[16]!.left.tasks).toEqual([
       'urgent "Rush pump" completed:completed admin',
       'fit "Fit valve" completed:completed admin',
+    ]);
+    // Each order's lines one after another, the report counting the orders done before it.
+    expect(ends[17]!.left.tasks.map((text) => text.split('"')[1])).toEqual([
+      'Pack A pump',
+      'Pack A valve',
+      'Report A: 0 of 2',
+      'Pack B hose',
+      'Report B: 1 of 2',
     ]);
     // Two tasks in a row: the second's name from its expression.
     expect(ends[0]!.left.tasks[1]).toBe('b "Review pump" completed:completed admin');

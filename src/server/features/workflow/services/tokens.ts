@@ -142,8 +142,8 @@ export function mergedLocals(
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */
 export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): TokenStore {
-  // A token's and its scopes' locals are written with them and never change, and a loop's counts
-  // change only through this store: read once per token until a loop's counts change.
+  // A token's and its scopes' locals are written with them and never change, and a loop's state
+  // changes only through this store (opened, saved, forgotten): read once per token until it does.
   const localsRead = new Map<number, Record<string, unknown>>();
   return {
     async parentOf(executionId) {
@@ -209,6 +209,7 @@ export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): Toke
       await sql`update wf_execution set state = 'waiting' where id = ${executionId}`.execute(trx);
     },
     async activateOutOfLoop(executionId) {
+      localsRead.clear();
       await sql`update wf_execution set loop_state = null, state = 'active' where id = ${executionId}`.execute(
         trx,
       );

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BpmnModdle } from 'bpmn-moddle';
 import { describe, expect, it } from 'vitest';
-import { layOut, linkFlows, type Moddled } from '../../src/admin/features/workflow/modeler/layout.js';
+import {
+  drawProcesses,
+  layOut,
+  linkFlows,
+  processDiagrams,
+  type Moddled,
+} from '../../src/admin/features/workflow/modeler/layout.js';
 import {
   engineProblem,
   engineRule,
@@ -425,5 +431,139 @@ describe('layout of a file without a diagram', () => {
     const task = process?.flowElements?.find((element) => (element.get('id') as string) === 'Task_legal');
     expect((task?.get('incoming') as unknown[]).length).toBe(1);
     expect((task?.get('outgoing') as unknown[]).length).toBe(1);
+  });
+});
+
+/** A process of its own, without a diagram: a call activity may call it from the file's other one. */
+const SHIPPING = `
+  <bpmn:process id="shipping" name="发货" isExecutable="true">
+    <bpmn:startEvent id="ship_start" />
+    <bpmn:sequenceFlow id="ship_f1" sourceRef="ship_start" targetRef="ship_split" />
+    <bpmn:exclusiveGateway id="ship_split" />
+    <bpmn:sequenceFlow id="ship_f2" sourceRef="ship_split" targetRef="ship_pack" />
+    <bpmn:sequenceFlow id="ship_f3" sourceRef="ship_split" targetRef="ship_post" />
+    <bpmn:userTask id="ship_pack" name="打包" />
+    <bpmn:boundaryEvent id="ship_late" attachedToRef="ship_pack">
+      <bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>
+    </bpmn:boundaryEvent>
+    <bpmn:userTask id="ship_post" name="寄出" />
+    <bpmn:sequenceFlow id="ship_f4" sourceRef="ship_pack" targetRef="ship_end" />
+    <bpmn:sequenceFlow id="ship_f5" sourceRef="ship_post" targetRef="ship_end" />
+    <bpmn:sequenceFlow id="ship_f6" sourceRef="ship_late" targetRef="ship_end" />
+    <bpmn:endEvent id="ship_end" />
+  </bpmn:process>`;
+
+interface ModdleIo {
+  fromXML(xml: string): Promise<{ rootElement: unknown; warnings: unknown[] }>;
+  toXML(element: unknown, options?: { format?: boolean }): Promise<{ xml: string }>;
+}
+
+async function definitionsOf(xml: string): Promise<{ definitions: Moddled; moddle: ModdleIo }> {
+  const moddle = BpmnModdle({ camunda }) as unknown as ModdleIo;
+  const { rootElement, warnings } = await moddle.fromXML(xml);
+  expect(warnings).toEqual([]);
+  return { definitions: rootElement as Moddled, moddle };
+}
+
+const diagramsOf = (definitions: Moddled): Moddled[] => definitions.get('diagrams') as Moddled[];
+const idsOf = (elements: readonly Moddled[]): string[] => elements.map((element) => element.id ?? '').sort();
+
+/** The flow nodes and the sequence flows of the process, by id, and what its diagram draws. */
+function drawingOf(process: Moddled | undefined, diagram: Moddled | undefined) {
+  const elements = process?.flowElements ?? [];
+  const drawn = diagram?.plane?.planeElement ?? [];
+  return {
+    nodes: idsOf(elements.filter((element) => element.$instanceOf('bpmn:FlowNode'))),
+    flows: idsOf(elements.filter((element) => element.$type === 'bpmn:SequenceFlow')),
+    shapes: idsOf(
+      drawn.filter((di) => di.$type === 'bpmndi:BPMNShape').flatMap((di) => di.bpmnElement ?? []),
+    ),
+    edges: idsOf(drawn.filter((di) => di.$type === 'bpmndi:BPMNEdge').flatMap((di) => di.bpmnElement ?? [])),
+  };
+}
+
+/** The text of each <bpmndi:BPMNDiagram> of a file. */
+const diagramTexts = (xml: string): string[] =>
+  xml.match(/<bpmndi:BPMNDiagram\b[\s\S]*?<\/bpmndi:BPMNDiagram>/g) ?? [];
+
+describe('a diagram for each process of a file', () => {
+  const twoWithout = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="two" targetNamespace="test">
+  <bpmn:process id="order" name="订单" isExecutable="true">
+    <bpmn:startEvent id="order_start" />
+    <bpmn:sequenceFlow id="order_f1" sourceRef="order_start" targetRef="order_check" />
+    <bpmn:userTask id="order_check" name="审核" />
+    <bpmn:sequenceFlow id="order_f2" sourceRef="order_check" targetRef="order_ship" />
+    <bpmn:callActivity id="order_ship" calledElement="shipping" />
+    <bpmn:sequenceFlow id="order_f3" sourceRef="order_ship" targetRef="order_end" />
+    <bpmn:endEvent id="order_end" />
+  </bpmn:process>${SHIPPING}
+</bpmn:definitions>`;
+
+  it('lays out each process of a file without a diagram on a diagram of its own', async () => {
+    const { definitions, moddle } = await definitionsOf(twoWithout);
+    drawProcesses(definitions);
+    const processes = definitions.rootElements ?? [];
+    const diagrams = diagramsOf(definitions);
+    expect(diagrams.map((diagram) => diagram.plane?.bpmnElement)).toEqual(processes);
+    for (const [index, process] of processes.entries()) {
+      const drawing = drawingOf(process, diagrams[index]);
+      expect(drawing.shapes, process.id).toEqual(drawing.nodes);
+      expect(drawing.edges, process.id).toEqual(drawing.flows);
+      // bpmn-js moves and deletes shapes through $parent, as on a diagram it has read
+      const diagram = diagrams[index];
+      expect(diagram?.$parent).toBe(definitions);
+      expect(diagram?.plane?.$parent).toBe(diagram);
+      for (const di of diagram?.plane?.planeElement ?? []) expect(di.$parent).toBe(diagram?.plane);
+    }
+    expect(processDiagrams(definitions).map(({ label }) => label)).toEqual(['订单', '发货']);
+    // and bpmn-js reads the file written back the same way
+    const { xml } = await moddle.toXML(definitions, { format: true });
+    const again = await definitionsOf(xml);
+    const read = diagramsOf(again.definitions);
+    expect(read.map((diagram) => diagram.plane?.bpmnElement?.id)).toEqual(['order', 'shipping']);
+    const shipping = drawingOf(again.definitions.rootElements?.[1], read[1]);
+    expect(shipping.shapes).toEqual(shipping.nodes);
+    expect(shipping.edges).toEqual(shipping.flows);
+  });
+
+  it('keeps the whole diagram of one process and adds one for the process without', async () => {
+    const office = readFileSync('tests/fixtures/bpmn/office-review.bpmn', 'utf8').replace(
+      '</bpmn:process>',
+      `</bpmn:process>${SHIPPING}`,
+    );
+    const { definitions, moddle } = await definitionsOf(office);
+    const before = (await moddle.toXML(definitions, { format: true })).xml;
+    const first = diagramsOf(definitions)[0];
+    drawProcesses(definitions);
+    const after = (await moddle.toXML(definitions, { format: true })).xml;
+    expect(diagramsOf(definitions)[0]).toBe(first);
+    const [kept, added, ...more] = diagramTexts(after);
+    expect(kept).toBe(diagramTexts(before)[0]);
+    expect(more).toEqual([]);
+    expect(added).toMatch(/<bpmndi:BPMNPlane id="BPMNPlane_shipping" bpmnElement="shipping">/);
+    const shipping = drawingOf(definitions.rootElements?.[1], diagramsOf(definitions)[1]);
+    expect(shipping.shapes).toEqual(shipping.nodes);
+    expect(shipping.edges).toEqual(shipping.flows);
+    // a file drawn whole is left as it is
+    drawProcesses(definitions);
+    expect((await moddle.toXML(definitions, { format: true })).xml).toBe(after);
+  });
+
+  it('replaces a diagram that leaves out part of its process, and only that one', async () => {
+    const { definitions } = await definitionsOf(
+      readFileSync('tests/fixtures/bpmn/camunda-approval.bpmn', 'utf8'),
+    );
+    const claimed: string[] = [];
+    // as bpmn-js's modeler keeps the ids in use
+    Object.assign(definitions.$model ?? {}, { ids: { claim: (id: string) => void claimed.push(id) } });
+    drawProcesses(definitions);
+    const [diagram, ...more] = diagramsOf(definitions);
+    expect(more).toEqual([]);
+    const drawing = drawingOf(definitions.rootElements?.[0], diagram);
+    expect(drawing.shapes).toEqual(drawing.nodes);
+    expect(drawing.edges).toEqual(drawing.flows);
+    expect(claimed).toContain('BPMNDiagram_contract_review');
+    expect(claimed).toContain('Task_legal_di');
   });
 });

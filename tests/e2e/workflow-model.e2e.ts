@@ -183,6 +183,102 @@ export function checks({ server, browser }: E2eContext): Check[] {
       },
     },
     {
+      name: 'a file of two processes without a diagram: each laid out on its own diagram, switched above the canvas',
+      async run() {
+        const admin = await apiClient(server.url, 'admin', server.adminPassword);
+        // as Activiti and Flowable write them: no diagram part; the order calls the shipping
+        const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" targetNamespace="e2e">
+  <process id="e2e_order" name="双流程订单" isExecutable="true">
+    <startEvent id="order_start" />
+    <sequenceFlow id="order_f1" sourceRef="order_start" targetRef="order_check" />
+    <userTask id="order_check" name="审核订单" />
+    <sequenceFlow id="order_f2" sourceRef="order_check" targetRef="order_ship" />
+    <callActivity id="order_ship" name="发货" calledElement="e2e_shipping" />
+    <sequenceFlow id="order_f3" sourceRef="order_ship" targetRef="order_end" />
+    <endEvent id="order_end" />
+  </process>
+  <process id="e2e_shipping" name="双流程发货" isExecutable="true">
+    <startEvent id="ship_start" />
+    <sequenceFlow id="ship_f1" sourceRef="ship_start" targetRef="ship_split" />
+    <exclusiveGateway id="ship_split" default="ship_f2" />
+    <sequenceFlow id="ship_f2" sourceRef="ship_split" targetRef="ship_pack" />
+    <sequenceFlow id="ship_f3" sourceRef="ship_split" targetRef="ship_post">
+      <conditionExpression>\${express}</conditionExpression>
+    </sequenceFlow>
+    <userTask id="ship_pack" name="打包" />
+    <userTask id="ship_post" name="快递寄出" />
+    <sequenceFlow id="ship_f4" sourceRef="ship_pack" targetRef="ship_end" />
+    <sequenceFlow id="ship_f5" sourceRef="ship_post" targetRef="ship_end" />
+    <endEvent id="ship_end" />
+  </process>
+</definitions>`;
+        const model = await admin.post<{ id: number }>('/api/activiti/model/import', {
+          name: '双流程',
+          key: 'e2e_order',
+          xml,
+        });
+        const { context, page } = await signedIn(browser, server, 'admin', server.adminPassword, {
+          viewport: { width: 1440, height: 900 },
+        });
+        /** Shapes with a size, flows with a line (a level one has no height, so is not "visible"). */
+        const drawn = async (shapes: string[], flows: string[]): Promise<void> => {
+          const element = (id: string) => page.locator(`.djs-element[data-element-id="${id}"]`);
+          for (const id of shapes) {
+            await element(id).waitFor();
+            const box = await element(id).boundingBox();
+            assert.ok(box && box.width > 0 && box.height > 0, `${id} is drawn`);
+          }
+          for (const id of flows) {
+            await element(id).waitFor({ state: 'attached' });
+            const line = await element(id).locator('.djs-visual path').first().getAttribute('d');
+            assert.match(line ?? '', /^m\s*[\d.]+[, ]\s*[\d.]+\s*l/i, `${id} is drawn`);
+          }
+        };
+        try {
+          await page.goto(`${server.url}/admin/processdesign?id=${model.id}`);
+          await drawn(
+            ['order_start', 'order_check', 'order_ship', 'order_end'],
+            ['order_f1', 'order_f2', 'order_f3'],
+          );
+          assert.equal(await page.locator('.djs-element[data-element-id="ship_pack"]').count(), 0);
+          const chooser = page.getByTestId('modeler-diagrams');
+          await chooser.locator('.ant-select-selection-item', { hasText: '双流程订单' }).waitFor();
+          await page.screenshot({ path: `${SHOTS}/workflow-modeler-two-processes-first.png` });
+          await chooser.click();
+          await page.locator('.ant-select-item-option', { hasText: '双流程发货' }).click();
+          await drawn(
+            ['ship_start', 'ship_split', 'ship_pack', 'ship_post', 'ship_end'],
+            ['ship_f1', 'ship_f2', 'ship_f3', 'ship_f4', 'ship_f5'],
+          );
+          assert.equal(await page.locator('.djs-element[data-element-id="order_check"]').count(), 0);
+          await chooser.locator('.ant-select-selection-item', { hasText: '双流程发货' }).waitFor();
+          // another diagram is no edit; the panel and the linter follow it
+          assert.equal(await page.getByText('未保存').count(), 0);
+          await page.locator('.djs-element[data-element-id="ship_post"]').click();
+          await page.locator('.bio-properties-panel-header-label', { hasText: '快递寄出' }).waitFor();
+          await page
+            .getByTestId('modeler-issues')
+            .filter({ hasText: /^检查问题：0/ })
+            .waitFor();
+          await expectNoAxeViolations(page, '/processdesign, a file of two processes');
+          await page.screenshot({ path: `${SHOTS}/workflow-modeler-two-processes.png` });
+          // saved: both diagrams, each on its own process
+          await page.getByTestId('modeler-save').click();
+          await page.locator('.ant-modal-confirm-title', { hasText: '保存成功，请部署' }).waitFor();
+          await confirmWith(page, /^稍 ?后$/);
+          const saved = await admin.get<{ xml: string }>(`/api/activiti/model/get?id=${model.id}`);
+          assert.match(saved.xml, /<bpmndi:BPMNPlane id="BPMNPlane_e2e_order" bpmnElement="e2e_order">/);
+          assert.match(
+            saved.xml,
+            /<bpmndi:BPMNPlane id="BPMNPlane_e2e_shipping" bpmnElement="e2e_shipping">/,
+          );
+        } finally {
+          await context.close();
+        }
+      },
+    },
+    {
       name: '候选发起人 from the org-user tree; a setting the engine ignores is a lint warning and a deploy warning; 发起流程 lists the process for its starter',
       async run() {
         const admin = await apiClient(server.url, 'admin', server.adminPassword);

@@ -9,20 +9,20 @@ import {
   ZoomInOutlined,
   ZoomOutOutlined,
 } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Dropdown, Result, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { fieldMessages } from '../../../providers/data.js';
 import { routeTitle, useLanguage, useT } from '../../../i18n.js';
 import type { AppRoute } from '../../../lib/menus.js';
 import { useApiGet, useApiWrite, useCanButton, withQuery } from '../../../lib/api.js';
-import { createModeler, relabel, type BpmnModeler } from './modeler.js';
+import { createModeler, openDiagram, relabel, type BpmnModeler } from './modeler.js';
 import { PanelPickers } from './PanelPickers.js';
 import { blankDiagram, normaliseNamespaces } from './pickers.js';
 import { MODEL_API, type DeployAnswer, type ModelRecord } from './model-api.js';
 import { saveFile } from '../../../entity/file-api.js';
 import { svgToPng } from './download.js';
-import { withDiagram } from './layout.js';
+import { processDiagrams, type Moddled } from './layout.js';
 
 import './modeler.css';
 
@@ -100,6 +100,9 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
   const [issues, setIssues] = useState<IssueCounts>({ errors: 0, warnings: 0 });
   const [problems, setProblems] = useState<{ field: string; message: string }[]>([]);
   const [isDirty, setDirty] = useState(false);
+  // a file of several processes has a diagram for each: the one shown is picked above the canvas
+  const [diagrams, setDiagrams] = useState<{ diagram: Moddled; label: string }[]>([]);
+  const [shown, setShown] = useState(0);
   // one call for the model and its diagram (model/get), not the whole list
   const got = useApiGet<ModelRecord & { xml: string | null }>(`${MODEL_API}/get`, { id }, id > 0);
   const model = got.data;
@@ -134,12 +137,16 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
     async (text: string) => {
       if (!modeler) return;
       try {
-        const result = await modeler.importXML(withDiagram(normaliseNamespaces(text)));
+        const result = await modeler.importXML(normaliseNamespaces(text));
         if (result.warnings.length > 0)
           void message.warning(t('workflow.modeler.importWarnings', { count: result.warnings.length }));
+        // bpmn-js shows the file's first diagram
+        setDiagrams(processDiagrams(modeler.getDefinitions()));
+        setShown(0);
         fit(modeler);
         setProblems([]);
       } catch (error) {
+        setDiagrams([]);
         void message.error(t('workflow.modeler.importFailed', { reason: (error as Error).message }));
       }
     },
@@ -217,6 +224,18 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
     if (kind === 'svg')
       saveFile({ fileName: `${name}.svg`, blob: new Blob([svg], { type: 'image/svg+xml' }) });
     else saveFile({ fileName: `${name}.png`, blob: await svgToPng(svg) });
+  };
+
+  const showDiagram = async (index: number): Promise<void> => {
+    const chosen = diagrams[index];
+    if (!modeler || !chosen) return;
+    try {
+      await openDiagram(modeler, chosen.diagram);
+      setShown(index);
+      fit(modeler);
+    } catch (error) {
+      void message.error(t('workflow.modeler.importFailed', { reason: (error as Error).message }));
+    }
   };
 
   const zoom = (factor: number): void => {
@@ -315,6 +334,17 @@ export default function ProcessDesign({ route }: { route: AppRoute }) {
           {t('workflow.modeler.keys')}
         </Typography.Text>
       </Space>
+      {diagrams.length > 1 ? (
+        <Select
+          className="wf-modeler-diagrams"
+          prefix={t('workflow.modeler.process')}
+          aria-label={t('workflow.modeler.process')}
+          value={shown}
+          options={diagrams.map(({ label }, index) => ({ value: index, label }))}
+          onChange={(index: number) => void showDiagram(index)}
+          data-testid="modeler-diagrams"
+        />
+      ) : null}
       <div className="wf-modeler">
         <div
           ref={canvasRef}

@@ -1,6 +1,7 @@
 /**
  * Files from Activiti and Flowable often carry no diagram (or only part of one): bpmn-js then
- * draws nothing. This lays such a process out left to right in layers, so it can be designed.
+ * draws nothing. This lays each such process of a file out left to right in layers, on a diagram
+ * of its own, so it can be designed; it runs on the file as bpmn-js has read it (modeler.ts).
  */
 
 export interface LayoutNode {
@@ -110,105 +111,141 @@ export function layOut(nodes: readonly LayoutNode[], flows: readonly LayoutFlow[
   return { shapes, edges };
 }
 
-const BPMN = 'http://www.omg.org/spec/BPMN/20100524/MODEL';
-const BPMNDI = 'http://www.omg.org/spec/BPMN/20100524/DI';
-const DC = 'http://www.omg.org/spec/DD/20100524/DC';
-const DI = 'http://www.omg.org/spec/DD/20100524/DI';
-
-const ARTIFACTS = new Set([
-  'sequenceFlow',
-  'textAnnotation',
-  'association',
-  'dataObject',
-  'extensionElements',
-  'documentation',
-  'laneSet',
-  'incoming',
-  'outgoing',
-]);
-
 /**
- * The file with a diagram for its executable process when part of one is missing (bpmn-js draws
- * only what has one); a complete file comes back unchanged.
+ * The part of a bpmn-moddle element (a file as bpmn-js reads it, before it draws it) this module
+ * reads and writes.
  */
-export function withDiagram(xml: string): string {
-  const doc = new DOMParser().parseFromString(xml, 'application/xml');
-  if (doc.getElementsByTagName('parsererror').length > 0) return xml;
-  const process = Array.from(doc.getElementsByTagNameNS(BPMN, 'process')).find(
-    (element) => element.getAttribute('isExecutable') !== 'false',
-  );
-  const processId = process?.getAttribute('id');
-  if (!process || !processId) return xml;
-  const children = Array.from(process.children).filter((child) => child.namespaceURI === BPMN);
-  const nodes: LayoutNode[] = children
-    .filter((child) => !ARTIFACTS.has(child.localName) && child.getAttribute('id'))
-    .map((child) => ({
-      id: child.getAttribute('id') ?? '',
-      type: child.localName.charAt(0).toUpperCase() + child.localName.slice(1),
-      ...(child.getAttribute('attachedToRef')
-        ? { attachedTo: child.getAttribute('attachedToRef') ?? '' }
-        : {}),
-    }));
-  const flows: LayoutFlow[] = children
-    .filter((child) => child.localName === 'sequenceFlow')
-    .map((child) => ({
-      id: child.getAttribute('id') ?? '',
-      source: child.getAttribute('sourceRef') ?? '',
-      target: child.getAttribute('targetRef') ?? '',
-    }));
-  const drawn = new Set(
-    Array.from(doc.getElementsByTagNameNS(BPMNDI, 'BPMNShape')).map((shape) =>
-      shape.getAttribute('bpmnElement'),
-    ),
-  );
-  if (nodes.every((node) => drawn.has(node.id))) return xml;
-  const layout = layOut(nodes, flows);
-  for (const diagram of Array.from(doc.getElementsByTagNameNS(BPMNDI, 'BPMNDiagram'))) diagram.remove();
-  const root = doc.documentElement;
-  const diagram = doc.createElementNS(BPMNDI, 'bpmndi:BPMNDiagram');
-  diagram.setAttribute('id', 'BPMNDiagram_1');
-  const plane = doc.createElementNS(BPMNDI, 'bpmndi:BPMNPlane');
-  plane.setAttribute('id', 'BPMNPlane_1');
-  plane.setAttribute('bpmnElement', processId);
-  for (const [id, box] of layout.shapes) {
-    const shape = doc.createElementNS(BPMNDI, 'bpmndi:BPMNShape');
-    shape.setAttribute('id', `${id}_di`);
-    shape.setAttribute('bpmnElement', id);
-    const bounds = doc.createElementNS(DC, 'dc:Bounds');
-    for (const key of ['x', 'y', 'width', 'height'] as const) bounds.setAttribute(key, String(box[key]));
-    shape.append(bounds);
-    plane.append(shape);
-  }
-  for (const [id, points] of layout.edges) {
-    const edge = doc.createElementNS(BPMNDI, 'bpmndi:BPMNEdge');
-    edge.setAttribute('id', `${id}_di`);
-    edge.setAttribute('bpmnElement', id);
-    for (const point of points) {
-      const waypoint = doc.createElementNS(DI, 'di:waypoint');
-      waypoint.setAttribute('x', String(point.x));
-      waypoint.setAttribute('y', String(point.y));
-      edge.append(waypoint);
-    }
-    plane.append(edge);
-  }
-  diagram.append(plane);
-  root.append(diagram);
-  return new XMLSerializer().serializeToString(doc);
-}
-
 export interface Moddled {
   $type: string;
+  $parent?: Moddled | undefined;
+  /** The moddle that read the file: it makes the elements of the new diagrams. */
+  $model?: ModdleFactory;
+  $instanceOf(type: string): boolean;
   get(name: string): unknown;
+  id?: string;
+  name?: string;
   rootElements?: Moddled[];
   flowElements?: Moddled[];
+  participants?: Moddled[];
+  processRef?: Moddled;
+  attachedToRef?: Moddled;
   sourceRef?: Moddled;
   targetRef?: Moddled;
+  plane?: Moddled;
+  bpmnElement?: Moddled;
+  planeElement?: Moddled[];
+}
+
+interface ModdleFactory {
+  create(type: string, properties: Record<string, unknown>): Moddled;
+  /** bpmn-js's modeler keeps the ids in use here, so that what it creates later takes others. */
+  ids?: { claim(id: string, element: Moddled): void };
 }
 
 const listOf = (element: Moddled | undefined, name: string): Moddled[] => {
   const value = element?.get(name);
   return Array.isArray(value) ? (value as Moddled[]) : [];
 };
+
+const isA = (element: Moddled | undefined, type: string): boolean => element?.$instanceOf(type) === true;
+
+/** The processes a diagram draws: its plane's, or the pools' of its collaboration. */
+function processesDrawnBy(diagram: Moddled): Moddled[] {
+  const root = diagram.plane?.bpmnElement;
+  if (!root) return [];
+  if (isA(root, 'bpmn:Process')) return [root];
+  if (!isA(root, 'bpmn:Collaboration')) return [];
+  return (root.participants ?? []).flatMap((pool) => (pool.processRef ? [pool.processRef] : []));
+}
+
+const nodesOf = (process: Moddled): Moddled[] =>
+  (process.flowElements ?? []).filter((element) => isA(element, 'bpmn:FlowNode'));
+
+/** Every flow node of the process has a shape on the diagram's plane. */
+function isDrawnWhole(process: Moddled, diagram: Moddled): boolean {
+  const drawn = new Set((diagram.plane?.planeElement ?? []).map((di) => di.bpmnElement));
+  return nodesOf(process).every((node) => drawn.has(node));
+}
+
+/** A diagram of its own for the process, laid out by `layOut`, as bpmn-js would have read it. */
+function diagramFor(process: Moddled, moddle: ModdleFactory): Moddled {
+  const create = (type: string, properties: Record<string, unknown>, children: Moddled[] = []): Moddled => {
+    const element = moddle.create(type, properties);
+    // bpmn-js edits the diagram through $parent (a deleted shape leaves its plane by it)
+    for (const child of children) child.$parent = element;
+    if (typeof properties.id === 'string') moddle.ids?.claim(properties.id, element);
+    return element;
+  };
+  const nodes = nodesOf(process);
+  const flows = (process.flowElements ?? []).filter(
+    (element) => isA(element, 'bpmn:SequenceFlow') && element.sourceRef && element.targetRef,
+  );
+  const layout = layOut(
+    nodes.map((node) => ({
+      id: node.id ?? '',
+      type: node.$type.replace(/^bpmn:/, ''),
+      ...(node.attachedToRef?.id ? { attachedTo: node.attachedToRef.id } : {}),
+    })),
+    flows.map((flow) => ({
+      id: flow.id ?? '',
+      source: flow.sourceRef?.id ?? '',
+      target: flow.targetRef?.id ?? '',
+    })),
+  );
+  const shapes = nodes.flatMap((node) => {
+    const box = layout.shapes.get(node.id ?? '');
+    if (!box) return [];
+    const bounds = moddle.create('dc:Bounds', { ...box });
+    return [create('bpmndi:BPMNShape', { id: `${node.id}_di`, bpmnElement: node, bounds }, [bounds])];
+  });
+  const edges = flows.flatMap((flow) => {
+    const points = (layout.edges.get(flow.id ?? '') ?? []).map((point) =>
+      moddle.create('dc:Point', { ...point }),
+    );
+    if (points.length === 0) return [];
+    return [create('bpmndi:BPMNEdge', { id: `${flow.id}_di`, bpmnElement: flow, waypoint: points }, points)];
+  });
+  const drawing = [...shapes, ...edges];
+  const plane = create(
+    'bpmndi:BPMNPlane',
+    { id: `BPMNPlane_${process.id}`, bpmnElement: process, planeElement: drawing },
+    drawing,
+  );
+  return create('bpmndi:BPMNDiagram', { id: `BPMNDiagram_${process.id}`, plane }, [plane]);
+}
+
+/**
+ * Gives each process of the file that has no whole diagram one of its own (a BPMNDiagram whose
+ * plane is the process, as bpmn-js reads a file of several processes), so bpmn-js can draw it; a
+ * diagram missing a shape of a process it draws is replaced. What is drawn whole stays as it is.
+ */
+export function drawProcesses(definitions: Moddled | undefined): void {
+  const moddle = definitions?.$model;
+  if (!definitions || !moddle) return;
+  const diagrams = listOf(definitions, 'diagrams');
+  const kept = diagrams.filter((diagram) =>
+    processesDrawnBy(diagram).every((process) => isDrawnWhole(process, diagram)),
+  );
+  const drawn = new Set(kept.flatMap(processesDrawnBy));
+  const added = (definitions.rootElements ?? [])
+    .filter((element) => isA(element, 'bpmn:Process') && !drawn.has(element))
+    .map((process) => diagramFor(process, moddle));
+  if (added.length === 0 && kept.length === diagrams.length) return;
+  for (const diagram of added) diagram.$parent = definitions;
+  diagrams.splice(0, diagrams.length, ...kept, ...added);
+}
+
+/**
+ * The diagrams a designer switches between: one per process, or per collaboration (a file of
+ * several processes); a collapsed sub-process's own diagram is reached by drilling down instead.
+ */
+export function processDiagrams(definitions: Moddled | undefined): { diagram: Moddled; label: string }[] {
+  return listOf(definitions, 'diagrams').flatMap((diagram) => {
+    const root = diagram.plane?.bpmnElement;
+    if (!root || !(isA(root, 'bpmn:Process') || isA(root, 'bpmn:Collaboration'))) return [];
+    return [{ diagram, label: root.name || root.id || diagram.id || '' }];
+  });
+}
 
 /**
  * Files from other tools often leave out <incoming>/<outgoing> (BPMN makes them optional): the

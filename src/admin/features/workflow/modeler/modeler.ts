@@ -15,7 +15,7 @@ import startEventRequired from 'bpmnlint/rules/start-event-required';
 import superfluousGateway from 'bpmnlint/rules/superfluous-gateway';
 import camundaBehaviors from 'camunda-bpmn-js-behaviors/lib/camunda-platform';
 import camundaModdle from 'camunda-bpmn-moddle/resources/camunda.json';
-import { linkFlows, type Moddled } from './layout.js';
+import { drawProcesses, linkFlows, type Moddled } from './layout.js';
 import { lintConfig } from './lint.js';
 import { pickerProviderModule } from './panel-provider.js';
 import { translateModule, type ModelerLanguage } from './translations.js';
@@ -69,8 +69,22 @@ export function createModeler(options: {
   });
   const bus: { on(event: string, callback: (event: { definitions?: Moddled }) => void): void } =
     modeler.get('eventBus');
-  bus.on('import.parse.complete', (event) => linkFlows(event.definitions));
+  // before bpmn-js draws the file: flows linked to their ends, a diagram for each process without
+  bus.on('import.parse.complete', (event) => {
+    linkFlows(event.definitions);
+    drawProcesses(event.definitions);
+  });
   return modeler;
+}
+
+/**
+ * Shows another diagram of the file (one per process). The properties panel and the linter
+ * follow import.done, which open() alone does not fire: without it they stay on the diagram before.
+ */
+export async function openDiagram(modeler: BpmnModeler, diagram: Moddled): Promise<void> {
+  const { warnings } = await modeler.open(diagram);
+  const bus: { fire(event: string, data: Record<string, unknown>): void } = modeler.get('eventBus');
+  bus.fire('import.done', { error: null, warnings });
 }
 
 /** Texts again in the language now current: palette, properties panel, lint messages. */

@@ -415,16 +415,34 @@ describe('external tasks', () => {
     }
     // The script's worker set x, so the gateway leads to the review.
     expect((await openTasks(t, instance.id)).map((open) => open.activity_id)).toEqual(['review']);
-    // A multi-instance one stays refused, as a multi-instance external task is.
-    const multi = await call(t, t.auth, 'POST', 'deployment/deployXml', {
-      xml: xml.replace(
+    // A multi-instance one is a multi-instance external task: a task per item for the workers.
+    const looped = xml
+      .replace('id="extCode"', 'id="extCodeLooped"')
+      .replace(
         'scriptFormat="groovy">',
         'scriptFormat="groovy"><multiInstanceLoopCharacteristics><loopCardinality>2</loopCardinality></multiInstanceLoopCharacteristics>',
-      ),
+      );
+    const multi = await call(t, t.auth, 'POST', 'deployment/deployXml', {
+      xml: looped,
       codeAsExternalTasks: true,
     });
-    expect(multi.statusCode).toBe(400);
-    expect((multi.json().errors as { field: string }[]).map((error) => error.field)).toEqual(['calc']);
+    expect(multi.statusCode, multi.body).toBe(200);
+    const loopedInstance = await start(t, t.auth, 'extCodeLooped');
+    for (const topic of ['org.example.ChargeCard', '${charger}']) {
+      const [task] = await fetchTasks('code-worker', topic);
+      expect((await post('complete', { id: task?.id, workerId: 'code-worker' })).statusCode).toBe(200);
+    }
+    const scripts = await fetchTasks('code-worker', 'script:groovy');
+    expect(scripts.map((task) => [task.processInstanceId, task.variables.loopCounter])).toEqual([
+      [loopedInstance.id, 0],
+      [loopedInstance.id, 1],
+    ]);
+    // Without the option it is refused as a script, looped or not.
+    const loopedRefused = await call(t, t.auth, 'POST', 'deployment/deployXml', { xml: looped });
+    expect(loopedRefused.statusCode).toBe(400);
+    expect((loopedRefused.json().errors as { field: string }[]).map((error) => error.field)).toContain(
+      'calc',
+    );
     // Code too long to name a topic a worker can fetch by, and a message throw calling code: still
     // refused with the option, and neither refusal offers it.
     const refusedAnyway = await call(t, t.auth, 'POST', 'deployment/deployXml', {
@@ -487,6 +505,64 @@ describe('external tasks', () => {
     });
     expect(forbidden.statusCode).toBe(403);
     expect((await call(t, plain, 'GET', 'externalTask/query')).statusCode).toBe(403);
+  });
+});
+
+describe('multi-instance external tasks (issue 36)', () => {
+  it('offers a task per item, each with its item, and goes on when every one is done', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extLoop',
+        `<startEvent id="s"/>${flow('f1', 's', 'ship')}
+        <serviceTask id="ship" name="Ship order" camunda:type="external" camunda:topic="shipping">
+          <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${orders}" camunda:elementVariable="order"/>
+        </serviceTask>${flow('f2', 'ship', 'check')}<userTask id="check" camunda:assignee="admin"/>${flow('f3', 'check', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extLoop', { orders: ['A-1', 'A-2', 'A-3'] });
+    const tasks = await fetchTasks('shipper', 'shipping');
+    expect(tasks.map((task) => [task.activityId, task.variables.order, task.variables.loopCounter])).toEqual([
+      ['ship', 'A-1', 0],
+      ['ship', 'A-2', 1],
+      ['ship', 'A-3', 2],
+    ]);
+    for (const task of tasks.slice(0, 2)) {
+      expect((await post('complete', { id: task.id, workerId: 'shipper' })).statusCode).toBe(200);
+      // The loop waits for the last item.
+      expect(await openTasks(t, instance.id)).toEqual([]);
+    }
+    expect((await post('complete', { id: tasks[2]?.id, workerId: 'shipper' })).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+    const rows = await t.sql<{ ended: boolean }>(
+      "select end_time is not null as ended from wf_hist_activity where instance_id = $1 and activity_id = 'ship'",
+      [instance.id],
+    );
+    expect(rows).toEqual([{ ended: true }, { ended: true }, { ended: true }]);
+  });
+
+  it('offers one item after another when sequential, until its completion condition holds', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extLoopSeq',
+        `<startEvent id="s"/>${flow('f1', 's', 'quote')}
+        <serviceTask id="quote" camunda:type="external" camunda:topic="quotes">
+          <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${suppliers}" camunda:elementVariable="supplier">
+            <completionCondition>\${nrOfCompletedInstances >= 2}</completionCondition>
+          </multiInstanceLoopCharacteristics>
+        </serviceTask>${flow('f2', 'quote', 'check')}<userTask id="check" camunda:assignee="admin"/>${flow('f3', 'check', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extLoopSeq', { suppliers: ['north', 'south', 'east'] });
+    for (const supplier of ['north', 'south']) {
+      const offered = await fetchTasks('quoter', 'quotes');
+      expect(offered.map((task) => task.variables.supplier)).toEqual([supplier]);
+      expect((await post('complete', { id: offered[0]?.id, workerId: 'quoter' })).statusCode).toBe(200);
+    }
+    // Two quotes were enough: the third supplier is never asked.
+    expect(await fetchTasks('quoter', 'quotes')).toEqual([]);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
   });
 });
 

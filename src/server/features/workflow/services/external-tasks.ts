@@ -9,7 +9,9 @@ import { workflowNow } from './clock.js';
 import { evaluateCondition, ExpressionError } from './expressions.js';
 import type { ProcessNode } from './graph.js';
 import { errorAtTask, moveOnFrom, incidentAtTask } from './interpreter.js';
+import { scopedVariables } from './multi-instance.js';
 import { definitionGraph, lockInstance, readVariables } from './store.js';
+import { sqlTokens } from './tokens.js';
 
 /**
  * External tasks (Camunda's external-task pattern): a service task of camunda:type="external"
@@ -140,8 +142,15 @@ export async function fetchAndLock({
           join wf_execution e on e.id = x.execution_id
           join wf_instance i on i.id = x.instance_id
         order by x.id`.execute(trx);
-      for (const row of rows.rows)
-        locked.push({ ...answerOf(row), variables: await readVariables(trx, Number(row.instance_id)) });
+      for (const row of rows.rows) {
+        const instance = { tenantCode: actor.tenantCode, instanceId: Number(row.instance_id) };
+        const variables = await readVariables(trx, instance.instanceId);
+        // A task in a loop (one item of a multi-instance task, or in a loop's body) comes with
+        // its item, loopCounter and the loop's counts, as its process reads them.
+        const locals =
+          row.parent_id === null ? {} : await sqlTokens(trx, instance).localsAbove(Number(row.execution_id));
+        locked.push({ ...answerOf(row), variables: { ...variables, ...locals } });
+      }
     }
     return locked;
   });
@@ -199,7 +208,8 @@ export async function completeExternalTask({
       const node = run.graph.nodes[row.activity_id];
       if (!node) throw new AppError('wfExternalGone', { id: input.id });
       await setVariables({ run, values: input.variables ?? {}, activityId: node.id });
-      const thrown = (node.service?.errorRules ?? []).find((rule) => ruleHolds(node, rule, run.variables));
+      const scope = await scopedVariables(run, Number(row.execution_id), node);
+      const thrown = (node.service?.errorRules ?? []).find((rule) => ruleHolds(node, rule, scope));
       if (thrown) {
         await throwAtTask({ run, row, node, code: thrown.code, message: undefined });
         return;

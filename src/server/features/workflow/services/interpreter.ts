@@ -20,7 +20,14 @@ import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
 import { crossInstance } from './cross-instance.js';
 import { instanceEnded } from './lifecycle.js';
-import { localsIn, passLoop, scopedVariables, startLoop, tokenToLeave } from './multi-instance.js';
+import {
+  isExternalTask,
+  localsIn,
+  passLoop,
+  scopedVariables,
+  startLoop,
+  tokenToLeave,
+} from './multi-instance.js';
 import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { groupKey } from './people.js';
@@ -1010,7 +1017,16 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      if (isExternal(node)) {
+      if (isExternalTask(node) && node.multi) {
+        // A multi-instance external task: a child token per item, each offering its work.
+        if (!(await startLoop({ run, step, node, variables }))) {
+          await goOn(run, step, node, queue);
+          break;
+        }
+        await scheduleBoundaries(run, step.executionId, node);
+        break;
+      }
+      if (isExternalTask(node)) {
         await waitForWorker(run, step, node);
         break;
       }
@@ -1030,10 +1046,6 @@ function elementName(run: Run, node: ProcessNode, flowId?: string | null): strin
   const flow = flowId ? run.graph.flows[flowId] : undefined;
   return node.name?.trim() || flow?.name?.trim() || node.id;
 }
-
-/** An external service task (not the catch of an event-based gateway): its token waits for a worker. */
-const isExternal = (node: ProcessNode): boolean =>
-  node.service?.kind === 'external' && node.eventGateway === undefined;
 
 /**
  * A token reached an external service task: it waits there, and a row of wf_external_task offers
@@ -1118,7 +1130,7 @@ export async function incidentAtTask({
 /** A node a token passes at once (not a task, sub-process, end or join): its history row is written as it enters. */
 const isPassedAtOnce = (node: ProcessNode): boolean =>
   node.eventGateway !== undefined ||
-  (!isExternal(node) &&
+  (!isExternalTask(node) &&
     !isCalledAfterCommit(node) &&
     ![
       'userTask',
@@ -1342,6 +1354,12 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
  * or a worker completed the task (external-tasks.ts).
  */
 export async function moveOnFrom({ run, execution, node }: WaitingAt): Promise<void> {
+  if (node.multi && isExternalTask(node)) {
+    // One item of a multi-instance external task is done: its loop goes on, or is over.
+    await run.history.endAt(execution.id, node.id);
+    await moveOn(run, execution.id, node);
+    return;
+  }
   const queue: Step[] = [];
   await caught(run, { executionId: execution.id, nodeId: node.id, parentId: execution.parent_id }, queue);
   await advance(run, queue);

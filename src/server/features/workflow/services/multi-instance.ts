@@ -51,6 +51,17 @@ async function spawnChild({
   const isScope = node.type === 'subProcess';
   // The token keeps its own locals; those of the loops around it are read from its scopes.
   const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
+  // An external task's child offers its item's work to the workers of its topic.
+  if (isExternalTask(node)) {
+    await run.history.start(childId, node);
+    await run.tokens.wait(childId);
+    await run.waits.offerWork(childId, {
+      processKey: run.graph.key,
+      activityId: node.id,
+      topic: node.service?.topic ?? node.id,
+    });
+    return undefined;
+  }
   // A call activity's child calls its process when the interpreter runs its step.
   if (node.type === 'callActivity')
     return { executionId: childId, nodeId: node.id, parentId, isFresh: true, isLoopChild: true };
@@ -192,6 +203,10 @@ export function passLoop({
   });
 }
 
+/** An external service task (not the catch of an event-based gateway): its token waits for a worker. */
+export const isExternalTask = (node: ProcessNode): boolean =>
+  node.service?.kind === 'external' && node.eventGateway === undefined;
+
 /** Whether a node runs inside a multi-instance sub-process (at any depth). */
 function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
   for (let id = node.scope; id !== undefined; id = graph.nodes[id]?.scope)
@@ -201,7 +216,7 @@ function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
 
 /**
  * The variables the element at a token reads: the instance's, and inside a multi-instance
- * sub-process (or as a loop's call activity) the loop's item, loopCounter and counts over them,
+ * sub-process (or as a loop's call activity or external task) the loop's item, loopCounter and counts over them,
  * kept on the loop child's token. What the interpreter and the calls made after a step read.
  */
 export async function variablesAt({
@@ -217,8 +232,9 @@ export async function variablesAt({
   executionId: number;
   node: ProcessNode;
 }): Promise<Record<string, unknown>> {
-  const isLoopCall = node.type === 'callActivity' && node.multi !== undefined;
-  if (!isLoopCall && !isInLoopScope(graph, node)) return variables;
+  // A loop's call activity and external task read their own item, kept on their child's token.
+  const isLoopChild = node.multi !== undefined && (node.type === 'callActivity' || isExternalTask(node));
+  if (!isLoopChild && !isInLoopScope(graph, node)) return variables;
   const locals = await tokens.localsAbove(executionId);
   return Object.keys(locals).length === 0 ? variables : { ...variables, ...locals };
 }

@@ -653,7 +653,9 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       ? scriptAsExternalTask(element, problems, warnings)
       : serviceCall(element, problems, warnings);
     if (service) node.service = service;
-    if (service && node.multi && (service.kind === 'external' || service.kind === 'http'))
+    // A multi-instance external task offers one task per item; a connector's call is made after
+    // its step, once, so it cannot loop.
+    if (service && node.multi && service.kind === 'http')
       problems.push({
         field: id,
         key: 'unsupported',
@@ -840,7 +842,10 @@ function eventGatewayShape(graph: ProcessGraph, gateway: ProcessNode, problems: 
   }
 }
 
-/** What may be multi-instance: user tasks and sub-processes, and the activities that wait for nothing. */
+/**
+ * What may be multi-instance: user tasks, sub-processes and call activities, external tasks (a
+ * script task read as one with codeAsExternalTasks too), and the activities that wait for nothing.
+ */
 const LOOPED: ReadonlySet<NodeType> = new Set<NodeType>([
   'userTask',
   'subProcess',

@@ -729,6 +729,39 @@ describe('the HTTP connector', () => {
     expect(await openTasks(t, instance.id)).toEqual([]);
   });
 
+  it('calls once per item when multi-instance, each call with its item, and goes on after the last answer', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extHttpLoop',
+        `<startEvent id="s"/>${flow('f1', 's', 'reserve')}
+        <serviceTask id="reserve" name="Reserve stock">
+          <extensionElements><camunda:connector>
+            <camunda:connectorId>http-connector</camunda:connectorId>
+            <camunda:inputOutput>
+              <camunda:inputParameter name="url">${base}/reserve?sku=\${sku}&amp;n=\${loopCounter}</camunda:inputParameter>
+              <camunda:inputParameter name="method">POST</camunda:inputParameter>
+              <camunda:outputParameter name="lastStatus">\${statusCode}</camunda:outputParameter>
+            </camunda:inputOutput>
+          </camunda:connector></extensionElements>
+          <multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${skus}" camunda:elementVariable="sku"/>
+        </serviceTask>
+        ${flow('f2', 'reserve', 'check')}<userTask id="check" camunda:assignee="admin"/>${flow('f3', 'check', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const before = received.length;
+    const instance = await start(t, t.auth, 'extHttpLoop', { skus: ['P-1', 'P-2', 'P-3'] });
+    expect(await runCalls()).toBe(3);
+    expect(
+      received
+        .slice(0, received.length - before)
+        .map((request) => request.url)
+        .sort(),
+    ).toEqual(['/reserve?sku=P-1&n=0', '/reserve?sku=P-2&n=1', '/reserve?sku=P-3&n=2']);
+    expect((await variablesOf(instance.id)).lastStatus).toBe(201);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+  });
+
   it('stops in an incident when its request-config socket-timeout passes without an answer; a bad one is named', async () => {
     const timeout = (value: string) =>
       `<camunda:inputParameter name="request-config"><camunda:map>
@@ -827,6 +860,40 @@ describe('mail tasks through the mail outbox (issue 36)', () => {
         text: 'Your invoice follows.',
       }),
     ]);
+  });
+
+  it('a sequential multi-instance mail task sends one mail per item after its step, one after another', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'extMailEach',
+        `<startEvent id="s"/>${flow('f1', 's', 'tell')}
+        <serviceTask id="tell" camunda:type="mail"><extensionElements>
+          <camunda:field name="to" expression="\${buyer}"/>
+          <camunda:field name="subject"><camunda:expression>Bid \${loopCounter + 1} of \${nrOfInstances}</camunda:expression></camunda:field>
+        </extensionElements>
+          <multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${buyers}" camunda:elementVariable="buyer"/>
+        </serviceTask>${flow('f2', 'tell', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+    const before = mails().length;
+    const instance = await start(t, t.auth, 'extMailEach', {
+      buyers: ['ann@example.com', 'bob@example.com'],
+    });
+    // Nothing is sent within the start's step.
+    expect(mails().length).toBe(before);
+    let calls = 0;
+    for (let round = 0; round < 5; round += 1) calls += await runCalls();
+    expect(calls).toBe(2);
+    expect(
+      mails()
+        .slice(before)
+        .map((mail) => [mail.to, mail.subject]),
+    ).toEqual([
+      ['ann@example.com', 'Bid 1 of 2'],
+      ['bob@example.com', 'Bid 2 of 2'],
+    ]);
+    expect((await instanceRow(t, instance.id)).end_time).not.toBeNull();
   });
 
   it('a mail task in a multi-instance sub-process writes to each body’s item', async () => {

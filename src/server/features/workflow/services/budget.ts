@@ -1,6 +1,9 @@
 import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Run } from './activity.js';
+import { ExpressionError } from './expressions.js';
+import type { ProcessNode } from './graph.js';
+import { isCalledAfterCommit } from './service-calls.js';
 import { noteStepsTaken, stepsTakenIn } from './transaction.js';
 
 /**
@@ -61,4 +64,19 @@ export async function saveSteps(run: Run): Promise<void> {
   const steps = unsavedSteps(run);
   if (steps === 0) return;
   await run.instance.addSteps(steps);
+}
+
+/**
+ * One more connector or mail call of the instance (each item of a loop's is one): an
+ * ExpressionError (the token's incident) past workflow.callsPerInstance.
+ */
+export async function countCall(run: Run, node: ProcessNode): Promise<void> {
+  const { callsPerInstance } = BUDGETS.workflow;
+  const callers = Object.values(run.graph.nodes)
+    .filter(isCalledAfterCommit)
+    .map((caller) => caller.id);
+  if ((await run.history.countOf(callers)) >= callsPerInstance)
+    throw new ExpressionError(
+      `${node.name?.trim() || node.id} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
+    );
 }

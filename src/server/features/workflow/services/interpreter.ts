@@ -1,4 +1,3 @@
-import { BUDGETS } from '../../../lib/budgets.js';
 import { AppError } from '../../../lib/errors.js';
 import { evaluateCondition, ExpressionError, interpolate } from './expressions.js';
 import { eventStartOf, eventWaitsAt, hasEventWaits, instanceWaits, type ProcessNode } from './graph.js';
@@ -14,7 +13,7 @@ import {
 } from './activity.js';
 import type { Incident, TaskClosing, TaskClosed, VariablesSet } from './instance-store.js';
 import type { TaskDraft } from './task-store.js';
-import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
+import { countCall, countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
 import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
@@ -28,7 +27,6 @@ import {
   startLoop,
   tokenToLeave,
 } from './multi-instance.js';
-import { sendTaskMail } from './mail-task.js';
 import { answerVariables, isCalledAfterCommit } from './service-calls.js';
 import { groupKey } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
@@ -770,7 +768,7 @@ async function reachEnd(run: Run, step: Step, node: ProcessNode, queue: Step[]):
     await endInstance({ run, status: 'over', reason: 'end' });
 }
 
-/** A built-in service task: an inbox notice to users, variables set, or a multi-instance mail task's mail. */
+/** A built-in service task: an inbox notice to users, or variables set. */
 async function runService(
   run: Run,
   step: Step,
@@ -782,13 +780,8 @@ async function runService(
   const fields: Record<string, unknown> = {};
   const scope = { ...run.variables, ...locals };
   for (const [name, text] of Object.entries(service.fields)) fields[name] = interpolate(text, scope);
-  if (service.kind === 'http')
-    throw new ExpressionError(`the HTTP connector of ${elementName(run, node)} runs only after its step`);
-  if (service.kind === 'mail') {
-    // Only a multi-instance mail task sends within its step (the others: waitForCall).
-    await sendTaskMail({ ctx: run.ctx, tenantCode: run.tenantCode, where: elementName(run, node), fields });
-    return;
-  }
+  if (service.kind === 'http' || service.kind === 'mail')
+    throw new Error(`the call of ${node.id} is made after its step (waitForCall), not in it`);
   if (service.kind === 'setVariables') {
     const oversized = oversizedVariable(fields);
     if (oversized !== undefined)
@@ -1017,8 +1010,9 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      if (isExternalTask(node) && node.multi) {
-        // A multi-instance external task: a child token per item, each offering its work.
+      if ((isExternalTask(node) || isCalledAfterCommit(node)) && node.multi) {
+        // A multi-instance external, connector or mail task: a child token per item, each
+        // offering its work to the workers or leaving its call for after the commit.
         if (!(await startLoop({ run, step, node, variables }))) {
           await goOn(run, step, node, queue);
           break;
@@ -1068,14 +1062,7 @@ async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<v
  * step's transaction has committed (service-calls.ts; an earlier job of the same token is replaced).
  */
 async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  const { callsPerInstance } = BUDGETS.workflow;
-  const callers = Object.values(run.graph.nodes)
-    .filter(isCalledAfterCommit)
-    .map((caller) => caller.id);
-  if ((await run.history.countOf(callers)) >= callsPerInstance)
-    throw new ExpressionError(
-      `${elementName(run, node)} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
-    );
+  await countCall(run, node);
   await run.history.start(step.executionId, node);
   await run.tokens.wait(step.executionId);
   await run.waits.callService(step.executionId, node.id, workflowNow(run.ctx));
@@ -1354,8 +1341,8 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
  * or a worker completed the task (external-tasks.ts).
  */
 export async function moveOnFrom({ run, execution, node }: WaitingAt): Promise<void> {
-  if (node.multi && isExternalTask(node)) {
-    // One item of a multi-instance external task is done: its loop goes on, or is over.
+  if (node.multi && (isExternalTask(node) || isCalledAfterCommit(node))) {
+    // One item of a multi-instance external, connector or mail task is done: its loop goes on, or is over.
     await run.history.endAt(execution.id, node.id);
     await moveOn(run, execution.id, node);
     return;

@@ -1,6 +1,8 @@
 import { createTask, type Run, type Step } from './activity.js';
-import { countStep } from './budget.js';
+import { countCall, countStep } from './budget.js';
+import { workflowNow } from './clock.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
+import { isCalledAfterCommit } from './service-calls.js';
 import type { TokenStore } from './tokens.js';
 import {
   childDone,
@@ -51,15 +53,19 @@ async function spawnChild({
   const isScope = node.type === 'subProcess';
   // The token keeps its own locals; those of the loops around it are read from its scopes.
   const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
-  // An external task's child offers its item's work to the workers of its topic.
-  if (isExternalTask(node)) {
+  // An external task's child offers its item's work to the workers of its topic; a connector's
+  // or mail task's leaves its call, made with its item once the step has committed.
+  if (isExternalTask(node) || isCalledAfterCommit(node)) {
+    if (isCalledAfterCommit(node)) await countCall(run, node);
     await run.history.start(childId, node);
     await run.tokens.wait(childId);
-    await run.waits.offerWork(childId, {
-      processKey: run.graph.key,
-      activityId: node.id,
-      topic: node.service?.topic ?? node.id,
-    });
+    if (isCalledAfterCommit(node)) await run.waits.callService(childId, node.id, workflowNow(run.ctx));
+    else
+      await run.waits.offerWork(childId, {
+        processKey: run.graph.key,
+        activityId: node.id,
+        topic: node.service?.topic ?? node.id,
+      });
     return undefined;
   }
   // A call activity's child calls its process when the interpreter runs its step.
@@ -216,7 +222,7 @@ function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
 
 /**
  * The variables the element at a token reads: the instance's, and inside a multi-instance
- * sub-process (or as a loop's call activity or external task) the loop's item, loopCounter and counts over them,
+ * sub-process (or as a loop's call activity, external, connector or mail task) the loop's item, loopCounter and counts over them,
  * kept on the loop child's token. What the interpreter and the calls made after a step read.
  */
 export async function variablesAt({
@@ -232,8 +238,11 @@ export async function variablesAt({
   executionId: number;
   node: ProcessNode;
 }): Promise<Record<string, unknown>> {
-  // A loop's call activity and external task read their own item, kept on their child's token.
-  const isLoopChild = node.multi !== undefined && (node.type === 'callActivity' || isExternalTask(node));
+  // A loop's call activity, external task, connector and mail task read their own item, kept on
+  // their child's token.
+  const isLoopChild =
+    node.multi !== undefined &&
+    (node.type === 'callActivity' || isExternalTask(node) || isCalledAfterCommit(node));
   if (!isLoopChild && !isInLoopScope(graph, node)) return variables;
   const locals = await tokens.localsAbove(executionId);
   return Object.keys(locals).length === 0 ? variables : { ...variables, ...locals };

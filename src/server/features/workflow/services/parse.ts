@@ -653,14 +653,6 @@ function nodeOf(element: ModdleElement, problems: Finding[], warnings: Finding[]
       ? scriptAsExternalTask(element, problems, warnings)
       : serviceCall(element, problems, warnings);
     if (service) node.service = service;
-    // A multi-instance external task offers one task per item; a connector's call is made after
-    // its step, once, so it cannot loop.
-    if (service && node.multi && service.kind === 'http')
-      problems.push({
-        field: id,
-        key: 'unsupported',
-        params: { id, type: `multi-instance ${service.kind} service task` },
-      });
   } else if (type === 'sendTask') {
     // A send task without an implementation passes (as the peers pass it); one that calls code
     // or names a service type is read as a service task.

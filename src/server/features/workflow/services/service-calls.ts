@@ -11,7 +11,7 @@ import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
  * call from the variables in one transaction, makes it with no transaction open, and hands the
  * answer to the token in another. So a slow endpoint holds no database connection or lock (on
  * PGlite, where every request shares one connection, it would stop them all), and a step that
- * rolls back has called nobody. A multi-instance mail task still sends within its step.
+ * rolls back has called nobody. A multi-instance one leaves a job per item, each read with its item.
  */
 
 /** What one call does, read from the variables when its job is taken. */
@@ -27,11 +27,12 @@ export type PreparedCall =
     }
   | { kind: 'mail'; fields: Record<string, unknown> };
 
-/** A connector or mail task (not a loop's, not an event-based gateway's catch): called after its step. */
+/**
+ * A connector or mail task (not an event-based gateway's catch): called after its step; a
+ * multi-instance one once per item.
+ */
 export const isCalledAfterCommit = (node: ProcessNode): boolean =>
-  (node.service?.kind === 'http' || node.service?.kind === 'mail') &&
-  !node.multi &&
-  node.eventGateway === undefined;
+  (node.service?.kind === 'http' || node.service?.kind === 'mail') && node.eventGateway === undefined;
 
 /** The call of a connector or mail task over `scope` (the variables); an ExpressionError if it cannot be read. */
 export function prepareCall(node: ProcessNode, scope: Record<string, unknown>): PreparedCall {

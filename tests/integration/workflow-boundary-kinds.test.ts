@@ -2,7 +2,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bpmn, call, complete, deploy, flow, instanceRow, openTasks, start } from '../support/workflow.js';
+import {
+  bpmn,
+  call,
+  complete,
+  deploy,
+  flow,
+  instanceRow,
+  openTasks,
+  start,
+  startWithKey,
+  tasksOf,
+  withRoots,
+} from '../support/workflow.js';
 
 /**
  * Issue 36's kinds of boundary event and event sub-process that the engine parses and no other
@@ -32,25 +44,9 @@ const clockIn = (ms: number): void => {
 const task = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}"/>`;
 const timer = (duration: string): string =>
   `<timerEventDefinition><timeDuration>${duration}</timeDuration></timerEventDefinition>`;
-/** A file with root elements (messages) beside its process. */
-const withRoots = (roots: string, key: string, body: string): string =>
-  bpmn(key, body).replace('<process ', `${roots}<process `);
 
 const message = (payload: Record<string, unknown>) =>
   call(t, t.auth, 'POST', 'processinstance/message', payload);
-
-async function startWithKey(key: string, businessKey: string): Promise<number> {
-  const response = await call(t, t.auth, 'POST', 'processinstance/start', {
-    processDefinitionKey: key,
-    description: `test of ${key}`,
-    businessKey,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { data: { id: number } }).data.id;
-}
-
-const tasksOf = async (instanceId: number): Promise<string[]> =>
-  (await openTasks(t, instanceId)).map((row) => row.activity_id);
 
 const jobsOf = async (instanceId: number): Promise<string[]> =>
   (
@@ -113,12 +109,12 @@ describe('timer event sub-processes', () => {
       ),
     );
     const instance = await start(t, t.auth, 'timer_event_sub');
-    expect(await tasksOf(instance.id)).toEqual(['work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['work']);
     expect(await jobsOf(instance.id)).toEqual(['lateStart']);
     expect(await runDueJobs(t.app.ctx)).toBe(0); // not due yet
     clockIn(HOUR + 60_000);
     expect(await runDueJobs(t.app.ctx)).toBe(1);
-    expect(await tasksOf(instance.id)).toEqual(['chase']);
+    expect(await tasksOf(t, instance.id)).toEqual(['chase']);
     expect(await taskRow(instance.id, 'work')).toEqual({ status: 'canceled', end_reason: 'eventSubProcess' });
     expect(await jobsOf(instance.id)).toEqual([]);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running' });
@@ -161,12 +157,12 @@ describe('timer event sub-processes', () => {
     const instance = await start(t, t.auth, 'timer_event_sub_wide');
     const info = await message({ messageName: 'info for the timer', processInstanceId: instance.id });
     expect(info.statusCode, info.body).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['inner', 'read', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['inner', 'read', 'work']);
     expect(await jobsOf(instance.id)).toEqual(['lateStart', 'workLate']);
     expect(await subscriptionsOf(instance.id)).toEqual(['infoStart', 'receive']);
     clockIn(HOUR + 60_000);
     expect(await runDueJobs(t.app.ctx)).toBe(1);
-    expect(await tasksOf(instance.id)).toEqual(['chase']);
+    expect(await tasksOf(t, instance.id)).toEqual(['chase']);
     expect(await jobsOf(instance.id)).toEqual([]);
     expect(await subscriptionsOf(instance.id)).toEqual([]);
     expect(await endReasonsOf(instance.id, ['work', 'receive', 'sub', 'inner', 'onInfo', 'read'])).toEqual({
@@ -210,7 +206,7 @@ describe('timer event sub-processes', () => {
     expect(await jobsOf(instance.id)).toEqual(['lateStart']);
     clockIn(HOUR + 60_000);
     expect(await runDueJobs(t.app.ctx)).toBe(1);
-    expect(await tasksOf(instance.id)).toEqual(['chase']);
+    expect(await tasksOf(t, instance.id)).toEqual(['chase']);
     expect(await taskRow(instance.id, 'inner')).toEqual({
       status: 'canceled',
       end_reason: 'eventSubProcess',
@@ -221,7 +217,7 @@ describe('timer event sub-processes', () => {
     expect((await historyOf(instance.id)).find((row) => row.activity_id === 'sub')?.ended).toBe(false);
     const [chase] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, chase?.id ?? 0)).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['after']);
+    expect(await tasksOf(t, instance.id)).toEqual(['after']);
     expect(await subscriptionsOf(instance.id)).toEqual([]);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running', incident: null });
     await completeAll(instance.id);
@@ -235,7 +231,7 @@ describe('timer event sub-processes', () => {
     expect(await jobsOf(instance.id)).toEqual([]);
     clockIn(2 * HOUR);
     expect(await runDueJobs(t.app.ctx)).toBe(0);
-    expect(await tasksOf(instance.id)).toEqual([]);
+    expect(await tasksOf(t, instance.id)).toEqual([]);
   });
 
   it('a non-interrupting one with a duration opens its task beside the main task, once', async () => {
@@ -253,7 +249,7 @@ describe('timer event sub-processes', () => {
     const instance = await start(t, t.auth, 'timer_event_sub_beside');
     clockIn(HOUR + 60_000);
     expect(await runDueJobs(t.app.ctx)).toBe(1);
-    expect(await tasksOf(instance.id)).toEqual(['chase', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['chase', 'work']);
     expect(await taskRow(instance.id, 'work')).toEqual({ status: 'assigned', end_reason: null });
     // A duration fires once.
     expect(await jobsOf(instance.id)).toEqual([]);
@@ -263,7 +259,7 @@ describe('timer event sub-processes', () => {
     const chase = (await openTasks(t, instance.id)).find((row) => row.activity_id === 'chase');
     expect((await complete(t, t.auth, chase?.id ?? 0)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'running' });
-    expect(await tasksOf(instance.id)).toEqual(['work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['work']);
     await completeAll(instance.id);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
   });
@@ -286,13 +282,13 @@ describe('boundary events on a receive task', () => {
   });
 
   it('an interrupting timer ends the wait for the message and leaves by the timer', async () => {
-    const id = await startWithKey('receive_bounded', 'RCV-1');
-    expect(await tasksOf(id)).toEqual([]);
+    const id = await startWithKey(t, 'receive_bounded', 'RCV-1');
+    expect(await tasksOf(t, id)).toEqual([]);
     expect(await jobsOf(id)).toEqual(['late']);
     expect(await subscriptionsOf(id)).toEqual(['canceled', 'receive']);
     clockIn(HOUR + 60_000);
     expect(await runDueJobs(t.app.ctx)).toBe(1);
-    expect(await tasksOf(id)).toEqual(['chase']);
+    expect(await tasksOf(t, id)).toEqual(['chase']);
     // The receive task waits no more: neither its message nor the other boundary finds anyone.
     expect(await subscriptionsOf(id)).toEqual([]);
     expect((await message({ messageName: 'goods arrived', businessKey: 'RCV-1' })).statusCode).toBe(404);
@@ -310,12 +306,12 @@ describe('boundary events on a receive task', () => {
   });
 
   it('a message boundary (another message than the one received) ends the wait and leaves by the boundary', async () => {
-    const id = await startWithKey('receive_bounded', 'RCV-2');
-    const other = await startWithKey('receive_bounded', 'RCV-3');
+    const id = await startWithKey(t, 'receive_bounded', 'RCV-2');
+    const other = await startWithKey(t, 'receive_bounded', 'RCV-3');
     const canceled = await message({ messageName: 'order canceled', businessKey: 'RCV-2' });
     expect(canceled.statusCode, canceled.body).toBe(200);
     expect(canceled.json().data).toEqual({ processInstanceIds: [id], startedInstanceIds: [] });
-    expect(await tasksOf(id)).toEqual(['refund']);
+    expect(await tasksOf(t, id)).toEqual(['refund']);
     expect(await jobsOf(id)).toEqual([]);
     expect(await subscriptionsOf(id)).toEqual([]);
     expect((await message({ messageName: 'goods arrived', businessKey: 'RCV-2' })).statusCode).toBe(404);
@@ -323,8 +319,8 @@ describe('boundary events on a receive task', () => {
     expect(await subscriptionsOf(other)).toEqual(['canceled', 'receive']);
     clockIn(2 * HOUR);
     expect(await runDueJobs(t.app.ctx)).toBe(1); // the other instance's timer only
-    expect(await tasksOf(id)).toEqual(['refund']);
-    expect(await tasksOf(other)).toEqual(['chase']);
+    expect(await tasksOf(t, id)).toEqual(['refund']);
+    expect(await tasksOf(t, other)).toEqual(['chase']);
     await completeAll(id);
     expect(await instanceRow(t, id)).toMatchObject({ status: 'over', incident: null });
     expect(await historyOf(id)).toEqual([
@@ -337,9 +333,9 @@ describe('boundary events on a receive task', () => {
   });
 
   it('the message received in time drops both boundaries and the flow goes on by the task', async () => {
-    const id = await startWithKey('receive_bounded', 'RCV-4');
+    const id = await startWithKey(t, 'receive_bounded', 'RCV-4');
     expect((await message({ messageName: 'goods arrived', businessKey: 'RCV-4' })).statusCode).toBe(200);
-    expect(await tasksOf(id)).toEqual(['store']);
+    expect(await tasksOf(t, id)).toEqual(['store']);
     expect(await jobsOf(id)).toEqual([]);
     expect(await subscriptionsOf(id)).toEqual([]);
     clockIn(2 * HOUR);
@@ -363,12 +359,12 @@ describe('boundary events on a receive task', () => {
          </subProcess>${flow('f2', 'sub', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
       ),
     );
-    const id = await startWithKey('receive_in_sub', 'RCV-5');
+    const id = await startWithKey(t, 'receive_in_sub', 'RCV-5');
     expect((await message({ messageName: 'inner cancel', businessKey: 'RCV-5' })).statusCode).toBe(200);
-    expect(await tasksOf(id)).toEqual(['refund']);
+    expect(await tasksOf(t, id)).toEqual(['refund']);
     expect(await endReasonsOf(id, ['receive', 'sub'])).toEqual({ receive: 'boundaryMessage', sub: null });
     await completeAll(id);
-    expect(await tasksOf(id)).toEqual(['after']);
+    expect(await tasksOf(t, id)).toEqual(['after']);
     expect(await endReasonsOf(id, ['sub'])).toEqual({ sub: null });
     expect((await historyOf(id)).find((row) => row.activity_id === 'sub')?.ended).toBe(true);
   });
@@ -391,13 +387,13 @@ describe('message boundaries on an embedded sub-process', () => {
 
   it('an interrupting one cancels every task inside and leaves by the boundary', async () => {
     await deploy(t, onSub('sub_message_stop', true));
-    const id = await startWithKey('sub_message_stop', 'SUB-1');
-    expect(await tasksOf(id)).toEqual(['a', 'b']);
+    const id = await startWithKey(t, 'sub_message_stop', 'SUB-1');
+    expect(await tasksOf(t, id)).toEqual(['a', 'b']);
     expect(await subscriptionsOf(id)).toEqual(['stopped']);
     const stopped = await message({ messageName: 'stop checks', businessKey: 'SUB-1' });
     expect(stopped.statusCode, stopped.body).toBe(200);
     expect(stopped.json().data).toEqual({ processInstanceIds: [id], startedInstanceIds: [] });
-    expect(await tasksOf(id)).toEqual(['report']);
+    expect(await tasksOf(t, id)).toEqual(['report']);
     expect(await taskRow(id, 'a')).toEqual({ status: 'canceled', end_reason: 'boundaryMessage' });
     expect(await taskRow(id, 'b')).toEqual({ status: 'canceled', end_reason: 'boundaryMessage' });
     // One token is left, at the report: the sub-process's scope and its inner tokens are gone.
@@ -438,7 +434,7 @@ describe('message boundaries on an embedded sub-process', () => {
          ${flow('f2', 'sub', 'e')}<endEvent id="e"/>${flow('f3', 'stopped', 'report')}${task('report')}${flow('f4', 'report', 'e2')}<endEvent id="e2"/>`,
       ),
     );
-    const id = await startWithKey('sub_message_waits', 'SUB-2');
+    const id = await startWithKey(t, 'sub_message_waits', 'SUB-2');
     expect(await jobsOf(id)).toEqual(['aLate']);
     expect(await subscriptionsOf(id)).toEqual(['receive', 'stopped']);
     const stopped = await message({
@@ -447,7 +443,7 @@ describe('message boundaries on an embedded sub-process', () => {
       variables: { why: 'late' },
     });
     expect(stopped.statusCode, stopped.body).toBe(200);
-    expect(await tasksOf(id)).toEqual(['report']);
+    expect(await tasksOf(t, id)).toEqual(['report']);
     expect(await jobsOf(id)).toEqual([]);
     expect(await subscriptionsOf(id)).toEqual([]);
     expect(await endReasonsOf(id, ['sub', 'a', 'receive'])).toEqual({
@@ -463,13 +459,13 @@ describe('message boundaries on an embedded sub-process', () => {
     expect((await message({ messageName: 'goods inside', businessKey: 'SUB-2' })).statusCode).toBe(404);
     clockIn(2 * HOUR);
     expect(await runDueJobs(t.app.ctx)).toBe(0);
-    expect(await tasksOf(id)).toEqual(['report']);
+    expect(await tasksOf(t, id)).toEqual(['report']);
   });
 
   it('a sub-process left in time drops its message boundary', async () => {
-    const id = await startWithKey('sub_message_stop', 'SUB-3');
+    const id = await startWithKey(t, 'sub_message_stop', 'SUB-3');
     await completeAll(id);
-    expect(await tasksOf(id)).toEqual(['after']);
+    expect(await tasksOf(t, id)).toEqual(['after']);
     expect(await subscriptionsOf(id)).toEqual([]);
     expect((await message({ messageName: 'stop checks', businessKey: 'SUB-3' })).statusCode).toBe(404);
     expect(await endReasonsOf(id, ['sub'])).toEqual({ sub: null });
@@ -477,20 +473,20 @@ describe('message boundaries on an embedded sub-process', () => {
 
   it('a non-interrupting one opens a second path; the tasks inside stay open and the sub-process goes on', async () => {
     await deploy(t, onSub('sub_message_note', false));
-    const id = await startWithKey('sub_message_note', 'SUB-4');
+    const id = await startWithKey(t, 'sub_message_note', 'SUB-4');
     const noted = await message({ messageName: 'stop checks', businessKey: 'SUB-4' });
     expect(noted.statusCode, noted.body).toBe(200);
-    expect(await tasksOf(id)).toEqual(['a', 'b', 'report']);
+    expect(await tasksOf(t, id)).toEqual(['a', 'b', 'report']);
     expect(await taskRow(id, 'a')).toEqual({ status: 'assigned', end_reason: null });
     expect(await taskRow(id, 'b')).toEqual({ status: 'assigned', end_reason: null });
     // The boundary still waits while the sub-process runs: a second message opens a second report.
     expect(await subscriptionsOf(id)).toEqual(['stopped']);
     expect((await message({ messageName: 'stop checks', businessKey: 'SUB-4' })).statusCode).toBe(200);
-    expect(await tasksOf(id)).toEqual(['a', 'b', 'report', 'report']);
+    expect(await tasksOf(t, id)).toEqual(['a', 'b', 'report', 'report']);
     for (const row of (await openTasks(t, id)).filter((open) => open.activity_id !== 'report'))
       expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
     // The sub-process ended the usual way, and its boundary with it.
-    expect(await tasksOf(id)).toEqual(['after', 'report', 'report']);
+    expect(await tasksOf(t, id)).toEqual(['after', 'report', 'report']);
     expect(await subscriptionsOf(id)).toEqual([]);
     expect(await endReasonsOf(id, ['sub', 'a', 'b'])).toEqual({ sub: null, a: 'completed', b: 'completed' });
     expect(await instanceRow(t, id)).toMatchObject({ status: 'running' });

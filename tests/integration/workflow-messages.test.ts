@@ -12,6 +12,9 @@ import {
   instanceRow,
   openTasks,
   start,
+  startWithKey,
+  tasksOf,
+  withRoots,
 } from '../support/workflow.js';
 
 /**
@@ -34,27 +37,11 @@ afterEach(() => {
 });
 
 const task = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}"/>`;
-/** A file with root elements (messages, signals) beside its process. */
-const withRoots = (roots: string, key: string, body: string): string =>
-  bpmn(key, body).replace('<process ', `${roots}<process `);
 
 const message = (payload: Record<string, unknown>) =>
   call(t, t.auth, 'POST', 'processinstance/message', payload);
 const signal = (payload: Record<string, unknown>) =>
   call(t, t.auth, 'POST', 'processinstance/signal', payload);
-
-async function startWithKey(key: string, businessKey: string): Promise<number> {
-  const response = await call(t, t.auth, 'POST', 'processinstance/start', {
-    processDefinitionKey: key,
-    description: `test of ${key}`,
-    businessKey,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { data: { id: number } }).data.id;
-}
-
-const tasksOf = async (instanceId: number): Promise<string[]> =>
-  (await openTasks(t, instanceId)).map((row) => row.activity_id);
 
 /** start → wait for "payment" (catch) → receive "shipped" (receive task) → check → end. */
 const ORDER = withRoots(
@@ -72,8 +59,8 @@ describe('message correlation (POST …/processinstance/message)', () => {
   });
 
   it('moves the one token waiting for the message of the business key; the variables sent are set', async () => {
-    const first = await startWithKey('order_flow', 'PO-1');
-    const second = await startWithKey('order_flow', 'PO-2');
+    const first = await startWithKey(t, 'order_flow', 'PO-1');
+    const second = await startWithKey(t, 'order_flow', 'PO-2');
     const executions = await call(t, t.auth, 'GET', `processinstance/executions?id=${first}`);
     expect(executions.json().data).toMatchObject([
       {
@@ -97,7 +84,7 @@ describe('message correlation (POST …/processinstance/message)', () => {
     expect(amount?.value).toBe(12);
     // the first still waits; the receive task of the second takes "shipped", then the task is open
     expect((await message({ messageName: 'shipped', processInstanceId: second })).statusCode).toBe(200);
-    expect(await tasksOf(second)).toEqual(['check']);
+    expect(await tasksOf(t, second)).toEqual(['check']);
     const [check] = await openTasks(t, second);
     expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
     expect(await instanceRow(t, second)).toMatchObject({ status: 'over' });
@@ -114,8 +101,8 @@ describe('message correlation (POST …/processinstance/message)', () => {
   });
 
   it('404 when nobody waits for the message, 409 naming the count when several do; nothing moves', async () => {
-    const a = await startWithKey('order_flow', 'PO-A');
-    const b = await startWithKey('order_flow', 'PO-B');
+    const a = await startWithKey(t, 'order_flow', 'PO-A');
+    const b = await startWithKey(t, 'order_flow', 'PO-B');
     const none = await message({ messageName: 'no such message' });
     expect(none.statusCode).toBe(404);
     expect(none.json().message).toContain('no such message');
@@ -133,7 +120,7 @@ describe('message correlation (POST …/processinstance/message)', () => {
   });
 
   it('a message for an instance that does not wait for it is a 404, and a missing name a 400 naming the field', async () => {
-    const id = await startWithKey('order_flow', 'PO-X');
+    const id = await startWithKey(t, 'order_flow', 'PO-X');
     expect((await message({ messageName: 'shipped', processInstanceId: id })).statusCode).toBe(404);
     const bad = await message({ businessKey: 'PO-X' });
     expect(bad.statusCode).toBe(400);
@@ -156,7 +143,7 @@ describe('message correlation (POST …/processinstance/message)', () => {
     const admin = created.json().data.admin as { username: string; initialPassword: string };
     const signedIn = await t.signIn(admin.username, admin.initialPassword, 'msgother');
     const other = bearer(signedIn.json().access_token);
-    const id = await startWithKey('order_flow', 'PO-T');
+    const id = await startWithKey(t, 'order_flow', 'PO-T');
     const answer = await call(t, other, 'POST', 'processinstance/message', {
       messageName: 'payment',
       businessKey: 'PO-T',
@@ -191,7 +178,7 @@ describe('message start events and boundary events', () => {
       [id],
     );
     expect(row).toEqual({ business_key: 'C-7', status: 'running' });
-    expect(await tasksOf(id ?? 0)).toEqual(['handle']);
+    expect(await tasksOf(t, id ?? 0)).toEqual(['handle']);
   });
 
   it('an interrupting message boundary cancels the task; a non-interrupting one adds a token beside it', async () => {
@@ -209,9 +196,9 @@ describe('message start events and boundary events', () => {
     );
     const instance = await start(t, t.auth, 'boundaries');
     expect((await message({ messageName: 'remind', processInstanceId: instance.id })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['reminder', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['reminder', 'work']);
     expect((await message({ messageName: 'cancel', processInstanceId: instance.id })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['canceled', 'reminder']);
+    expect(await tasksOf(t, instance.id)).toEqual(['canceled', 'reminder']);
     const [work] = await t.sql<{ status: string; end_reason: string }>(
       "select status, end_reason from wf_task where instance_id = $1 and activity_id = 'work'",
       [instance.id],
@@ -241,7 +228,7 @@ describe('event-based gateway', () => {
   it('the message takes its way; the timer and the signal are dropped', async () => {
     const instance = await start(t, t.auth, 'race');
     expect((await message({ messageName: 'answer', processInstanceId: instance.id })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['answered']);
+    expect(await tasksOf(t, instance.id)).toEqual(['answered']);
     expect(await t.sql('select 1 from wf_job where instance_id = $1', [instance.id])).toEqual([]);
     expect(await t.sql('select 1 from wf_event_subscription where instance_id = $1', [instance.id])).toEqual(
       [],
@@ -253,7 +240,7 @@ describe('event-based gateway', () => {
     const at = new Date(Date.now() + 2 * 3_600_000);
     setWorkflowClock(t.app.ctx, () => at);
     expect(await runDueJobs(t.app.ctx)).toBeGreaterThanOrEqual(1);
-    expect(await tasksOf(instance.id)).toEqual(['timedOut']);
+    expect(await tasksOf(t, instance.id)).toEqual(['timedOut']);
     expect((await message({ messageName: 'answer', processInstanceId: instance.id })).statusCode).toBe(404);
   });
 
@@ -263,8 +250,8 @@ describe('event-based gateway', () => {
     const thrown = await signal({ signalName: 'alarm' });
     expect(thrown.statusCode, thrown.body).toBe(200);
     expect(thrown.json().data.processInstanceIds).toEqual(expect.arrayContaining([first.id, second.id]));
-    expect(await tasksOf(first.id)).toEqual(['alarmed']);
-    expect(await tasksOf(second.id)).toEqual(['alarmed']);
+    expect(await tasksOf(t, first.id)).toEqual(['alarmed']);
+    expect(await tasksOf(t, second.id)).toEqual(['alarmed']);
   });
 });
 
@@ -305,7 +292,7 @@ describe('signals across instances and signal starts', () => {
     const [count] = await openTasks(t, thrower.id);
     expect((await complete(t, t.auth, count?.id ?? 0)).statusCode).toBe(200);
     expect(await instanceRow(t, thrower.id)).toMatchObject({ status: 'over' });
-    expect(await tasksOf(waiter.id)).toEqual(['reorder']);
+    expect(await tasksOf(t, waiter.id)).toEqual(['reorder']);
     const after = await t.sql<{ n: number }>(
       "select count(*)::int as n from wf_instance where process_key = 'stock_report'",
     );
@@ -332,11 +319,11 @@ describe('event sub-processes', () => {
       ),
     );
     const instance = await start(t, t.auth, 'with_events');
-    expect(await tasksOf(instance.id)).toEqual(['work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['work']);
     expect((await message({ messageName: 'info', processInstanceId: instance.id })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['read', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['read', 'work']);
     expect((await message({ messageName: 'abort', processInstanceId: instance.id })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['cleanUp']);
+    expect(await tasksOf(t, instance.id)).toEqual(['cleanUp']);
     const [cleanUp] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, cleanUp?.id ?? 0)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
@@ -366,10 +353,10 @@ describe('multi-instance sub-process', () => {
       ),
     );
     const instance = await start(t, t.auth, 'mi_sub');
-    expect(await tasksOf(instance.id)).toEqual(['inner', 'inner', 'inner']);
+    expect(await tasksOf(t, instance.id)).toEqual(['inner', 'inner', 'inner']);
     for (const row of await openTasks(t, instance.id))
       expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['after']);
+    expect(await tasksOf(t, instance.id)).toEqual(['after']);
   });
 });
 
@@ -431,7 +418,7 @@ describe('call activity', () => {
     const [check] = await openTasks(t, child?.id ?? 0);
     expect((await complete(t, t.auth, check?.id ?? 0, { verdict: 'fine' })).statusCode).toBe(200);
     expect(await instanceRow(t, child?.id ?? 0)).toMatchObject({ status: 'over' });
-    expect(await tasksOf(caller.id)).toEqual(['after']);
+    expect(await tasksOf(t, caller.id)).toEqual(['after']);
     const [result] = await t.sql<{ value: unknown }>(
       "select value from wf_variable where instance_id = $1 and name = 'result'",
       [caller.id],
@@ -487,7 +474,7 @@ describe('call activity', () => {
       expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
     }
     expect((await called(caller.id)).map((row) => row.status)).toEqual(['over', 'over']);
-    expect(await tasksOf(caller.id)).toEqual(['after']);
+    expect(await tasksOf(t, caller.id)).toEqual(['after']);
   });
 
   it('terminating the caller terminates what it called', async () => {
@@ -516,10 +503,10 @@ describe('escalations', () => {
       ),
     );
     const instance = await start(t, t.auth, 'escalating');
-    expect(await tasksOf(instance.id)).toEqual(['inner']);
+    expect(await tasksOf(t, instance.id)).toEqual(['inner']);
     const [inner] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, inner?.id ?? 0)).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['handle']);
+    expect(await tasksOf(t, instance.id)).toEqual(['handle']);
   });
 
   it('a join without a flow out ends the merged token', async () => {
@@ -549,10 +536,10 @@ describe('conditional events', () => {
       ),
     );
     const instance = await start(t, t.auth, 'conditional', { approved: false });
-    expect(await tasksOf(instance.id)).toEqual(['decide']);
+    expect(await tasksOf(t, instance.id)).toEqual(['decide']);
     const [decide] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, decide?.id ?? 0, { approved: true })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['go']);
+    expect(await tasksOf(t, instance.id)).toEqual(['go']);
   });
 });
 
@@ -570,7 +557,7 @@ describe('more kinds of events run through the API (issue 36)', () => {
     );
     const instance = await start(t, t.auth, 'nonint_signal');
     expect((await signal({ signalName: 'recall' })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['recheck', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['recheck', 'work']);
     for (const row of await openTasks(t, instance.id))
       expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
@@ -591,7 +578,7 @@ describe('more kinds of events run through the API (issue 36)', () => {
     );
     const instance = await start(t, t.auth, 'signal_event_sub');
     expect((await signal({ signalName: 'halt all' })).statusCode).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['wrapUp']);
+    expect(await tasksOf(t, instance.id)).toEqual(['wrapUp']);
     const [canceled] = await t.sql<{ end_reason: string }>(
       "select end_reason from wf_task where instance_id = $1 and activity_id = 'work'",
       [instance.id],
@@ -615,7 +602,7 @@ describe('more kinds of events run through the API (issue 36)', () => {
       ),
     );
     const instance = await start(t, t.auth, 'message_throws');
-    expect(await tasksOf(instance.id)).toEqual(['check']);
+    expect(await tasksOf(t, instance.id)).toEqual(['check']);
     const [check] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, check?.id ?? 0)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
@@ -668,7 +655,7 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
       ),
     );
     const instance = await start(t, t.auth, 'mi_service_task', { items: [1, 2, 3], total: 0 });
-    expect(await tasksOf(instance.id)).toEqual(['after']);
+    expect(await tasksOf(t, instance.id)).toEqual(['after']);
     // Each item added to what the one before left: 1 + 2 + 3.
     const [total] = await t.sql<{ value: unknown }>(
       "select value from wf_variable where instance_id = $1 and name = 'total'",
@@ -805,7 +792,7 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
       ),
     );
     const instance = await start(t, t.auth, 'nonint_escalation');
-    expect(await tasksOf(instance.id)).toEqual(['followUp', 'inner']);
+    expect(await tasksOf(t, instance.id)).toEqual(['followUp', 'inner']);
     for (const row of await openTasks(t, instance.id))
       expect((await complete(t, t.auth, row.id)).statusCode).toBe(200);
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
@@ -846,7 +833,7 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
         [caller.id],
       );
       expect(answered?.value, prefix).toBe('three');
-      expect(await tasksOf(caller.id)).toEqual(['read']);
+      expect(await tasksOf(t, caller.id)).toEqual(['read']);
     }
   });
 });

@@ -10,6 +10,8 @@ import {
   instanceRow,
   openTasks,
   start,
+  tasksOf,
+  withRoots,
 } from '../support/workflow.js';
 
 /**
@@ -30,13 +32,7 @@ afterAll(async () => {
 const task = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="\${initiator}"/>`;
 /** A task of a called process (which has no initiator). */
 const adminTask = (id: string): string => `<userTask id="${id}" name="${id}" camunda:assignee="admin"/>`;
-/** A file with root elements (errors, escalations) beside its process. */
-const withRoots = (roots: string, key: string, body: string): string =>
-  bpmn(key, body).replace('<process ', `${roots}<process `);
 const ERRORS = '<error id="late" errorCode="LATE"/><error id="broken" errorCode="BROKEN"/>';
-
-const tasksOf = async (instanceId: number): Promise<string[]> =>
-  (await openTasks(t, instanceId)).map((row) => row.activity_id);
 
 async function completeOnly(instanceId: number, activityId: string): Promise<void> {
   const row = (await openTasks(t, instanceId)).find((open) => open.activity_id === activityId);
@@ -81,10 +77,10 @@ describe('error event sub-processes', () => {
   it('an error end event in a sub-process starts the process event sub-process of its code, which ends the rest', async () => {
     await deploy(t, process('error_esp_named', 'late'));
     const instance = await start(t, t.auth, 'error_esp_named');
-    expect(await tasksOf(instance.id)).toEqual(['beside', 'check']);
+    expect(await tasksOf(t, instance.id)).toEqual(['beside', 'check']);
     await completeOnly(instance.id, 'check');
     // Interrupting: "beside" is canceled with its sub-process; the LATE handler runs, not the catch-all.
-    expect(await tasksOf(instance.id)).toEqual(['handleLate']);
+    expect(await tasksOf(t, instance.id)).toEqual(['handleLate']);
     const canceled = await t.sql<{ end_reason: string }>(
       "select end_reason from wf_task where instance_id = $1 and activity_id = 'beside'",
       [instance.id],
@@ -98,7 +94,7 @@ describe('error event sub-processes', () => {
     await deploy(t, process('error_esp_any', 'broken'));
     const instance = await start(t, t.auth, 'error_esp_any');
     await completeOnly(instance.id, 'check');
-    expect(await tasksOf(instance.id)).toEqual(['handleAny']);
+    expect(await tasksOf(t, instance.id)).toEqual(['handleAny']);
     // The handler's task has no flow out: the event sub-process, then the instance, end with it.
     await completeOnly(instance.id, 'handleAny');
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
@@ -122,10 +118,10 @@ describe('error event sub-processes', () => {
     );
     const instance = await start(t, t.auth, 'error_esp_nested');
     await completeOnly(instance.id, 'check');
-    expect(await tasksOf(instance.id)).toEqual(['fixInside']);
+    expect(await tasksOf(t, instance.id)).toEqual(['fixInside']);
     // The event sub-process ends, and with it the sub-process: the token goes on after it.
     await completeOnly(instance.id, 'fixInside');
-    expect(await tasksOf(instance.id)).toEqual(['after']);
+    expect(await tasksOf(t, instance.id)).toEqual(['after']);
   });
 
   it('an error end event right after a task reaches the process event sub-process', async () => {
@@ -143,7 +139,7 @@ describe('error event sub-processes', () => {
     const instance = await start(t, t.auth, 'error_esp_direct');
     await completeOnly(instance.id, 'check');
     expect(await instanceRow(t, instance.id)).toMatchObject({ end_time: null, incident: null });
-    expect(await tasksOf(instance.id)).toEqual(['handleLate']);
+    expect(await tasksOf(t, instance.id)).toEqual(['handleLate']);
   });
 });
 
@@ -167,10 +163,10 @@ describe('escalation event sub-processes', () => {
       ),
     );
     const instance = await start(t, t.auth, 'escalation_esp');
-    expect(await tasksOf(instance.id)).toEqual(['note', 'work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['note', 'work']);
     await completeOnly(instance.id, 'work');
     // The interrupting one ends everything else in the process, the non-interrupting "note" too.
-    expect(await tasksOf(instance.id)).toEqual(['rescue']);
+    expect(await tasksOf(t, instance.id)).toEqual(['rescue']);
     await completeOnly(instance.id, 'rescue');
     expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over' });
   });
@@ -209,7 +205,7 @@ describe('throws from a called process', () => {
     const [childInstance] = await called(caller.id);
     expect(childInstance?.status).toBe('running');
     await completeOnly(childInstance?.id ?? 0, 'childWork');
-    expect(await tasksOf(caller.id)).toEqual(['recover']);
+    expect(await tasksOf(t, caller.id)).toEqual(['recover']);
     expect(await instanceRow(t, childInstance?.id ?? 0)).toMatchObject({ incident: null });
     expect((await instanceRow(t, childInstance?.id ?? 0)).end_time).not.toBeNull();
     expect((await instanceRow(t, caller.id)).incident).toBeNull();
@@ -270,7 +266,7 @@ describe('throws from a called process', () => {
     const [childInstance] = await called(caller.id);
     await completeOnly(childInstance?.id ?? 0, 'childWork');
     expect(await instanceRow(t, childInstance?.id ?? 0)).toMatchObject({ status: 'over', incident: null });
-    expect(await tasksOf(caller.id)).toEqual(['after']);
+    expect(await tasksOf(t, caller.id)).toEqual(['after']);
     const history = await t.sql<{ activity_id: string }>(
       'select activity_id from wf_hist_activity where instance_id = $1 order by id',
       [childInstance?.id ?? 0],
@@ -301,8 +297,8 @@ describe('throws from a called process', () => {
     const [childInstance] = await called(caller.id);
     await completeOnly(childInstance?.id ?? 0, 'childWork');
     // Interrupting: the call ends, and the called process with it.
-    expect(await tasksOf(caller.id)).toEqual(['answer']);
-    expect(await tasksOf(childInstance?.id ?? 0)).toEqual([]);
+    expect(await tasksOf(t, caller.id)).toEqual(['answer']);
+    expect(await tasksOf(t, childInstance?.id ?? 0)).toEqual([]);
     expect((await instanceRow(t, childInstance?.id ?? 0)).end_time).not.toBeNull();
     await completeOnly(caller.id, 'answer');
     expect(await instanceRow(t, caller.id)).toMatchObject({ status: 'over' });
@@ -321,13 +317,13 @@ describe("Flowable's event-registry catches", () => {
 </definitions>`;
     await deploy(t, xml);
     const instance = await start(t, t.auth, 'registry_boundary');
-    expect(await tasksOf(instance.id)).toEqual(['work']);
+    expect(await tasksOf(t, instance.id)).toEqual(['work']);
     const sent = await call(t, t.auth, 'POST', 'processinstance/message', {
       messageName: 'orderArrived',
       processInstanceId: instance.id,
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(await tasksOf(instance.id)).toEqual(['unpack']);
+    expect(await tasksOf(t, instance.id)).toEqual(['unpack']);
   });
 });
 

@@ -131,3 +131,22 @@ export async function instanceRow(
   if (!row) throw new Error(`no instance ${id}`);
   return row;
 }
+
+/** A file with root elements (messages, signals, errors) beside its process. */
+export const withRoots = (roots: string, key: string, body: string): string =>
+  bpmn(key, body).replace('<process ', `${roots}<process `);
+
+/** Starts the latest version of a process with a business key; answers the instance's id. */
+export async function startWithKey(t: TestApp, key: string, businessKey: string): Promise<number> {
+  const response = await call(t, t.auth, 'POST', 'processinstance/start', {
+    processDefinitionKey: key,
+    description: `test of ${key}`,
+    businessKey,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { data: { id: number } }).data.id;
+}
+
+/** The activities of an instance's open tasks, in order. */
+export const tasksOf = async (t: TestApp, instanceId: number): Promise<string[]> =>
+  (await openTasks(t, instanceId)).map((row) => row.activity_id);

@@ -564,6 +564,111 @@ describe('multi-instance external tasks (issue 36)', () => {
     expect(await fetchTasks('quoter', 'quotes')).toEqual([]);
     expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
   });
+
+  /** A loop over ${orders} at "ship" (topic shipping), then "check"; `extra` inside the loop's element, `after` beside it. */
+  const shippingLoop = (key: string, loop: string, after = ''): string =>
+    bpmn(
+      key,
+      `<startEvent id="s"/>${flow('f1', 's', 'ship')}
+      <serviceTask id="ship" camunda:type="external" camunda:topic="shipping">${loop}</serviceTask>
+      ${flow('f2', 'ship', 'check')}<userTask id="check" camunda:assignee="admin"/>${flow('f3', 'check', 'e')}<endEvent id="e"/>${after}`,
+    );
+  const offersOf = async (instanceId: number): Promise<number> =>
+    (
+      await t.sql<{ count: number }>(
+        'select count(*)::int as count from wf_external_task where instance_id = $1',
+        [instanceId],
+      )
+    )[0]?.count ?? -1;
+  const openShipRows = async (instanceId: number): Promise<number> =>
+    (
+      await t.sql<{ count: number }>(
+        "select count(*)::int as count from wf_hist_activity where instance_id = $1 and activity_id = 'ship' and end_time is null",
+        [instanceId],
+      )
+    )[0]?.count ?? -1;
+
+  it('withdraws the other items when its completion condition holds: no offer or open history row left', async () => {
+    await deploy(
+      t,
+      shippingLoop(
+        'extLoopAny',
+        `<multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${orders}" camunda:elementVariable="order">
+           <completionCondition>\${nrOfCompletedInstances >= 1}</completionCondition></multiInstanceLoopCharacteristics>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extLoopAny', { orders: ['B-1', 'B-2', 'B-3'] });
+    const tasks = (await fetchTasks('shipper', 'shipping')).filter(
+      (task) => task.processInstanceId === instance.id,
+    );
+    expect(tasks).toHaveLength(3);
+    expect((await post('complete', { id: tasks[0]?.id, workerId: 'shipper' })).statusCode).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+    expect(await offersOf(instance.id)).toBe(0);
+    expect(await openShipRows(instance.id)).toBe(0);
+    // The others' workers find their tasks gone.
+    expect((await post('complete', { id: tasks[1]?.id, workerId: 'shipper' })).statusCode).toBe(404);
+  });
+
+  it("a worker's error on one item fires the error boundary of the loop, which ends every item", async () => {
+    await deploy(
+      t,
+      shippingLoop(
+        'extLoopError',
+        `<multiInstanceLoopCharacteristics isSequential="false" camunda:collection="\${orders}" camunda:elementVariable="order"/>`,
+        `<boundaryEvent id="failed" attachedToRef="ship"><errorEventDefinition/></boundaryEvent>
+         ${flow('f4', 'failed', 'fix')}<userTask id="fix" camunda:assignee="admin"/>${flow('f5', 'fix', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extLoopError', { orders: ['C-1', 'C-2', 'C-3'] });
+    const tasks = (await fetchTasks('shipper', 'shipping')).filter(
+      (task) => task.processInstanceId === instance.id,
+    );
+    const thrown = await post('bpmnError', { id: tasks[1]?.id, workerId: 'shipper', errorCode: 'NO_STOCK' });
+    expect(thrown.statusCode, thrown.body).toBe(200);
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['fix']);
+    expect(await offersOf(instance.id)).toBe(0);
+    expect(await openShipRows(instance.id)).toBe(0);
+    const tokens = await t.sql<{ activity_id: string }>(
+      'select activity_id from wf_execution where instance_id = $1 order by id',
+      [instance.id],
+    );
+    expect(tokens.map((row) => row.activity_id)).toEqual(['fix']);
+  });
+
+  it('a retried incident of one item offers that item again, not a loop inside the loop', async () => {
+    await deploy(
+      t,
+      shippingLoop(
+        'extLoopRetry',
+        `<multiInstanceLoopCharacteristics isSequential="true" camunda:collection="\${orders}" camunda:elementVariable="order"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'extLoopRetry', { orders: ['D-1', 'D-2'] });
+    const [first] = (await fetchTasks('shipper', 'shipping')).filter(
+      (task) => task.processInstanceId === instance.id,
+    );
+    expect(first?.variables.order).toBe('D-1');
+    const failed = await post('failure', {
+      id: first?.id,
+      workerId: 'shipper',
+      errorMessage: 'truck broke',
+      retries: 0,
+    });
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect((await instanceRow(t, instance.id)).incident).toMatchObject({ activityId: 'ship' });
+    const retried = await call(t, t.auth, 'POST', 'processinstance/retry', { id: instance.id });
+    expect(retried.statusCode, retried.body).toBe(200);
+    for (const order of ['D-1', 'D-2']) {
+      const offered = (await fetchTasks('shipper', 'shipping')).filter(
+        (task) => task.processInstanceId === instance.id,
+      );
+      expect(offered.map((task) => task.variables.order)).toEqual([order]);
+      expect((await post('complete', { id: offered[0]?.id, workerId: 'shipper' })).statusCode).toBe(200);
+    }
+    expect((await openTasks(t, instance.id)).map((row) => row.activity_id)).toEqual(['check']);
+    expect(await offersOf(instance.id)).toBe(0);
+  });
 });
 
 /** start → HTTP connector "reserve" → user task "check" → end. */

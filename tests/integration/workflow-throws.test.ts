@@ -274,6 +274,67 @@ describe('throws from a called process', () => {
     expect(history.map((row) => row.activity_id)).toEqual(['cs', 'childWork', 'throw']);
   });
 
+  it('an error a called process throws within its caller’s own step stays an incident there, in a Camunda file too', async () => {
+    // The caller is in the middle of the call's step: it cannot take the error now, so the
+    // called process does not end its path as if nobody caught it.
+    await deploy(
+      t,
+      withRoots(
+        ERRORS,
+        'instant_thrower',
+        '<startEvent id="cs"/>' +
+          flow('c1', 'cs', 'throw') +
+          '<endEvent id="throw"><errorEventDefinition errorRef="late"/></endEvent>',
+      ),
+    );
+    await deploy(
+      t,
+      withRoots(
+        ERRORS,
+        'instant_caller',
+        `<startEvent id="s"/>${flow('f1', 's', 'call')}<callActivity id="call" calledElement="instant_thrower"/>
+         ${flow('f2', 'call', 'normal')}${task('normal')}${flow('f3', 'normal', 'e')}<endEvent id="e"/>
+         <boundaryEvent id="caught" attachedToRef="call"><errorEventDefinition/></boundaryEvent>
+         ${flow('f4', 'caught', 'recover')}${task('recover')}${flow('f5', 'recover', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const caller = await start(t, t.auth, 'instant_caller');
+    const [childInstance] = await called(caller.id);
+    expect(await instanceRow(t, childInstance?.id ?? 0)).toMatchObject({
+      end_time: null,
+      incident: expect.objectContaining({ activityId: 'throw' }),
+    });
+    expect(await tasksOf(t, caller.id)).toEqual([]);
+  });
+
+  it('warns at deploy of an error that nothing around its end event catches, not of one a scope catches', async () => {
+    const warningsOf = async (key: string, body: string) =>
+      (await deploy(t, withRoots(ERRORS, key, body))).warnings.map((warning) => warning.field);
+    // A boundary for the code on another activity does not catch an end event outside it.
+    expect(
+      await warningsOf(
+        'warn_elsewhere',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'fail')}
+         <endEvent id="fail"><errorEventDefinition errorRef="late"/></endEvent>
+         <boundaryEvent id="onWork" attachedToRef="work"><errorEventDefinition errorRef="late"/></boundaryEvent>
+         ${flow('f3', 'onWork', 'e')}<endEvent id="e"/>`,
+      ),
+    ).toEqual(['fail']);
+    // The sub-process's boundary catches its error, and an event sub-process of the process any.
+    expect(
+      await warningsOf(
+        'warn_none',
+        `<startEvent id="s"/>${flow('f1', 's', 'fork')}<parallelGateway id="fork"/>${flow('f2', 'fork', 'sub')}${flow('f3', 'fork', 'fail2')}
+         <subProcess id="sub"><startEvent id="ss"/>${flow('i1', 'ss', 'fail')}<endEvent id="fail"><errorEventDefinition errorRef="late"/></endEvent></subProcess>
+         <boundaryEvent id="onSub" attachedToRef="sub"><errorEventDefinition errorRef="late"/></boundaryEvent>
+         ${flow('f4', 'sub', 'e')}${flow('f5', 'onSub', 'e')}<endEvent id="e"/>
+         <endEvent id="fail2"><errorEventDefinition errorRef="broken"/></endEvent>
+         <subProcess id="onAny" triggeredByEvent="true"><startEvent id="anyStart"><errorEventDefinition/></startEvent>
+           ${flow('a1', 'anyStart', 'ae')}<endEvent id="ae"/></subProcess>`,
+      ),
+    ).toEqual([]);
+  });
+
   it("an escalation the called process throws starts the caller's escalation event sub-process", async () => {
     await deploy(
       t,

@@ -577,3 +577,29 @@ describe('markup read from the text (data objects, event-registry catches): boun
     expect(elapsedMs, `${Math.round(elapsedMs)} ms for ${xml.length} characters`).toBeLessThan(10_000);
   });
 });
+
+describe("an uncaught error end event: Camunda's rule in a Camunda file only", () => {
+  const body = `<startEvent id="s"/>${flow('f1', 's', 'fail')}<endEvent id="fail"><errorEventDefinition/></endEvent>`;
+  const endsWhenUncaught = async (xml: string): Promise<boolean | undefined> =>
+    (await parseBpmn(xml)).graph?.nodes.fail?.endsWhenUncaught;
+
+  it('a file binding Camunda’s namespace (as the designer’s files do) ends the path; any other keeps the incident', async () => {
+    const camundaFile = bpmn('uncaught', body);
+    expect(await endsWhenUncaught(camundaFile)).toBe(true);
+    // Binding Activiti's too makes it Activiti's file.
+    expect(
+      await endsWhenUncaught(
+        camundaFile.replace('<definitions ', '<definitions xmlns:activiti="http://activiti.org/bpmn" '),
+      ),
+    ).toBeUndefined();
+    // Camunda's address in a documentation text binds nothing.
+    const plain = camundaFile
+      .replace('xmlns:camunda="http://camunda.org/schema/1.0/bpmn"', '')
+      .replace(
+        '<startEvent id="s"/>',
+        '<documentation>see http://camunda.org/schema/1.0/bpmn</documentation><startEvent id="s"/>',
+      );
+    expect((await parseBpmn(plain)).problems).toEqual([]);
+    expect(await endsWhenUncaught(plain)).toBeUndefined();
+  });
+});

@@ -234,5 +234,9 @@ export interface Thrown {
   code: string;
 }
 
-/** How a thrown event ended: caught by none, caught by an interrupting handler, or by one beside it. */
-export type ThrowOutcome = 'none' | 'interrupted' | 'beside';
+/**
+ * How a thrown event ended: caught by none, caught by an interrupting handler, or by one beside
+ * it; `unheard`: its caller could not take it now (in the middle of its own step, suspended or
+ * ended), so whether anyone catches it is not known.
+ */
+export type ThrowOutcome = 'none' | 'interrupted' | 'beside' | 'unheard';

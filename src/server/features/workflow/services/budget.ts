@@ -67,16 +67,18 @@ export async function saveSteps(run: Run): Promise<void> {
 }
 
 /**
- * One more connector or mail call of the instance (each item of a loop's is one): an
- * ExpressionError (the token's incident) past workflow.callsPerInstance.
+ * `more` connector or mail calls of the instance (each item of a loop's is one; a parallel loop
+ * counts all of its items before it opens): an ExpressionError (the token's incident) when they
+ * would take it past workflow.callsPerInstance.
  */
-export async function countCall(run: Run, node: ProcessNode): Promise<void> {
+export async function countCall(run: Run, node: ProcessNode, more = 1): Promise<void> {
   const { callsPerInstance } = BUDGETS.workflow;
   const callers = Object.values(run.graph.nodes)
     .filter(isCalledAfterCommit)
     .map((caller) => caller.id);
-  if ((await run.history.countOf(callers)) >= callsPerInstance)
+  const made = await run.history.countOf(callers);
+  if (made + more > callsPerInstance)
     throw new ExpressionError(
-      `${node.name?.trim() || node.id} would make call ${callsPerInstance + 1} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
+      `${node.name?.trim() || node.id} would make call ${made + more} of this instance, over its budget of ${callsPerInstance} (workflow.callsPerInstance)`,
     );
 }

@@ -446,9 +446,9 @@ export async function resumeCaller(run: Run): Promise<void> {
 export async function throwToCaller({ run, thrown }: { run: Run; thrown: Thrown }): Promise<ThrowOutcome> {
   const caller = run.caller;
   if (!caller) return 'none';
-  if (busyOf(run.trx).has(caller.instanceId)) return 'none';
+  if (busyOf(run.trx).has(caller.instanceId)) return 'unheard';
   const instance = await lockInstance({ trx: run.trx, tenantCode: run.tenantCode, id: caller.instanceId });
-  if (instance.end_time || instance.suspended) return 'none';
+  if (instance.end_time || instance.suspended) return 'unheard';
   const graph = await definitionGraph({ ctx: run.ctx, trx: run.trx, definitionId: instance.definition_id });
   const outcome = await whileBusy(run.trx, caller.instanceId, async () => {
     const callerRun = await openRun({

@@ -102,7 +102,8 @@ export interface InstanceStore {
   clear(reason: string): Promise<void>;
   /**
    * Every token below a scope ends (recursively), with its open tasks (and their signers'),
-   * history rows, timers and subscriptions; what completed inside it can no longer be compensated.
+   * history rows, timers, calls, subscriptions and external tasks offered; what completed inside
+   * it can no longer be compensated.
    */
   clearScope(scopeId: number, reason: string): Promise<void>;
 }
@@ -327,7 +328,8 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
           ${compensations}
           ${sql.join(canceledParts(instanceId, { tokens: inside, reason, alsoHistory: inside }))},
           jobs as (delete from wf_job where ${inside}),
-          subscriptions as (delete from wf_event_subscription where ${inside})
+          subscriptions as (delete from wf_event_subscription where ${inside}),
+          offers as (delete from wf_external_task where ${inside})
         delete from wf_execution where id in (select id from inside)`.execute(trx);
     },
   };

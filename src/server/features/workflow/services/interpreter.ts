@@ -13,21 +13,15 @@ import {
 } from './activity.js';
 import type { Incident, TaskClosing, TaskClosed, VariablesSet } from './instance-store.js';
 import type { TaskDraft } from './task-store.js';
-import { countCall, countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
+import { countStep, saveSteps, StepBudgetPassed, unsavedSteps } from './budget.js';
 import { workflowNow } from './clock.js';
 import type { ConnectorAnswer } from './connector.js';
 import { compensationStep, handlerEnded, isCompensationStep, noteCompleted } from './compensation.js';
 import { crossInstance } from './cross-instance.js';
 import { instanceEnded } from './lifecycle.js';
-import {
-  isExternalTask,
-  localsIn,
-  passLoop,
-  scopedVariables,
-  startLoop,
-  tokenToLeave,
-} from './multi-instance.js';
-import { answerVariables, isCalledAfterCommit } from './service-calls.js';
+import { localsIn, passLoop, scopedVariables, startLoop, tokenToLeave } from './multi-instance.js';
+import { waitForWork, waitsForWork } from './outside-work.js';
+import { answerVariables } from './service-calls.js';
 import { groupKey } from './people.js';
 import { oversizedVariable, VARIABLE_LIMIT_KB } from './store.js';
 import type { Timer } from './store.js';
@@ -287,16 +281,25 @@ export async function thrownByCalled({
   const at = await run.tokens.waitingAt(executionId);
   const node = run.graph.nodes[at?.activityId ?? ''];
   if (!at || node?.type !== 'callActivity') return 'none';
-  let execution = { id: executionId, parent_id: at.parentId };
-  if (node.multi && at.parentId !== null) {
-    // One call of a multi-instance call activity: its boundary events are on the loop's token.
-    const loop = await run.tokens.at(at.parentId);
-    if (loop?.activityId === node.id) execution = { id: at.parentId, parent_id: loop.parentId };
-  }
+  const execution = await loopTokenOf(run, { id: executionId, parent_id: at.parentId }, node);
   const handler = await handlerAt({ tokens: run.tokens, graph: run.graph, node, execution, thrown });
   if (!handler) return run.caller ? crossInstance().throwToCaller({ run, thrown }) : 'none';
   await fireHandler(run, handler);
   return interrupts(handler) ? 'interrupted' : 'beside';
+}
+
+/**
+ * The token an activity's boundary events are on: for one item of a multi-instance activity (a
+ * call, an external task), the loop's token; else the token itself.
+ */
+async function loopTokenOf(
+  run: Run,
+  execution: { id: number; parent_id: number | null },
+  node: ProcessNode,
+): Promise<{ id: number; parent_id: number | null }> {
+  if (!node.multi || execution.parent_id === null) return execution;
+  const loop = await run.tokens.at(execution.parent_id);
+  return loop?.activityId === node.id ? { id: execution.parent_id, parent_id: loop.parentId } : execution;
 }
 
 /** A token waiting at a task, as a worker's call, a job or a service names it. */
@@ -319,7 +322,13 @@ export async function errorAtTask({
   code,
 }: WaitingAt & { code: string }): Promise<boolean> {
   const thrown: Thrown = { kind: 'error', code };
-  const handler = await handlerAt({ tokens: run.tokens, graph: run.graph, node, execution, thrown });
+  const handler = await handlerAt({
+    tokens: run.tokens,
+    graph: run.graph,
+    node,
+    execution: await loopTokenOf(run, execution, node),
+    thrown,
+  });
   if (handler) {
     await fireHandler(run, handler);
     return true;
@@ -327,8 +336,11 @@ export async function errorAtTask({
   if (!run.caller) return false;
   const outcome = await crossInstance().throwToCaller({ run, thrown });
   if (outcome === 'interrupted') run.hasEnded = true;
-  return outcome !== 'none';
+  return isCaught(outcome);
 }
+
+/** Whether a handler caught the thrown event (interrupting or beside what threw it). */
+const isCaught = (outcome: ThrowOutcome): boolean => outcome === 'interrupted' || outcome === 'beside';
 
 /** The handler of an event a throw or end event throws: its scopes' (it has no boundary events). */
 const handlerAround = (
@@ -360,8 +372,10 @@ async function throwError(run: Run, step: Step, node: ProcessNode): Promise<bool
     await fireHandler(run, handler);
     return true;
   }
-  if (run.caller && (await throwsToCaller(run, step, node, thrown)) !== 'none') return true;
-  if (node.endsWhenUncaught) return false;
+  const outcome = run.caller ? await throwsToCaller(run, step, node, thrown) : 'none';
+  if (isCaught(outcome)) return true;
+  // Only when nobody catches it: not when the caller could not hear it (in its own step).
+  if (outcome === 'none' && node.endsWhenUncaught) return false;
   throw new ExpressionError(
     `the error ${node.errorCode ?? ''} thrown by ${node.name?.trim() || node.id} is caught by no boundary event`,
   );
@@ -513,7 +527,12 @@ export async function enterNode({
   nodeId: string;
   parentId: number | null;
 }): Promise<void> {
-  await advance(run, [{ executionId, nodeId, parentId }]);
+  // One item of a multi-instance activity (an incident retried) runs as that item again.
+  const node = run.graph.nodes[nodeId];
+  const isLoopChild =
+    node !== undefined &&
+    (await loopTokenOf(run, { id: executionId, parent_id: parentId }, node)).id !== executionId;
+  await advance(run, [{ executionId, nodeId, parentId, ...(isLoopChild ? { isLoopChild } : {}) }]);
 }
 
 /** Takes flows: the token follows the first, a new token (in the same scope) each other one. */
@@ -1010,7 +1029,7 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      if ((isExternalTask(node) || isCalledAfterCommit(node)) && node.multi) {
+      if (waitsForWork(node) && node.multi && !step.isLoopChild) {
         // A multi-instance external, connector or mail task: a child token per item, each
         // offering its work to the workers or leaving its call for after the commit.
         if (!(await startLoop({ run, step, node, variables }))) {
@@ -1020,12 +1039,10 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
         await scheduleBoundaries(run, step.executionId, node);
         break;
       }
-      if (isExternalTask(node)) {
-        await waitForWorker(run, step, node);
-        break;
-      }
-      if (isCalledAfterCommit(node)) {
-        await waitForCall(run, step, node);
+      if (waitsForWork(node)) {
+        // One worker's task or one call (or one item's, retried: the loop's token has the boundaries).
+        await waitForWork(run, step.executionId, node);
+        if (!step.isLoopChild) await scheduleBoundaries(run, step.executionId, node);
         break;
       }
       if (node.multi)
@@ -1039,34 +1056,6 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
 function elementName(run: Run, node: ProcessNode, flowId?: string | null): string {
   const flow = flowId ? run.graph.flows[flowId] : undefined;
   return node.name?.trim() || flow?.name?.trim() || node.id;
-}
-
-/**
- * A token reached an external service task: it waits there, and a row of wf_external_task offers
- * the work to the workers of its topic (an earlier row of the same token is replaced). A worker's
- * completion goes on as a caught event does (moveOnFrom).
- */
-async function waitForWorker(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await run.history.start(step.executionId, node);
-  await run.tokens.wait(step.executionId);
-  await run.waits.offerWork(step.executionId, {
-    processKey: run.graph.key,
-    activityId: node.id,
-    topic: node.service?.topic ?? node.id,
-  });
-  await scheduleBoundaries(run, step.executionId, node);
-}
-
-/**
- * A token reached a connector or mail task: it waits there, and a job makes the call once this
- * step's transaction has committed (service-calls.ts; an earlier job of the same token is replaced).
- */
-async function waitForCall(run: Run, step: Step, node: ProcessNode): Promise<void> {
-  await countCall(run, node);
-  await run.history.start(step.executionId, node);
-  await run.tokens.wait(step.executionId);
-  await run.waits.callService(step.executionId, node.id, workflowNow(run.ctx));
-  await scheduleBoundaries(run, step.executionId, node);
 }
 
 /**
@@ -1117,8 +1106,7 @@ export async function incidentAtTask({
 /** A node a token passes at once (not a task, sub-process, end or join): its history row is written as it enters. */
 const isPassedAtOnce = (node: ProcessNode): boolean =>
   node.eventGateway !== undefined ||
-  (!isExternalTask(node) &&
-    !isCalledAfterCommit(node) &&
+  (!waitsForWork(node) &&
     ![
       'userTask',
       'subProcess',
@@ -1341,7 +1329,7 @@ export async function deliverEvent(run: Run, deliveries: Delivery[]): Promise<vo
  * or a worker completed the task (external-tasks.ts).
  */
 export async function moveOnFrom({ run, execution, node }: WaitingAt): Promise<void> {
-  if (node.multi && (isExternalTask(node) || isCalledAfterCommit(node))) {
+  if (node.multi && waitsForWork(node)) {
     // One item of a multi-instance external, connector or mail task is done: its loop goes on, or is over.
     await run.history.endAt(execution.id, node.id);
     await moveOn(run, execution.id, node);

@@ -1,7 +1,7 @@
 import { createTask, type Run, type Step } from './activity.js';
 import { countCall, countStep } from './budget.js';
-import { workflowNow } from './clock.js';
 import type { ProcessGraph, ProcessNode } from './graph.js';
+import { waitForWork, waitsForWork } from './outside-work.js';
 import { isCalledAfterCommit } from './service-calls.js';
 import type { TokenStore } from './tokens.js';
 import {
@@ -22,14 +22,18 @@ import {
  * are canceled and the waiting token goes on.
  *
  * A multi-instance call activity's children each call the process (their steps are answered for
- * the interpreter to run). A multi-instance sub-process loops the same way: each child token is a scope of its own (state
- * scope, its loop variables in local_vars) with a start token inside; the interpreter runs those
- * and counts a child done when its scope is left (interpreter.ts leaveScope).
+ * the interpreter to run); an external, connector or mail task's each wait for their item's work
+ * (outside-work.ts), and are withdrawn with the loop. A multi-instance sub-process loops the same
+ * way: each child token is a scope of its own (state scope, its loop variables in local_vars)
+ * with a start token inside; the interpreter runs those and counts a child done when its scope is
+ * left (interpreter.ts leaveScope). Activities that wait for nothing run their items in one step
+ * (passLoop).
  */
 
 /**
- * One child of a loop: a task (user task), or a scope with its start token (sub-process), whose
- * start step is answered for the interpreter to run.
+ * One child of a loop: a task (user task), an item's wait for outside work, a call (call
+ * activity) or a scope with its start token (sub-process); the steps of the last two are
+ * answered for the interpreter to run.
  */
 async function spawnChild({
   run,
@@ -55,17 +59,8 @@ async function spawnChild({
   const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
   // An external task's child offers its item's work to the workers of its topic; a connector's
   // or mail task's leaves its call, made with its item once the step has committed.
-  if (isExternalTask(node) || isCalledAfterCommit(node)) {
-    if (isCalledAfterCommit(node)) await countCall(run, node);
-    await run.history.start(childId, node);
-    await run.tokens.wait(childId);
-    if (isCalledAfterCommit(node)) await run.waits.callService(childId, node.id, workflowNow(run.ctx));
-    else
-      await run.waits.offerWork(childId, {
-        processKey: run.graph.key,
-        activityId: node.id,
-        topic: node.service?.topic ?? node.id,
-      });
+  if (waitsForWork(node)) {
+    await waitForWork(run, childId, node);
     return undefined;
   }
   // A call activity's child calls its process when the interpreter runs its step.
@@ -97,7 +92,10 @@ export const scopedVariables = (
 ): Promise<Record<string, unknown>> =>
   variablesAt({ graph: run.graph, tokens: run.tokens, variables: run.variables, executionId, node });
 
-/** What scopedVariables added to the instance's variables (none outside a loop). */
+/**
+ * What the interpreter hands an element beside the instance's variables: the scoped variables
+ * when they hold more (a loop's item, merged over the instance's), none outside a loop.
+ */
 export const localsIn = (run: Run, variables: Record<string, unknown>): Record<string, unknown> =>
   variables === run.variables ? {} : variables;
 
@@ -121,6 +119,8 @@ export async function startLoop({
 }): Promise<boolean> {
   const loop = openLoop({ node, variables });
   if (!loop) return false;
+  // Every call a parallel loop makes now, counted before any is left.
+  if (isCalledAfterCommit(node)) await countCall(run, node, loop.children.length);
   await run.tokens.openLoop(step.executionId, loop.state);
   const outer = localsIn(run, variables);
   for (const index of loop.children) {
@@ -157,13 +157,17 @@ export async function tokenToLeave({
   if (parentId === null) return executionId;
   const state = await run.tokens.loopOf(parentId);
   if (!state) return executionId;
-  await run.tokens.remove([executionId]);
   const variables = await scopedVariables(run, parentId, node);
   const done = childDone({ node, state, variables });
+  // The next item's call within the budget, checked while this item's token still stands.
+  if (!done.isOver && done.start !== undefined && isCalledAfterCommit(node)) await countCall(run, node);
+  await run.tokens.remove([executionId]);
   if (done.isOver) {
     await run.tasks.cancelInLoop(parentId, 'completionCondition');
-    // A sub-process's other children end with what still runs inside them.
-    if (node.type === 'subProcess') await run.instance.clearScope(parentId, 'completionCondition');
+    // A sub-process's other children end with what still runs inside them; other items' offers
+    // and calls are withdrawn.
+    if (node.type === 'subProcess' || waitsForWork(node))
+      await run.instance.clearScope(parentId, 'completionCondition');
     await run.tokens.removeChildren(parentId);
     await run.tokens.activateOutOfLoop(parentId);
     return parentId;
@@ -209,10 +213,6 @@ export function passLoop({
   });
 }
 
-/** An external service task (not the catch of an event-based gateway): its token waits for a worker. */
-export const isExternalTask = (node: ProcessNode): boolean =>
-  node.service?.kind === 'external' && node.eventGateway === undefined;
-
 /** Whether a node runs inside a multi-instance sub-process (at any depth). */
 function isInLoopScope(graph: ProcessGraph, node: ProcessNode): boolean {
   for (let id = node.scope; id !== undefined; id = graph.nodes[id]?.scope)
@@ -240,9 +240,7 @@ export async function variablesAt({
 }): Promise<Record<string, unknown>> {
   // A loop's call activity, external task, connector and mail task read their own item, kept on
   // their child's token.
-  const isLoopChild =
-    node.multi !== undefined &&
-    (node.type === 'callActivity' || isExternalTask(node) || isCalledAfterCommit(node));
+  const isLoopChild = node.multi !== undefined && (node.type === 'callActivity' || waitsForWork(node));
   if (!isLoopChild && !isInLoopScope(graph, node)) return variables;
   const locals = await tokens.localsAbove(executionId);
   return Object.keys(locals).length === 0 ? variables : { ...variables, ...locals };

@@ -16,7 +16,9 @@ import {
   type CallSpec,
   type VariableMapping,
   type Finding,
+  eventStartOf,
 } from './graph.js';
+import { pickCatcher } from './elements/errors.js';
 
 export type { Finding } from './graph.js';
 
@@ -70,8 +72,12 @@ let codeAsExternal = false;
  */
 let isCamundaFile = false;
 
-/** Whether a file is written for Camunda: Camunda's namespace bound, neither Activiti's nor Flowable's. */
-const isCamundaXml = (xml: string): boolean => xml.includes(camunda.uri) && dialectPrefix(xml) === undefined;
+/**
+ * Whether a file is written for Camunda: Camunda's namespace bound, neither Activiti's nor
+ * Flowable's (a file binding both is read as theirs). The designer's own files bind Camunda's.
+ */
+const isCamundaXml = (xml: string): boolean =>
+  boundPrefix(xml, camunda.uri) !== undefined && dialectPrefix(xml) === undefined;
 
 /** The external task standing in for code, and the warning that says so. */
 function codeAsExternalTask(
@@ -115,10 +121,15 @@ export function normaliseNamespaces(xml: string): string {
 /** The prefix the file binds to an Activiti or Flowable namespace (its warnings name that, not camunda). */
 function dialectPrefix(xml: string): string | undefined {
   for (const uri of DIALECT_URIS) {
-    const match = new RegExp(`xmlns:([\\w.-]+)\\s*=\\s*["']${uri.replace(/[./]/g, '\\$&')}["']`).exec(xml);
-    if (match?.[1]) return match[1];
+    const prefix = boundPrefix(xml, uri);
+    if (prefix) return prefix;
   }
   return undefined;
+}
+
+/** The prefix the file binds to a namespace (an xmlns: attribute, not the text anywhere). */
+function boundPrefix(xml: string, uri: string): string | undefined {
+  return new RegExp(`xmlns:([\\w.-]+)\\s*=\\s*["']${uri.replace(/[./]/g, '\\$&')}["']`).exec(xml)?.[1];
 }
 
 /** An attribute of the Activiti, Flowable or Camunda namespace that Camunda's model does not know. */
@@ -835,8 +846,9 @@ function eventGatewayShape(graph: ProcessGraph, gateway: ProcessNode, problems: 
 }
 
 /**
- * What may be multi-instance: user tasks, sub-processes and call activities, external tasks (a
- * script task read as one with codeAsExternalTasks too), and the activities that wait for nothing.
+ * What may be multi-instance: user tasks, sub-processes and call activities, service and send
+ * tasks (external ones and connector and mail calls wait per item; a script task read as an
+ * external task with codeAsExternalTasks too), and plain and manual tasks.
  */
 const LOOPED: ReadonlySet<NodeType> = new Set<NodeType>([
   'userTask',
@@ -916,7 +928,7 @@ function checkShape(
       // Never reached, so never run: Activiti, Flowable and Camunda deploy it (a token can only be
       // moved there by hand), and so does this engine, with a warning naming it.
       warnings.push({ field: node.id, key: 'noIncoming', params: { id: node.id } });
-    if (node.type === 'endEvent' && node.errorCode !== undefined && !isErrorCaught(graph, node.errorCode))
+    if (node.type === 'endEvent' && node.errorCode !== undefined && !isErrorCaught(graph, node))
       warnings.push({
         field: node.id,
         key: node.endsWhenUncaught ? 'uncaughtErrorEnds' : 'uncaughtErrorStops',
@@ -1196,13 +1208,28 @@ function dataObjectsOf(xml: string): Map<string, unknown> {
   return found;
 }
 
-/** Whether any error boundary event or error event sub-process of the process catches the code. */
-const isErrorCaught = (graph: ProcessGraph, code: string): boolean =>
-  Object.values(graph.nodes).some(
-    (node) =>
-      (node.type === 'boundaryEvent' || node.type === 'startEvent') &&
-      (node.errorCode === code || node.errorCode === ''),
-  );
+/**
+ * Whether the process catches the error an end event throws where it is thrown: scope by scope
+ * outwards, an error event sub-process of the scope or an error boundary event of the
+ * sub-process, last the process's own event sub-processes (as elements/errors.ts finds the
+ * handler when it runs).
+ */
+function isErrorCaught(graph: ProcessGraph, node: ProcessNode): boolean {
+  const thrown = { kind: 'error' as const, code: node.errorCode ?? '' };
+  const catchesAmong = (ids: readonly string[], pick: (id: string) => ProcessNode | undefined): boolean =>
+    pickCatcher(ids.map(pick), thrown) !== undefined;
+  let scope = node.scope === undefined ? undefined : graph.nodes[node.scope];
+  let cameFrom: string | undefined;
+  for (;;) {
+    const eventSubProcesses = (scope ? scope.eventSubProcesses : graph.eventSubProcesses) ?? [];
+    const others = eventSubProcesses.filter((id) => id !== cameFrom);
+    if (catchesAmong(others, (id) => eventStartOf(graph, id))) return true;
+    if (!scope) return false;
+    if (catchesAmong(scope.boundaries ?? [], (id) => graph.nodes[id])) return true;
+    cameFrom = scope.id;
+    scope = scope.scope === undefined ? undefined : graph.nodes[scope.scope];
+  }
+}
 
 /** The data objects of the file being read (set for the synchronous walk of parseBpmn). */
 let dataObjects = new Map<string, unknown>();

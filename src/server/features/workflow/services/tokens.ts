@@ -144,6 +144,7 @@ export function mergedLocals(
 export function sqlTokens(trx: Db, { tenantCode, instanceId }: InstanceOf): TokenStore {
   // A token's and its scopes' locals are written with them and never change, and a loop's state
   // changes only through this store (opened, saved, forgotten): read once per token until it does.
+  // (退回 in tasks.ts rewrites a token's loop and parent itself, before any run reads them.)
   const localsRead = new Map<number, Record<string, unknown>>();
   return {
     async parentOf(executionId) {

@@ -614,6 +614,17 @@ describe('more kinds of events run through the API (issue 36)', () => {
   });
 });
 
+/** An instance's open tasks by name (id and name), in order of name. */
+const openTasksByName = (instanceId: number): Promise<{ id: number; name: string }[]> =>
+  t.sql<{ id: number; name: string }>(
+    'select id, name from wf_task where instance_id = $1 and end_time is null order by name',
+    [instanceId],
+  );
+
+/** The id of the instance's open task of that name (0 when none). */
+const openTaskNamed = async (instanceId: number, name: string): Promise<number> =>
+  (await openTasksByName(instanceId)).find((row) => row.name === name)?.id ?? 0;
+
 describe('loops, escalations and other dialects’ mappings through the API (issue 36)', () => {
   const calledBy = (callerId: number) =>
     t.sql<{ id: number }>('select id from wf_instance where super_instance_id = $1 order by id', [callerId]);
@@ -691,22 +702,10 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
         { ref: 'B', lines: ['hose'] },
       ],
     });
-    const openNames = async () =>
-      (
-        await t.sql<{ name: string }>(
-          'select name from wf_task where instance_id = $1 and end_time is null order by name',
-          [instance.id],
-        )
-      ).map((row) => row.name);
+    const openNames = async () => (await openTasksByName(instance.id)).map((row) => row.name);
     // Sequential inside each order: its first line now, the next once that one is done.
     expect(await openNames()).toEqual(['Pack A pump', 'Pack B hose']);
-    const byName = async (name: string) =>
-      (
-        await t.sql<{ id: number }>(
-          'select id from wf_task where instance_id = $1 and end_time is null and name = $2',
-          [instance.id, name],
-        )
-      )[0]?.id ?? 0;
+    const byName = (name: string) => openTaskNamed(instance.id, name);
     expect((await complete(t, t.auth, await byName('Pack A pump'))).statusCode).toBe(200);
     expect(await openNames()).toEqual(['Pack A valve', 'Pack B hose']);
     for (const name of ['Pack A valve', 'Pack B hose'])
@@ -729,13 +728,7 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
       ),
     );
     const instance = await start(t, t.auth, 'mi_counts_now', { parts: ['pump', 'valve'] });
-    const byName = async (name: string) =>
-      (
-        await t.sql<{ id: number }>(
-          'select id from wf_task where instance_id = $1 and end_time is null and name = $2',
-          [instance.id, name],
-        )
-      )[0]?.id ?? 0;
+    const byName = (name: string) => openTaskNamed(instance.id, name);
     expect((await complete(t, t.auth, await byName('Fit pump'))).statusCode).toBe(200);
     expect((await complete(t, t.auth, await byName('Report pump: 0 of 2 done'))).statusCode).toBe(200);
     // The pump's body is done: the valve's report, made now, counts it.
@@ -762,11 +755,7 @@ describe('loops, escalations and other dialects’ mappings through the API (iss
       parts: ['stock', 'order'],
       delivered: false,
     });
-    const openNames = async () =>
-      await t.sql<{ id: number; name: string }>(
-        'select id, name from wf_task where instance_id = $1 and end_time is null order by name',
-        [instance.id],
-      );
+    const openNames = () => openTasksByName(instance.id);
     // The part in stock goes on at once; the ordered one waits for its delivery.
     const first = await openNames();
     expect(first.map((row) => row.name)).toEqual(['Fit stock']);

@@ -1,8 +1,10 @@
-import type { LoopState } from '../../src/server/features/workflow/services/elements/multi-instance.js';
+import type {
+  LoopCounts,
+  LoopState,
+} from '../../src/server/features/workflow/services/elements/multi-instance.js';
 import {
   mergedLocals,
   type LiveToken,
-  type LoopCounts,
   type MovedState,
   type TokenAt,
   type TokenState,

@@ -1029,20 +1029,20 @@ async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): 
       await goOn(run, step, node, queue);
       break;
     default:
-      if (waitsForWork(node) && node.multi && !step.isLoopChild) {
-        // A multi-instance external, connector or mail task: a child token per item, each
+      if (waitsForWork(node)) {
+        if (step.isLoopChild) {
+          // One item's work again (an incident retried): the loop's token has the boundaries.
+          await waitForWork(run, step.executionId, node);
+          break;
+        }
+        // A worker's task or a call; of a multi-instance one, a child token per item, each
         // offering its work to the workers or leaving its call for after the commit.
-        if (!(await startLoop({ run, step, node, variables }))) {
+        if (!node.multi) await waitForWork(run, step.executionId, node);
+        else if (!(await startLoop({ run, step, node, variables }))) {
           await goOn(run, step, node, queue);
           break;
         }
         await scheduleBoundaries(run, step.executionId, node);
-        break;
-      }
-      if (waitsForWork(node)) {
-        // One worker's task or one call (or one item's, retried: the loop's token has the boundaries).
-        await waitForWork(run, step.executionId, node);
-        if (!step.isLoopChild) await scheduleBoundaries(run, step.executionId, node);
         break;
       }
       if (node.multi)

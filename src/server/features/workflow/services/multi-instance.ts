@@ -58,9 +58,10 @@ async function spawnChild({
   // The token keeps its own locals; those of the loops around it are read from its scopes.
   const childId = await run.tokens.add(node.id, parentId, { isScope, locals });
   // An external task's child offers its item's work to the workers of its topic; a connector's
-  // or mail task's leaves its call, made with its item once the step has committed.
+  // or mail task's leaves its call, made with its item once the step has committed (counted
+  // against the budget by startLoop or tokenToLeave).
   if (waitsForWork(node)) {
-    await waitForWork(run, childId, node);
+    await waitForWork(run, childId, node, { isCounted: true });
     return undefined;
   }
   // A call activity's child calls its process when the interpreter runs its step.

@@ -21,11 +21,17 @@ export const waitsForWork = (node: ProcessNode): boolean => isExternalTask(node)
 /**
  * The token waits at the node for its work: offered to the workers of its topic (an earlier offer
  * of the same token replaced), or its call left as a job for after the commit (within the
- * instance's call budget: an ExpressionError past it, before anything is written).
+ * instance's call budget: an ExpressionError past it, before anything is written; `isCounted`: a
+ * loop counted its items' calls already).
  */
-export async function waitForWork(run: Run, executionId: number, node: ProcessNode): Promise<void> {
+export async function waitForWork(
+  run: Run,
+  executionId: number,
+  node: ProcessNode,
+  { isCounted = false }: { isCounted?: boolean } = {},
+): Promise<void> {
   const isCall = isCalledAfterCommit(node);
-  if (isCall) await countCall(run, node);
+  if (isCall && !isCounted) await countCall(run, node);
   await run.history.start(executionId, node);
   await run.tokens.wait(executionId);
   if (isCall) await run.waits.callService(executionId, node.id, workflowNow(run.ctx));

@@ -67,17 +67,12 @@ export const EXTERNAL_TOPIC_MAX = 200;
 let codeAsExternal = false;
 
 /**
- * Whether the file being read is a Camunda file (its namespace bound, no Activiti or Flowable
- * one): set for the synchronous walk of parseBpmn. Its uncaught errors end as Camunda's do.
+ * Whether the file being read is written for Camunda: Camunda's namespace bound, neither
+ * Activiti's nor Flowable's (a file binding both is read as theirs; the designer's own files
+ * bind Camunda's). Set for the synchronous walk of parseBpmn: its uncaught errors end as
+ * Camunda's do.
  */
 let isCamundaFile = false;
-
-/**
- * Whether a file is written for Camunda: Camunda's namespace bound, neither Activiti's nor
- * Flowable's (a file binding both is read as theirs). The designer's own files bind Camunda's.
- */
-const isCamundaXml = (xml: string): boolean =>
-  boundPrefix(xml, camunda.uri) !== undefined && dialectPrefix(xml) === undefined;
 
 /** The external task standing in for code, and the warning that says so. */
 function codeAsExternalTask(
@@ -1302,7 +1297,10 @@ export async function parseBpmn(xml: string, options: ParseOptions = {}): Promis
   }
   // Each executable process is a definition of its own (as Activiti, Flowable and Camunda deploy
   // them); a call activity may call another process of the same file by its id.
-  const graphs = executable.map((process) => processGraph({ xml, process, options, problems, warnings }));
+  const isCamunda = boundPrefix(xml, camunda.uri) !== undefined && prefix === undefined;
+  const graphs = executable.map((process) =>
+    processGraph({ xml, process, options, isCamunda, problems, warnings }),
+  );
   // An ignored attribute of an Activiti or Flowable file is named by the file's own prefix.
   if (prefix && !hasCamunda)
     for (const warning of warnings)
@@ -1316,12 +1314,14 @@ function processGraph({
   xml,
   process,
   options,
+  isCamunda,
   problems,
   warnings,
 }: {
   xml: string;
   process: ModdleElement;
   options: ParseOptions;
+  isCamunda: boolean;
   problems: Finding[];
   warnings: Finding[];
 }): ProcessGraph {
@@ -1346,7 +1346,7 @@ function processGraph({
   eventTypes = eventTypesOf(xml);
   dataObjects = dataObjectsOf(xml);
   codeAsExternal = options.codeAsExternalTasks === true;
-  isCamundaFile = isCamundaXml(xml);
+  isCamundaFile = isCamunda;
   try {
     readElements(list(process.flowElements), undefined, graph, found, problems, warnings);
   } finally {

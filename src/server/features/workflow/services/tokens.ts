@@ -1,7 +1,7 @@
 import { BUDGETS } from '../../../lib/budgets.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../lib/db/database.js';
-import { loopCounts, type LoopState } from './elements/multi-instance.js';
+import { loopCounts, type LoopCounts, type LoopState } from './elements/multi-instance.js';
 import type { InstanceOf } from './store.js';
 
 /**
@@ -121,9 +121,6 @@ export type MovedState = Extract<TokenState, 'active' | 'scope' | 'compensating'
 export const anotherToken = (instanceId: number, executionId: number): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from wf_execution where instance_id = ${instanceId} and id <> ${executionId})`;
 
-/** The counts of a loop in progress (LoopState less its items). */
-export type LoopCounts = Pick<LoopState, 'total' | 'active' | 'completed'>;
-
 /**
  * The locals of a token's chain of scopes, outermost first: the nearest value of each wins, and
  * the counts are the nearest loop's now (loopCounts).
@@ -137,7 +134,7 @@ export function mergedLocals(
     Object.assign(merged, locals ?? {});
     if (counts) nearest = counts;
   }
-  return nearest ? { ...merged, ...loopCounts({ ...nearest, items: [], next: 0 }) } : merged;
+  return nearest ? { ...merged, ...loopCounts(nearest) } : merged;
 }
 
 /** An instance's tokens in wf_execution, read and written in the caller's transaction. */

@@ -21,8 +21,11 @@ export interface LoopState {
 /** The largest loop cardinality (a collection's length is bounded by the step budgets instead). */
 export const LOOP_MAX = 1000;
 
+/** The counts of a loop in progress (its state less its items). */
+export type LoopCounts = Pick<LoopState, 'total' | 'active' | 'completed'>;
+
 /** The loop counts every child and the completion condition see. */
-export const loopCounts = (state: LoopState): Record<string, number> => ({
+export const loopCounts = (state: LoopCounts): Record<string, number> => ({
   nrOfInstances: state.total,
   nrOfActiveInstances: state.active,
   nrOfCompletedInstances: state.completed,

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeTally, expectNoAxeViolations } from './a11y.js';
-import { networkQuiet, passwordToken, type Check, type E2eContext, type RunningServer } from './support.js';
+import {
+  allToTheEnd,
+  networkQuiet,
+  passwordToken,
+  type Check,
+  type E2eContext,
+  type RunningServer,
+} from './support.js';
 
 /**
  * Issue 21: WCAG 2.1 AA, checked by axe on every portal route (SPEC §2.2), the back-office shell,
@@ -444,15 +451,8 @@ async function backOfficeKeyboard(browser: Browser, server: RunningServer): Prom
  * A sweep in each language side by side, each in a browser context (and renderer) of its own: a
  * sweep waits on its pages about as long as axe works on them. Fails with every language's findings.
  */
-async function inEveryLanguage(sweep: (language: Language) => Promise<void>): Promise<void> {
-  const sweeps = await Promise.allSettled(LANGUAGES.map(sweep));
-  const failures = sweeps.flatMap((done) =>
-    done.status === 'rejected'
-      ? [done.reason instanceof Error ? done.reason.message : String(done.reason)]
-      : [],
-  );
-  assert.equal(failures.length, 0, failures.join('\n\n'));
-}
+const inEveryLanguage = (sweep: (language: Language) => Promise<void>): Promise<void> =>
+  allToTheEnd(LANGUAGES.map(sweep));
 
 export function checks({ server, browser }: E2eContext): Check[] {
   return [

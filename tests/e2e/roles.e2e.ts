@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import {
+  allToTheEnd,
   apiClient,
   networkQuiet,
   newContext,
@@ -121,8 +122,11 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           tab.off('response', onResponse);
         };
         const second = await context.newPage();
-        await Promise.all([visitAll(page), visitAll(second)]);
-        await second.close();
+        try {
+          await allToTheEnd([visitAll(page), visitAll(second)]);
+        } finally {
+          await second.close();
+        }
         assert.deepEqual(refused, [], `pages of the editor refused: ${refused.join('\n')}`);
       },
     },

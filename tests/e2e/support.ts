@@ -75,6 +75,18 @@ export async function networkQuiet(page: Page, { quietMs = 500, timeout = 30_000
   }
 }
 
+/**
+ * Runs side by side (each in a context or tab of its own) until every one has ended, then fails
+ * with the messages of all that failed: none is left running behind a failure.
+ */
+export async function allToTheEnd(runs: readonly Promise<void>[]): Promise<void> {
+  const ended = await Promise.allSettled(runs);
+  const failures = ended.flatMap((run) =>
+    run.status === 'rejected' ? [run.reason instanceof Error ? run.reason.message : String(run.reason)] : [],
+  );
+  assert.equal(failures.length, 0, failures.join('\n\n'));
+}
+
 /** Servers started and not stopped: killed when the runner exits, whatever made it exit. */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {

@@ -973,7 +973,7 @@ export type WfComment = {
   id: number;
   taskId: number | null;
   username: string | null;
-  /** complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend or activate. */
+  /** complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend, activate, retry or variables (the names set, in message). */
   action: string;
   message: string | null;
   /** Whom the action gave the task to (transfer), added as signers (加签) or copied to (抄送), else null. */

@@ -24,6 +24,8 @@ const ENGLISH: Record<string, string> = {
   'validation.minItems': 'must have at least {{limit}} items',
   'validation.maxItems': 'must have at most {{limit}} items',
   'validation.uniqueItems': 'must not repeat items',
+  'validation.minProperties': 'must have at least {{limit}} entries',
+  'validation.maxProperties': 'must have at most {{limit}} entries',
   'validation.additionalProperties': 'is not a field of this form',
   'validation.invalid': 'is invalid',
   'validation.hidden': 'is hidden by its condition and takes no value',

@@ -38,6 +38,8 @@ type Schema = {
   minimum?: number;
   minItems?: number;
   minLength?: number;
+  minProperties?: number;
+  additionalProperties?: Schema | boolean;
   pattern?: string;
 };
 type Value = string | number;
@@ -330,6 +332,10 @@ function sample(schema: Schema, name = ''): unknown {
     case 'object': {
       const out: Json = {};
       for (const name of schema.required ?? []) out[name] = sample(schema.properties?.[name] ?? {}, name);
+      // a map that must hold entries (variables by name) gets them under names of its own
+      const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {};
+      for (let index = Object.keys(out).length; index < (schema.minProperties ?? 0); index += 1)
+        out[`${REASONABLE_TEXT}${index}`] = sample(values);
       return out;
     }
     default:

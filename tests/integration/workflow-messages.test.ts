@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { createUserWithRole } from '../support/users.js';
 import {
   bearer,
   bpmn,
@@ -540,6 +541,139 @@ describe('conditional events', () => {
     const [decide] = await openTasks(t, instance.id);
     expect((await complete(t, t.auth, decide?.id ?? 0, { approved: true })).statusCode).toBe(200);
     expect(await tasksOf(t, instance.id)).toEqual(['go']);
+  });
+});
+
+describe('variables set from outside (POST …/processinstance/variables)', () => {
+  const setVariables = (payload: Record<string, unknown>, caller = t.auth) =>
+    call(t, caller, 'POST', 'processinstance/variables', payload);
+  const condition = (text: string) =>
+    `<conditionalEventDefinition><condition xsi:type="tFormalExpression">${text}</condition></conditionalEventDefinition>`;
+
+  beforeAll(async () => {
+    // Flowable's ConditionalIntermediateCatchEventTest: a catch waits for myVar to be 'test'.
+    await deploy(
+      t,
+      bpmn(
+        'outside_catch',
+        `<startEvent id="s"/>${flow('f1', 's', 'wait')}
+         <intermediateCatchEvent id="wait">${condition("${myVar == 'test'}")}</intermediateCatchEvent>
+         ${flow('f2', 'wait', 'after')}${task('after')}${flow('f3', 'after', 'e')}<endEvent id="e"/>`,
+      ),
+    );
+  });
+
+  it('moves a conditional catch on once its condition holds, and not before; each change is in the history', async () => {
+    const instance = await start(t, t.auth, 'outside_catch', { myVar: 'empty' });
+    const unrelated = await setVariables({ id: instance.id, variables: { note: 'checked' } });
+    expect(unrelated.statusCode, unrelated.body).toBe(200);
+    expect(unrelated.json().data).toMatchObject({ id: instance.id, status: 'running' });
+    expect(await tasksOf(t, instance.id)).toEqual([]);
+    expect(await t.sql('select activity_id from wf_execution where instance_id = $1', [instance.id])).toEqual(
+      [{ activity_id: 'wait' }],
+    );
+    const met = await setVariables({ id: instance.id, variables: { myVar: 'test' } });
+    expect(met.statusCode, met.body).toBe(200);
+    expect(await tasksOf(t, instance.id)).toEqual(['after']);
+    const changes = await t.sql<{ name: string; value: unknown; username: string }>(
+      "select name, value, username from wf_hist_detail where instance_id = $1 and name <> 'initiator' order by id",
+      [instance.id],
+    );
+    expect(changes).toEqual([
+      { name: 'myVar', value: 'empty', username: 'admin' },
+      { name: 'note', value: 'checked', username: 'admin' },
+      { name: 'myVar', value: 'test', username: 'admin' },
+    ]);
+    const comments = await t.sql<{ action: string; message: string }>(
+      "select action, message from wf_comment where instance_id = $1 and action = 'variables' order by id",
+      [instance.id],
+    );
+    expect(comments).toEqual([
+      { action: 'variables', message: 'note' },
+      { action: 'variables', message: 'myVar' },
+    ]);
+    const [after] = await openTasks(t, instance.id);
+    expect((await complete(t, t.auth, after?.id ?? 0)).statusCode).toBe(200);
+    expect(await instanceRow(t, instance.id)).toMatchObject({ status: 'over', incident: null });
+  });
+
+  it('fires an interrupting conditional boundary event on a user task', async () => {
+    await deploy(
+      t,
+      bpmn(
+        'outside_boundary',
+        `<startEvent id="s"/>${flow('f1', 's', 'work')}${task('work')}${flow('f2', 'work', 'e')}<endEvent id="e"/>
+         <boundaryEvent id="called_off" attachedToRef="work">${condition('${cancelled == true}')}</boundaryEvent>
+         ${flow('f3', 'called_off', 'tidy')}${task('tidy')}${flow('f4', 'tidy', 'e2')}<endEvent id="e2"/>`,
+      ),
+    );
+    const instance = await start(t, t.auth, 'outside_boundary');
+    expect(await tasksOf(t, instance.id)).toEqual(['work']);
+    const set = await setVariables({ id: instance.id, variables: { cancelled: true } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(await tasksOf(t, instance.id)).toEqual(['tidy']);
+  });
+
+  it('refuses what it cannot do, names the field, and writes nothing', async () => {
+    const instance = await start(t, t.auth, 'outside_catch', { myVar: 'empty' });
+    const variableRows = () =>
+      t.sql<{ name: string; value: unknown }>(
+        "select name, value from wf_variable where instance_id = $1 and name <> 'initiator' order by name",
+        [instance.id],
+      );
+    const empty = await setVariables({ id: instance.id, variables: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors).toEqual([{ field: '/variables', message: expect.stringContaining('1') }]);
+    const badName = await setVariables({ id: instance.id, variables: { 'not a name': 1 } });
+    expect(badName.statusCode).toBe(400);
+    const huge = await setVariables({
+      id: instance.id,
+      variables: { myVar: 'test', blob: 'x'.repeat(300_000) },
+    });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.body).toContain('blob');
+    expect(await variableRows()).toEqual([{ name: 'myVar', value: 'empty' }]);
+    expect(await tasksOf(t, instance.id)).toEqual([]);
+
+    // a user without the instances' screen may not; another tenant's administrator finds nothing
+    const plain = bearer((await createUserWithRole(t, 'varsplain', 'ROLE_SYS_BUYER')).token);
+    expect((await setVariables({ id: instance.id, variables: { myVar: 'test' } }, plain)).statusCode).toBe(
+      403,
+    );
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/admin/systenant/add',
+      headers: t.auth,
+      payload: {
+        tenantCode: 'varsother',
+        tenantName: '变量',
+        tenantEmail: 'a@varsother.example',
+        tenantTel: '010-2',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const admin = created.json().data.admin as { username: string; initialPassword: string };
+    const other = bearer(
+      (await t.signIn(admin.username, admin.initialPassword, 'varsother')).json().access_token,
+    );
+    expect((await setVariables({ id: instance.id, variables: { myVar: 'test' } }, other)).statusCode).toBe(
+      404,
+    );
+
+    // suspended: 409; ended: refused
+    expect((await call(t, t.auth, 'POST', `processinstance/suspend?id=${instance.id}`)).statusCode).toBe(200);
+    expect((await setVariables({ id: instance.id, variables: { myVar: 'test' } })).statusCode).toBe(409);
+    expect((await call(t, t.auth, 'POST', `processinstance/activate?id=${instance.id}`)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await call(t, t.auth, 'POST', 'processinstance/terminate', { id: instance.id, comment: 'done' }))
+        .statusCode,
+    ).toBe(200);
+    const ended = await setVariables({ id: instance.id, variables: { myVar: 'test' } });
+    expect(ended.statusCode).toBeGreaterThanOrEqual(400);
+    expect(ended.statusCode).toBeLessThan(500);
+    expect(await variableRows()).toEqual([{ name: 'myVar', value: 'empty' }]);
   });
 });
 

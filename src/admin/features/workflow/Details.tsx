@@ -21,6 +21,7 @@ import { tab, useSubmit } from '../../lib/screen-parts.js';
 import { idParam, WF, type InstanceDetail, type Row, type TaskDetail } from './api.js';
 import { useInstanceActions } from './Admin.js';
 import { incidentText, RetryIncident } from './Incident.js';
+import { SetVariable } from './SetVariable.js';
 import { useEntity } from '../../entity/resources.js';
 import { CommentDialog, InstanceProgress, label, StatusTag, time } from './parts.js';
 import { ApprovalRecord } from './ApprovalRecord.js';
@@ -131,11 +132,12 @@ export function ExecutionPage({ route }: ScreenProps) {
   const detail = useApiGet<InstanceDetail>(`${WF}/processinstance/detail`, { id: id ?? 0 }, id !== undefined);
   const executions = useApiGet<Row[]>(`${WF}/processinstance/executions`, { id: id ?? 0 }, id !== undefined);
   const [key, setKey] = useState(0);
-  const actions = useInstanceActions(() => {
+  const refresh = (): void => {
     setKey((value) => value + 1);
     void detail.refetch();
     void executions.refetch();
-  });
+  };
+  const actions = useInstanceActions(refresh);
   const [terminating, setTerminating] = useState(false);
   if (id === undefined)
     return (
@@ -157,16 +159,8 @@ export function ExecutionPage({ route }: ScreenProps) {
       extra={
         !instance.ended && (
           <Space>
-            {!instance.suspended && (
-              <RetryIncident
-                instance={instance}
-                onDone={() => {
-                  setKey((value) => value + 1);
-                  void detail.refetch();
-                  void executions.refetch();
-                }}
-              />
-            )}
+            {!instance.suspended && <RetryIncident instance={instance} onDone={refresh} />}
+            {!instance.suspended && <SetVariable instance={instance} onDone={refresh} />}
             <Button onClick={() => void actions.setSuspended(instance, !instance.suspended)}>
               {label(t, instance.suspended ? 'activate' : 'suspend')}
             </Button>

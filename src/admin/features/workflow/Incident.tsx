@@ -22,7 +22,7 @@ export function incidentText(t: ReturnType<typeof useT>, incident: Incident): st
 }
 
 /** A variable's value as typed: JSON when it reads as JSON (numbers, true, lists), else the text. */
-function typedValue(text: string): unknown {
+export function typedValue(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

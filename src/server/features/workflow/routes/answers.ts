@@ -295,7 +295,7 @@ const COMMENT_ENTRY = record({
   taskId: maybeId(),
   username: maybeString(),
   action: string(
-    'complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend or activate',
+    'complete, delegate, resolve, transfer, addSignBefore, addSignAfter, copy, regress, reject, terminate, withdraw, assign, suspend, activate, retry or variables (the names set, in message)',
   ),
   message: maybeString(),
   target: maybeString(

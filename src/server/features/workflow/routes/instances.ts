@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { localizerFor } from '../../../lib/i18n.js';
 import { ok, requireAuth } from '../../../lib/http.js';
 import { answer, bool, flag, id, object, oneOf, text, typed } from '../../../lib/route-schema.js';
-import { finishInstance, retryIncident, setInstanceSuspended, startInstance } from '../services/instances.js';
+import {
+  finishInstance,
+  retryIncident,
+  setInstanceSuspended,
+  setInstanceVariables,
+  startInstance,
+} from '../services/instances.js';
 import { correlateMessage, throwSignalFromOutside } from '../services/events.js';
 import { instanceDetail, queryInstances } from '../services/queries.js';
 import { deleteInstance } from '../services/removal.js';
@@ -21,6 +27,9 @@ import {
   TAGS as tags,
   VARIABLES,
 } from './shared.js';
+
+/** At least one variable: a change of nothing is a mistake of the caller's. */
+const SOME_VARIABLES = { ...VARIABLES, minProperties: 1 };
 
 const INSTANCE_FILTERS = {
   ...PAGING,
@@ -190,6 +199,19 @@ export async function workflowInstanceRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => ok(await retryIncident({ ctx, actor: actorOf(request), input: request.body })),
+  );
+  api.post(
+    `${BASE}/processinstance/variables`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Sets variables of a running instance: the conditional events whose condition now holds go on in the same transaction; 409 when it is suspended',
+        body: object({ id: id('The instance'), variables: SOME_VARIABLES }, ['id', 'variables']),
+        response: answer(INSTANCE),
+      },
+    },
+    async (request) => ok(await setInstanceVariables({ ctx, actor: actorOf(request), input: request.body })),
   );
   api.post(
     `${BASE}/processinstance/message`,

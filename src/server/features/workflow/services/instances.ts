@@ -10,7 +10,7 @@ import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
 import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
-import { endInstance, enterNode, startTokens } from './interpreter.js';
+import { endInstance, enterNode, startTokens, variablesSetFromOutside } from './interpreter.js';
 import { mayStart, namesStarters, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
 import { addComment, assertRunning, definitionGraph, lockInstance } from './store.js';
@@ -329,6 +329,42 @@ export async function retryIncident({
         ? new AppError('wfRetryUnset', { element, variable: incident.variable })
         : new AppError('wfRetryFailed', { element, message: incident?.message ?? '' });
     }
+  });
+  return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
+}
+
+/**
+ * Sets variables of a running instance from outside (an administrator, an integration; what
+ * Camunda's setVariable and Flowable's evaluateConditionalEvents do): each change is kept in the
+ * variables' history, and the conditional events whose condition now holds go on in the same
+ * transaction (a catch event's token moves on, a conditional boundary event fires). A suspended
+ * instance refuses (409); a value over the variable budget is a 400 naming it, nothing written.
+ */
+export async function setInstanceVariables({
+  ctx,
+  actor,
+  input,
+}: {
+  ctx: AppContext;
+  actor: Actor;
+  input: { id: number; variables: Record<string, unknown> };
+}): Promise<WfInstance> {
+  await inTransaction(ctx.db, async (trx) => {
+    const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
+    assertRunning(instance);
+    if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: input.id });
+    const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
+    const run = await openRun({ ctx, trx, instance, graph, actor });
+    await setVariables({ run, values: input.variables });
+    await addComment(trx, {
+      tenantCode: actor.tenantCode,
+      instanceId: input.id,
+      taskId: null,
+      username: actor.username,
+      action: 'variables',
+      message: Object.keys(input.variables).join(', '),
+    });
+    await variablesSetFromOutside(run);
   });
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

@@ -913,6 +913,14 @@ async function conditionsMet(run: Run): Promise<Step[]> {
   return queue;
 }
 
+/**
+ * Variables were set from outside the run's tokens (processinstance/variables): the conditional
+ * events whose condition now holds go on, and the run's steps are saved.
+ */
+export async function variablesSetFromOutside(run: Run): Promise<void> {
+  await advance(run, []);
+}
+
 /** Runs one token at its node. */
 async function runStep(run: Run, step: Step, node: ProcessNode, queue: Step[]): Promise<void> {
   if (isCompensationStep(node, step) && (await compensationStep(run, step, node, queue))) return;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createUserWithRole } from '../support/users.js';
+import { createUserWithRole, signedInTenantAdmin } from '../support/users.js';
 import {
   bearer,
   bpmn,
@@ -129,21 +129,7 @@ describe('message correlation (POST …/processinstance/message)', () => {
   });
 
   it('another tenant cannot reach the instances of this one', async () => {
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/admin/systenant/add',
-      headers: t.auth,
-      payload: {
-        tenantCode: 'msgother',
-        tenantName: '其他',
-        tenantEmail: 'a@msgother.example',
-        tenantTel: '010-1',
-      },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const admin = created.json().data.admin as { username: string; initialPassword: string };
-    const signedIn = await t.signIn(admin.username, admin.initialPassword, 'msgother');
-    const other = bearer(signedIn.json().access_token);
+    const other = await signedInTenantAdmin(t, 'msgother');
     const id = await startWithKey(t, 'order_flow', 'PO-T');
     const answer = await call(t, other, 'POST', 'processinstance/message', {
       messageName: 'payment',
@@ -640,22 +626,7 @@ describe('variables set from outside (POST …/processinstance/variables)', () =
     expect((await setVariables({ id: instance.id, variables: { myVar: 'test' } }, plain)).statusCode).toBe(
       403,
     );
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/admin/systenant/add',
-      headers: t.auth,
-      payload: {
-        tenantCode: 'varsother',
-        tenantName: '变量',
-        tenantEmail: 'a@varsother.example',
-        tenantTel: '010-2',
-      },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const admin = created.json().data.admin as { username: string; initialPassword: string };
-    const other = bearer(
-      (await t.signIn(admin.username, admin.initialPassword, 'varsother')).json().access_token,
-    );
+    const other = await signedInTenantAdmin(t, 'varsother');
     expect((await setVariables({ id: instance.id, variables: { myVar: 'test' } }, other)).statusCode).toBe(
       404,
     );

@@ -34,3 +34,26 @@ export async function createUserWithRole(
   expect(signedIn.statusCode, signedIn.body).toBe(200);
   return { id: added.json().data.id as number, token: signedIn.json().access_token as string };
 }
+
+/** Adds a tenant through the platform administrator and signs its own administrator in. */
+export async function signedInTenantAdmin(
+  t: TestApp,
+  tenantCode: string,
+): Promise<{ authorization: string }> {
+  const created = await t.request({
+    method: 'POST',
+    url: '/api/admin/systenant/add',
+    headers: t.auth,
+    payload: {
+      tenantCode,
+      tenantName: tenantCode,
+      tenantEmail: `a@${tenantCode}.example`,
+      tenantTel: '010-1',
+    },
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  const admin = created.json().data.admin as { username: string; initialPassword: string };
+  const signedIn = await t.signIn(admin.username, admin.initialPassword, tenantCode);
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  return { authorization: `Bearer ${signedIn.json().access_token as string}` };
+}

@@ -246,7 +246,9 @@ export function checks({ server, browser, screenshots }: E2eContext): Check[] {
           await page.getByTestId('wf-executions').getByText('验收').waitFor();
           await page.getByRole('tab', { name: '历史变量' }).click();
           const variables = page.locator('.ant-tabs-tabpane-active');
-          await variables.getByText('delivered').waitFor();
+          const delivered = variables.locator('tr').filter({ hasText: 'delivered' });
+          await delivered.waitFor();
+          assert.deepEqual(await delivered.locator('td').allInnerTexts(), ['delivered', 'boolean', 'true']);
           await shot(page, 'variable-set');
           const detail = await admin.get<{
             tasks: { name: string }[];

@@ -10,6 +10,7 @@ import { syncFormMenus } from '../../src/server/features/forms/menus.js';
 import { syncEntityMenus } from '../../src/server/features/tenants/seed.js';
 import { adminBootstrap } from '../../src/server/features/web/services/admin-bootstrap.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { signedInTenantAdmin } from '../support/users.js';
 
 type Json = Record<string, unknown>;
 /** The catalogue's platformOnly message in the default language (locales/zh.json errors.platformOnly). */
@@ -27,19 +28,6 @@ const errorsOf = (response: LightMyRequestResponse): { field: string; message: s
 
 const call = (headers: Headers, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
   t.request({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Json }) });
-
-/** Provisions a tenant and signs its administrator in. */
-async function tenantAdmin(tenantCode: string): Promise<Headers> {
-  const created = await call(t.auth, 'POST', '/api/admin/systenant/add', {
-    tenantCode,
-    tenantName: `${tenantCode} Co.`,
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  const admin = dataOf<{ admin: { username: string; initialPassword: string } }>(created).admin;
-  const signedIn = await t.signIn(admin.username, admin.initialPassword, tenantCode);
-  expect(signedIn.statusCode, signedIn.body).toBe(200);
-  return { authorization: `Bearer ${signedIn.json().access_token as string}` };
-}
 
 const visitForm = (extra: Json = {}): Json => ({
   title: 'Site visit',
@@ -69,8 +57,8 @@ let formId = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
-  alpha = await tenantAdmin('alpha');
-  beta = await tenantAdmin('beta');
+  alpha = await signedInTenantAdmin(t, 'alpha');
+  beta = await signedInTenantAdmin(t, 'beta');
   // Alpha's administrator designs and publishes a form of its own, with one row.
   const added = await call(alpha, 'POST', '/api/generator/form/add', {
     formCode: 'alphavisit',

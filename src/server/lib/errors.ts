@@ -82,6 +82,8 @@ export const ERRORS = {
   wfConditionFailed: { status: 400, key: 'workflow.conditionFailed' },
   wfRetryUnset: { status: 400, key: 'workflow.retryUnset' },
   wfRetryFailed: { status: 400, key: 'workflow.retryFailed' },
+  wfVariablesUnset: { status: 400, key: 'workflow.variablesUnset' },
+  wfVariablesFailed: { status: 400, key: 'workflow.variablesFailed' },
   wfNoIncident: { status: 409, key: 'workflow.noIncident' },
   wfMessageNoMatch: { status: 404, key: 'workflow.messageNoMatch' },
   wfMessageAmbiguous: { status: 409, key: 'workflow.messageAmbiguous' },

@@ -115,10 +115,12 @@ const PAGE_CALLS: Readonly<Record<string, MenuCalls>> = {
     buttons: {
       suspend: [`POST ${activiti('processinstance/suspend')}`],
       activate: [`POST ${activiti('processinstance/activate')}`],
-      // Who may end an instance may also run its incident again, and send it messages and signals.
+      // Who may end an instance may also run its incident again, set its variables, and send it
+      // messages and signals.
       terminate: [
         `POST ${activiti('processinstance/terminate')}`,
         `POST ${activiti('processinstance/retry')}`,
+        `POST ${activiti('processinstance/variables')}`,
         `POST ${activiti('processinstance/message')}`,
         `POST ${activiti('processinstance/signal')}`,
       ],

@@ -5,7 +5,7 @@ import { PREPARED } from '../../../lib/db/prepared.js';
 import type { AppContext } from '../../../lib/context.js';
 import type { Db } from '../../../lib/db/database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
-import { AppError } from '../../../lib/errors.js';
+import { AppError, type ErrorCode } from '../../../lib/errors.js';
 import type { Localizer } from '../../../lib/i18n.js';
 import type { Actor } from '../../../lib/sql/toolkit.js';
 import { checkedFormData } from './forms.js';
@@ -13,7 +13,7 @@ import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
 import { endInstance, enterNode, startTokens, variablesSetFromOutside } from './interpreter.js';
 import { mayStart, namesStarters, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
-import { addComment, assertRunning, definitionGraph, lockInstance } from './store.js';
+import { addComment, assertRunning, definitionGraph, dropStaleIncident, lockInstance } from './store.js';
 
 /** Starting, suspending, activating and terminating process instances. */
 
@@ -293,7 +293,6 @@ export async function retryIncident({
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     assertRunning(instance);
-    if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: input.id });
     const stopped = await sql<{
       id: number;
       activity_id: string;
@@ -317,20 +316,29 @@ export async function retryIncident({
     });
     for (const token of stopped.rows)
       await enterNode({ run, executionId: token.id, nodeId: token.activity_id, parentId: token.parent_id });
-    if (run.hasIncident) {
-      const again = await sql<{
-        incident: { activityId: string; message: string; variable?: string } | null;
-      }>`
-        select incident from wf_instance where id = ${input.id}`.execute(trx);
-      const incident = again.rows[0]?.incident;
-      const node = graph.nodes[incident?.activityId ?? ''];
-      const element = node?.name?.trim() || (incident?.activityId ?? '');
-      throw incident?.variable
-        ? new AppError('wfRetryUnset', { element, variable: incident.variable })
-        : new AppError('wfRetryFailed', { element, message: incident?.message ?? '' });
-    }
+    if (run.hasIncident)
+      throw await refusalOfIncident(run, { unset: 'wfRetryUnset', failed: 'wfRetryFailed' });
   });
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
+}
+
+/**
+ * The refusal of a request whose run stopped in an incident (rolled back with it): naming the
+ * element and the unset variable, or the element and what failed.
+ */
+async function refusalOfIncident(
+  run: Run,
+  codes: { unset: ErrorCode; failed: ErrorCode },
+): Promise<AppError> {
+  const stored = await sql<{
+    incident: { activityId: string; message: string; variable?: string } | null;
+  }>`select incident from wf_instance where id = ${run.instanceId}`.execute(run.trx);
+  const incident = stored.rows[0]?.incident;
+  const node = run.graph.nodes[incident?.activityId ?? ''];
+  const element = node?.name?.trim() || (incident?.activityId ?? '');
+  return incident?.variable
+    ? new AppError(codes.unset, { element, variable: incident.variable })
+    : new AppError(codes.failed, { element, message: incident?.message ?? '' });
 }
 
 /**
@@ -338,7 +346,9 @@ export async function retryIncident({
  * Camunda's setVariable and Flowable's evaluateConditionalEvents do): each change is kept in the
  * variables' history, and the conditional events whose condition now holds go on in the same
  * transaction (a catch event's token moves on, a conditional boundary event fires). A suspended
- * instance refuses (409); a value over the variable budget is a 400 naming it, nothing written.
+ * or ended instance refuses (409); a value over the variable budget is a 400 naming it, and a change
+ * whose way on stops in an incident is a 400 naming the element: nothing written. An incident the
+ * change left without its token (an interrupting boundary event took the scope) is cleared.
  */
 export async function setInstanceVariables({
   ctx,
@@ -352,7 +362,6 @@ export async function setInstanceVariables({
   await inTransaction(ctx.db, async (trx) => {
     const instance = await lockInstance({ trx, tenantCode: actor.tenantCode, id: input.id });
     assertRunning(instance);
-    if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: input.id });
     const graph = await definitionGraph({ ctx, trx, definitionId: instance.definition_id });
     const run = await openRun({ ctx, trx, instance, graph, actor });
     await setVariables({ run, values: input.variables });
@@ -365,6 +374,10 @@ export async function setInstanceVariables({
       message: Object.keys(input.variables).join(', '),
     });
     await variablesSetFromOutside(run);
+    // What the change set going stops in an incident: refused, as Camunda's setVariable throws.
+    if (run.hasIncident)
+      throw await refusalOfIncident(run, { unset: 'wfVariablesUnset', failed: 'wfVariablesFailed' });
+    await dropStaleIncident(trx, input.id);
   });
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

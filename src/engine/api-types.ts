@@ -968,6 +968,9 @@ export type WfVariableChange = {
   processInstanceId: number;
 };
 
+/** A process variable's name as the workflow API takes it (a JSON Schema pattern; the forms test it too). */
+export const PROCESS_VARIABLE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+
 /** What someone did to an instance or task, with their comment. */
 export type WfComment = {
   id: number;

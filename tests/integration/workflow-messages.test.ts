@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkflowClock } from '../../src/server/features/workflow/services/clock.js';
 import { runDueJobs } from '../../src/server/features/workflow/services/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createUserWithRole, signedInTenantAdmin } from '../support/users.js';
+import { addRoleWithMenus, createUserWithRole, signedInTenantAdmin } from '../support/users.js';
 import {
   bearer,
   bpmn,
@@ -658,37 +658,8 @@ describe('variables set from outside (POST …/processinstance/variables)', () =
   });
 
   it('may be used by a role given 流程实例 with its 终止 button, not without the button', async () => {
-    const [menu] = await t.sql<{ id: number }>(
-      "select id from sys_menu where menu_code = 'processinstance' and tenant_code = 'default'",
-    );
-    const roles: Record<string, string[]> = {
-      ROLE_WF_OPERATOR: ['processinstance:terminate'],
-      ROLE_WF_VIEWER: [],
-    };
-    for (const [roleCode, buttons] of Object.entries(roles)) {
-      const role = await t.request({
-        method: 'POST',
-        url: '/api/admin/sysrole/add',
-        headers: t.auth,
-        payload: { roleCode, roleName: roleCode },
-      });
-      expect(role.statusCode, role.body).toBe(200);
-      const menus = await t.request({
-        method: 'POST',
-        url: '/api/admin/sysmenu/authorizeMenuToRole',
-        headers: t.auth,
-        payload: { roleId: role.json().data.id, menuIds: [menu?.id] },
-      });
-      expect(menus.statusCode, menus.body).toBe(200);
-      if (buttons.length === 0) continue;
-      const granted = await t.request({
-        method: 'POST',
-        url: '/api/admin/sysmenu/authorizeMenuButtonToRole',
-        headers: t.auth,
-        payload: { roleCode, buttons },
-      });
-      expect(granted.statusCode, granted.body).toBe(200);
-    }
+    await addRoleWithMenus(t, 'ROLE_WF_OPERATOR', ['processinstance'], ['processinstance:terminate']);
+    await addRoleWithMenus(t, 'ROLE_WF_VIEWER', ['processinstance']);
     const operator = bearer((await createUserWithRole(t, 'wfoperator', 'ROLE_WF_OPERATOR')).token);
     const viewer = bearer((await createUserWithRole(t, 'wfviewer', 'ROLE_WF_VIEWER')).token);
     const instance = await start(t, t.auth, 'outside_catch', { myVar: 'empty' });

@@ -57,3 +57,28 @@ export async function signedInTenantAdmin(
   expect(signedIn.statusCode, signedIn.body).toBe(200);
   return { authorization: `Bearer ${signedIn.json().access_token as string}` };
 }
+
+/** Adds a role of the default tenant given these menus (by code) and buttons (menuCode:button). */
+export async function addRoleWithMenus(
+  t: TestApp,
+  roleCode: string,
+  menuCodes: string[],
+  buttons: string[] = [],
+): Promise<void> {
+  const post = (url: string, payload: Record<string, unknown>) =>
+    t.request({ method: 'POST', url, headers: t.auth, payload });
+  const role = await post('/api/admin/sysrole/add', { roleCode, roleName: roleCode });
+  expect(role.statusCode, role.body).toBe(200);
+  const menus = await t.sql<{ id: number }>(
+    "select id from sys_menu where menu_code = any($1) and tenant_code = 'default'",
+    [menuCodes],
+  );
+  const granted = await post('/api/admin/sysmenu/authorizeMenuToRole', {
+    roleId: role.json().data.id,
+    menuIds: menus.map((menu) => menu.id),
+  });
+  expect(granted.statusCode, granted.body).toBe(200);
+  if (buttons.length === 0) return;
+  const pressed = await post('/api/admin/sysmenu/authorizeMenuButtonToRole', { roleCode, buttons });
+  expect(pressed.statusCode, pressed.body).toBe(200);
+}

@@ -1,6 +1,7 @@
 import { App, Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useT } from '../../i18n.js';
+import { PROCESS_VARIABLE_NAME } from '../../../engine/api-types.js';
 import { useApiWrite } from '../../lib/api.js';
 import { errorText } from '../../lib/screen-parts.js';
 import { WF, type InstanceDetail } from './api.js';
@@ -8,7 +9,7 @@ import { typedValue } from './Incident.js';
 import { label } from './parts.js';
 
 /** A process variable's name, as the server takes it. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const VARIABLE_NAME = new RegExp(PROCESS_VARIABLE_NAME);
 
 /**
  * Sets one variable of a running instance (processinstance/variables): a conditional event whose

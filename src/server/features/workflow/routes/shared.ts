@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { PROCESS_VARIABLE_NAME } from '../../../../engine/api-types.js';
 import { AppError } from '../../../lib/errors.js';
 import { actorOf, requireAuth } from '../../../lib/http.js';
 import { dictionary, id, integer, object, text } from '../../../lib/route-schema.js';
@@ -23,7 +24,7 @@ export const PAGING = {
 /** Variables a caller sets: names as JUEL can read them. */
 export const VARIABLES = dictionary(undefined, {
   maxProperties: 200,
-  propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+  propertyNames: { pattern: PROCESS_VARIABLE_NAME },
   description: 'Process variables by name (JSON values)',
 });
 

@@ -18,7 +18,7 @@ import {
   type Delivery,
 } from './interpreter.js';
 import type { Thrown, ThrowOutcome } from './activity.js';
-import { definitionGraph, dropStaleIncident, lockInstance, readVariables } from './store.js';
+import { definitionGraph, lockInstance, readVariables } from './store.js';
 
 /**
  * Messages and signals (BPMN's events between instances). A token waiting for one has a row in
@@ -128,8 +128,6 @@ async function deliverTo({
   const run = await openRun({ ctx, trx, instance, graph, actor, onStepBudget });
   if (variables) await setVariables({ run, values: variables });
   await deliverEvent(run, deliveries);
-  // A boundary event of the message or signal may have taken the scope of the instance's incident.
-  await dropStaleIncident(trx, instanceId);
 }
 
 /** The waiting rows grouped by instance, in the order of their first row. */

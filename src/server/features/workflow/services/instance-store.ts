@@ -329,7 +329,13 @@ export function sqlInstance(trx: Db, context: InstanceContext): InstanceStore {
           ${sql.join(canceledParts(instanceId, { tokens: inside, reason, alsoHistory: inside }))},
           jobs as (delete from wf_job where ${inside}),
           subscriptions as (delete from wf_event_subscription where ${inside}),
-          offers as (delete from wf_external_task where ${inside})
+          offers as (delete from wf_external_task where ${inside}),
+          -- The instance's incident goes with its token: no token stops in it outside the scope (the
+          -- scope's own token goes on from here, an interrupted activity's through its boundary).
+          incident as (update wf_instance set incident = null
+            where id = ${instanceId} and incident is not null and not exists (select 1 from wf_execution
+              where instance_id = ${instanceId} and state = 'incident' and id <> ${scopeId}
+                and id not in (select id from inside)))
         delete from wf_execution where id in (select id from inside)`.execute(trx);
     },
   };

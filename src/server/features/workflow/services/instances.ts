@@ -13,7 +13,7 @@ import { nextTasksOf, openRun, setVariables, type Run } from './activity.js';
 import { endInstance, enterNode, startTokens, variablesSetFromOutside } from './interpreter.js';
 import { mayStart, namesStarters, type Candidate } from './people.js';
 import { instanceById } from './queries.js';
-import { addComment, assertRunning, definitionGraph, dropStaleIncident, lockInstance } from './store.js';
+import { addComment, assertRunning, definitionGraph, lockInstance } from './store.js';
 
 /** Starting, suspending, activating and terminating process instances. */
 
@@ -347,8 +347,7 @@ async function refusalOfIncident(
  * variables' history, and the conditional events whose condition now holds go on in the same
  * transaction (a catch event's token moves on, a conditional boundary event fires). A suspended
  * or ended instance refuses (409); a value over the variable budget is a 400 naming it, and a change
- * whose way on stops in an incident is a 400 naming the element: nothing written. An incident the
- * change left without its token (an interrupting boundary event took the scope) is cleared.
+ * whose way on stops in an incident is a 400 naming the element: nothing written.
  */
 export async function setInstanceVariables({
   ctx,
@@ -377,7 +376,6 @@ export async function setInstanceVariables({
     // What the change set going stops in an incident: refused, as Camunda's setVariable throws.
     if (run.hasIncident)
       throw await refusalOfIncident(run, { unset: 'wfVariablesUnset', failed: 'wfVariablesFailed' });
-    await dropStaleIncident(trx, input.id);
   });
   return instanceById({ db: ctx.db, tenantCode: actor.tenantCode, id: input.id });
 }

@@ -87,19 +87,6 @@ export function assertRunning(instance: InstanceRow): void {
   if (instance.suspended) throw new AppError('wfInstanceSuspended', { id: instance.id });
 }
 
-/**
- * Clears an instance's incident once no token of it stops there any more (an interrupting
- * boundary event took the scope the incident's token was in): the instance page then shows no
- * incident, and a retry would find nothing to run.
- */
-export async function dropStaleIncident(trx: Db, instanceId: number): Promise<void> {
-  await sql`update wf_instance set incident = null
-    where id = ${instanceId} and incident is not null
-      and not exists (select 1 from wf_execution where instance_id = ${instanceId} and state = 'incident')`.execute(
-    trx,
-  );
-}
-
 const TASK_COLUMNS = sql`t.id, t.tenant_code, t.instance_id, t.execution_id, t.definition_id, t.activity_id,
   t.name, t.assignee, t.owner, t.delegation, t.form_key, t.status, t.end_time, t.parent_task_id, t.sign_type`;
 
